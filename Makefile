@@ -1,0 +1,33 @@
+# `make run`: a short KotH tournament of the built-in bots. `make test`: the test suite.
+# Each target creates .venv on first use (Python >= 3.11 and the package registries only).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench lint typecheck clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/sylver tournament --rules koth --bot random --bot greedy --bot perfect --rounds 2 --seed 1 --out runs/make-run
+
+test: $(STAMP)
+	bash scripts/setup-test-env.sh
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy src/sylver
+
+clean:
+	rm -rf $(VENV) runs .pytest_cache

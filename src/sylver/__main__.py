@@ -1,0 +1,3 @@
+from sylver.cli import main
+
+main()

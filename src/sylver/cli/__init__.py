@@ -1,0 +1,38 @@
+"""The ``sylver`` command.  Each command group lives in its own module and registers on ``app``;
+``main`` turns every library error into one line on stderr and exit status 2 (no traceback)."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from sylver.cli.common import app, fail
+from sylver.errors import BotError
+
+# Importing a command module registers its commands on ``app``.
+from sylver.cli import analyze, arena, play, serve, solve, wythoff  # noqa: E402,F401
+
+
+@app.command()
+def version() -> None:
+    """Print the installed version of sylver."""
+    from importlib.metadata import version as dist_version
+
+    print(dist_version("sylver"))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the console script."""
+    try:
+        app(args=argv, prog_name="sylver")
+    except (ValueError, BotError, OverflowError) as exc:
+        fail(str(exc))
+    except MemoryError:
+        fail("out of memory")
+    except BrokenPipeError:
+        sys.stderr.close()
+        raise typer.Exit(1) from None
+
+
+__all__ = ["app", "main"]

@@ -1,0 +1,3 @@
+"""`sylver` commands: analyze (filled in by its issue)."""
+
+from sylver.cli.common import app  # noqa: F401

@@ -1,0 +1,51 @@
+"""Shared pieces of the CLI: the Typer app, error exit, position arguments, JSON output."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from sylver.errors import InvalidPositionError
+from sylver.position import Position
+
+app = typer.Typer(
+    help="Sylver Coinage: analysis, exact solving, bots, tournaments; and Wythoff's Nim.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+MAX_GENERATOR = 10**15
+"""Largest number the CLI accepts in a position (the library itself takes any int)."""
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print ``error: message`` on stderr (one line) and exit with ``code``."""
+    print(f"sylver: error: {message}", file=sys.stderr)
+    raise SystemExit(code)
+
+
+def position_from_args(args: list[str], allow_empty: bool = False) -> Position:
+    """``["4", "5"]``, ``["4,5"]`` or ``["{4,5}"]`` -> Position; bad input exits 2 with a message."""
+    text = " ".join(args)
+    try:
+        p = Position.parse(text)
+    except InvalidPositionError as exc:
+        fail(str(exc))
+    if p.is_empty and not allow_empty:
+        fail("the position is empty: give at least one positive integer, e.g. `4 5` or \"{4,5}\"")
+    too_big = [x for x in p.generators if x > MAX_GENERATOR]
+    if too_big:
+        fail(f"{too_big[0]} is too large (numbers up to {MAX_GENERATOR:.0e} are accepted)")
+    return p
+
+
+def print_json(obj: Any) -> None:
+    """One JSON object on stdout."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")

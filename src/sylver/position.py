@@ -1,0 +1,281 @@
+"""Sylver Coinage positions: immutable, canonical, hashable (shared/seeds/004, sec. 1).
+
+A position is the set of numbers named so far, identified with the semigroup they generate; its
+canonical form is the sorted minimal generators, so ``Position([4, 5, 10, 13]) == Position([4, 5])``.
+A number n is a legal move iff n >= 1 and n is not a sum with multiples of the named numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import Enum
+
+from sylver.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, TooLargeError
+from sylver.semigroup import GAP_LIST_LIMIT, Semigroup, check_number
+
+
+class Outcome(Enum):
+    """Who wins with perfect play: ``P`` the previous player (the one to move loses), ``N`` the next."""
+
+    P = "P"
+    N = "N"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Termination(Enum):
+    """Why a game ended under the rules of the game itself."""
+
+    NAMED_ONE = "named 1"
+    ILLEGAL_MOVE = "illegal move"
+    INVALID_MOVE = "invalid move"
+
+
+_TOKEN = re.compile(r"[^\s,;{}\[\]()]+")
+
+
+def parse_numbers(text: str) -> list[int]:
+    """Parse "4, 5", "{4,5}", "[4 5]" or "" into a list of positive integers."""
+    if not isinstance(text, str):
+        raise InvalidPositionError(f"expected text, got {type(text).__name__}")
+    numbers = []
+    for token in _TOKEN.findall(text):
+        if not re.fullmatch(r"[+]?\d+", token):
+            raise InvalidPositionError(f"{token!r} in {text!r} is not a positive integer")
+        value = int(token)
+        if value < 1:
+            raise InvalidPositionError(f"{token!r} in {text!r} is not a positive integer")
+        numbers.append(value)
+    return numbers
+
+
+def format_product_sum(witness: dict[int, int]) -> str:
+    """``{4: 2, 5: 1}`` -> ``"4·2 + 5·1"``."""
+    return " + ".join(f"{x}·{c}" for x, c in sorted(witness.items())) or "0"
+
+
+class Position:
+    """A Sylver Coinage position (the named numbers, as the semigroup they generate)."""
+
+    __slots__ = ("_sg",)
+
+    def __init__(self, numbers: Iterable[int] | str = ()) -> None:
+        if isinstance(numbers, str):
+            numbers = parse_numbers(numbers)
+        try:
+            self._sg = Semigroup(numbers)
+        except InvalidMoveError as exc:
+            raise InvalidPositionError(str(exc).replace("generator", "number", 1)) from None
+
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        """``Position.parse("4, 5")``, ``"{4,5}"``, ``"4 5"``; ``""`` or ``"{}"`` is the empty position."""
+        return cls(parse_numbers(text))
+
+    @classmethod
+    def _from_semigroup(cls, sg: Semigroup) -> Position:
+        p = cls.__new__(cls)
+        p._sg = sg
+        return p
+
+    # -- identity ------------------------------------------------------------------------------
+    @property
+    def generators(self) -> tuple[int, ...]:
+        """The canonical form: the minimal generators, sorted."""
+        return self._sg.generators
+
+    @property
+    def semigroup(self) -> Semigroup:
+        """The semigroup of sums with multiples of the named numbers (its complement: legal moves)."""
+        return self._sg
+
+    def __str__(self) -> str:
+        return ",".join(map(str, self.generators))
+
+    def braces(self) -> str:
+        """The paper's notation: ``{4,5}``."""
+        return "{" + str(self) + "}"
+
+    def __repr__(self) -> str:
+        return f"Position('{self}')"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self.generators == other.generators
+
+    def __lt__(self, other: Position) -> bool:
+        return (len(self.generators), self.generators) < (len(other.generators), other.generators)
+
+    def __hash__(self) -> int:
+        return hash(self.generators)
+
+    def __reduce__(self) -> tuple[type, tuple[tuple[int, ...]]]:
+        return (Position, (self.generators,))
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.generators)
+
+    def __len__(self) -> int:
+        return len(self.generators)
+
+    # -- invariants ----------------------------------------------------------------------------
+    @property
+    def is_empty(self) -> bool:
+        return not self.generators
+
+    @property
+    def gcd(self) -> int:
+        """g(S): the gcd of the named numbers (0 for the empty position)."""
+        return self._sg.gcd
+
+    @property
+    def is_finite(self) -> bool:
+        """True iff finitely many moves are legal, i.e. g = 1."""
+        return self.gcd == 1
+
+    @property
+    def frobenius_number(self) -> int:
+        """t(S): the largest legal move (sec. 1); requires g = 1 (``-1`` once 1 is named)."""
+        return self._sg.frobenius_number
+
+    @property
+    def tbar(self) -> int | None:
+        """t̄(S) = g·t(S ÷ g) (sec. 1); None for the empty position and for {g}."""
+        g = self.gcd
+        if g == 0 or len(self.generators) == 1:
+            return None
+        return g * Position(x // g for x in self.generators).frobenius_number
+
+    @property
+    def genus(self) -> int:
+        """The number of legal moves (gaps of the semigroup); requires g = 1."""
+        return self._sg.genus
+
+    @property
+    def is_over(self) -> bool:
+        """True once 1 has been named: no moves remain."""
+        return self.generators == (1,)
+
+    @property
+    def is_terminal(self) -> bool:
+        """True iff the only legal move is 1 ({2,3}): the player to move must name 1 and lose."""
+        return self.generators == (2, 3)
+
+    # -- moves ---------------------------------------------------------------------------------
+    def is_legal(self, n: object) -> bool:
+        """Is n a legal move: an integer n >= 1 that is not a sum with multiples?  Non-integers raise."""
+        if isinstance(n, bool) or not isinstance(n, int) and not hasattr(n, "__index__"):
+            raise InvalidMoveError(f"move {n!r} is not an integer")
+        value = int(n)  # type: ignore[call-overload]
+        return value >= 1 and value not in self._sg
+
+    def witness(self, n: int) -> dict[int, int] | None:
+        """Coefficients showing that n is a sum with multiples (n illegal), or None if n is legal."""
+        return self._sg.representation(n)
+
+    def witness_text(self, n: int) -> str | None:
+        """``"13 = 4·2 + 5·1"`` when n is illegal here, else None."""
+        w = self.witness(n)
+        return None if w is None else f"{n} = {format_product_sum(w)}"
+
+    def check_move(self, n: object) -> int:
+        """Return n as an int if legal, else raise InvalidMoveError / IllegalMoveError (with witness)."""
+        value = check_number(n)
+        w = self._sg.representation(value)
+        if w is not None:
+            raise IllegalMoveError(
+                f"{value} is illegal in {self.braces()}: {value} = {format_product_sum(w)}", value, w
+            )
+        return value
+
+    def play(self, n: object) -> Position:
+        """The position after naming n (a new Position); raises if n is not a legal move."""
+        return Position._from_semigroup(self._sg.add(self.check_move(n)))
+
+    def legal_moves(self, limit: int = GAP_LIST_LIMIT) -> list[int]:
+        """All legal moves, sorted (g = 1 only; refuses past ``limit`` moves)."""
+        if not self.is_finite:
+            raise TooLargeError(f"{self.braces()} has infinitely many legal moves: {self.describe_moves()}")
+        return self._sg.gaps(limit)
+
+    @property
+    def legal_move_count(self) -> int | None:
+        """The number of legal moves, None when infinite."""
+        return self.genus if self.is_finite else None
+
+    def describe_moves(self) -> str:
+        """A description of the legal moves, finite or infinite."""
+        g = self.gcd
+        if g == 0:
+            return "every positive integer"
+        if g == 1:
+            return f"{self.genus} legal moves, the largest t = {self.frobenius_number}"
+        reduced = Position(x // g for x in self.generators)
+        extra = reduced.genus if len(reduced) > 1 else 0
+        multiples = f" and {extra} multiple{'s' if extra != 1 else ''} of {g}" if extra else ""
+        return f"infinitely many: every positive integer not divisible by {g}{multiples}"
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How a recorded game ended."""
+
+    winner: int
+    """Seat of the winner: 0 moved first, 1 second."""
+    loser: int
+    """Seat of the loser."""
+    reason: Termination
+    """Why the loser lost."""
+    ply: int
+    """Index in ``moves`` of the losing move."""
+    detail: str = ""
+    """E.g. the witness of an illegal move, ``13 = 4·2 + 5·1``."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game: a start position and the moves named from it, seat 0 first."""
+
+    start: Position = field(default_factory=Position)
+    """The position before the first move."""
+    moves: tuple[object, ...] = ()
+    """The moves in order (kept as given, so an invalid move can be recorded)."""
+
+    def positions(self) -> Iterator[Position]:
+        """The position before each legal move, then the one after the last legal move."""
+        p = self.start
+        yield p
+        for n in self.moves:
+            if n == 1 or not _is_valid(n) or not p.is_legal(n):
+                return
+            p = p.play(n)
+            yield p
+
+    def result(self) -> GameResult | None:
+        """The end of the game, or None while it is unfinished.  Moves after the end raise."""
+        p = self.start
+        for ply, n in enumerate(self.moves):
+            seat = ply % 2
+            end: tuple[Termination, str] | None = None
+            if not _is_valid(n):
+                end = (Termination.INVALID_MOVE, f"{n!r} is not a positive integer")
+            elif int(n) == 1:  # type: ignore[call-overload]
+                end = (Termination.NAMED_ONE, "")
+            elif not p.is_legal(n):
+                end = (Termination.ILLEGAL_MOVE, p.witness_text(int(n)) or "")  # type: ignore[call-overload]
+            if end is not None:
+                if ply != len(self.moves) - 1:
+                    raise ValueError(f"moves continue after the game ended at move {ply + 1}")
+                return GameResult(1 - seat, seat, end[0], ply, end[1])
+            p = p.play(n)
+        return None
+
+
+def _is_valid(n: object) -> bool:
+    try:
+        check_number(n)
+    except InvalidMoveError:
+        return False
+    return True
