@@ -49,3 +49,8 @@ def position_from_args(args: list[str], allow_empty: bool = False) -> Position:
 def print_json(obj: Any) -> None:
     """One JSON object on stdout."""
     sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+@app.callback()
+def _root() -> None:
+    """Sylver Coinage: analysis, exact solving, bots, tournaments; and Wythoff's Nim."""
