@@ -1,0 +1,348 @@
+"""Exact solving of Sylver Coinage positions with gcd 1 (shared/seeds/004, sec. 1-2).
+
+>>> from sylver import Position
+>>> from sylver.solver import solve
+>>> sol = solve(Position("4, 5"))
+>>> sol.outcome, sol.winning_moves
+(<Outcome.N: 'N'>, (11,))
+
+A position with gcd 1 has finitely many legal moves (the gaps of its semigroup), so it can be searched
+exhaustively.  :func:`solve` returns who wins with perfect play and every winning move (or only the
+least with ``first=True``).  Naming 1 always loses, so it is never a winning move; {2,3} (only 1 is
+legal) is P.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from sylver.position import Outcome, Position
+from sylver.solver import kernels as _k
+from sylver.solver.engine import (
+    ENGINE,
+    MAX_FROBENIUS,
+    Counters,
+    SearchTimeout,
+    parse_memory,
+)
+
+if TYPE_CHECKING:
+    from sylver.solver.store import Store
+
+__all__ = [
+    "Progress",
+    "Solution",
+    "SolveInterrupted",
+    "SolveTimeout",
+    "parse_memory",
+    "root_gaps",
+    "solve",
+]
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The exact value of a position with gcd 1."""
+
+    position: Position
+    """The solved position."""
+    outcome: Outcome
+    """``Outcome.P``: the player to move loses; ``Outcome.N``: the player to move wins."""
+    winning_moves: tuple[int, ...]
+    """Winning moves, sorted (empty for P).  All of them when ``complete``, else a subset."""
+    complete: bool
+    """True when ``winning_moves`` is the complete set."""
+    frobenius_number: int
+    """t: the largest legal move."""
+    states: int
+    """Positions expanded by the search (0 when the answer came from the store)."""
+    seconds: float
+    """Wall-clock time of the call."""
+    peak_bytes: int = 0
+    """Bytes held by the transposition table and search stack at the end."""
+    genus: int = 0
+    """The number of legal moves."""
+    from_store: bool = False
+    """True when the answer was read from the results store."""
+    decided: dict[int, Outcome] = field(default_factory=dict, compare=False, repr=False)
+    """Outcome of the position after each root move decided (partial results of an interrupted solve)."""
+    stats: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    """Search counters: children generated, ender prunes, terminal wins, table hits, overwrites."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form printed by ``sylver solve --json``."""
+        return {
+            "position": list(self.position.generators),
+            "outcome": self.outcome.value,
+            "winning_moves": list(self.winning_moves),
+            "complete": self.complete,
+            "frobenius_number": self.frobenius_number,
+            "genus": self.genus,
+            "states": self.states,
+            "seconds": round(self.seconds, 6),
+            "peak_bytes": self.peak_bytes,
+            "from_store": self.from_store,
+        }
+
+
+class SolveTimeout(TimeoutError):
+    """The time limit passed; ``partial`` holds the root moves decided so far."""
+
+    def __init__(self, message: str, partial: Solution | None = None) -> None:
+        super().__init__(message)
+        self.partial = partial
+
+
+class SolveInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a solve; ``partial`` holds the root moves decided so far."""
+
+    def __init__(self, partial: Solution) -> None:
+        super().__init__("interrupted")
+        self.partial = partial
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A snapshot for progress displays."""
+
+    states: int
+    seconds: float
+    root_moves_decided: int
+    root_moves: int
+    winning_moves: tuple[int, ...]
+
+
+def check_solvable(position: Position) -> None:
+    """Raise ValueError unless ``position`` can be solved exactly (gcd 1, game not over, t in range)."""
+    if not isinstance(position, Position):
+        raise TypeError(f"expected a Position, got {type(position).__name__}")
+    if position.is_empty:
+        raise ValueError(
+            "the empty position has infinitely many legal moves; exact solving needs gcd 1"
+        )
+    if position.is_over:
+        raise ValueError("the game is over: 1 has been named")
+    g = position.gcd
+    if g != 1:
+        raise ValueError(f"{position.braces()} has gcd {g}: {_gcd_message(position)}")
+    t = position.frobenius_number
+    if t > MAX_FROBENIUS:
+        from sylver.errors import TooLargeError
+
+        raise TooLargeError(
+            f"{position.braces()} has Frobenius number {t}; the solver handles t <= {MAX_FROBENIUS}"
+        )
+
+
+def _gcd_message(position: Position) -> str:
+    text = (
+        "exact solving needs gcd 1 (with gcd > 1 infinitely many moves are legal, so the game "
+        "tree is infinite)"
+    )
+    verdict = None
+    try:
+        from sylver import theory  # type: ignore[attr-defined]
+
+        fn = getattr(theory, "outcome_by_theory", None)
+        if fn is not None:
+            verdict = fn(position)
+    except Exception:  # theory is optional here; a failure there must not hide this message
+        verdict = None
+    if verdict is not None:
+        reason = getattr(verdict, "reason", None) or getattr(verdict, "explanation", None)
+        outcome = getattr(verdict, "outcome", verdict)
+        text += f"; theory says it is {outcome}" + (f" ({reason})" if reason else "")
+    elif len(position.generators) == 1:
+        p = position.generators[0]
+        if p >= 5 and all(p % d for d in range(2, int(p**0.5) + 1)):
+            text += f"; theory says it is P (Hutchings' p-theorem: {p} is a prime >= 5)"
+        else:
+            text += "; theory does not decide it"
+    else:
+        text += "; theory does not decide it"
+    return text
+
+
+def root_gaps(position: Position) -> np.ndarray:
+    """The gap bitset of a gcd-1 position (uint64 words, bit n set iff n is a legal move)."""
+    t = position.frobenius_number
+    W = t // 64 + 1
+    if len(position.generators) == 1:  # {1}
+        return np.zeros(W, dtype=np.uint64)
+    return _k.gaps_from_apery(position.semigroup.apery_array(), W)
+
+
+def _child(gaps: np.ndarray, x: int) -> np.ndarray:
+    W = gaps.shape[0]
+    buf = np.empty(2 * W, dtype=np.uint64)
+    buf[:W] = gaps
+    _k.play_into(buf, 0, W, W, x)
+    return buf[W:].copy()
+
+
+def _open_store(store: Store | str | Path | None) -> Store | None:
+    if store is None:
+        return None
+    from sylver.solver.store import Store
+
+    if isinstance(store, Store):
+        return store
+    return Store(store)
+
+
+def solve(
+    position: Position,
+    *,
+    first: bool = False,
+    time_limit: float | None = None,
+    memory: str | int = "1G",
+    store: Store | str | Path | None = None,
+    jobs: int = 1,
+    cluster: str | None = None,
+    progress: Callable[[Progress], None] | None = None,
+    order: int = _k.ORDER_GENUS,
+    prune: bool = True,
+) -> Solution:
+    """Solve ``position`` exactly: its outcome and all its winning moves (the least with ``first``).
+
+    ``time_limit`` (seconds) raises :class:`SolveTimeout` promptly; ``memory`` caps the transposition
+    table (e.g. ``"4G"``; past it entries are overwritten, never a crash); ``store`` (a path or a
+    :class:`~sylver.solver.store.Store`) reuses and records results; ``jobs > 1`` splits the root
+    moves over processes (``cluster``: a Dask scheduler address).  ``progress`` is called with a
+    :class:`Progress` about every few milliseconds on long solves.  Ctrl-C raises
+    :class:`SolveInterrupted` carrying the root moves decided so far.
+    """
+    start = time.monotonic()
+    check_solvable(position)
+    budget = parse_memory(memory)
+    db = _open_store(store)
+    t = position.frobenius_number
+    if db is not None:
+        rec = db.get(position)
+        if rec is not None and (rec.complete or first or rec.outcome is Outcome.P):
+            moves = rec.winning_moves
+            if first and moves:
+                moves = (moves[0],) if rec.complete else moves[:1]
+            return Solution(
+                position, rec.outcome, tuple(moves), rec.complete and not (first and len(rec.winning_moves) > 1),
+                t, 0, time.monotonic() - start, 0, position.genus, True,
+            )
+    if jobs and jobs > 1 or cluster:
+        from sylver.solver.parallel import solve_parallel
+
+        sol = solve_parallel(
+            position, first=first, time_limit=time_limit, memory=budget, jobs=jobs,
+            cluster=cluster, progress=progress, start=start,
+        )
+    else:
+        sol = _solve_local(position, first, time_limit, budget, progress, order, prune, start, None)
+    if db is not None:
+        db.put(sol)
+    return sol
+
+
+def _solve_local(
+    position: Position,
+    first: bool,
+    time_limit: float | None,
+    budget: int,
+    progress: Callable[[Progress], None] | None,
+    order: int,
+    prune: bool,
+    start: float,
+    only: list[int] | None,
+) -> Solution:
+    """Decide every root move (or those in ``only``) in this process."""
+    deadline = None if time_limit is None else start + time_limit
+    gaps = root_gaps(position)
+    t = position.frobenius_number
+    moves = [int(x) for x in _k.gap_list(gaps, 0, gaps.shape[0]) if x != 1]
+    if only is not None:
+        wanted = set(only)
+        moves = [x for x in moves if x in wanted]
+    genus = len(moves) + 1
+    decided: dict[int, Outcome] = {}
+    winning: list[int] = []
+    counters = Counters()
+    base_states = [1]  # the root itself is expanded here
+    last_report = [start]
+
+    def snapshot(extra: int = 0) -> Progress:
+        return Progress(
+            base_states[0] + extra, time.monotonic() - start, len(decided), len(moves), tuple(winning)
+        )
+
+    def tick(expanded: int) -> None:
+        if progress is not None:
+            now = time.monotonic()
+            if now - last_report[0] >= 0.1:
+                last_report[0] = now
+                progress(snapshot(expanded))
+
+    def partial() -> Solution:
+        out = Outcome.N if winning else Outcome.P
+        return Solution(
+            position, out, tuple(winning), False, t, base_states[0],
+            time.monotonic() - start, 0, genus, False, dict(decided), _stats(counters),
+        )
+
+    with ENGINE.lock:
+        ENGINE.set_budget(budget)
+        try:
+            for x in moves:
+                child = _child(gaps, x)
+                if _k.is_terminal(child, 0, child.shape[0]):
+                    counters.terminal += 1
+                    value = 0
+                else:
+                    ct = int(_k.top_bit(child, 0, child.shape[0]))
+                    if prune and ct > 1 and _k.is_ender(child, 0, child.shape[0], ct):
+                        counters.ender += 1
+                        value = 1
+                    else:
+                        before = counters.expanded
+                        value = ENGINE.outcome(
+                            child, deadline=deadline, counters=counters, tick=tick,
+                            order=order, prune=prune,
+                        )
+                        base_states[0] += counters.expanded - before
+                decided[x] = Outcome.P if value == 0 else Outcome.N
+                if value == 0:
+                    winning.append(x)
+                    if first:
+                        break
+                if progress is not None:
+                    progress(snapshot())
+        except SearchTimeout:
+            raise SolveTimeout(
+                f"{position.braces()} not solved within {time_limit:g} s "
+                f"({len(decided)} of {len(moves)} root moves decided)",
+                partial(),
+            ) from None
+        except KeyboardInterrupt:
+            raise SolveInterrupted(partial()) from None
+        peak = ENGINE.table_bytes + ENGINE.bits.nbytes + ENGINE.moves.nbytes * 2
+    outcome = Outcome.N if winning else Outcome.P
+    complete = only is None and (not first or not winning)
+    return Solution(
+        position, outcome, tuple(winning), complete, t, base_states[0],
+        time.monotonic() - start, peak, genus, False, decided, _stats(counters),
+    )
+
+
+def _stats(c: Counters) -> dict[str, int]:
+    return {
+        "children": c.children,
+        "ender_pruned": c.ender,
+        "terminal": c.terminal,
+        "table_hits": c.tt_hit,
+        "overwrites": c.overwrite,
+        "max_depth": c.max_depth,
+        "table_entries": ENGINE.count,
+    }

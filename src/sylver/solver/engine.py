@@ -1,0 +1,193 @@
+"""The search engine: owns the transposition table and the search stack, and drives the kernel.
+
+One module-level :class:`Engine` is reused by every :func:`sylver.solver.solve` call in a process, so
+the table stays warm between calls (a bot that calls ``solve`` inside its own search pays for each
+position once).  Table entries are outcomes of positions, which do not depend on the root, so keeping
+them across calls is sound.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from sylver.solver import kernels as k
+
+MIN_TABLE = 1 << 16
+"""Entries of a fresh table (512 KiB)."""
+LOAD = 0.75
+"""The table doubles when this fraction of its slots is used (until the memory budget is reached)."""
+SLICE = 20_000
+"""Expansions per kernel call: the clock, progress and Ctrl-C are checked between calls."""
+MAX_FROBENIUS = 16383
+"""Largest Frobenius number the engine accepts (the search itself is the practical limit)."""
+
+_UNITS = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_memory(memory: str | int) -> int:
+    """``"4G"`` -> bytes.  Accepts an int (bytes) or a number with a K/M/G/T suffix (binary units)."""
+    if isinstance(memory, bool):
+        raise ValueError(f"invalid memory budget {memory!r}")
+    if isinstance(memory, int):
+        value = memory
+    else:
+        m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?\s*", str(memory), re.IGNORECASE)
+        if not m:
+            raise ValueError(f"invalid memory budget {memory!r}: use e.g. 512M or 4G")
+        value = int(float(m.group(1)) * _UNITS[m.group(2).upper()])
+    if value < MIN_TABLE * 8:
+        raise ValueError(f"memory budget {memory!r} is too small: at least {MIN_TABLE * 8 >> 10}K")
+    return value
+
+
+class SearchTimeout(Exception):
+    """Internal: the deadline passed inside the kernel loop."""
+
+
+@dataclass
+class Counters:
+    """What one search did (summed over kernel calls)."""
+
+    expanded: int = 0
+    children: int = 0
+    ender: int = 0
+    terminal: int = 0
+    tt_hit: int = 0
+    overwrite: int = 0
+    max_depth: int = 0
+
+    def add(self, st: np.ndarray) -> None:
+        self.expanded += int(st[k.EXPANDED])
+        self.children += int(st[k.CHILDREN])
+        self.ender += int(st[k.ENDER])
+        self.terminal += int(st[k.TERMINAL])
+        self.tt_hit += int(st[k.TT_HIT])
+        self.overwrite += int(st[k.OVERWRITE])
+        self.max_depth = max(self.max_depth, int(st[k.MAXDEPTH]))
+
+
+class Engine:
+    """Transposition table + stack; not thread-safe by itself (``lock`` serialises users)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.table = np.zeros(MIN_TABLE, dtype=np.uint64)
+        self.count = 0
+        self.max_entries = MIN_TABLE
+        self.moves = np.empty(1 << 14, dtype=np.int64)
+        self.keys = np.empty(1 << 14, dtype=np.int64)
+        self.depth = 0
+        self.W = 0
+        self.bits = np.zeros(0, dtype=np.uint64)
+        self.hashes = np.zeros(0, dtype=np.uint64)
+        self.mvbase = np.zeros(0, dtype=np.int64)
+        self.nmv = np.zeros(0, dtype=np.int64)
+        self.idx = np.zeros(0, dtype=np.int64)
+
+    # -- memory --------------------------------------------------------------------------------
+    def set_budget(self, memory_bytes: int) -> None:
+        """Cap the table at the largest power of two of 8-byte entries within ``memory_bytes``."""
+        entries = 1 << max(16, (memory_bytes // 8).bit_length() - 1)
+        self.max_entries = entries
+        if self.table.shape[0] > entries:
+            self.clear(entries)
+
+    def clear(self, size: int = MIN_TABLE) -> None:
+        """Forget every stored outcome."""
+        self.table = np.zeros(min(size, self.max_entries), dtype=np.uint64)
+        self.count = 0
+
+    @property
+    def table_bytes(self) -> int:
+        return int(self.table.nbytes)
+
+    def _limit(self) -> int:
+        size = self.table.shape[0]
+        return int(size * LOAD) if size < self.max_entries else 0
+
+    def _grow_table(self) -> None:
+        size = self.table.shape[0]
+        if size >= self.max_entries:
+            return
+        new = np.zeros(size * 2, dtype=np.uint64)
+        self.count = int(k.tt_rehash(self.table, new))
+        self.table = new
+
+    # -- stack ---------------------------------------------------------------------------------
+    def _prepare(self, W: int, depth: int) -> None:
+        if W != self.W or depth > self.depth:
+            self.W = W
+            self.depth = max(depth, self.depth)
+            d = self.depth + 1
+            self.bits = np.zeros(d * W, dtype=np.uint64)
+            self.hashes = np.zeros(d, dtype=np.uint64)
+            self.mvbase = np.zeros(d, dtype=np.int64)
+            self.nmv = np.zeros(d, dtype=np.int64)
+            self.idx = np.zeros(d, dtype=np.int64)
+
+    def _grow_moves(self) -> None:
+        n = self.moves.shape[0] * 2
+        moves = np.empty(n, dtype=np.int64)
+        keys = np.empty(n, dtype=np.int64)
+        moves[: self.moves.shape[0]] = self.moves
+        keys[: self.keys.shape[0]] = self.keys
+        self.moves, self.keys = moves, keys
+
+    # -- search --------------------------------------------------------------------------------
+    def outcome(
+        self,
+        gaps: np.ndarray,
+        *,
+        deadline: float | None = None,
+        counters: Counters | None = None,
+        tick: Callable[[int], None] | None = None,
+        order: int = k.ORDER_GENUS,
+        prune: bool = True,
+    ) -> int:
+        """0 (P) or 1 (N) for the position with gap bitset ``gaps``; raises SearchTimeout."""
+        W = gaps.shape[0]
+        depth = int(k.genus_of(gaps, 0, W)) + 2
+        self._prepare(W, depth)
+        W = self.W
+        self.bits[:W] = gaps
+        self.hashes[0] = k.gap_hash(self.bits, 0, W)
+        self.mvbase[0] = 0
+        st = np.zeros(k.ST_SIZE, dtype=np.int64)
+        st[k.SP] = 0
+        st[k.RES] = -1
+        st[k.ORDER] = order
+        st[k.PRUNE] = 1 if prune else 0
+        try:
+            while True:
+                st[k.COUNT] = self.count
+                st[k.LIMIT] = self._limit()
+                status = k.search(
+                    self.bits, W, self.hashes, self.mvbase, self.nmv, self.idx,
+                    self.moves, self.keys, self.table, st, SLICE,
+                )
+                self.count = int(st[k.COUNT])
+                if status == k.DONE:
+                    return int(st[k.FINAL])
+                if status == k.GROW_TABLE:
+                    self._grow_table()
+                elif status == k.GROW_STACK:
+                    if int(st[k.SP]) + 1 > self.depth:  # pragma: no cover - depth is bounded by genus
+                        raise RuntimeError("search stack overflow")
+                    self._grow_moves()
+                if tick is not None:
+                    tick(int(st[k.EXPANDED]))
+                if deadline is not None and time.monotonic() > deadline:
+                    raise SearchTimeout
+        finally:
+            if counters is not None:
+                counters.add(st)
+
+
+ENGINE = Engine()
+"""The process-wide engine (its table stays warm across solve calls)."""

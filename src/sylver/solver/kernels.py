@@ -1,0 +1,447 @@
+"""numba kernels of the exact solver: gap bitsets, move generation, transposition table, search.
+
+A position with gcd 1 is stored as its **gap bitset**: bit n of word n // 64 is set iff n is a legal
+move (a gap of the semigroup, shared/seeds/004 sec. 1).  Two positions are equal iff their gap sets
+are, so the bitset is canonical.  Naming x removes every gap n with n - x in the new semigroup; in
+gap terms ``G'[n] = G[n] & G'[n - x]`` for n >= x (with G'[0] = 0), computed word by word on the
+complement (members): ``M' = M | (M' << x)``, closing each word under +x by doubling shifts when
+x < 64.
+
+The search is an iterative depth-first negamax over booleans with an explicit stack (one frame per
+depth: the position's words, its hash, its remaining moves), resumable: it runs for a budget of
+expanded positions and returns, so the caller can check the clock, show progress, grow the table,
+or stop on Ctrl-C without losing the work done.
+
+Transposition table: a flat ``uint64`` array, one word per state.  The word is the 64-bit hash of
+the gap set with the lowest bit replaced by the outcome (1 = N); 0 marks an empty slot.  Probing is
+linear and bounded (``PROBES`` slots); when the table is at its memory budget and a run of slots is
+full, the home slot is overwritten (graceful degradation: a lost entry is recomputed, never wrong).
+
+Pruning from theory, counted in ``stats``:
+
+* ``ENDER``: a child that is an ender with t > 1 is N by strategy stealing (sec. 1), so the move
+  into it loses and is not searched.  An ender is a position where every gap n with t/2 < n < t has
+  t - n in S (the weak antisymmetry principle, sec. 3, characterises enders exactly).
+* ``TERMINAL``: a child {2,3} (gap set {1}) is P: the move into it wins at once.
+* ``ETC``: enhanced transposition cutoff: all children are probed before any is searched, so a
+  child already known P wins at once and children known N are skipped.
+* move ordering: the unknown children are searched fewest gaps first (``ORDER_*``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.extending import intrinsic
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+U63 = np.uint64(63)
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+EVEN = np.uint64(0xFFFFFFFFFFFFFFFE)
+M1 = np.uint64(0xBF58476D1CE4E5B9)
+M2 = np.uint64(0x94D049BB133111EB)
+GOLD = np.uint64(0x9E3779B97F4A7C15)
+S30 = np.uint64(30)
+S27 = np.uint64(27)
+S31 = np.uint64(31)
+
+PROBES = 8
+"""Slots examined per table probe before giving up (lookup) or overwriting (store)."""
+
+# status codes returned by ``search``
+DONE = 0
+BUDGET = 1
+GROW_TABLE = 2
+GROW_STACK = 3
+
+# layout of the int64 ``st`` array (search state and statistics)
+SP = 0  # current depth
+RES = 1  # -1: frame SP must be expanded; 0/1: frame SP finished with outcome P/N
+FINAL = 2  # outcome of the root once DONE
+COUNT = 3  # entries in the table
+LIMIT = 4  # entries allowed before asking for a bigger table (0: never ask)
+EXPANDED = 5  # positions expanded (searched): the "states" figure
+ENDER = 6  # children proved N as enders (not searched)
+TERMINAL = 7  # children {2,3} found (move wins at once)
+TT_HIT = 8  # children whose outcome came from the table
+OVERWRITE = 9  # stores that overwrote another entry (table full)
+MAXDEPTH = 10
+ORDER = 11  # move-ordering mode
+PRUNE = 12  # 1: use the ender theorem
+CHILDREN = 13  # children generated
+ST_SIZE = 16
+
+ORDER_GENUS = 0  # fewest gaps first
+ORDER_ASC = 1  # smallest move first
+ORDER_DESC = 2  # largest move first
+ORDER_GENUS_DESC = 3  # most gaps first
+
+
+@intrinsic
+def _popcount(typingctx, x):  # pragma: no cover - compiled
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _ctz(typingctx, x):  # pragma: no cover - compiled
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        from llvmlite import ir
+
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@intrinsic
+def _clz(typingctx, x):  # pragma: no cover - compiled
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        from llvmlite import ir
+
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def _mix(z):  # pragma: no cover - compiled
+    """splitmix64's finaliser: a bijection of uint64 with good avalanche."""
+    z = (z ^ (z >> S30)) * M1
+    z = (z ^ (z >> S27)) * M2
+    return z ^ (z >> S31)
+
+
+@njit(cache=True)
+def gap_hash(bits, off, W):  # pragma: no cover - compiled
+    """64-bit hash of the gap set in ``bits[off:off+W]`` (zero words ignored, so W does not matter).
+
+    Never returns a value below 2 (0 is the empty slot, bit 0 carries the outcome)."""
+    h = U0
+    for i in range(W):
+        w = bits[off + i]
+        if w != U0:
+            h ^= _mix(w + GOLD * np.uint64(i + 1))
+    h &= EVEN
+    if h == U0:
+        h = np.uint64(2)
+    return h
+
+
+@njit(cache=True)
+def play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
+    """Write into ``bits[dst:dst+W]`` the gap set of the position at ``src`` after naming gap x."""
+    q = x >> 6
+    r = x & 63
+    for i in range(q):
+        bits[dst + i] = bits[src + i]
+    if r == 0:
+        for i in range(q, W):
+            m = (~bits[src + i]) | (~bits[dst + i - q])
+            bits[dst + i] = ~m
+    elif q == 0:
+        # x < 64: close every word under +x by doubling shifts, carrying from the previous word
+        carry_shift = np.uint64(64 - x)
+        prev = ALL  # members of the previous new word; word -1 does not exist
+        for i in range(W):
+            m = ~bits[src + i]
+            if i > 0:
+                m |= prev >> carry_shift
+            s = x
+            while s < 64:
+                m |= m << np.uint64(s)
+                s <<= 1
+            prev = m
+            bits[dst + i] = ~m
+    else:
+        ur = np.uint64(r)
+        ul = np.uint64(64 - r)
+        for i in range(q, W):
+            m = (~bits[src + i]) | ((~bits[dst + i - q]) << ur)
+            if i - q - 1 >= 0:
+                m |= (~bits[dst + i - q - 1]) >> ul
+            bits[dst + i] = ~m
+    # bit 0 stays a member (0 is in every semigroup); bit x is now a member
+    bits[dst] &= EVEN
+    bits[dst + q] &= ~(U1 << np.uint64(r))
+
+
+@njit(cache=True)
+def top_bit(bits, off, W):  # pragma: no cover - compiled
+    """t: the largest gap (-1 when there is none)."""
+    for i in range(W - 1, -1, -1):
+        w = bits[off + i]
+        if w != U0:
+            return 64 * i + 63 - np.int64(_clz(w))
+    return -1
+
+
+@njit(cache=True)
+def genus_of(bits, off, W):  # pragma: no cover - compiled
+    g = 0
+    for i in range(W):
+        g += np.int64(_popcount(bits[off + i]))
+    return g
+
+
+@njit(cache=True)
+def is_ender(bits, off, W, t):  # pragma: no cover - compiled
+    """True iff every gap n with t/2 < n < t has t - n in S (weak antisymmetry = ender, sec. 3)."""
+    lo = t // 2 + 1
+    for i in range(lo >> 6, (t >> 6) + 1):
+        w = bits[off + i]
+        base = 64 * i
+        if base < lo:
+            w &= ALL << np.uint64(lo - base)
+        while w != U0:
+            b = np.int64(_ctz(w))
+            w &= w - U1
+            n = base + b
+            if n >= t:
+                return True
+            c = t - n
+            if (bits[off + (c >> 6)] >> np.uint64(c & 63)) & U1:
+                return False
+    return True
+
+
+@njit(cache=True)
+def is_terminal(bits, off, W):  # pragma: no cover - compiled
+    """True iff the only gap is 1 (the position {2,3})."""
+    if bits[off] != np.uint64(2):
+        return False
+    for i in range(1, W):
+        if bits[off + i] != U0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def tt_probe(table, h):  # pragma: no cover - compiled
+    """Outcome stored for hash h (0 = P, 1 = N), or -1."""
+    mask = table.shape[0] - 1
+    i = np.int64(h >> np.uint64(1)) & mask
+    for _ in range(PROBES):
+        e = table[i]
+        if e == U0:
+            return -1
+        if (e & EVEN) == h:
+            return np.int64(e & U1)
+        i = (i + 1) & mask
+    return -1
+
+
+@njit(cache=True)
+def tt_store(table, h, outcome, st):  # pragma: no cover - compiled
+    mask = table.shape[0] - 1
+    home = np.int64(h >> np.uint64(1)) & mask
+    i = home
+    v = h | np.uint64(outcome)
+    for _ in range(PROBES):
+        e = table[i]
+        if e == U0:
+            table[i] = v
+            st[COUNT] += 1
+            return
+        if (e & EVEN) == h:
+            table[i] = v
+            return
+        i = (i + 1) & mask
+    table[home] = v
+    st[OVERWRITE] += 1
+
+
+@njit(cache=True)
+def tt_rehash(old, new):  # pragma: no cover - compiled
+    """Move every entry of ``old`` into the (larger, empty) ``new``; return the number kept."""
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    for k in range(old.shape[0]):
+        e = old[k]
+        if e != U0:
+            tt_store(new, e & EVEN, np.int64(e & U1), st)
+    return st[COUNT]
+
+
+@njit(cache=True)
+def gaps_from_apery(ap, W):  # pragma: no cover - compiled
+    """The gap bitset (W words) of the semigroup with Apéry set ``ap`` (gcd 1)."""
+    out = np.zeros(W, dtype=np.uint64)
+    m = ap.shape[0]
+    for r in range(m):
+        v = r
+        while v < ap[r]:
+            if v > 0:
+                out[v >> 6] |= U1 << np.uint64(v & 63)
+            v += m
+    return out
+
+
+@njit(cache=True)
+def gap_list(bits, off, W):  # pragma: no cover - compiled
+    g = genus_of(bits, off, W)
+    out = np.empty(g, dtype=np.int64)
+    k = 0
+    for i in range(W):
+        w = bits[off + i]
+        while w != U0:
+            out[k] = 64 * i + np.int64(_ctz(w))
+            w &= w - U1
+            k += 1
+    return out
+
+
+@njit(cache=True)
+def _sort_moves(moves, keys, a, b):  # pragma: no cover - compiled
+    """Insertion sort of moves[a:b] by keys[a:b] (short lists)."""
+    for i in range(a + 1, b):
+        km = keys[i]
+        mv = moves[i]
+        j = i - 1
+        while j >= a and keys[j] > km:
+            keys[j + 1] = keys[j]
+            moves[j + 1] = moves[j]
+            j -= 1
+        keys[j + 1] = km
+        moves[j + 1] = mv
+
+
+@njit(cache=True)
+def _finish(table, hashes, sp, outcome, st):  # pragma: no cover - compiled
+    tt_store(table, hashes[sp], outcome, st)
+
+
+@njit(cache=True)
+def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, table, st, budget):  # pragma: no cover
+    """Run the search from the state in ``st`` for about ``budget`` expansions.
+
+    Frame d holds its gap set in ``bits[d*W:(d+1)*W]``, its hash in ``hashes[d]`` and its untried
+    moves in ``moves[mvbase[d] + idx[d] : mvbase[d] + nmv[d]]``.  Before the first call the caller
+    fills frame 0, sets ``st[SP] = 0``, ``st[RES] = -1``, ``mvbase[0] = 0``.  Returns a status code.
+    """
+    sp = st[SP]
+    res = st[RES]
+    order = st[ORDER]
+    prune = st[PRUNE] != 0
+    done = 0
+    depth_cap = hashes.shape[0] - 1
+    cap = moves.shape[0]
+    while True:
+        if res < 0:
+            if done >= budget:
+                st[SP] = sp
+                st[RES] = res
+                return BUDGET
+            off = sp * W
+            v = tt_probe(table, hashes[sp])
+            if v >= 0:
+                res = v
+                continue
+            if sp + 1 > depth_cap:
+                st[SP] = sp
+                st[RES] = res
+                return GROW_STACK
+            base = mvbase[sp]
+            g = genus_of(bits, off, W)
+            if base + g > cap:
+                st[SP] = sp
+                st[RES] = res
+                return GROW_STACK
+            done += 1
+            st[EXPANDED] += 1
+            if sp > st[MAXDEPTH]:
+                st[MAXDEPTH] = sp
+            coff = off + W
+            count = 0
+            win = False
+            for i in range(W):
+                w = bits[off + i]
+                if i == 0:
+                    w &= ~np.uint64(2)  # naming 1 loses: never a candidate
+                while w != U0:
+                    x = 64 * i + np.int64(_ctz(w))
+                    w &= w - U1
+                    play_into(bits, off, coff, W, x)
+                    st[CHILDREN] += 1
+                    if is_terminal(bits, coff, W):
+                        st[TERMINAL] += 1
+                        win = True
+                        break
+                    if prune:
+                        t = top_bit(bits, coff, W)
+                        if t > 1 and is_ender(bits, coff, W, t):
+                            st[ENDER] += 1
+                            continue
+                    hc = gap_hash(bits, coff, W)
+                    cv = tt_probe(table, hc)
+                    if cv == 0:
+                        st[TT_HIT] += 1
+                        win = True
+                        break
+                    if cv == 1:
+                        st[TT_HIT] += 1
+                        continue
+                    moves[base + count] = x
+                    if order == ORDER_GENUS:
+                        keys[base + count] = genus_of(bits, coff, W)
+                    elif order == ORDER_ASC:
+                        keys[base + count] = x
+                    elif order == ORDER_DESC:
+                        keys[base + count] = -x
+                    else:
+                        keys[base + count] = -genus_of(bits, coff, W)
+                    count += 1
+                if win:
+                    break
+            if win:
+                tt_store(table, hashes[sp], 1, st)
+                res = 1
+            elif count == 0:
+                tt_store(table, hashes[sp], 0, st)
+                res = 0
+            else:
+                _sort_moves(moves, keys, base, base + count)
+                nmv[sp] = count
+                idx[sp] = 0
+                mvbase[sp + 1] = base + count
+                play_into(bits, off, coff, W, moves[base])
+                hashes[sp + 1] = gap_hash(bits, coff, W)
+                sp += 1
+                continue
+            if st[LIMIT] > 0 and st[COUNT] >= st[LIMIT]:
+                st[SP] = sp
+                st[RES] = res
+                return GROW_TABLE
+        else:
+            # frame sp finished with outcome res; hand it to the parent
+            if sp == 0:
+                st[SP] = 0
+                st[RES] = res
+                st[FINAL] = res
+                return DONE
+            sp -= 1
+            off = sp * W
+            if res == 0:
+                tt_store(table, hashes[sp], 1, st)
+                res = 1
+            else:
+                idx[sp] += 1
+                if idx[sp] < nmv[sp]:
+                    play_into(bits, off, off + W, W, moves[mvbase[sp] + idx[sp]])
+                    hashes[sp + 1] = gap_hash(bits, off + W, W)
+                    sp += 1
+                    res = -1
+                    continue
+                tt_store(table, hashes[sp], 0, st)
+                res = 0
+            if st[LIMIT] > 0 and st[COUNT] >= st[LIMIT]:
+                st[SP] = sp
+                st[RES] = res
+                return GROW_TABLE
