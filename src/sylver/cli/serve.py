@@ -1,3 +1,81 @@
-"""`sylver` commands: serve (filled in by its issue)."""
+"""`sylver serve`: the web page and its JSON API (FastAPI + uvicorn)."""
 
-from sylver.cli.common import app  # noqa: F401
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sylver.cli.common import app, fail
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for every interface).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")] = 8000,
+    results: Annotated[
+        Path | None, typer.Option("--results", help="An arena results directory (sylver tournament --out DIR) to browse.")
+    ] = None,
+    bot_time: Annotated[float, typer.Option(min=0.05, help="Seconds a bot may think about one move.")] = 3.0,
+    solve_time: Annotated[float, typer.Option(min=0.05, help="Most seconds the solver spends on one request.")] = 5.0,
+    job_time: Annotated[float, typer.Option(min=0.1, help="Hard limit in seconds for any one request's work.")] = 10.0,
+    workers: Annotated[int, typer.Option(min=1, max=64, help="Requests computed at once.")] = 2,
+    queue: Annotated[int, typer.Option(min=0, help="Requests that may wait for a worker (more get 503 busy).")] = 64,
+    max_number: Annotated[int, typer.Option(min=2, help="Largest number accepted in a position or move.")] = 10**12,
+    max_multiplicity: Annotated[
+        int, typer.Option(min=2, help="Largest smallest number of a position (its work grows with it).")
+    ] = 2_000_000,
+    solve_memory: Annotated[str, typer.Option(help="Memory budget of the solver's table (e.g. 256M, 1G).")] = "256M",
+) -> None:
+    """Serve the web page: play and analyse Sylver Coinage and Wythoff's Nim in the browser.
+
+    Open http://HOST:PORT/ in a browser; the JSON API is documented at /docs.
+    """
+    import uvicorn
+
+    from sylver.solver import parse_memory
+    from sylver.web.app import create_app
+    from sylver.web.jobs import Limits
+
+    parse_memory(solve_memory)  # a bad budget fails here, with the library's message
+    if results is not None and not results.is_dir():
+        fail(f"--results {results}: not a directory")
+    limits = Limits(
+        max_number=max_number,
+        max_multiplicity=max_multiplicity,
+        bot_time=bot_time,
+        solve_time=solve_time,
+        job_time=job_time,
+        workers=workers,
+        queue=queue,
+        solve_memory=solve_memory,
+    )
+    try:
+        web_app = create_app(limits, results_dir=results)
+    except ValueError as exc:
+        fail(str(exc))
+    sock = _listen(host, port)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    print(f"sylver: serving on http://{shown}:{sock.getsockname()[1]}/ (API docs at /docs); Ctrl-C stops", flush=True)
+    config = uvicorn.Config(web_app, log_level="warning")
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """Bind the listening socket here, so a busy port or bad address is one clear line."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        fail(f"--host {host}: {exc.strerror}")
+    family, _, _, _, addr = infos[0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(addr)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        fail(f"cannot listen on {host}:{port}: {exc.strerror}")
+    return sock

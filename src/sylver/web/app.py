@@ -1,0 +1,477 @@
+"""The web app: one static page and a JSON API over the same library calls as the CLI.
+
+``create_app(limits, results_dir)`` builds the FastAPI application; ``sylver serve`` runs it with
+uvicorn.  The server keeps no game state: a client sends the start and the moves so far and gets the
+position back, so any number of clients (or tabs) can play at once and a restart loses nothing.
+Every error is a 4xx/5xx answer with a JSON body ``{"error": {"code": ..., "message": ...}}``; the
+message is one line that names the input and why (e.g. the witness ``13 = 4·2 + 5·1``).
+Interactive API documentation is served at ``/docs``.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from sylver.bots import BOTS, Turn, make_bot
+from sylver.errors import BotError, IllegalMoveError, InvalidMoveError, InvalidPositionError
+from sylver.position import GameRecord, Position, Termination, parse_numbers
+from sylver.web.jobs import BusyError, JobRunner, JobTimeoutError, Limits
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+class ApiError(Exception):
+    """An error answer: HTTP status, a short machine code, a one-line message and extra fields."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.extra = status, code, message, extra
+
+
+# -- request bodies -------------------------------------------------------------------------------
+Numbers = list[StrictInt] | str
+
+
+class GameIn(BaseModel):
+    """A game so far: the start position and the moves named from it (the first mover's first)."""
+
+    model_config = ConfigDict(extra="forbid")
+    start: Numbers = Field(default_factory=list, description='The start: a list [4, 5] or text "4, 5".')
+    moves: list[StrictInt] = Field(default_factory=list, description="The moves named so far, in order.")
+
+
+class MoveIn(GameIn):
+    move: StrictInt = Field(description="The number to name next.")
+
+
+class BotMoveIn(GameIn):
+    bot: str = Field(default="random", description="A built-in bot (see /api/info).")
+    seed: StrictInt | None = Field(default=None, description="Seed of the bot's random generator.")
+
+
+class SolveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    position: Numbers = Field(description="The position to solve (gcd 1).")
+    time_limit: float | None = Field(default=None, gt=0, description="Seconds (capped by the server).")
+
+
+class WythoffMoveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    position: tuple[StrictInt, StrictInt] = Field(description="The queen's square / pile sizes (i, j).")
+    to: tuple[StrictInt, StrictInt] = Field(description="The square the queen moves to.")
+
+
+# -- the app --------------------------------------------------------------------------------------
+def create_app(limits: Limits | None = None, results_dir: Path | str | None = None) -> FastAPI:
+    """The FastAPI application (``results_dir``: an arena ``--out`` directory for the viewer)."""
+    limits = limits or Limits()
+    runner = JobRunner(limits)
+    app = FastAPI(
+        title="sylver",
+        summary="Play and analyse Sylver Coinage and Wythoff's Nim.",
+        description=(
+            "The JSON API behind the sylver web page.  Positions are lists of positive integers "
+            "(`[4, 5]`) or text (`\"4, 5\"`); errors are `{\"error\": {\"code\", \"message\"}}` with a "
+            "4xx status (5xx when the server is busy or a job ran out of time)."
+        ),
+        version=_version(),
+    )
+    app.state.limits = limits
+    app.state.runner = runner
+    app.state.results_dir = Path(results_dir) if results_dir is not None else None
+
+    @app.on_event("shutdown")
+    def _shutdown() -> None:
+        runner.shutdown()
+
+    _install_error_handlers(app)
+    _sylver_routes(app, limits, runner)
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("sylver")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return "0"
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    def answer(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+        return JSONResponse({"error": {"code": code, "message": message, **extra}}, status_code=status)
+
+    @app.exception_handler(ApiError)
+    async def _api(_: Request, exc: ApiError) -> JSONResponse:
+        return answer(exc.status, exc.code, exc.message, **exc.extra)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(x) for x in first.get("loc", ()) if x not in ("body", "query"))
+        msg = str(first.get("msg", "invalid request"))
+        return answer(422, "invalid_request", f"{where}: {msg}" if where else msg)
+
+    @app.exception_handler(ValueError)
+    async def _library(_: Request, exc: ValueError) -> JSONResponse:
+        # The library's precise errors (InvalidPositionError, TooLargeError, ...) are bad input.
+        return answer(422, type(exc).__name__, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+
+    @app.exception_handler(BusyError)
+    async def _busy(_: Request, exc: BusyError) -> JSONResponse:
+        return answer(503, "busy", str(exc))
+
+    @app.exception_handler(JobTimeoutError)
+    async def _timeout(_: Request, exc: JobTimeoutError) -> JSONResponse:
+        return answer(504, "timeout", str(exc))
+
+
+# -- Sylver Coinage -------------------------------------------------------------------------------
+def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
+    @app.get("/api/info", tags=["server"])
+    def info() -> dict[str, Any]:
+        """What this server offers: the built-in bots, the optional features, the limits."""
+        return {
+            "version": app.version,
+            "bots": [{"name": name, "about": _first_line(cls.__doc__)} for name, cls in sorted(BOTS.items())],
+            "features": {"solver": True, "results": app.state.results_dir is not None},
+            "limits": limits.public(),
+        }
+
+    @app.post("/api/sylver/state", tags=["sylver"])
+    async def state(game: GameIn) -> dict[str, Any]:
+        """The position reached by a game, its legal moves (the first ones) and, if over, the result."""
+        start, moves = _game_numbers(game, limits)
+        return await runner.run(_state, limits, start, moves)
+
+    @app.post("/api/sylver/move", tags=["sylver"])
+    async def move(body: MoveIn) -> dict[str, Any]:
+        """Name a number.  An illegal number is refused (409) with its witness; 1 ends the game."""
+        start, moves = _game_numbers(body, limits)
+        return await runner.run(_human_move, limits, start, moves, body.move)
+
+    @app.post("/api/sylver/bot-move", tags=["sylver"])
+    async def bot_move(body: BotMoveIn) -> dict[str, Any]:
+        """Let a built-in bot name the next number (thinking at most the server's bot time)."""
+        start, moves = _game_numbers(body, limits)
+        if body.bot not in BOTS:
+            raise ApiError(422, "unknown_bot", f"unknown bot {body.bot!r}; built-in bots: {', '.join(sorted(BOTS))}")
+        return await runner.run(
+            _bot_move, limits, start, moves, body.bot, body.seed, timeout=limits.bot_time + limits.job_time
+        )
+
+    @app.get("/api/sylver/cells", tags=["sylver"])
+    async def cells(
+        position: Annotated[str, Query(description='The position, e.g. "4,5" (empty: no number named).')] = "",
+        lo: Annotated[int, Query(ge=1, description="First number.")] = 1,
+        hi: Annotated[int | None, Query(ge=1, description="Last number (default: lo + 99).")] = None,
+    ) -> dict[str, Any]:
+        """Which numbers lo…hi are legal: a string with one character per number, 1 legal, 0 illegal."""
+        numbers = _numbers_from_text(position, "position", limits)
+        hi = lo + 99 if hi is None else hi
+        if hi < lo:
+            raise ApiError(422, "invalid_request", f"hi ({hi}) is smaller than lo ({lo})")
+        if hi - lo + 1 > limits.max_cells:
+            raise ApiError(422, "too_large", f"{hi - lo + 1} numbers asked; at most {limits.max_cells} per request")
+        if hi > limits.max_number:
+            raise ApiError(422, "too_large", f"hi = {hi} exceeds the server's limit {limits.max_number}")
+        return await runner.run(_cells, numbers, lo, hi)
+
+    @app.get("/api/sylver/witness", tags=["sylver"])
+    async def witness(
+        position: Annotated[str, Query(description='The position, e.g. "4,5".')],
+        n: Annotated[int, Query(description="The number to check.")],
+    ) -> dict[str, Any]:
+        """Is n legal here?  If not, the witness: n as a sum with multiples of the named numbers."""
+        numbers = _numbers_from_text(position, "position", limits)
+        if n < 1:
+            raise ApiError(422, "invalid_move", f"move {n} is not a positive integer")
+        if n > limits.max_number:
+            raise ApiError(422, "too_large", f"{n} exceeds the server's limit {limits.max_number}")
+        return await runner.run(_witness, numbers, n)
+
+    @app.post("/api/sylver/solve", tags=["sylver"])
+    async def solve(body: SolveIn) -> dict[str, Any]:
+        """Solve a gcd-1 position exactly within a time limit: the outcome and every winning move.
+
+        Past the limit the answer says so (``decided`` false), keeping any winning move already found
+        (then ``outcome`` is N and ``complete`` false).  gcd > 1, or t beyond the solver's range: 422."""
+        if isinstance(body.position, str):
+            numbers = _numbers_from_text(body.position, "position", limits)
+        else:
+            numbers = _check_numbers(body.position, "position", limits)
+        seconds = min(body.time_limit or limits.solve_time, limits.solve_time)
+        return await runner.run(
+            _solve, limits, numbers, seconds, timeout=2 * seconds + limits.job_time, lane="solve"
+        )
+
+    @app.get("/api/sylver/random-start", tags=["sylver"])
+    def random_start(seed: Annotated[int | None, Query(description="Seed for a reproducible start.")] = None) -> dict[str, Any]:
+        """A KotH start (shared/seeds/000): two random coprime numbers in [100000, 999999]."""
+        return {"start": _koth_start(random.Random(seed))}
+
+
+def _first_line(doc: str | None) -> str:
+    return (doc or "").strip().splitlines()[0] if doc and doc.strip() else ""
+
+
+# -- validation -----------------------------------------------------------------------------------
+def _numbers_from_text(text: str, what: str, limits: Limits) -> tuple[int, ...]:
+    try:
+        numbers = parse_numbers(text)
+    except InvalidPositionError as exc:
+        raise ApiError(422, "invalid_position", f"{what}: {exc}") from None
+    return _check_numbers(numbers, what, limits)
+
+
+def _check_numbers(numbers: Sequence[int], what: str, limits: Limits) -> tuple[int, ...]:
+    for x in numbers:
+        if x < 1:
+            raise ApiError(422, "invalid_position", f"{what}: {x} is not a positive integer")
+        if x > limits.max_number:
+            raise ApiError(422, "too_large", f"{what}: {x} exceeds the server's limit {limits.max_number}")
+    if len(set(numbers)) >= 2 and min(numbers) > limits.max_multiplicity:
+        raise ApiError(
+            422,
+            "too_large",
+            f"{what}: the smallest number {min(numbers)} exceeds the server's limit {limits.max_multiplicity} "
+            "(a position's work grows with its smallest number)",
+        )
+    return tuple(numbers)
+
+
+def _game_numbers(game: GameIn, limits: Limits) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    if isinstance(game.start, str):
+        start = _numbers_from_text(game.start, "start", limits)
+    else:
+        start = _check_numbers(game.start, "start", limits)
+    if len(game.moves) > limits.max_moves:
+        raise ApiError(422, "too_large", f"moves: {len(game.moves)} moves; at most {limits.max_moves}")
+    for i, x in enumerate(game.moves):
+        if x < 1:
+            raise ApiError(422, "invalid_move", f"moves[{i}]: {x} is not a positive integer")
+        if x > limits.max_number:
+            raise ApiError(422, "too_large", f"moves[{i}]: {x} exceeds the server's limit {limits.max_number}")
+    return start, tuple(game.moves)
+
+
+def _check_size(p: Position, move: int, limits: Limits) -> None:
+    """Refuse a move that would make the position's smallest number larger than the limit."""
+    if p.generators and min(p.generators[0], move) > limits.max_multiplicity:
+        raise ApiError(
+            422,
+            "too_large",
+            f"naming {move} in {p.braces()} would build a position whose smallest number exceeds the "
+            f"server's limit {limits.max_multiplicity}",
+        )
+
+
+# -- the work (runs in the job threads) -----------------------------------------------------------
+@functools.lru_cache(maxsize=2048)
+def _position_after(start: tuple[int, ...], moves: tuple[int, ...]) -> Position:
+    """The position after ``moves`` from ``start``, every move legal (prefixes are cached)."""
+    if not moves:
+        try:
+            return Position(start)
+        except InvalidPositionError as exc:
+            raise ApiError(422, "invalid_position", f"start: {exc}") from None
+    before = _position_after(start, moves[:-1])
+    n = moves[-1]
+    if before.is_over:
+        raise ApiError(422, "game_over", f"moves[{len(moves) - 1}]: the game ended when 1 was named")
+    try:
+        return before.play(n)
+    except IllegalMoveError as exc:
+        raise ApiError(422, "illegal_move", f"moves[{len(moves) - 1}]: {exc}", move=n, witness=exc.witness) from None
+
+
+def _replay(start: tuple[int, ...], moves: tuple[int, ...], limits: Limits) -> tuple[Position, Any]:
+    """The position reached and the result (None while the game goes on).
+
+    Only the last move may end the game: naming 1, or (a bot's) illegal number, which stays in the
+    record as the losing move."""
+    if not moves:
+        return _position_after(start, ()), None
+    before = _position_after(start, moves[:-1])
+    last = moves[-1]
+    if before.is_over:
+        raise ApiError(422, "game_over", f"moves[{len(moves) - 1}]: the game ended when 1 was named")
+    _check_size(before, last, limits)
+    # The result of the whole game is decided by its last move alone: replay just that move.
+    result = GameRecord(before, (last,)).result()
+    after = before if result is not None and result.reason is Termination.ILLEGAL_MOVE else _position_after(start, moves)
+    if result is None:
+        return after, None
+    mover = (len(moves) - 1) % 2
+    winner = mover if result.winner == 0 else 1 - mover
+    return after, {
+        "winner": winner,
+        "loser": 1 - winner,
+        "reason": result.reason.value,
+        "ply": len(moves) - 1,
+        "move": last,
+        "detail": result.detail,
+    }
+
+
+def _state(limits: Limits, start: tuple[int, ...], moves: tuple[int, ...]) -> dict[str, Any]:
+    p, result = _replay(start, moves, limits)
+    return _describe(p, start, moves, result, limits)
+
+
+def _describe(
+    p: Position, start: tuple[int, ...], moves: tuple[int, ...], result: Any, limits: Limits
+) -> dict[str, Any]:
+    finite = p.is_finite
+    t = p.frobenius_number if finite else None
+    if finite:
+        top = max(t or 0, 0)
+    else:  # a preview of the infinite set: a few rows past the largest named number
+        top = max(60, 2 * max(p.generators, default=0) + 12)
+    shown = min(top, limits.max_cells)
+    return {
+        "start": list(start),
+        "moves": list(moves),
+        "position": list(p.generators),
+        "braces": p.braces(),
+        "gcd": p.gcd,
+        "finite": finite,
+        "frobenius_number": t,
+        "tbar": p.tbar,
+        "genus": p.genus if finite else None,
+        "legal_move_count": p.legal_move_count,
+        "describe": "no legal move: 1 has been named" if p.is_over else p.describe_moves(),
+        "over": result is not None,
+        "to_move": len(moves) % 2,
+        "result": result,
+        "cells": _legal_string(p, 1, shown),
+        "cells_top": top,
+    }
+
+
+def _legal_string(p: Position, lo: int, hi: int) -> str:
+    return "".join("1" if p.is_legal(n) else "0" for n in range(lo, hi + 1))
+
+
+def _cells(numbers: tuple[int, ...], lo: int, hi: int) -> dict[str, Any]:
+    p = _position_after(numbers, ())
+    return {"position": list(p.generators), "lo": lo, "hi": hi, "legal": _legal_string(p, lo, hi)}
+
+
+def _witness(numbers: tuple[int, ...], n: int) -> dict[str, Any]:
+    p = _position_after(numbers, ())
+    w = p.witness(n)
+    return {
+        "position": list(p.generators),
+        "n": n,
+        "legal": w is None and not p.is_over,
+        "witness": {str(k): v for k, v in w.items()} if w else None,
+        "text": p.witness_text(n),
+    }
+
+
+def _human_move(limits: Limits, start: tuple[int, ...], moves: tuple[int, ...], n: int) -> dict[str, Any]:
+    p, result = _replay(start, moves, limits)
+    if result is not None:
+        raise ApiError(409, "game_over", "the game is over: start a new game or undo")
+    try:
+        p.check_move(n)
+    except InvalidMoveError as exc:
+        raise ApiError(422, "invalid_move", str(exc)) from None
+    except IllegalMoveError as exc:
+        raise ApiError(
+            409,
+            "illegal_move",
+            str(exc),
+            move=n,
+            witness={str(k): v for k, v in exc.witness.items()},
+            text=p.witness_text(n),
+        ) from None
+    _check_size(p, n, limits)
+    return _state(limits, start, moves + (n,))
+
+
+def _bot_move(
+    limits: Limits, start: tuple[int, ...], moves: tuple[int, ...], name: str, seed: int | None
+) -> dict[str, Any]:
+    p, result = _replay(start, moves, limits)
+    if result is not None:
+        raise ApiError(409, "game_over", "the game is over: start a new game or undo")
+    rng = random.Random(seed if seed is not None else random.SystemRandom().randrange(2**63))
+    bot = make_bot(name, rng)
+    turn = Turn(position=p, history=start + moves, time_left=limits.bot_time)
+    try:
+        n = bot.choose(turn)
+    except BotError as exc:
+        raise ApiError(500, "bot_error", f"the {name} bot failed: {exc}") from None
+    try:
+        n = int(n)
+    except (TypeError, ValueError):
+        raise ApiError(500, "bot_error", f"the {name} bot answered {n!r}, not a number") from None
+    if n < 1 or n > limits.max_number:
+        raise ApiError(500, "bot_error", f"the {name} bot answered {n}, outside 1…{limits.max_number}")
+    try:
+        _check_size(p, n, limits)
+    except ApiError as exc:
+        raise ApiError(500, "bot_error", f"the {name} bot's move is too large: {exc.message}") from None
+    out = _state(limits, start, moves + (n,))
+    out["bot_move"] = n
+    return out
+
+
+def _solve(limits: Limits, numbers: tuple[int, ...], seconds: float) -> dict[str, Any]:
+    from sylver.solver import SolveTimeout, check_solvable, solve
+
+    p = _position_after(numbers, ())
+    try:
+        check_solvable(p)
+    except ValueError as exc:
+        raise ApiError(422, "not_solvable", str(exc)) from None
+    try:
+        sol = solve(p, time_limit=seconds, memory=limits.solve_memory)
+    except SolveTimeout as exc:
+        part = exc.partial
+        found = list(part.winning_moves) if part is not None else []
+        return {
+            "position": list(p.generators),
+            "decided": bool(found),
+            "outcome": "N" if found else None,
+            "winning_moves": found,
+            "complete": False,
+            "states": part.states if part is not None else 0,
+            "seconds": round(part.seconds, 6) if part is not None else seconds,
+            "reason": f"not fully solved within {seconds:g} s: {exc}",
+        }
+    out = sol.to_dict()
+    out["decided"] = True
+    out["reason"] = ""
+    return out
+
+
+def _koth_start(rng: random.Random) -> list[int]:
+    from math import gcd
+
+    while True:
+        a, b = rng.randint(100_000, 999_999), rng.randint(100_000, 999_999)
+        if gcd(a, b) == 1:
+            return [a, b]
+
+
+__all__ = ["ApiError", "Limits", "create_app"]
