@@ -1,3 +1,183 @@
-"""`sylver` commands: arena (filled in by its issue)."""
+"""`sylver tournament`, `sylver match`, `sylver check`: the arena (docs/arena.md)."""
 
-from sylver.cli.common import app  # noqa: F401
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from sylver.cli.common import app, console, fail, print_json
+
+RULES_HELP = "Rules preset: koth (seed 000), koth-2020 (seed 001) or classic (seed 002)."
+
+
+def _rules(rules: str, start: str | None, cap: int | None, clock: float | None, move_time: float | None,
+           no_prime_first: bool | None, gap_list_limit: int | None, penalties: int | None):  # noqa: ANN202
+    from sylver.arena.rules import make_rules
+    from sylver.position import parse_numbers
+
+    start_t = None
+    if start is not None:
+        try:
+            start_t = tuple(parse_numbers(start))
+        except ValueError as exc:
+            fail(f"--start: {exc}")
+    try:
+        return make_rules(rules, start=start_t, cap=cap, clock=clock, move_time=move_time,
+                          no_prime_first=no_prime_first, gap_list_limit=gap_list_limit, penalties=penalties)
+    except ValueError as exc:
+        fail(str(exc))
+
+
+def _specs(texts: list[str]):  # noqa: ANN202
+    from sylver.arena.specs import parse_specs
+
+    try:
+        return parse_specs(texts)
+    except ValueError as exc:
+        fail(str(exc))
+
+
+def _run(config, out, concurrency, cluster, quiet, as_json, match_names=None, every=0):  # noqa: ANN001,ANN202
+    from sylver.arena.report import ConsoleEvents, standings_table
+    from sylver.arena.tournament import run_tournament
+    from sylver.errors import BotError
+
+    if concurrency is not None and concurrency < 1:
+        fail("--concurrency must be at least 1")
+    events = ConsoleEvents(console, quiet=quiet or as_json, match=match_names is not None, every=every,
+                           rules=config.rules)
+    if match_names:
+        events.names = match_names
+    if not as_json:
+        console.print(f"Rules: {config.rules.describe()}; bots: {', '.join(config.names)}", highlight=False)
+    try:
+        with events:
+            outcome = run_tournament(config, out, concurrency=concurrency, cluster=cluster, events=events)
+    except (BotError, ValueError) as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        fail("interrupted; rerun the same command to resume" if out else "interrupted", 130)
+    if as_json:
+        print_json({"standings": [s.to_json() for s in outcome.table], "games": len(outcome.records),
+                    "disqualified": outcome.disqualified, "voids": outcome.voids, "out": str(out) if out else None})
+    else:
+        from rich.console import Console
+
+        table = standings_table(outcome.table, config.rules,
+                                f"Standings after {len(outcome.records)} games ({outcome.seconds:.1f} s)")
+        (console if console.is_terminal else Console(width=200)).print(table)
+        if outcome.voids:
+            console.print(f"[bold red]{outcome.voids} game(s) voided by referee errors (see games.jsonl)")
+        if out:
+            console.print(f"Results in {out}/ (plan.json, games.jsonl, standings.json, standings.csv)",
+                          highlight=False)
+    if outcome.voids:
+        raise typer.Exit(1)
+
+
+@app.command()
+def tournament(
+    bot: list[str] = typer.Option(..., "--bot", "-b", help="Bot spec (repeat): a built-in name, "
+                                  "path/file.py:Class, or 'cmd:PROGRAM ARGS'; prefix name=NAME, to rename."),  # noqa: B008
+    out: Path = typer.Option(..., "--out", "-o", help="Results directory (rerun the same command to resume)."),  # noqa: B008
+    rules: str = typer.Option("koth", "--rules", help=RULES_HELP),
+    rounds: int = typer.Option(100, "--rounds", help="Round-robin rounds (each pair plays twice a round)."),
+    seed: int = typer.Option(0, "--seed", help="Tournament seed (starts, lots, bots' random seeds)."),
+    concurrency: int = typer.Option(None, "--concurrency", "-j", help="Local worker processes (default: cores)."),
+    cluster: str = typer.Option(None, "--cluster", help="Dask scheduler address, e.g. tcp://HOST:8786."),
+    start: str = typer.Option(None, "--start", help="Fixed start position, e.g. '4,5' (replaces a random start)."),
+    cap: int = typer.Option(None, "--cap", help="Largest number a bot may name (0: no cap)."),
+    clock: float = typer.Option(None, "--clock", help="Chess clock per bot per game, seconds (0: none)."),
+    move_time: float = typer.Option(None, "--move-time", help="Limit per call, seconds (0: none)."),
+    no_prime_first: bool = typer.Option(None, "--no-prime-first/--prime-first-ok",
+                                        help="Forbid a prime as the first move (seed 001)."),
+    gap_list_limit: int = typer.Option(None, "--gap-list-limit",
+                                       help="nextMove bots get the remaining moves when at most this many."),
+    penalties: int = typer.Option(None, "--penalties", help="Illegal answers that lose (3: three strikes)."),
+    disqualify_on_timeout: bool = typer.Option(False, "--disqualify-on-timeout",
+                                               help="Disqualify a bot that times out and replay every round."),
+    memory: int = typer.Option(4096, "--memory", help="Address-space limit per bot, MiB."),
+    report_every: int = typer.Option(0, "--report-every", help="Print standings every N games (0: ~10 times)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No per-game lines."),
+    as_json: bool = typer.Option(False, "--json", help="Print the standings as JSON."),
+) -> None:
+    """Run (or resume) a round-robin tournament of bots; results go to --out."""
+    from sylver.arena.tournament import Config
+
+    specs = _specs(bot)
+    if len(specs) < 2:
+        fail("a tournament needs at least two --bot")
+    if rounds < 1:
+        fail("--rounds must be at least 1")
+    if memory < 64:
+        fail("--memory must be at least 64 MiB")
+    r = _rules(rules, start, cap, clock, move_time, no_prime_first, gap_list_limit, penalties)
+    config = Config(specs, r, rounds, seed, disqualify_on_timeout, memory)
+    total = rounds * len(specs) * (len(specs) - 1)
+    _run(config, out, concurrency, cluster, quiet, as_json, every=report_every or max(1, total // 10))
+
+
+@app.command()
+def match(
+    bot_a: str = typer.Argument(..., metavar="A", help="First bot spec."),
+    bot_b: str = typer.Argument(..., metavar="B", help="Second bot spec."),
+    games: int = typer.Option(10, "--games", "-n", help="Games (seat-swapped pairs; rounded up to even)."),
+    out: Path = typer.Option(None, "--out", "-o", help="Results directory (optional; resumable)."),  # noqa: B008
+    rules: str = typer.Option("koth", "--rules", help=RULES_HELP),
+    seed: int = typer.Option(0, "--seed"),
+    concurrency: int = typer.Option(None, "--concurrency", "-j"),
+    cluster: str = typer.Option(None, "--cluster"),
+    start: str = typer.Option(None, "--start"),
+    cap: int = typer.Option(None, "--cap"),
+    clock: float = typer.Option(None, "--clock"),
+    move_time: float = typer.Option(None, "--move-time"),
+    no_prime_first: bool = typer.Option(None, "--no-prime-first/--prime-first-ok"),
+    gap_list_limit: int = typer.Option(None, "--gap-list-limit"),
+    penalties: int = typer.Option(None, "--penalties"),
+    memory: int = typer.Option(4096, "--memory"),
+    quiet: bool = typer.Option(False, "--quiet", "-q"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Play A against B: --games games in seat-swapped pairs."""
+    from sylver.arena.tournament import Config
+
+    specs = _specs([bot_a, bot_b])
+    if games < 1:
+        fail("--games must be at least 1")
+    r = _rules(rules, start, cap, clock, move_time, no_prime_first, gap_list_limit, penalties)
+    config = Config(specs, r, (games + 1) // 2, seed, False, memory, pairs=[(0, 1)])
+    _run(config, out, concurrency, cluster, quiet, as_json, match_names=config.names)
+
+
+@app.command()
+def check(
+    bot: str = typer.Argument(..., help="Bot spec: built-in name, path/file.py:Class or 'cmd:PROGRAM ARGS'."),
+    rules: str = typer.Option("koth", "--rules", help=RULES_HELP),
+    move_time: float = typer.Option(None, "--move-time"),
+    clock: float = typer.Option(None, "--clock"),
+    cap: int = typer.Option(None, "--cap"),
+    memory: int = typer.Option(4096, "--memory"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Check that a bot starts, answers legal moves in a few positions, learns and quits."""
+    from rich.table import Table
+
+    from sylver.arena.check import run_check
+
+    spec = _specs([bot])[0]
+    r = _rules(rules, None, cap, clock, move_time, None, None, None)
+    steps = run_check(spec, r, memory)
+    ok = all(s.ok for s in steps)
+    if as_json:
+        print_json({"bot": spec.name, "ok": ok, "steps": [s.__dict__ for s in steps]})
+    else:
+        t = Table(title=f"check {spec.name}")
+        for c in ("step", "result", "time", "detail"):
+            t.add_column(c)
+        for s in steps:
+            t.add_row(s.what, "[green]ok" if s.ok else "[red]FAIL", f"{s.seconds * 1e3:.1f} ms", s.detail)
+        console.print(t)
+        console.print("[green]compliant" if ok else "[red]not compliant")
+    if not ok:
+        raise typer.Exit(1)

@@ -1,0 +1,87 @@
+"""``sylver check BOT``: a protocol compliance check of one bot (start, games, answers, learn, quit)."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from sylver.arena.board import Board
+from sylver.arena.referee import classify_answer
+from sylver.arena.rules import Rules
+from sylver.arena.sandbox import BotProcess, StartError
+from sylver.arena.specs import BotSpec
+
+
+@dataclass
+class Step:
+    what: str
+    ok: bool
+    detail: str
+    seconds: float = 0.0
+
+
+PROBES = (
+    ("the empty position", []),
+    ("{4,5}", [4, 5]),
+    ("{6,9,20}", [6, 9, 20]),
+    ("a KotH start", None),
+)
+
+
+def run_check(spec: BotSpec, rules: Rules, memory_mb: int = 4096) -> list[Step]:
+    """Start the bot and ask it for moves in a few positions, then learn and quit."""
+    steps: list[Step] = []
+    proc = BotProcess(spec, 0, memory_mb)
+    t = time.perf_counter()
+    try:
+        ready = proc.start()
+    except StartError as exc:
+        steps.append(Step("start", False, str(exc), time.perf_counter() - t))
+        return steps
+    steps.append(Step("start", True, f"protocol {ready.get('protocol')}, api {ready.get('api', '?')}",
+                      time.perf_counter() - t))
+    try:
+        for gid, (label, start) in enumerate(PROBES, 1):
+            if start is None:
+                start = list(Rules().draw_start(random.Random(gid)))
+            proc.send({"type": "game", "game": gid, "seat": 0, "seed": gid, "start": start, "first_id": 0,
+                       "second_id": 1, "opponent": "check", "rules": {"cap": rules.cap, "clock": rules.clock,
+                       "move_time": rules.move_time, "no_prime_first": rules.no_prime_first}})
+            limits = [x for x in (rules.move_time, rules.clock) if x]
+            time_left = min(limits) if limits else None
+            board = Board(start)
+            r = proc.call({"type": "turn", "game": gid, "seat": 0, "history": start, "time_left": time_left,
+                           "max_move": rules.cap, "no_prime_first": rules.no_prime_first,
+                           "gap_list_limit": rules.gap_list_limit}, time_left)
+            what = f"move in {label}"
+            if r.failure:
+                steps.append(Step(what, False, f"{r.failure}: {r.detail}", r.cpu))
+                if not proc.alive:
+                    return steps
+                continue
+            if r.msg is None or r.msg.get("type") != "move":
+                steps.append(Step(what, False, f"{(r.msg or {}).get('message', r.msg)}", r.cpu))
+                continue
+            value = r.msg.get("move")
+            reason, detail = classify_answer(value, board, rules, True)
+            steps.append(Step(what, not reason, f"answered {value!r}" + (f": {reason} ({detail})" if reason else ""),
+                              r.cpu))
+            full = start + ([value] if isinstance(value, int) else [])
+            r = proc.call({"type": "result", "game": gid, "seat": 0, "history": full, "start": start,
+                           "first_id": 0, "second_id": 1, "winner": 1, "reason": "check"},
+                          rules.move_time or 20.0)
+            ok = not r.failure and r.msg is not None and r.msg.get("type") == "ok"
+            steps.append(Step(f"learn after {label}", ok, "ok" if ok else
+                              f"{r.failure or ''} {r.detail or (r.msg or {}).get('message', r.msg)}".strip(), r.cpu))
+        t = time.perf_counter()
+        proc.resume()
+        proc.send({"type": "quit"})
+        try:
+            proc.proc.wait(timeout=5)  # type: ignore[union-attr]
+            steps.append(Step("quit", True, "exited", time.perf_counter() - t))
+        except Exception:  # noqa: BLE001
+            steps.append(Step("quit", False, "did not exit within 5 s of a quit message", time.perf_counter() - t))
+    finally:
+        proc.close()
+    return steps

@@ -1,0 +1,332 @@
+"""The bot host: runs one Python bot (built-in, seed-000 ``announce``/``learn`` class, seed-002
+``nextMove`` class, or a :class:`sylver.bots.Bot` subclass) as a JSON-lines protocol speaker.
+
+It is started by the referee as ``python host.py '<spec json>'`` inside the sandbox (own process,
+resource limits, own working directory).  It speaks exactly the ``cmd:`` protocol of docs/arena.md
+on private copies of stdin/stdout, so whatever the bot prints goes to its log (stderr), never into
+the protocol.  Only the standard library is imported up front; ``sylver`` (and numba) is imported
+when a built-in bot or a ``nextMove`` bot needs positions.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import json
+import os
+import random
+import select
+import sys
+import time
+import traceback
+
+PROTOCOL = 1
+IDLE_EXIT = 900.0
+"""Seconds without any message after which the host exits by itself (an orphaned cache entry)."""
+
+
+class LoadError(Exception):
+    """The bot cannot start (missing file or class, import error, unknown API)."""
+
+
+def _required_positional(func: object) -> int | None:
+    """Number of required positional parameters (self excluded); None for *args."""
+    try:
+        sig = inspect.signature(func)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    n = 0
+    for p in sig.parameters.values():
+        if p.kind is p.VAR_POSITIONAL:
+            return None
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty:
+            n += 1
+    return n
+
+
+def _positional(func: object) -> int | None:
+    """Number of positional parameters (required or not); None for *args."""
+    try:
+        sig = inspect.signature(func)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    n = 0
+    for p in sig.parameters.values():
+        if p.kind is p.VAR_POSITIONAL:
+            return None
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            n += 1
+    return n
+
+
+def _error(where: str, exc: BaseException) -> dict:
+    if isinstance(exc, SystemExit):
+        return {"type": "error", "where": where, "error": "SystemExit",
+                "message": f"called sys.exit({exc.code!r})"}
+    tb = traceback.extract_tb(exc.__traceback__)
+    loc = ""
+    if tb:
+        last = tb[-1]
+        loc = f" (at {os.path.basename(last.filename)}:{last.lineno})"
+    return {"type": "error", "where": where, "error": type(exc).__name__,
+            "message": f"{type(exc).__name__}: {exc}{loc}"[:500]}
+
+
+def _encode_move(value: object) -> dict:
+    """The bot's answer as JSON: an int stays an int (numpy ints too); anything else is described."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return {"type": "move", "move": int(value)}
+    if type(value).__module__ == "numpy" and hasattr(value, "__index__") and not isinstance(value, bool):
+        try:
+            return {"type": "move", "move": int(value.__index__())}  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001
+            pass
+    if value is None or isinstance(value, float | str | bool):
+        return {"type": "move", "move": value if not (isinstance(value, float) and value != value)
+                else "nan", "repr": repr(value)[:100]}
+    return {"type": "move", "move": repr(value)[:100], "repr": repr(value)[:100]}
+
+
+class Adapter:
+    """One bot behind the protocol."""
+
+    def __init__(self, spec: dict, bot_id: int) -> None:
+        self.spec = spec
+        self.bot_id = bot_id
+        self.api = ""
+        self.cls: object = None
+        self.instance: object = None
+        self.init_error: dict | None = None
+        self.builtin = spec["kind"] == "builtin"
+        self._pos = None
+        self._hist: tuple = ()
+        self.rng_seed = 0
+        if self.builtin:
+            from sylver.bots import BOTS  # noqa: PLC0415
+
+            if spec["target"] not in BOTS:
+                raise LoadError(f"unknown built-in bot {spec['target']!r}")
+            self.api = "builtin"
+        else:
+            self._load(spec["target"], spec["cls"])
+
+    def _load(self, path: str, cls_name: str) -> None:
+        if not os.path.isfile(path):
+            raise LoadError(f"file {path} not found")
+        folder = os.path.dirname(path)
+        sys.path.insert(0, folder)
+        mod_name = os.path.splitext(os.path.basename(path))[0]
+        spec = importlib.util.spec_from_file_location(mod_name, path)
+        if spec is None or spec.loader is None:
+            raise LoadError(f"cannot load {path}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[mod_name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException as exc:  # noqa: BLE001 - any failure to import is a start failure
+            err = _error("import", exc)
+            raise LoadError(f"cannot import {os.path.basename(path)}: {err['message']}") from None
+        if not cls_name:
+            candidates = [v for k, v in vars(module).items() if inspect.isclass(v)
+                          and v.__module__ == mod_name
+                          and any(hasattr(v, a) for a in ("announce", "nextMove", "choose"))]
+            if len(candidates) != 1:
+                raise LoadError(f"{os.path.basename(path)}: name the bot class as {path}:Class "
+                                f"({len(candidates)} candidate classes found)")
+            cls = candidates[0]
+        else:
+            cls = getattr(module, cls_name, None)
+            if cls is None or not inspect.isclass(cls):
+                raise LoadError(f"{os.path.basename(path)} has no class {cls_name!r}")
+        if hasattr(cls, "nextMove"):
+            self.api = "nextMove"
+            n = _positional(cls.nextMove)
+            self.next_args = 3 if n is None or n >= 4 else 2
+        elif hasattr(cls, "announce"):
+            self.api = "announce"
+        elif hasattr(cls, "choose"):
+            self.api = "choose"
+        else:
+            raise LoadError(f"class {cls.__name__} has neither announce() (seed 000) nor nextMove() "
+                            "(seed 002) nor choose() (sylver.bots.Bot)")
+        self.cls = cls
+
+    # -- instances -------------------------------------------------------------------------------
+    def ensure_instance(self) -> dict | None:
+        if self.instance is not None:
+            return None
+        try:
+            if self.builtin:
+                from sylver.bots import make_bot  # noqa: PLC0415
+
+                self.instance = make_bot(self.spec["target"], random.Random(self.rng_seed))
+            elif self.api == "choose":
+                self.instance = self.cls()  # type: ignore[operator]
+            else:
+                need = _required_positional(self.cls.__init__)  # type: ignore[attr-defined]
+                need = 0 if need is None else need - 1  # minus self
+                self.instance = self.cls(self.bot_id) if need >= 1 else self.cls()  # type: ignore[operator]
+        except BaseException as exc:  # noqa: BLE001
+            self.init_error = _error("__init__", exc)
+            return self.init_error
+        return None
+
+    def new_game(self, msg: dict) -> None:
+        self.rng_seed = int(msg.get("seed", 0))
+        random.seed(self.rng_seed)
+        if "numpy" in sys.modules:
+            try:
+                sys.modules["numpy"].random.seed(self.rng_seed % (2**32))
+            except Exception:  # noqa: BLE001
+                pass
+        if self.instance is not None and hasattr(self.instance, "rng") and self.builtin:
+            self.instance.rng = random.Random(self.rng_seed)  # type: ignore[attr-defined]
+
+    def position(self, history: list[int]):  # noqa: ANN201
+        from sylver.position import Position  # noqa: PLC0415
+
+        hist = tuple(history)
+        k = len(self._hist)
+        if self._pos is not None and hist[:k] == self._hist:
+            pos = self._pos
+            for x in hist[k:]:
+                pos = pos.play(x) if pos.is_legal(x) else pos
+        else:
+            pos = Position(hist)
+        self._pos, self._hist = pos, hist
+        return pos
+
+    def turn(self, msg: dict) -> object:
+        history = list(msg["history"])
+        time_left = msg.get("time_left")
+        if self.api == "announce":
+            return self.instance.announce(list(history))  # type: ignore[attr-defined]
+        if self.api == "nextMove":
+            t = float(time_left) if time_left is not None else 1e9
+            remaining: list[int] = []
+            pos = self.position(history)
+            limit = int(msg.get("gap_list_limit", 1_000_000))
+            if pos.is_finite and not pos.is_over and pos.genus <= limit:
+                remaining = pos.legal_moves(limit)
+            if self.next_args == 2:
+                return self.instance.nextMove(list(history), remaining)  # type: ignore[attr-defined]
+            return self.instance.nextMove(list(history), remaining, t)  # type: ignore[attr-defined]
+        from sylver.bots.base import Turn  # noqa: PLC0415
+
+        pos = self.position(history)
+        turn = Turn(pos, tuple(history), time_left, msg.get("max_move"), bool(msg.get("no_prime_first")),
+                    {"seat": msg.get("seat"), "game": msg.get("game")})
+        return self.instance.choose(turn)  # type: ignore[attr-defined]
+
+    def learn(self, msg: dict) -> None:
+        inst = self.instance
+        if inst is None or not hasattr(inst, "learn"):
+            return
+        history = list(msg["history"])
+        if self.api == "announce":
+            inst.learn(msg["first_id"], msg["second_id"], list(history))
+        elif self.api == "nextMove":
+            n = _positional(inst.learn)
+            if n == 3:  # seed-000 style learn on a nextMove bot
+                inst.learn(msg["first_id"], msg["second_id"], list(history))
+            elif n == 1:
+                inst.learn(list(history))
+        else:
+            from sylver.position import GameRecord, Position  # noqa: PLC0415
+
+            start = msg.get("start") or []
+            moves = tuple(history[len(start):])
+            inst.learn(GameRecord(Position(start), moves), int(msg.get("seat", 0)))
+
+
+class Channel:
+    """Line I/O on raw file descriptors."""
+
+    def __init__(self, fd_in: int, fd_out: int) -> None:
+        self.fd_in, self.fd_out = fd_in, fd_out
+        self.buf = b""
+
+    def read(self) -> dict | None:
+        while b"\n" not in self.buf:
+            ready, _, _ = select.select([self.fd_in], [], [], IDLE_EXIT)
+            if not ready:
+                return None
+            chunk = os.read(self.fd_in, 1 << 16)
+            if not chunk:
+                return None
+            self.buf += chunk
+        line, _, self.buf = self.buf.partition(b"\n")
+        return json.loads(line)
+
+    def write(self, obj: dict) -> None:
+        data = (json.dumps(obj) + "\n").encode()
+        while data:
+            n = os.write(self.fd_out, data)
+            data = data[n:]
+
+
+def main() -> None:
+    spec = json.loads(sys.argv[1])
+    bot_id = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    # The protocol gets private descriptors; the bot's stdin is empty and its stdout is the log.
+    fd_in, fd_out = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)
+    sys.stdin = open(0, closefd=False)  # noqa: SIM115
+    sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
+    if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
+        del sys.path[0]
+    ch = Channel(fd_in, fd_out)
+    adapter: Adapter | None = None
+    while True:
+        msg = ch.read()
+        if msg is None:
+            break
+        kind = msg.get("type")
+        if kind == "hello":
+            try:
+                adapter = Adapter(spec, int(msg.get("id", bot_id)))
+            except LoadError as exc:
+                ch.write({"type": "error", "where": "load", "error": "LoadError", "message": str(exc)})
+                continue
+            except BaseException as exc:  # noqa: BLE001
+                ch.write(_error("load", exc))
+                continue
+            ch.write({"type": "ready", "protocol": PROTOCOL, "name": spec.get("name", ""), "api": adapter.api})
+        elif adapter is None:
+            ch.write({"type": "error", "where": "protocol", "error": "ProtocolError",
+                      "message": "no successful hello"})
+        elif kind == "game":
+            adapter.new_game(msg)
+        elif kind == "turn":
+            c0 = time.process_time()
+            err = adapter.ensure_instance()
+            if err is not None:
+                reply = dict(err)
+            else:
+                try:
+                    reply = _encode_move(adapter.turn(msg))
+                except BaseException as exc:  # noqa: BLE001 - every bot failure is reported
+                    reply = _error("move", exc)
+            reply["cpu"] = time.process_time() - c0
+            ch.write(reply)
+        elif kind == "result":
+            c0 = time.process_time()
+            try:
+                adapter.learn(msg)
+                reply = {"type": "ok"}
+            except BaseException as exc:  # noqa: BLE001
+                reply = _error("learn", exc)
+            reply["cpu"] = time.process_time() - c0
+            ch.write(reply)
+        elif kind == "ping":
+            ch.write({"type": "pong"})
+        elif kind == "quit":
+            break
+    sys.stdout.flush()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""Console output of the arena: cutechess-style progress lines, a Rich progress bar, the tables."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from sylver.arena.ratings import BotStats
+from sylver.arena.rules import Rules
+from sylver.arena.tournament import Events
+
+_WHY = {
+    "named-one": "named 1", "illegal": "", "prime-first": "", "above-cap": "", "invalid": "invalid answer: ",
+    "timeout": "timeout: ", "crash": "crash: ", "protocol": "protocol error: ",
+}
+
+
+def result_text(rec: dict) -> str:
+    """``A wins {B: illegal move 13 = 4·2 + 5·1}``."""
+    reason = rec.get("reason", "")
+    detail = rec.get("detail", "")
+    if reason == "named-one":
+        why = "named 1"
+    elif reason in ("illegal", "prime-first", "above-cap"):
+        why = detail
+    else:
+        why = f"{_WHY.get(reason, reason + ': ')}{detail}"
+    return f"{rec['winner']} wins {{{rec['loser']} {why}}}"
+
+
+class ConsoleEvents(Events):
+    """Prints the progress lines and drives a progress bar."""
+
+    def __init__(self, console: Console, *, quiet: bool = False, match: bool = False, every: int = 0,
+                 rules: Rules | None = None) -> None:
+        self.console = console
+        self.quiet = quiet
+        self.match = match
+        self.every = every
+        self.rules = rules
+        self.progress: Progress | None = None
+        self.task = None
+        self.count = 0
+        self.score: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        self.points: dict[str, float] = defaultdict(float)
+
+    def __enter__(self) -> ConsoleEvents:
+        self.progress = Progress(
+            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+            console=self.console, transient=True,
+        )
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+    def _print(self, text: str, style: str | None = None) -> None:
+        out = self.progress.console if self.progress else self.console
+        out.print(text, style=style, markup=False, highlight=False, soft_wrap=True)
+
+    def phase(self, phase: int, active: list[str], total: int, done: int) -> None:
+        self.total = total
+        if phase:
+            self._print(f"Phase {phase + 1}: replaying every round with {', '.join(active)}", "bold")
+        elif done:
+            self._print(f"Resuming: {done} of {total} games already played")
+        if self.progress is not None:
+            if self.task is not None:
+                self.progress.remove_task(self.task)
+            self.task = self.progress.add_task("games", total=total, completed=done)
+        self.count = done
+
+    def started(self, game: dict, number: int, total: int) -> None:
+        if not self.quiet:
+            a, b = game["players"]
+            self._print(f"Started game {number} of {total} ({a} vs {b})")
+
+    def finished(self, rec: dict, number: int, total: int) -> None:
+        a, b = rec["players"]
+        self.count += 1
+        if self.progress is not None and self.task is not None:
+            self.progress.advance(self.task)
+        w = rec["winner"]
+        self.score[w][0] += 1
+        self.score[rec["loser"]][1] += 1
+        if self.rules is not None:
+            self.points[w] += self.rules.win_points
+            self.points[rec["loser"]] += self.rules.loss_points
+        if not self.quiet:
+            self._print(f"Finished game {number} ({a} vs {b}): {result_text(rec)}")
+            for e in rec.get("learn_errors", []):
+                self._print(f"  {e['bot']}: {e['reason']} {e['detail']}", "yellow")
+        if self.match:
+            if not self.quiet:
+                x, y = self.names
+                wx, wy = self.score[x][0], self.score[y][0]
+                n = wx + wy
+                self._print(f"Score of {x} vs {y}: {wx} - {wy} - 0  [{wx / n:.3f}] {n}")
+        elif self.every and self.count % self.every == 0 and not self.quiet:
+            top = sorted(self.points.items(), key=lambda kv: -kv[1])
+            self._print("Standings after {} games: {}".format(
+                self.count, ", ".join(f"{k} {v:g}" for k, v in top)))
+
+    def void(self, rec: dict) -> None:
+        self._print(f"VOID game {rec['game']} ({' vs '.join(rec.get('players', []))}): {rec.get('error')}",
+                    "bold red")
+
+    def disqualified(self, names: list[str]) -> None:
+        self._print(f"Disqualified for exceeding the time limit: {', '.join(names)}; every round is replayed "
+                    "without them", "bold red")
+
+    def note(self, text: str) -> None:
+        self._print(text, "yellow")
+
+
+def _fmt_time(x: float) -> str:
+    if x >= 1:
+        return f"{x:.2f} s"
+    if x >= 1e-3:
+        return f"{x * 1e3:.1f} ms"
+    return f"{x * 1e6:.0f} µs"
+
+
+def standings_table(table: list[BotStats], rules: Rules, title: str = "Standings") -> Table:
+    """The printed standings (the seed-002 columns for classic rules)."""
+    t = Table(title=title)
+    if rules.preset == "classic":
+        cols = ["#", "bot", "match score", "wins", "W−L", "wins above 50%", "moves", "total time", "avg/move",
+                "crash", "timeout", "illegal", "Elo ± 95%"]
+    else:
+        cols = ["#", "bot", "points", "W–L", "1st/2nd wins", "crash", "timeout", "illegal", "avg/move", "max/move",
+                "Elo ± 95%"]
+    for c in cols:
+        t.add_column(c, justify="left" if c == "bot" else "right")
+    for s in table:
+        name = s.name + (" (DQ)" if s.disqualified else "")
+        elo = f"{s.elo:+.0f} ± {s.elo_margin:.0f}"
+        if rules.preset == "classic":
+            t.add_row(str(s.rank), name, f"{s.match_score:g}", str(s.wins), f"{s.wins - s.losses:+d}",
+                      f"{s.wins_above_half:+g}", str(s.moves), _fmt_time(s.total_time), _fmt_time(s.avg_time),
+                      str(s.crashes), str(s.timeouts), str(s.illegal), elo)
+        else:
+            t.add_row(str(s.rank), name, f"{s.points:g}", f"{s.wins}–{s.losses}", f"{s.wins_first}/{s.wins_second}",
+                      str(s.crashes), str(s.timeouts), str(s.illegal), _fmt_time(s.avg_time), _fmt_time(s.max_time),
+                      elo)
+    return t

@@ -1,0 +1,133 @@
+"""Rules presets of the three bot competitions (shared/seeds/000, 001, 002) and their overrides.
+
+``koth``: seed 000 (revised rules): the referee draws two coprime numbers in [100000, 999999] that
+count as named; 20 s per call; ``learn`` after every game.  ``koth-2020``: seed 001 (first version):
+empty start and the first move may not be a prime.  ``classic``: seed 002: a given start (default
+empty), a move cap (default 1,000,000) and a chess clock per game (default 30 s).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import asdict, dataclass, replace
+
+PRESETS = ("koth", "koth-2020", "classic")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Everything the referee enforces in one game and the tournament's scoring."""
+
+    preset: str = "koth"
+    random_start: tuple[int, int] | None = (100_000, 999_999)
+    """Draw two coprime numbers in this range as the start (seed 000); None: use ``start``."""
+    start: tuple[int, ...] = ()
+    """The numbers named before the first move (when ``random_start`` is None)."""
+    cap: int | None = None
+    """The largest number a bot may name (seed 002); None: no cap."""
+    clock: float | None = None
+    """Seconds on each bot's chess clock for a whole game (seed 002); None: no clock."""
+    move_time: float | None = 20.0
+    """Seconds a bot may spend on one call (seed 000: 20 s); None: no per-call limit."""
+    no_prime_first: bool = False
+    """The first move of a game may not be a prime (seed 001)."""
+    gap_list_limit: int = 1_000_000
+    """``nextMove`` bots get the remaining moves when finite and at most this many, else ``[]``."""
+    penalties: int = 1
+    """Illegal answers that lose the game (1: the first; 3: seed 002's three strikes)."""
+    win_points: float = 3.0
+    draw_points: float = 1.0
+    loss_points: float = 0.0
+
+    def draw_start(self, rng: random.Random) -> tuple[int, ...]:
+        """The start of one game: two random coprime numbers (seed 000), or the fixed start."""
+        if self.random_start is None:
+            return tuple(self.start)
+        lo, hi = self.random_start
+        while True:
+            a, b = rng.randint(lo, hi), rng.randint(lo, hi)
+            if math.gcd(a, b) == 1:
+                return (a, b)
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["random_start"] = list(self.random_start) if self.random_start else None
+        d["start"] = list(self.start)
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict) -> Rules:
+        d = dict(d)
+        d["random_start"] = tuple(d["random_start"]) if d.get("random_start") else None
+        d["start"] = tuple(d.get("start") or ())
+        return cls(**d)
+
+    def describe(self) -> str:
+        parts = [self.preset]
+        if self.random_start:
+            parts.append(f"random coprime start in [{self.random_start[0]}, {self.random_start[1]}]")
+        elif self.start:
+            parts.append("start {" + ",".join(map(str, self.start)) + "}")
+        else:
+            parts.append("empty start")
+        if self.cap:
+            parts.append(f"cap {self.cap:,}")
+        if self.clock:
+            parts.append(f"clock {self.clock:g} s")
+        if self.move_time:
+            parts.append(f"{self.move_time:g} s per move")
+        if self.no_prime_first:
+            parts.append("no prime first move")
+        if self.penalties > 1:
+            parts.append(f"{self.penalties} illegal answers lose")
+        return ", ".join(parts)
+
+
+def preset(name: str) -> Rules:
+    """The rules of a competition by name (``koth``, ``koth-2020``, ``classic``)."""
+    if name == "koth":
+        return Rules(preset="koth")
+    if name == "koth-2020":
+        return Rules(preset="koth-2020", random_start=None, no_prime_first=True)
+    if name == "classic":
+        return Rules(preset="classic", random_start=None, cap=1_000_000, clock=30.0, move_time=None)
+    raise ValueError(f"unknown rules {name!r}; choose one of {', '.join(PRESETS)}")
+
+
+def make_rules(
+    name: str = "koth",
+    *,
+    start: tuple[int, ...] | None = None,
+    cap: int | None = None,
+    clock: float | None = None,
+    move_time: float | None = None,
+    no_prime_first: bool | None = None,
+    gap_list_limit: int | None = None,
+    penalties: int | None = None,
+) -> Rules:
+    """A preset with overrides; ``0`` for ``cap``, ``clock`` or ``move_time`` removes that limit."""
+    r = preset(name)
+    changes: dict = {}
+    if start is not None:
+        changes.update(start=tuple(start), random_start=None)
+    if cap is not None:
+        if cap < 0:
+            raise ValueError(f"--cap {cap} must be positive (0: no cap)")
+        changes["cap"] = cap or None
+    for key, value in (("clock", clock), ("move_time", move_time)):
+        if value is not None:
+            if value < 0 or math.isnan(value):
+                raise ValueError(f"--{key.replace('_', '-')} {value} must be positive (0: no limit)")
+            changes[key] = value or None
+    if no_prime_first is not None:
+        changes["no_prime_first"] = no_prime_first
+    if gap_list_limit is not None:
+        if gap_list_limit < 0:
+            raise ValueError("--gap-list-limit must be >= 0")
+        changes["gap_list_limit"] = gap_list_limit
+    if penalties is not None:
+        if penalties < 1:
+            raise ValueError("--penalties must be >= 1")
+        changes["penalties"] = penalties
+    return replace(r, **changes)

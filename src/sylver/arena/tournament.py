@@ -1,0 +1,375 @@
+"""Tournaments: the plan, the results directory, running games on an Executor, resuming.
+
+Results directory (``--out``):
+
+- ``plan.json``: the configuration and every game (id, round, players, seed, start), written
+  atomically before the first game is played;
+- ``games.jsonl``: one line per finished game, appended and fsync'ed as each game ends;
+- ``standings.json`` / ``standings.csv``: written at the end.
+
+Rerunning the same command on the same directory resumes: games already in ``games.jsonl`` are kept
+and never replayed; the others are played.  A game's seed is a hash of the tournament seed, the
+phase and the game id, so a replayed game is the same game.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sylver.arena.ratings import BotStats, standings
+from sylver.arena.rules import Rules
+from sylver.arena.sandbox import DEFAULT_MEMORY_MB, BotProcess
+from sylver.arena.specs import BotSpec
+from sylver.arena.worker import run_game
+from sylver.executors import default_jobs, make_executor
+
+PLAN_VERSION = 1
+
+
+def game_seed(seed: int, phase: int, game_id: int) -> int:
+    """The seed of one game: a 63-bit hash of (tournament seed, phase, game id)."""
+    h = hashlib.sha256(f"sylver-arena:{seed}:{phase}:{game_id}".encode()).digest()
+    return int.from_bytes(h[:8], "big") >> 1
+
+
+@dataclass
+class Config:
+    """A tournament: who plays, under which rules, how often."""
+
+    specs: list[BotSpec]
+    rules: Rules
+    rounds: int = 100
+    seed: int = 0
+    disqualify_on_timeout: bool = False
+    memory_mb: int = DEFAULT_MEMORY_MB
+    pairs: list[tuple[int, int]] | None = None
+    """Only these pairs play (``match``); None: round robin."""
+
+    def to_json(self) -> dict:
+        return {
+            "bots": [s.to_json() for s in self.specs], "rules": self.rules.to_json(), "rounds": self.rounds,
+            "seed": self.seed, "disqualify_on_timeout": self.disqualify_on_timeout,
+            "memory_mb": self.memory_mb, "pairs": [list(p) for p in self.pairs] if self.pairs else None,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict) -> Config:
+        return cls([BotSpec.from_json(s) for s in d["bots"]], Rules.from_json(d["rules"]), d["rounds"],
+                   d["seed"], d["disqualify_on_timeout"], d["memory_mb"],
+                   [tuple(p) for p in d["pairs"]] if d.get("pairs") else None)
+
+    def identity(self) -> dict:
+        """What must match for a resume (specs by their text and name, not resolved paths)."""
+        d = self.to_json()
+        d.pop("memory_mb")
+        d["bots"] = [{"name": s.name, "kind": s.kind, "target": s.target, "cls": s.cls, "argv": list(s.argv)}
+                     for s in self.specs]
+        return d
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.specs]
+
+
+def make_games(config: Config, phase: int, active: list[int]) -> list[dict]:
+    """Every game of one phase: each round, every pair twice (each bot first once)."""
+    import random
+
+    pairs = config.pairs or [(i, j) for i in range(len(config.specs)) for j in range(i + 1, len(config.specs))]
+    pairs = [(i, j) for i, j in pairs if i in active and j in active]
+    games = []
+    gid = 0
+    for rnd in range(1, config.rounds + 1):
+        for i, j in pairs:
+            for first, second in ((i, j), (j, i)):
+                gid += 1
+                seed = game_seed(config.seed, phase, gid)
+                start = config.rules.draw_start(random.Random(seed))
+                games.append({"id": gid, "phase": phase, "round": rnd, "seats": [first, second],
+                              "players": [config.specs[first].name, config.specs[second].name],
+                              "seed": seed, "start": list(start)})
+    return games
+
+
+def _fsync_write(path: Path, text: str) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with open(tmp, "w") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    try:
+        fd = os.open(path.parent, os.O_RDONLY)
+        os.fsync(fd)
+        os.close(fd)
+    except OSError:
+        pass
+
+
+class ResultsDir:
+    """plan.json, games.jsonl and the standings files of one tournament (or none: in memory)."""
+
+    def __init__(self, path: str | Path | None) -> None:
+        self.path = Path(path) if path else None
+        self.records: list[dict] = []
+
+    def load_or_create(self, config: Config) -> dict:
+        """The plan (phases, games): loaded on resume, written first otherwise."""
+        if self.path is None:
+            return {"version": PLAN_VERSION, "config": config.to_json(), "phases": []}
+        self.path.mkdir(parents=True, exist_ok=True)
+        plan_path = self.path / "plan.json"
+        if plan_path.exists():
+            try:
+                plan = json.loads(plan_path.read_text())
+            except ValueError:
+                raise ValueError(f"{plan_path} is damaged; use another --out directory") from None
+            old = Config.from_json(plan["config"])
+            if old.identity() != config.identity():
+                raise ValueError(
+                    f"{self.path} holds a different tournament (bots, rules, rounds or seed differ); "
+                    "rerun the same command to resume it, or choose another --out")
+            self._load_games()
+            return plan
+        plan = {"version": PLAN_VERSION, "config": config.to_json(), "phases": []}
+        return plan
+
+    def save_plan(self, plan: dict) -> None:
+        if self.path is not None:
+            _fsync_write(self.path / "plan.json", json.dumps(plan, indent=1) + "\n")
+
+    def _load_games(self) -> None:
+        assert self.path is not None
+        path = self.path / "games.jsonl"
+        if not path.exists():
+            return
+        data = path.read_bytes()
+        good_end = 0
+        pos = 0
+        for line in data.split(b"\n"):
+            end = pos + len(line) + 1
+            if end > len(data):  # no newline: a line cut by a kill
+                break
+            try:
+                self.records.append(json.loads(line))
+                good_end = end
+            except ValueError:
+                if line.strip():
+                    break
+                good_end = end
+            pos = end
+        if good_end < len(data):  # drop a torn last line so the next append starts clean
+            with open(path, "r+b") as f:
+                f.truncate(good_end)
+
+    def append(self, record: dict) -> None:
+        self.records.append(record)
+        if self.path is None:
+            return
+        with open(self.path / "games.jsonl", "a") as f:
+            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    def done(self, phase: int) -> dict[int, dict]:
+        """The finished (non-void) games of a phase by id."""
+        return {r["game"]: r for r in self.records if r.get("phase", 0) == phase and not r.get("void")}
+
+    def write_standings(self, table: list[BotStats], config: Config, extra: dict) -> None:
+        if self.path is None:
+            return
+        doc = {"rules": config.rules.to_json(), "rounds": config.rounds, "seed": config.seed, **extra,
+               "standings": [s.to_json() for s in table]}
+        _fsync_write(self.path / "standings.json", json.dumps(doc, indent=1) + "\n")
+        cols = ["rank", "name", "points", "games", "wins", "losses", "wins_first", "wins_second", "crashes",
+                "timeouts", "illegal", "named_one", "learn_errors", "moves", "avg_time", "max_time",
+                "total_time", "elo", "elo_margin", "match_score", "wins_minus_losses", "wins_above_half",
+                "disqualified"]
+        tmp = self.path / "standings.csv.tmp"
+        with open(tmp, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(cols)
+            for s in table:
+                d = s.to_json()
+                w.writerow([round(d[c], 6) if isinstance(d[c], float) else d[c] for c in cols])
+        os.replace(tmp, self.path / "standings.csv")
+
+
+class Events:
+    """What the runner tells its user (the CLI prints these; tests may record them)."""
+
+    def phase(self, phase: int, active: list[str], total: int, done: int) -> None: ...
+    def started(self, game: dict, number: int, total: int) -> None: ...
+    def finished(self, record: dict, number: int, total: int) -> None: ...
+    def void(self, record: dict) -> None: ...
+    def disqualified(self, names: list[str]) -> None: ...
+    def note(self, text: str) -> None: ...
+
+
+@dataclass
+class Outcome:
+    """What :func:`run_tournament` returns."""
+
+    table: list[BotStats]
+    records: list[dict]
+    disqualified: list[str] = field(default_factory=list)
+    phase: int = 0
+    voids: int = 0
+    seconds: float = 0.0
+
+
+def preflight(config: Config, active: list[int]) -> None:
+    """Start every bot once: one that cannot even start fails the run at once (StartError)."""
+    for i in active:
+        proc = BotProcess(config.specs[i], i, config.memory_mb)
+        try:
+            proc.start()
+        finally:
+            proc.close()
+
+
+def _disqualified_in(records: list[dict]) -> list[str]:
+    out = []
+    for r in records:
+        if r.get("void"):
+            continue
+        if r.get("reason") == "timeout" and r["loser"] not in out:
+            out.append(r["loser"])
+        for e in r.get("learn_errors", []):
+            if e.get("reason") == "timeout" and e["bot"] not in out:
+                out.append(e["bot"])
+    return out
+
+
+def run_tournament(
+    config: Config,
+    out: str | Path | None = None,
+    *,
+    concurrency: int | None = None,
+    cluster: str | None = None,
+    events: Events | None = None,
+    max_attempts: int = 3,
+    check_start: bool = True,
+    executor_factory: Callable | None = None,
+) -> Outcome:
+    """Run (or resume) a tournament; return the final standings."""
+    ev = events or Events()
+    t0 = time.perf_counter()
+    results = ResultsDir(out)
+    plan = results.load_or_create(config)
+    names = config.names
+    disq: list[str] = []
+    phase = 0
+    voids = 0
+    jobs = concurrency if concurrency and concurrency > 0 else default_jobs()
+    key = f"{os.getpid()}-{time.time_ns()}"
+    while True:
+        active = [i for i, n in enumerate(names) if n not in disq]
+        if len(plan["phases"]) <= phase:
+            plan["phases"].append({"phase": phase, "bots": [names[i] for i in active],
+                                   "games": make_games(config, phase, active)})
+            results.save_plan(plan)
+        games = plan["phases"][phase]["games"]
+        done = results.done(phase)
+        new_disq = _disqualified_in(list(done.values())) if config.disqualify_on_timeout else []
+        if new_disq and len(names) - len(set(disq + new_disq)) >= 2:
+            # a disqualification recorded before a kill: go on with the next phase
+            disq += [n for n in new_disq if n not in disq]
+            ev.disqualified(new_disq)
+            phase += 1
+            continue
+        todo = [g for g in games if g["id"] not in done]
+        ev.phase(phase, [names[i] for i in active], len(games), len(done))
+        if todo and check_start:
+            preflight(config, active)
+        stop = False
+        attempts: dict[int, int] = {}
+        while todo and not stop:
+            factory = executor_factory or (lambda: make_executor(jobs, cluster))
+            broken = False
+            with factory() as executor:
+                window = max(2, jobs) if not cluster else max(4, jobs * 2)
+                queue = list(todo)
+                inflight: dict[Future, dict] = {}
+                while (queue or inflight) and not broken:
+                    while queue and len(inflight) < window and not stop:
+                        g = queue.pop(0)
+                        task = {"key": key, "rules": config.rules.to_json(), "game": g,
+                                "specs": [config.specs[s].to_json() for s in g["seats"]],
+                                "ids": list(g["seats"]), "memory_mb": config.memory_mb}
+                        try:
+                            fut = executor.submit(run_game, task)
+                        except (BrokenProcessPool, RuntimeError):
+                            queue.insert(0, g)
+                            broken = True
+                            break
+                        inflight[fut] = g
+                        ev.started(g, g["id"], len(games))
+                    if not inflight:
+                        break
+                    finished, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+                    for fut in finished:
+                        g = inflight.pop(fut)
+                        try:
+                            rec = fut.result()
+                        except BrokenProcessPool:
+                            broken = True
+                            queue.insert(0, g)
+                            continue
+                        except Exception as exc:  # noqa: BLE001 - a lost worker: play it again
+                            attempts[g["id"]] = attempts.get(g["id"], 0) + 1
+                            if attempts[g["id"]] < max_attempts:
+                                ev.note(f"game {g['id']} lost with its worker ({type(exc).__name__}); replaying it")
+                                queue.insert(0, g)
+                            else:
+                                rec = {"game": g["id"], "phase": phase, "void": True, "players": g["players"],
+                                       "error": f"worker failed {max_attempts} times: {type(exc).__name__}: {exc}"}
+                                results.append(rec)
+                                voids += 1
+                                ev.void(rec)
+                            continue
+                        rec.setdefault("phase", phase)
+                        rec.setdefault("round", g["round"])
+                        results.append(rec)
+                        if rec.get("void"):
+                            voids += 1
+                            ev.void(rec)
+                            continue
+                        ev.finished(rec, g["id"], len(games))
+                        if config.disqualify_on_timeout and _disqualified_in([rec]):
+                            stop = True
+                    if stop:
+                        queue.clear()
+                todo = queue
+                if not broken:
+                    todo = []
+        done = results.done(phase)
+        if config.disqualify_on_timeout:
+            new_disq = [n for n in _disqualified_in(list(done.values())) if n not in disq]
+            if new_disq:
+                ev.disqualified(new_disq)
+                if len(names) - len(disq) - len(new_disq) >= 2:
+                    disq += new_disq
+                    phase += 1
+                    continue
+                disq += new_disq
+                ev.note("fewer than two bots remain after disqualifications: the last phase stands")
+        break
+    records = sorted(results.done(phase).values(), key=lambda r: r["game"])
+    if len(plan["phases"]) > phase:
+        active_names = plan["phases"][phase]["bots"]
+    else:
+        active_names = [n for n in names if n not in disq]
+    table = standings(active_names + [n for n in names if n in disq], records, config.rules, config.seed, disq)
+    results.write_standings(table, config, {"phase": phase, "disqualified": disq, "games": len(records),
+                                            "voids": voids})
+    return Outcome(table, records, disq, phase, voids, time.perf_counter() - t0)

@@ -1,0 +1,119 @@
+"""What runs on an executor worker: one game per task, with the bots' processes kept alive between
+games in the same worker thread (starting a Python bot costs ~0.1–1 s; a game can take 1 ms).
+
+A task is a plain dict (picklable, for a local process pool or Dask).  The cache is per thread and
+per tournament; a bot whose process died or failed is started afresh for its next game.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+import time
+import traceback
+
+from sylver.arena.referee import Seat, play_game
+from sylver.arena.rules import Rules
+from sylver.arena.sandbox import BotProcess, StartError
+from sylver.arena.specs import BotSpec
+
+_local = threading.local()
+_all_caches: list[dict] = []
+_all_lock = threading.Lock()
+_watchdog_started = False
+
+
+def _cache() -> dict:
+    c = getattr(_local, "bots", None)
+    if c is None:
+        c = {}
+        _local.bots = c
+        with _all_lock:
+            _all_caches.append(c)
+    return c
+
+
+def close_all() -> None:
+    """Close every cached bot of this process."""
+    with _all_lock:
+        caches = list(_all_caches)
+    for c in caches:
+        for proc in list(c.values()):
+            try:
+                proc.close()
+            except Exception:  # noqa: BLE001
+                pass
+        c.clear()
+
+
+atexit.register(close_all)
+
+
+def _watch_parent() -> None:
+    """Exit when the process that started this worker dies (e.g. ``kill -9`` of the runner)."""
+    global _watchdog_started
+    if _watchdog_started:
+        return
+    _watchdog_started = True
+    parent = os.getppid()
+
+    def run() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                close_all()
+                os._exit(1)
+
+    threading.Thread(target=run, daemon=True, name="sylver-arena-watchdog").start()
+
+
+def _get_bot(key: str, spec: BotSpec, bot_id: int, memory_mb: int) -> tuple[BotProcess | None, str]:
+    cache = _cache()
+    for k in [k for k in cache if k[0] != key]:  # another tournament: release its bots
+        cache.pop(k).close()
+    proc = cache.get((key, bot_id))
+    if proc is not None and proc.alive:
+        return proc, ""
+    if proc is not None:
+        proc.close()
+        cache.pop((key, bot_id), None)
+    proc = BotProcess(spec, bot_id, memory_mb)
+    try:
+        proc.start()
+    except StartError as exc:
+        return None, str(exc)
+    cache[(key, bot_id)] = proc
+    return proc, ""
+
+
+def run_game(task: dict) -> dict:
+    """Play the game described by ``task`` and return its record (``void`` on a referee error)."""
+    if task.get("watch_parent", True):
+        _watch_parent()
+    key = task["key"]
+    rules = Rules.from_json(task["rules"])
+    game = task["game"]
+    specs = [BotSpec.from_json(s) for s in task["specs"]]
+    ids = task["ids"]
+    seats = []
+    for spec, bot_id in zip(specs, ids, strict=True):
+        proc, err = _get_bot(key, spec, bot_id, task.get("memory_mb", 4096))
+        seats.append(Seat(spec.name, bot_id, proc, f"could not start: {err}" if err else ""))
+    try:
+        record = play_game(game, rules, seats)
+    except Exception as exc:  # noqa: BLE001 - a referee error voids the game, loudly
+        for seat in seats:
+            if seat.process is not None:
+                seat.process.close()
+                _cache().pop((key, seat.bot_id), None)
+        return {"game": game["id"], "phase": game.get("phase", 0), "void": True,
+                "players": [s.name for s in seats],
+                "error": f"referee error: {type(exc).__name__}: {exc}",
+                "traceback": traceback.format_exc()[-2000:]}
+    for seat in seats:
+        if seat.process is not None and not seat.process.alive:
+            seat.process.close()
+            _cache().pop((key, seat.bot_id), None)
+    record["worker"] = f"{os.uname().nodename}:{os.getpid()}"
+    return record
