@@ -35,6 +35,8 @@ class Termination(Enum):
 
 
 _TOKEN = re.compile(r"[^\s,;{}\[\]()]+")
+MAX_DIGITS = 4000
+"""Longest number text that :func:`parse_numbers` converts (Python's int() refuses ~4300 digits)."""
 
 
 def parse_numbers(text: str) -> list[int]:
@@ -43,8 +45,10 @@ def parse_numbers(text: str) -> list[int]:
         raise InvalidPositionError(f"expected text, got {type(text).__name__}")
     numbers = []
     for token in _TOKEN.findall(text):
-        if not re.fullmatch(r"[+]?\d+", token):
+        if not re.fullmatch(r"[+]?[0-9]+", token):
             raise InvalidPositionError(f"{token!r} in {text!r} is not a positive integer")
+        if len(token) > MAX_DIGITS:
+            raise InvalidPositionError(f"a number with {len(token):,} digits in the position is too large")
         value = int(token)
         if value < 1:
             raise InvalidPositionError(f"{token!r} in {text!r} is not a positive integer")
@@ -105,7 +109,9 @@ class Position:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self.generators == other.generators
 
-    def __lt__(self, other: Position) -> bool:
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
         return (len(self.generators), self.generators) < (len(other.generators), other.generators)
 
     def __hash__(self) -> int:
@@ -123,6 +129,7 @@ class Position:
     # -- invariants ----------------------------------------------------------------------------
     @property
     def is_empty(self) -> bool:
+        """True for the empty position {} (nothing named yet)."""
         return not self.generators
 
     @property
@@ -146,6 +153,8 @@ class Position:
         g = self.gcd
         if g == 0 or len(self.generators) == 1:
             return None
+        if g == 1:
+            return self.frobenius_number
         return g * Position(x // g for x in self.generators).frobenius_number
 
     @property
@@ -172,8 +181,10 @@ class Position:
         return value >= 1 and value not in self._sg
 
     def witness(self, n: int) -> dict[int, int] | None:
-        """Coefficients showing that n is a sum with multiples (n illegal), or None if n is legal."""
-        return self._sg.representation(n)
+        """Coefficients showing that n is a sum with multiples (n illegal), or None if n is legal.
+
+        Raises :class:`InvalidMoveError` unless n is a positive integer."""
+        return self._sg.representation(check_number(n))
 
     def witness_text(self, n: int) -> str | None:
         """``"13 = 4·2 + 5·1"`` when n is illegal here, else None."""
@@ -211,7 +222,8 @@ class Position:
         if g == 0:
             return "every positive integer"
         if g == 1:
-            return f"{self.genus} legal moves, the largest t = {self.frobenius_number}"
+            count = self.genus
+            return f"{count:,} legal move{'s' if count != 1 else ''}, the largest t = {self.frobenius_number:,}"
         reduced = Position(x // g for x in self.generators)
         extra = reduced.genus if len(reduced) > 1 else 0
         multiples = f" and {extra} multiple{'s' if extra != 1 else ''} of {g}" if extra else ""

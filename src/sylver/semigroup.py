@@ -167,6 +167,11 @@ class Semigroup:
 
     # -- the Apéry set -------------------------------------------------------------------------
     @property
+    def embedding_dimension(self) -> int:
+        """e(S): the number of minimal generators."""
+        return len(self.generators)
+
+    @property
     def multiplicity(self) -> int:
         """m(S): the smallest generator (0 for the trivial monoid {0})."""
         return self.generators[0] if self.generators else 0
@@ -230,13 +235,24 @@ class Semigroup:
         r = n % m
         base = int(ap[r])  # type: ignore[arg-type]
         coeffs = {m: (n - base) // m}
-        # Ap[r] - x is again an Apéry element for some generator x != m (minimality of Ap[r]).
+        # If w is an Apéry element and w - x ∈ S for a generator x, then w - x is an Apéry element
+        # too; and {c : w - c·x ∈ S} is downward closed, so the largest such c is found by galloping.
         while base:
             for x in gens[1:]:
-                prev = base - x
-                if prev >= 0 and _apery_value(ap, prev % m) == prev:
-                    coeffs[x] = coeffs.get(x, 0) + 1
-                    base = prev
+                if base >= x and _member(ap, base - x):
+                    lo, step = 1, 1
+                    while base >= (lo + step) * x and _member(ap, base - (lo + step) * x):
+                        lo += step
+                        step *= 2
+                    hi = min(lo + step, base // x + 1)  # base - hi·x ∉ S (or negative)
+                    while hi - lo > 1:
+                        mid = (lo + hi) // 2
+                        if _member(ap, base - mid * x):
+                            lo = mid
+                        else:
+                            hi = mid
+                    coeffs[x] = coeffs.get(x, 0) + lo
+                    base -= lo * x
                     break
             else:  # pragma: no cover - impossible for a consistent Apéry set
                 raise AssertionError(f"no decomposition of Apéry element {base}")
@@ -292,10 +308,19 @@ class Semigroup:
         return sorted(v for r, a in enumerate(ap) for v in range(r, a, m) if v > 0)  # type: ignore[arg-type]
 
     def iter_gaps(self) -> Iterator[int]:
-        """The gaps in increasing order, lazily (any genus)."""
+        """The gaps in increasing order, lazily (any genus): a run of m consecutive members ends them."""
         self._require_gcd1("the gap set")
+        if self.generators == (1,):
+            return iter(())
+        return self._iter_gaps()
+
+    def _iter_gaps(self) -> Iterator[int]:
         t = self.frobenius_number
-        return (n for n in range(1, t + 1) if n not in self)
+        n = 1
+        while n <= t:
+            if n not in self:
+                yield n
+            n += 1
 
     # -- building ------------------------------------------------------------------------------
     def add(self, x: int) -> Semigroup:
