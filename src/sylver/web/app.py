@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -76,7 +77,14 @@ def create_app(limits: Limits | None = None, results_dir: Path | str | None = No
     """The FastAPI application (``results_dir``: an arena ``--out`` directory for the viewer)."""
     limits = limits or Limits()
     runner = JobRunner(limits)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        runner.shutdown()
+
     app = FastAPI(
+        lifespan=lifespan,
         title="sylver",
         summary="Play and analyse Sylver Coinage and Wythoff's Nim.",
         description=(
@@ -89,10 +97,6 @@ def create_app(limits: Limits | None = None, results_dir: Path | str | None = No
     app.state.limits = limits
     app.state.runner = runner
     app.state.results_dir = Path(results_dir) if results_dir is not None else None
-
-    @app.on_event("shutdown")
-    def _shutdown() -> None:
-        runner.shutdown()
 
     _install_error_handlers(app)
     _sylver_routes(app, limits, runner)
@@ -165,6 +169,10 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
     async def move(body: MoveIn) -> dict[str, Any]:
         """Name a number.  An illegal number is refused (409) with its witness; 1 ends the game."""
         start, moves = _game_numbers(body, limits)
+        if body.move < 1:
+            raise ApiError(422, "invalid_move", f"move {body.move} is not a positive integer")
+        if body.move > limits.max_number:
+            raise ApiError(422, "too_large", f"move {body.move} exceeds the server's limit {limits.max_number}")
         return await runner.run(_human_move, limits, start, moves, body.move)
 
     @app.post("/api/sylver/bot-move", tags=["sylver"])

@@ -1,0 +1,391 @@
+"""API tests of the web app (FastAPI TestClient): every endpoint, good and bad input, limits."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from sylver import GameRecord, Position
+from sylver.web.app import create_app
+from sylver.web.jobs import Limits
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app()) as c:
+        yield c
+
+
+def error(r: httpx.Response, status: int) -> dict:
+    """The error object of a JSON error answer with the expected status."""
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert set(body) == {"error"}
+    err = body["error"]
+    assert err["code"] and err["message"] and "\n" not in err["message"]
+    assert "Traceback" not in err["message"]
+    return err
+
+
+class TestPage:
+    def test_index(self, client: TestClient) -> None:
+        r = client.get("/")
+        assert r.status_code == 200
+        assert "text/html" in r.headers["content-type"]
+        assert "Sylver Coinage" in r.text and "/static/app.js" in r.text
+
+    @pytest.mark.parametrize("name", ["app.js", "style.css", "favicon.svg"])
+    def test_static(self, client: TestClient, name: str) -> None:
+        assert client.get(f"/static/{name}").status_code == 200
+
+    def test_docs_and_openapi(self, client: TestClient) -> None:
+        assert client.get("/docs").status_code == 200
+        spec = client.get("/openapi.json").json()
+        for path in ("/api/info", "/api/sylver/state", "/api/sylver/move", "/api/sylver/bot-move",
+                     "/api/sylver/cells", "/api/sylver/witness", "/api/sylver/solve", "/api/sylver/random-start"):
+            assert path in spec["paths"], path
+
+    def test_unknown_path(self, client: TestClient) -> None:
+        assert client.get("/api/nothing").status_code == 404
+
+
+class TestInfo:
+    def test_info(self, client: TestClient) -> None:
+        info = client.get("/api/info").json()
+        from sylver.bots import BOTS
+
+        assert [b["name"] for b in info["bots"]] == sorted(BOTS)
+        assert info["features"]["solver"] is True
+        assert info["features"]["results"] is False
+        assert info["limits"]["max_cells"] == Limits().max_cells
+
+
+class TestState:
+    def test_four_five(self, client: TestClient) -> None:
+        s = client.post("/api/sylver/state", json={"start": [5, 4, 10, 13]}).json()
+        assert s["position"] == [4, 5] and s["braces"] == "{4,5}"
+        assert s["gcd"] == 1 and s["finite"] is True
+        assert s["frobenius_number"] == 11 and s["genus"] == 6 and s["tbar"] == 11
+        legal = [n for n, c in enumerate(s["cells"], 1) if c == "1"]
+        assert legal == Position([4, 5]).legal_moves() == [1, 2, 3, 6, 7, 11]
+        assert s["over"] is False and s["result"] is None and s["to_move"] == 0
+
+    def test_text_start(self, client: TestClient) -> None:
+        s = client.post("/api/sylver/state", json={"start": "{4, 5}", "moves": [11]}).json()
+        assert s["position"] == [4, 5, 11] and s["to_move"] == 1 and s["frobenius_number"] == 7
+
+    def test_empty(self, client: TestClient) -> None:
+        s = client.post("/api/sylver/state", json={}).json()
+        assert s["position"] == [] and s["gcd"] == 0 and s["finite"] is False
+        assert s["describe"] == "every positive integer"
+        assert set(s["cells"]) == {"1"} and len(s["cells"]) == s["cells_top"] >= 60
+
+    def test_gcd_above_one(self, client: TestClient) -> None:
+        s = client.post("/api/sylver/state", json={"start": [6, 8]}).json()
+        assert s["gcd"] == 2 and s["finite"] is False and s["frobenius_number"] is None
+        assert s["tbar"] == 10  # the paper's example: t̄(6,8) = 2·t(3,4) = 10
+        assert "not divisible by 2" in s["describe"]
+        for n, c in enumerate(s["cells"], 1):
+            assert (c == "1") == Position([6, 8]).is_legal(n)
+
+    def test_koth_size_start_pages(self, client: TestClient) -> None:
+        s = client.post("/api/sylver/state", json={"start": [100003, 100019]}).json()
+        assert s["frobenius_number"] == (100003 - 1) * (100019 - 1) - 1
+        assert len(s["cells"]) == Limits().max_cells < s["cells_top"]
+
+    @pytest.mark.parametrize(
+        "body, code",
+        [
+            ({"start": "4,x"}, "invalid_position"),
+            ({"start": [0, 5]}, "invalid_position"),
+            ({"start": [-3]}, "invalid_position"),
+            ({"start": [4.5]}, "invalid_request"),
+            ({"start": ["4"]}, "invalid_request"),
+            ({"start": [True]}, "invalid_request"),
+            ({"start": [10**40]}, "too_large"),
+            ({"start": [3_000_001, 3_000_002]}, "too_large"),
+            ({"start": [4, 5], "moves": [13, 7]}, "illegal_move"),
+            ({"start": [4, 5], "moves": [0]}, "invalid_move"),
+            ({"start": [4, 5], "moves": [1, 2]}, "game_over"),
+            ({"start": [4, 5], "moves": "11"}, "invalid_request"),
+            ({"start": [4, 5], "moves": [2] * 5000}, "too_large"),
+            ({"start": [4, 5], "colour": "red"}, "invalid_request"),
+        ],
+    )
+    def test_bad_input(self, client: TestClient, body: dict, code: str) -> None:
+        assert error(client.post("/api/sylver/state", json=body), 422)["code"] == code
+
+    def test_last_move_illegal_is_a_loss(self, client: TestClient) -> None:
+        """A record whose last move is illegal (a bot's blunder) is a finished game, lost by that move."""
+        s = client.post("/api/sylver/state", json={"start": [4, 5], "moves": [11, 13]}).json()
+        assert s["over"] is True and s["position"] == [4, 5, 11]
+        assert s["result"] == {
+            "winner": 0, "loser": 1, "reason": "illegal move", "ply": 1, "move": 13, "detail": "13 = 4·2 + 5·1"
+        }
+
+    def test_illegal_move_in_history_names_it(self, client: TestClient) -> None:
+        err = error(client.post("/api/sylver/state", json={"start": [4, 5], "moves": [11, 13, 2]}), 422)
+        assert "13 = 4·2 + 5·1" in err["message"] and "moves[1]" in err["message"]
+
+    def test_not_json(self, client: TestClient) -> None:
+        r = client.post("/api/sylver/state", content=b"{nope", headers={"content-type": "application/json"})
+        error(r, 422)
+
+
+class TestMove:
+    def test_legal(self, client: TestClient) -> None:
+        s = client.post("/api/sylver/move", json={"start": [4, 5], "moves": [], "move": 11}).json()
+        assert s["moves"] == [11] and s["position"] == [4, 5, 11] and s["to_move"] == 1
+
+    def test_illegal_refused_with_witness(self, client: TestClient) -> None:
+        err = error(client.post("/api/sylver/move", json={"start": [4, 5], "move": 13}), 409)
+        assert err["code"] == "illegal_move"
+        assert err["text"] == "13 = 4·2 + 5·1" and "13 = 4·2 + 5·1" in err["message"]
+        assert err["witness"] == {"4": 2, "5": 1} and err["move"] == 13
+
+    def test_named_one_loses(self, client: TestClient) -> None:
+        s = client.post("/api/sylver/move", json={"start": [4, 5], "moves": [11], "move": 1}).json()
+        assert s["over"] is True
+        assert s["result"] == {"winner": 0, "loser": 1, "reason": "named 1", "ply": 1, "move": 1, "detail": ""}
+        err = error(client.post("/api/sylver/move", json={"start": [4, 5], "moves": [11, 1], "move": 2}), 409)
+        assert err["code"] == "game_over"
+
+    @pytest.mark.parametrize("move", [0, -5, 10**40, 2.5, "7", None, True])
+    def test_bad_move(self, client: TestClient, move: object) -> None:
+        r = client.post("/api/sylver/move", json={"start": [4, 5], "move": move})
+        assert r.status_code == 422, r.text
+
+    def test_move_too_large_for_position(self, client: TestClient) -> None:
+        err = error(client.post("/api/sylver/move", json={"start": [2_500_000], "move": 2_500_001}), 422)
+        assert err["code"] == "too_large"
+
+
+class TestBotMove:
+    def test_random_reproducible(self, client: TestClient) -> None:
+        body = {"start": [7, 11], "moves": [], "bot": "random", "seed": 5}
+        a = client.post("/api/sylver/bot-move", json=body).json()
+        b = client.post("/api/sylver/bot-move", json=body).json()
+        assert a["bot_move"] == b["bot_move"] and Position([7, 11]).is_legal(a["bot_move"])
+        assert a["moves"] == [a["bot_move"]]
+
+    def test_bot_against_bot_to_the_end(self, client: TestClient) -> None:
+        moves: list[int] = []
+        for ply in range(200):
+            s = client.post("/api/sylver/bot-move", json={"start": "6,10", "moves": moves, "seed": ply}).json()
+            moves = s["moves"]
+            if s["over"]:
+                break
+        else:
+            pytest.fail("the game did not end")
+        expected = GameRecord(Position([6, 10]), tuple(moves)).result()
+        assert expected is not None
+        assert s["result"]["winner"] == expected.winner and s["result"]["reason"] == expected.reason.value
+
+    def test_empty_start(self, client: TestClient) -> None:
+        s = client.post("/api/sylver/bot-move", json={"seed": 1}).json()
+        assert s["bot_move"] >= 2 and s["position"] == [s["bot_move"]]
+
+    def test_unknown_bot(self, client: TestClient) -> None:
+        err = error(client.post("/api/sylver/bot-move", json={"start": [4, 5], "bot": "nobody"}), 422)
+        assert err["code"] == "unknown_bot" and "random" in err["message"]
+
+    def test_game_over(self, client: TestClient) -> None:
+        err = error(client.post("/api/sylver/bot-move", json={"start": [4, 5], "moves": [1]}), 409)
+        assert err["code"] == "game_over"
+
+
+class TestCells:
+    def test_window(self, client: TestClient) -> None:
+        w = client.get("/api/sylver/cells", params={"position": "6,9", "lo": 100, "hi": 120}).json()
+        assert w["lo"] == 100 and w["hi"] == 120 and len(w["legal"]) == 21
+        p = Position([6, 9])
+        assert w["legal"] == "".join("1" if p.is_legal(n) else "0" for n in range(100, 121))
+
+    def test_default_range(self, client: TestClient) -> None:
+        w = client.get("/api/sylver/cells", params={"position": "100003,100019", "lo": 10**9}).json()
+        assert w["hi"] == 10**9 + 99 and len(w["legal"]) == 100
+
+    @pytest.mark.parametrize(
+        "params",
+        [
+            {"position": "4,5", "lo": 0},
+            {"position": "4,5", "lo": 10, "hi": 5},
+            {"position": "4,5", "lo": 1, "hi": 100000},
+            {"position": "4,5", "lo": "x"},
+            {"position": "4,5", "lo": 1, "hi": 10**13},
+            {"position": "4;;q"},
+        ],
+    )
+    def test_bad(self, client: TestClient, params: dict) -> None:
+        error(client.get("/api/sylver/cells", params=params), 422)
+
+
+class TestWitness:
+    def test_illegal(self, client: TestClient) -> None:
+        w = client.get("/api/sylver/witness", params={"position": "4,5", "n": 13}).json()
+        assert w == {"position": [4, 5], "n": 13, "legal": False, "witness": {"4": 2, "5": 1}, "text": "13 = 4·2 + 5·1"}
+
+    def test_legal(self, client: TestClient) -> None:
+        w = client.get("/api/sylver/witness", params={"position": "4,5", "n": 11}).json()
+        assert w["legal"] is True and w["witness"] is None and w["text"] is None
+
+    @pytest.mark.parametrize("params", [{"position": "4,5", "n": 0}, {"position": "4,5"}, {"position": "4,5", "n": "a"}])
+    def test_bad(self, client: TestClient, params: dict) -> None:
+        error(client.get("/api/sylver/witness", params=params), 422)
+
+
+class TestRandomStart:
+    def test_koth_start(self, client: TestClient) -> None:
+        a = client.get("/api/sylver/random-start", params={"seed": 7}).json()["start"]
+        b = client.get("/api/sylver/random-start", params={"seed": 7}).json()["start"]
+        assert a == b and len(a) == 2
+        assert all(100_000 <= x <= 999_999 for x in a) and math.gcd(*a) == 1
+
+    def test_bad_seed(self, client: TestClient) -> None:
+        error(client.get("/api/sylver/random-start", params={"seed": "x"}), 422)
+
+
+class TestSolve:
+    def test_four_five(self, client: TestClient) -> None:
+        s = client.post("/api/sylver/solve", json={"position": "4,5"}).json()
+        assert s["decided"] is True and s["outcome"] == "N"
+        assert s["winning_moves"] == [11] and s["complete"] is True and s["frobenius_number"] == 11
+
+    def test_p_position(self, client: TestClient) -> None:
+        s = client.post("/api/sylver/solve", json={"position": [2, 3]}).json()
+        assert s["outcome"] == "P" and s["winning_moves"] == []
+
+    def test_known_results(self, client: TestClient, known_results: list[dict]) -> None:
+        for rec in [r for r in known_results if r["complete"]][:15]:
+            s = client.post("/api/sylver/solve", json={"position": rec["position"]}).json()
+            assert s["outcome"] == rec["outcome"] and s["winning_moves"] == rec["winning_moves"], rec
+
+    def test_time_limit(self, client: TestClient) -> None:
+        s = client.post("/api/sylver/solve", json={"position": "16,20,28,74,273", "time_limit": 0.05}).json()
+        assert s["complete"] is False
+        if not s["decided"]:
+            assert "not fully solved within 0.05 s" in s["reason"]
+
+    @pytest.mark.parametrize(
+        "body, code",
+        [
+            ({"position": "6,9"}, "not_solvable"),
+            ({"position": ""}, "not_solvable"),
+            ({"position": [100003, 100019]}, "not_solvable"),
+            ({"position": "4,5", "time_limit": -1}, "invalid_request"),
+            ({"position": "4,q"}, "invalid_position"),
+            ({}, "invalid_request"),
+        ],
+    )
+    def test_bad(self, client: TestClient, body: dict, code: str) -> None:
+        assert error(client.post("/api/sylver/solve", json=body), 422)["code"] == code
+
+
+# -- limits and concurrency ----------------------------------------------------------------------
+class TestLimits:
+    def test_job_timeout_is_504(self) -> None:
+        with TestClient(create_app(Limits(job_time=0.0005))) as c:
+            # Building the Apéry set of a KotH-size position takes longer than half a millisecond.
+            err = error(c.post("/api/sylver/state", json={"start": [999_983, 999_979], "moves": [12345]}), 504)
+            assert err["code"] == "timeout"
+            # the server still answers afterwards
+            assert c.get("/api/info").status_code == 200
+
+    def test_busy_is_503(self) -> None:
+        app = create_app(Limits(workers=1, queue=0, solve_time=1.0))
+        with TestClient(app) as c:
+            done = threading.Event()
+
+            def slow() -> None:
+                c.post("/api/sylver/solve", json={"position": "16,20,28,82,145"})
+                done.set()
+
+            th = threading.Thread(target=slow)
+            th.start()
+            deadline = time.monotonic() + 5
+            while app.state.runner.pending == 0 and time.monotonic() < deadline:
+                time.sleep(0.005)
+            r = c.post("/api/sylver/state", json={"start": [4, 5]})
+            th.join()
+            assert done.is_set()
+            if app.state.runner.pending == 0 and r.status_code == 200:
+                pytest.skip("the solve finished before the second request arrived")
+            assert error(r, 503)["code"] == "busy"
+
+    def test_custom_limits(self) -> None:
+        with TestClient(create_app(Limits(max_number=1000, max_cells=10))) as c:
+            assert error(c.post("/api/sylver/move", json={"start": [4, 5], "move": 1001}), 422)["code"] == "too_large"
+            assert error(c.get("/api/sylver/cells", params={"position": "4,5", "hi": 20}), 422)["code"] == "too_large"
+            assert len(c.post("/api/sylver/state", json={"start": [10, 11]}).json()["cells"]) == 10
+
+
+@contextmanager
+def live_server(app: object) -> Iterator[str]:
+    """Serve ``app`` with uvicorn on a free loopback port in a thread; yield its base URL."""
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))  # type: ignore[arg-type]
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def test_concurrent_clients() -> None:
+    """40 clients at once on a real server, a mix of every kind of request: all answered correctly."""
+    with live_server(create_app()) as base:
+
+        async def main() -> list[httpx.Response]:
+            async with httpx.AsyncClient(base_url=base, timeout=60) as ac:
+                reqs = []
+                for i in range(40):
+                    kind = i % 5
+                    if kind == 0:
+                        reqs.append(ac.post("/api/sylver/state", json={"start": [4 + i % 3, 5 + 2 * (i % 4)]}))
+                    elif kind == 1:
+                        reqs.append(ac.post("/api/sylver/move", json={"start": [4, 5], "move": 13}))
+                    elif kind == 2:
+                        reqs.append(ac.post("/api/sylver/bot-move", json={"start": [7, 11], "seed": i}))
+                    elif kind == 3:
+                        reqs.append(ac.post("/api/sylver/solve", json={"position": [4, 5]}))
+                    else:
+                        reqs.append(ac.get("/api/sylver/cells", params={"position": "100003,100019", "lo": i * 1000}))
+                return await asyncio.gather(*reqs)
+
+        answers = asyncio.run(main())
+    for i, r in enumerate(answers):
+        kind = i % 5
+        if kind == 1:
+            assert r.status_code == 409 and r.json()["error"]["text"] == "13 = 4·2 + 5·1"
+            continue
+        assert r.status_code == 200, r.text
+        body = r.json()
+        if kind == 0:
+            assert body["position"] == list(Position([4 + i % 3, 5 + 2 * (i % 4)]).generators)
+        elif kind == 2:
+            assert Position([7, 11]).is_legal(body["bot_move"])
+        elif kind == 3:
+            assert body["winning_moves"] == [11]
+        else:
+            assert len(body["legal"]) == 100
