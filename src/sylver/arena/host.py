@@ -21,6 +21,7 @@ import time
 import traceback
 
 PROTOCOL = 1
+MAIN_PID = os.getpid()
 IDLE_EXIT = 900.0
 """Seconds without any message after which the host exits by itself (an orphaned cache entry)."""
 
@@ -109,6 +110,13 @@ class Adapter:
             self.api = "builtin"
         else:
             self._load(spec["target"], spec["cls"])
+        if self.api != "announce":
+            # Positions are needed: load sylver and its compiled kernels now, not on the bot's clock.
+            from sylver.position import Position  # noqa: PLC0415
+
+            p = Position([5, 7]).play(9)
+            p.is_legal(11)
+            p.legal_moves()
 
     def _load(self, path: str, cls_name: str) -> None:
         if not os.path.isfile(path):
@@ -259,6 +267,8 @@ class Channel:
         return json.loads(line)
 
     def write(self, obj: dict) -> None:
+        if os.getpid() != MAIN_PID:  # a child the bot forked must never speak the protocol
+            os._exit(0)
         data = (json.dumps(obj) + "\n").encode()
         while data:
             n = os.write(self.fd_out, data)

@@ -1,0 +1,115 @@
+"""The zoo of misbehaving bots: each loses with the right reason and the tournament completes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sylver.arena.rules import make_rules
+from sylver.arena.sandbox import StartError, fork_limit_enforced
+from sylver.arena.specs import parse_spec
+from sylver.arena.tournament import Config, run_tournament
+
+BOTS = Path(__file__).parent / "data" / "bots"
+ZOO = BOTS / "zoo.py"
+
+# class -> (reason of its loss, a fragment of the detail)
+EXPECTED = {
+    "RaisesInInit": ("crash", "exception in __init__: RuntimeError: broken constructor"),
+    "RaisesInAnnounce": ("crash", "ZeroDivisionError"),
+    "RaisesInNextMove": ("crash", "KeyError"),
+    "ReturnsFloat": ("invalid", "2.5"),
+    "ReturnsStr": ("invalid", "'2'"),
+    "ReturnsNone": ("invalid", "None"),
+    "ReturnsZero": ("invalid", "not a positive integer"),
+    "ReturnsNegative": ("invalid", "-5"),
+    "ReturnsOne": ("named-one", "named 1"),
+    "ReturnsIllegal": ("illegal", "illegal move"),
+    "SleepsForever": ("timeout", "wall-clock"),
+    "BurnsCPU": ("timeout", "CPU"),
+    "Allocates10GB": ("crash", "MemoryError"),
+    "CallsSysExit": ("crash", "sys.exit(3)"),
+    "CallsOsExit": ("crash", "exited with status 7"),
+}
+WELL_BEHAVED = ["PrintsToStdout", "MutatesList", "NumpyInt", "RaisesInLearn"]
+
+
+def _config(classes: list[str], rules, rounds: int = 1) -> Config:
+    specs = [parse_spec(f"{ZOO}:Smallest")] + [parse_spec(f"{ZOO}:{c}") for c in classes]
+    pairs = [(0, i) for i in range(1, len(specs))]
+    return Config(specs, rules, rounds, seed=7, memory_mb=2048, pairs=pairs)
+
+
+def test_zoo_each_failure_has_its_reason(tmp_path: Path) -> None:
+    classes = list(EXPECTED) + WELL_BEHAVED
+    if fork_limit_enforced():
+        classes.append("ForksRepeatedly")
+    rules = make_rules("koth", move_time=0.4)
+    outcome = run_tournament(_config(classes, rules), tmp_path / "zoo", concurrency=2)
+    by_bot: dict[str, list[dict]] = {}
+    for r in outcome.records:
+        other = r["players"][0] if r["players"][1] == "Smallest" else r["players"][1]
+        by_bot.setdefault(other, []).append(r)
+    assert outcome.voids == 0
+    assert len(outcome.records) == 2 * len(classes)
+    for cls, (reason, fragment) in EXPECTED.items():
+        games = by_bot[cls]
+        assert len(games) == 2, cls
+        for g in games:
+            assert g["loser"] == cls, (cls, g)
+            assert g["reason"] == reason, (cls, g["reason"], g["detail"])
+            assert fragment in g["detail"], (cls, g["detail"])
+    if "ForksRepeatedly" in classes:
+        for g in by_bot["ForksRepeatedly"]:
+            assert g["loser"] == "ForksRepeatedly"
+            assert g["reason"] in ("crash", "timeout"), g
+    for cls in WELL_BEHAVED:
+        for g in by_bot[cls]:
+            # Smallest vs Smallest-like play: 2, 3, then the first player must name 1.
+            assert g["reason"] == "named-one", (cls, g)
+            assert g["moves"] == [2, 3, 1], (cls, g["moves"])
+            assert g["winner_seat"] == 1
+    learn = [e for g in by_bot["RaisesInLearn"] for e in g["learn_errors"]]
+    assert learn and all(e["bot"] == "RaisesInLearn" and "cannot learn" in e["detail"] for e in learn)
+    table = {s.name: s for s in outcome.table}
+    assert table["Smallest"].points == 3 * sum(1 for r in outcome.records if r["winner"] == "Smallest")
+    assert table["BurnsCPU"].timeouts == 2 and table["SleepsForever"].timeouts == 2
+    assert table["ReturnsIllegal"].illegal == 2 and table["CallsOsExit"].crashes == 2
+    assert (tmp_path / "zoo" / "standings.csv").exists()
+
+
+def test_above_cap_and_three_strikes(tmp_path: Path) -> None:
+    rules = make_rules("classic", clock=5)
+    outcome = run_tournament(_config(["AboveCap"], rules), tmp_path / "cap", concurrency=1)
+    for g in outcome.records:
+        assert g["loser"] == "AboveCap" and g["reason"] == "above-cap", g
+        assert g["strikes"] == []
+    rules3 = make_rules("classic", clock=5, penalties=3)
+    outcome = run_tournament(_config(["AboveCap"], rules3), None, concurrency=1)
+    assert len(outcome.records) == 2
+    for g in outcome.records:
+        assert g["loser"] == "AboveCap" and g["reason"] == "above-cap", g
+        seat = g["players"].index("AboveCap")
+        assert [s["seat"] for s in g["strikes"]] == [seat, seat], g
+        assert all(s["answer"] == 2_000_003 for s in g["strikes"])
+
+
+def test_cmd_bot_garbage_on_stdout_is_a_protocol_loss(tmp_path: Path) -> None:
+    rules = make_rules("koth", move_time=2)
+    specs = [parse_spec(f"name=good,cmd:python3 {BOTS / 'cmd_smallest.py'}"),
+             parse_spec(f"name=noisy,cmd:python3 {BOTS / 'cmd_smallest.py'} --garbage")]
+    outcome = run_tournament(Config(specs, rules, 1, seed=1), None, concurrency=1)
+    assert len(outcome.records) == 2
+    for g in outcome.records:
+        assert g["loser"] == "noisy" and g["reason"] == "protocol"
+        assert "garbage on stdout" in g["detail"]
+
+
+def test_import_failure_fails_the_run_at_once(tmp_path: Path) -> None:
+    specs = [parse_spec(f"{ZOO}:Smallest"), parse_spec(f"{BOTS / 'zoo_import_fails.py'}:Bot")]
+    with pytest.raises(StartError, match="cannot import zoo_import_fails.py: ModuleNotFoundError"):
+        run_tournament(Config(specs, make_rules("koth"), 1), tmp_path / "x", concurrency=1)
+    assert not (tmp_path / "x" / "games.jsonl").exists()
+    with pytest.raises(StartError, match="has no class 'Nope'"):
+        run_tournament(Config([specs[0], parse_spec(f"{ZOO}:Nope")], make_rules("koth"), 1), None, concurrency=1)
