@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -83,13 +83,17 @@ def _print_report(r: dict[str, Any]) -> None:
 
 @app.command(context_settings={"ignore_unknown_options": True})
 def analyze(
-    position: list[str] = typer.Argument(
-        None, help='The named numbers: separate integers (4 5) or one string ("{4,5}", "4,5").'
-    ),
-    json_output: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
-    limit: int = typer.Option(
-        10_000, "--limit", min=0, help="List legal moves, ends and enclosure moves only up to this many."
-    ),
+    position: Annotated[
+        list[str] | None,
+        typer.Argument(help='The named numbers: separate integers (4 5) or one string ("{4,5}", "4,5").'),
+    ] = None,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object instead of a table.")
+    ] = False,
+    limit: Annotated[
+        int,
+        typer.Option("--limit", min=0, help="List legal moves, ends and enclosure moves only up to this many."),
+    ] = 10_000,
 ) -> None:
     """What the theory (shared/seeds/004) says about a position: t, t̄, genus, legal moves, ends,
     ender kind, enclosure, Roberts's classification, and the outcome where theorems decide it."""
