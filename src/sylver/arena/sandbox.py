@@ -433,9 +433,42 @@ class BotProcess:
         elif budget is not None and result.cpu > budget:
             result.failure = "timeout"
             result.detail = f"used {result.cpu:.2f} s of CPU time (limit {budget:.3g} s)"
+        if not self.dead and (self.cgroup or (result.msg and result.msg.get("type") == "error")):
+            self.reap_strays()
         if pause and not self.dead:
             self.pause()
         return result
+
+    def reap_strays(self) -> None:
+        """Kill every process the bot started (its children do not outlive its move)."""
+        if self.proc is None:
+            return
+        host = self.proc.pid
+        pids: list[int] = []
+        if self.cgroup:
+            try:
+                pids = [int(p) for p in Path(self.cgroup, "cgroup.procs").read_text().split()]
+            except (OSError, ValueError):
+                pids = []
+        else:
+            for entry in os.listdir("/proc"):
+                if not entry.isdigit() or int(entry) == host:
+                    continue
+                try:
+                    with open(f"/proc/{entry}/stat", "rb") as f:
+                        data = f.read()
+                except OSError:
+                    continue
+                fields = data[data.rfind(b")") + 2 :].split()
+                if len(fields) > 2 and int(fields[2]) == host:
+                    pids.append(int(entry))
+        for p in pids:
+            if p != host:
+                try:
+                    os.kill(p, signal.SIGKILL)
+                    os.kill(p, signal.SIGCONT)
+                except (ProcessLookupError, PermissionError):
+                    pass
 
     def _take_line(self) -> tuple[bytes | None, bool]:
         i = self.buf.find(b"\n")

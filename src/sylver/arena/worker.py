@@ -8,6 +8,7 @@ per tournament; a bot whose process died or failed is started afresh for its nex
 from __future__ import annotations
 
 import atexit
+import multiprocessing.util
 import os
 import threading
 import time
@@ -57,6 +58,8 @@ def _watch_parent() -> None:
         return
     _watchdog_started = True
     parent = os.getppid()
+    # multiprocessing workers leave through os._exit after running their finalizers, not atexit
+    multiprocessing.util.Finalize(None, close_all, exitpriority=100)
 
     def run() -> None:
         while True:
