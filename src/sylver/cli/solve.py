@@ -1,3 +1,273 @@
-"""`sylver` commands: solve (filled in by its issue)."""
+"""`sylver solve POSITION...` (exact outcome and winning moves) and `sylver verify FILE` (certificates)."""
 
-from sylver.cli.common import app  # noqa: F401
+from __future__ import annotations
+
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from sylver.cli.common import app, console, err_console, fail, position_from_args, print_json
+from sylver.position import Position
+
+
+def _peak_rss() -> int:
+    """Peak resident memory of this process in bytes (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _mb(n: int) -> str:
+    return f"{n / 2**20:,.1f} MB"
+
+
+def _moves_text(moves: tuple[int, ...] | list[int]) -> str:
+    return ", ".join(map(str, moves)) if moves else "none"
+
+
+def _open_store(path: Path | None, no_store: bool) -> Any:
+    if no_store:
+        return None
+    from sylver.solver.store import Store
+
+    return Store(path)
+
+
+class _ProgressView:
+    """A Rich progress line on stderr, shown only for solves that last more than half a second."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and err_console.is_terminal
+        self.live: Any = None
+        self.task: Any = None
+        self.started = time.monotonic()
+
+    def __call__(self, p: Any) -> None:
+        if not self.enabled or p.seconds < 0.5:
+            return
+        if self.live is None:
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.live = Progress(
+                TextColumn("[bold]solving[/]"),
+                BarColumn(),
+                TextColumn("{task.completed}/{task.total} root moves"),
+                TextColumn("{task.fields[states]:,} states ({task.fields[rate]:,.0f}/s)"),
+                TextColumn("winning so far: {task.fields[wins]}"),
+                TimeElapsedColumn(),
+                console=err_console,
+                transient=True,
+            )
+            self.live.start()
+            self.task = self.live.add_task("solve", total=p.root_moves, states=0, rate=0, wins="none")
+        self.live.update(
+            self.task, completed=p.root_moves_decided, total=p.root_moves, states=p.states,
+            rate=p.states / max(p.seconds, 1e-9), wins=_moves_text(p.winning_moves),
+        )
+
+    def stop(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
+
+
+def _report(sol: Any, as_json: bool, extra: dict[str, Any] | None = None) -> None:
+    if as_json:
+        d = sol.to_dict()
+        d["peak_rss_bytes"] = _peak_rss()
+        d.update(extra or {})
+        print_json(d)
+        return
+    pos = sol.position.braces()
+    who = "the player to move loses" if sol.outcome.value == "P" else "the player to move wins"
+    console.print(f"[bold]{pos}[/]: [bold]{sol.outcome.value}[/] ({who})")
+    label = "winning moves" if sol.complete else "winning move" if len(sol.winning_moves) == 1 else "winning moves (some)"
+    console.print(f"{label}: {_moves_text(sol.winning_moves)}")
+    console.print(f"Frobenius number t = {sol.frobenius_number}, {sol.genus} legal moves")
+    source = "from the results store" if sol.from_store else f"{sol.states:,} positions searched"
+    console.print(f"{source}, {sol.seconds:.3f} s, peak memory {_mb(_peak_rss())}")
+    for key, value in (extra or {}).items():
+        console.print(f"{key}: {value}")
+
+
+def _interrupted(partial: Any, as_json: bool) -> None:
+    decided = partial.decided
+    wins = sorted(x for x, o in decided.items() if o.value == "P")
+    loses = sorted(x for x, o in decided.items() if o.value == "N")
+    if as_json:
+        print_json({
+            "position": list(partial.position.generators), "interrupted": True,
+            "winning_moves_found": wins, "losing_moves": loses, "states": partial.states,
+            "seconds": round(partial.seconds, 3),
+        })
+        return
+    console.print(f"[bold]{partial.position.braces()}[/]: interrupted after {partial.seconds:.1f} s "
+                  f"and {partial.states:,} positions")
+    if wins:
+        console.print(f"N: winning moves found so far: {_moves_text(wins)}")
+    else:
+        console.print("outcome not decided yet: no winning move found so far")
+    console.print(f"losing moves so far: {_moves_text(loses)}")
+
+
+@app.command()
+def solve(
+    position: Annotated[list[str] | None, typer.Argument(help="The position, e.g. `16 20 28 35 54` or \"{4,5}\".")] = None,
+    first: Annotated[bool, typer.Option("--first", help="Stop at the least winning move.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    batch: Annotated[Path | None, typer.Option("--batch", help="Solve each position in FILE (one per line); one JSON line each with --json.")] = None,
+    certificate: Annotated[Path | None, typer.Option("--certificate", help="Write a proof certificate to FILE (check it with `sylver verify`).")] = None,
+    memory: Annotated[str, typer.Option("--memory", help="Transposition-table budget, e.g. 512M or 4G.")] = "1G",
+    store: Annotated[Path | None, typer.Option("--store", help="Results store (SQLite); default: in the user cache directory.")] = None,
+    no_store: Annotated[bool, typer.Option("--no-store", help="Neither read nor write the results store.")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes deciding root moves in parallel.")] = 1,
+    cluster: Annotated[str | None, typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
+    time_limit: Annotated[float | None, typer.Option("--time-limit", help="Give up after this many seconds.")] = None,
+    stats: Annotated[bool, typer.Option("--stats", help="Also print the search counters (pruning, table).")] = False,
+) -> None:
+    """Solve a position exactly: P or N, every winning move (or the least with --first), and a proof."""
+    from sylver.solver import SolveInterrupted, SolveTimeout, parse_memory
+    from sylver.solver import solve as solve_position
+
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, not {jobs}")
+    if time_limit is not None and time_limit <= 0:
+        fail("--time-limit must be positive")
+    try:
+        parse_memory(memory)
+    except ValueError as exc:
+        fail(str(exc))
+    if no_store and store is not None:
+        fail("--store and --no-store contradict each other")
+    if batch is not None:
+        if position:
+            fail("give either positions or --batch FILE, not both")
+        if certificate is not None:
+            fail("--certificate needs a single position, not --batch")
+        _solve_batch(batch, first, as_json, memory, store, no_store, jobs, cluster, time_limit)
+        return
+    if not position:
+        fail("give a position, e.g. `sylver solve 4 5`, or --batch FILE")
+    pos = position_from_args(position)
+    db = _open_store(store, no_store)
+    view = _ProgressView(not as_json)
+    try:
+        sol = solve_position(
+            pos, first=first, time_limit=time_limit, memory=memory, store=db, jobs=jobs,
+            cluster=cluster, progress=view,
+        )
+    except SolveInterrupted as exc:
+        view.stop()
+        _interrupted(exc.partial, as_json)
+        raise typer.Exit(130) from None
+    except SolveTimeout as exc:
+        view.stop()
+        fail(str(exc), 3)
+    view.stop()
+    extra: dict[str, Any] = {}
+    if stats and sol.stats:
+        extra["stats"] = sol.stats if as_json else ", ".join(f"{k} {v:,}" for k, v in sol.stats.items())
+    if certificate is not None:
+        from sylver.solver.prove import build_certificate, write_certificate
+
+        try:
+            cert = build_certificate(sol, time_limit=time_limit)
+        except KeyboardInterrupt:
+            fail("interrupted while building the certificate (no file written)", 130)
+        except TimeoutError as exc:
+            fail(str(exc), 3)
+        try:
+            size = write_certificate(cert, certificate)
+        except OSError as exc:
+            fail(f"cannot write {certificate}: {exc.strerror}")
+        extra["certificate"] = f"{certificate} ({len(cert['nodes']):,} P-positions, {size:,} bytes)" if not as_json else str(certificate)
+    _report(sol, as_json, extra)
+
+
+def _solve_batch(
+    path: Path, first: bool, as_json: bool, memory: str, store: Path | None, no_store: bool,
+    jobs: int, cluster: str | None, time_limit: float | None,
+) -> None:
+    from sylver.solver import SolveInterrupted, SolveTimeout
+    from sylver.solver import solve as solve_position
+
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines() if str(path) != "-" else sys.stdin.read().splitlines()
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror}")
+    except UnicodeDecodeError:
+        fail(f"{path} is not a text file")
+    db = _open_store(store, no_store)
+    errors = 0
+    for lineno, raw in enumerate(lines, 1):
+        text = raw.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            pos = Position.parse(text)
+            if pos.is_empty:
+                raise ValueError("the position is empty")
+            sol = solve_position(
+                pos, first=first, time_limit=time_limit, memory=memory, store=db, jobs=jobs,
+                cluster=cluster,
+            )
+        except SolveInterrupted as exc:
+            _interrupted(exc.partial, as_json)
+            raise typer.Exit(130) from None
+        except (ValueError, SolveTimeout) as exc:
+            errors += 1
+            if as_json:
+                print_json({"line": lineno, "input": text, "error": str(exc)})
+            else:
+                err_console.print(f"line {lineno}: {text}: {exc}", markup=False, highlight=False)
+            continue
+        if as_json:
+            d = sol.to_dict()
+            print_json(d)
+        else:
+            console.print(
+                f"{sol.position.braces()} {sol.outcome.value} "
+                f"[{_moves_text(sol.winning_moves)}]{'' if sol.complete else ' (first)'} "
+                f"t={sol.frobenius_number} states={sol.states:,} {sol.seconds:.3f}s",
+                markup=False, highlight=False,
+            )
+        sys.stdout.flush()
+    if errors:
+        raise typer.Exit(2)
+
+
+@app.command()
+def verify(
+    file: Annotated[Path, typer.Argument(help="A certificate written by `sylver solve --certificate`.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print {\"valid\": ..., \"flaw\": ...}.")] = False,
+) -> None:
+    """Check a proof certificate independently of the solver; print `valid` or the first flaw (exit 1)."""
+    from sylver.solver.certificate import CertificateError, check
+
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot read {file}: {exc.strerror}")
+    except UnicodeDecodeError:
+        fail(f"{file} is not a text file")
+    try:
+        cert = json.loads(text)
+    except json.JSONDecodeError as exc:
+        fail(f"{file} is not JSON: {exc}")
+    try:
+        check(cert)
+    except CertificateError as exc:
+        if as_json:
+            print_json({"valid": False, "flaw": str(exc)})
+        else:
+            print(f"invalid: {exc}")
+        raise typer.Exit(1) from None
+    if as_json:
+        print_json({"valid": True, "position": cert["position"], "outcome": cert["outcome"],
+                    "winning_moves": cert["winning_moves"], "complete": cert["complete"],
+                    "nodes": len(cert["nodes"])})
+    else:
+        print("valid")

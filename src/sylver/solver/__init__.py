@@ -145,25 +145,16 @@ def _gcd_message(position: Position) -> str:
         "exact solving needs gcd 1 (with gcd > 1 infinitely many moves are legal, so the game "
         "tree is infinite)"
     )
-    verdict = None
     try:
-        from sylver import theory  # type: ignore[attr-defined]
+        from sylver.theory import outcome_by_theory
 
-        fn = getattr(theory, "outcome_by_theory", None)
-        if fn is not None:
-            verdict = fn(position)
-    except Exception:  # theory is optional here; a failure there must not hide this message
-        verdict = None
+        verdict, reason = outcome_by_theory(position)
+    except Exception:  # theory must not hide this message
+        verdict, reason = None, ""
     if verdict is not None:
-        reason = getattr(verdict, "reason", None) or getattr(verdict, "explanation", None)
-        outcome = getattr(verdict, "outcome", verdict)
-        text += f"; theory says it is {outcome}" + (f" ({reason})" if reason else "")
-    elif len(position.generators) == 1:
-        p = position.generators[0]
-        if p >= 5 and all(p % d for d in range(2, int(p**0.5) + 1)):
-            text += f"; theory says it is P (Hutchings' p-theorem: {p} is a prime >= 5)"
-        else:
-            text += "; theory does not decide it"
+        text += f"; theory says it is {verdict}: {reason}"
+    elif reason:
+        text += f"; theory does not decide it ({reason})"
     else:
         text += "; theory does not decide it"
     return text
@@ -225,12 +216,10 @@ def solve(
     t = position.frobenius_number
     if db is not None:
         rec = db.get(position)
-        if rec is not None and (rec.complete or first or rec.outcome is Outcome.P):
-            moves = rec.winning_moves
-            if first and moves:
-                moves = (moves[0],) if rec.complete else moves[:1]
+        if rec is not None and rec.complete:
+            moves = rec.winning_moves[:1] if first else rec.winning_moves
             return Solution(
-                position, rec.outcome, tuple(moves), rec.complete and not (first and len(rec.winning_moves) > 1),
+                position, rec.outcome, tuple(moves), not (first and len(rec.winning_moves) > 1),
                 t, 0, time.monotonic() - start, 0, position.genus, True,
             )
     if jobs and jobs > 1 or cluster:
@@ -239,9 +228,12 @@ def solve(
         sol = solve_parallel(
             position, first=first, time_limit=time_limit, memory=budget, jobs=jobs,
             cluster=cluster, progress=progress, start=start,
+            store_path=None if db is None else db.path,
         )
     else:
-        sol = _solve_local(position, first, time_limit, budget, progress, order, prune, start, None)
+        sol = _solve_local(
+            position, first, time_limit, budget, progress, order, prune, start, None, db
+        )
     if db is not None:
         db.put(sol)
     return sol
@@ -257,8 +249,13 @@ def _solve_local(
     prune: bool,
     start: float,
     only: list[int] | None,
+    store: Store | str | Path | None = None,
 ) -> Solution:
-    """Decide every root move (or those in ``only``) in this process."""
+    """Decide every root move (or those in ``only``) in this process.
+
+    With a store, the position after each root move is looked up first and recorded once decided
+    (P: complete; N: outcome only), so an interrupted solve resumes where it stopped."""
+    db = _open_store(store)
     deadline = None if time_limit is None else start + time_limit
     gaps = root_gaps(position)
     t = position.frobenius_number
@@ -306,12 +303,10 @@ def _solve_local(
                         counters.ender += 1
                         value = 1
                     else:
-                        before = counters.expanded
-                        value = ENGINE.outcome(
-                            child, deadline=deadline, counters=counters, tick=tick,
-                            order=order, prune=prune,
+                        value = _child_value(
+                            position, x, child, db, deadline, counters, tick, order, prune
                         )
-                        base_states[0] += counters.expanded - before
+                        base_states[0] = 1 + counters.expanded
                 decided[x] = Outcome.P if value == 0 else Outcome.N
                 if value == 0:
                     winning.append(x)
@@ -336,6 +331,33 @@ def _solve_local(
     )
 
 
+def _child_value(
+    position: Position,
+    x: int,
+    child: np.ndarray,
+    db: Store | None,
+    deadline: float | None,
+    counters: Counters,
+    tick: Callable[[int], None],
+    order: int,
+    prune: bool,
+) -> int:
+    """0 (P) or 1 (N) for the position after root move x, through the store when there is one."""
+    after = None
+    if db is not None:
+        after = position.play(x)
+        rec = db.get(after)
+        if rec is not None:
+            return 0 if rec.outcome is Outcome.P else 1
+    value = ENGINE.outcome(
+        child, deadline=deadline, counters=counters, tick=tick, order=order, prune=prune
+    )
+    if db is not None and after is not None:
+        out = Outcome.P if value == 0 else Outcome.N
+        db.put_result(after, out, (), value == 0, after.frobenius_number)
+    return value
+
+
 def _stats(c: Counters) -> dict[str, int]:
     return {
         "children": c.children,
@@ -344,5 +366,6 @@ def _stats(c: Counters) -> dict[str, int]:
         "table_hits": c.tt_hit,
         "overwrites": c.overwrite,
         "max_depth": c.max_depth,
+        "killer_cutoffs": c.killer,
         "table_entries": ENGINE.count,
     }

@@ -61,6 +61,7 @@ class Counters:
     tt_hit: int = 0
     overwrite: int = 0
     max_depth: int = 0
+    killer: int = 0
 
     def add(self, st: np.ndarray) -> None:
         self.expanded += int(st[k.EXPANDED])
@@ -70,6 +71,7 @@ class Counters:
         self.tt_hit += int(st[k.TT_HIT])
         self.overwrite += int(st[k.OVERWRITE])
         self.max_depth = max(self.max_depth, int(st[k.MAXDEPTH]))
+        self.killer += int(st[k.KILLER])
 
 
 class Engine:
@@ -89,6 +91,7 @@ class Engine:
         self.mvbase = np.zeros(0, dtype=np.int64)
         self.nmv = np.zeros(0, dtype=np.int64)
         self.idx = np.zeros(0, dtype=np.int64)
+        self.killer = np.zeros(0, dtype=np.int64)
 
     # -- memory --------------------------------------------------------------------------------
     def set_budget(self, memory_bytes: int) -> None:
@@ -130,6 +133,7 @@ class Engine:
             self.mvbase = np.zeros(d, dtype=np.int64)
             self.nmv = np.zeros(d, dtype=np.int64)
             self.idx = np.zeros(d, dtype=np.int64)
+            self.killer = np.zeros(d, dtype=np.int64)
 
     def _grow_moves(self) -> None:
         n = self.moves.shape[0] * 2
@@ -169,7 +173,7 @@ class Engine:
                 st[k.LIMIT] = self._limit()
                 status = k.search(
                     self.bits, W, self.hashes, self.mvbase, self.nmv, self.idx,
-                    self.moves, self.keys, self.table, st, SLICE,
+                    self.moves, self.keys, self.killer, self.table, st, SLICE,
                 )
                 self.count = int(st[k.COUNT])
                 if status == k.DONE:

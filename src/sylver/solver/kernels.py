@@ -70,6 +70,7 @@ MAXDEPTH = 10
 ORDER = 11  # move-ordering mode
 PRUNE = 12  # 1: use the ender theorem
 CHILDREN = 13  # children generated
+KILLER = 14  # positions decided by the killer move alone
 ST_SIZE = 16
 
 ORDER_GENUS = 0  # fewest gaps first
@@ -120,7 +121,7 @@ def _mix(z):  # pragma: no cover - compiled
     return z ^ (z >> S31)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gap_hash(bits, off, W):  # pragma: no cover - compiled
     """64-bit hash of the gap set in ``bits[off:off+W]`` (zero words ignored, so W does not matter).
 
@@ -136,7 +137,7 @@ def gap_hash(bits, off, W):  # pragma: no cover - compiled
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
     """Write into ``bits[dst:dst+W]`` the gap set of the position at ``src`` after naming gap x."""
     q = x >> 6
@@ -174,7 +175,7 @@ def play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
     bits[dst + q] &= ~(U1 << np.uint64(r))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def top_bit(bits, off, W):  # pragma: no cover - compiled
     """t: the largest gap (-1 when there is none)."""
     for i in range(W - 1, -1, -1):
@@ -184,7 +185,7 @@ def top_bit(bits, off, W):  # pragma: no cover - compiled
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def genus_of(bits, off, W):  # pragma: no cover - compiled
     g = 0
     for i in range(W):
@@ -192,7 +193,7 @@ def genus_of(bits, off, W):  # pragma: no cover - compiled
     return g
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_ender(bits, off, W, t):  # pragma: no cover - compiled
     """True iff every gap n with t/2 < n < t has t - n in S (weak antisymmetry = ender, sec. 3)."""
     lo = t // 2 + 1
@@ -213,7 +214,7 @@ def is_ender(bits, off, W, t):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_terminal(bits, off, W):  # pragma: no cover - compiled
     """True iff the only gap is 1 (the position {2,3})."""
     if bits[off] != np.uint64(2):
@@ -224,7 +225,7 @@ def is_terminal(bits, off, W):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tt_probe(table, h):  # pragma: no cover - compiled
     """Outcome stored for hash h (0 = P, 1 = N), or -1."""
     mask = table.shape[0] - 1
@@ -239,7 +240,7 @@ def tt_probe(table, h):  # pragma: no cover - compiled
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tt_store(table, h, outcome, st):  # pragma: no cover - compiled
     mask = table.shape[0] - 1
     home = np.int64(h >> np.uint64(1)) & mask
@@ -298,7 +299,7 @@ def gap_list(bits, off, W):  # pragma: no cover - compiled
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sort_moves(moves, keys, a, b):  # pragma: no cover - compiled
     """Insertion sort of moves[a:b] by keys[a:b] (short lists)."""
     for i in range(a + 1, b):
@@ -319,7 +320,7 @@ def _finish(table, hashes, sp, outcome, st):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, table, st, budget):  # pragma: no cover
+def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, killer, table, st, budget):  # pragma: no cover
     """Run the search from the state in ``st`` for about ``budget`` expansions.
 
     Frame d holds its gap set in ``bits[d*W:(d+1)*W]``, its hash in ``hashes[d]`` and its untried
@@ -361,17 +362,47 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, table, st, budget):  
             coff = off + W
             count = 0
             win = False
+            # killer move: the reply that last won at this depth is tried first
+            kx = killer[sp]
+            kstate = 0  # 0: not legal here, 1: decided N, 2: unknown (searched first)
+            if kx >= 2 and (bits[off + (kx >> 6)] >> np.uint64(kx & 63)) & U1:
+                kstate = 1
+                play_into(bits, off, coff, W, kx)
+                st[CHILDREN] += 1
+                if is_terminal(bits, coff, W):
+                    st[TERMINAL] += 1
+                    win = True
+                else:
+                    t = top_bit(bits, coff, W)
+                    if not (prune and t > 1 and is_ender(bits, coff, W, t)):
+                        cv = tt_probe(table, gap_hash(bits, coff, W))
+                        if cv == 0:
+                            st[TT_HIT] += 1
+                            st[KILLER] += 1
+                            win = True
+                        elif cv < 0:
+                            kstate = 2
+                            moves[base] = kx
+                            keys[base] = -1
+                            count = 1
+                    else:
+                        st[ENDER] += 1
             for i in range(W):
+                if win:
+                    break
                 w = bits[off + i]
                 if i == 0:
                     w &= ~np.uint64(2)  # naming 1 loses: never a candidate
                 while w != U0:
                     x = 64 * i + np.int64(_ctz(w))
                     w &= w - U1
+                    if x == kx and kstate != 0:
+                        continue
                     play_into(bits, off, coff, W, x)
                     st[CHILDREN] += 1
                     if is_terminal(bits, coff, W):
                         st[TERMINAL] += 1
+                        killer[sp] = x
                         win = True
                         break
                     if prune:
@@ -383,6 +414,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, table, st, budget):  
                     cv = tt_probe(table, hc)
                     if cv == 0:
                         st[TT_HIT] += 1
+                        killer[sp] = x
                         win = True
                         break
                     if cv == 1:
@@ -405,6 +437,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, table, st, budget):  
                 res = 1
             elif count == 0:
                 tt_store(table, hashes[sp], 0, st)
+                st[15] += 1
                 res = 0
             else:
                 _sort_moves(moves, keys, base, base + count)
@@ -429,6 +462,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, table, st, budget):  
             sp -= 1
             off = sp * W
             if res == 0:
+                killer[sp] = moves[mvbase[sp] + idx[sp]]
                 tt_store(table, hashes[sp], 1, st)
                 res = 1
             else:
@@ -445,3 +479,62 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, table, st, budget):  
                 st[SP] = sp
                 st[RES] = res
                 return GROW_TABLE
+
+
+@njit(cache=True)
+def min_generators(bits, off, W):  # pragma: no cover - compiled
+    """The minimal generators of the semigroup with the gap set at ``bits[off:off+W]``."""
+    t = top_bit(bits, off, W)
+    if t < 1:
+        return np.ones(1, dtype=np.int64)
+    m = 2
+    while (bits[off + (m >> 6)] >> np.uint64(m & 63)) & U1:
+        m += 1
+    size = t + m + 1
+    member = np.ones(size, dtype=np.bool_)
+    for n in range(1, t + 1):
+        if (bits[off + (n >> 6)] >> np.uint64(n & 63)) & U1:
+            member[n] = False
+    ap = np.full(m, -1, dtype=np.int64)
+    found = 0
+    for n in range(size):
+        if member[n] and ap[n % m] < 0:
+            ap[n % m] = n
+            found += 1
+            if found == m:
+                break
+    out = np.empty(m, dtype=np.int64)
+    out[0] = m
+    k = 1
+    for r in range(1, m):
+        a = ap[r]
+        minimal = True
+        for s in range(1, m):
+            b = ap[s]
+            if s != r and b < a and member[a - b]:
+                minimal = False
+                break
+        if minimal:
+            out[k] = a
+            k += 1
+    return np.sort(out[:k])
+
+
+@njit(cache=True)
+def known_p_reply(bits, W, table):  # pragma: no cover - compiled
+    """A move y >= 2 from the position in ``bits[0:W]`` whose result is {2,3} or stored as P; else 0.
+
+    Uses ``bits[W:2W]`` as scratch."""
+    for i in range(W):
+        w = bits[i]
+        if i == 0:
+            w &= ~np.uint64(2)
+        while w != U0:
+            y = 64 * i + np.int64(_ctz(w))
+            w &= w - U1
+            play_into(bits, 0, W, W, y)
+            if is_terminal(bits, W, W):
+                return y
+            if tt_probe(table, gap_hash(bits, W, W)) == 0:
+                return y
+    return 0
