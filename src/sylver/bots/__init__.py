@@ -5,9 +5,12 @@ from __future__ import annotations
 import random
 
 from sylver.bots.base import Bot, Turn, is_prime
+from sylver.bots.greedy import GreedyBot
+from sylver.bots.perfect import PerfectBot
 from sylver.bots.random_bot import RandomBot
+from sylver.bots.sage import SageBot
 
-BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in (RandomBot,)}
+BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in (RandomBot, GreedyBot, SageBot, PerfectBot)}
 """The built-in bots by name."""
 
 
@@ -20,4 +23,14 @@ def make_bot(name: str, rng: random.Random | None = None, **options: object) -> 
     return cls(rng=rng, **options)  # type: ignore[arg-type]
 
 
-__all__ = ["BOTS", "Bot", "RandomBot", "Turn", "is_prime", "make_bot"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "GreedyBot",
+    "PerfectBot",
+    "RandomBot",
+    "SageBot",
+    "Turn",
+    "is_prime",
+    "make_bot",
+]

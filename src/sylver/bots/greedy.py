@@ -1,0 +1,33 @@
+"""``greedy``: squeeze the opponent — name the move that leaves the fewest legal replies.
+
+Idea: the game ends when moves run out, so shrink the opponent's choices as fast as possible, while
+never handing over an immediate win (leaving a position where the reply 2 or 3 makes {2,3}).  A
+move that leaves {2,3} wins at once.  No theory beyond that, no search: a one-ply heuristic that
+beats ``random`` and loses to anything that looks deeper.
+"""
+
+from __future__ import annotations
+
+from sylver.bots.base import Bot, Turn
+from sylver.bots.candidates import candidates, hands_over_2_3, reply_count
+
+
+class GreedyBot(Bot):
+    """Among the allowed moves (all of them in small positions, small numbers plus a sample in large
+    ones), the one leaving the fewest legal replies, ties broken at random; 2/3 blunders avoided."""
+
+    name = "greedy"
+
+    def choose(self, turn: Turn) -> int:
+        best: list[int] = []
+        best_score = (2, float("inf"))
+        for n in candidates(turn, self.rng):
+            after = turn.position.play(n)
+            if after.is_terminal:
+                return n
+            score = (1 if hands_over_2_3(after) else 0, reply_count(after))
+            if score < best_score:
+                best, best_score = [n], score
+            elif score == best_score:
+                best.append(n)
+        return self.rng.choice(best) if best else 1

@@ -1,0 +1,249 @@
+"""``perfect``: exact play wherever it can be had, the theory where it decides, a careful search
+everywhere else.
+
+Order of business on each move (each step within the move's time budget):
+
+1. **Theory** (shared/seeds/004, :mod:`sylver.bots.lore`): a move proven to leave a P-position —
+   a prime p >= 5 on the empty position (Hutchings), p when every named number is a multiple of a
+   prime p >= 5, the published P-positions with g > 1 ({4,6}, {6,9}, {8,12}, {8,14}, {10,16,24},
+   {8,10,22}, the series {8,12,8n+2,8n+6}, ...), the {4,6} family {4,6,x}, and {2,3}.
+2. **Exact**: the opening book shipped in the package, the memo of positions solved earlier, then the
+   exact solver (:func:`sylver.solver.solve`) under a time limit.  In an N-position it names a
+   winning move; in a P-position (a lost game against perfect play) it *swindles*: it names the move
+   whose resulting position has the fewest winning replies per legal reply, so a fallible opponent
+   most likely goes wrong.
+3. **Search** in positions too big to solve (KotH starts: two coprime 6-digit numbers, t ~ 10^11).
+   Such a position behaves, for small numbers, like the empty position: once the small numbers named
+   have gcd 1 and their t is below the big generators, the big ones are eliminated and the position
+   *is* a small position, which the solver decides.  So the search looks two plies ahead at every
+   small move and at a pass (the largest legal move, an end that eliminates nothing else):
+
+   * a move leaving a position proven or solved P wins and is played at once;
+   * a move leaving a proven or solved N-position is refuted; so is one after which the opponent has a
+     small reply leaving a solved P-position;
+   * among the rest: with no small number named yet, 5 — the empty game's winning opening, after
+     which every small reply m of the opponent leaves the coprime pair {5,m} (an N-position, in the
+     book up to m ~ 160); otherwise a pass, so that the opponent has to commit first.  After
+     ``patience`` passes it commits with the best swindle (an N-position with the rarest winning
+     replies), so that games against passive opponents end.
+
+Time: a move uses at most ``think`` seconds and at most 15 % of the time left on the clock (or of the
+per-call limit), so neither a 20 s per-call limit nor a 30 s chess clock can be overstepped; a
+position in the book or the memo is answered in milliseconds.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from sylver.bots.base import Bot, Turn
+from sylver.bots.candidates import SMALL, candidates, hands_over_2_3, largest_allowed
+from sylver.bots.lore import known_outcome, proven_n, winning_move_by_theory
+from sylver.bots.oracle import Exact, Oracle
+from sylver.position import Outcome, Position
+
+CLOCK_SHARE = 0.15
+"""Largest share of the remaining time one move may take."""
+
+
+class _Deadline:
+    def __init__(self, seconds: float) -> None:
+        self.end = time.monotonic() + seconds
+
+    def left(self) -> float:
+        return self.end - time.monotonic()
+
+    def passed(self) -> bool:
+        return time.monotonic() >= self.end
+
+
+class PerfectBot(Bot):
+    """Theory, then exact play (book, memo, solver), then a two-ply search with exact leaves."""
+
+    name = "perfect"
+
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        think: float = 2.0,
+        patience: int = 3,
+        max_genus: int = 400,
+    ) -> None:
+        super().__init__(rng)
+        self.think = float(think)
+        self.patience = int(patience)
+        self.oracle = Oracle(max_genus=max_genus)
+        self._stalls = 0
+        self._last_t: int | None = None
+
+    # -- the move ------------------------------------------------------------------------------
+    def choose(self, turn: Turn) -> int:
+        self._note_opponent(turn)
+        move = self._choose(turn)
+        after = turn.position.play(move) if turn.position.is_legal(move) and move > 1 else None
+        self._last_t = after.frobenius_number if after is not None and after.is_finite else None
+        return move
+
+    def _choose(self, turn: Turn) -> int:
+        budget = self.think
+        if turn.time_left is not None:
+            budget = min(budget, CLOCK_SHARE * max(0.0, turn.time_left))
+        deadline = _Deadline(max(budget, 0.01))
+        p = turn.position
+        if p.is_terminal or p.is_over:
+            return 1
+        move = winning_move_by_theory(p)
+        if move is not None and turn.allows(move):
+            return move
+        if p.is_finite:
+            exact = self.oracle.solve(p, time_limit=0.7 * deadline.left())
+            if exact is not None:
+                if exact.outcome is Outcome.N:
+                    for w in exact.winning_moves:
+                        if turn.allows(w):
+                            return w
+                    if not exact.complete:  # the winning move found is out of bounds: look for another
+                        full = self.oracle.solve(p, time_limit=0.7 * deadline.left(), complete=True)
+                        for w in full.winning_moves if full else ():
+                            if turn.allows(w):
+                                return w
+                else:
+                    return self._swindle(turn, deadline) or self._fallback(turn)
+        return self._search(turn, deadline)
+
+    def learn(self, record: object, seat: int) -> None:
+        self._stalls = 0
+        self._last_t = None
+
+    # -- lost positions ------------------------------------------------------------------------
+    def _swindle(self, turn: Turn, deadline: _Deadline, moves: list[int] | None = None) -> int | None:
+        """In a lost position: the move leaving the opponent the rarest winning replies."""
+        p = turn.position
+        if moves is None:
+            moves = candidates(turn, self.rng, full_limit=400)
+        best: tuple[float, float] | None = None
+        choice = None
+        for n in moves:
+            if deadline.passed():
+                break
+            after = p.play(n)
+            if hands_over_2_3(after):
+                continue
+            exact = self.oracle.solve(after, time_limit=min(0.2, 0.5 * deadline.left()), complete=True)
+            if exact is None or not exact.complete:
+                continue
+            if exact.outcome is Outcome.P:  # cannot happen in a solved P-position; defensive
+                return n
+            key = (exact.win_ratio, -exact.genus)
+            if best is None or key < best:
+                best, choice = key, n
+        return choice
+
+    def _fallback(self, turn: Turn) -> int:
+        """Any allowed move other than 1, preferring the largest (the least committal)."""
+        top = largest_allowed(turn)
+        if top is not None and top > 1:
+            return top
+        for n in candidates(turn, self.rng):
+            return n
+        return 1
+
+    # -- positions too big to solve --------------------------------------------------------------
+    def _search(self, turn: Turn, deadline: _Deadline) -> int:
+        p = turn.position
+        moves = candidates(turn, self.rng, full_limit=400)
+        pass_move = largest_allowed(turn)
+        if pass_move is not None:  # judged early: it is the default choice
+            moves = [n for n in moves if n <= SMALL] + [pass_move] + [n for n in moves if n > SMALL and n != pass_move]
+        open_moves: list[int] = []
+        lost: list[int] = []
+        cheap = p.is_empty or p.generators[0] <= 10_000
+        for n in moves:
+            if deadline.left() < 0.02 and (open_moves or lost):
+                break
+            after = p.play(n)
+            verdict = self._verdict(after, deadline)
+            if verdict is True:
+                return n
+            if verdict is False:
+                lost.append(n)
+            elif cheap and self._refuted(turn, after, deadline):
+                lost.append(n)
+            else:
+                open_moves.append(n)
+        if open_moves:
+            return self._prefer(turn, open_moves, pass_move, lost, deadline)
+        swindle = self._swindle(turn, deadline, lost[:SMALL])
+        if swindle is not None:
+            return swindle
+        return pass_move if pass_move is not None else self._fallback(turn)
+
+    def _verdict(self, after: Position, deadline: _Deadline) -> bool | None:
+        """True if ``after`` is known P (a win for the mover), False if known N, else None."""
+        if after.is_terminal:
+            return True
+        if hands_over_2_3(after):
+            return False
+        known = known_outcome(after)
+        if known is not None:
+            return known
+        if after.is_finite:
+            exact = self._exact(after, deadline)
+            if exact is not None:
+                return exact.outcome is Outcome.P
+        return False if proven_n(after) else None
+
+    def _exact(self, p: Position, deadline: _Deadline) -> Exact | None:
+        hit = self.oracle.known(p)
+        if hit is not None:
+            return hit
+        return self.oracle.solve(p, time_limit=min(0.25, 0.3 * deadline.left()))
+
+    def _refuted(self, turn: Turn, after: Position, deadline: _Deadline) -> bool:
+        """Does the opponent have a small reply leaving us a known or solved P-position?"""
+        if after.is_finite and after.genus > 50_000_000:
+            return False
+        for m in range(2, SMALL + 1):
+            if deadline.passed():
+                return False
+            if not after.is_legal(m) or turn.max_move is not None and m > turn.max_move:
+                continue
+            verdict = self._verdict(after.play(m), deadline)
+            if verdict is True:
+                return True
+        return False
+
+    def _note_opponent(self, turn: Turn) -> None:
+        """Count the opponent's consecutive passive replies (a move above 1/50 of the t we left)."""
+        if self._last_t is None or not turn.history:
+            return
+        last = turn.history[-1]
+        if last * 50 > self._last_t:
+            self._stalls += 1
+        else:
+            self._stalls = 0
+
+    def _prefer(
+        self, turn: Turn, open_moves: list[int], pass_move: int | None, lost: list[int], deadline: _Deadline
+    ) -> int:
+        """Choose among the moves nobody can judge yet (see the module docstring)."""
+        p = turn.position
+        small_named = [x for x in p.generators if x <= SMALL]
+        if not small_named:  # open with the smallest prime >= 5 still open (Hutchings)
+            for q in (5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61):
+                if q in open_moves:
+                    return q
+        if pass_move in open_moves and self._stalls < self.patience:
+            return pass_move
+        # the opponent keeps passing too: commit, leaving a position whose winning replies are rare
+        small_lost = sorted((n for n in lost if n <= SMALL), reverse=True)
+        if small_lost:
+            swindle = self._swindle(turn, deadline, small_lost)
+            if swindle is not None:
+                self._stalls = 0
+                return swindle
+        if pass_move in open_moves:
+            return pass_move
+        small_open = [n for n in open_moves if n <= SMALL]
+        return self.rng.choice(small_open or open_moves)
