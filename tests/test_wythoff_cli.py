@@ -220,3 +220,43 @@ class TestPlay:
     def test_start_over(self):
         c = console()
         assert play_wythoff(c, start=(0, 0), input_fn=feed()) is False
+
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "wythoff.md"
+
+
+def _doc_console_examples() -> list[tuple[list[str], str]]:
+    examples: list[tuple[list[str], str]] = []
+    in_console = False
+    for line in DOC.read_text().splitlines():
+        if line.startswith("```"):
+            in_console = line == "```console"
+            continue
+        if not in_console:
+            continue
+        if line.startswith("$ sylver "):
+            command = line[len("$ sylver ") :].split("  #")[0].split()
+            examples.append((command, ""))
+        else:
+            command, out = examples[-1]
+            examples[-1] = (command, out + line + "\n")
+    return examples
+
+
+class TestDocs:
+    def test_console_examples(self, capsys):
+        examples = _doc_console_examples()
+        assert len(examples) >= 8
+        for command, expected in examples:
+            code, out, err = run(capsys, *command)
+            assert (code, out, err) == (0, expected, ""), command
+
+    def test_python_examples(self):
+        import doctest
+
+        import sylver.wythoff
+
+        result = doctest.testfile(str(DOC), module_relative=False)
+        assert result.attempted >= 6 and result.failed == 0
+        result = doctest.testmod(sylver.wythoff)
+        assert result.attempted >= 15 and result.failed == 0

@@ -16,12 +16,16 @@ b_k − a_k = k, so *every pile size x has exactly one partner* ``y`` with {x, y
 and *every difference d = j − i has exactly one P-position* on its diagonal.
 
 Misère play.  The misère P-positions differ only at the start: (0, 1), (1, 0) and (2, 2) replace
-(0, 0), (1, 2) and (2, 1); from k = 2 on they are (a_k, b_k), (b_k, a_k) again.  (Proof: the
-listed set contains one position per row, per column and per diagonal, so no move joins two of
-its members; and from any other position a move reaches it — for positions not in the first three
-rows/columns/diagonals this is the normal-play argument, the rest is a finite check, done in the
-tests for every i, j ≤ 300.)  The same "one partner per pile, one position per diagonal" structure
-therefore holds, with a different partner for 0, 1, 2 and different diagonals 0, ±1.
+(0, 0), (1, 2) and (2, 1); from k = 2 on they are (a_k, b_k), (b_k, a_k) again.  Proof: call this
+set M; (0, 0) is a misère N-position (the previous player took the last counter).  M has one
+member per pile size (0↔1, 2↔2, a_k↔b_k) and one per diagonal d = j − i ((2, 2) for d = 0,
+(0, 1)/(1, 0) for d = ±1, (a_k, b_k)/(b_k, a_k) for d = ±k, k ≥ 2), so no move joins two members.
+From (i, j) ∉ M ∪ {(0, 0)}, i ≤ j by symmetry, let y be the partner of i in M.  If y < j, moving to
+(i, y) works; y = j is excluded; so y > j ≥ i.  That rules out i = 0 (then j = 0), i = 1 (y = 0) and
+i = 2 (y = 2), so i = a_k with k ≥ 2 and y = b_k, and d = j − i satisfies 0 ≤ d < k.  The member of
+M on diagonal d — (2, 2), (0, 1) or (a_d, b_d) with a_d < a_k — has a smaller first pile than
+i ≥ 3, so a diagonal move reaches it.  (The same argument with (0, 0) on diagonal 0 is Wythoff's
+theorem for normal play.)  Both are also checked by brute force for every i, j ≤ 300 in the tests.
 
 All arithmetic is exact integer arithmetic — ⌊n·φ⌋ = (n + isqrt(5n²)) // 2 — so every function
 is right for piles with thousands of digits; no floating point is used anywhere.
@@ -551,8 +555,9 @@ def winning_move_in_sum(games: Iterable[Sequence[int]], misere: bool = False) ->
     not a P-position, it is moved to a P-position by the exact formula (any size).  Otherwise the
     Grundy values come from the cached table (TooLargeError beyond it).
 
-    Misère play: Grundy values do not decide misère sums (Conway, ONAG ch. 12; Wythoff is not a
-    tame game), so a misère sum is solved by exhaustive search, exact but limited to
+    Misère play: Grundy values do not decide misère sums in general (Conway, *On Numbers and
+    Games* ch. 12: only for special, "tame", games), so rather than rely on such a theory a misère
+    sum is solved by exhaustive search, exact but limited to
     MISERE_SUM_WORK examined moves (TooLargeError beyond).  A single component is answered by the
     formula for any size.
 
