@@ -155,3 +155,31 @@ class NumpyInt(Smallest):
         import numpy
 
         return numpy.int64(smallest_legal(list))
+
+
+class Slow(Smallest):
+    """Takes 0.1 s per move (for the resume test)."""
+
+    def announce(self, list):
+        time.sleep(0.1)
+        return smallest_legal(list)
+
+
+class LearnChecker(Smallest):
+    """Checks the seed-000 calls: constructed with its id, learn(first_id, second_id, full list)."""
+
+    def __init__(self, id):
+        assert isinstance(id, int)
+        self.id = id
+        self.seen = None
+
+    def announce(self, list):
+        assert type(list) is type([]) and all(isinstance(x, int) for x in list)
+        self.seen = tuple(list)
+        return smallest_legal(list)
+
+    def learn(self, first, second, list):
+        assert isinstance(first, int) and isinstance(second, int) and first != second
+        assert self.id in (first, second), (self.id, first, second)
+        assert tuple(list[: len(self.seen)]) == self.seen, (list, self.seen)
+        assert list[-1] == 1 or len(list) > len(self.seen)

@@ -1,0 +1,196 @@
+"""Arena: rules, specs, referee, tournament files, resume after kill -9, disqualification, CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sylver.arena.board import Board
+from sylver.arena.ratings import elo_ratings, standings
+from sylver.arena.rules import make_rules
+from sylver.arena.specs import parse_spec, parse_specs
+from sylver.arena.tournament import Config, game_seed, make_games, run_tournament
+from sylver.position import Position
+
+BOTS = Path(__file__).parent / "data" / "bots"
+ZOO = BOTS / "zoo.py"
+SYLVER = [sys.executable, "-m", "sylver"]
+
+
+def test_rules_presets_and_overrides() -> None:
+    koth = make_rules("koth")
+    assert koth.random_start == (100_000, 999_999) and koth.move_time == 20 and not koth.no_prime_first
+    assert make_rules("koth-2020").no_prime_first and make_rules("koth-2020").start == ()
+    classic = make_rules("classic")
+    assert classic.cap == 1_000_000 and classic.clock == 30 and classic.move_time is None
+    r = make_rules("classic", start=(4, 5), cap=0, clock=36, penalties=3)
+    assert r.start == (4, 5) and r.cap is None and r.clock == 36 and r.penalties == 3
+    import random
+
+    a, b = koth.draw_start(random.Random(1))
+    assert 100_000 <= a <= 999_999 and 100_000 <= b <= 999_999 and Position([a, b]).gcd == 1
+    with pytest.raises(ValueError, match="unknown rules"):
+        make_rules("chess")
+
+
+def test_specs() -> None:
+    s = parse_spec("random")
+    assert (s.kind, s.name) == ("builtin", "random")
+    s = parse_spec(f"name=alice,{ZOO}:Smallest")
+    assert (s.kind, s.name, s.cls) == ("python", "alice", "Smallest")
+    assert parse_spec(f"{ZOO}:Smallest,name=bob").name == "bob"
+    s = parse_spec("cmd:python3 -c 'print(1)'")
+    assert s.kind == "cmd" and s.argv[1:] == ("-c", "print(1)")
+    assert [x.name for x in parse_specs(["random", "random"])] == ["random", "random#2"]
+    for bad, msg in (("nosuchbot", "unknown bot"), ("missing.py:X", "not found"),
+                     ("cmd:no-such-program-xyz", "not found"), ("", "empty")):
+        with pytest.raises(ValueError, match=msg):
+            parse_spec(bad)
+
+
+def test_board_matches_position() -> None:
+    import random
+
+    rng = random.Random(5)
+    b = Board([400_009, 700_001])
+    p = Position([400_009, 700_001])
+    for _ in range(40):
+        n = rng.randint(2, 10**7) if rng.random() < 0.8 else rng.randint(2, 300_000)
+        assert b.is_legal(n) == p.is_legal(n)
+        if p.is_legal(n):
+            b.add(n)
+            p = p.play(n)
+    for n in range(1, 50_000, 7):
+        assert b.is_legal(n) == p.is_legal(n)
+    assert Board([]).is_legal(10**30) and not Board([6, 10**20]).is_legal(12)
+
+
+def test_plan_is_deterministic() -> None:
+    specs = parse_specs(["random", f"{ZOO}:Smallest", f"{ZOO}:Slow"])
+    cfg = Config(specs, make_rules("koth"), rounds=3, seed=9)
+    games = make_games(cfg, 0, [0, 1, 2])
+    assert len(games) == 3 * 3 * 2
+    assert games == make_games(cfg, 0, [0, 1, 2])
+    assert games[0]["seed"] == game_seed(9, 0, 1) != game_seed(10, 0, 1)
+    assert {tuple(g["seats"]) for g in games[:6]} == {(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)}
+
+
+def test_elo_and_ranking() -> None:
+    res = [("a", "b", 1.0)] * 30 + [("b", "a", 1.0)] * 10 + [("b", "c", 1.0)] * 20
+    elo = elo_ratings(["a", "b", "c"], res)
+    assert elo["a"][0] > elo["b"][0] > elo["c"][0]
+    assert abs(sum(e for e, _ in elo.values())) < 1e-6
+    assert all(m > 0 for _, m in elo.values())
+    rules = make_rules("koth")
+    recs = [{"players": ["x", "y"], "winner": "x", "loser": "y", "winner_seat": 0, "reason": "named-one",
+             "times": [0.1, 0.2, 0.3]},
+            {"players": ["y", "x"], "winner": "y", "loser": "x", "winner_seat": 0, "reason": "illegal",
+             "times": [0.1, 0.2]}]
+    table = standings(["x", "y"], recs, rules, seed=1)
+    assert [s.points for s in table] == [3, 3] and {s.name for s in table} == {"x", "y"}
+    x = next(s for s in table if s.name == "x")
+    assert x.illegal == 1 and x.moves == 3 and x.max_time == pytest.approx(0.3)
+    assert [s.name for s in standings(["x", "y"], recs, rules, seed=1)] == [s.name for s in table]
+
+
+def test_seed_samples_run_unchanged(tmp_path: Path) -> None:
+    """A seed-000 bot (Class(id), announce/learn) and seed-002 bots (nextMove with 3 or 2 args)."""
+    specs = parse_specs([f"{BOTS / 'seed000_sample.py'}:SampleBot", f"{BOTS / 'myOwnBot.py'}:myBot",
+                         f"{ZOO}:LearnChecker", "random"])
+    out = run_tournament(Config(specs, make_rules("koth"), 1, seed=2), tmp_path / "koth", concurrency=2)
+    assert len(out.records) == 12 and out.voids == 0
+    for r in out.records:
+        assert r["reason"] in ("named-one", "illegal", "invalid"), r
+        assert not r["learn_errors"], r["learn_errors"]
+        assert r["reason"] != "invalid" or "SampleBot" == r["loser"]
+    # classic rules with a finite start: nextMove bots get the remaining moves and never play illegally
+    specs = parse_specs([f"{BOTS / 'myOwnBot.py'}:myBot", f"name=two,{BOTS / 'seed002_two_args.py'}:myBot", "random"])
+    rules = make_rules("classic", start=(7, 9), clock=10)
+    out = run_tournament(Config(specs, rules, 2, seed=3), None, concurrency=2)
+    assert len(out.records) == 12
+    for r in out.records:
+        assert r["reason"] == "named-one", r
+        assert r["start"] == [7, 9]
+
+
+def test_disqualify_on_timeout_replays_without_the_bot(tmp_path: Path) -> None:
+    specs = parse_specs([f"{ZOO}:Smallest", f"{ZOO}:SleepsForever", f"name=other,{ZOO}:Smallest"])
+    rules = make_rules("koth", move_time=0.3)
+    out = run_tournament(Config(specs, rules, 2, seed=4, disqualify_on_timeout=True), tmp_path / "dq",
+                         concurrency=2)
+    assert out.disqualified == ["SleepsForever"] and out.phase == 1
+    assert len(out.records) == 4
+    assert all("SleepsForever" not in r["players"] for r in out.records)
+    table = {s.name: s for s in out.table}
+    assert table["SleepsForever"].disqualified and table["SleepsForever"].rank == 3
+    assert table["Smallest"].points + table["other"].points == 12
+    plan = json.loads((tmp_path / "dq" / "plan.json").read_text())
+    assert [p["bots"] for p in plan["phases"]] == [["Smallest", "SleepsForever", "other"], ["Smallest", "other"]]
+
+
+def _lines(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    return [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+
+
+def test_resume_after_kill_minus_nine(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    cmd = SYLVER + ["tournament", "--bot", f"{ZOO}:Slow", "--bot", f"{ZOO}:Smallest", "--rounds", "6",
+                    "--seed", "5", "--concurrency", "2", "--out", str(out), "--quiet"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(_lines(out / "games.jsonl")) < 3:
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    first = _lines(out / "games.jsonl")
+    assert 3 <= len(first) < 12, "the run finished before it could be killed"
+    plan_before = (out / "plan.json").read_text()
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    games = _lines(out / "games.jsonl")
+    ids = [g["game"] for g in games]
+    assert sorted(ids) == list(range(1, 13)), ids
+    assert games[: len(first)] == first
+    assert (out / "plan.json").read_text() == plan_before
+    st = json.loads((out / "standings.json").read_text())
+    assert sum(s["games"] for s in st["standings"]) == 24
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0 and len(_lines(out / "games.jsonl")) == 12
+
+
+def test_cli_match_check_and_errors(tmp_path: Path) -> None:
+    r = subprocess.run(SYLVER + ["match", f"{ZOO}:Smallest", "random", "--games", "2", "--seed", "1"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "Started game 1 of 2 (Smallest vs random)" in r.stdout
+    assert "Finished game" in r.stdout and "Score of Smallest vs random:" in r.stdout
+    r = subprocess.run(SYLVER + ["check", f"{ZOO}:Smallest"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "compliant" in r.stdout, r.stdout
+    r = subprocess.run(SYLVER + ["check", f"{ZOO}:ReturnsFloat", "--json"], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 1 and json.loads(r.stdout)["ok"] is False
+    for args, msg in (
+        (["tournament", "--bot", "random", "--out", str(tmp_path / "a")], "at least two"),
+        (["tournament", "--bot", "random", "--bot", "nosuch", "--out", str(tmp_path / "a")], "unknown bot"),
+        (["tournament", "--bot", "random", "--bot", f"{BOTS / 'zoo_import_fails.py'}:Bot", "--out",
+          str(tmp_path / "b")], "cannot import"),
+        (["match", "random", "random", "--rules", "nope"], "unknown rules"),
+    ):
+        r = subprocess.run(SYLVER + args, capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2, (args, r.stdout, r.stderr)
+        assert msg in r.stderr and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    # a different tournament in the same directory is refused
+    run = SYLVER + ["tournament", "--bot", f"{ZOO}:Smallest", "--bot", "random", "--rounds", "1", "--quiet",
+                    "--out", str(tmp_path / "c")]
+    assert subprocess.run(run, capture_output=True, timeout=120).returncode == 0
+    r = subprocess.run(run[:-3] + ["--seed", "8", "--out", str(tmp_path / "c")], capture_output=True, text=True)
+    assert r.returncode == 2 and "different tournament" in r.stderr
