@@ -23,12 +23,20 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
+from sylver import theory, wythoff
+from sylver.arena.rules import preset
 from sylver.bots import BOTS, Turn, make_bot
 from sylver.errors import BotError, IllegalMoveError, InvalidMoveError, InvalidPositionError
 from sylver.position import GameRecord, Position, Termination, parse_numbers
 from sylver.web.jobs import BusyError, JobRunner, JobTimeoutError, Limits
+from sylver.web.results import ResultsError, ResultsView
 
 STATIC = Path(__file__).resolve().parent / "static"
+
+
+def koth_rules() -> Any:
+    """The KotH rules of shared/seeds/000 (their start: two random coprime numbers)."""
+    return preset("koth")
 
 
 class ApiError(Exception):
@@ -66,9 +74,13 @@ class SolveIn(BaseModel):
     time_limit: float | None = Field(default=None, gt=0, description="Seconds (capped by the server).")
 
 
-class WythoffMoveIn(BaseModel):
+class WythoffIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     position: tuple[StrictInt, StrictInt] = Field(description="The queen's square / pile sizes (i, j).")
+    misere: bool = Field(default=False, description="Misère play: whoever takes the last counter loses.")
+
+
+class WythoffMoveIn(WythoffIn):
     to: tuple[StrictInt, StrictInt] = Field(description="The square the queen moves to.")
 
 
@@ -96,10 +108,13 @@ def create_app(limits: Limits | None = None, results_dir: Path | str | None = No
     )
     app.state.limits = limits
     app.state.runner = runner
-    app.state.results_dir = Path(results_dir) if results_dir is not None else None
+    app.state.results = ResultsView(Path(results_dir)) if results_dir is not None else None
 
     _install_error_handlers(app)
     _sylver_routes(app, limits, runner)
+    _wythoff_routes(app, limits)
+    if app.state.results is not None:
+        _results_routes(app, app.state.results, limits, runner)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -155,7 +170,7 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
         return {
             "version": app.version,
             "bots": [{"name": name, "about": _first_line(cls.__doc__)} for name, cls in sorted(BOTS.items())],
-            "features": {"solver": True, "results": app.state.results_dir is not None},
+            "features": {"theory": True, "solver": True, "wythoff": True, "results": app.state.results is not None},
             "limits": limits.public(),
         }
 
@@ -230,10 +245,167 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
             _solve, limits, numbers, seconds, timeout=2 * seconds + limits.job_time, lane="solve"
         )
 
+    @app.get("/api/sylver/analyze", tags=["sylver"])
+    async def analyze(
+        position: Annotated[str, Query(description='The position, e.g. "4,5" (empty: no number named).')] = "",
+    ) -> dict[str, Any]:
+        """What the theory says (shared/seeds/004): t, t̄, genus, ends, ender kind, enclosure,
+        the outcome when a theorem decides it and why — the same report as ``sylver analyze --json``."""
+        numbers = _numbers_from_text(position, "position", limits)
+        return await runner.run(_analyze, numbers, limits)
+
     @app.get("/api/sylver/random-start", tags=["sylver"])
     def random_start(seed: Annotated[int | None, Query(description="Seed for a reproducible start.")] = None) -> dict[str, Any]:
         """A KotH start (shared/seeds/000): two random coprime numbers in [100000, 999999]."""
-        return {"start": _koth_start(random.Random(seed))}
+        return {"start": list(koth_rules().draw_start(random.Random(seed)))}
+
+
+# -- Wythoff's Nim --------------------------------------------------------------------------------
+def _wythoff_routes(app: FastAPI, limits: Limits) -> None:
+    # Every call here is integer arithmetic in O(digits²): fast enough to answer on the event loop.
+
+    @app.get("/api/wythoff/analyze", tags=["wythoff"])
+    def wythoff_analyze(
+        i: Annotated[int, Query(description="First pile (the queen's column).")],
+        j: Annotated[int, Query(description="Second pile (the queen's row).")],
+        misere: Annotated[bool, Query(description="Misère play.")] = False,
+    ) -> dict[str, Any]:
+        """Who wins from (i, j) with perfect play, and every winning move (at most three)."""
+        return _wythoff_facts(_pile_pair(i, j, limits), misere)
+
+    @app.post("/api/wythoff/move", tags=["wythoff"])
+    def wythoff_move(body: WythoffMoveIn) -> dict[str, Any]:
+        """Move the queen to ``to``; unless that ends the game, the perfect player answers."""
+        p = _pile_pair(*body.position, limits)
+        if p.is_over():
+            raise ApiError(409, "game_over", "the game is over: the queen is in the corner")
+        try:
+            after = p.play(body.to)
+        except (InvalidMoveError, InvalidPositionError) as exc:
+            raise ApiError(409, "illegal_move", str(exc)) from None
+        out: dict[str, Any] = {"you": list(after), "reply": None}
+        if not after.is_over():
+            reply = _wythoff_reply(after, body.misere)
+            out["reply"] = list(reply)
+            after = reply
+        out.update(_wythoff_facts(after, body.misere))
+        out["winner"] = _wythoff_winner(after, "you" if out["reply"] is None else "computer", body.misere)
+        return out
+
+    @app.post("/api/wythoff/computer-move", tags=["wythoff"])
+    def wythoff_computer_move(body: WythoffIn) -> dict[str, Any]:
+        """The perfect player moves from ``position`` (a winning move when there is one)."""
+        p = _pile_pair(*body.position, limits)
+        if p.is_over():
+            raise ApiError(409, "game_over", "the game is over: the queen is in the corner")
+        reply = _wythoff_reply(p, body.misere)
+        out: dict[str, Any] = {"reply": list(reply)}
+        out.update(_wythoff_facts(reply, body.misere))
+        out["winner"] = _wythoff_winner(reply, "computer", body.misere)
+        return out
+
+    @app.get("/api/wythoff/cold", tags=["wythoff"])
+    def wythoff_cold(
+        limit: Annotated[int, Query(ge=0, description="Largest pile.")] = 20,
+        misere: Annotated[bool, Query(description="Misère play.")] = False,
+    ) -> dict[str, Any]:
+        """The cold positions (P: the player to move loses) with both piles at most ``limit``."""
+        if limit > limits.max_cold:
+            raise ApiError(422, "too_large", f"limit {limit} exceeds the server's limit {limits.max_cold}")
+        return {"limit": limit, "misere": misere, "cold": [list(q) for q in wythoff.p_positions(limit, misere)]}
+
+
+def _pile_pair(i: int, j: int, limits: Limits) -> wythoff.WythoffPosition:
+    for name, x in (("i", i), ("j", j)):
+        if x > limits.max_pile:
+            raise ApiError(422, "too_large", f"{name} = {x} exceeds the server's limit {limits.max_pile}")
+    try:
+        return wythoff.WythoffPosition(i, j)
+    except InvalidPositionError as exc:
+        raise ApiError(422, "invalid_position", str(exc)) from None
+
+
+def _wythoff_facts(p: wythoff.WythoffPosition, misere: bool) -> dict[str, Any]:
+    small = max(p) <= 200
+    return {
+        "position": list(p),
+        "misere": misere,
+        "over": p.is_over(),
+        "outcome": p.outcome(misere).value,
+        "winning_moves": [list(q) for q in p.winning_moves(misere)],
+        "moves": [list(q) for q in p.moves()] if small else None,
+        "nim_value": p.nim_value(misere) if max(p) <= 64 else None,
+    }
+
+
+def _wythoff_reply(p: wythoff.WythoffPosition, misere: bool) -> wythoff.WythoffPosition:
+    """The perfect player's move: a winning one; from a cold position the smallest move (one counter
+    from the larger pile), which leaves the opponent the most room to go wrong."""
+    best = p.winning_move(misere)
+    if best is not None:
+        return best
+    return p.play((p.i - 1, p.j) if p.i >= p.j else (p.i, p.j - 1))
+
+
+def _wythoff_winner(p: wythoff.WythoffPosition, mover: str, misere: bool) -> str | None:
+    """Who won once the queen is in the corner: the mover (normal play) or the other (misère)."""
+    if not p.is_over():
+        return None
+    other = "computer" if mover == "you" else "you"
+    return other if misere else mover
+
+
+# -- the tournament viewer -----------------------------------------------------------------------
+def _results_routes(app: FastAPI, view: ResultsView, limits: Limits, runner: JobRunner) -> None:
+    @app.get("/api/results", tags=["results"])
+    async def results_summary() -> dict[str, Any]:
+        """The tournament: rules, progress and standings (live while it runs)."""
+        return await runner.run(_results_call, view.summary)
+
+    @app.get("/api/results/games", tags=["results"])
+    async def results_games(
+        offset: Annotated[int, Query(ge=0, description="Skip this many games.")] = 0,
+        limit: Annotated[int, Query(ge=1, le=500, description="Games per page.")] = 50,
+        bot: Annotated[str | None, Query(description="Only the games of this bot.")] = None,
+    ) -> dict[str, Any]:
+        """The finished games, in the order they finished."""
+        return await runner.run(_results_call, view.games, offset, limit, bot)
+
+    @app.get("/api/results/games/{game}", tags=["results"])
+    async def results_game(
+        game: int, phase: Annotated[int | None, Query(ge=0, description="Tournament phase.")] = None
+    ) -> dict[str, Any]:
+        """One game's full record (``steps``: how many of its moves can be replayed)."""
+        return await runner.run(_results_call, view.game, game, phase)
+
+    @app.get("/api/results/games/{game}/position", tags=["results"])
+    async def results_position(
+        game: int,
+        ply: Annotated[int, Query(ge=0, description="Moves played (0: the start).")] = 0,
+        phase: Annotated[int | None, Query(ge=0, description="Tournament phase.")] = None,
+    ) -> dict[str, Any]:
+        """The position after ``ply`` moves of a game, as ``/api/sylver/state`` describes it."""
+        rec = await runner.run(_results_call, view.game, game, phase)
+        if ply > rec["steps"]:
+            raise ApiError(422, "invalid_request", f"ply {ply}: game {game} has {rec['steps']} replayable moves")
+        start = _check_numbers(_int_list(rec.get("start") or [], "start"), "start", limits)
+        moves = _check_moves(start, _int_list(rec["moves"][:ply], "moves"), limits)
+        return await runner.run(_state, limits, start, moves)
+
+
+def _results_call(fn: Any, *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except KeyError as exc:
+        raise ApiError(404, "not_found", str(exc.args[0]) if exc.args else "not found") from None
+    except ResultsError as exc:
+        raise ApiError(500, "bad_results", str(exc)) from None
+
+
+def _int_list(values: list[Any], what: str) -> list[int]:
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in values):
+        raise ApiError(422, "invalid_request", f"{what}: the record holds a value that is not a move")
+    return list(values)
 
 
 def _first_line(doc: str | None) -> str:
@@ -272,12 +444,31 @@ def _game_numbers(game: GameIn, limits: Limits) -> tuple[tuple[int, ...], tuple[
         start = _check_numbers(game.start, "start", limits)
     if len(game.moves) > limits.max_moves:
         raise ApiError(422, "too_large", f"moves: {len(game.moves)} moves; at most {limits.max_moves}")
-    for i, x in enumerate(game.moves):
+    return start, _check_moves(start, game.moves, limits)
+
+
+def _check_moves(start: tuple[int, ...], moves: Sequence[int], limits: Limits) -> tuple[int, ...]:
+    """Each move a positive integer within the limit, and no position on the way with a smallest
+    number above ``max_multiplicity`` (the smallest named number only decreases, so the first
+    position with two distinct numbers is the one to check)."""
+    distinct = set(start)
+    smallest = min(start, default=None)
+    for i, x in enumerate(moves):
         if x < 1:
             raise ApiError(422, "invalid_move", f"moves[{i}]: {x} is not a positive integer")
         if x > limits.max_number:
             raise ApiError(422, "too_large", f"moves[{i}]: {x} exceeds the server's limit {limits.max_number}")
-    return start, tuple(game.moves)
+        if len(distinct) < 2:
+            distinct.add(x)
+            smallest = x if smallest is None else min(smallest, x)
+            if len(distinct) >= 2 and smallest > limits.max_multiplicity:
+                raise ApiError(
+                    422,
+                    "too_large",
+                    f"moves[{i}]: naming {x} would build a position whose smallest number {smallest} exceeds "
+                    f"the server's limit {limits.max_multiplicity}",
+                )
+    return tuple(moves)
 
 
 def _check_size(p: Position, move: int, limits: Limits) -> None:
@@ -473,13 +664,8 @@ def _solve(limits: Limits, numbers: tuple[int, ...], seconds: float) -> dict[str
     return out
 
 
-def _koth_start(rng: random.Random) -> list[int]:
-    from math import gcd
-
-    while True:
-        a, b = rng.randint(100_000, 999_999), rng.randint(100_000, 999_999)
-        if gcd(a, b) == 1:
-            return [a, b]
+def _analyze(numbers: tuple[int, ...], limits: Limits) -> dict[str, Any]:
+    return theory.report(_position_after(numbers, ()), move_list_limit=limits.max_cells)
 
 
 __all__ = ["ApiError", "Limits", "create_app"]

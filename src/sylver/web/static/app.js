@@ -200,6 +200,7 @@ function scShow(state) {
   sc.window = null;
   sc.lo = 1;
   sc.winning = null;
+  sc.ends = null;
   sc.token += 1;
   $("#sc-position").textContent = state.braces;
   $("#sc-describe").textContent = state.finite
@@ -291,7 +292,8 @@ function scGrid() {
     if (named.has(n)) cls.push("named");
     if (t !== null && n === t) cls.push("t");
     if (sc.winning && sc.winning.has(n)) cls.push("win");
-    const label = `${n}: ${legal ? "legal" : "illegal"}${named.has(n) ? ", named" : ""}${t === n ? ", t (the largest legal move)" : ""}${sc.winning && sc.winning.has(n) ? ", a winning move" : ""}`;
+    if (sc.ends && sc.ends.has(n) && n !== t) cls.push("end");
+    const label = `${n}: ${legal ? "legal" : "illegal"}${named.has(n) ? ", named" : ""}${t === n ? ", t (the largest legal move)" : ""}${sc.winning && sc.winning.has(n) ? ", a winning move" : ""}${sc.ends && sc.ends.has(n) ? ", an end" : ""}`;
     frag.append(el("button", {
       type: "button", class: cls.join(" "), "data-n": String(n), "aria-label": label,
       tabindex: legal ? "0" : "-1", text: String(n),
@@ -459,11 +461,32 @@ function scTheory(rep) {
     const kinds = { quiet: "quiet ender", unquiet: "unquiet ender", none: "not an ender" };
     fact(dl, "Ender", kinds[rep.ender] || String(rep.ender), "an ender has t as its only end (sec. 1); quiet iff t is odd (sec. 3)");
   }
-  if (Array.isArray(rep.ends)) fact(dl, "Ends", rep.ends.length ? rep.ends.map(fmt).join(", ") : "—", "legal moves that eliminate no other legal move");
-  if (Array.isArray(rep.enclosure)) fact(dl, rep.gcd > 1 ? "Ē" : "E", braces(rep.enclosure), "the enclosure: the ender reached by imposing antisymmetry (sec. 3)");
-  if (rep.outcome_by_theory) fact(dl, "Theory", el("span", { class: "badge " + rep.outcome_by_theory, text: rep.outcome_by_theory }));
+  if (Array.isArray(rep.ends)) {
+    const shown = rep.ends.slice(0, 40).map(fmt).join(", ") + (rep.ends.length > 40 ? `, … (${fmt(rep.ends.length)})` : "");
+    fact(dl, "Ends", rep.ends.length ? shown : "—", "legal moves that eliminate no other legal move");
+  } else if (rep.end_count) {
+    fact(dl, "Ends", fmt(rep.end_count));
+  }
+  if (Array.isArray(rep.enclosure)) {
+    const name = rep.gcd > 1 ? "Ē" : "E";
+    const adds = Array.isArray(rep.enclosure_moves) && rep.enclosure_moves.length ? ` (adjoins ${rep.enclosure_moves.map(fmt).join(", ")})` : " (it is its own enclosure)";
+    fact(dl, `Enclosure ${name}`, braces(rep.enclosure) + (rep.gcd > 0 ? adds : ""), "the ender reached by imposing antisymmetry about t (sec. 3)");
+  }
+  if (rep.prime_multiple) fact(dl, "Prime multiple", rep.prime_multiple, "short: a prime multiple of a quiet ender; long otherwise (sec. 1)");
+  if (rep.roberts) fact(dl, "Roberts", `case ${rep.roberts.case}: ${rep.roberts.ender} (a₀ = ${rep.roberts.a0}, d = ${rep.roberts.d}, s = ${rep.roberts.s})`, "arithmetic progressions (sec. 4)");
+  const verdict = rep.outcome_by_theory
+    ? el("span", { class: "badge " + rep.outcome_by_theory, text: rep.outcome_by_theory === "N" ? "N — the player to move wins" : "P — the player to move loses" })
+    : "undecided";
+  fact(dl, "Outcome", verdict);
+  if (rep.winning_move !== null && rep.winning_move !== undefined) {
+    fact(dl, "Winning move", el("button", { type: "button", class: "chip", "aria-label": `play ${rep.winning_move}, a winning move by theory`, onclick: () => scPlay(rep.winning_move), text: fmt(rep.winning_move) }));
+  }
   box.append(el("h3", { text: "Theory" }), dl);
   if (rep.reason) box.append(el("p", { class: "reason", text: rep.reason }));
+  if (Array.isArray(rep.ends) && sc.state && sc.state.finite) {
+    sc.ends = new Set(rep.ends);
+    scGrid();
+  }
 }
 
 function scSolution(sol) {
@@ -520,6 +543,355 @@ function setupSylver() {
   $("#sc-next").addEventListener("click", () => scPage(1));
   $("#sc-goto").addEventListener("keydown", scGoto);
   scNewGame();
+}
+
+/* ================================================================================ Wythoff */
+const wy = { pos: [0, 0], size: 8, humanFirst: true, misere: false, facts: null, history: [], cold: null, over: false, busy: false };
+
+function wySetError(msg) {
+  const box = $("#wy-error");
+  box.textContent = msg || "";
+  box.hidden = !msg;
+}
+
+async function wyNewGame(ev) {
+  if (ev) ev.preventDefault();
+  wySetError("");
+  const i = Number($("#wy-i").value), j = Number($("#wy-j").value);
+  if (!Number.isInteger(i) || !Number.isInteger(j) || i < 0 || j < 0 || i > 40 || j > 40) {
+    wySetError("The queen's square needs whole numbers from 0 to 40.");
+    return;
+  }
+  wy.humanFirst = $("#wy-setup").elements.wyfirst.value === "human";
+  wy.misere = $("#wy-misere").checked;
+  wy.size = Math.max(8, i + 1, j + 1);
+  wy.history = [];
+  wy.cold = null;
+  try {
+    const facts = await api("GET", `/api/wythoff/analyze?i=${i}&j=${j}&misere=${wy.misere}`);
+    wyShow(facts, null);
+    if (!wy.humanFirst && !facts.over) await wyComputer();
+    else if ($("#wy-cold").checked) wyLoadCold();
+  } catch (e) {
+    wySetError(e.message);
+  }
+}
+
+function wyShow(facts, winner) {
+  wy.facts = facts;
+  wy.pos = facts.position;
+  wy.over = facts.over || !!winner;
+  wy.winner = winner;
+  $("#wy-position").textContent = `(${wy.pos[0]}, ${wy.pos[1]})`;
+  const st = $("#wy-status");
+  st.className = "status";
+  if (wy.over) {
+    const youWin = winner === "you";
+    st.textContent = youWin
+      ? (wy.misere ? "You win: the perfect player had to take the last counter." : "You win: you moved the queen to the corner.")
+      : (wy.misere ? "The perfect player wins: you took the last counter." : "The perfect player wins: it moved the queen to the corner.");
+    st.classList.add(youWin ? "win" : "lose");
+  } else {
+    st.textContent = "Your move: click a highlighted square.";
+  }
+  wyFacts();
+  wyHistory();
+  wyBoard();
+}
+
+async function wyMove(to) {
+  if (wy.busy || wy.over) return;
+  wySetError("");
+  wy.busy = true;
+  try {
+    const from = wy.pos;
+    const r = await api("POST", "/api/wythoff/move", { position: from, to, misere: wy.misere });
+    wy.history.push({ who: "You", to: r.you });
+    if (r.reply) wy.history.push({ who: "Perfect player", to: r.reply });
+    wyShow(r, r.winner);
+  } catch (e) {
+    wySetError(e.message);
+  } finally {
+    wy.busy = false;
+  }
+}
+
+async function wyComputer() {
+  const r = await api("POST", "/api/wythoff/computer-move", { position: wy.pos, misere: wy.misere });
+  wy.history.push({ who: "Perfect player", to: r.reply });
+  wyShow(r, r.winner);
+  if ($("#wy-cold").checked) wyLoadCold();
+}
+
+async function wyLoadCold() {
+  try {
+    const r = await api("GET", `/api/wythoff/cold?limit=${wy.size - 1}&misere=${wy.misere}`);
+    wy.cold = new Set(r.cold.map((p) => p.join(",")));
+    wyBoard();
+  } catch (e) {
+    wySetError(e.message);
+  }
+}
+
+function wyFacts() {
+  const f = wy.facts;
+  const dl = $("#wy-facts");
+  dl.innerHTML = "";
+  fact(dl, "Queen at", `(${f.position[0]}, ${f.position[1]})`);
+  fact(dl, "Rules", f.misere ? "misère: whoever takes the last counter loses" : "normal: whoever reaches the corner wins");
+  if (!wy.over) {
+    const label = f.outcome === "P" ? "P (cold): the player to move loses" : "N (hot): the player to move wins";
+    fact(dl, "Outcome", el("span", { class: "badge " + f.outcome, text: label }));
+    if ($("#wy-hint").checked) {
+      fact(dl, "Winning moves", f.winning_moves.length ? f.winning_moves.map((p) => `(${p[0]}, ${p[1]})`).join(", ") : "none");
+    }
+    if (f.nim_value !== null && f.nim_value !== undefined) fact(dl, "Nim value", String(f.nim_value), "the Grundy value of the position");
+  }
+}
+
+function wyHistory() {
+  const ol = $("#wy-history");
+  ol.innerHTML = "";
+  for (const h of wy.history) {
+    ol.append(el("li", {}, el("span", { class: "who", text: h.who }), el("span", { class: "mv", text: `(${h.to[0]}, ${h.to[1]})` })));
+  }
+}
+
+function wyBoard() {
+  const board = $("#wy-board");
+  board.innerHTML = "";
+  const n = wy.size;
+  board.style.gridTemplateColumns = `1.6rem repeat(${n}, minmax(0, 1fr))`;
+  const reach = new Set(!wy.over && wy.facts.moves ? wy.facts.moves.map((p) => p.join(",")) : []);
+  const wins = new Set($("#wy-hint").checked && !wy.over ? wy.facts.winning_moves.map((p) => p.join(",")) : []);
+  const showCold = $("#wy-cold").checked && wy.cold;
+  const frag = document.createDocumentFragment();
+  for (let y = n - 1; y >= 0; y--) {
+    frag.append(el("span", { class: "axis", "aria-hidden": "true", text: String(y) }));
+    for (let x = 0; x < n; x++) {
+      const key = `${x},${y}`;
+      const queen = x === wy.pos[0] && y === wy.pos[1];
+      const cls = ["sq"];
+      if ((x + y) % 2 === 1) cls.push("dark");
+      const canGo = reach.has(key);
+      if (canGo) cls.push("reach");
+      if (showCold && wy.cold.has(key)) cls.push("cold");
+      if (wins.has(key)) cls.push("win");
+      if (x === 0 && y === 0) cls.push("corner");
+      let label = `(${x}, ${y})`;
+      if (queen) label += ": the queen";
+      else if (canGo) label += ": move here";
+      if (showCold && wy.cold.has(key)) label += ", cold";
+      if (wins.has(key)) label += ", winning move";
+      const b = el("button", {
+        type: "button", class: cls.join(" "), "data-x": String(x), "data-y": String(y),
+        "aria-label": label, tabindex: canGo ? "0" : "-1", "aria-disabled": canGo ? null : "true",
+      });
+      if (queen) b.innerHTML = QUEEN_SVG;
+      frag.append(b);
+    }
+  }
+  frag.append(el("span", { "aria-hidden": "true" }));
+  for (let x = 0; x < n; x++) frag.append(el("span", { class: "axis", "aria-hidden": "true", text: String(x) }));
+  board.append(frag);
+}
+
+const QUEEN_SVG = '<svg viewBox="0 0 40 40" aria-hidden="true"><path class="queen" d="M6 14 L11 29 H29 L34 14 L26 21 L20 9 L14 21 Z"/><rect class="queen" x="10" y="31" width="20" height="4" rx="1.5"/><circle class="queen" cx="6" cy="12" r="3"/><circle class="queen" cx="20" cy="7" r="3"/><circle class="queen" cx="34" cy="12" r="3"/></svg>';
+
+function setupWythoff() {
+  $("#wy-setup").addEventListener("submit", wyNewGame);
+  $("#wy-random").addEventListener("click", () => {
+    $("#wy-i").value = 4 + Math.floor(Math.random() * 17);
+    $("#wy-j").value = 4 + Math.floor(Math.random() * 17);
+  });
+  $("#wy-board").addEventListener("click", (ev) => {
+    const b = ev.target.closest(".sq.reach");
+    if (b) wyMove([Number(b.dataset.x), Number(b.dataset.y)]);
+  });
+  $("#wy-cold").addEventListener("change", () => { if ($("#wy-cold").checked && !wy.cold) wyLoadCold(); else wyBoard(); });
+  $("#wy-hint").addEventListener("change", () => { wyFacts(); wyBoard(); });
+  wyNewGame();
+}
+
+/* ============================================================================= tournament */
+const rs = { offset: 0, limit: 50, bot: "", total: 0, game: null, ply: 0, token: 0, summary: null };
+
+const STANDING_COLUMNS = [
+  ["rank", "#"], ["name", "bot"], ["points", "points"], ["games", "games"], ["wl", "W–L"],
+  ["firstsecond", "1st/2nd wins"], ["crashes", "crash"], ["timeouts", "timeout"], ["illegal", "illegal"],
+  ["avg_time", "avg/move"], ["max_time", "max/move"], ["elo", "Elo ± 95%"],
+];
+
+function fmtTime(x) {
+  if (typeof x !== "number") return "—";
+  return x < 1 ? `${(x * 1000).toFixed(1)} ms` : `${x.toFixed(2)} s`;
+}
+
+async function rsLoadSummary() {
+  try {
+    const s = await api("GET", "/api/results");
+    rs.summary = s;
+    $("#rs-about").textContent = `${s.rules}; ${s.rounds} round${s.rounds === 1 ? "" : "s"}, seed ${s.seed}. `
+      + `${fmt(s.games_played)} of ${fmt(s.games_planned)} games played`
+      + (s.finished ? " — final standings." : " — live standings (the tournament is running).")
+      + (s.voids ? ` ${s.voids} void game${s.voids === 1 ? "" : "s"}.` : "");
+    const table = $("#rs-standings");
+    table.innerHTML = "";
+    const head = el("tr");
+    for (const [, label] of STANDING_COLUMNS) head.append(el("th", { scope: "col", text: label }));
+    table.append(el("thead", {}, head));
+    const body = el("tbody");
+    for (const r of s.standings) {
+      const tr = el("tr");
+      for (const [key] of STANDING_COLUMNS) {
+        let v;
+        if (key === "wl") v = `${r.wins}–${r.losses}`;
+        else if (key === "firstsecond") v = `${r.wins_first}/${r.wins_second}`;
+        else if (key === "avg_time" || key === "max_time") v = fmtTime(r[key]);
+        else if (key === "elo") v = `${r.elo >= 0 ? "+" : ""}${Math.round(r.elo)} ± ${Math.round(r.elo_margin)}`;
+        else if (key === "points") v = String(r.points);
+        else v = r[key] === undefined ? "—" : String(r[key]);
+        if (key === "name" && r.disqualified) v += " (disqualified)";
+        tr.append(el("td", { class: key === "name" ? "" : "num", text: v }));
+      }
+      body.append(tr);
+    }
+    table.append(body);
+    const sel = $("#rs-filter");
+    if (sel.options.length <= 1) for (const b of s.bots) sel.append(el("option", { value: b, text: b }));
+    if (!s.finished) setTimeout(() => { if (!$("#view-results").hidden) { rsLoadSummary(); rsLoadGames(); } }, 5000);
+  } catch (e) {
+    $("#rs-about").textContent = e.message;
+  }
+}
+
+async function rsLoadGames() {
+  const q = new URLSearchParams({ offset: rs.offset, limit: rs.limit });
+  if (rs.bot) q.set("bot", rs.bot);
+  const r = await api("GET", "/api/results/games?" + q);
+  rs.total = r.total;
+  const table = $("#rs-games");
+  table.innerHTML = "";
+  const head = el("tr");
+  for (const label of ["game", "round", "first", "second", "start", "moves", "result"]) head.append(el("th", { scope: "col", text: label }));
+  table.append(el("thead", {}, head));
+  const body = el("tbody");
+  for (const g of r.games) {
+    const tr = el("tr", { tabindex: "0", "data-game": String(g.game), "data-phase": String(g.phase), "aria-label": `Replay game ${g.game}: ${g.result}` },
+      el("td", { class: "num", text: String(g.game) }),
+      el("td", { class: "num", text: String(g.round ?? "") }),
+      el("td", { text: g.players[0] }),
+      el("td", { text: g.players[1] }),
+      el("td", { text: braces(g.start || []) }),
+      el("td", { class: "num", text: fmt(g.moves) }),
+      el("td", { text: g.result }));
+    if (rs.game && rs.game.game === g.game && rs.game.phase === g.phase) tr.classList.add("selected");
+    body.append(tr);
+  }
+  table.append(body);
+  const last = Math.min(rs.offset + rs.limit, rs.total);
+  $("#rs-count").textContent = `${fmt(rs.total)} game${rs.total === 1 ? "" : "s"}`;
+  $("#rs-page").textContent = rs.total ? `${fmt(rs.offset + 1)}–${fmt(last)} of ${fmt(rs.total)}` : "no finished game yet";
+  $("#rs-prev").disabled = rs.offset === 0;
+  $("#rs-next").disabled = last >= rs.total;
+}
+
+async function rsOpen(game, phase) {
+  try {
+    const g = await api("GET", `/api/results/games/${game}?phase=${phase}`);
+    rs.game = g;
+    for (const tr of document.querySelectorAll("#rs-games tbody tr")) {
+      tr.classList.toggle("selected", tr.dataset.game === String(g.game) && tr.dataset.phase === String(g.phase ?? 0));
+    }
+    $("#rs-replay-hint").hidden = true;
+    $("#rs-replay-body").hidden = false;
+    $("#rs-game-title").textContent = `Game ${g.game}: ${g.players[0]} (first) vs ${g.players[1]} — ${g.result}`;
+    const slider = $("#rs-slider");
+    slider.max = String(g.steps);
+    const ol = $("#rs-moves");
+    ol.innerHTML = "";
+    g.moves.forEach((m, k) => {
+      const losing = k >= g.steps;
+      ol.append(el("li", { "data-ply": String(k + 1) },
+        el("span", { class: "who", text: g.players[k % 2] }),
+        el("button", { type: "button", class: "linkish mv", "data-ply": String(Math.min(k + 1, g.steps)), text: typeof m === "number" ? fmt(m) : JSON.stringify(m) }),
+        losing ? el("span", { class: "after", text: "(loses)" }) : null));
+    });
+    await rsStep(0);
+  } catch (e) {
+    $("#rs-replay-hint").hidden = false;
+    $("#rs-replay-hint").textContent = e.message;
+  }
+}
+
+async function rsStep(ply) {
+  const g = rs.game;
+  if (!g) return;
+  ply = Math.max(0, Math.min(ply, g.steps));
+  rs.ply = ply;
+  const token = ++rs.token;
+  $("#rs-slider").value = String(ply);
+  $("#rs-ply").textContent = `move ${ply} of ${g.steps}`;
+  $("#rs-first").disabled = $("#rs-back").disabled = ply === 0;
+  $("#rs-last").disabled = $("#rs-fwd").disabled = ply === g.steps;
+  for (const li of document.querySelectorAll("#rs-moves li")) li.classList.toggle("current", Number(li.dataset.ply) === ply);
+  const cur = document.querySelector(`#rs-moves li[data-ply="${ply}"]`);
+  if (cur) cur.scrollIntoView({ block: "nearest" });
+  try {
+    const s = await api("GET", `/api/results/games/${g.game}/position?ply=${ply}&phase=${g.phase ?? 0}`);
+    if (token !== rs.token) return;
+    const dl = $("#rs-step");
+    dl.innerHTML = "";
+    if (ply > 0) fact(dl, "Move", `${g.players[(ply - 1) % 2]} named ${fmt(g.moves[ply - 1])}`);
+    else fact(dl, "Move", "the start");
+    const text = s.braces.length > 160 ? s.braces.slice(0, 160) + "…}" : s.braces;
+    fact(dl, "Position", el("span", { class: "position-small", title: s.braces, text }));
+    fact(dl, "g", String(s.gcd));
+    if (s.finite) {
+      fact(dl, "t", fmt(s.frobenius_number));
+      fact(dl, "Genus", fmt(s.genus));
+    } else {
+      fact(dl, "Legal moves", s.describe);
+    }
+    if (ply === g.steps) fact(dl, "Result", g.result);
+    else fact(dl, "To move", g.players[ply % 2]);
+  } catch (e) {
+    if (token === rs.token) $("#rs-step").textContent = e.message;
+  }
+}
+
+function setupResults() {
+  let loaded = false;
+  VIEW_SHOWN.results = () => {
+    if (loaded) return;
+    loaded = true;
+    rsLoadSummary();
+    rsLoadGames().catch((e) => { $("#rs-page").textContent = e.message; });
+  };
+  $("#rs-filter").addEventListener("change", () => { rs.bot = $("#rs-filter").value; rs.offset = 0; rsLoadGames(); });
+  $("#rs-prev").addEventListener("click", () => { rs.offset = Math.max(0, rs.offset - rs.limit); rsLoadGames(); });
+  $("#rs-next").addEventListener("click", () => { rs.offset += rs.limit; rsLoadGames(); });
+  const games = $("#rs-games");
+  const open = (ev) => {
+    const tr = ev.target.closest("tbody tr");
+    if (tr) rsOpen(Number(tr.dataset.game), Number(tr.dataset.phase));
+  };
+  games.addEventListener("click", open);
+  games.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); open(ev); } });
+  $("#rs-first").addEventListener("click", () => rsStep(0));
+  $("#rs-back").addEventListener("click", () => rsStep(rs.ply - 1));
+  $("#rs-fwd").addEventListener("click", () => rsStep(rs.ply + 1));
+  $("#rs-last").addEventListener("click", () => rsStep(rs.game ? rs.game.steps : 0));
+  $("#rs-slider").addEventListener("input", () => rsStep(Number($("#rs-slider").value)));
+  $("#rs-moves").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button[data-ply]");
+    if (b) rsStep(Number(b.dataset.ply));
+  });
+  $("#rs-replay").addEventListener("keydown", (ev) => {
+    if (ev.target.id === "rs-slider") return;
+    if (ev.key === "ArrowRight") { rsStep(rs.ply + 1); ev.preventDefault(); }
+    else if (ev.key === "ArrowLeft") { rsStep(rs.ply - 1); ev.preventDefault(); }
+  });
 }
 
 /* ============================================================================= boot */
