@@ -14,7 +14,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/sylver tournament --rules koth --bot random --bot greedy --bot perfect --rounds 2 --seed 1 --out runs/make-run
+	rm -rf runs/make-run
+	$(BIN)/sylver tournament --rules koth --bot random --bot greedy --bot sage --bot perfect --rounds 2 --seed 1 --out runs/make-run
 
 test: $(STAMP)
 	bash scripts/setup-test-env.sh
