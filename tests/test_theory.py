@@ -1,0 +1,410 @@
+"""sylver.theory: the paper's examples (shared/seeds/004) and every function against brute force."""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from sylver import Outcome, Position
+from sylver import theory as T
+from test_semigroup import brute_members, pure_python
+
+FINITE = st.lists(st.integers(2, 20), min_size=1, max_size=4).filter(lambda g: math.gcd(*g) == 1)
+
+
+# -- brute force, straight from the definitions ---------------------------------------------------
+class Brute:
+    """Legal moves, elimination, ends, enders, enclosure of a small g = 1 position by definition."""
+
+    def __init__(self, gens: list[int]) -> None:
+        self.gens = sorted(set(gens))
+        self.bound = max(gens) * min(gens) + 2  # Schur: t <= (min - 1)(max - 1) - 1
+        self.member = brute_members(self.gens, self.bound)
+        self.gaps = [n for n in range(1, self.bound + 1) if not self.member[n]]
+        self.t = self.gaps[-1] if self.gaps else -1
+        self._after: dict[int, list[bool]] = {}
+
+    def legal(self, n: int) -> bool:
+        return 1 <= n <= self.bound and not self.member[n]
+
+    def after(self, n: int) -> list[bool]:
+        """Membership in S ∪ {n} up to t + 1 (everything above t is in S already)."""
+        if n not in self._after:
+            top = max(self.t, 0) + 1
+            self._after[n] = brute_members(self.gens + [n], top) + [True] * (self.bound - top)
+        return self._after[n]
+
+    def eliminates(self, n: int, m: int) -> bool:
+        return n != m and self.legal(n) and self.legal(m) and self.after(n)[m]
+
+    def ends(self) -> list[int]:
+        return [n for n in self.gaps if not any(self.eliminates(n, m) for m in self.gaps)]
+
+    def kind(self) -> str:
+        if self.ends() != [self.t]:
+            return "none"
+        quiet = all(self.member[self.t - n] for n in self.gaps if n < self.t)
+        return "quiet" if quiet else "unquiet"
+
+    def antisymmetric(self, skip_half: bool) -> bool:
+        t = self.t
+        return all(
+            self.legal(n) != self.legal(t - n) for n in range(1, t) if not (skip_half and 2 * n == t)
+        )
+
+    def enclosure(self) -> Position:
+        t = self.t
+        adds = [n for n in self.gaps if t < 2 * n < 2 * t and self.legal(t - n)]
+        return Position(self.gens + adds)
+
+
+# -- the paper's examples -------------------------------------------------------------------------
+class TestSection1:
+    def test_t_and_tbar(self) -> None:
+        assert T.t([5, 6]) == 19
+        assert T.tbar([6, 8]) == 10
+        with pytest.raises(ValueError, match="g = 2"):
+            T.t([6, 8])
+
+    def test_eliminated_moves(self) -> None:
+        assert T.eliminated_moves([4, 5, 10, 13]) == [10, 13]
+        assert T.eliminated_moves("{4,5,10,13}") == [10, 13]
+        assert T.eliminated_moves([4, 5]) == []
+
+    def test_ends_and_enders(self) -> None:
+        assert T.ends([4, 5]) == [11]
+        assert T.ends([7, 11, 13, 15]) == [17, 19, 23]
+        assert T.ender_kind([4, 5]) is T.EnderKind.QUIET
+
+    def test_4_5_7_is_an_unquiet_ender(self) -> None:
+        p = Position([4, 5, 7])
+        assert p.legal_moves() == [1, 2, 3, 6] and T.t(p) == 6
+        assert T.is_ender(p) and T.is_unquiet_ender(p) and not T.is_quiet_ender(p)
+        assert T.eliminates(p, 3, 6) and not T.quietly_eliminates(p, 3, 6)
+
+    def test_hutchings(self) -> None:
+        assert T.hutchings([2, 3]) is Outcome.P
+        assert T.hutchings([5, 7]) is Outcome.N
+        assert T.hutchings([7]) is Outcome.P
+        assert T.hutchings([9]) is None and T.hutchings([4, 6]) is None
+        assert T.outcome_by_theory([11])[0] is Outcome.P
+
+    def test_coprime_pairs_are_quiet_enders_even_at_koth_size(self) -> None:
+        p = Position([240891, 696853])
+        assert T.is_quiet_ender(p) and T.ends(p) == [T.t(p)]
+        assert T.outcome_by_theory(p)[0] is Outcome.N
+
+    @pytest.mark.parametrize("gens", [[4, 6], [8, 14], [10, 16, 24], [6, 9], [12, 15, 18], [12, 18, 21]])
+    def test_short_positions_of_the_paper(self, gens: list[int]) -> None:
+        assert T.is_short(gens) and T.prime_multiple_kind(gens) == "short"
+
+    @pytest.mark.parametrize(
+        "gens",
+        [[8, 10, 22], [8, 12, 18, 22], [8, 30, 34], [6, 44, 82], [6, 40, 74], [16, 22, 24, 26, 28, 30, 34],
+         [20, 22, 24, 26, 28, 36], [6, 50, 94], [12, 15, 21], [9, 15, 21]],
+    )
+    def test_long_positions_of_the_paper(self, gens: list[int]) -> None:
+        assert T.is_long(gens)
+
+    def test_neither_short_nor_long(self) -> None:
+        assert T.prime_multiple_kind([8, 12]) is None  # g = 4
+        assert T.prime_multiple_kind([4, 5]) is None and T.prime_multiple_kind([7]) is None
+
+
+class TestSection3:
+    def test_quiet_ender_7_8_10_13_and_its_table(self) -> None:
+        p = Position([7, 8, 10, 13])
+        assert T.t(p) == 19 and T.is_quiet_ender(p)
+        legal, illegal = T.legal_table(p)
+        assert legal == [1, 2, 3, 4, 5, 6, 9, 11, 12]
+        assert illegal == [7, 8, 10, 13, 14, 15, 16, 17, 18]
+        assert T.satisfies_strong_antisymmetry(p) and T.satisfies_weak_antisymmetry(p)
+
+    def test_enclosure(self) -> None:
+        s = Position([7, 11, 13, 15])
+        assert T.t(s) == 23
+        assert s.legal_moves() == [1, 2, 3, 4, 5, 6, 8, 9, 10, 12, 16, 17, 19, 23]
+        assert T.enclosure_moves(s) == [17, 19]
+        e = T.enclosure(s)
+        assert e == Position([7, 11, 13, 15, 17, 19]) and T.is_ender(e) and T.t(e) == 23
+
+    def test_enclosure_bar(self) -> None:
+        assert T.enclosure_bar([14, 22, 26, 30]) == Position([14, 22, 26, 30, 34, 38])
+        assert T.enclosure_bar([6]) == Position([6]) and T.enclosure_bar([]) == Position()
+
+    def test_odds_and_enders(self) -> None:
+        assert T.odds_and_enders([7, 8, 10, 13]) is True
+        assert T.odds_and_enders([4, 5, 7]) is False
+        assert T.odds_and_enders([7, 11, 13, 15]) is None
+
+
+class TestSection4:
+    def test_formula_examples(self) -> None:
+        assert T.roberts_frobenius_number(5, 1, 1) == 19  # Sylvester: t(5,6)
+        assert T.roberts_frobenius_number(7, 1, 3) == 2 * 7 + 0 - 1 == T.t([7, 8, 9, 10])
+        with pytest.raises(ValueError):
+            T.roberts_frobenius_number(6, 2, 1)
+
+    @pytest.mark.parametrize(
+        ("gens", "case", "kind"),
+        [
+            ([5, 7], "A", "quiet"),
+            ([3, 5, 7], "B", "unquiet"),  # t = 2d = 4
+            ([3, 7, 11], "B", "unquiet"),
+            ([5, 7, 9, 11], "C", "quiet"),  # s = 3 divides a0 - 2 = 3
+            ([6, 7, 8], "C", "quiet"),  # s = 2 divides 4
+            ([7, 8, 9], "C", "none"),  # s = 2 does not divide 5
+            ([4, 5, 6, 7], "C", "none"),  # s = a0 - 1 (subcase I)
+        ],
+    )
+    def test_classification(self, gens: list[int], case: str, kind: str) -> None:
+        rc = T.roberts_classification(gens)
+        assert rc is not None and rc.case == case and rc.ender_kind.value == kind
+        assert rc.frobenius_number == T.t(gens)
+        assert T.ender_kind(gens).value == kind
+
+    def test_case_b_t_is_2d(self) -> None:
+        for d in (1, 2, 4, 5, 7, 8):
+            assert T.t([3, 3 + d, 3 + 2 * d]) == 2 * d
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.integers(2, 14), st.integers(1, 12), st.integers(1, 13))
+    def test_all_progressions(self, a0: int, d: int, s: int) -> None:
+        assume(math.gcd(a0, d) == 1 and s <= a0 - 1)
+        gens = [a0 + k * d for k in range(s + 1)]
+        p = Position(gens)
+        assert p.generators == tuple(gens)
+        rc = T.roberts_classification(p)
+        assert rc is not None and rc.frobenius_number == T.t(p) == Brute(gens).t
+        assert rc.ender_kind.value == Brute(gens).kind()
+        missing = T.moves_not_eliminating_t(p)
+        if rc.case == "C" and s == a0 - 1:  # subcase I: exactly the kd with k not dividing s
+            assert missing == [k * d for k in range(1, s + 1) if s % k]
+        elif rc.case == "C":  # subcase II: t - kd for k <= r fail (the sketch omits some others)
+            r = (a0 - 2) % s
+            assert {T.t(p) - k * d for k in range(1, r + 1)} <= set(missing)
+            assert (missing == []) == (r == 0)
+
+    def test_not_a_progression(self) -> None:
+        assert T.arithmetic_progression([4, 5, 7]) is None
+        assert T.roberts_classification([4, 5, 7]) is None
+        assert T.roberts_classification([6, 8, 10]) is None  # g = 2
+
+
+# -- every function against brute force -----------------------------------------------------------
+class TestAgainstBruteForce:
+    @settings(max_examples=250, deadline=None)
+    @given(FINITE)
+    def test_classification_ends_enclosure(self, gens: list[int]) -> None:
+        b = Brute(gens)
+        p = Position(gens)
+        assume(not p.is_over)
+        assert T.t(p) == b.t
+        assert T.ends(p) == b.ends()
+        ends = b.ends()
+        assert all(T.is_end(p, n) == (n in ends) for n in b.gaps + [b.t + 1, b.t + 2])
+        kind = b.kind()
+        assert T.ender_kind(p).value == kind
+        assert T.is_ender(p) == (kind != "none")
+        assert T.satisfies_strong_antisymmetry(p) == b.antisymmetric(skip_half=False) == (kind == "quiet")
+        assert T.satisfies_weak_antisymmetry(p) == b.antisymmetric(skip_half=True) == (kind != "none")
+        if kind != "none":  # Odds and Enders (sec. 3)
+            assert (kind == "quiet") == (b.t % 2 == 1)
+        e = T.enclosure(p)
+        assert e == b.enclosure()
+        assert T.is_ender(e) and T.t(e) == b.t  # sec. 3: E(S) is an ender with the same t
+        assert T.moves_not_eliminating_t(p) == [n for n in b.gaps if n < b.t and not b.eliminates(n, b.t)]
+
+    @settings(max_examples=80, deadline=None)
+    @given(FINITE, st.integers(1, 40), st.integers(1, 40))
+    def test_elimination(self, gens: list[int], n: int, m: int) -> None:
+        b = Brute(gens)
+        assume(m <= b.bound)
+        assert T.eliminates(gens, n, m) == b.eliminates(n, m)
+        quiet = n != m and b.legal(n) and b.legal(m) and m - n >= 0 and b.member[m - n]
+        assert T.quietly_eliminates(gens, n, m) == quiet
+
+    @settings(max_examples=80, deadline=None)
+    @given(st.lists(st.integers(1, 40), min_size=1, max_size=6))
+    def test_eliminated_moves(self, numbers: list[int]) -> None:
+        distinct = sorted(set(numbers))
+        expected = [x for x in distinct if brute_members([y for y in distinct if y != x], x)[x]]
+        assert T.eliminated_moves(numbers) == expected
+
+    @settings(max_examples=60, deadline=None)
+    @given(FINITE, st.integers(2, 5))
+    def test_enclosure_bar(self, gens: list[int], g: int) -> None:
+        assume(Position(gens) != Position([1]))
+        assert T.enclosure_bar([g * x for x in gens]) == Position(g * x for x in Brute(gens).enclosure())
+        assert T.tbar([g * x for x in gens]) == g * Brute(gens).t
+
+    @settings(max_examples=60, deadline=None)
+    @given(FINITE)
+    def test_pure_python_path(self, gens: list[int]) -> None:
+        assume(not Position(gens).is_over)
+        with pure_python():
+            b = Brute(gens)
+            assert T.ends(gens) == b.ends()
+            assert T.enclosure(gens) == b.enclosure()
+            assert T.ender_kind(gens).value == b.kind()
+
+    @settings(max_examples=100, deadline=None)
+    @given(st.integers(2, 60), st.integers(2, 60))
+    def test_coprime_pairs_are_quiet_enders(self, m: int, n: int) -> None:
+        assume(math.gcd(m, n) == 1)
+        assert T.is_quiet_ender([m, n])
+        assert T.t([m, n]) == (m - 1) * (n - 1) - 1
+
+    @settings(max_examples=60, deadline=None)
+    @given(FINITE, st.integers(1, 4), st.integers(1, 4), st.integers(2, 60))
+    def test_quiet_end_theorem(self, gens: list[int], x: int, y: int, z: int) -> None:
+        """Sec. 1: if z is coprime with x and y, (S×x)z is a quiet ender iff (S×y)z is."""
+        assume(math.gcd(z, x) == 1 and math.gcd(z, y) == 1)
+        sx = Position([g * x for g in gens] + [z])
+        sy = Position([g * y for g in gens] + [z])
+        assume(not sx.is_over and not sy.is_over)
+        assert T.is_quiet_ender(sx) == T.is_quiet_ender(sy)
+
+
+# -- outcomes -------------------------------------------------------------------------------------
+def brute_is_n(gens: tuple[int, ...]) -> bool:
+    """Exhaustive Sylver Coinage on a small g = 1 position (naming 1 loses)."""
+
+    @cache
+    def win(gaps: frozenset[int]) -> bool:
+        top = max(gaps)
+        for x in gaps:
+            if x == 1:
+                continue
+            member = [n not in gaps for n in range(top + 1)]
+            for n in range(x, top + 1):
+                member[n] = member[n] or member[n - x]
+            rest = frozenset(n for n in gaps if not member[n])
+            if not win(rest):
+                return True
+        return False
+
+    return win(frozenset(Position(gens).legal_moves()))
+
+
+class TestOutcomes:
+    @pytest.mark.parametrize(
+        ("gens", "outcome"),
+        [
+            ([], "N"), ([2, 3], "P"), ([5], "P"), ([7], "P"), ([25], "N"), ([35], "N"), ([2], "N"),
+            ([3], "N"), ([4], "N"), ([6], "N"), ([8], "N"), ([9], "N"), ([12], "N"), ([16], None),
+            ([18], None), ([4, 6], "P"), ([6, 9], "P"), ([8, 12], "P"), ([8, 14], "P"),
+            ([10, 16, 24], "P"), ([8, 10, 22], "P"), ([8, 12, 34, 38], "P"), ([12, 15, 18], "P"),
+            ([12, 18, 21], "P"), ([16, 22, 24, 26, 28, 30, 34], "P"), ([20, 22, 24, 26, 28, 36], "P"),
+            ([6, 44, 82], "N"), ([8, 30, 34], "N"), ([9, 15, 21], "N"), ([10, 15], "N"),
+            ([12, 15, 21], None), ([6, 40, 74], "N"), ([6, 50, 94], "N"), ([24, 42], None), ([6, 8], "N"),
+            ([4, 5], "N"), ([7, 8, 10, 13], "N"), ([4, 5, 7], "N"), ([7, 11, 13, 15], None),
+        ],
+    )
+    def test_outcome_by_theory(self, gens: list[int], outcome: str | None) -> None:
+        got, reason = T.outcome_by_theory(gens)
+        assert (got.value if got else None) == outcome
+        assert reason
+
+    def test_game_over(self) -> None:
+        assert T.outcome_by_theory([1]) == (None, "the game is over: 1 has been named, and whoever named it lost")
+
+    def test_winning_moves_named_by_theory(self) -> None:
+        assert T.report([6, 8])["winning_move"] == 4  # 4 leaves {4,6}
+        assert T.report([12, 16, 36])["winning_move"] == 8  # 8 leaves {8,12}
+        assert T.report([24, 42])["winning_move"] is None
+        assert T.report([35, 70])["winning_move"] == 5  # g = 35: 5 leaves {5}
+        assert T.report([8, 12, 26])["winning_move"] == 30  # completes {8,12,26,30}
+        assert T.report([3, 5, 7])["winning_move"] == 2  # 2 leaves {2,3}
+
+    def test_large_prime_factor_of_g(self) -> None:
+        p = 1_000_003
+        outcome, reason = T.outcome_by_theory([2 * p, 3 * p])
+        assert outcome is Outcome.N and reason.startswith(f"{p} wins")
+        assert T.report([p * 2, p * 3])["winning_move"] == p
+        q = 1_000_000_007
+        assert T.report([q * 4 * p])["winning_move"] == p
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.lists(st.integers(2, 9), min_size=2, max_size=3))
+    def test_theory_never_contradicts_exhaustive_search(self, gens: list[int]) -> None:
+        p = Position(gens)
+        assume(p.gcd == 1 and not p.is_over and p.genus <= 12)
+        got, _ = T.outcome_by_theory(p)
+        if got is not None:
+            assert (got is Outcome.N) == brute_is_n(p.generators)
+
+    def test_published_results(self, known_results: list[dict]) -> None:
+        for entry in known_results:
+            got, reason = T.outcome_by_theory(entry["position"])
+            if got is not None:
+                assert got.value == entry["outcome"], (entry, reason)
+            move = T.report(entry["position"])["winning_move"]
+            if move is not None and entry["complete"]:
+                assert move in entry["winning_moves"], entry
+
+    def test_known_table_is_cited_and_consistent(self, known_results: list[dict]) -> None:
+        published = {tuple(e["position"]): e for e in known_results}
+        for r in T.KNOWN_RESULTS:
+            assert r.citation.startswith("shared/seeds/004")
+            assert (r.outcome is Outcome.P) == (not r.winning_moves)
+            start = Position(r.generators)
+            for w in r.winning_moves:
+                assert start.is_legal(w)
+            e = published.get(r.generators)
+            if e is not None:
+                assert e["outcome"] == r.outcome.value
+                assert set(r.winning_moves) <= set(e["winning_moves"]) or not e["complete"]
+
+
+# -- the report -----------------------------------------------------------------------------------
+REQUIRED = {
+    "position", "gcd", "frobenius_number", "tbar", "genus", "legal_moves", "legal_move_count", "ends",
+    "ender", "enclosure", "outcome_by_theory", "reason",
+}
+
+
+class TestReport:
+    def test_4_5(self) -> None:
+        r = T.report("4,5")
+        assert REQUIRED <= set(r)
+        assert r["position"] == [4, 5] and r["gcd"] == 1 and r["frobenius_number"] == 11
+        assert r["legal_moves"] == [1, 2, 3, 6, 7, 11] and r["legal_move_count"] == 6
+        assert r["ends"] == [11] and r["ender"] == "quiet" and r["enclosure"] == [4, 5]
+        assert r["outcome_by_theory"] == "N" and "strategy stealing" in r["reason"]
+        json.dumps(r)
+
+    def test_gcd_above_1(self) -> None:
+        r = T.report([14, 22, 26, 30])
+        assert r["frobenius_number"] is None and r["genus"] is None and r["legal_moves"] is None
+        assert r["legal_move_count"] is None and r["ender"] is None and r["ends"] is None
+        assert r["tbar"] == 46 and r["enclosure"] == [14, 22, 26, 30, 34, 38]
+
+    def test_limit(self) -> None:
+        r = T.report([101, 103], move_list_limit=100)
+        assert r["legal_moves"] is None and r["legal_move_count"] == 5100
+        assert any("legal_moves" in note for note in r["notes"])
+
+    def test_koth_size_fields_become_null_with_notes(self) -> None:
+        r = T.report([240891, 696853, 1058758, 4279350, 1978349])
+        assert r["genus"] == 63_137_782 and r["frobenius_number"] == 112_460_300
+        assert r["legal_moves"] is None and r["enclosure"] is None
+        assert r["ender"] == "none" and r["ends"] == T.ends([240891, 696853, 1058758, 4279350, 1978349])
+        assert any(note.startswith("enclosure") for note in r["notes"])
+        json.dumps(r)
+
+    @pytest.mark.parametrize("gens", [[], [1], [2, 3], [5], [16], [6, 8]])
+    def test_edge_positions(self, gens: list[int]) -> None:
+        r = T.report(gens)
+        assert REQUIRED <= set(r)
+        json.dumps(r)
+
+    def test_huge_generator(self) -> None:
+        r = T.report([5, 10**30 + 1])
+        assert r["frobenius_number"] == 4 * 10**30 - 1 and r["ender"] == "quiet"
+        assert r["ends"] == [4 * 10**30 - 1] and r["legal_moves"] is None
