@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import httpx
 import pytest
@@ -292,13 +294,39 @@ class TestSolve:
 
 # -- limits and concurrency ----------------------------------------------------------------------
 class TestLimits:
-    def test_job_timeout_is_504(self) -> None:
-        with TestClient(create_app(Limits(job_time=0.0005))) as c:
-            # Building the Apéry set of a KotH-size position takes longer than half a millisecond.
-            err = error(c.post("/api/sylver/state", json={"start": [999_983, 999_979], "moves": [12345]}), 504)
-            assert err["code"] == "timeout"
+    def test_job_timeout_is_504(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import sylver.web.app as web
+
+        real = web._state
+
+        def slow_state(*args: object) -> dict:
+            time.sleep(0.5)
+            return real(*args)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(web, "_state", slow_state)
+        with TestClient(create_app(Limits(job_time=0.05))) as c:
+            err = error(c.post("/api/sylver/state", json={"start": [4, 5]}), 504)
+            assert err["code"] == "timeout" and "0.05 s" in err["message"]
             # the server still answers afterwards
             assert c.get("/api/info").status_code == 200
+
+    def test_runner_bounds(self) -> None:
+        from sylver.web.jobs import BusyError, JobRunner, JobTimeoutError
+
+        runner = JobRunner(Limits(workers=1, queue=1))
+
+        async def main() -> None:
+            slow = [asyncio.ensure_future(runner.run(time.sleep, 0.3)) for _ in range(2)]
+            await asyncio.sleep(0.01)
+            with pytest.raises(BusyError):
+                await runner.run(time.sleep, 0)
+            await asyncio.gather(*slow)
+            with pytest.raises(JobTimeoutError):
+                await runner.run(time.sleep, 0.3, timeout=0.02)
+            assert await runner.run(sum, [1, 2, 3]) == 6
+
+        asyncio.run(main())
+        runner.shutdown()
 
     def test_busy_is_503(self) -> None:
         app = create_app(Limits(workers=1, queue=0, solve_time=1.0))
@@ -389,3 +417,193 @@ def test_concurrent_clients() -> None:
             assert body["winning_moves"] == [11]
         else:
             assert len(body["legal"]) == 100
+
+
+class TestAnalyze:
+    def test_paper_example(self, client: TestClient) -> None:
+        rep = client.get("/api/sylver/analyze", params={"position": "7,11,13,15"}).json()
+        assert rep["frobenius_number"] == 23 and rep["ender"] == "none"
+        assert rep["enclosure"] == [7, 11, 13, 15, 17, 19] and rep["enclosure_moves"] == [17, 19]
+
+    def test_quiet_ender(self, client: TestClient) -> None:
+        rep = client.get("/api/sylver/analyze", params={"position": "4,5"}).json()
+        assert rep["ender"] == "quiet" and rep["ends"] == [11] and rep["outcome_by_theory"] == "N"
+
+    def test_gcd_above_one(self, client: TestClient) -> None:
+        rep = client.get("/api/sylver/analyze", params={"position": "14,22,26,30"}).json()
+        assert rep["enclosure"] == [14, 22, 26, 30, 34, 38] and rep["ender"] is None
+
+    def test_koth_size(self, client: TestClient) -> None:
+        rep = client.get("/api/sylver/analyze", params={"position": "100003,100019"}).json()
+        assert rep["legal_moves"] is None and rep["ender"] == "quiet"
+
+    @pytest.mark.parametrize("position", ["0", "4,x", "-3", str(10**40)])
+    def test_bad(self, client: TestClient, position: str) -> None:
+        error(client.get("/api/sylver/analyze", params={"position": position}), 422)
+
+
+class TestWythoff:
+    def test_analyze_seed_examples(self, client: TestClient) -> None:
+        a = client.get("/api/wythoff/analyze", params={"i": 13, "j": 9}).json()
+        assert a["outcome"] == "N" and a["winning_moves"] == [[10, 6], [13, 8]]
+        assert [13, 0] in a["moves"] and [4, 0] in a["moves"] and len(a["moves"]) == 13 + 9 + 9
+        assert client.get("/api/wythoff/analyze", params={"i": 10, "j": 6}).json()["outcome"] == "P"
+        assert client.get("/api/wythoff/analyze", params={"i": 25, "j": 30}).json()["winning_moves"][0] == [8, 13]
+
+    def test_huge_piles(self, client: TestClient) -> None:
+        a = client.get("/api/wythoff/analyze", params={"i": 10**14, "j": 10**14 + 12345}).json()
+        assert a["moves"] is None and a["winning_moves"]
+
+    def test_move_and_reply(self, client: TestClient) -> None:
+        r = client.post("/api/wythoff/move", json={"position": [13, 9], "to": [10, 6]}).json()
+        assert r["you"] == [10, 6] and r["reply"] is not None and r["position"] == r["reply"]
+        assert r["winner"] is None and r["outcome"] == "N"  # from a cold position every move is hot
+
+    def test_perfect_player_wins_from_hot(self, client: TestClient) -> None:
+        r = client.post("/api/wythoff/computer-move", json={"position": [25, 30]}).json()
+        assert r["reply"] == [8, 13] and r["outcome"] == "P"
+
+    def test_reaching_the_corner(self, client: TestClient) -> None:
+        r = client.post("/api/wythoff/move", json={"position": [5, 0], "to": [0, 0]}).json()
+        assert r["winner"] == "you" and r["over"] is True and r["reply"] is None
+        r = client.post("/api/wythoff/move", json={"position": [3, 3], "to": [0, 0], "misere": True}).json()
+        assert r["winner"] == "computer"
+        r = client.post("/api/wythoff/move", json={"position": [1, 1], "to": [1, 0]}).json()
+        assert r["reply"] == [0, 0] and r["winner"] == "computer"
+
+    def test_cold(self, client: TestClient) -> None:
+        r = client.get("/api/wythoff/cold", params={"limit": 5}).json()
+        assert r["cold"] == [[0, 0], [1, 2], [2, 1], [3, 5], [5, 3]]
+        r = client.get("/api/wythoff/cold", params={"limit": 5, "misere": True}).json()
+        assert r["cold"] == [[0, 1], [1, 0], [2, 2], [3, 5], [5, 3]]
+
+    @pytest.mark.parametrize(
+        "method, path, payload, status",
+        [
+            ("post", "/api/wythoff/move", {"position": [13, 9], "to": [10, 7]}, 409),
+            ("post", "/api/wythoff/move", {"position": [13, 9], "to": [13, 9]}, 409),
+            ("post", "/api/wythoff/move", {"position": [13, 9], "to": [14, 9]}, 409),
+            ("post", "/api/wythoff/move", {"position": [0, 0], "to": [0, 0]}, 409),
+            ("post", "/api/wythoff/move", {"position": [13, -9], "to": [1, 1]}, 422),
+            ("post", "/api/wythoff/move", {"position": [13, 9]}, 422),
+            ("post", "/api/wythoff/move", {"position": [13, 9, 1], "to": [1, 1]}, 422),
+            ("post", "/api/wythoff/move", {"position": [13, 9.5], "to": [1, 1]}, 422),
+            ("post", "/api/wythoff/computer-move", {"position": [0, 0]}, 409),
+            ("post", "/api/wythoff/computer-move", {"position": [10**16, 1]}, 422),
+            ("get", "/api/wythoff/analyze", {"i": 3}, 422),
+            ("get", "/api/wythoff/analyze", {"i": "a", "j": 1}, 422),
+            ("get", "/api/wythoff/analyze", {"i": -1, "j": 1}, 422),
+            ("get", "/api/wythoff/cold", {"limit": -1}, 422),
+            ("get", "/api/wythoff/cold", {"limit": 10**6}, 422),
+        ],
+    )
+    def test_bad(self, client: TestClient, method: str, path: str, payload: dict, status: int) -> None:
+        if method == "post":
+            r = client.post(path, json=payload)
+        else:
+            r = client.get(path, params=payload)
+        error(r, status)
+
+
+# -- the tournament viewer -------------------------------------------------------------------------
+def write_results(path: Path, *, final: bool) -> None:
+    """A results directory in the arena's format: two games, a void one and a torn last line."""
+    from sylver.arena.rules import make_rules
+
+    rules = make_rules("classic", start=(4, 5))
+    games = [
+        {"id": 1, "phase": 0, "round": 1, "seats": [0, 1], "players": ["alpha", "beta"], "seed": 11, "start": [4, 5]},
+        {"id": 2, "phase": 0, "round": 1, "seats": [1, 0], "players": ["beta", "alpha"], "seed": 12, "start": [4, 5]},
+        {"id": 3, "phase": 0, "round": 2, "seats": [0, 1], "players": ["alpha", "beta"], "seed": 13, "start": [4, 5]},
+    ]
+    plan = {
+        "version": 1,
+        "config": {"bots": [{"name": "alpha"}, {"name": "beta"}], "rules": rules.to_json(), "rounds": 2, "seed": 9},
+        "phases": [{"phase": 0, "bots": ["alpha", "beta"], "games": games}],
+    }
+    (path / "plan.json").write_text(json.dumps(plan))
+    base = {"phase": 0, "strikes": [], "learn_errors": [], "cpu": [0.0, 0.0], "wall": 0.01}
+    records = [
+        {**base, "game": 1, "round": 1, "seed": 11, "players": ["alpha", "beta"], "first": "alpha", "start": [4, 5],
+         "moves": [11, 7, 6, 3, 2, 1], "times": [0.001] * 6, "winner": "alpha", "loser": "beta", "winner_seat": 0,
+         "reason": "named-one", "detail": "named 1", "witness": None},
+        {**base, "game": 2, "round": 1, "seed": 12, "players": ["beta", "alpha"], "first": "beta", "start": [4, 5],
+         "moves": [11, 13], "times": [0.001, 0.002], "winner": "beta", "loser": "alpha", "winner_seat": 0,
+         "reason": "illegal", "detail": "illegal move 13 = 4·2 + 5·1", "witness": {"4": 2, "5": 1}},
+        {"game": 3, "phase": 0, "void": True, "players": ["alpha", "beta"], "error": "worker failed 3 times: boom"},
+    ]
+    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    (path / "games.jsonl").write_text(text + '{"game": 4, "pha')  # a line being written
+    if final:
+        (path / "standings.json").write_text(json.dumps({"standings": [
+            {"name": "beta", "rank": 1, "points": 3.0, "games": 2, "wins": 1, "losses": 1, "opponents": {}},
+            {"name": "alpha", "rank": 2, "points": 3.0, "games": 2, "wins": 1, "losses": 1, "opponents": {}},
+        ]}))
+
+
+@pytest.fixture()
+def results_client(tmp_path: Path) -> Iterator[TestClient]:
+    write_results(tmp_path, final=False)
+    with TestClient(create_app(results_dir=tmp_path)) as c:
+        yield c
+
+
+class TestResults:
+    def test_info_feature(self, results_client: TestClient) -> None:
+        assert results_client.get("/api/info").json()["features"]["results"] is True
+
+    def test_live_standings(self, results_client: TestClient) -> None:
+        s = results_client.get("/api/results").json()
+        assert s["finished"] is False and s["games_planned"] == 3 and s["games_played"] == 2 and s["voids"] == 1
+        assert s["rules"].startswith("classic") and s["bots"] == ["alpha", "beta"]
+        assert {r["name"]: r["wins"] for r in s["standings"]} == {"alpha": 1, "beta": 1}
+        assert all("opponents" not in r for r in s["standings"])
+
+    def test_final_standings(self, tmp_path: Path) -> None:
+        write_results(tmp_path, final=True)
+        with TestClient(create_app(results_dir=tmp_path)) as c:
+            s = c.get("/api/results").json()
+            assert s["finished"] is True and [r["name"] for r in s["standings"]] == ["beta", "alpha"]
+
+    def test_games(self, results_client: TestClient) -> None:
+        g = results_client.get("/api/results/games").json()
+        assert g["total"] == 3 and [x["game"] for x in g["games"]] == [1, 2, 3]
+        assert g["games"][0]["result"] == "alpha wins {beta named 1}" and g["games"][0]["moves"] == 6
+        assert g["games"][1]["result"] == "beta wins {alpha illegal move 13 = 4·2 + 5·1}"
+        assert g["games"][2]["void"] is True and "boom" in g["games"][2]["result"]
+        page = results_client.get("/api/results/games", params={"offset": 1, "limit": 1, "bot": "beta"}).json()
+        assert page["total"] == 3 and [x["game"] for x in page["games"]] == [2]
+        assert results_client.get("/api/results/games", params={"bot": "nobody"}).json()["total"] == 0
+
+    def test_game_and_replay(self, results_client: TestClient) -> None:
+        g = results_client.get("/api/results/games/2").json()
+        assert g["steps"] == 1 and g["losing_move"] == 13 and g["moves"] == [11, 13]
+        p0 = results_client.get("/api/results/games/2/position", params={"ply": 0}).json()
+        assert p0["position"] == [4, 5]
+        p1 = results_client.get("/api/results/games/2/position", params={"ply": 1}).json()
+        assert p1["position"] == [4, 5, 11] and p1["frobenius_number"] == 7
+        g1 = results_client.get("/api/results/games/1").json()
+        assert g1["steps"] == 5 and g1["losing_move"] == 1
+        last = results_client.get("/api/results/games/1/position", params={"ply": 5}).json()
+        assert last["position"] == [2, 3]
+
+    @pytest.mark.parametrize(
+        "path, params, status",
+        [
+            ("/api/results/games/99", {}, 404),
+            ("/api/results/games/2/position", {"ply": 2}, 422),
+            ("/api/results/games/2/position", {"ply": -1}, 422),
+            ("/api/results/games/x", {}, 422),
+            ("/api/results/games", {"limit": 0}, 422),
+            ("/api/results/games", {"offset": -1}, 422),
+        ],
+    )
+    def test_bad(self, results_client: TestClient, path: str, params: dict, status: int) -> None:
+        error(results_client.get(path, params=params), status)
+
+    def test_not_a_results_dir(self, tmp_path: Path) -> None:
+        with pytest.raises(ValueError, match="plan.json"):
+            create_app(results_dir=tmp_path)
+
+    def test_absent_without_results(self, client: TestClient) -> None:
+        assert client.get("/api/results").status_code == 404

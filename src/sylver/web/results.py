@@ -143,7 +143,7 @@ class ResultsView:
             "loser": r.get("loser"),
             "reason": r.get("reason"),
             "void": void,
-            "result": "void: " + str(r.get("detail", "")) if void else _safe_result_text(r),
+            "result": "void: " + str(r.get("error") or r.get("detail") or "") if void else _safe_result_text(r),
         }
 
     def game(self, game: int, phase: int | None) -> dict[str, Any]:

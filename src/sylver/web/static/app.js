@@ -810,7 +810,7 @@ async function rsOpen(game, phase) {
     slider.max = String(g.steps);
     const ol = $("#rs-moves");
     ol.innerHTML = "";
-    g.moves.forEach((m, k) => {
+    (g.moves || []).forEach((m, k) => {
       const losing = k >= g.steps;
       ol.append(el("li", { "data-ply": String(k + 1) },
         el("span", { class: "who", text: g.players[k % 2] }),
