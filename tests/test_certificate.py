@@ -1,0 +1,177 @@
+"""Proof certificates: built from solves, checked independently, tampering rejected."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sylver import Position
+from sylver.solver import certificate as certmod
+from sylver.solver import solve
+from sylver.solver.certificate import CertificateError, check, gap_mask, is_ender, moves, play
+from sylver.solver.prove import build_certificate, write_certificate
+
+
+def make(text: str, first: bool = False) -> dict:
+    return build_certificate(solve(Position(text), first=first))
+
+
+class TestChecker:
+    def test_checker_is_standalone(self) -> None:
+        """The checker imports nothing but the standard library (no solver, no numba)."""
+        tree = ast.parse(Path(certmod.__file__).read_text())
+        imported = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                imported |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                imported.add((node.module or "").split(".")[0])
+        assert imported <= {"__future__", "json", "math", "sys", "typing"}
+
+    def test_arithmetic_matches_position(self) -> None:
+        for text in ["4,5", "5,14,16,18", "16,20,28,35,54", "7,9,19,20,31"]:
+            p = Position(text)
+            gaps = gap_mask(list(p.generators))
+            assert moves(gaps) == [x for x in p.legal_moves() if x != 1]
+            for x in moves(gaps)[:10]:
+                after = play(gaps, x)
+                assert moves(after) == [y for y in p.play(x).legal_moves() if y != 1]
+
+    def test_ender(self) -> None:
+        assert is_ender(gap_mask([4, 5]))  # coprime pairs are enders (Hutchings)
+        assert is_ender(gap_mask([4, 5, 7]))  # the paper's unquiet ender
+        assert not is_ender(gap_mask([7, 11, 13, 15]))
+
+
+class TestRoundTrip:
+    @pytest.mark.parametrize("text", ["2,3", "4,5", "5,14", "5,18", "6,9,19,31", "7,9,19,20,31"])
+    def test_valid_complete(self, text: str, tmp_path: Path) -> None:
+        cert = make(text)
+        assert cert["complete"]
+        path = tmp_path / "c.json"
+        write_certificate(cert, path)
+        certmod.check_file(str(path))
+
+    def test_first_only(self) -> None:
+        cert = make("5,18", first=True)
+        assert not cert["complete"] and cert["winning_moves"] == [14]
+        check(cert)
+
+    def test_p_position_and_shared_subproofs_once(self) -> None:
+        cert = make("16,20,28,35,54")
+        keys = [tuple(n[0]) for n in cert["nodes"]]
+        assert len(keys) == len(set(keys))
+        assert cert["outcome"] == "P"
+        check(cert)
+
+    def test_standalone_script(self, tmp_path: Path) -> None:
+        path = tmp_path / "c.json"
+        write_certificate(make("5,14"), path)
+        out = subprocess.run(
+            [sys.executable, certmod.__file__, str(path)], capture_output=True, text=True
+        )
+        assert out.returncode == 0 and out.stdout.strip() == "valid"
+
+
+GOOD = make("5,14")
+
+
+class TestTampering:
+    @pytest.fixture
+    def good(self) -> dict:
+        return copy.deepcopy(GOOD)
+
+    def rejects(self, cert: dict, match: str | None = None) -> None:
+        with pytest.raises(CertificateError, match=match):
+            check(cert)
+
+    def test_wrong_outcome(self, good: dict) -> None:
+        bad = copy.deepcopy(good)
+        bad["outcome"], bad["winning_moves"] = "P", []
+        self.rejects(bad)
+
+    def test_extra_winning_move(self, good: dict) -> None:
+        bad = copy.deepcopy(good)
+        bad["winning_moves"] = [2, 18]
+        self.rejects(bad)
+
+    def test_missing_winning_move_in_complete_set(self) -> None:
+        bad = make("5,18")
+        bad["winning_moves"] = [14, 16]
+        self.rejects(bad)
+
+    def test_changed_reply(self, good: dict) -> None:
+        bad = copy.deepcopy(good)
+        _gens, replies = bad["nodes"][0]
+        i = next(i for i, y in enumerate(replies) if y > 0)
+        replies[i] = replies[i] + 1
+        self.rejects(bad, "node")
+
+    def test_false_ender_claim(self, good: dict) -> None:
+        bad = copy.deepcopy(good)
+        for _gens, replies in bad["nodes"]:
+            for i, y in enumerate(replies):
+                if y > 0:
+                    replies[i] = 0
+                    break
+            else:
+                continue
+            break
+        self.rejects(bad)
+
+    def test_dropped_node(self, good: dict) -> None:
+        bad = copy.deepcopy(good)
+        bad["nodes"] = bad["nodes"][1:]
+        self.rejects(bad, "not proved P")
+
+    def test_changed_node_position(self, good: dict) -> None:
+        bad = copy.deepcopy(good)
+        bad["nodes"][0][0] = bad["nodes"][0][0][:-1]
+        self.rejects(bad)
+
+    def test_missing_reply(self, good: dict) -> None:
+        bad = copy.deepcopy(good)
+        bad["nodes"][-1][1].pop()
+        self.rejects(bad, "replies")
+
+    def test_malformed(self, good: dict) -> None:
+        self.rejects({"format": "nope"})
+        bad = copy.deepcopy(good)
+        del bad["nodes"]
+        self.rejects(bad, "missing")
+        bad = copy.deepcopy(good)
+        bad["position"] = [4, 6]
+        self.rejects(bad, "gcd")
+
+
+class TestVerifyCommand:
+    def run(self, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "sylver", *args], capture_output=True, text=True, timeout=120
+        )
+
+    def test_solve_certificate_then_verify(self, tmp_path: Path) -> None:
+        path = tmp_path / "proof.json"
+        out = self.run("solve", "5", "18", "--no-store", "--certificate", str(path))
+        assert out.returncode == 0, out.stderr
+        ok = self.run("verify", str(path))
+        assert ok.returncode == 0 and ok.stdout.strip() == "valid"
+        cert = json.loads(path.read_text())
+        cert["winning_moves"] = [14, 16]
+        path.write_text(json.dumps(cert))
+        bad = self.run("verify", str(path))
+        assert bad.returncode == 1 and bad.stdout.startswith("invalid:")
+
+    def test_verify_bad_input(self, tmp_path: Path) -> None:
+        missing = self.run("verify", str(tmp_path / "none.json"))
+        assert missing.returncode == 2 and "cannot read" in missing.stderr
+        junk = tmp_path / "junk.json"
+        junk.write_text("{not json")
+        out = self.run("verify", str(junk))
+        assert out.returncode == 2 and "not JSON" in out.stderr

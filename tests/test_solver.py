@@ -1,0 +1,176 @@
+"""The exact solver: API, differential tests against the reference solver, published results."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+import pytest
+
+from sylver import Outcome, Position, TooLargeError
+from sylver.solver import Solution, SolveTimeout, reference, solve
+from sylver.solver.engine import ENGINE, parse_memory
+
+
+def random_positions(count: int, seed: int, max_genus: int) -> list[Position]:
+    """Random gcd-1 positions with at most ``max_genus`` legal moves."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < count:
+        k = rng.randint(1, 5)
+        gens = [rng.randint(2, 30) for _ in range(k)]
+        if math.gcd(*gens) != 1:
+            continue
+        p = Position(gens)
+        if p.is_terminal or p.genus <= max_genus:
+            out.append(p)
+    return out
+
+
+class TestAPI:
+    def test_solution_fields(self) -> None:
+        sol = solve(Position("4, 5"))
+        assert isinstance(sol, Solution)
+        assert sol.position == Position("4,5")
+        assert sol.outcome is Outcome.N
+        assert sol.winning_moves == (11,)
+        assert sol.complete
+        assert sol.frobenius_number == 11
+        assert sol.genus == 6
+        assert sol.states >= 1 and sol.seconds >= 0
+        d = sol.to_dict()
+        assert d["outcome"] == "N" and d["winning_moves"] == [11] and d["position"] == [4, 5]
+
+    def test_terminal_is_p(self) -> None:
+        sol = solve(Position("2,3"))
+        assert sol.outcome is Outcome.P and sol.winning_moves == () and sol.complete
+
+    def test_first_gives_least_winning_move(self) -> None:
+        full = solve(Position("5,18"))
+        assert full.winning_moves == (14, 16, 17)
+        sol = solve(Position("5,18"), first=True)
+        assert sol.winning_moves == (14,) and not sol.complete
+        p = solve(Position("16,20,28,35,54"), first=True)
+        assert p.outcome is Outcome.P and p.complete
+
+    @pytest.mark.parametrize("text", ["4,6", "5", "6,9"])
+    def test_gcd_above_one_is_refused_with_theory(self, text: str) -> None:
+        p = Position(text)
+        with pytest.raises(ValueError, match="exact solving needs gcd 1"):
+            solve(p)
+
+    def test_over_and_empty(self) -> None:
+        with pytest.raises(ValueError, match="over"):
+            solve(Position("1"))
+        with pytest.raises(ValueError, match="empty"):
+            solve(Position())
+
+    def test_too_large(self) -> None:
+        with pytest.raises(TooLargeError):
+            solve(Position([2, 40001]))
+
+    def test_time_limit_raises_promptly(self) -> None:
+        ENGINE.clear()
+        start = time.monotonic()
+        with pytest.raises(SolveTimeout) as info:
+            solve(Position("16,20,28,74,273"), time_limit=0.2)
+        assert time.monotonic() - start < 1.5
+        assert isinstance(info.value, TimeoutError)
+        assert info.value.partial is not None and not info.value.partial.complete
+
+    def test_memory_budget(self) -> None:
+        assert parse_memory("4G") == 4 << 30
+        assert parse_memory("512M") == 512 << 20
+        assert parse_memory(1 << 20) == 1 << 20
+        for bad in ["lots", "-1G", "1X", "1K"]:
+            with pytest.raises(ValueError):
+                parse_memory(bad)
+
+    def test_tiny_memory_degrades_gracefully(self) -> None:
+        """A table far too small for the search overwrites entries but stays correct."""
+        ENGINE.clear()
+        sol = solve(Position("12,17"), memory="512K")
+        assert sol.winning_moves == (50, 105)
+        assert sol.stats["overwrites"] > 0
+        assert ENGINE.table.nbytes <= 512 << 10
+        solve(Position("4,5"), memory="1G")  # restores a normal budget
+
+    def test_small_calls_are_cheap(self) -> None:
+        solve(Position("7,9"))
+        start = time.monotonic()
+        for n in range(7, 30):
+            if math.gcd(5, n) == 1:
+                solve(Position([5, n]))
+        per_call = (time.monotonic() - start) / 20
+        assert per_call < 0.05  # generous: the shared machine is noisy
+
+    def test_no_pruning_and_other_orders_agree(self) -> None:
+        from sylver.solver import kernels
+
+        p = Position("7,9,19,20,31")
+        expected = solve(p).winning_moves
+        for order in (kernels.ORDER_ASC, kernels.ORDER_DESC, kernels.ORDER_GENUS_DESC):
+            ENGINE.clear()
+            assert solve(p, order=order).winning_moves == expected
+        ENGINE.clear()
+        assert solve(p, prune=False).winning_moves == expected
+
+
+class TestDifferential:
+    """The numba engine against the independent plain-Python reference solver."""
+
+    @pytest.mark.parametrize("seed", range(4))
+    def test_random_positions(self, seed: int) -> None:
+        for p in random_positions(75, seed, max_genus=34):
+            ENGINE.clear() if seed % 2 else None
+            fast = solve(p)
+            slow = reference.solve(p)
+            assert (fast.outcome, fast.winning_moves) == (slow.outcome, slow.winning_moves), p
+            assert fast.complete and slow.complete
+
+    def test_reference_first(self) -> None:
+        assert reference.solve(Position("5,18"), first=True).winning_moves == (14,)
+        with pytest.raises(ValueError, match="reference solver"):
+            reference.solve(Position("12,17"))
+
+
+class TestPublished:
+    def test_known_results_fast_subset(self, known_results: list[dict]) -> None:
+        checked = 0
+        for entry in known_results:
+            p = Position(entry["position"])
+            if p.frobenius_number > 200 or p.genus > 60 and entry["outcome"] == "P":
+                continue  # the heavy ones run in bench/bench_solver.py
+            sol = solve(p)
+            assert sol.outcome.value == entry["outcome"], p
+            if entry["complete"]:
+                assert list(sol.winning_moves) == entry["winning_moves"], p
+            else:
+                assert set(entry["winning_moves"]) <= set(sol.winning_moves), p
+            checked += 1
+        assert checked > 140
+
+    def test_published_p_position(self) -> None:
+        sol = solve(Position("16,20,28,35,54"))
+        assert sol.outcome is Outcome.P and sol.winning_moves == ()
+
+    @pytest.mark.parametrize(
+        ("position", "winning"),
+        [
+            ("5,14", (18,)),
+            ("5,18", (14, 16, 17)),
+            ("5,14,16,18", (17,)),
+            ("5,16,17,18", (14,)),
+            ("17,18,27,33,43", (4, 5, 6, 7)),
+            ("17,18,27,33,43,56", (4, 5, 6, 7, 9)),
+        ],
+    )
+    def test_paper_section_5(self, position: str, winning: tuple[int, ...]) -> None:
+        assert solve(Position(position)).winning_moves == winning
+
+    @pytest.mark.parametrize("pair", ["2,5", "4,5", "5,6", "5,9", "8,15", "13,14"])
+    def test_t_wins_in_the_seven_pairs(self, pair: str) -> None:
+        """Footnote of sec. 1: t wins in these {m,n} ({13,21}, t = 239, is in the benchmark)."""
+        p = Position(pair)
+        assert p.frobenius_number in solve(p).winning_moves

@@ -1,0 +1,116 @@
+"""`sylver solve` from the command line: outputs, options, bad input, Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+
+def run(*args: str, env_store: Path | None = None) -> subprocess.CompletedProcess:
+    """Run ``sylver ARGS`` in this process (start-up of a fresh interpreter costs seconds)."""
+    import contextlib
+    import io
+
+    from sylver.cli import main
+
+    old = os.environ.get("SYLVER_STORE")
+    if env_store is not None:
+        os.environ["SYLVER_STORE"] = str(env_store)
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main(list(args))
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        if env_store is not None:
+            if old is None:
+                os.environ.pop("SYLVER_STORE", None)
+            else:
+                os.environ["SYLVER_STORE"] = old
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+
+
+class TestSolveCommand:
+    def test_human_output(self, tmp_path: Path) -> None:
+        out = run("solve", "5", "18", env_store=tmp_path / "s.sqlite")
+        assert out.returncode == 0, out.stderr
+        assert "{5,18}: N" in out.stdout
+        assert "winning moves: 14, 16, 17" in out.stdout
+        assert "Frobenius number t = 67" in out.stdout
+        assert "positions searched" in out.stdout and "peak memory" in out.stdout
+
+    def test_json(self, tmp_path: Path) -> None:
+        out = run("solve", "{16,20,28,35,54}", "--json", "--no-store")
+        assert out.returncode == 0, out.stderr
+        d = json.loads(out.stdout)
+        assert d["position"] == [16, 20, 28, 35, 54]
+        assert d["outcome"] == "P" and d["winning_moves"] == []
+        assert d["frobenius_number"] == 113 and d["states"] > 1000 and d["seconds"] > 0
+
+    def test_first_and_store_reuse(self, tmp_path: Path) -> None:
+        store = tmp_path / "s.sqlite"
+        out = run("solve", "5,18", "--first", "--json", "--store", str(store))
+        d = json.loads(out.stdout)
+        assert d["winning_moves"] == [14] and not d["complete"]
+        run("solve", "5,18", "--store", str(store))
+        again = json.loads(run("solve", "5,18", "--json", "--store", str(store)).stdout)
+        assert again["from_store"] and again["winning_moves"] == [14, 16, 17]
+
+    def test_batch(self, tmp_path: Path) -> None:
+        batch = tmp_path / "positions.txt"
+        batch.write_text("4 5\n# a comment\n\n{5,14}\n4,6\nnot a position\n")
+        out = run("solve", "--batch", str(batch), "--json", "--no-store")
+        lines = [json.loads(line) for line in out.stdout.splitlines()]
+        assert [d.get("winning_moves") for d in lines[:2]] == [[11], [18]]
+        assert "gcd 2" in lines[2]["error"] and lines[2]["line"] == 5
+        assert "not a positive integer" in lines[3]["error"]
+        assert out.returncode == 2
+
+    def test_jobs(self, tmp_path: Path) -> None:
+        out = run("solve", "12", "17", "--jobs", "2", "--json", "--store", str(tmp_path / "s.sqlite"))
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout)["winning_moves"] == [50, 105]
+
+    @pytest.mark.parametrize(
+        ("args", "message"),
+        [
+            (["4", "6"], "exact solving needs gcd 1"),
+            (["4", "x"], "not a positive integer"),
+            ([], "give a position"),
+            (["1"], "game is over"),
+            (["4", "5", "--memory", "lots"], "invalid memory budget"),
+            (["4", "5", "--jobs", "0"], "--jobs"),
+            (["--batch", "/nonexistent/file"], "cannot read"),
+        ],
+    )
+    def test_bad_input(self, args: list[str], message: str) -> None:
+        out = run("solve", *args, "--no-store")
+        assert out.returncode == 2
+        assert message in out.stderr
+        assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+
+    def test_time_limit(self) -> None:
+        out = run("solve", "16", "20", "28", "74", "273", "--no-store", "--time-limit", "0.3")
+        assert out.returncode == 3 and "not solved within" in out.stderr
+
+    def test_ctrl_c_prints_partial_result(self) -> None:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "sylver", "solve", "16", "20", "28", "74", "273", "--no-store"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        time.sleep(4.0)  # start-up (imports, JIT cache) then some search
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=60)
+        assert proc.returncode == 130, stderr
+        assert "interrupted after" in stdout and "losing moves so far" in stdout
+        assert "Traceback" not in stderr
