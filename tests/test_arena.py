@@ -69,6 +69,11 @@ def test_board_matches_position() -> None:
             p = p.play(n)
     for n in range(1, 50_000, 7):
         assert b.is_legal(n) == p.is_legal(n)
+        if not b.is_legal(n):
+            w = b.witness(n)
+            assert sum(x * c for x, c in w.items()) == n and set(w) <= set(b.named), (n, w)
+    assert b.witness(p.frobenius_number) is None
+    assert Board([4, 5]).witness_text(13) == "13 = 4·2 + 5·1"
     assert Board([]).is_legal(10**30) and not Board([6, 10**20]).is_legal(12)
 
 

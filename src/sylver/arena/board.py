@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from sylver.errors import TooLargeError
-from sylver.position import Position
+from sylver.position import Position, format_product_sum
 from sylver.semigroup import INT64_SAFE, Semigroup, _round_robin_add
 
 
@@ -65,6 +65,33 @@ class Board:
             self._pos = Position(self.named)
         return self._pos
 
+    def witness(self, n: int) -> dict[int, int] | None:
+        """Coefficients c_x >= 0 with Σ c_x·x = n over the named numbers, or None if n is legal.
+
+        Walks down the Apéry set (each Apéry element minus some generator is again one), so it costs
+        no rebuild even after hundreds of moves.
+        """
+        if self.is_legal(n):
+            return None
+        ap = self._ap
+        if ap is None:
+            return self.position().witness(n)
+        m = self._m
+        gens = sorted({x for x in self.named if x != m})
+        base = int(ap[n % m])
+        coeffs = {m: (n - base) // m}
+        while base:
+            for x in gens:
+                prev = base - x
+                if prev >= 0 and ap[prev % m] == prev:
+                    coeffs[x] = coeffs.get(x, 0) + 1
+                    base = prev
+                    break
+            else:  # pragma: no cover - impossible for a consistent Apéry set
+                return self.position().witness(n)
+        return {x: c for x, c in sorted(coeffs.items()) if c}
+
     def witness_text(self, n: int) -> str:
         """``13 = 4·2 + 5·1`` for an illegal n."""
-        return self.position().witness_text(n) or ""
+        w = self.witness(n)
+        return "" if w is None else f"{n} = {format_product_sum(w)}"

@@ -78,11 +78,14 @@ def classify_answer(value: object, board: Board, rules: Rules, first_move: bool)
 def play_game(game: dict, rules: Rules, seats: list[Seat]) -> dict:
     """Play one game; ``seats[0]`` moves first.  Returns the record written to games.jsonl."""
     t_start = time.perf_counter()
+    ref_t0 = time.thread_time()
+    update_cpu = [0.0]
     start = [int(x) for x in game["start"]]
     board = Board(start)
     history: list[int] = list(start)
     moves: list[object] = []
     times: list[float] = []
+    walls: list[float] = []
     strikes: list[dict] = []
     clocks = [rules.clock, rules.clock]
     used = [0.0, 0.0]
@@ -118,7 +121,9 @@ def play_game(game: dict, rules: Rules, seats: list[Seat]) -> dict:
 
         def overlap(todo: int | None = todo) -> None:
             if todo is not None:
+                u = time.thread_time()
                 board.add(todo)
+                update_cpu[0] += time.thread_time() - u
 
         reply = seat.process.call(msg, time_left, before_wait=overlap)
         used[s] += reply.cpu
@@ -140,6 +145,7 @@ def play_game(game: dict, rules: Rules, seats: list[Seat]) -> dict:
             reason = detail = ""
             continue
         times.append(round(reply.cpu, 6))
+        walls.append(round(reply.wall, 6))
         moves.append(value)
         if reason:
             loser, last_value = s, value
@@ -147,8 +153,7 @@ def play_game(game: dict, rules: Rules, seats: list[Seat]) -> dict:
         history.append(value)  # type: ignore[arg-type]
         pending = value  # type: ignore[assignment]
         ply += 1
-    if pending is not None:
-        board.add(pending)
+    referee_cpu = time.thread_time() - ref_t0 - update_cpu[0]
     winner = 1 - loser
     full = list(history)
     if moves and len(moves) + len(start) > len(history):
@@ -167,13 +172,14 @@ def play_game(game: dict, rules: Rules, seats: list[Seat]) -> dict:
     names = [seats[0].name, seats[1].name]
     witness = None
     if reason == "illegal":
-        w = board.position().witness(int(last_value))  # type: ignore[call-overload]
+        w = board.witness(int(last_value))  # type: ignore[call-overload]
         witness = {str(k): v for k, v in (w or {}).items()}
     return {
         "game": game["id"], "phase": game.get("phase", 0), "round": game.get("round", 0),
         "seed": game["seed"], "players": names, "first": names[0],
-        "start": start, "moves": moves, "times": times,
+        "start": start, "moves": moves, "times": times, "walls": walls,
         "winner": names[winner], "loser": names[loser], "winner_seat": winner,
         "reason": reason, "detail": detail, "witness": witness, "strikes": strikes, "learn_errors": learn_errors,
         "cpu": [round(used[0], 4), round(used[1], 4)], "wall": round(time.perf_counter() - t_start, 4),
+        "referee_cpu": round(referee_cpu, 6), "update_cpu": round(update_cpu[0], 6),
     }
