@@ -8,6 +8,8 @@ import typer
 
 from sylver.cli.common import app, console, fail, print_json
 
+BOT_HELP = ("Bot spec (repeat): a built-in name, path/file.py:Class, or 'cmd:PROGRAM ARGS'; "
+            "prefix name=NAME, to rename.")
 RULES_HELP = "Rules preset: koth (seed 000), koth-2020 (seed 001) or classic (seed 002)."
 
 
@@ -78,8 +80,7 @@ def _run(config, out, concurrency, cluster, quiet, as_json, match_names=None, ev
 
 @app.command()
 def tournament(
-    bot: list[str] = typer.Option(..., "--bot", "-b", help="Bot spec (repeat): a built-in name, "
-                                  "path/file.py:Class, or 'cmd:PROGRAM ARGS'; prefix name=NAME, to rename."),  # noqa: B008
+    bot: list[str] = typer.Option(..., "--bot", "-b", help=BOT_HELP),  # noqa: B008
     out: Path = typer.Option(..., "--out", "-o", help="Results directory (rerun the same command to resume)."),  # noqa: B008
     rules: str = typer.Option("koth", "--rules", help=RULES_HELP),
     rounds: int = typer.Option(100, "--rounds", help="Round-robin rounds (each pair plays twice a round)."),
