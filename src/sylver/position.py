@@ -175,6 +175,8 @@ class Position:
     # -- moves ---------------------------------------------------------------------------------
     def is_legal(self, n: object) -> bool:
         """Is n a legal move: an integer n >= 1 that is not a sum with multiples?  Non-integers raise."""
+        if type(n) is int:
+            return n >= 1 and n not in self._sg
         if isinstance(n, bool) or not isinstance(n, int) and not hasattr(n, "__index__"):
             raise InvalidMoveError(f"move {n!r} is not an integer")
         value = int(n)  # type: ignore[call-overload]

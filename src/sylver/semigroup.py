@@ -81,6 +81,25 @@ def _round_robin_add(ap: np.ndarray, a: int) -> None:  # pragma: no cover - comp
 
 
 @njit(cache=True)
+def _first_add(ap: np.ndarray, a: int) -> None:  # pragma: no cover - compiled
+    """Add the first generator a to the Apéry set of <m> (ap = [0, ∞, ...]): Ap[k·a mod m] = k·a.
+
+    Write-only, one pass: about twice as fast as the general round-robin update."""
+    m = ap.shape[0]
+    step = a % m
+    if step == 0:
+        return
+    r = step
+    v = a
+    while r != 0:
+        ap[r] = v
+        v += a
+        r += step
+        if r >= m:
+            r -= m
+
+
+@njit(cache=True)
 def _gaps_into(ap: np.ndarray, out: np.ndarray) -> int:  # pragma: no cover - compiled
     """Write every gap (n ∉ S, n >= 1) into ``out``; return how many were written."""
     m = ap.shape[0]
@@ -141,8 +160,8 @@ class Semigroup:
         ap = self._new_apery(gens[0], gens[-1])
         for g in gens[1:]:
             if not _member(ap, g):
+                _add(ap, g, first=len(self.generators) == 1)
                 self.generators += (g,)
-                _add(ap, g)
         self._freeze(ap)
 
     @staticmethod
@@ -180,8 +199,8 @@ class Semigroup:
         if self._ap is None:
             gens = self.generators
             ap = self._new_apery(gens[0], gens[-1])
-            for g in gens[1:]:
-                _add(ap, g)
+            for i, g in enumerate(gens[1:]):
+                _add(ap, g, first=i == 0)
             self._freeze(ap)
         assert self._ap is not None
         return self._ap
@@ -206,6 +225,13 @@ class Semigroup:
 
     # -- membership ----------------------------------------------------------------------------
     def __contains__(self, n: object) -> bool:
+        ap = self._ap
+        if type(n) is int and type(ap) is np.ndarray:  # the hot path: a plain int, int64 Apéry set
+            if n <= 0:
+                return n == 0
+            if n % self.gcd:
+                return False
+            return n >= ap.item(n % ap.shape[0])
         if isinstance(n, bool) or not isinstance(n, int | np.integer):
             return False
         n = int(n)
@@ -361,9 +387,13 @@ class Semigroup:
         return f"Semigroup({list(self.generators)})"
 
 
-def _add(ap: np.ndarray | list[int | None], x: int) -> None:
+def _add(ap: np.ndarray | list[int | None], x: int, first: bool = False) -> None:
+    """Add generator x to the Apéry set; ``first``: ap is still that of <m> alone."""
     if isinstance(ap, np.ndarray):
-        _round_robin_add(ap, x)
+        if first:
+            _first_add(ap, x)
+        else:
+            _round_robin_add(ap, x)
     else:
         _round_robin_add_py(ap, x)
 
@@ -371,7 +401,7 @@ def _add(ap: np.ndarray | list[int | None], x: int) -> None:
 def _apery_value(ap: np.ndarray | list[int | None], r: int) -> int | None:
     v = ap[r]
     if isinstance(ap, np.ndarray):
-        return None if v == UNREACHABLE else int(v)
+        return None if v == UNREACHABLE else int(v)  # type: ignore[arg-type]
     return v  # type: ignore[return-value]
 
 

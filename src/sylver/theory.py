@@ -346,7 +346,7 @@ def enclosure_moves(position: PositionLike) -> list[int]:
         return sorted(out.tolist())
     ap = _apery_ints(sg)
     m = len(ap)
-    found = []
+    found: list[int] = []
     for r in range(m):
         w, w2 = ap[r], ap[(tt - r) % m]
         lo = max(tt // 2 + 1, tt - w2 + 1, 1)
