@@ -45,7 +45,7 @@ class TestReport:
         out = r.stdout
         assert "{7,11,13,15}" in out and "23" in out and "non-ender" in out
         assert "17, 19, 23" in out  # the ends
-        assert "{7, 11, 13, 15, 17, 19}" in out  # E(S)
+        assert "{7,11,13,15,17,19}" in out  # E(S)
 
     def test_rich_report_of_a_p_position(self) -> None:
         r = analyze("{8,10,22}")

@@ -44,7 +44,9 @@ def _rows(r: dict[str, Any]) -> list[tuple[str, str]]:
         rows.append(("ender (sec. 1)", f"{label}; antisymmetry (sec. 3): {anti}"))
     if r["enclosure"] is not None:
         name = "E(S)" if r["gcd"] == 1 else "Ē(S)"
-        rows.append((f"enclosure {name} (sec. 3)", "{" + _shown(r["enclosure"]) + "}"))
+        enc = r["enclosure"]
+        text = "{" + ",".join(map(str, enc)) + "}" if len(enc) <= 40 else "{" + _shown(enc) + "}"
+        rows.append((f"enclosure {name} (sec. 3)", text))
     if r["prime_multiple"] is not None:
         text = r["prime_multiple"]
         if r["short_bound"] is not None:
@@ -95,8 +97,12 @@ def analyze(
         typer.Option("--limit", min=0, help="List legal moves, ends and enclosure moves only up to this many."),
     ] = 10_000,
 ) -> None:
-    """What the theory (shared/seeds/004) says about a position: t, t̄, genus, legal moves, ends,
-    ender kind, enclosure, Roberts's classification, and the outcome where theorems decide it."""
+    """Analyse a position with the theory of shared/seeds/004 (t, ends, enders, enclosure, outcome).
+
+    Prints t and t̄, the genus and legal moves, the ends, the ender kind and antisymmetry, the
+    enclosure, short/long, Roberts's classification, the paper's published result, and the outcome
+    where theorems alone decide it.  POSITION is separate integers (4 5) or one string ("{4,5}").
+    """
     args = position or []
     for arg in args:
         if arg.startswith("-") and not _NUMBER_LIKE.match(arg):
