@@ -93,6 +93,61 @@ def fork_limit_enforced() -> bool:
     return os.geteuid() != 0 or _pids_cgroup_root() is not None
 
 
+_swept = False
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _sweep_stale() -> None:
+    """Remove the working directories and cgroups left by arena processes that were killed."""
+    global _swept
+    if _swept:
+        return
+    _swept = True
+    tmp = tempfile.gettempdir()
+    try:
+        entries = os.listdir(tmp)
+    except OSError:
+        entries = []
+    for e in entries:
+        parts = e.split("-")
+        if e.startswith("sylver-bot-") and len(parts) > 3 and parts[2].isdigit() and not _pid_alive(int(parts[2])):
+            shutil.rmtree(os.path.join(tmp, e), ignore_errors=True)
+    root = _pids_cgroup_root()
+    if root:
+        for e in os.listdir(root):
+            parts = e.split("-")
+            if e.startswith("bot-") and len(parts) == 3 and parts[1].isdigit() and not _pid_alive(int(parts[1])):
+                try:
+                    os.rmdir(os.path.join(root, e))
+                except OSError:
+                    pass
+
+
+def _user_processes() -> int:
+    """Processes and threads of this user (RLIMIT_NPROC counts them all, not just the bot's)."""
+    uid = os.getuid()
+    n = 0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.stat(f"/proc/{entry}").st_uid == uid:
+                    with open(f"/proc/{entry}/stat", "rb") as f:
+                        data = f.read()
+                    n += int(data[data.rfind(b")") + 2 :].split()[17])
+            except (OSError, ValueError, IndexError):
+                continue
+    return n
+
+
 def _cpu_seconds(pid: int) -> float | None:
     """User + system CPU time of a process (all threads) from /proc, None if it is gone."""
     try:
@@ -118,12 +173,14 @@ class BotProcess:
         self.stopped = False
         self.dead = False
         self.api = ""
+        self.cpu_hard = resource.RLIM_INFINITY
 
     # -- life cycle --------------------------------------------------------------------------------
     def start(self, hello: dict | None = None) -> dict:
         """Start the process and exchange hello/ready; raises StartError with a reason."""
+        _sweep_stale()
         safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in self.spec.name)[:40]
-        self.workdir = tempfile.mkdtemp(prefix=f"sylver-bot-{safe}-")
+        self.workdir = tempfile.mkdtemp(prefix=f"sylver-bot-{os.getpid()}-{safe}-")
         if self.spec.kind == "cmd":
             argv = list(self.spec.argv)
         else:
@@ -146,6 +203,7 @@ class BotProcess:
         log = open(os.path.join(self.workdir, "bot.log"), "wb")  # noqa: SIM115
         memory = self.memory_mb * 1024 * 1024
         cgroup = self.cgroup
+        nproc = MAX_PROCESSES if os.geteuid() == 0 else _user_processes() + MAX_PROCESSES
 
         def limits() -> None:  # runs in the child between fork and exec
             if cgroup:
@@ -161,7 +219,7 @@ class BotProcess:
                 pass
             for res, val in (
                 (resource.RLIMIT_AS, memory),
-                (resource.RLIMIT_NPROC, MAX_PROCESSES),
+                (resource.RLIMIT_NPROC, nproc),
                 (resource.RLIMIT_FSIZE, 256 << 20),
                 (resource.RLIMIT_CORE, 0),
             ):
@@ -188,6 +246,10 @@ class BotProcess:
             raise StartError(f"bot {self.spec.name}: cannot start {argv[0]}: {exc.strerror}") from None
         finally:
             log.close()
+        try:
+            self.cpu_hard = resource.prlimit(self.proc.pid, resource.RLIMIT_CPU)[1]
+        except OSError:
+            pass
         os.set_blocking(self.proc.stdout.fileno(), False)  # type: ignore[union-attr]
         os.set_blocking(self.proc.stdin.fileno(), False)  # type: ignore[union-attr]
         hello = dict(hello or {})
@@ -350,7 +412,10 @@ class BotProcess:
             budget = max(time_left, 0.0)
             soft = int(c0 + budget + 2.0) + 1
             try:
-                resource.prlimit(pid, resource.RLIMIT_CPU, (soft, soft + 2))
+                hard = self.cpu_hard
+                if hard != resource.RLIM_INFINITY and soft > hard:
+                    soft = hard
+                resource.prlimit(pid, resource.RLIMIT_CPU, (soft, hard))
             except (OSError, ValueError):
                 pass
             guard = wall if wall is not None else budget * WALL_FACTOR + WALL_SLACK
