@@ -147,12 +147,13 @@ class Semigroup:
     The Apéry set is built lazily on first use and shared by every query.
     """
 
-    __slots__ = ("generators", "gcd", "_ap")
+    __slots__ = ("generators", "gcd", "_ap", "_invariants")
 
     def __init__(self, generators: Iterable[int] = ()) -> None:
         gens = sorted({check_number(g, "generator") for g in generators})
         self.gcd = math.gcd(*gens) if gens else 0
         self._ap: np.ndarray | list[int | None] | None = None
+        self._invariants: tuple[int, int] | None = None  # (Frobenius number, genus), once computed
         if len(gens) <= 1:
             self.generators: tuple[int, ...] = tuple(gens)
             return
@@ -292,12 +293,23 @@ class Semigroup:
     @property
     def frobenius_number(self) -> int:
         """t(S): the largest integer not in S (sec. 1); -1 for S = N.  Requires gcd 1."""
-        self._require_gcd1("the Frobenius number")
-        if self.generators == (1,):
-            return -1
-        ap = self._apery()
-        top = int(ap.max()) if isinstance(ap, np.ndarray) else max(v for v in ap if v is not None)
-        return top - self.generators[0]
+        return self._frobenius_and_genus("the Frobenius number")[0]
+
+    def _frobenius_and_genus(self, what: str) -> tuple[int, int]:
+        self._require_gcd1(what)
+        if self._invariants is None:
+            if self.generators == (1,):
+                self._invariants = (-1, 0)
+            else:
+                ap = self._apery()
+                m = self.generators[0]
+                if isinstance(ap, np.ndarray):
+                    top, count = int(ap.max()), int((ap // m).sum())
+                else:
+                    finite = [v for v in ap if v is not None]
+                    top, count = max(finite), sum(v // m for v in finite)
+                self._invariants = (top - m, count)
+        return self._invariants
 
     @property
     def conductor(self) -> int:
@@ -307,14 +319,7 @@ class Semigroup:
     @property
     def genus(self) -> int:
         """g(S): the number of gaps (positive integers not in S).  Requires gcd 1."""
-        self._require_gcd1("the genus")
-        if self.generators == (1,):
-            return 0
-        ap = self._apery()
-        m = self.generators[0]
-        if isinstance(ap, np.ndarray):
-            return int((ap // m).sum())
-        return sum(v // m for v in ap if v is not None)
+        return self._frobenius_and_genus("the genus")[1]
 
     def gaps(self, limit: int = GAP_LIST_LIMIT) -> list[int]:
         """The sorted gaps of S (gcd 1), refusing with :class:`TooLargeError` past ``limit`` of them."""
@@ -367,6 +372,7 @@ class Semigroup:
             ap = self.apery_set()
         _add(ap, x)
         new = Semigroup.__new__(Semigroup)
+        new._invariants = None
         new.gcd = math.gcd(self.gcd, x)
         # x can eliminate larger generators only (sec. 1: no number helps eliminate a smaller one).
         kept = [g for g in gens if g < x or not _is_sum_of_smaller(ap, g, gens + (x,))]

@@ -690,7 +690,7 @@ def _known_p_positions() -> list[tuple[Position, str]]:
 def winning_move_to_known_p(position: PositionLike) -> tuple[int, str] | None:
     """A legal move x such that S x is a P-position stated in the paper, with its citation, if any.
 
-    Only moves to known P-positions K with S ⊆ K are possible, and then x is a generator of K.
+    Naming x leads to K iff S ⊆ K and x is the only generator of K that is not in S.
     """
     p = as_position(position)
     sg = p.semigroup
@@ -699,11 +699,13 @@ def winning_move_to_known_p(position: PositionLike) -> tuple[int, str] | None:
         for n in {(x - 2) // 8 if x % 8 == 2 else 0, (x - 6) // 8 if x % 8 == 6 else 0} - {0}:
             candidates.append((Position([8, 12, 8 * n + 2, 8 * n + 6]), _FAMILY_CITE))
     for k, cite in candidates:
+        # <S, x> = K iff S ⊆ K and x is the only generator of K outside S (a generator y ≠ x of K
+        # lies in <S, x> only as y ∈ S: y = s + j·x with j ≥ 1 would make y - x ∈ K).
         if k == p or not all(x in k.semigroup for x in p.generators):
             continue
-        for x in k.generators:
-            if x not in sg and p.play(x) == k:
-                return x, cite
+        outside = [x for x in k.generators if x not in sg]
+        if len(outside) == 1:
+            return outside[0], cite
     return None
 
 
