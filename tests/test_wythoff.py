@@ -247,6 +247,15 @@ class TestGrundyTable:
         for rows, cols in [(0, 600), (1, 600), (5, 400), (40, 599)]:
             assert np.array_equal(_grundy_rectangle(rows, cols, 0), square[: rows + 1, : cols + 1])
 
+    def test_long_thin_rectangle_row_one(self):
+        # a classical pattern: G(1, j) = j + 1, j + 1, j - 2 for j ≡ 0, 1, 2 (mod 3); the thin
+        # kernel reuses its diagonal ring buffer 200,000 times here
+        from sylver.wythoff import _grundy_rectangle
+
+        j = np.arange(200_001)
+        row = _grundy_rectangle(1, 200_000, 0)[1]
+        assert np.array_equal(row, np.where(j % 3 == 2, j - 2, j + 1))
+
     def test_long_thin_values(self):
         table = grundy_table(2500)
         for i, j in [(1, 2500), (2500, 3), (7, 2499), (2400, 2500)]:

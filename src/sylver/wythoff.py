@@ -57,8 +57,8 @@ from numba import njit
 from sylver.errors import InvalidMoveError, InvalidPositionError, TooLargeError
 from sylver.position import Outcome
 
-MAX_TABLE_CELLS = 1 << 25
-"""Most cells a cached Grundy table may hold (int32: 128 MB); larger requests raise TooLargeError."""
+MAX_TABLE_CELLS = 1 << 24
+"""Most cells a cached Grundy table may hold (int32: 64 MB); larger requests raise TooLargeError."""
 
 MISERE_SUM_WORK = 2_000_000
 """Most moves the exhaustive misère-sum search may examine (a few seconds) before TooLargeError."""
@@ -389,9 +389,19 @@ def _grundy_rectangle(
     diag_bits = np.zeros((ring, words), dtype=np.uint64)
     col_bits = np.zeros(words, dtype=np.uint64)
     for j in range(cols + 1):
-        col_bits[:] = 0
+        # bitsets are cleared bit by bit (clearing whole rows of words would cost O(cols) per column)
         if j > 0:
-            diag_bits[j % ring, :] = 0  # diagonal d = j starts at (0, j)
+            for i in range(rows + 1):  # the column just finished
+                g = table[i, j - 1]
+                col_bits[g // 64] &= ~(one << np.uint64(g % 64))
+        if j > 0:
+            # diagonal d = j starts at (0, j) in the slot of the retired diagonal j - ring,
+            # whose cells are (i, j - ring + i)
+            slot = j % ring
+            for i in range(rows + 1):
+                if j - ring + i >= 0:
+                    g = table[i, j - ring + i]
+                    diag_bits[slot, g // 64] &= ~(one << np.uint64(g % 64))
         for i in range(rows + 1):
             slot = (j - i) % ring
             if i == 0 and j == 0:
