@@ -37,14 +37,18 @@ def _to_ints(moves: object) -> list[int]:
 class Seed000Bot:
     """A built-in bot with the KotH interface of shared/seeds/000."""
 
-    def __init__(self, id: int, bot: str = "perfect", seed: int | None = None, **options: object) -> None:  # noqa: A002
+    def __init__(
+        self, id: int, bot: str = "perfect", seed: int | None = None, max_move: int | None = None,  # noqa: A002
+        **options: object,
+    ) -> None:
         self.id = id
         self.bot: Bot = make_bot(bot, random.Random(seed), **options)
+        self.max_move = max_move
 
     def announce(self, list: object) -> int:  # noqa: A002 - the seed's parameter name
         """The number to announce after the numbers in ``list`` (the start pair first)."""
         history = _to_ints(list)
-        turn = Turn(Position(history), tuple(history), time_left=SEED000_CALL_LIMIT)
+        turn = Turn(Position(history), tuple(history), time_left=SEED000_CALL_LIMIT, max_move=self.max_move)
         return int(self.bot.choose(turn))
 
     def learn(self, first: int, second: int, list: object) -> None:  # noqa: A002

@@ -27,20 +27,22 @@ def largest_allowed(turn: Turn, tries: int = 10_000) -> int | None:
     return None
 
 
-def candidates(turn: Turn, rng: random.Random, full_limit: int = 3000, samples: int = 16) -> list[int]:
+def candidates(
+    turn: Turn, rng: random.Random, full_limit: int = 3000, samples: int = 16, small: int = SMALL
+) -> list[int]:
     """Moves worth scoring: all allowed moves (except 1) when there are at most ``full_limit`` legal
-    moves, else the allowed numbers 2..SMALL, ``samples`` random allowed moves and the largest one."""
+    moves, else the allowed numbers 2..small, ``samples`` random allowed moves and the largest one."""
     p = turn.position
-    if p.is_finite and p.genus <= full_limit:
+    if p.is_finite and p.generators[0] <= full_limit + 1 and p.genus <= full_limit:
         return [n for n in p.legal_moves() if n > 1 and turn.allows(n)]
-    out = [n for n in range(2, SMALL + 1) if turn.allows(n)]
-    seen = set(out)
+    out = [n for n in range(2, small + 1) if turn.allows(n)]
+    seen: set[int] = set(out)
     top = largest_allowed(turn)
     hi = top if top is not None else SMALL
     for _ in range(samples * 8):
-        if len(seen) >= len(out) + samples or hi <= SMALL:
+        if len(seen) >= len(out) + samples or hi <= small:
             break
-        n = rng.randint(SMALL + 1, hi)
+        n = rng.randint(small + 1, hi)
         if n not in seen and turn.allows(n):
             seen.add(n)
             out.append(n)
@@ -62,3 +64,16 @@ def hands_over_2_3(p: Position) -> bool:
         return False
     gens = p.generators
     return bool(gens) and (2 in gens and p.is_legal(3) or 3 in gens and p.is_legal(2))
+
+
+def scan_width(p: Position) -> tuple[int, int]:
+    """(small, samples) for the one-ply bots: fewer candidates where each costs O(multiplicity)."""
+    return (24, 6) if p.generators and p.generators[0] > 2000 else (SMALL, 16)
+
+
+def time_budget(turn: Turn, most: float = 2.0, share: float = 0.1) -> float:
+    """Seconds a one-ply bot may spend: at most ``most`` and ``share`` of the time left (no limit
+    when the turn has none, so that the choice depends only on the seed)."""
+    if turn.time_left is None:
+        return float("inf")
+    return max(0.005, min(most, share * turn.time_left))

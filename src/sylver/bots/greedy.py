@@ -8,8 +8,10 @@ beats ``random`` and loses to anything that looks deeper.
 
 from __future__ import annotations
 
+import time
+
 from sylver.bots.base import Bot, Turn
-from sylver.bots.candidates import candidates, hands_over_2_3, reply_count
+from sylver.bots.candidates import candidates, hands_over_2_3, reply_count, scan_width, time_budget
 
 
 class GreedyBot(Bot):
@@ -21,7 +23,11 @@ class GreedyBot(Bot):
     def choose(self, turn: Turn) -> int:
         best: list[int] = []
         best_score = (2, float("inf"))
-        for n in candidates(turn, self.rng):
+        small, samples = scan_width(turn.position)
+        deadline = time.monotonic() + time_budget(turn)
+        for n in candidates(turn, self.rng, samples=samples, small=small):
+            if best and time.monotonic() > deadline:
+                break
             after = turn.position.play(n)
             if after.is_terminal:
                 return n

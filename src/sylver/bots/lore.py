@@ -23,7 +23,15 @@ from functools import lru_cache
 import numpy as np
 
 from sylver.bots.base import is_prime
-from sylver.position import Position
+from sylver.position import Outcome, Position
+
+try:  # the paper's stated results, when the theory module is installed
+    from sylver import theory as _theory
+
+    if not hasattr(_theory, "winning_move_to_known_p") or not hasattr(_theory, "known_result"):
+        _theory = None  # type: ignore[assignment]
+except ImportError:  # pragma: no cover - theory is part of the package
+    _theory = None  # type: ignore[assignment]
 
 KNOWN_P: tuple[Position, ...] = tuple(
     Position(g)
@@ -94,6 +102,10 @@ def known_outcome(p: Position) -> bool | None:
         return None
     if p in KNOWN_P or _series_member(gens):
         return True
+    if _theory is not None and len(gens) <= 8 and gens[-1] <= 10_000:
+        stated = _theory.known_result(p)
+        if stated is not None:
+            return stated.outcome is Outcome.P
     ff = _four_six(gens)
     if ff is not None:
         return ff
@@ -140,6 +152,10 @@ def winning_move_by_theory(p: Position) -> int | None:
         if move is not None and move >= 5 and p.is_legal(move):
             return move
     if len(gens) <= 8 and gens[-1] <= 10_000:
+        if _theory is not None:  # sylver.theory: every P-position the paper states or implies
+            found = _theory.winning_move_to_known_p(p)
+            if found is not None:
+                return int(found[0])
         for q in KNOWN_P:
             for x in q.generators:
                 if p.is_legal(x) and p.play(x) == q:

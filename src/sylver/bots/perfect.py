@@ -43,6 +43,9 @@ from sylver.bots.lore import known_outcome, proven_n, winning_move_by_theory
 from sylver.bots.oracle import Exact, Oracle
 from sylver.position import Outcome, Position
 
+SWINDLE_GENUS = 150
+"""Largest position solved completely (all winning moves) to rate a swindle."""
+
 CLOCK_SHARE = 0.15
 """Largest share of the remaining time one move may take."""
 
@@ -76,13 +79,17 @@ class PerfectBot(Bot):
         self.oracle = Oracle(max_genus=max_genus)
         self._stalls = 0
         self._last_t: int | None = None
+        self._seen: tuple[int, ...] = ()
 
     # -- the move ------------------------------------------------------------------------------
     def choose(self, turn: Turn) -> int:
+        if turn.history[: len(self._seen)] != self._seen or not self._seen:
+            self._stalls, self._last_t = 0, None  # a new game (even without a learn() call)
         self._note_opponent(turn)
         move = self._choose(turn)
-        after = turn.position.play(move) if turn.position.is_legal(move) and move > 1 else None
+        after = turn.position.play(move) if move > 1 and turn.position.is_legal(move) else None
         self._last_t = after.frobenius_number if after is not None and after.is_finite else None
+        self._seen = tuple(turn.history) + (move,)
         return move
 
     def _choose(self, turn: Turn) -> int:
@@ -118,23 +125,35 @@ class PerfectBot(Bot):
 
     # -- lost positions ------------------------------------------------------------------------
     def _swindle(self, turn: Turn, deadline: _Deadline, moves: list[int] | None = None) -> int | None:
-        """In a lost position: the move leaving the opponent the rarest winning replies."""
+        """In a lost position: the move leaving the opponent the rarest winning replies.
+
+        Results already known (book, memo) are compared first; the solver is asked about the others,
+        the largest first (their ratios are the smallest), while time remains."""
         p = turn.position
         if moves is None:
             moves = candidates(turn, self.rng, full_limit=400)
         best: tuple[float, float] | None = None
         choice = None
+        unknown: list[tuple[int, Position]] = []
         for n in moves:
-            if deadline.passed():
-                break
             after = p.play(n)
             if hands_over_2_3(after):
                 continue
-            exact = self.oracle.solve(after, time_limit=min(0.2, 0.5 * deadline.left()), complete=True)
+            exact = self.oracle.known(after)
+            if exact is None or not exact.complete:
+                if after.is_finite and after.generators[0] <= SWINDLE_GENUS and after.genus <= SWINDLE_GENUS:
+                    unknown.append((n, after))
+                continue
+            key = (exact.win_ratio, -exact.genus)
+            if best is None or key < best:
+                best, choice = key, n
+        unknown.sort(key=lambda item: -item[1].genus)
+        for n, after in unknown:
+            if deadline.left() < 0.05:
+                break
+            exact = self.oracle.solve(after, time_limit=min(0.5, 0.3 * deadline.left()), complete=True)
             if exact is None or not exact.complete:
                 continue
-            if exact.outcome is Outcome.P:  # cannot happen in a solved P-position; defensive
-                return n
             key = (exact.win_ratio, -exact.genus)
             if best is None or key < best:
                 best, choice = key, n

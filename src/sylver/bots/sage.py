@@ -11,8 +11,10 @@ than ``greedy``; it still has no exact search, so it loses where the theory is s
 
 from __future__ import annotations
 
+import time
+
 from sylver.bots.base import Bot, Turn
-from sylver.bots.candidates import candidates, reply_count
+from sylver.bots.candidates import candidates, reply_count, scan_width, time_budget
 from sylver.bots.lore import known_outcome, proven_n, winning_move_by_theory
 
 
@@ -29,7 +31,11 @@ class SageBot(Bot):
             return move
         best: list[int] = []
         best_score = (2, float("inf"))
-        for n in candidates(turn, self.rng):
+        small, samples = scan_width(turn.position)
+        deadline = time.monotonic() + time_budget(turn)
+        for n in candidates(turn, self.rng, samples=samples, small=small):
+            if best and time.monotonic() > deadline:
+                break
             after = p.play(n)
             if after.is_terminal or known_outcome(after) is True:
                 return n
