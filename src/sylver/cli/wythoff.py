@@ -236,10 +236,13 @@ def play_wythoff(
     console.print(f"Wythoff's Nim{' (misère)' if misere else ''}: whoever {rule}.")
     console.print(escape(_HELP))
     human = first
+    show = True  # draw the position when it is new to the human: at the start, after my moves, at the end
     while True:
-        if max(pos) <= 12:
-            console.print(_board(pos), markup=False, highlight=False)
-        console.print(f"Position: {pos}", highlight=False)
+        if show:
+            if max(pos) <= 12:
+                console.print(_board(pos), markup=False, highlight=False)
+            console.print(f"Position: {pos}", highlight=False)
+            show = False
         if pos.is_over():
             # the player to move faces (0, 0): the other one took the last counter
             human_won = (not human) != misere
@@ -248,7 +251,7 @@ def play_wythoff(
         if not human:
             new = _computer_move(pos, misere)
             console.print(f"I move to {new}.", highlight=False)
-            pos, human = new, True
+            pos, human, show = new, True, True
             continue
         try:
             line = input_fn("Your move: ").strip()
@@ -274,4 +277,4 @@ def play_wythoff(
         except (InvalidPositionError, InvalidMoveError) as exc:
             console.print(f"Not a legal move: {escape(str(exc))}", highlight=False)
             continue
-        human = False
+        human, show = False, pos.is_over()
