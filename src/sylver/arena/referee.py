@@ -125,7 +125,9 @@ def play_game(game: dict, rules: Rules, seats: list[Seat]) -> dict:
                 board.add(todo)
                 update_cpu[0] += time.thread_time() - u
 
-        reply = seat.process.call(msg, time_left, before_wait=overlap)
+        other = seats[1 - s].process
+        reply = seat.process.call(msg, time_left, before_wait=overlap, pause=False,
+                                  idle=other if other is not None and other.alive else None)
         used[s] += reply.cpu
         if clocks[s] is not None:
             clocks[s] -= reply.cpu  # type: ignore[operator]
@@ -154,6 +156,9 @@ def play_game(game: dict, rules: Rules, seats: list[Seat]) -> dict:
         pending = value  # type: ignore[assignment]
         ply += 1
     referee_cpu = time.thread_time() - ref_t0 - update_cpu[0]
+    for seat in seats:
+        if seat.process is not None:
+            seat.process.pause()
     winner = 1 - loser
     full = list(history)
     if moves and len(moves) + len(start) > len(history):

@@ -36,6 +36,8 @@ MAX_LINE = 1 << 20
 WALL_FACTOR = 2.0
 WALL_SLACK = 1.0
 """Wall-clock guard: a call may take at most WALL_FACTOR × its time + WALL_SLACK seconds."""
+PAUSE_GRACE = 0.002
+"""Seconds an idle bot may stay unpaused while its opponent thinks (it is waiting on its input)."""
 UNLIMITED_WALL = 3600.0
 """Wall-clock guard of a call with no time limit at all."""
 STARTUP_WALL = 60.0
@@ -394,11 +396,13 @@ class BotProcess:
         return True
 
     def call(self, msg: dict, time_left: float | None, *, wall: float | None = None,
-             pause: bool = True, before_wait=None) -> Reply:  # noqa: ANN001
+             pause: bool = True, before_wait=None, idle: BotProcess | None = None) -> Reply:  # noqa: ANN001
         """Send ``msg`` and wait for one answer within ``time_left`` seconds of CPU time.
 
         ``before_wait`` runs after the message is sent (the referee's own bookkeeping overlaps the
-        bot's thinking).  The bot is paused again afterwards unless ``pause`` is False.
+        bot's thinking).  The bot is paused again afterwards unless ``pause`` is False.  ``idle``
+        (the opponent, which has just answered) is paused as soon as this call lasts longer than
+        PAUSE_GRACE: two signals per move would cost more than most moves of fast bots.
         """
         assert self.proc is not None
         pid = self.proc.pid
@@ -463,6 +467,11 @@ class BotProcess:
                     result = Reply(None, used, 0.0, "timeout", f"used {used:.2f} s of CPU time (limit {budget:.3g} s)")
                     break
                 wait = min(wait, max(0.005, min(0.25, budget - used + 0.02)))
+            if idle is not None and not idle.stopped:
+                if now - t0 >= PAUSE_GRACE:
+                    idle.pause()
+                else:
+                    wait = min(wait, PAUSE_GRACE - (now - t0))
             try:
                 ready, _, _ = select.select([fd], [], [], wait)
             except (OSError, ValueError):
