@@ -173,6 +173,8 @@ class PerfectBot(Bot):
         p = turn.position
         moves = candidates(turn, self.rng, full_limit=400)
         pass_move = largest_allowed(turn)
+        near = _neighbours(p, turn)
+        moves = near + [n for n in moves if n not in near]
         if pass_move is not None:  # judged early: it is the default choice
             moves = [n for n in moves if n <= SMALL] + [pass_move] + [n for n in moves if n > SMALL and n != pass_move]
         open_moves: list[int] = []
@@ -248,6 +250,12 @@ class PerfectBot(Bot):
     ) -> int:
         """Choose among the moves nobody can judge yet (see the module docstring)."""
         p = turn.position
+        if len(p.generators) == 2 and p.is_finite:
+            # a coprime pair too big to solve: N (Hutchings), and in the solved pairs {5,m} a winning
+            # move lies within m ± 4 four times in five (the opening book), so try those first
+            for n in _neighbours(p, turn):
+                if n in open_moves:
+                    return n
         small_named = [x for x in p.generators if x <= SMALL]
         if not small_named:  # open with the smallest prime >= 5 still open (Hutchings)
             for q in (5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61):
@@ -266,3 +274,12 @@ class PerfectBot(Bot):
             return pass_move
         small_open = [n for n in open_moves if n <= SMALL]
         return self.rng.choice(small_open or open_moves)
+
+
+def _neighbours(p: Position, turn: Turn) -> list[int]:
+    """m ± 1..4 for the larger number m of a coprime pair {a,m} with a small (see ``_prefer``)."""
+    gens = p.generators
+    if len(gens) != 2 or gens[0] > SMALL or not p.is_finite:
+        return []
+    m = gens[1]
+    return [m + d for d in (1, -1, 2, -2, 3, -3, 4, -4) if m + d > 1 and turn.allows(m + d)]

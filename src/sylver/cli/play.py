@@ -32,18 +32,17 @@ def _moves_line(p: Position) -> str:
 
 def _hint(p: Position) -> str:
     from sylver.bots.lore import known_outcome, winning_move_by_theory
+    from sylver.bots.oracle import Oracle
 
-    move = winning_move_by_theory(p)
-    if move is not None:
-        return f"Winning move (by the theory): {move}"
     if p.is_finite:
-        from sylver.bots.oracle import Oracle
-
-        exact = Oracle(max_genus=300).solve(p, time_limit=3.0)
+        exact = Oracle(max_genus=300).solve(p, time_limit=3.0, complete=True)
         if exact is not None:
             if exact.winning_moves:
                 return "Winning moves: " + ", ".join(map(str, exact.winning_moves))
             return "No winning move: this position is lost against perfect play."
+    move = winning_move_by_theory(p)
+    if move is not None:
+        return f"Winning move (by the theory): {move}"
     if known_outcome(p) is True:
         return "No winning move: this position is lost against perfect play (theory)."
     return "Not known: the position is too large to solve quickly."

@@ -1,0 +1,193 @@
+"""The built-in bots: protocol, legality under every rule, the theory they rely on, perfect play."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from sylver.bots import BOTS, Bot, Turn, make_bot
+from sylver.bots.base import is_prime
+from sylver.bots.lore import (
+    KNOWN_P,
+    is_ender,
+    known_outcome,
+    proven_n,
+    winning_move_by_theory,
+)
+from sylver.bots.oracle import opening_book
+from sylver.bots.selfplay import play_game
+from sylver.position import Outcome, Position
+from sylver.solver import solve
+
+SMALL_POSITIONS = ["", "4", "6", "10,15", "4,5", "5,9", "6,9,20", "7,11,13", "12,17", "9,10"]
+
+
+def koth_start(rng: random.Random) -> Position:
+    while True:
+        a, b = rng.randint(100_000, 999_999), rng.randint(100_000, 999_999)
+        if math.gcd(a, b) == 1:
+            return Position((a, b))
+
+
+def fast(name: str, seed: int = 0) -> Bot:
+    options = {"think": 0.2} if name == "perfect" else {}
+    return make_bot(name, random.Random(seed), **options)
+
+
+class TestRegistry:
+    def test_names(self):
+        assert {"random", "greedy", "sage", "perfect"} <= set(BOTS)
+        for name, cls in BOTS.items():
+            assert cls.name == name
+            assert cls.__doc__ and cls.__module__.startswith("sylver.bots")
+
+    def test_unknown(self):
+        with pytest.raises(ValueError, match="built-in bots"):
+            make_bot("nobody")
+
+
+class TestLegality:
+    @pytest.mark.parametrize("name", ["random", "greedy", "sage", "perfect"])
+    @pytest.mark.parametrize("text", SMALL_POSITIONS)
+    def test_small_positions(self, name, text):
+        p = Position(text)
+        n = fast(name).choose(Turn(p, tuple(p.generators), time_left=5.0))
+        assert p.is_legal(n) and n > 1
+
+    @pytest.mark.parametrize("name", ["random", "greedy", "sage", "perfect"])
+    def test_koth_start_with_cap(self, name):
+        p = koth_start(random.Random(7))
+        n = fast(name).choose(Turn(p, tuple(p.generators), time_left=20.0, max_move=10**6))
+        assert p.is_legal(n) and 1 < n <= 10**6
+
+    @pytest.mark.parametrize("name", ["random", "greedy", "sage", "perfect"])
+    def test_no_prime_first(self, name):
+        turn = Turn(Position(), (), time_left=5.0, max_move=10**6, no_prime_first=True)
+        n = fast(name).choose(turn)
+        assert turn.allows(n) and not is_prime(n)
+
+    def test_terminal_position_names_one(self):
+        for name in BOTS:
+            assert fast(name).choose(Turn(Position("2,3"))) == 1
+
+    @pytest.mark.parametrize("name", ["random", "greedy", "sage"])
+    def test_rng_reproducible(self, name):
+        p = koth_start(random.Random(3))
+        a = [fast(name, 5).choose(Turn(p)) for _ in range(3)]
+        b = [fast(name, 5).choose(Turn(p)) for _ in range(3)]
+        assert a == b
+
+
+class TestLore:
+    def test_known_p_positions_are_p_by_their_replies(self):
+        # every reply from a known P-position with small numbers is N by the theory or the solver
+        for q in KNOWN_P[:5]:
+            assert known_outcome(q) is True
+        assert known_outcome(Position("8,12,18,22")) is True
+
+    @pytest.mark.parametrize("x", range(7, 60, 2))
+    def test_four_six_family_against_the_solver(self, x):
+        p = Position((4, 6, x))
+        move = winning_move_by_theory(p)
+        assert move in solve(p).winning_moves
+        q = Position((4, 6, x, x + 2))
+        assert (solve(q).outcome is Outcome.P) == (known_outcome(q) is True)
+
+    def test_theory_moves(self):
+        assert winning_move_by_theory(Position()) == 5
+        assert winning_move_by_theory(Position("10,15")) == 5
+        assert winning_move_by_theory(Position("4")) == 6
+        assert winning_move_by_theory(Position("9")) == 6
+        assert winning_move_by_theory(Position("12")) == 8
+        assert winning_move_by_theory(Position("2,7")) == 3
+        assert winning_move_by_theory(Position("3,11")) == 2
+        assert winning_move_by_theory(Position("8,10")) == 22
+        assert winning_move_by_theory(Position("16,24")) == 10  # {10,16,24} is P
+        assert winning_move_by_theory(Position("16,18")) == 5  # {5,16,18} is P: 16 wins in {5,18}
+        assert winning_move_by_theory(Position("16")) is None  # open (sec. 2)
+
+    def test_enders(self):
+        assert is_ender(Position("4,5,7")) is True  # the paper's unquiet ender
+        assert is_ender(Position("7,11,13,15,17,19")) is True  # E({7,11,13,15})
+        assert is_ender(Position("7,11,13,15")) is False
+        assert is_ender(Position("123457,654321")) is True  # Hutchings, without computing
+        assert proven_n(Position("5,14")) and not proven_n(Position("5,14,18"))
+
+    def test_ender_definition_against_brute_force(self):
+        rng = random.Random(1)
+        for _ in range(40):
+            p = Position(rng.sample(range(4, 30), 3))
+            if not p.is_finite:
+                continue
+            gaps = p.legal_moves()
+            t = gaps[-1]
+            brute = all(any(t - k * n in p.semigroup for k in range(1, t // n + 1)) for n in gaps[:-1])
+            assert is_ender(p) is brute, p
+
+
+class TestPerfect:
+    def test_book_is_exact(self):
+        book = opening_book()
+        assert len(book) > 100
+        rng = random.Random(2)
+        for gens in rng.sample(sorted(book), 8):
+            entry = book[gens]
+            if entry.genus <= 80:
+                sol = solve(Position(gens))
+                assert sol.outcome is entry.outcome and sol.winning_moves == entry.winning_moves
+
+    def test_known_n_positions(self, known_results):
+        bot = fast("perfect")
+        bot.think = 2.0
+        for rec in known_results:
+            p = Position(rec["position"])
+            if rec["outcome"] != "N" or p.genus > 60:
+                continue
+            move = bot.choose(Turn(p, tuple(p.generators), time_left=20.0))
+            assert move in rec["winning_moves"] or solve(p.play(move)).outcome is Outcome.P, p
+
+    def test_plays_into_known_p(self):
+        bot = fast("perfect")
+        assert bot.choose(Turn(Position())) == 5
+        assert bot.choose(Turn(Position("4"))) == 6
+        assert bot.choose(Turn(Position("35"))) in (5, 7)
+
+    def test_lost_position_still_legal(self):
+        p = Position("4,5,11")  # P: every move loses against perfect play
+        n = fast("perfect").choose(Turn(p, time_left=5.0))
+        assert p.is_legal(n) and n != 1
+
+    def test_wins_from_empty_as_first_player(self):
+        for g in range(3):
+            bots = (fast("perfect", g), fast("random", 100 + g))
+            result = play_game(bots, Position(), clock=30.0, max_move=10**6)
+            assert result.winner == 0 and result.reason == "named 1", result
+
+    def test_koth_game_against_greedy_is_clean(self):
+        start = koth_start(random.Random(11))
+        result = play_game((fast("perfect"), fast("greedy")), start, per_move=20.0)
+        assert result.reason == "named 1"
+
+
+class TestReferee:
+    class Fixed(Bot):
+        name = "fixed"
+
+        def __init__(self, moves, rng=None):
+            super().__init__(rng)
+            self.moves = list(moves)
+
+        def choose(self, turn):
+            return self.moves.pop(0)
+
+    def test_illegal_move_loses_with_witness(self):
+        r = play_game((self.Fixed([4]), self.Fixed([13])), Position("5"))
+        assert (r.winner, r.reason, r.detail) == (0, "illegal move", "13 = 4·2 + 5·1")
+
+    def test_cap_and_one(self):
+        r = play_game((self.Fixed([11]), self.Fixed([1])), Position(), max_move=10)
+        assert (r.winner, r.reason) == (1, "over the cap")
+        r = play_game((self.Fixed([1]), self.Fixed([2])), Position())
+        assert (r.winner, r.reason) == (1, "named 1")

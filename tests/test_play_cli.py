@@ -1,0 +1,56 @@
+"""`sylver play`: a game in the terminal, driven through stdin."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from sylver.cli import app
+
+runner = CliRunner()
+
+
+def play(args, text):
+    return runner.invoke(app, ["play", *args], input=text)
+
+
+class TestPlay:
+    def test_illegal_input_is_explained_and_asked_again(self):
+        r = play(["--start", "4,5"], "13\nabc\n7\n6\n3\n")
+        assert r.exit_code == 0, r.output
+        assert "13 = 4·2 + 5·1" in r.output
+        assert "'abc' is not a positive integer" in r.output
+        assert "Legal moves: 1, 2, 3, 6, 7, 11" in r.output
+        assert "I win" in r.output
+
+    def test_human_can_win(self):
+        r = play(["--start", "2,5"], "3\n")
+        assert r.exit_code == 0, r.output
+        assert "You win!" in r.output
+
+    def test_naming_one_loses(self):
+        r = play(["--start", "4,5"], "1\n")
+        assert "You named 1: you lose" in r.output
+
+    def test_second_and_eof(self):
+        r = play(["--second", "--bot", "greedy", "--seed", "3"], "")
+        assert r.exit_code == 0
+        assert "I name" in r.output and "Game abandoned" in r.output
+
+    def test_perfect_opens_with_a_prime(self):
+        r = play(["--second"], "quit\n")
+        assert "I name 5." in r.output
+
+    def test_commands(self):
+        r = play(["--start", "4,5"], "moves\nhint\nquit\n")
+        assert "Winning moves: 11" in r.output
+
+    def test_bad_arguments(self):
+        assert play(["chess"], "").exit_code == 2
+        assert play(["--bot", "nobody"], "").exit_code == 2
+        assert play(["--start", "1,5"], "").exit_code == 2
+        assert play(["--start", "x"], "").exit_code == 2
+
+    def test_wythoff(self):
+        r = play(["wythoff"], "")
+        assert r.exit_code == 0
+        assert "Wythoff" in r.output
