@@ -159,6 +159,8 @@ def play_game(game: dict, rules: Rules, seats: list[Seat]) -> dict:
     for seat in seats:
         if seat.process is not None:
             seat.process.pause()
+            if seat.process.cgroup:
+                seat.process.reap_strays()  # nothing a bot started outlives the game
     winner = 1 - loser
     full = list(history)
     if moves and len(moves) + len(start) > len(history):

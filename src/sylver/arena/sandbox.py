@@ -176,6 +176,7 @@ class BotProcess:
         self.dead = False
         self.api = ""
         self.cpu_hard = resource.RLIM_INFINITY
+        self._cpu_last: float | None = None
 
     # -- life cycle --------------------------------------------------------------------------------
     def start(self, hello: dict | None = None) -> dict:
@@ -407,7 +408,7 @@ class BotProcess:
         assert self.proc is not None
         pid = self.proc.pid
         self.resume()
-        c0 = _cpu_seconds(pid)
+        c0 = self._cpu_last if self._cpu_last is not None else _cpu_seconds(pid)
         if c0 is None or not self.alive:
             if before_wait:
                 before_wait()
@@ -489,6 +490,7 @@ class BotProcess:
                 self.buf += chunk
         wall_used = time.perf_counter() - t0
         c1 = _cpu_seconds(pid)
+        self._cpu_last = c1
         proc_cpu = (c1 - c0) if c1 is not None else result.cpu
         result.wall = wall_used
         reported = result.msg.get("cpu") if result.msg else None
@@ -507,7 +509,7 @@ class BotProcess:
         elif budget is not None and result.cpu > budget:
             result.failure = "timeout"
             result.detail = f"used {result.cpu:.2f} s of CPU time (limit {budget:.3g} s)"
-        if not self.dead and (self.cgroup or (result.msg and result.msg.get("type") == "error")):
+        if not self.dead and result.msg and result.msg.get("type") == "error":
             self.reap_strays()
         if pause and not self.dead:
             self.pause()
