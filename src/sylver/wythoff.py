@@ -429,6 +429,17 @@ def _grundy_rectangle(
     return table
 
 
+def _short(n: int, unit: str = "") -> str:
+    """``n`` with thousands separators, or ``a 1,001-digit number`` when it is long (for messages)."""
+    # log10(2) rounded down: never too many digits, at most one too few, fixed by the loop
+    digits = max(1, (n.bit_length() - 1) * 30102999566 // 10**11 + 1)
+    while n >= 10**digits:
+        digits += 1
+    if digits <= 24:
+        return f"{n:,} {unit}".rstrip()
+    return f"a {digits:,}-digit number of {unit}" if unit else f"a {digits:,}-digit number"
+
+
 class _GrundyCache:
     """The largest Grundy rectangle computed so far (rows ≤ cols, i.e. for i ≤ j), per variant."""
 
@@ -451,8 +462,8 @@ class _GrundyCache:
                     break
             else:
                 raise TooLargeError(
-                    f"the Grundy table for piles up to ({rows}, {cols}) would have "
-                    f"{(rows + 1) * (cols + 1):,} cells (limit {MAX_TABLE_CELLS:,}); "
+                    f"the Grundy value of ({_short(rows)}, {_short(cols)}) needs a table of "
+                    f"{_short((rows + 1) * (cols + 1), 'cells')} (limit {MAX_TABLE_CELLS:,}); "
                     "no formula is known for large non-zero Grundy values"
                 )
             table = _grundy_rectangle(new_r, new_c, self.terminal)
