@@ -399,6 +399,16 @@ class TestSums:
         with pytest.raises(TooLargeError):
             winning_move_in_sum([(10**500, 3), (4, 5)])
 
+    def test_edge_components_any_size(self):
+        big = 10**500
+        # G(0, big) = big, G(3, 4) = 2: the edge component moves to (0, 2)
+        move = winning_move_in_sum([(0, big), (3, 4)])
+        assert move == SumMove(0, WythoffPosition(0, big), WythoffPosition(0, 2))
+        move = winning_move_in_sum([(big, 0), (0, big), (1, 1)])
+        assert move is not None and move.index == 2 and nim_value(*move.after) == 0
+        with pytest.raises(TooLargeError):
+            winning_move_in_sum([(0, big), (3, 4)], misere=True)
+
     def test_misere_single_component_any_size(self):
         move = winning_move_in_sum([(0, 0), (10**400, 1)], misere=True)
         assert move is not None and move.index == 1 and is_p_position(*move.after, misere=True)

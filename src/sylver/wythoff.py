@@ -545,16 +545,17 @@ def _components(games: Iterable[Sequence[int]]) -> list[WythoffPosition]:
     return out
 
 
-def _move_to_value(p: WythoffPosition, target: int, table: np.ndarray | None) -> WythoffPosition:
+def _move_to_value(p: WythoffPosition, target: int) -> WythoffPosition:
     """A move from ``p`` to a position of Grundy value ``target`` < G(p) (exists by the mex rule)."""
     if target == 0:
         move = winning_move(p.i, p.j)
         assert move is not None
         return move
+    if p.i == 0 or p.j == 0:  # G(0, y) = y, any size
+        return WythoffPosition(0, target) if p.i == 0 else WythoffPosition(target, 0)
+    table = _CACHES[False].covering(min(p), max(p))
     for q in p.moves():
-        a, b = min(q), max(q)
-        assert table is not None
-        if table[a, b] == target:
+        if table[min(q), max(q)] == target:
             return q
     raise AssertionError(f"no option of {p} has value {target}")  # pragma: no cover
 
@@ -606,9 +607,7 @@ def winning_move_in_sum(games: Iterable[Sequence[int]], misere: bool = False) ->
         return None
     for n, (p, v) in enumerate(zip(comps, values, strict=True)):
         if v ^ s < v:
-            a, b = min(p), max(p)
-            table = _CACHES[False].covering(a, b)
-            return SumMove(n, p, _move_to_value(p, v ^ s, table))
+            return SumMove(n, p, _move_to_value(p, v ^ s))
     raise AssertionError("a component with G ^ s < G exists when s != 0")  # pragma: no cover
 
 
@@ -621,6 +620,12 @@ def _misere_sum_move(comps: list[WythoffPosition]) -> SumMove | None:
         n = live[0]
         after = winning_move(comps[n].i, comps[n].j, misere=True)
         return None if after is None else SumMove(n, comps[n], after)
+    moves_here = sum(comps[n].i + comps[n].j + min(comps[n]) for n in live)
+    if moves_here > MISERE_SUM_WORK:
+        raise TooLargeError(
+            f"this misère sum has {_short(moves_here, 'moves')} from the start alone; exhaustive "
+            f"search is limited to {MISERE_SUM_WORK:,} (misère sums have no Grundy-value shortcut)"
+        )
     wins = _MisereSumSolver(MISERE_SUM_WORK)
     start = tuple(sorted(_canon(comps[n]) for n in live))
     if not wins.is_n(start):
