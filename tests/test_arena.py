@@ -172,30 +172,54 @@ def test_resume_after_kill_minus_nine(tmp_path: Path) -> None:
     assert again.returncode == 0 and len(_lines(out / "games.jsonl")) == 12
 
 
+def _cli(args: list[str]):  # noqa: ANN202
+    from typer.testing import CliRunner
+
+    from sylver.cli import app
+
+    return CliRunner().invoke(app, args)
+
+
 def test_cli_match_check_and_errors(tmp_path: Path) -> None:
-    r = subprocess.run(SYLVER + ["match", f"{ZOO}:Smallest", "random", "--games", "2", "--seed", "1"],
-                       capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
+    r = _cli(["match", f"{ZOO}:Smallest", "random", "--games", "2", "--seed", "1", "--concurrency", "1"])
+    assert r.exit_code == 0, r.stderr
     assert "Started game 1 of 2 (Smallest vs random)" in r.stdout
     assert "Finished game" in r.stdout and "Score of Smallest vs random:" in r.stdout
-    r = subprocess.run(SYLVER + ["check", f"{ZOO}:Smallest"], capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0 and "compliant" in r.stdout, r.stdout
-    r = subprocess.run(SYLVER + ["check", f"{ZOO}:ReturnsFloat", "--json"], capture_output=True, text=True,
-                       timeout=60)
-    assert r.returncode == 1 and json.loads(r.stdout)["ok"] is False
+    r = _cli(["check", f"{ZOO}:Smallest"])
+    assert r.exit_code == 0 and "compliant" in r.stdout, r.stdout
+    r = _cli(["check", f"{ZOO}:ReturnsFloat", "--json"])
+    assert r.exit_code == 1 and json.loads(r.stdout)["ok"] is False
     for args, msg in (
         (["tournament", "--bot", "random", "--out", str(tmp_path / "a")], "at least two"),
         (["tournament", "--bot", "random", "--bot", "nosuch", "--out", str(tmp_path / "a")], "unknown bot"),
         (["tournament", "--bot", "random", "--bot", f"{BOTS / 'zoo_import_fails.py'}:Bot", "--out",
           str(tmp_path / "b")], "cannot import"),
         (["match", "random", "random", "--rules", "nope"], "unknown rules"),
+        (["match", "random", "random", "--clock", "-1"], "must be positive"),
+        (["tournament", "--bot", "random", "--bot", "random", "--start", "4,x", "--out", str(tmp_path / "d")],
+         "--start"),
     ):
-        r = subprocess.run(SYLVER + args, capture_output=True, text=True, timeout=60)
-        assert r.returncode == 2, (args, r.stdout, r.stderr)
+        r = _cli(args)
+        assert r.exit_code == 2, (args, r.stdout, r.stderr)
         assert msg in r.stderr and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
-    # a different tournament in the same directory is refused
-    run = SYLVER + ["tournament", "--bot", f"{ZOO}:Smallest", "--bot", "random", "--rounds", "1", "--quiet",
+    # the installed command: standings as JSON; a different tournament in the same directory is refused
+    run = SYLVER + ["tournament", "--bot", f"{ZOO}:Smallest", "--bot", "random", "--rounds", "1", "--json",
                     "--out", str(tmp_path / "c")]
-    assert subprocess.run(run, capture_output=True, timeout=120).returncode == 0
-    r = subprocess.run(run[:-3] + ["--seed", "8", "--out", str(tmp_path / "c")], capture_output=True, text=True)
-    assert r.returncode == 2 and "different tournament" in r.stderr
+    r = subprocess.run(run, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["games"] == 2 and {s["name"] for s in doc["standings"]} == {"Smallest", "random"}
+    r = _cli(run[len(SYLVER):-3] + ["--seed", "8", "--out", str(tmp_path / "c")])
+    assert r.exit_code == 2 and "different tournament" in r.stderr
+
+
+def test_koth_2020_prime_first_move_loses() -> None:
+    specs = parse_specs([f"{ZOO}:Smallest", f"{ZOO}:Smallest"])  # names 2 first: a prime
+    out = run_tournament(Config(specs, make_rules("koth-2020"), 1, seed=1), None, concurrency=1)
+    assert len(out.records) == 2
+    for r in out.records:
+        assert r["start"] == [] and r["reason"] == "prime-first" and r["winner_seat"] == 1
+        assert r["moves"] == [2]
+    out = run_tournament(Config(specs, make_rules("koth-2020", no_prime_first=False), 1, seed=1), None,
+                         concurrency=1)
+    assert all(r["reason"] != "prime-first" for r in out.records)

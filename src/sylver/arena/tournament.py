@@ -229,12 +229,18 @@ class Outcome:
 
 def preflight(config: Config, active: list[int]) -> None:
     """Start every bot once: one that cannot even start fails the run at once (StartError)."""
-    for i in active:
+    from concurrent.futures import ThreadPoolExecutor
+
+    def try_start(i: int) -> None:
         proc = BotProcess(config.specs[i], i, config.memory_mb)
         try:
             proc.start()
         finally:
             proc.close()
+
+    with ThreadPoolExecutor(max_workers=min(8, max(1, len(active)))) as pool:
+        for f in [pool.submit(try_start, i) for i in active]:
+            f.result()  # the first bot (in command-line order) that cannot start raises
 
 
 def _disqualified_in(records: list[dict]) -> list[str]:
