@@ -223,3 +223,16 @@ def test_koth_2020_prime_first_move_loses() -> None:
     out = run_tournament(Config(specs, make_rules("koth-2020", no_prime_first=False), 1, seed=1), None,
                          concurrency=1)
     assert all(r["reason"] != "prime-first" for r in out.records)
+
+
+def test_referee_error_voids_the_game_loudly(tmp_path: Path) -> None:
+    specs = parse_specs([f"{ZOO}:Huge", f"name=h2,{ZOO}:Huge"])
+    out = run_tournament(Config(specs, make_rules("koth-2020", no_prime_first=False), 1, seed=1), tmp_path / "v",
+                         concurrency=1)
+    assert out.voids == 2 and out.records == []
+    lines = _lines(tmp_path / "v" / "games.jsonl")
+    assert len(lines) == 2 and all(x["void"] and "referee error: TooLargeError" in x["error"] for x in lines)
+    assert all(s.games == 0 and s.points == 0 for s in out.table)
+    r = _cli(["tournament", "--bot", f"{ZOO}:Huge", "--bot", f"name=h2,{ZOO}:Huge", "--rules", "koth-2020",
+              "--prime-first-ok", "--rounds", "1", "--concurrency", "1", "--out", str(tmp_path / "w")])
+    assert r.exit_code == 1 and "VOID game 1" in r.stdout and "voided by referee errors" in r.stdout
