@@ -21,7 +21,7 @@ class Step:
     seconds: float = 0.0
 
 
-PROBES = (
+PROBES: tuple[tuple[str, list[int] | None], ...] = (
     ("the empty position", []),
     ("{4,5}", [4, 5]),
     ("{6,9,20}", [6, 9, 20]),

@@ -19,6 +19,7 @@ import select
 import sys
 import time
 import traceback
+from typing import Any
 
 PROTOCOL = 1
 MAIN_PID = os.getpid()
@@ -99,7 +100,7 @@ class Adapter:
         self.instance: object = None
         self.init_error: dict | None = None
         self.builtin = spec["kind"] == "builtin"
-        self._pos = None
+        self._pos: Any = None
         self._hist: tuple = ()
         self.rng_seed = 0
         if self.builtin:
@@ -141,7 +142,7 @@ class Adapter:
             if len(candidates) != 1:
                 raise LoadError(f"{os.path.basename(path)}: name the bot class as {path}:Class "
                                 f"({len(candidates)} candidate classes found)")
-            cls = candidates[0]
+            cls: Any = candidates[0]
         else:
             cls = getattr(module, cls_name, None)
             if cls is None or not inspect.isclass(cls):
@@ -171,7 +172,7 @@ class Adapter:
             elif self.api == "choose":
                 self.instance = self.cls()  # type: ignore[operator]
             else:
-                need = _required_positional(self.cls.__init__)  # type: ignore[attr-defined]
+                need = _required_positional(self.cls.__init__)  # type: ignore[attr-defined,misc]
                 need = 0 if need is None else need - 1  # minus self
                 self.instance = self.cls(self.bot_id) if need >= 1 else self.cls()  # type: ignore[operator]
         except BaseException as exc:  # noqa: BLE001

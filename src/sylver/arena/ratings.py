@@ -165,7 +165,7 @@ def standings(names: list[str], records: list[dict], rules: Rules, seed: int,
     if rules.preset == "classic":
         key = lambda s: (s.disqualified, -s.match_score, -s.wins, -(s.wins - s.losses), s.lot)  # noqa: E731
     else:
-        key = lambda s: (s.disqualified, -s.points, -s.wins, s.lot)  # noqa: E731
+        key = lambda s: (s.disqualified, -s.points, -s.wins, 0, s.lot)  # noqa: E731
     ranked = sorted(stats.values(), key=key)
     for i, st in enumerate(ranked, 1):
         st.rank = i

@@ -162,7 +162,7 @@ def play_game(game: dict, rules: Rules, seats: list[Seat]) -> dict:
             if seat.process.cgroup:
                 seat.process.reap_strays()  # nothing a bot started outlives the game
     winner = 1 - loser
-    full = list(history)
+    full: list[object] = list(history)
     if moves and len(moves) + len(start) > len(history):
         full.append(last_value if isinstance(last_value, int | float | str) or last_value is None else repr(last_value))
     learn_errors = []

@@ -9,6 +9,7 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    TaskID,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -49,8 +50,9 @@ class ConsoleEvents(Events):
         self.every = every
         self.rules = rules
         self.progress: Progress | None = None
-        self.task = None
+        self.task: TaskID | None = None
         self.count = 0
+        self.names: list[str] = []
         self.score: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         self.points: dict[str, float] = defaultdict(float)
 
