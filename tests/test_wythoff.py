@@ -249,14 +249,19 @@ class TestGrundyTable:
         for rows, cols in [(0, 600), (1, 600), (5, 400), (40, 599)]:
             assert np.array_equal(_grundy_rectangle(rows, cols, 0), square[: rows + 1, : cols + 1])
 
-    def test_long_thin_rectangle_row_one(self):
-        # a classical pattern: G(1, j) = j + 1, j + 1, j - 2 for j ≡ 0, 1, 2 (mod 3); the thin
-        # kernel reuses its diagonal ring buffer 200,000 times here
+    def test_long_thin_rectangle_rows_one_and_two(self):
+        # G(1, j) = j + 1, j + 1, j - 2 and G(2, j) = j + 2, j - 1, j - 1 for j ≡ 0, 1, 2 (mod 3);
+        # the thin kernel reuses its diagonal ring buffer 200,000 times here
         from sylver.wythoff import _grundy_rectangle
 
         j = np.arange(200_001)
-        row = _grundy_rectangle(1, 200_000, 0)[1]
-        assert np.array_equal(row, np.where(j % 3 == 2, j - 2, j + 1))
+        table = _grundy_rectangle(2, 200_000, 0)
+        assert np.array_equal(table[0], j)
+        assert np.array_equal(table[1], np.where(j % 3 == 2, j - 2, j + 1))
+        assert np.array_equal(table[2], np.where(j % 3 == 0, j + 2, j - 1))
+        for b in list(range(0, 300)) + list(range(199_000, 200_001, 7)):
+            for a in range(3):
+                assert nim_value(a, b) == nim_value(b, a) == table[a, b]
 
     def test_long_thin_values(self):
         table = grundy_table(2500)
@@ -274,6 +279,9 @@ class TestGrundyTable:
         a, b = diagonal_p_position(big)
         assert nim_value(a, b) == 0 and nim_value(b, a) == 0
         assert nim_value(0, big) == big
+        assert big % 3 == 1
+        assert nim_value(1, big) == big + 1 and nim_value(big + 1, 1) == big - 1
+        assert nim_value(2, big) == big - 1 and nim_value(2, big + 2) == big + 4
         with pytest.raises(TooLargeError):
             nim_value(3, big)
 
@@ -408,6 +416,22 @@ class TestSums:
         assert move is not None and move.index == 2 and nim_value(*move.after) == 0
         with pytest.raises(TooLargeError):
             winning_move_in_sum([(0, big), (3, 4)], misere=True)
+
+    @given(
+        st.lists(st.tuples(st.integers(0, 2), huge, st.booleans()), min_size=2, max_size=4),
+        st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=2),
+    )
+    @settings(max_examples=150, deadline=None)
+    def test_short_rows_any_size(self, rows, small):
+        games = [(b, a) if flip else (a, b) for a, b, flip in rows] + small
+        move = winning_move_in_sum(games)
+        s = sum_nim_value(games)
+        assert (move is None) == (s == 0)
+        if move is not None:
+            assert games[move.index] == move.before and is_move(move.before, move.after)
+            after = list(games)
+            after[move.index] = move.after
+            assert sum_nim_value(after) == 0
 
     def test_misere_single_component_any_size(self):
         move = winning_move_in_sum([(0, 0), (10**400, 1)], misere=True)

@@ -490,22 +490,57 @@ def grundy_table(n: int, misere: bool = False) -> np.ndarray:
     return table[: n + 1, : n + 1]
 
 
+def _short_row_value(a: int, b: int) -> int:
+    """G(a, b) for a ≤ 2 (normal play), any b: the rows 0, 1, 2 in closed form.
+
+    G(0, b) = b.  G(1, b) = b + 1, b + 1, b − 2 and G(2, b) = b + 2, b − 1, b − 1 for
+    b ≡ 0, 1, 2 (mod 3).  Proof by induction on m = b // 3: each row takes exactly the values
+    0 .. 3m − 1 on b < 3m (each block of three is a permutation of 3t, 3t + 1, 3t + 2), so the mex
+    at b is decided by the few options off the row.  Row 1, options (0, b) = b and (0, b − 1):
+    b = 3m sees {.. 3m − 1, 3m} → 3m + 1; b = 3m + 1 adds 3m + 1 (its row) and 3m, 3m + 1 → 3m + 2;
+    b = 3m + 2 sees 3m + 1, 3m + 2 twice → 3m.  Row 2, options (0, b), (1, b), (1, b − 1), (0, b − 2):
+    b = 3m: 3m, 3m + 1, 3m − 3, 3m − 2 → 3m + 2; b = 3m + 1: 3m + 2 (row), 3m + 1, 3m + 2, 3m + 1,
+    3m − 1 → 3m; b = 3m + 2: 3m + 2, 3m (row), 3m + 2, 3m, 3m + 2, 3m → 3m + 1.  (The tests also
+    compare with the table for b ≤ 200,000.)
+    """
+    if a == 0:
+        return b
+    r = b % 3
+    if a == 1:
+        return b - 2 if r == 2 else b + 1
+    return b + 2 if r == 0 else b - 1
+
+
+def _short_row_position(a: int, value: int) -> int:
+    """The b with G(a, b) = value, for a ≤ 2 (each of these rows is a permutation of ℕ)."""
+    r = value % 3
+    if a == 0:
+        return value
+    if a == 1:
+        return value + 2 if r == 0 else value - 1
+    return value - 2 if r == 2 else value + 1
+
+
 def nim_value(i: int, j: int, misere: bool = False) -> int:
     """The Grundy value (nim value) of (i, j); with ``misere=True`` the misère Grundy value G⁻.
 
-    P-positions (value 0) and the edges G(0, j) = j are answered for any pile sizes; other values
-    come from a cached table (see :func:`grundy_table`) and raise TooLargeError when the table
-    would exceed MAX_TABLE_CELLS.
+    P-positions (value 0), and in normal play the rows and columns 0, 1, 2 (closed forms, see
+    ``_short_row_value``), are answered for any pile sizes; other values come from a cached table
+    (see :func:`grundy_table`) and raise TooLargeError when the table would exceed MAX_TABLE_CELLS.
 
     >>> [nim_value(1, j) for j in range(6)]
     [1, 2, 0, 4, 5, 3]
+    >>> nim_value(2, 10**30)
+    999999999999999999999999999999
     """
     i, j = check_pile(i), check_pile(j)
     if is_p_position(i, j, misere):
         return 0
     a, b = min(i, j), max(i, j)
+    if not misere and a <= 2:
+        return _short_row_value(a, b)
     if a == 0:
-        return b if b >= 2 or not misere else 1  # misère: G⁻(0, 0) = 1, (0, 1) is P
+        return b if b >= 2 else 1  # misère: G⁻(0, 0) = 1, (0, 1) is P
     return int(_CACHES[bool(misere)].covering(a, b)[a, b])
 
 
@@ -551,8 +586,17 @@ def _move_to_value(p: WythoffPosition, target: int) -> WythoffPosition:
         move = winning_move(p.i, p.j)
         assert move is not None
         return move
-    if p.i == 0 or p.j == 0:  # G(0, y) = y, any size
-        return WythoffPosition(0, target) if p.i == 0 else WythoffPosition(target, 0)
+    a, b = min(p), max(p)
+    if a <= 2:  # closed forms, any size: the few options off the long row, then the row itself
+        flip = p.i > p.j
+        options = [(x, b) for x in range(a)] + [(a - d, b - d) for d in range(1, a + 1)]
+        y = _short_row_position(a, target)
+        if y < b:
+            options.append((a, y))
+        for x, y in options:
+            if _short_row_value(min(x, y), max(x, y)) == target:
+                return WythoffPosition(y, x) if flip else WythoffPosition(x, y)
+        raise AssertionError(f"no option of {p} has value {target}")  # pragma: no cover
     table = _CACHES[False].covering(min(p), max(p))
     for q in p.moves():
         if table[min(q), max(q)] == target:
