@@ -150,6 +150,23 @@ class TestExactness:
             w = s.representation(n)
             assert w is not None and sum(x * c for x, c in w.items()) == n
 
+    def test_huge_gcd_is_as_cheap_as_its_reduction(self) -> None:
+        g = 10**12
+        s = Semigroup([2 * g, 3 * g])
+        assert s.gcd == g and 5 * g in s and g not in s and 5 * g + 1 not in s
+        assert s.representation(7 * g) == {2 * g: 2, 3 * g: 1}
+        s2 = s.add(7 * g).add(7)
+        assert s2.gcd == 1 and s2 == Semigroup([2 * g, 3 * g, 7])
+        with pytest.raises(TooLargeError):
+            s.apery_array()
+
+    def test_apery_array_with_gcd(self) -> None:
+        s = Semigroup([6, 10, 15 * 2])
+        arr = s.apery_array()
+        assert [None if v == semigroup.UNREACHABLE else int(v) for v in arr] == s.apery_set()
+        assert s.apery_set() == [0, None, 20, None, 10, None]
+        assert s.add(14).apery_set() == Semigroup([6, 10, 14]).apery_set()
+
     def test_large_multiplicity_refused(self) -> None:
         with pytest.raises(TooLargeError, match="too large"):
             Semigroup([semigroup.MAX_MULTIPLICITY + 1, semigroup.MAX_MULTIPLICITY + 2])

@@ -42,8 +42,9 @@ PositionLike = Position | Iterable[int] | str
 
 ENCLOSURE_WORK_LIMIT = 300_000_000
 """Largest (moves adjoined) × (multiplicity) that :func:`enclosure` will compute (else TooLargeError)."""
-SCAN_LIMIT = 20_000_000
-"""Largest genus for which :func:`moves_not_eliminating_t` and :func:`legal_table` scan the gaps."""
+SCAN_LIMIT = 1_000_000
+"""Largest genus (resp. t) for which :func:`moves_not_eliminating_t` (resp. :func:`legal_table`)
+scans the numbers one by one."""
 
 
 def as_position(position: PositionLike) -> Position:
@@ -106,9 +107,9 @@ def eliminates(position: PositionLike, n: int, m: int) -> bool:
         return False
     sg = p.semigroup
     a = sg.multiplicity
-    top = m // n
-    if a:
-        top = min(top, a // math.gcd(a, n))
+    if not a:  # the empty position: m ∈ <n> iff n divides m
+        return m % n == 0
+    top = min(m // n, a // math.gcd(a, n))
     return any((m - j * n) in sg for j in range(1, top + 1))
 
 
