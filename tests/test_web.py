@@ -258,7 +258,8 @@ class TestRandomStart:
 
 class TestSolve:
     def test_four_five(self, client: TestClient) -> None:
-        s = client.post("/api/sylver/solve", json={"position": "4,5"}).json()
+        r = client.post("/api/sylver/solve", json={"position": "4,5"})
+        s = r.json()
         assert s["decided"] is True and s["outcome"] == "N"
         assert s["winning_moves"] == [11] and s["complete"] is True and s["frobenius_number"] == 11
 

@@ -53,7 +53,7 @@ def serve(
         solve_memory=solve_memory,
     )
     try:
-        web_app = create_app(limits, results_dir=results)
+        web_app = create_app(limits, results_dir=results, warm_up=True)
     except ValueError as exc:
         fail(str(exc))
     sock = _listen(host, port)

@@ -46,6 +46,13 @@ class ApiError(Exception):
         super().__init__(message)
         self.status, self.code, self.message, self.extra = status, code, message, extra
 
+    def __reduce__(self) -> Any:  # it crosses from worker processes
+        return (_api_error, (self.status, self.code, self.message, self.extra))
+
+
+def _api_error(status: int, code: str, message: str, extra: dict[str, Any]) -> ApiError:
+    return ApiError(status, code, message, **extra)
+
 
 # -- request bodies -------------------------------------------------------------------------------
 Numbers = list[StrictInt] | str
@@ -85,13 +92,18 @@ class WythoffMoveIn(WythoffIn):
 
 
 # -- the app --------------------------------------------------------------------------------------
-def create_app(limits: Limits | None = None, results_dir: Path | str | None = None) -> FastAPI:
-    """The FastAPI application (``results_dir``: an arena ``--out`` directory for the viewer)."""
+def create_app(
+    limits: Limits | None = None, results_dir: Path | str | None = None, warm_up: bool = False
+) -> FastAPI:
+    """The FastAPI application (``results_dir``: an arena ``--out`` directory for the viewer;
+    ``warm_up``: start the bot and solver processes at start-up rather than on first use)."""
     limits = limits or Limits()
     runner = JobRunner(limits)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if warm_up:
+            runner.warm_up(_warm_up)
         yield
         runner.shutdown()
 
@@ -153,6 +165,13 @@ def _install_error_handlers(app: FastAPI) -> None:
         # The library's precise errors (InvalidPositionError, TooLargeError, ...) are bad input.
         return answer(422, type(exc).__name__, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
 
+    @app.exception_handler(Exception)
+    async def _internal(_: Request, exc: Exception) -> JSONResponse:
+        import traceback
+
+        traceback.print_exception(exc)  # the server's log gets the details, the client one line
+        return answer(500, "internal_error", f"internal error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+
     @app.exception_handler(BusyError)
     async def _busy(_: Request, exc: BusyError) -> JSONResponse:
         return answer(503, "busy", str(exc))
@@ -197,7 +216,8 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
         if body.bot not in BOTS:
             raise ApiError(422, "unknown_bot", f"unknown bot {body.bot!r}; built-in bots: {', '.join(sorted(BOTS))}")
         return await runner.run(
-            _bot_move, limits, start, moves, body.bot, body.seed, timeout=limits.bot_time + limits.job_time
+            _bot_move, limits, start, moves, body.bot, body.seed,
+            timeout=limits.bot_time + limits.job_time, lane="bot",
         )
 
     @app.get("/api/sylver/cells", tags=["sylver"])
@@ -662,6 +682,19 @@ def _solve(limits: Limits, numbers: tuple[int, ...], seconds: float) -> dict[str
     out["decided"] = True
     out["reason"] = ""
     return out
+
+
+def _warm_up() -> None:
+    """Run each kind of work once in a fresh worker process (imports and numba compilation)."""
+    from sylver.solver import solve
+
+    solve(Position([4, 5]), time_limit=60)
+    solve(Position([7, 11, 13, 30]), time_limit=60)
+    for name in BOTS:
+        try:
+            make_bot(name, random.Random(0)).choose(Turn(position=Position([7, 11]), time_left=5.0))
+        except Exception:  # noqa: BLE001 - warming up must never break start-up
+            pass
 
 
 def _analyze(numbers: tuple[int, ...], limits: Limits) -> dict[str, Any]:

@@ -1,19 +1,22 @@
 """Bounded work for the web server: size limits, and a small worker pool with a time limit per job.
 
-Every library call that may take more than a moment (replaying a game, a bot's move, the solver)
-runs in :class:`JobRunner`'s threads, never on the event loop, so one slow request cannot stall the
-others.  At most ``workers`` jobs run at once and at most ``queue`` wait; past that the server answers
-``503 busy`` at once instead of piling up work.  A job that outlives its time limit gets a ``504``
-answer; the library calls themselves are given the same budget (``time_left`` for bots,
-``time_limit`` for the solver), so the thread finishes soon after.
+Every library call that may take more than a moment runs in :class:`JobRunner`, never on the event
+loop, so one slow request cannot stall the others: quick calls (replaying a game, the theory report)
+in threads, bots and the solver in worker processes.  At most ``workers + queue`` jobs may be in
+progress; past that the server answers ``503 busy`` at once instead of piling up work.  A job that
+outlives its time limit gets a ``504`` answer; the library calls are given the same budget
+(``time_left`` for bots, ``time_limit`` for the solver), and a worker process that still runs past
+the deadline is terminated and replaced.
 """
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
@@ -46,7 +49,7 @@ class Limits:
     solve_memory: str = "256M"
     """Memory budget of the solver's transposition table."""
     workers: int = 2
-    """Jobs that run at once (plus one solver job, which has a lane of its own)."""
+    """Quick jobs that run at once, and bot processes (plus one solver process)."""
     queue: int = 64
     """Jobs that may wait for a worker; more get ``503 busy``."""
 
@@ -63,30 +66,68 @@ class JobTimeoutError(Exception):
     """A job outlived its time limit."""
 
 
+PROCESS_LANES = ("bot", "solve")
+"""Lanes whose jobs run in worker processes: bots and the solver are long numba searches (and numba
+compiles on first use), which would hold this process's GIL and stall every other request."""
+
+
 class JobRunner:
-    """Runs blocking calls in a fixed pool of threads with admission control and a deadline."""
+    """Runs blocking calls off the event loop, with admission control and a deadline.
+
+    Lanes: ``main`` (threads: quick library calls), ``bot`` (``workers`` processes) and ``solve``
+    (one process, so a long solve never holds up a bot's move).  A process job that outlives its
+    deadline is stopped for real: its lane's processes are terminated and restarted.
+    """
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        # The solver has its own lane (it serialises on its engine anyway), so long solves never
-        # hold up the quick requests that keep the page responsive.
-        self._pools = {
-            "main": ThreadPoolExecutor(max_workers=max(1, limits.workers), thread_name_prefix="sylver-web"),
-            "solve": ThreadPoolExecutor(max_workers=1, thread_name_prefix="sylver-solve"),
-        }
+        self._threads = ThreadPoolExecutor(max_workers=max(1, limits.workers), thread_name_prefix="sylver-web")
+        self._sizes = {"bot": max(1, limits.workers), "solve": 1}
+        self._procs: dict[str, ProcessPoolExecutor | None] = dict.fromkeys(PROCESS_LANES)
+        self._warming: dict[str, list[Future[Any]]] = {lane: [] for lane in PROCESS_LANES}
         self._pending = 0
         self._lock = threading.Lock()
+        self._closed = False
+
+    def _pool(self, lane: str) -> Executor:
+        if lane == "main":
+            return self._threads
+        with self._lock:
+            pool = self._procs[lane]
+            if pool is None:
+                pool = ProcessPoolExecutor(
+                    max_workers=self._sizes[lane], mp_context=multiprocessing.get_context("spawn")
+                )
+                self._procs[lane] = pool
+            return pool
+
+    def warm_up(self, fn: Callable[[], object]) -> None:
+        """Start every worker process now and run ``fn`` in it (imports, numba compilation), so the
+        first real request does not pay for them."""
+        for lane in PROCESS_LANES:
+            pool = self._pool(lane)
+            self._warming[lane] = [pool.submit(fn) for _ in range(self._sizes[lane])]
+
+    def _warming_up(self, lane: str) -> bool:
+        return any(not f.done() for f in self._warming.get(lane, ()))
 
     async def run(
         self, fn: Callable[..., T], *args: Any, timeout: float | None = None, lane: str = "main"
     ) -> T:
-        """``fn(*args)`` in a worker thread of ``lane``; raises BusyError or JobTimeoutError."""
+        """``fn(*args)`` in ``lane``; raises BusyError or JobTimeoutError."""
         with self._lock:
+            if self._closed:
+                raise BusyError("the server is shutting down")
             if self._pending >= self.limits.workers + self.limits.queue:
                 raise BusyError(f"the server is busy ({self._pending} jobs in progress); try again shortly")
             self._pending += 1
         try:
-            future = self._pools[lane].submit(fn, *args)
+            pool = self._pool(lane)
+            future = pool.submit(fn, *args)
+        except BrokenProcessPool:
+            self._done(None)
+            self._restart(lane)
+            raise BusyError("a worker process stopped; try again") from None
         except BaseException:
             self._done(None)
             raise
@@ -95,8 +136,22 @@ class JobRunner:
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), limit)
         except TimeoutError:
-            future.cancel()  # drops it if it never started; a running job ends by its own budget
-            raise JobTimeoutError(f"the request took longer than {limit:g} s and was abandoned") from None
+            warming = lane != "main" and self._warming_up(lane)
+            if not future.cancel() and lane != "main" and not warming:
+                self._restart(lane, pool)  # the job is running: stop it for real
+            hint = " (the server is still starting its worker processes)" if warming else ""
+            raise JobTimeoutError(f"the request took longer than {limit:g} s and was abandoned{hint}") from None
+        except BrokenProcessPool:
+            self._restart(lane, pool)
+            raise BusyError("a worker process stopped; try again") from None
+
+    def _restart(self, lane: str, pool: Executor | None = None) -> None:
+        with self._lock:
+            current = self._procs.get(lane)
+            if current is None or (pool is not None and current is not pool):
+                return
+            self._procs[lane] = None
+        _terminate(current)
 
     def _done(self, _future: object) -> None:
         with self._lock:
@@ -108,5 +163,23 @@ class JobRunner:
         return self._pending
 
     def shutdown(self) -> None:
-        for pool in self._pools.values():
-            pool.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            self._closed = True
+            pools = [p for p in self._procs.values() if p is not None]
+            self._procs = dict.fromkeys(PROCESS_LANES)
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        for pool in pools:
+            _terminate(pool)
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Stop a process pool at once, killing the jobs it is running."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in processes:
+        proc.join(2)
+        if proc.is_alive():
+            proc.kill()

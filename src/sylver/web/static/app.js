@@ -264,7 +264,9 @@ function scGrid() {
   const s = sc.state;
   const grid = $("#sc-grid");
   grid.innerHTML = "";
-  if (s.over && s.position.length === 1 && s.position[0] === 1) {
+  const ended = s.over && s.position.length === 1 && s.position[0] === 1;
+  document.querySelector("#view-sylver .legend").hidden = ended;
+  if (ended) {
     $("#sc-pager").hidden = true;
     return;
   }
@@ -396,6 +398,12 @@ function scAnti() {
     : `${both} pair${both === 1 ? "" : "s"} with both numbers legal (marked below the column).` }));
 }
 
+function verdict(outcome, p, n) {
+  return el("span", { class: "verdict" },
+    el("span", { class: "badge " + outcome, text: outcome }),
+    el("span", { class: "verdict-text", text: outcome === "N" ? (n || "the player to move wins") : (p || "the player to move loses") }));
+}
+
 function fact(dl, name, value, title) {
   dl.append(el("dt", { title }, name), el("dd", {}, value));
 }
@@ -406,7 +414,9 @@ function scFacts() {
   dl.innerHTML = "";
   fact(dl, "Position", s.braces);
   fact(dl, "g", String(s.gcd), "the gcd of the named numbers");
-  if (s.finite) {
+  if (s.position.length === 1 && s.position[0] === 1) {
+    fact(dl, "Legal moves", "none: 1 has been named");
+  } else if (s.finite) {
     fact(dl, "t", s.frobenius_number === null ? "—" : fmt(s.frobenius_number), "the largest legal move (Frobenius number)");
     fact(dl, "Genus", s.genus === null ? "—" : fmt(s.genus), "the number of legal moves");
   } else {
@@ -467,17 +477,14 @@ function scTheory(rep) {
   } else if (rep.end_count) {
     fact(dl, "Ends", fmt(rep.end_count));
   }
-  if (Array.isArray(rep.enclosure)) {
+  if (Array.isArray(rep.enclosure) && rep.gcd > 0) {
     const name = rep.gcd > 1 ? "Ē" : "E";
     const adds = Array.isArray(rep.enclosure_moves) && rep.enclosure_moves.length ? ` (adjoins ${rep.enclosure_moves.map(fmt).join(", ")})` : " (it is its own enclosure)";
     fact(dl, `Enclosure ${name}`, braces(rep.enclosure) + (rep.gcd > 0 ? adds : ""), "the ender reached by imposing antisymmetry about t (sec. 3)");
   }
   if (rep.prime_multiple) fact(dl, "Prime multiple", rep.prime_multiple, "short: a prime multiple of a quiet ender; long otherwise (sec. 1)");
   if (rep.roberts) fact(dl, "Roberts", `case ${rep.roberts.case}: ${rep.roberts.ender} (a₀ = ${rep.roberts.a0}, d = ${rep.roberts.d}, s = ${rep.roberts.s})`, "arithmetic progressions (sec. 4)");
-  const verdict = rep.outcome_by_theory
-    ? el("span", { class: "badge " + rep.outcome_by_theory, text: rep.outcome_by_theory === "N" ? "N — the player to move wins" : "P — the player to move loses" })
-    : "undecided";
-  fact(dl, "Outcome", verdict);
+  fact(dl, "Outcome", rep.outcome_by_theory ? verdict(rep.outcome_by_theory) : "not decided by a theorem");
   if (rep.winning_move !== null && rep.winning_move !== undefined) {
     fact(dl, "Winning move", el("button", { type: "button", class: "chip", "aria-label": `play ${rep.winning_move}, a winning move by theory`, onclick: () => scPlay(rep.winning_move), text: fmt(rep.winning_move) }));
   }
@@ -497,8 +504,7 @@ function scSolution(sol) {
     return;
   }
   const dl = el("dl", { class: "facts" });
-  const label = sol.outcome === "N" ? "N — the player to move wins" : "P — the player to move loses";
-  fact(dl, "Outcome", el("span", { class: "badge " + sol.outcome, text: label }));
+  fact(dl, "Outcome", verdict(sol.outcome));
   const wins = sol.winning_moves || [];
   const chips = el("div", { class: "chips" });
   for (const w of wins) {
@@ -640,8 +646,7 @@ function wyFacts() {
   fact(dl, "Queen at", `(${f.position[0]}, ${f.position[1]})`);
   fact(dl, "Rules", f.misere ? "misère: whoever takes the last counter loses" : "normal: whoever reaches the corner wins");
   if (!wy.over) {
-    const label = f.outcome === "P" ? "P (cold): the player to move loses" : "N (hot): the player to move wins";
-    fact(dl, "Outcome", el("span", { class: "badge " + f.outcome, text: label }));
+    fact(dl, "Outcome", verdict(f.outcome, "cold: the player to move loses", "hot: the player to move wins"));
     if ($("#wy-hint").checked) {
       fact(dl, "Winning moves", f.winning_moves.length ? f.winning_moves.map((p) => `(${p[0]}, ${p[1]})`).join(", ") : "none");
     }
