@@ -619,7 +619,8 @@ def winning_move_in_sum(games: Iterable[Sequence[int]], misere: bool = False) ->
     0; otherwise some component has G ^ s < G and moving it to a position of value G ^ s wins.
     Components that are P-positions have value 0 whatever their size; if exactly one component is
     not a P-position, it is moved to a P-position by the exact formula (any size).  Otherwise the
-    Grundy values come from the cached table (TooLargeError beyond it).
+    Grundy values come from the closed forms of rows 0–2 (any size) or from the cached table
+    (TooLargeError beyond it).
 
     Misère play: Grundy values do not decide misère sums in general (Conway, *On Numbers and
     Games* ch. 12: only for special, "tame", games), so rather than rely on such a theory a misère
