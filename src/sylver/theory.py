@@ -266,6 +266,9 @@ def moves_not_eliminating_t(position: PositionLike) -> list[int]:
     """The legal moves n < t that do not eliminate t (sec. 4 lists them for Roberts's sets).
 
     Empty iff S is an ender.  n eliminates t iff t - j·n ∈ S for some j ≥ 1 (see :func:`eliminates`).
+    For Roberts's sets (sec. 4, case C) this is exactly {kd : k ∤ s} in subcase I; in subcase II it
+    contains the t - kd, 1 ≤ k ≤ r, of the proof sketch, and in general other moves too (e.g. 23 in
+    {9,10,11}, t = 35), though it is empty exactly when r = 0 as the theorem says.
     Scans the gaps, so it refuses (TooLargeError) past :data:`SCAN_LIMIT` of them.
     """
     p = as_position(position)

@@ -27,7 +27,7 @@ def _shown(values: list[int] | None, count: int | None = None, width: int = 40) 
 
 def _rows(r: dict[str, Any]) -> list[tuple[str, str]]:
     rows = [("position", r["braces"]), ("g (gcd)", str(r["gcd"]))]
-    if r["frobenius_number"] is not None:
+    if r["frobenius_number"] is not None and r["frobenius_number"] >= 0:
         rows.append(("t (largest legal move)", f"{r['frobenius_number']:,}"))
     if r["tbar"] is not None and r["gcd"] != 1:
         rows.append(("t̄ = g·t(S ÷ g)", f"{r['tbar']:,}"))
@@ -73,7 +73,8 @@ def _print_report(r: dict[str, Any]) -> None:
         table.add_row(key, value)
     outcome = r["outcome_by_theory"]
     style = {"N": "bold green", "P": "bold red"}.get(outcome or "", "bold yellow")
-    verdict = Text(outcome or "undecided by theory", style=style)
+    over = r["position"] == [1]
+    verdict = Text(outcome or ("game over" if over else "undecided by theory"), style=style)
     if r["winning_move"] is not None:
         verdict.append(f" (winning move {r['winning_move']})", style="green")
     table.add_row("outcome", verdict)
