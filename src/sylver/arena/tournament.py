@@ -243,6 +243,19 @@ def preflight(config: Config, active: list[int]) -> None:
             f.result()  # the first bot (in command-line order) that cannot start raises
 
 
+def _release_cluster_bots(executor: object) -> None:
+    """On a Dask cluster, close the bots the workers keep between games (they outlive the run)."""
+    client = getattr(executor, "_client", None)
+    if client is None:
+        return
+    from sylver.arena.worker import close_all
+
+    try:
+        client.run(close_all)
+    except Exception:  # noqa: BLE001 - best effort: idle bots also exit by themselves
+        pass
+
+
 def _disqualified_in(records: list[dict]) -> list[str]:
     out = []
     for r in records:
@@ -358,6 +371,7 @@ def run_tournament(
                 todo = queue
                 if not broken:
                     todo = []
+                _release_cluster_bots(executor)
         done = results.done(phase)
         if config.disqualify_on_timeout:
             new_disq = [n for n in _disqualified_in(list(done.values())) if n not in disq]
