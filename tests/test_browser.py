@@ -289,6 +289,12 @@ def test_tournament_viewer(page: object, shots: Path, results_dir: Path) -> None
     screenshot(page, shots, "tournament")
 
 
+def test_api_docs_render_offline(page: object, base_url: str) -> None:
+    page.goto(base_url + "/docs")  # type: ignore[attr-defined]
+    page.wait_for_selector(".swagger-ui .opblock")  # type: ignore[attr-defined]
+    assert page.locator(".swagger-ui .opblock").count() >= 15  # type: ignore[attr-defined]
+
+
 def test_narrow_screen(browser: object, base_url: str, shots: Path) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
     pg = context.new_page()

@@ -50,7 +50,10 @@ class TestPage:
         assert client.get(f"/static/{name}").status_code == 200
 
     def test_docs_and_openapi(self, client: TestClient) -> None:
-        assert client.get("/docs").status_code == 200
+        docs = client.get("/docs")
+        assert docs.status_code == 200 and "/docs-assets/swagger-ui-bundle.js" in docs.text  # no CDN
+        assert client.get("/docs-assets/swagger-ui-bundle.js").status_code == 200
+        assert client.get("/docs-assets/swagger-ui.css").status_code == 200
         spec = client.get("/openapi.json").json()
         for path in ("/api/info", "/api/sylver/state", "/api/sylver/move", "/api/sylver/bot-move",
                      "/api/sylver/cells", "/api/sylver/witness", "/api/sylver/solve", "/api/sylver/random-start"):

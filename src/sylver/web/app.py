@@ -117,6 +117,8 @@ def create_app(
             "4xx status (5xx when the server is busy or a job ran out of time)."
         ),
         version=_version(),
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.limits = limits
     app.state.runner = runner
@@ -133,7 +135,35 @@ def create_app(
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    _docs_routes(app)
     return app
+
+
+def _docs_routes(app: FastAPI) -> None:
+    """Interactive API docs at /docs, with Swagger UI served from the package (no CDN: the page
+    must work on a closed network)."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+
+    try:
+        from swagger_ui_bundle import swagger_ui_path
+    except ImportError:  # pragma: no cover - the dependency is declared; fall back to the CDN
+        swagger_ui_path = None
+    if swagger_ui_path is not None:
+        app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
+        js, css = "/docs-assets/swagger-ui-bundle.js", "/docs-assets/swagger-ui.css"
+    else:
+        js = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui-bundle.js"
+        css = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui.css"
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> Any:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title="sylver API",
+            swagger_js_url=js,
+            swagger_css_url=css,
+            swagger_favicon_url="/static/favicon.svg",
+        )
 
 
 def _version() -> str:
