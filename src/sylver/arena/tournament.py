@@ -316,7 +316,7 @@ def run_tournament(
             factory = executor_factory or (lambda: make_executor(jobs, cluster))
             broken = False
             with factory() as executor:
-                window = max(2, jobs) if not cluster else max(4, jobs * 2)
+                window = jobs + 2 if not cluster else max(4, jobs * 2)
                 queue = list(todo)
                 inflight: dict[Future, dict] = {}
                 while (queue or inflight) and not broken:
