@@ -5,7 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -332,6 +336,25 @@ class TestLimits:
         asyncio.run(main())
         runner.shutdown()
 
+    def test_runaway_worker_process_is_stopped(self) -> None:
+        """A job in a worker process that ignores its budget is terminated; the lane then works again."""
+        from sylver.web.jobs import JobRunner, JobTimeoutError
+
+        runner = JobRunner(Limits())
+
+        async def main() -> None:
+            assert await runner.run(abs, -3, lane="solve") == 3
+            with pytest.raises(JobTimeoutError):
+                await runner.run(time.sleep, 30, timeout=0.5, lane="solve")
+            start = time.monotonic()
+            assert await runner.run(abs, -4, lane="solve", timeout=30) == 4
+            assert time.monotonic() - start < 25  # a fresh process, not the sleeping one
+
+        try:
+            asyncio.run(main())
+        finally:
+            runner.shutdown()
+
     def test_busy_is_503(self) -> None:
         app = create_app(Limits(workers=1, queue=0, solve_time=1.0))
         with TestClient(app) as c:
@@ -611,3 +634,49 @@ class TestResults:
 
     def test_absent_without_results(self, client: TestClient) -> None:
         assert client.get("/api/results").status_code == 404
+
+
+class TestServeCommand:
+    def test_serves_and_stops(self) -> None:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "sylver", "serve", "--port", "0", "--workers", "1"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        try:
+            line = proc.stdout.readline()  # type: ignore[union-attr]
+            m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+            assert m, line + proc.stderr.read()  # type: ignore[union-attr]
+            info = httpx.get(f"http://127.0.0.1:{m.group(1)}/api/info", timeout=30).json()
+            assert info["limits"]["workers"] == 1
+        finally:
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=30)
+        assert proc.returncode in (0, 130) and "Traceback" not in err  # 130: stopped by Ctrl-C
+
+    @pytest.mark.parametrize(
+        "args, message",
+        [
+            (["--results", "/nonexistent/dir"], "not a directory"),
+            (["--solve-memory", "12Q"], "invalid memory budget"),
+            (["--host", "no.such.host.invalid"], "--host"),
+            (["--port", "70000"], "65535"),
+            (["--workers", "0"], "greater than or equal to 1"),
+        ],
+    )
+    def test_bad_options(self, args: list[str], message: str) -> None:
+        r = subprocess.run([sys.executable, "-m", "sylver", "serve", *args], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
+
+    def test_not_a_results_directory(self, tmp_path: Path) -> None:
+        r = subprocess.run([sys.executable, "-m", "sylver", "serve", "--results", str(tmp_path)],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2 and "plan.json" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+    def test_port_in_use(self) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            s.listen(1)
+            port = s.getsockname()[1]
+            r = subprocess.run([sys.executable, "-m", "sylver", "serve", "--port", str(port)],
+                               capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2 and "cannot listen" in r.stderr
