@@ -18,6 +18,7 @@ Both wrap ``perfect`` unless told otherwise: ``Seed002Bot(bot="greedy")``.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 from sylver.bots import make_bot
 from sylver.bots.base import Bot, Turn
@@ -30,8 +31,8 @@ SEED002_CAP = 10**6
 """Largest number the Seed002Bot adapter names (the competition allows 10^7)."""
 
 
-def _to_ints(moves: object) -> list[int]:
-    return [int(x) for x in (moves or [])]  # type: ignore[union-attr]
+def _to_ints(moves: Iterable[int] | None) -> list[int]:
+    return [int(x) for x in (moves or [])]
 
 
 class Seed000Bot:
@@ -45,13 +46,13 @@ class Seed000Bot:
         self.bot: Bot = make_bot(bot, random.Random(seed), **options)
         self.max_move = max_move
 
-    def announce(self, list: object) -> int:  # noqa: A002 - the seed's parameter name
+    def announce(self, list: Iterable[int]) -> int:  # noqa: A002 - the seed's parameter name
         """The number to announce after the numbers in ``list`` (the start pair first)."""
         history = _to_ints(list)
         turn = Turn(Position(history), tuple(history), time_left=SEED000_CALL_LIMIT, max_move=self.max_move)
         return int(self.bot.choose(turn))
 
-    def learn(self, first: int, second: int, list: object) -> None:  # noqa: A002
+    def learn(self, first: int, second: int, list: Iterable[int]) -> None:  # noqa: A002
         """The finished game: ids of the first and second player and every number named."""
         numbers = _to_ints(list)
         start, moves = numbers[:2], numbers[2:]
@@ -71,7 +72,7 @@ class Seed002Bot:
         self.bot: Bot = make_bot(bot, random.Random(seed), **options)
         self.max_move = max_move
 
-    def nextMove(self, moves: object, remaining: object = None, time: float | None = None) -> int:  # noqa: N802
+    def nextMove(self, moves: Iterable[int] | None, remaining: object = None, time: float | None = None) -> int:  # noqa: N802
         """The move after ``moves``; ``remaining`` (the legal moves, when finite) is not needed,
         ``time`` is the time left on this bot's chess clock in seconds."""
         history = _to_ints(moves)

@@ -145,20 +145,21 @@ def winning_move_by_theory(p: Position) -> int | None:
     ff = _four_six(gens)
     if ff is not None:
         x = gens[2]
+        step: int | None
         if len(gens) == 3:  # {4,6,x}: name x+2 if x ≡ 1 (mod 4), else x-2
-            move = x + 2 if x % 4 == 1 else x - 2
+            step = x + 2 if x % 4 == 1 else x - 2
         else:  # {4,6,x,x+2} with x ≡ 3 (mod 4): name x-2
-            move = x - 2 if not ff else None
-        if move is not None and move >= 5 and p.is_legal(move):
-            return move
+            step = x - 2 if not ff else None
+        if step is not None and step >= 5 and p.is_legal(step):
+            return step
     if len(gens) <= 8 and gens[-1] <= 10_000:
         if _theory is not None:  # sylver.theory: every P-position the paper states or implies
             found = _theory.winning_move_to_known_p(p)
             if found is not None:
                 return int(found[0])
-        for q in KNOWN_P:
-            for x in q.generators:
-                if p.is_legal(x) and p.play(x) == q:
+        for known in KNOWN_P:
+            for x in known.generators:
+                if p.is_legal(x) and p.play(x) == known:
                     return x
         series = _series_move(p)
         if series is not None:

@@ -43,6 +43,12 @@ from sylver.bots.lore import known_outcome, proven_n, winning_move_by_theory
 from sylver.bots.oracle import Exact, Oracle
 from sylver.position import Outcome, Position
 
+GOOD_SWINDLE = 0.05
+"""A swindle leaving at most this share of winning replies is worth committing to."""
+
+BOOK_REPLY_LIMIT = 162
+"""In {p}, replies below this are rated for a swindle (the book has {5,n} up to about here)."""
+
 SWINDLE_GENUS = 150
 """Largest position solved completely (all winning moves) to rate a swindle."""
 
@@ -80,6 +86,7 @@ class PerfectBot(Bot):
         self._stalls = 0
         self._last_t: int | None = None
         self._seen: tuple[int, ...] = ()
+        self._swindle_ratio = 1.0
 
     # -- the move ------------------------------------------------------------------------------
     def choose(self, turn: Turn) -> int:
@@ -104,6 +111,12 @@ class PerfectBot(Bot):
         if move is not None and turn.allows(move):
             return move
         if p.is_finite:
+            # solving decides the game, so it may take up to 3 * think (and 25 % of the clock)
+            extended = 3 * self.think
+            if turn.time_left is not None:
+                extended = min(extended, 0.25 * max(0.0, turn.time_left))
+            if extended > deadline.left():
+                deadline = _Deadline(extended)
             exact = self.oracle.solve(p, time_limit=0.7 * deadline.left())
             if exact is not None:
                 if exact.outcome is Outcome.N:
@@ -132,6 +145,9 @@ class PerfectBot(Bot):
         p = turn.position
         if moves is None:
             moves = candidates(turn, self.rng, full_limit=400)
+        if len(p.generators) == 1:  # {p}: the replies {p,n} in the book reach further than SMALL
+            listed = set(moves)
+            moves = list(moves) + [n for n in range(2, BOOK_REPLY_LIMIT) if n not in listed and turn.allows(n)]
         best: tuple[float, float] | None = None
         choice = None
         unknown: list[tuple[int, Position]] = []
@@ -144,7 +160,7 @@ class PerfectBot(Bot):
                 if after.is_finite and after.generators[0] <= SWINDLE_GENUS and after.genus <= SWINDLE_GENUS:
                     unknown.append((n, after))
                 continue
-            key = (exact.win_ratio, -exact.genus)
+            key = (_visible_ratio(after, exact), -exact.genus)
             if best is None or key < best:
                 best, choice = key, n
         unknown.sort(key=lambda item: -item[1].genus)
@@ -154,9 +170,10 @@ class PerfectBot(Bot):
             exact = self.oracle.solve(after, time_limit=min(0.5, 0.3 * deadline.left()), complete=True)
             if exact is None or not exact.complete:
                 continue
-            key = (exact.win_ratio, -exact.genus)
+            key = (_visible_ratio(after, exact), -exact.genus)
             if best is None or key < best:
                 best, choice = key, n
+        self._swindle_ratio = best[0] if best is not None else 1.0
         return choice
 
     def _fallback(self, turn: Turn) -> int:
@@ -175,8 +192,9 @@ class PerfectBot(Bot):
         pass_move = largest_allowed(turn)
         near = _neighbours(p, turn)
         moves = near + [n for n in moves if n not in near]
-        if pass_move is not None:  # judged early: it is the default choice
-            moves = [n for n in moves if n <= SMALL] + [pass_move] + [n for n in moves if n > SMALL and n != pass_move]
+        if pass_move is not None:  # judged early: it is the default choice; then other near-passes
+            tops = [pass_move] + _below(turn, pass_move, 7)
+            moves = [n for n in moves if n <= SMALL] + tops + [n for n in moves if n > SMALL and n not in tops]
         open_moves: list[int] = []
         lost: list[int] = []
         cheap = p.is_empty or p.generators[0] <= 10_000
@@ -264,16 +282,35 @@ class PerfectBot(Bot):
         if pass_move in open_moves and self._stalls < self.patience:
             return pass_move
         # the opponent keeps passing too: commit, leaving a position whose winning replies are rare
+        # (unless the best such position is easy and passing is still possible: then wait longer)
         small_lost = sorted((n for n in lost if n <= SMALL), reverse=True)
         if small_lost:
             swindle = self._swindle(turn, deadline, small_lost)
-            if swindle is not None:
+            easy = self._swindle_ratio > GOOD_SWINDLE and self._stalls < 4 * self.patience
+            if swindle is not None and not easy:
                 self._stalls = 0
                 return swindle
         if pass_move in open_moves:
             return pass_move
-        small_open = [n for n in open_moves if n <= SMALL]
-        return self.rng.choice(small_open or open_moves)
+        return max(open_moves)  # the most pass-like move nobody can judge
+
+
+def _visible_ratio(after: Position, exact: Exact) -> float:
+    """The share of winning replies in ``after``, or 1 when the theory names a winning reply."""
+    if winning_move_by_theory(after) is not None:
+        return 1.0
+    return exact.win_ratio
+
+
+def _below(turn: Turn, top: int, count: int) -> list[int]:
+    """Up to ``count`` allowed moves just below ``top`` (more near-passes)."""
+    out: list[int] = []
+    n = top - 1
+    while len(out) < count and n > SMALL and n > top - 50 * count:
+        if turn.allows(n):
+            out.append(n)
+        n -= 1
+    return out
 
 
 def _neighbours(p: Position, turn: Turn) -> list[int]:
