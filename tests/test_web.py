@@ -646,8 +646,14 @@ class TestServeCommand:
             line = proc.stdout.readline()  # type: ignore[union-attr]
             m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
             assert m, line + proc.stderr.read()  # type: ignore[union-attr]
-            info = httpx.get(f"http://127.0.0.1:{m.group(1)}/api/info", timeout=30).json()
+            base = f"http://127.0.0.1:{m.group(1)}"
+            info = httpx.get(base + "/api/info", timeout=30).json()
             assert info["limits"]["workers"] == 1
+            # the bot and solver worker processes work when started through `python -m sylver`
+            bot = httpx.post(base + "/api/sylver/bot-move", json={"start": [4, 5], "bot": "random", "seed": 1}, timeout=60)
+            assert bot.status_code == 200 and bot.json()["bot_move"] in (2, 3, 6, 7, 11)
+            sol = httpx.post(base + "/api/sylver/solve", json={"position": [4, 5]}, timeout=60)
+            assert sol.status_code == 200 and sol.json()["winning_moves"] == [11]
         finally:
             proc.send_signal(signal.SIGINT)
             _, err = proc.communicate(timeout=30)

@@ -1,3 +1,4 @@
 from sylver.cli import main
 
-main()
+if __name__ == "__main__":  # worker processes started with "spawn" import this module too
+    main()

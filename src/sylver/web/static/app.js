@@ -541,6 +541,17 @@ function setupSylver() {
     const cell = ev.target.closest(".cell[data-n]");
     if (cell) scPlay(Number(cell.dataset.n));
   });
+  grid.addEventListener("keydown", (ev) => {
+    const cell = ev.target.closest(".cell[data-n]");
+    if (!cell) return;
+    const cells = [...grid.querySelectorAll(".cell[data-n]")];
+    const i = cells.indexOf(cell);
+    const cols = cells.filter((c) => c.offsetTop === cells[0].offsetTop).length || 1;
+    const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: cols, ArrowUp: -cols, Home: -i, End: cells.length - 1 - i }[ev.key];
+    if (step === undefined) return;
+    ev.preventDefault();
+    cells[Math.max(0, Math.min(cells.length - 1, i + step))].focus();
+  });
   grid.addEventListener("mouseover", (ev) => scPartner(ev, true));
   grid.addEventListener("mouseout", (ev) => scPartner(ev, false));
   grid.addEventListener("focusin", (ev) => scPartner(ev, true));
