@@ -83,7 +83,7 @@ class TestAPI:
         assert parse_memory("4G") == 4 << 30
         assert parse_memory("512M") == 512 << 20
         assert parse_memory(1 << 20) == 1 << 20
-        for bad in ["lots", "-1G", "1X", "1K"]:
+        for bad in ["lots", "-1G", "1X", "1K", "10K"]:
             with pytest.raises(ValueError):
                 parse_memory(bad)
 
@@ -93,7 +93,7 @@ class TestAPI:
         sol = solve(Position("12,17"), memory="512K")
         assert sol.winning_moves == (50, 105)
         assert sol.stats["overwrites"] > 0
-        assert ENGINE.table.nbytes <= 512 << 10
+        assert ENGINE.table_bytes <= 512 << 10
         solve(Position("4,5"), memory="1G")  # restores a normal budget
 
     def test_small_calls_are_cheap(self) -> None:
@@ -128,6 +128,15 @@ class TestDifferential:
             slow = reference.solve(p)
             assert (fast.outcome, fast.winning_moves) == (slow.outcome, slow.winning_moves), p
             assert fast.complete and slow.complete
+
+    def test_warm_engine_across_sizes(self) -> None:
+        """Heuristic state kept between calls (counter-moves up to a large t) must not leak into a
+        smaller position (regression: a stale counter-move beyond the bitset corrupted the stack)."""
+        ENGINE.clear()
+        solve(Position("12,17"), memory="512K")
+        for text in ["10,19,24,27", "5,14", "7,9,19,20,31"]:
+            p = Position(text)
+            assert solve(p).winning_moves == reference.solve(p).winning_moves
 
     def test_reference_first(self) -> None:
         assert reference.solve(Position("5,18"), first=True).winning_moves == (14,)

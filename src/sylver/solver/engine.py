@@ -18,8 +18,10 @@ import numpy as np
 
 from sylver.solver import kernels as k
 
-MIN_TABLE = 1 << 16
-"""Entries of a fresh table (512 KiB)."""
+MIN_TABLE = 1 << 12
+"""Smallest table (entries): the memory budget is at least twice this many 8-byte entries."""
+START_TABLE = 1 << 16
+"""Entries of a fresh table (512 KiB), when the budget allows."""
 LOAD = 0.75
 """The table doubles when this fraction of its slots is used (until the memory budget is reached)."""
 SLICE = 20_000
@@ -41,8 +43,8 @@ def parse_memory(memory: str | int) -> int:
         if not m:
             raise ValueError(f"invalid memory budget {memory!r}: use e.g. 512M or 4G")
         value = int(float(m.group(1)) * _UNITS[m.group(2).upper()])
-    if value < MIN_TABLE * 8:
-        raise ValueError(f"memory budget {memory!r} is too small: at least {MIN_TABLE * 8 >> 10}K")
+    if value < MIN_TABLE * 16:
+        raise ValueError(f"memory budget {memory!r} is too small: at least {MIN_TABLE * 16 >> 10}K")
     return value
 
 
@@ -75,15 +77,22 @@ class Counters:
 
 
 class Engine:
-    """Transposition table + stack; not thread-safe by itself (``lock`` serialises users)."""
+    """Transposition tables + stack; not thread-safe by itself (``lock`` serialises users).
+
+    Two tables: ``ptable`` for P-positions (about one state in ten, so it stays small and hot) and
+    ``ntable`` for N-positions.  Each grows by doubling at ``LOAD`` until its share of the memory
+    budget (a quarter for P, the rest for N), then overwrites (graceful degradation)."""
 
     def __init__(self) -> None:
         self.lock = threading.RLock()
-        self.table = np.zeros(MIN_TABLE, dtype=np.uint64)
-        self.count = 0
-        self.max_entries = MIN_TABLE
+        self.max_p = self.max_n = START_TABLE
+        self.ptable = np.zeros(START_TABLE, dtype=np.uint64)
+        self.ntable = np.zeros(START_TABLE, dtype=np.uint64)
+        self.pcount = self.ncount = 0
         self.moves = np.empty(1 << 14, dtype=np.int64)
         self.keys = np.empty(1 << 14, dtype=np.int64)
+        self.chash = np.empty(1 << 14, dtype=np.uint64)
+        self.counter = np.zeros(MAX_FROBENIUS + 1, dtype=np.int64)
         self.depth = 0
         self.W = 0
         self.bits = np.zeros(0, dtype=np.uint64)
@@ -91,36 +100,47 @@ class Engine:
         self.mvbase = np.zeros(0, dtype=np.int64)
         self.nmv = np.zeros(0, dtype=np.int64)
         self.idx = np.zeros(0, dtype=np.int64)
-        self.killer = np.zeros(0, dtype=np.int64)
+        self.last = np.zeros(0, dtype=np.int64)
 
     # -- memory --------------------------------------------------------------------------------
     def set_budget(self, memory_bytes: int) -> None:
-        """Cap the table at the largest power of two of 8-byte entries within ``memory_bytes``."""
-        entries = 1 << max(16, (memory_bytes // 8).bit_length() - 1)
-        self.max_entries = entries
-        if self.table.shape[0] > entries:
-            self.clear(entries)
+        """Cap the tables (8-byte entries, powers of two): a quarter for P, the rest for N."""
+        entries = 1 << max(12, (memory_bytes // 8).bit_length() - 1)
+        self.max_p = max(MIN_TABLE, entries // 4)
+        self.max_n = max(MIN_TABLE, entries // 2)
+        if self.ptable.shape[0] > self.max_p or self.ntable.shape[0] > self.max_n:
+            self.clear()
 
-    def clear(self, size: int = MIN_TABLE) -> None:
+    def clear(self) -> None:
         """Forget every stored outcome."""
-        self.table = np.zeros(min(size, self.max_entries), dtype=np.uint64)
-        self.count = 0
+        self.ptable = np.zeros(min(START_TABLE, self.max_p), dtype=np.uint64)
+        self.ntable = np.zeros(min(START_TABLE, self.max_n), dtype=np.uint64)
+        self.pcount = self.ncount = 0
+
+    @property
+    def count(self) -> int:
+        """Stored outcomes (both tables)."""
+        return self.pcount + self.ncount
 
     @property
     def table_bytes(self) -> int:
-        return int(self.table.nbytes)
+        return int(self.ptable.nbytes + self.ntable.nbytes)
 
-    def _limit(self) -> int:
-        size = self.table.shape[0]
-        return int(size * LOAD) if size < self.max_entries else 0
+    @staticmethod
+    def _limit(table: np.ndarray, cap: int) -> int:
+        size = table.shape[0]
+        return int(size * LOAD) if size < cap else 0
 
-    def _grow_table(self) -> None:
-        size = self.table.shape[0]
-        if size >= self.max_entries:
-            return
-        new = np.zeros(size * 2, dtype=np.uint64)
-        self.count = int(k.tt_rehash(self.table, new))
-        self.table = new
+    @staticmethod
+    def _grown(table: np.ndarray) -> tuple[np.ndarray, int]:
+        new = np.zeros(table.shape[0] * 2, dtype=np.uint64)
+        return new, int(k.tt_rehash(table, new))
+
+    def _grow_tables(self) -> None:
+        if self.pcount >= self._limit(self.ptable, self.max_p) > 0:
+            self.ptable, self.pcount = self._grown(self.ptable)
+        if self.ncount >= self._limit(self.ntable, self.max_n) > 0:
+            self.ntable, self.ncount = self._grown(self.ntable)
 
     # -- stack ---------------------------------------------------------------------------------
     def _prepare(self, W: int, depth: int) -> None:
@@ -133,15 +153,13 @@ class Engine:
             self.mvbase = np.zeros(d, dtype=np.int64)
             self.nmv = np.zeros(d, dtype=np.int64)
             self.idx = np.zeros(d, dtype=np.int64)
-            self.killer = np.zeros(d, dtype=np.int64)
+            self.last = np.zeros(d, dtype=np.int64)
 
     def _grow_moves(self) -> None:
         n = self.moves.shape[0] * 2
-        moves = np.empty(n, dtype=np.int64)
-        keys = np.empty(n, dtype=np.int64)
-        moves[: self.moves.shape[0]] = self.moves
-        keys[: self.keys.shape[0]] = self.keys
-        self.moves, self.keys = moves, keys
+        self.moves = np.resize(self.moves, n)
+        self.keys = np.resize(self.keys, n)
+        self.chash = np.resize(self.chash, n)
 
     # -- search --------------------------------------------------------------------------------
     def outcome(
@@ -169,17 +187,21 @@ class Engine:
         st[k.PRUNE] = 1 if prune else 0
         try:
             while True:
-                st[k.COUNT] = self.count
-                st[k.LIMIT] = self._limit()
+                st[k.COUNT] = self.ncount
+                st[k.PCOUNT] = self.pcount
+                st[k.LIMIT] = self._limit(self.ntable, self.max_n)
+                st[k.PLIMIT] = self._limit(self.ptable, self.max_p)
                 status = k.search(
-                    self.bits, W, self.hashes, self.mvbase, self.nmv, self.idx,
-                    self.moves, self.keys, self.killer, self.table, st, SLICE,
+                    self.bits, W, self.hashes, self.mvbase, self.nmv, self.idx, self.moves,
+                    self.keys, self.chash, self.last, self.counter, self.ptable, self.ntable,
+                    st, SLICE,
                 )
-                self.count = int(st[k.COUNT])
+                self.ncount = int(st[k.COUNT])
+                self.pcount = int(st[k.PCOUNT])
                 if status == k.DONE:
                     return int(st[k.FINAL])
                 if status == k.GROW_TABLE:
-                    self._grow_table()
+                    self._grow_tables()
                 elif status == k.GROW_STACK:
                     if int(st[k.SP]) + 1 > self.depth:  # pragma: no cover - depth is bounded by genus
                         raise RuntimeError("search stack overflow")

@@ -12,20 +12,24 @@ depth: the position's words, its hash, its remaining moves), resumable: it runs 
 expanded positions and returns, so the caller can check the clock, show progress, grow the table,
 or stop on Ctrl-C without losing the work done.
 
-Transposition table: a flat ``uint64`` array, one word per state.  The word is the 64-bit hash of
-the gap set with the lowest bit replaced by the outcome (1 = N); 0 marks an empty slot.  Probing is
-linear and bounded (``PROBES`` slots); when the table is at its memory budget and a run of slots is
-full, the home slot is overwritten (graceful degradation: a lost entry is recomputed, never wrong).
+Transposition tables: flat ``uint64`` arrays, one word per state: the 64-bit hash of the gap set
+with the lowest bit replaced by the outcome (1 = N); 0 marks an empty slot.  P-positions and
+N-positions live in separate tables: P-positions are about one state in ten, so their table stays
+small and cache-resident, and most expansions are decided by it alone.  Probing is linear and
+bounded (``PROBES`` slots); when a table is at its memory budget and a run of slots is full, the
+home slot is overwritten (graceful degradation: a lost entry is recomputed, never wrong).
 
-Pruning from theory, counted in ``stats``:
+Expanding a position (counted in ``stats``):
 
-* ``ENDER``: a child that is an ender with t > 1 is N by strategy stealing (sec. 1), so the move
-  into it loses and is not searched.  An ender is a position where every gap n with t/2 < n < t has
-  t - n in S (the weak antisymmetry principle, sec. 3, characterises enders exactly).
-* ``TERMINAL``: a child {2,3} (gap set {1}) is P: the move into it wins at once.
-* ``ETC``: enhanced transposition cutoff: all children are probed before any is searched, so a
-  child already known P wins at once and children known N are skipped.
-* move ordering: the unknown children are searched fewest gaps first (``ORDER_*``).
+* pass 1 computes the children, counter-move first (the reply that last won against the move that
+  led here), then largest move first, and stops at the first child that is {2,3} (``TERMINAL``) or
+  stored as P (``TT_HIT``): the position is N;
+* pass 2 (no child known P) drops the children stored as N and, with pruning on, the children that
+  are enders with t > 1 (``ENDER``): N by strategy stealing (sec. 1).  An ender is a position where
+  every gap n with t/2 < n < t has t - n in S (the weak antisymmetry principle of sec. 3
+  characterises enders exactly);
+* the remaining children are searched fewest gaps first (``ORDER_*``); the first that turns out P
+  makes the position N, and if none does it is P.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ S30 = np.uint64(30)
 S27 = np.uint64(27)
 S31 = np.uint64(31)
 
-PROBES = 8
+PROBES = 12
 """Slots examined per table probe before giving up (lookup) or overwriting (store)."""
 
 # status codes returned by ``search``
@@ -70,8 +74,10 @@ MAXDEPTH = 10
 ORDER = 11  # move-ordering mode
 PRUNE = 12  # 1: use the ender theorem
 CHILDREN = 13  # children generated
-KILLER = 14  # positions decided by the killer move alone
-ST_SIZE = 16
+KILLER = 14  # positions decided by the counter-move alone
+PCOUNT = 15  # entries in the P table
+PLIMIT = 16  # P entries allowed before asking for a bigger P table (0: never ask)
+ST_SIZE = 24
 
 ORDER_GENUS = 0  # fewest gaps first
 ORDER_ASC = 1  # smallest move first
@@ -109,6 +115,28 @@ def _clz(typingctx, x):  # pragma: no cover - compiled
         from llvmlite import ir
 
         return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@intrinsic
+def _prefetch(typingctx, arr, i):  # pragma: no cover - compiled
+    """Hint the CPU to load ``arr[i]`` into cache (llvm.prefetch; a no-op for correctness)."""
+    sig = types.void(arr, i)
+
+    def codegen(context, builder, signature, args):
+        from llvmlite import ir
+        from numba.core import cgutils
+
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
 
     return sig, codegen
 
@@ -241,7 +269,7 @@ def tt_probe(table, h):  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline="always")
-def tt_store(table, h, outcome, st):  # pragma: no cover - compiled
+def tt_store(table, h, outcome, st, slot):  # pragma: no cover - compiled
     mask = table.shape[0] - 1
     home = np.int64(h >> np.uint64(1)) & mask
     i = home
@@ -250,7 +278,7 @@ def tt_store(table, h, outcome, st):  # pragma: no cover - compiled
         e = table[i]
         if e == U0:
             table[i] = v
-            st[COUNT] += 1
+            st[slot] += 1
             return
         if (e & EVEN) == h:
             table[i] = v
@@ -267,7 +295,7 @@ def tt_rehash(old, new):  # pragma: no cover - compiled
     for k in range(old.shape[0]):
         e = old[k]
         if e != U0:
-            tt_store(new, e & EVEN, np.int64(e & U1), st)
+            tt_store(new, e & EVEN, np.int64(e & U1), st, COUNT)
     return st[COUNT]
 
 
@@ -314,18 +342,41 @@ def _sort_moves(moves, keys, a, b):  # pragma: no cover - compiled
         moves[j + 1] = mv
 
 
-@njit(cache=True)
-def _finish(table, hashes, sp, outcome, st):  # pragma: no cover - compiled
-    tt_store(table, hashes[sp], outcome, st)
+@njit(cache=True, inline="always")
+def _probe2(ptab, ntab, h):  # pragma: no cover - compiled
+    if tt_probe(ptab, h) == 0:
+        return 0
+    if tt_probe(ntab, h) == 1:
+        return 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _store2(ptab, ntab, h, outcome, st):  # pragma: no cover - compiled
+    if outcome == 0:
+        tt_store(ptab, h, 0, st, PCOUNT)
+    else:
+        tt_store(ntab, h, 1, st, COUNT)
+
+
+@njit(cache=True, inline="always")
+def _full(st):  # pragma: no cover - compiled
+    return (st[LIMIT] > 0 and st[COUNT] >= st[LIMIT]) or (st[PLIMIT] > 0 and st[PCOUNT] >= st[PLIMIT])
 
 
 @njit(cache=True)
-def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, killer, table, st, budget):  # pragma: no cover
+def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter, ptab, ntab, st, budget):  # pragma: no cover
     """Run the search from the state in ``st`` for about ``budget`` expansions.
 
-    Frame d holds its gap set in ``bits[d*W:(d+1)*W]``, its hash in ``hashes[d]`` and its untried
-    moves in ``moves[mvbase[d] + idx[d] : mvbase[d] + nmv[d]]``.  Before the first call the caller
-    fills frame 0, sets ``st[SP] = 0``, ``st[RES] = -1``, ``mvbase[0] = 0``.  Returns a status code.
+    Frame d holds its gap set in ``bits[d*W:(d+1)*W]``, its hash in ``hashes[d]``, the move that led
+    to it in ``last[d]`` and its untried moves in ``moves[mvbase[d] + idx[d] : mvbase[d] + nmv[d]]``.
+    Before the first call the caller fills frame 0, sets ``st[SP] = 0``, ``st[RES] = -1`` and
+    ``mvbase[0] = 0``.  Returns a status code (``DONE``, ``BUDGET``, ``GROW_TABLE``, ``GROW_STACK``).
+
+    P results go to ``ptab`` and N results to ``ntab``.  P-positions are few (about one in ten), so
+    ``ptab`` is small and cache-resident: expanding a position first scans its children against
+    ``ptab`` alone (largest move first, after the counter-move: the reply that last won against the
+    move that led here); only when no child is known P are the rest looked up in ``ntab``.
     """
     sp = st[SP]
     res = st[RES]
@@ -341,7 +392,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, killer, table, st, bu
                 st[RES] = res
                 return BUDGET
             off = sp * W
-            v = tt_probe(table, hashes[sp])
+            v = _probe2(ptab, ntab, hashes[sp])
             if v >= 0:
                 res = v
                 continue
@@ -362,65 +413,55 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, killer, table, st, bu
             coff = off + W
             count = 0
             win = False
-            # killer move: the reply that last won at this depth is tried first
-            kx = killer[sp]
-            kstate = 0  # 0: not legal here, 1: decided N, 2: unknown (searched first)
-            if kx >= 2 and (bits[off + (kx >> 6)] >> np.uint64(kx & 63)) & U1:
-                kstate = 1
+            # pass 1: children against the P table (counter-move first, then largest move first)
+            kx = counter[last[sp]] if sp > 0 else 0
+            if kx >= 2 and (kx >> 6) < W and (bits[off + (kx >> 6)] >> np.uint64(kx & 63)) & U1:
                 play_into(bits, off, coff, W, kx)
                 st[CHILDREN] += 1
                 if is_terminal(bits, coff, W):
                     st[TERMINAL] += 1
                     win = True
                 else:
-                    t = top_bit(bits, coff, W)
-                    if not (prune and t > 1 and is_ender(bits, coff, W, t)):
-                        cv = tt_probe(table, gap_hash(bits, coff, W))
-                        if cv == 0:
-                            st[TT_HIT] += 1
-                            st[KILLER] += 1
-                            win = True
-                        elif cv < 0:
-                            kstate = 2
-                            moves[base] = kx
-                            keys[base] = -1
-                            count = 1
+                    hc = gap_hash(bits, coff, W)
+                    if tt_probe(ptab, hc) == 0:
+                        st[TT_HIT] += 1
+                        st[KILLER] += 1
+                        win = True
                     else:
-                        st[ENDER] += 1
-            for i in range(W):
-                if win:
-                    break
+                        moves[base] = kx
+                        chash[base] = hc
+                        keys[base] = -1
+                        count = 1
+            else:
+                kx = 0
+            i = W - 1
+            while i >= 0 and not win:
                 w = bits[off + i]
                 if i == 0:
                     w &= ~np.uint64(2)  # naming 1 loses: never a candidate
                 while w != U0:
-                    x = 64 * i + np.int64(_ctz(w))
-                    w &= w - U1
-                    if x == kx and kstate != 0:
+                    b = 63 - np.int64(_clz(w))
+                    x = 64 * i + b
+                    w &= ~(U1 << np.uint64(b))
+                    if x == kx:
                         continue
                     play_into(bits, off, coff, W, x)
                     st[CHILDREN] += 1
                     if is_terminal(bits, coff, W):
                         st[TERMINAL] += 1
-                        killer[sp] = x
+                        if sp > 0:
+                            counter[last[sp]] = x
                         win = True
                         break
-                    if prune:
-                        t = top_bit(bits, coff, W)
-                        if t > 1 and is_ender(bits, coff, W, t):
-                            st[ENDER] += 1
-                            continue
                     hc = gap_hash(bits, coff, W)
-                    cv = tt_probe(table, hc)
-                    if cv == 0:
+                    if tt_probe(ptab, hc) == 0:
                         st[TT_HIT] += 1
-                        killer[sp] = x
+                        if sp > 0:
+                            counter[last[sp]] = x
                         win = True
                         break
-                    if cv == 1:
-                        st[TT_HIT] += 1
-                        continue
                     moves[base + count] = x
+                    chash[base + count] = hc
                     if order == ORDER_GENUS:
                         keys[base + count] = genus_of(bits, coff, W)
                     elif order == ORDER_ASC:
@@ -430,25 +471,42 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, killer, table, st, bu
                     else:
                         keys[base + count] = -genus_of(bits, coff, W)
                     count += 1
-                if win:
-                    break
+                i -= 1
+            if not win:
+                # pass 2: drop the children known N: stored, or enders with t > 1 (theorem)
+                j = 0
+                for c in range(count):
+                    if tt_probe(ntab, chash[base + c]) == 1:
+                        st[TT_HIT] += 1
+                        continue
+                    if prune:
+                        play_into(bits, off, coff, W, moves[base + c])
+                        t = top_bit(bits, coff, W)
+                        if t > 1 and is_ender(bits, coff, W, t):
+                            st[ENDER] += 1
+                            continue
+                    moves[base + j] = moves[base + c]
+                    keys[base + j] = keys[base + c]
+                    j += 1
+                count = j
             if win:
-                tt_store(table, hashes[sp], 1, st)
+                _store2(ptab, ntab, hashes[sp], 1, st)
                 res = 1
             elif count == 0:
-                tt_store(table, hashes[sp], 0, st)
-                st[15] += 1
+                _store2(ptab, ntab, hashes[sp], 0, st)
                 res = 0
             else:
                 _sort_moves(moves, keys, base, base + count)
                 nmv[sp] = count
                 idx[sp] = 0
                 mvbase[sp + 1] = base + count
-                play_into(bits, off, coff, W, moves[base])
+                x = moves[base]
+                play_into(bits, off, coff, W, x)
+                last[sp + 1] = x
                 hashes[sp + 1] = gap_hash(bits, coff, W)
                 sp += 1
                 continue
-            if st[LIMIT] > 0 and st[COUNT] >= st[LIMIT]:
+            if _full(st):
                 st[SP] = sp
                 st[RES] = res
                 return GROW_TABLE
@@ -462,20 +520,23 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, killer, table, st, bu
             sp -= 1
             off = sp * W
             if res == 0:
-                killer[sp] = moves[mvbase[sp] + idx[sp]]
-                tt_store(table, hashes[sp], 1, st)
+                if sp > 0:
+                    counter[last[sp]] = moves[mvbase[sp] + idx[sp]]
+                _store2(ptab, ntab, hashes[sp], 1, st)
                 res = 1
             else:
                 idx[sp] += 1
                 if idx[sp] < nmv[sp]:
-                    play_into(bits, off, off + W, W, moves[mvbase[sp] + idx[sp]])
+                    x = moves[mvbase[sp] + idx[sp]]
+                    play_into(bits, off, off + W, W, x)
+                    last[sp + 1] = x
                     hashes[sp + 1] = gap_hash(bits, off + W, W)
                     sp += 1
                     res = -1
                     continue
-                tt_store(table, hashes[sp], 0, st)
+                _store2(ptab, ntab, hashes[sp], 0, st)
                 res = 0
-            if st[LIMIT] > 0 and st[COUNT] >= st[LIMIT]:
+            if _full(st):
                 st[SP] = sp
                 st[RES] = res
                 return GROW_TABLE
@@ -521,7 +582,7 @@ def min_generators(bits, off, W):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def known_p_reply(bits, W, table):  # pragma: no cover - compiled
+def known_p_reply(bits, W, ptab):  # pragma: no cover - compiled
     """A move y >= 2 from the position in ``bits[0:W]`` whose result is {2,3} or stored as P; else 0.
 
     Uses ``bits[W:2W]`` as scratch."""
@@ -535,6 +596,6 @@ def known_p_reply(bits, W, table):  # pragma: no cover - compiled
             play_into(bits, 0, W, W, y)
             if is_terminal(bits, W, W):
                 return y
-            if tt_probe(table, gap_hash(bits, W, W)) == 0:
+            if tt_probe(ptab, gap_hash(bits, W, W)) == 0:
                 return y
     return 0

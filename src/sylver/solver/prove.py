@@ -54,7 +54,7 @@ class _Builder:
             return 0
         buf = np.zeros(2 * W, dtype=np.uint64)
         buf[:W] = child
-        y = int(_k.known_p_reply(buf, W, ENGINE.table))
+        y = int(_k.known_p_reply(buf, W, ENGINE.ptable))
         if y == 0:
             for cand in _k.gap_list(child, 0, W):
                 if cand >= 2 and self._outcome(self._child(child, int(cand))) == 0:
