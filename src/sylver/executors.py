@@ -46,4 +46,9 @@ def make_executor(jobs: int | None = None, cluster: str | None = None) -> Iterat
         return
     n = jobs if jobs and jobs > 0 else default_jobs()
     with ProcessPoolExecutor(max_workers=n) as executor:
-        yield executor
+        try:
+            yield executor
+        except BaseException:
+            # An error or Ctrl-C: drop the queued work instead of running it before exiting.
+            executor.shutdown(wait=False, cancel_futures=True)
+            raise

@@ -19,9 +19,10 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -243,6 +244,20 @@ def preflight(config: Config, active: list[int]) -> None:
             f.result()  # the first bot (in command-line order) that cannot start raises
 
 
+@contextmanager
+def _kill_workers_on_interrupt(executor: object) -> Iterator[None]:
+    """Ctrl-C: end the local worker processes at once (their bots die with them)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        for proc in list((getattr(executor, "_processes", None) or {}).values()):
+            try:
+                proc.kill()
+            except Exception:  # noqa: BLE001
+                pass
+        raise
+
+
 def _release_cluster_bots(executor: object) -> None:
     """On a Dask cluster, close the bots the workers keep between games (they outlive the run)."""
     client = getattr(executor, "_client", None)
@@ -315,7 +330,7 @@ def run_tournament(
         while todo and not stop:
             factory = executor_factory or (lambda: make_executor(jobs, cluster))
             broken = False
-            with factory() as executor:
+            with factory() as executor, _kill_workers_on_interrupt(executor):
                 window = jobs + 2 if not cluster else max(4, jobs * 2)
                 queue = list(todo)
                 inflight: dict[Future, dict] = {}

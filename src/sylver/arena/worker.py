@@ -10,6 +10,7 @@ from __future__ import annotations
 import atexit
 import multiprocessing.util
 import os
+import signal
 import threading
 import time
 import traceback
@@ -58,6 +59,10 @@ def _watch_parent() -> None:
         return
     _watchdog_started = True
     parent = os.getppid()
+    try:  # Ctrl-C is the runner's to handle: it ends the workers (and so their bots) itself
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread (a Dask worker): leave it
+        pass
     # multiprocessing workers leave through os._exit after running their finalizers, not atexit
     multiprocessing.util.Finalize(None, close_all, exitpriority=100)
 
@@ -105,6 +110,12 @@ def run_game(task: dict) -> dict:
         seats.append(Seat(spec.name, bot_id, proc, f"could not start: {err}" if err else ""))
     try:
         record = play_game(game, rules, seats)
+    except (KeyboardInterrupt, SystemExit):
+        for seat in seats:
+            if seat.process is not None:
+                seat.process.close()
+                _cache().pop((key, seat.bot_id), None)
+        raise
     except Exception as exc:  # noqa: BLE001 - a referee error voids the game, loudly
         for seat in seats:
             if seat.process is not None:
