@@ -154,6 +154,13 @@ class TestPerfect:
         assert bot.choose(Turn(Position("4"))) == 6
         assert bot.choose(Turn(Position("35"))) in (5, 7)
 
+    def test_no_prime_first_opening_and_replies(self):
+        bot = fast("perfect")
+        assert bot.choose(Turn(Position(), (), time_left=20.0, no_prime_first=True)) == 16
+        for reply, answer in (("2", 3), ("4", 6), ("10", 24), ("24", 10), ("6", 4), ("14", 8)):
+            p = Position((16, int(reply)))
+            assert bot.choose(Turn(p, time_left=20.0)) == answer
+
     def test_lost_position_still_legal(self):
         p = Position("4,5,11")  # P: every move loses against perfect play
         n = fast("perfect").choose(Turn(p, time_left=5.0))

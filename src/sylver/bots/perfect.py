@@ -274,6 +274,11 @@ class PerfectBot(Bot):
             for n in _neighbours(p, turn):
                 if n in open_moves:
                     return n
+        if p.is_empty:
+            # no prime allowed (seed 001): the smallest undecided opening, 16 — every odd reply
+            # leaves a coprime pair (N, solvable while small), many even ones have known answers
+            # ({2}: 3, {4}: 6, {8}: 12, {10,16}: 24, {16,18}: 5, {16,24}: 10)
+            return min(open_moves)
         small_named = [x for x in p.generators if x <= SMALL]
         if not small_named:  # open with the smallest prime >= 5 still open (Hutchings)
             for q in (5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61):
