@@ -113,3 +113,18 @@ def test_import_failure_fails_the_run_at_once(tmp_path: Path) -> None:
     assert not (tmp_path / "x" / "games.jsonl").exists()
     with pytest.raises(StartError, match="has no class 'Nope'"):
         run_tournament(Config([specs[0], parse_spec(f"{ZOO}:Nope")], make_rules("koth"), 1), None, concurrency=1)
+
+
+def test_cmd_bot_logs_are_allowed_but_unasked_answers_lose() -> None:
+    rules = make_rules("koth", start=(7, 9))
+    specs = [parse_spec(f"name=logger,cmd:python3 {BOTS / 'cmd_chatty.py'}"),
+             parse_spec(f"name=twice,cmd:python3 {BOTS / 'cmd_chatty.py'} --twice")]
+    outcome = run_tournament(Config(specs, rules, 1, seed=1), None, concurrency=1)
+    first, second = sorted(outcome.records, key=lambda r: r["game"])
+    # logger first: 2, 3 (twice), then logger's 3 is illegal; twice's stray answer shows up at learn
+    assert first["loser"] == "logger" and first["reason"] == "illegal"
+    assert [e["bot"] for e in first["learn_errors"]] == ["twice"]
+    assert "without being asked" in first["learn_errors"][0]["detail"]
+    # twice first: its stray second answer is found before its next move
+    assert second["loser"] == "twice" and second["reason"] == "protocol"
+    assert "without being asked" in second["detail"]

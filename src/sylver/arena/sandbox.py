@@ -428,6 +428,12 @@ class BotProcess:
             budget = None
             guard = wall if wall is not None else UNLIMITED_WALL
         t0 = time.perf_counter()
+        extra = self._unsolicited()
+        if extra:
+            if before_wait:
+                before_wait()
+            self.kill()
+            return Reply(None, 0.0, 0.0, "protocol", f"wrote {extra!r} without being asked")
         sent = self.send(msg)
         if before_wait:
             before_wait()
@@ -545,6 +551,20 @@ class BotProcess:
                     os.kill(p, signal.SIGCONT)
                 except (ProcessLookupError, PermissionError):
                     pass
+
+    def _unsolicited(self) -> str:
+        """A line the bot wrote without being asked ("" if none; log messages are allowed)."""
+        while b"\n" in self.buf:
+            line, rest = self.buf.split(b"\n", 1)
+            if line.strip():
+                try:
+                    obj = json.loads(line)
+                except ValueError:
+                    obj = None
+                if not (isinstance(obj, dict) and obj.get("type") == "log"):
+                    return line.strip()[:60].decode(errors="replace")
+            self.buf = rest
+        return ""
 
     def _take_line(self) -> tuple[bytes | None, bool]:
         i = self.buf.find(b"\n")
