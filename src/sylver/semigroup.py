@@ -348,7 +348,7 @@ class Semigroup:
         return sorted(v for r, a in enumerate(ap) for v in range(r, a, m) if v > 0)  # type: ignore[arg-type]
 
     def iter_gaps(self) -> Iterator[int]:
-        """The gaps in increasing order, lazily (any genus): a run of m consecutive members ends them."""
+        """The gaps in increasing order, lazily (any genus): one membership test per number up to t."""
         self._require_gcd1("the gap set")
         if self.generators == (1,):
             return iter(())
