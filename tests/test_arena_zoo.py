@@ -128,3 +128,11 @@ def test_cmd_bot_logs_are_allowed_but_unasked_answers_lose() -> None:
     # twice first: its stray second answer is found before its next move
     assert second["loser"] == "twice" and second["reason"] == "protocol"
     assert "without being asked" in second["detail"]
+
+
+def test_chess_clock_runs_out(tmp_path: Path) -> None:
+    rules = make_rules("classic", clock=0.5)
+    outcome = run_tournament(_config(["BurnsCPU"], rules), None, concurrency=2)
+    assert len(outcome.records) == 2
+    for g in outcome.records:
+        assert g["loser"] == "BurnsCPU" and g["reason"] == "timeout", g
