@@ -119,6 +119,9 @@ def main() -> int:
     )
     args = ap.parse_args()
     sections = set(args.only or ("known", "empty", "koth"))
+    from sylver.bots.oracle import solver_ready
+
+    solver_ready(wait=600)  # compile the solver before the clocks start
     print(f"perfect thinks at most {args.think} s a move (and at most 15 % of its remaining clock)")
     failed = False
     bad_moves = 0

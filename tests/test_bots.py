@@ -21,6 +21,15 @@ from sylver.bots.selfplay import play_game
 from sylver.position import Outcome, Position
 from sylver.solver import solve
 
+
+@pytest.fixture(scope="module", autouse=True)
+def solver_compiled():
+    """The bots never wait for the solver's compilation during a move; the tests do, once."""
+    from sylver.bots.oracle import solver_ready
+
+    assert solver_ready(wait=600)
+
+
 SMALL_POSITIONS = ["", "4", "6", "10,15", "4,5", "5,9", "6,9,20", "7,11,13", "12,17", "9,10"]
 
 

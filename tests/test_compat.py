@@ -5,8 +5,16 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
+from sylver.bots.oracle import solver_ready
 from sylver.compat import Seed000Bot, Seed002Bot
 from sylver.position import Position
+
+
+@pytest.fixture(scope="module", autouse=True)
+def solver_compiled():
+    assert solver_ready(wait=600)
 
 
 def gcd(a, b):  # the seed-000 driver's helper, verbatim

@@ -9,6 +9,7 @@ bots answer them instantly.  Everything else goes to the solver under a time lim
 from __future__ import annotations
 
 import json
+import threading
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -53,12 +54,42 @@ def opening_book() -> dict[tuple[int, ...], Exact]:
     return book
 
 
-def solver_available() -> bool:
+_warm = threading.Event()
+_warm_lock = threading.Lock()
+_warm_started = False
+
+
+def _warm_up() -> None:
     try:
-        from sylver.solver import solve  # noqa: F401
-    except ImportError:
-        return False
-    return True
+        from sylver.solver import solve
+
+        solve(Position((7, 11, 13)))  # compiles (or loads from numba's cache) every solver kernel
+    except Exception:  # pragma: no cover - then the bots play without the solver
+        return
+    _warm.set()
+
+
+def start_warm_up() -> None:
+    """Make the solver ready in a background thread (idempotent).
+
+    The solver's numba kernels are compiled on first use — up to a minute on a busy machine when
+    numba's cache is cold — and that must never count against a move's time limit.  Until the warm-up
+    finishes, the bots play from the book, the memo, the theory and the search only."""
+    global _warm_started
+    with _warm_lock:
+        if _warm_started:
+            return
+        _warm_started = True
+    # the small semigroup kernels first, in this thread: moves need them at once, and while the
+    # solver compiles in the background numba's compiler lock would make them wait
+    Position((7, 11, 13)).play(23).legal_moves()
+    threading.Thread(target=_warm_up, name="sylver-solver-warm-up", daemon=True).start()
+
+
+def solver_ready(wait: float = 0.0) -> bool:
+    """True once the solver is compiled; waits up to ``wait`` seconds for the warm-up."""
+    start_warm_up()
+    return _warm.wait(timeout=max(0.0, wait)) if wait > 0 else _warm.is_set()
 
 
 class Oracle:
@@ -80,8 +111,11 @@ class Oracle:
             return hit
         return opening_book().get(p.generators)
 
-    def solve(self, p: Position, time_limit: float, complete: bool = False) -> Exact | None:
-        """The exact value of a gcd-1 position, or None when out of reach within ``time_limit`` s."""
+    def solve(self, p: Position, time_limit: float, complete: bool = False, wait: bool = False) -> Exact | None:
+        """The exact value of a gcd-1 position, or None when out of reach within ``time_limit`` s.
+
+        ``wait``: spend up to half the time limit waiting for the solver's warm-up if it is not
+        ready yet (otherwise answer None at once)."""
         if not p.is_finite or p.is_over:
             return None
         hit = self.known(p)
@@ -94,10 +128,14 @@ class Oracle:
             return None
         if self.failed.get(p, -1.0) >= time_limit:
             return None
-        try:
-            from sylver.solver import SolveTimeout, solve
-        except ImportError:
+        started = time.monotonic()
+        if not solver_ready(wait=0.5 * time_limit if wait else 0.0):
             return None
+        time_limit -= time.monotonic() - started
+        if time_limit <= 0.002:
+            return None
+        from sylver.solver import SolveTimeout, solve
+
         started = time.monotonic()
         try:
             sol = solve(p, first=not complete, time_limit=time_limit)

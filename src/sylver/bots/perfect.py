@@ -40,7 +40,7 @@ import time
 from sylver.bots.base import Bot, Turn
 from sylver.bots.candidates import SMALL, candidates, hands_over_2_3, largest_allowed
 from sylver.bots.lore import known_outcome, proven_n, winning_move_by_theory
-from sylver.bots.oracle import Exact, Oracle
+from sylver.bots.oracle import Exact, Oracle, solver_ready, start_warm_up
 from sylver.position import Outcome, Position
 
 GOOD_SWINDLE = 0.05
@@ -83,6 +83,7 @@ class PerfectBot(Bot):
         self.think = float(think)
         self.patience = int(patience)
         self.oracle = Oracle(max_genus=max_genus)
+        start_warm_up()  # compile the solver now, not during a timed move
         self._stalls = 0
         self._last_t: int | None = None
         self._seen: tuple[int, ...] = ()
@@ -115,9 +116,9 @@ class PerfectBot(Bot):
             extended = 3 * self.think
             if turn.time_left is not None:
                 extended = min(extended, 0.25 * max(0.0, turn.time_left))
-            if extended > deadline.left():
+            if extended > deadline.left() and solver_ready():  # not while the solver compiles
                 deadline = _Deadline(extended)
-            exact = self.oracle.solve(p, time_limit=0.7 * deadline.left())
+            exact = self.oracle.solve(p, time_limit=0.7 * deadline.left(), wait=True)
             if exact is not None:
                 if exact.outcome is Outcome.N:
                     for w in exact.winning_moves:

@@ -32,10 +32,10 @@ def _moves_line(p: Position) -> str:
 
 def _hint(p: Position) -> str:
     from sylver.bots.lore import known_outcome, winning_move_by_theory
-    from sylver.bots.oracle import Oracle
+    from sylver.bots.oracle import Oracle, solver_ready
 
-    if p.is_finite:
-        exact = Oracle(max_genus=300).solve(p, time_limit=3.0, complete=True)
+    if p.is_finite and solver_ready(wait=60.0):
+        exact = Oracle(max_genus=300).solve(p, time_limit=3.0, complete=True, wait=True)
         if exact is not None:
             if exact.winning_moves:
                 return "Winning moves: " + ", ".join(map(str, exact.winning_moves))
