@@ -50,7 +50,10 @@ def results_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def base_url(results_dir: Path) -> Iterator[str]:
-    with live_server(create_app(results_dir=results_dir, warm_up=True)) as url:
+    app = create_app(results_dir=results_dir, warm_up=True)
+    with live_server(app) as url:
+        # the worker processes import sylver and compile the numba kernels once; wait for that
+        assert app.state.runner.wait_warm(180), "the worker processes did not start"
         yield url
 
 
@@ -72,7 +75,7 @@ def browser() -> Iterator[object]:
 def page(browser: object, base_url: str) -> Iterator[object]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
     pg = context.new_page()
-    pg.set_default_timeout(20_000)
+    pg.set_default_timeout(60_000)  # generous: CI machines are shared and noisy
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
     pg.goto(base_url + "/")

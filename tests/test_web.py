@@ -665,8 +665,6 @@ class TestServeCommand:
             (["--results", "/nonexistent/dir"], "not a directory"),
             (["--solve-memory", "12Q"], "invalid memory budget"),
             (["--host", "no.such.host.invalid"], "--host"),
-            (["--port", "70000"], "65535"),
-            (["--workers", "0"], "greater than or equal to 1"),
         ],
     )
     def test_bad_options(self, args: list[str], message: str) -> None:

@@ -722,7 +722,7 @@ def _warm_up() -> None:
     solve(Position([7, 11, 13, 30]), time_limit=60)
     for name in BOTS:
         try:
-            make_bot(name, random.Random(0)).choose(Turn(position=Position([7, 11]), time_left=5.0))
+            make_bot(name, random.Random(0)).choose(Turn(position=Position([7, 11]), time_left=1.0))
         except Exception:  # noqa: BLE001 - warming up must never break start-up
             pass
 

@@ -15,7 +15,7 @@ import asyncio
 import multiprocessing
 import threading
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
@@ -110,6 +110,12 @@ class JobRunner:
 
     def _warming_up(self, lane: str) -> bool:
         return any(not f.done() for f in self._warming.get(lane, ()))
+
+    def wait_warm(self, timeout: float) -> bool:
+        """Block until the warm-up jobs are done (True) or ``timeout`` seconds pass (False)."""
+        futures = [f for lane in PROCESS_LANES for f in self._warming.get(lane, ())]
+        done, _ = wait(futures, timeout=timeout)
+        return len(done) == len(futures)
 
     async def run(
         self, fn: Callable[..., T], *args: Any, timeout: float | None = None, lane: str = "main"

@@ -91,7 +91,9 @@ class ResultsView:
         config = plan["config"]
         rules = Rules.from_json(config["rules"])
         phases = plan.get("phases") or []
-        phase = phases[-1] if phases else {"phase": 0, "bots": [b.get("name") for b in config.get("bots", [])], "games": []}
+        phase: dict[str, Any] = (
+            phases[-1] if phases else {"phase": 0, "bots": [b.get("name") for b in config.get("bots", [])], "games": []}
+        )
         records = self.records()
         current = [r for r in records if r.get("phase", 0) == phase.get("phase", 0) and not r.get("void")]
         final = self._read("standings.json", lambda data: json.loads(data))
