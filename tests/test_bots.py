@@ -207,3 +207,27 @@ class TestReferee:
         assert (r.winner, r.reason) == (1, "over the cap")
         r = play_game((self.Fixed([1]), self.Fixed([2])), Position())
         assert (r.winner, r.reason) == (1, "named 1")
+
+
+class TestProperties:
+    """Every bot names an allowed number in any position, under any cap (hypothesis)."""
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        gens=st.lists(st.integers(2, 60), min_size=0, max_size=4),
+        cap=st.one_of(st.none(), st.integers(2, 200)),
+        name=st.sampled_from(["random", "greedy", "sage", "perfect"]),
+        seed=st.integers(0, 10**6),
+    )
+    def test_allowed(self, gens, cap, name, seed):
+        p = Position(gens)
+        if p.is_terminal or p.is_over:
+            return
+        turn = Turn(p, tuple(p.generators), time_left=2.0, max_move=cap)
+        if not any(turn.allows(n) for n in range(2, (cap or 200) + 1)):
+            return  # only 1 (or nothing) is allowed
+        n = fast(name, seed).choose(turn)
+        assert turn.allows(n) and n != 1, (p, cap, n)
