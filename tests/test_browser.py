@@ -222,6 +222,19 @@ def test_keyboard_play_and_undo(page: object) -> None:
     assert page.inner_text("#sc-position") == "{4,5}"  # type: ignore[attr-defined]
 
 
+def test_game_survives_a_reload(page: object) -> None:
+    new_game(page, "4, 5", bot="greedy")
+    page.click('#sc-grid [data-n="11"]')  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelectorAll('#sc-history li .mv').length >= 2")  # type: ignore[attr-defined]
+    wait_idle(page)
+    moves = history(page)
+    page.reload()  # type: ignore[attr-defined]
+    page.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelectorAll('#sc-history li .mv').length >= 2")  # type: ignore[attr-defined]
+    assert history(page) == moves
+    assert page.input_value("#sc-bot") == "greedy"  # type: ignore[attr-defined]
+
+
 def test_gcd_above_one_and_bot_first(page: object) -> None:
     new_game(page, "6, 9", bot="random", first="bot")
     assert len(history(page)) == 1

@@ -213,6 +213,7 @@ function scShow(state) {
   scFacts();
   scAnalyse();
   $("#sc-undo").disabled = !state.moves.some((_, i) => i % 2 === sc.humanSeat);
+  scSave();
 }
 
 function scStatus() {
@@ -234,7 +235,37 @@ function scStatus() {
       ? "Your move: only 1 is left — you must name it."
       : "Your move.";
   } else {
-    st.textContent = `The ${botName()} bot's move.`;
+    st.textContent = `The ${botName()} bot's move. `;
+    st.append(el("button", { type: "button", class: "linkish retry", onclick: () => scBotMove(), text: "Ask it to move" }));
+  }
+}
+
+/* The game in progress survives a reload of the page. */
+const SAVE_KEY = "sylver.game";
+
+function scSave() {
+  try {
+    localStorage.setItem(SAVE_KEY, JSON.stringify({ start: sc.start, moves: sc.moves, bot: sc.bot, humanSeat: sc.humanSeat }));
+  } catch (e) { /* private mode: nothing to keep */ }
+}
+
+async function scRestore() {
+  let saved = null;
+  try { saved = JSON.parse(localStorage.getItem(SAVE_KEY) || "null"); } catch (e) { saved = null; }
+  if (!saved || !Array.isArray(saved.start) || !Array.isArray(saved.moves) || !INFO.bots.some((b) => b.name === saved.bot)) return false;
+  try {
+    const state = await api("POST", "/api/sylver/state", { start: saved.start, moves: saved.moves });
+    sc.start = state.start;
+    sc.bot = saved.bot;
+    sc.humanSeat = saved.humanSeat === 1 ? 1 : 0;
+    const form = $("#sc-setup");
+    form.elements.bot.value = sc.bot;
+    form.elements.first.value = sc.humanSeat === 0 ? "human" : "bot";
+    if (state.start.length) { form.elements.start.value = "list"; $("#sc-start-list").value = state.start.join(", "); }
+    scShow(state);
+    return true;
+  } catch (e) {
+    return false;
   }
 }
 
@@ -559,7 +590,7 @@ function setupSylver() {
   $("#sc-prev").addEventListener("click", () => scPage(-1));
   $("#sc-next").addEventListener("click", () => scPage(1));
   $("#sc-goto").addEventListener("keydown", scGoto);
-  scNewGame();
+  scRestore().then((restored) => { if (!restored) scNewGame(); });
 }
 
 /* ================================================================================ Wythoff */
