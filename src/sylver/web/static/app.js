@@ -612,6 +612,9 @@ async function wyNewGame(ev) {
   }
   wy.humanFirst = $("#wy-setup").elements.wyfirst.value === "human";
   wy.misere = $("#wy-misere").checked;
+  $("#wy-rule").textContent = wy.misere
+    ? "Misère: whoever moves her to the corner (0, 0) loses."
+    : "Whoever moves her to the corner (0, 0) wins.";
   wy.size = Math.max(8, i + 1, j + 1);
   wy.history = [];
   wy.cold = null;
@@ -633,7 +636,9 @@ function wyShow(facts, winner) {
   $("#wy-position").textContent = `(${wy.pos[0]}, ${wy.pos[1]})`;
   const st = $("#wy-status");
   st.className = "status";
-  if (wy.over) {
+  if (wy.over && !winner) {
+    st.textContent = "The queen is already in the corner: choose another start.";
+  } else if (wy.over) {
     const youWin = winner === "you";
     st.textContent = youWin
       ? (wy.misere ? "You win: the perfect player had to take the last counter." : "You win: you moved the queen to the corner.")
