@@ -113,6 +113,19 @@ def main() -> None:
     print(f"theory.report (5 generators): median {ms(report)}")
     print(f"Frobenius number and genus equal Sylvester's formulas: {exact}/{n} pairs")
 
+    big = [9_999_991, 9_999_973]  # generators near 10^7: the Apéry set has 10^7 entries
+    t0 = time.perf_counter()
+    p = Position(big)
+    tb = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    p = p.play(10_000_019)
+    tm = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    theory.report(p)
+    tr = time.perf_counter() - t0
+    print(f"generators near 10^7 ({big[0]}, {big[1]}, then 10000019): build {tb * 1e3:.0f} ms, "
+          f"move {tm * 1e3:.0f} ms, theory.report {tr * 1e3:.0f} ms")
+
     k = min(args.reference, n)
     rb, rm, rmem = [], [], []
     for a, b, moves in games[:k]:
