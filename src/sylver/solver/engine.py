@@ -85,6 +85,7 @@ class Engine:
 
     def __init__(self) -> None:
         self.lock = threading.RLock()
+        self.prefetch = True
         self.max_p = self.max_n = START_TABLE
         self.ptable = np.zeros(START_TABLE, dtype=np.uint64)
         self.ntable = np.zeros(START_TABLE, dtype=np.uint64)
@@ -93,6 +94,7 @@ class Engine:
         self.keys = np.empty(1 << 14, dtype=np.int64)
         self.chash = np.empty(1 << 14, dtype=np.uint64)
         self.counter = np.zeros(MAX_FROBENIUS + 1, dtype=np.int64)
+        self.counter2 = np.zeros(k.C2MASK + 1, dtype=np.int64)
         self.depth = 0
         self.W = 0
         self.bits = np.zeros(0, dtype=np.uint64)
@@ -185,6 +187,7 @@ class Engine:
         st[k.RES] = -1
         st[k.ORDER] = order
         st[k.PRUNE] = 1 if prune else 0
+        st[k.PREFETCH] = 1 if self.prefetch else 0
         try:
             while True:
                 st[k.COUNT] = self.ncount
@@ -193,7 +196,8 @@ class Engine:
                 st[k.PLIMIT] = self._limit(self.ptable, self.max_p)
                 status = k.search(
                     self.bits, W, self.hashes, self.mvbase, self.nmv, self.idx, self.moves,
-                    self.keys, self.chash, self.last, self.counter, self.ptable, self.ntable,
+                    self.keys, self.chash, self.last, self.counter, self.counter2, self.ptable,
+                    self.ntable,
                     st, SLICE,
                 )
                 self.ncount = int(st[k.COUNT])

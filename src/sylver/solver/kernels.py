@@ -50,6 +50,8 @@ S30 = np.uint64(30)
 S27 = np.uint64(27)
 S31 = np.uint64(31)
 
+C2MASK = (1 << 16) - 1
+"""Size - 1 of the two-move counter table."""
 PROBES = 12
 """Slots examined per table probe before giving up (lookup) or overwriting (store)."""
 
@@ -75,6 +77,7 @@ ORDER = 11  # move-ordering mode
 PRUNE = 12  # 1: use the ender theorem
 CHILDREN = 13  # children generated
 KILLER = 14  # positions decided by the counter-move alone
+PREFETCH = 17  # 1: prefetch the N-table slots of pass 2
 PCOUNT = 15  # entries in the P table
 PLIMIT = 16  # P entries allowed before asking for a bigger P table (0: never ask)
 ST_SIZE = 24
@@ -365,7 +368,7 @@ def _full(st):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter, ptab, ntab, st, budget):  # pragma: no cover
+def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter, counter2, ptab, ntab, st, budget):  # pragma: no cover
     """Run the search from the state in ``st`` for about ``budget`` expansions.
 
     Frame d holds its gap set in ``bits[d*W:(d+1)*W]``, its hash in ``hashes[d]``, the move that led
@@ -414,26 +417,38 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
             count = 0
             win = False
             # pass 1: children against the P table (counter-move first, then largest move first)
+            # hints: the reply that last won against the move that led here (counter-move), and
+            # the one that last won after the same last two moves
             kx = counter[last[sp]] if sp > 0 else 0
-            if kx >= 2 and (kx >> 6) < W and (bits[off + (kx >> 6)] >> np.uint64(kx & 63)) & U1:
-                play_into(bits, off, coff, W, kx)
+            kx2 = counter2[(last[sp - 1] * 40503 + last[sp]) & C2MASK] if sp > 1 else 0
+            if kx2 == kx:
+                kx2 = 0
+            for hint in range(2):
+                hx = kx if hint == 0 else kx2
+                if win or hx < 2 or (hx >> 6) >= W or not ((bits[off + (hx >> 6)] >> np.uint64(hx & 63)) & U1):
+                    if hint == 0:
+                        kx = 0
+                    else:
+                        kx2 = 0
+                    continue
+                play_into(bits, off, coff, W, hx)
                 st[CHILDREN] += 1
                 if is_terminal(bits, coff, W):
                     st[TERMINAL] += 1
                     win = True
-                else:
-                    hc = gap_hash(bits, coff, W)
-                    if tt_probe(ptab, hc) == 0:
-                        st[TT_HIT] += 1
-                        st[KILLER] += 1
-                        win = True
-                    else:
-                        moves[base] = kx
-                        chash[base] = hc
-                        keys[base] = -1
-                        count = 1
-            else:
-                kx = 0
+                    continue
+                hc = gap_hash(bits, coff, W)
+                if tt_probe(ptab, hc) == 0:
+                    st[TT_HIT] += 1
+                    st[KILLER] += 1
+                    win = True
+                    if hint == 1 and sp > 0:
+                        counter[last[sp]] = hx
+                    continue
+                moves[base + count] = hx
+                chash[base + count] = hc
+                keys[base + count] = -1
+                count += 1
             i = W - 1
             while i >= 0 and not win:
                 w = bits[off + i]
@@ -443,7 +458,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                     b = 63 - np.int64(_clz(w))
                     x = 64 * i + b
                     w &= ~(U1 << np.uint64(b))
-                    if x == kx:
+                    if x == kx or x == kx2:
                         continue
                     play_into(bits, off, coff, W, x)
                     st[CHILDREN] += 1
@@ -451,6 +466,8 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                         st[TERMINAL] += 1
                         if sp > 0:
                             counter[last[sp]] = x
+                            if sp > 1:
+                                counter2[(last[sp - 1] * 40503 + last[sp]) & C2MASK] = x
                         win = True
                         break
                     hc = gap_hash(bits, coff, W)
@@ -458,6 +475,8 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                         st[TT_HIT] += 1
                         if sp > 0:
                             counter[last[sp]] = x
+                            if sp > 1:
+                                counter2[(last[sp - 1] * 40503 + last[sp]) & C2MASK] = x
                         win = True
                         break
                     moves[base + count] = x
@@ -473,7 +492,12 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                     count += 1
                 i -= 1
             if not win:
-                # pass 2: drop the children known N: stored, or enders with t > 1 (theorem)
+                # pass 2: drop the children known N: stored, or enders with t > 1 (theorem);
+                # the N-table lines are requested first so that their cache misses overlap
+                if st[PREFETCH] != 0:
+                    nmask = ntab.shape[0] - 1
+                    for c in range(count):
+                        _prefetch(ntab, np.int64(chash[base + c] >> np.uint64(1)) & nmask)
                 j = 0
                 for c in range(count):
                     if tt_probe(ntab, chash[base + c]) == 1:
@@ -522,6 +546,8 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
             if res == 0:
                 if sp > 0:
                     counter[last[sp]] = moves[mvbase[sp] + idx[sp]]
+                    if sp > 1:
+                        counter2[(last[sp - 1] * 40503 + last[sp]) & C2MASK] = moves[mvbase[sp] + idx[sp]]
                 _store2(ptab, ntab, hashes[sp], 1, st)
                 res = 1
             else:
@@ -599,3 +625,55 @@ def known_p_reply(bits, W, ptab):  # pragma: no cover - compiled
             if tt_probe(ptab, gap_hash(bits, W, W)) == 0:
                 return y
     return 0
+
+
+@njit(cache=True)
+def _next_gap(bits, off, W, start):  # pragma: no cover - compiled
+    """The least gap >= start at ``bits[off:off+W]``, or -1."""
+    i = start >> 6
+    if i >= W:
+        return -1
+    w = bits[off + i] & (ALL << np.uint64(start & 63))
+    while True:
+        if w != U0:
+            return 64 * i + np.int64(_ctz(w))
+        i += 1
+        if i >= W:
+            return -1
+        w = bits[off + i]
+
+
+@njit(cache=True)
+def count_reachable(root, seen):  # pragma: no cover - compiled
+    """Number of distinct positions reachable from ``root`` by moves other than 1, counting the root.
+
+    ``seen`` is an empty open-addressing table of hashes (power-of-two size); returns -1 when it
+    fills beyond 3/4 (the caller retries with a larger one)."""
+    W = root.shape[0]
+    depth = genus_of(root, 0, W) + 2
+    bits = np.zeros(depth * W, dtype=np.uint64)
+    cursor = np.zeros(depth, dtype=np.int64)
+    bits[:W] = root
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    limit = seen.shape[0] * 3 // 4
+    tt_store(seen, gap_hash(bits, 0, W), 0, st, COUNT)
+    cursor[0] = 2
+    sp = 0
+    while sp >= 0:
+        off = sp * W
+        x = _next_gap(bits, off, W, cursor[sp])
+        if x < 0:
+            sp -= 1
+            continue
+        cursor[sp] = x + 1
+        play_into(bits, off, off + W, W, x)
+        h = gap_hash(bits, off + W, W)
+        if tt_probe(seen, h) >= 0:
+            continue
+        before = st[OVERWRITE]
+        tt_store(seen, h, 0, st, COUNT)
+        if st[OVERWRITE] != before or st[COUNT] > limit:
+            return -1
+        sp += 1
+        cursor[sp] = 2
+    return st[COUNT]
