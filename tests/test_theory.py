@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from sylver import Outcome, Position
 from sylver import theory as T
+from sylver.errors import TooLargeError
 from test_semigroup import brute_members, pure_python
 
 FINITE = st.lists(st.integers(2, 20), min_size=1, max_size=4).filter(lambda g: math.gcd(*g) == 1)
@@ -408,3 +409,62 @@ class TestReport:
         r = T.report([5, 10**30 + 1])
         assert r["frobenius_number"] == 4 * 10**30 - 1 and r["ender"] == "quiet"
         assert r["ends"] == [4 * 10**30 - 1] and r["legal_moves"] is None
+
+
+# -- helpers: primes, moves to known P-positions, limits -------------------------------------------
+class TestHelpers:
+    @settings(max_examples=200, deadline=None)
+    @given(st.integers(-5, 20_000))
+    def test_is_prime(self, n: int) -> None:
+        assert T.is_prime(n) == (n >= 2 and all(n % q for q in range(2, math.isqrt(n) + 1)))
+
+    def test_is_prime_large(self) -> None:
+        assert T.is_prime(2**61 - 1) and not T.is_prime((2**31 - 1) * (2**61 - 1))
+        assert T.is_prime(10**30 + 57) and not T.is_prime(10**30 + 1)
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.integers(1, 10**6))
+    def test_prime_factor_at_least_5(self, n: int) -> None:
+        q = T._prime_factor_at_least_5(n)
+        rest = n
+        for small in (2, 3):
+            while rest % small == 0:
+                rest //= small
+        if rest == 1:
+            assert q is None
+        else:
+            assert q is not None and q >= 5 and n % q == 0 and T.is_prime(q)
+
+    def test_prime_factor_of_semiprime_above_trial_division(self) -> None:
+        assert T._prime_factor_at_least_5(6 * (10**9 + 7) * (10**9 + 9)) in (10**9 + 7, 10**9 + 9)
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.lists(st.integers(2, 40), min_size=1, max_size=4))
+    def test_winning_move_to_known_p_is_checked_by_playing_it(self, gens: list[int]) -> None:
+        p = Position(gens)
+        found = T.winning_move_to_known_p(p)
+        known_p = {k for k, _ in T._known_p_positions()}
+        if found is not None:
+            x, _ = found
+            after = p.play(x)
+            assert after in known_p or T._family_member(after.generators)
+        else:  # no legal move among the known P-positions' generators reaches one
+            for k in known_p:
+                for x in k.generators:
+                    if p.is_legal(x):
+                        assert p.play(x) != k
+
+    def test_scan_limits(self) -> None:
+        big = Position([4001, 4003])
+        with pytest.raises(TooLargeError):
+            T.moves_not_eliminating_t(big)
+        assert T.moves_not_eliminating_t(Position([401, 403])) == []
+        with pytest.raises(TooLargeError):
+            T.legal_table(Position([1009, 1013]))
+
+    def test_defined_only_for_g_1(self) -> None:
+        for f in (T.ends, T.ender_kind, T.enclosure_moves):
+            with pytest.raises(ValueError, match="g = 2"):
+                f([4, 6])
+        with pytest.raises(ValueError, match="game is over"):
+            T.ender_kind([1])
