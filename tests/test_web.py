@@ -64,7 +64,8 @@ class TestPage:
             assert path in spec["paths"], path
 
     def test_unknown_path(self, client: TestClient) -> None:
-        assert client.get("/api/nothing").status_code == 404
+        assert error(client.get("/api/nothing"), 404)["code"] == "not_found"
+        assert error(client.delete("/api/sylver/state"), 405)["code"] == "http_405"
 
 
 class TestInfo:
@@ -144,6 +145,20 @@ class TestState:
     def test_illegal_move_in_history_names_it(self, client: TestClient) -> None:
         err = error(client.post("/api/sylver/state", json={"start": [4, 5], "moves": [11, 13, 2]}), 422)
         assert "13 = 4·2 + 5·1" in err["message"] and "moves[1]" in err["message"]
+
+    def test_body_too_large(self, client: TestClient) -> None:
+        body = b'{"start": [4, 5], "moves": [' + b"2," * 200_000 + b"2]}"
+        err = error(client.post("/api/sylver/state", content=body, headers={"content-type": "application/json"}), 413)
+        assert err["code"] == "too_large"
+
+        def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
+            yield b'{"start": [4, 5], "moves": ['
+            for _ in range(100):
+                yield b"2," * 2_000
+            yield b"2]}"
+
+        r = client.post("/api/sylver/state", content=chunks(), headers={"content-type": "application/json"})
+        assert error(r, 413)["code"] == "too_large"
 
     def test_not_json(self, client: TestClient) -> None:
         r = client.post("/api/sylver/state", content=b"{nope", headers={"content-type": "application/json"})

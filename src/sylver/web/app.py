@@ -22,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sylver import theory, wythoff
 from sylver.arena.rules import preset
@@ -52,6 +53,45 @@ class ApiError(Exception):
 
 def _api_error(status: int, code: str, message: str, extra: dict[str, Any]) -> ApiError:
     return ApiError(status, code, message, **extra)
+
+
+class _BodyLimit:
+    """Refuse request bodies larger than ``limit`` bytes (413): the body is read (at most ``limit``
+    bytes of it) before the app sees the request, so an oversized one never reaches the parser."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        refuse = JSONResponse(
+            {"error": {"code": "too_large", "message": f"the request body is larger than {self.limit} bytes"}},
+            status_code=413,
+        )
+        length = dict(scope.get("headers") or []).get(b"content-length", b"")
+        if length.isdigit() and int(length) > self.limit:
+            await refuse(scope, receive, send)
+            return
+        messages = []
+        seen = 0
+        while True:
+            message = await receive()
+            messages.append(message)
+            if message.get("type") != "http.request":
+                break
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                await refuse(scope, receive, send)
+                return
+            if not message.get("more_body"):
+                break
+
+        async def replay() -> Any:
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
 
 
 # -- request bodies -------------------------------------------------------------------------------
@@ -124,6 +164,7 @@ def create_app(
     app.state.runner = runner
     app.state.results = ResultsView(Path(results_dir)) if results_dir is not None else None
 
+    app.add_middleware(_BodyLimit, limit=limits.max_body)
     _install_error_handlers(app)
     _sylver_routes(app, limits, runner)
     _wythoff_routes(app, limits)
@@ -182,6 +223,11 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api(_: Request, exc: ApiError) -> JSONResponse:
         return answer(exc.status, exc.code, exc.message, **exc.extra)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        detail = exc.detail if isinstance(exc.detail, str) else "error"
+        return answer(exc.status_code, "not_found" if exc.status_code == 404 else f"http_{exc.status_code}", detail)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:

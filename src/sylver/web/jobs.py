@@ -32,6 +32,8 @@ class Limits:
     max_multiplicity: int = 2_000_000
     """Largest smallest-named-number of a position with two or more numbers (its Apéry set has that
     many entries, 8 bytes each)."""
+    max_body: int = 256 * 1024
+    """Largest request body in bytes (a 2,000-move game is about 30 KB)."""
     max_moves: int = 2_000
     """Longest move list a request may carry."""
     max_cells: int = 5_000
