@@ -74,6 +74,8 @@ class TestErrors:
             ([], "the position is empty"),
             (["1" + "0" * 40], "is too large"),
             (["--frobnicate"], "no such option: --frobnicate"),
+            (["4", "5", "--limit", "-1"], "--limit '-1' is not a non-negative integer"),
+            (["4", "5", "--limit", "abc"], "--limit 'abc' is not a non-negative integer"),
         ],
     )
     def test_one_line_error_exit_2(self, args: list[str], message: str) -> None:

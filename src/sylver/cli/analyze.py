@@ -94,9 +94,11 @@ def analyze(
         bool, typer.Option("--json", help="Print one JSON object instead of a table.")
     ] = False,
     limit: Annotated[
-        int,
-        typer.Option("--limit", min=0, help="List legal moves, ends and enclosure moves only up to this many."),
-    ] = 10_000,
+        str,
+        typer.Option(
+            "--limit", metavar="N", help="List legal moves, ends and enclosure moves only up to N of them."
+        ),
+    ] = "10000",
 ) -> None:
     """Analyse a position with the theory of shared/seeds/004 (t, ends, enders, enclosure, outcome).
 
@@ -108,8 +110,10 @@ def analyze(
     for arg in args:
         if arg.startswith("-") and not _NUMBER_LIKE.match(arg):
             fail(f"no such option: {arg} (see `sylver analyze --help`)")
+    if not re.fullmatch(r"[0-9]{1,12}", limit.strip()):
+        fail(f"--limit {limit!r} is not a non-negative integer")
     p = position_from_args(args)
-    r = theory.report(p, move_list_limit=limit)
+    r = theory.report(p, move_list_limit=int(limit))
     if json_output:
         print_json(r)
     else:
