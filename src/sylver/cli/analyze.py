@@ -77,6 +77,11 @@ def _print_report(r: dict[str, Any]) -> None:
     verdict = Text(outcome or ("game over" if over else "undecided by theory"), style=style)
     if r["winning_move"] is not None:
         verdict.append(f" (winning move {r['winning_move']})", style="green")
+    t = r["frobenius_number"]
+    if r["legal_moves"] is not None and t is not None and 2 < t <= 60:
+        legal = set(r["legal_moves"])
+        table.add_row("legal below t (sec. 3)", " ".join(str(n) for n in range(1, t) if n in legal))
+        table.add_row("illegal below t", " ".join(str(n) for n in range(1, t) if n not in legal))
     table.add_row("outcome", verdict)
     table.add_row("why", r["reason"])
     for note in r["notes"]:
