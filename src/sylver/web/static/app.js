@@ -105,6 +105,15 @@ function scSetBusy(on) {
   sc.busy = on;
   for (const b of document.querySelectorAll("#sc-move-form button, #sc-new")) b.disabled = on;
   $("#sc-grid").setAttribute("aria-busy", on ? "true" : "false");
+  if (!on) scControls();
+}
+
+function scControls() {
+  const s = sc.state;
+  const over = !!(s && s.over);
+  $("#sc-move").disabled = over;
+  $("#sc-move-form button[type=submit]").disabled = over || sc.busy;
+  $("#sc-undo").disabled = sc.busy || !s || !s.moves.some((_, i) => i % 2 === sc.humanSeat);
 }
 
 function botName() {
@@ -212,7 +221,7 @@ function scShow(state) {
   scAnti();
   scFacts();
   scAnalyse();
-  $("#sc-undo").disabled = !state.moves.some((_, i) => i % 2 === sc.humanSeat);
+  scControls();
   scSave();
 }
 
