@@ -43,6 +43,12 @@ from sylver.bots.lore import known_outcome, proven_n, winning_move_by_theory
 from sylver.bots.oracle import Exact, Oracle, solver_ready, start_warm_up
 from sylver.position import Outcome, Position
 
+EASY_GENUS = 60
+"""A position with at most this many legal moves is within any searching opponent's reach."""
+
+REACH_GENUS = 100
+"""A position with at most this many legal moves is likely within a solver-equipped opponent's reach."""
+
 GOOD_SWINDLE = 0.05
 """A swindle leaving at most this share of winning replies is worth committing to."""
 
@@ -146,7 +152,7 @@ class PerfectBot(Bot):
         p = turn.position
         if moves is None:
             moves = candidates(turn, self.rng, full_limit=400)
-        if len(p.generators) == 1:  # {p}: the replies {p,n} in the book reach further than SMALL
+        if p.generators and p.generators[0] <= SMALL:  # replies {p,n} in the book reach past SMALL
             listed = set(moves)
             moves = list(moves) + [n for n in range(2, BOOK_REPLY_LIMIT) if n not in listed and turn.allows(n)]
         best: tuple[float, float] | None = None
@@ -305,6 +311,13 @@ def _visible_ratio(after: Position, exact: Exact) -> float:
     """The share of winning replies in ``after``, or 1 when the theory names a winning reply."""
     if winning_move_by_theory(after) is not None:
         return 1.0
+    gens = after.generators
+    if len(gens) == 2 and any(abs(w - gens[1]) <= 4 for w in exact.winning_moves):
+        return max(exact.win_ratio, 0.2)  # found by the neighbour heuristic (see _prefer)
+    if any(after.play(w).genus <= EASY_GENUS for w in exact.winning_moves):
+        return max(exact.win_ratio, 0.5)  # a searching opponent solves the winning reply's result
+    if exact.genus <= REACH_GENUS:
+        return max(exact.win_ratio, 0.3)  # small enough for an opponent's exhaustive search
     return exact.win_ratio
 
 
