@@ -44,6 +44,11 @@ class TestPlay:
         r = play(["--start", "4,5"], "moves\nhint\nquit\n")
         assert "Winning moves: 11" in r.output
 
+    def test_hint_in_a_koth_start(self):
+        r = play(["--start", "123457 654323"], "hint\nquit\n")
+        assert "strategy stealing" in r.output
+        assert "40,389,988,416 legal moves" in r.output
+
     def test_bad_arguments(self):
         assert play(["chess"], "").exit_code == 2
         assert play(["--bot", "nobody"], "").exit_code == 2

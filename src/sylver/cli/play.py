@@ -31,7 +31,7 @@ def _moves_line(p: Position) -> str:
 
 
 def _hint(p: Position) -> str:
-    from sylver.bots.lore import known_outcome, winning_move_by_theory
+    from sylver.bots.lore import known_outcome, proven_n, winning_move_by_theory
     from sylver.bots.oracle import Oracle, solver_ready
 
     if p.is_finite and solver_ready(wait=60.0):
@@ -45,6 +45,11 @@ def _hint(p: Position) -> str:
         return f"Winning move (by the theory): {move}"
     if known_outcome(p) is True:
         return "No winning move: this position is lost against perfect play (theory)."
+    if proven_n(p):
+        return (
+            "A winning move exists (an ender with t > 1: strategy stealing), but the position is "
+            "too large to find it quickly."
+        )
     return "Not known: the position is too large to solve quickly."
 
 
