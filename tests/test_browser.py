@@ -208,6 +208,10 @@ def test_analysis_panel_four_five(page: object, shots: Path) -> None:
     assert legal == [1, 2, 3, 6, 7, 11]
     assert page.is_visible("#sc-anti svg")  # type: ignore[attr-defined]
     screenshot(page, shots, "sylver-analysis")
+    page.uncheck("#sc-spoilers")  # type: ignore[attr-defined]
+    assert not page.is_visible("#sc-solver") and not page.is_visible("#sc-theory")  # type: ignore[attr-defined]
+    page.check("#sc-spoilers")  # type: ignore[attr-defined]
+    assert page.is_visible("#sc-solver")  # type: ignore[attr-defined]
 
 
 def test_keyboard_play_and_undo(page: object) -> None:

@@ -576,6 +576,14 @@ function setupSylver() {
     scPlay(n);
   });
   $("#sc-undo").addEventListener("click", scUndo);
+  const spoilers = $("#sc-spoilers");
+  try { spoilers.checked = localStorage.getItem("sylver.spoilers") !== "off"; } catch (e) { /* no storage */ }
+  const applySpoilers = () => {
+    document.body.classList.toggle("no-spoilers", !spoilers.checked);
+    try { localStorage.setItem("sylver.spoilers", spoilers.checked ? "on" : "off"); } catch (e) { /* no storage */ }
+  };
+  spoilers.addEventListener("change", applySpoilers);
+  applySpoilers();
   const grid = $("#sc-grid");
   grid.addEventListener("click", (ev) => {
     const cell = ev.target.closest(".cell[data-n]");
