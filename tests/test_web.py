@@ -27,7 +27,10 @@ from sylver.web.jobs import Limits
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app()) as c:
+    app = create_app(warm_up=True)
+    with TestClient(app) as c:
+        # the worker processes compile the numba kernels once (seconds on a fresh checkout)
+        assert app.state.runner.wait_warm(300), "the worker processes did not start"
         yield c
 
 
