@@ -22,7 +22,7 @@ MIN_TABLE = 1 << 12
 """Smallest table (entries): the memory budget is at least twice this many 8-byte entries."""
 START_TABLE = 1 << 16
 """Entries of a fresh table (512 KiB), when the budget allows."""
-LOAD = 0.75
+LOAD = 0.8
 """The table doubles when this fraction of its slots is used (until the memory budget is reached)."""
 SLICE = 20_000
 """Expansions per kernel call: the clock, progress and Ctrl-C are checked between calls."""

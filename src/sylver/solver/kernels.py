@@ -15,9 +15,9 @@ or stop on Ctrl-C without losing the work done.
 Transposition tables: flat ``uint64`` arrays, one word per state: the 64-bit hash of the gap set
 with the lowest bit replaced by the outcome (1 = N); 0 marks an empty slot.  P-positions and
 N-positions live in separate tables: P-positions are about one state in ten, so their table stays
-small and cache-resident, and most expansions are decided by it alone.  Probing is linear and
-bounded (``PROBES`` slots); when a table is at its memory budget and a run of slots is full, the
-home slot is overwritten (graceful degradation: a lost entry is recomputed, never wrong).
+small and cache-resident, and most expansions are decided by it alone.  A hash selects a bucket
+of ``BUCKET`` slots (one cache line), spilling into the next bucket; when a table is at its memory
+budget and both are full, one entry is overwritten (graceful degradation: a lost entry is recomputed, never wrong).
 
 Expanding a position (counted in ``stats``):
 
@@ -52,8 +52,8 @@ S31 = np.uint64(31)
 
 C2MASK = (1 << 16) - 1
 """Size - 1 of the two-move counter table."""
-PROBES = 12
-"""Slots examined per table probe before giving up (lookup) or overwriting (store)."""
+BUCKET = 8
+"""Slots per bucket: 8 entries of 8 bytes, one 64-byte cache line; a probe reads one bucket."""
 
 # status codes returned by ``search``
 DONE = 0
@@ -258,36 +258,38 @@ def is_terminal(bits, off, W):  # pragma: no cover - compiled
 
 @njit(cache=True, inline="always")
 def tt_probe(table, h):  # pragma: no cover - compiled
-    """Outcome stored for hash h (0 = P, 1 = N), or -1."""
+    """Outcome stored for hash h (0 = P, 1 = N), or -1.  The search starts at the hash's bucket (a
+    cache line of ``BUCKET`` slots) and may spill into the next one; slots are never emptied, so an
+    empty slot ends it."""
     mask = table.shape[0] - 1
-    i = np.int64(h >> np.uint64(1)) & mask
-    for _ in range(PROBES):
-        e = table[i]
+    i = np.int64(h >> np.uint64(1)) & (mask - (BUCKET - 1))
+    for k in range(2 * BUCKET):
+        e = table[(i + k) & mask]
         if e == U0:
             return -1
         if (e & EVEN) == h:
             return np.int64(e & U1)
-        i = (i + 1) & mask
     return -1
 
 
 @njit(cache=True, inline="always")
 def tt_store(table, h, outcome, st, slot):  # pragma: no cover - compiled
+    """Store the outcome of h in its bucket or the next; when both are full, one entry of its bucket
+    (chosen by the hash) is overwritten."""
     mask = table.shape[0] - 1
-    home = np.int64(h >> np.uint64(1)) & mask
-    i = home
+    i = np.int64(h >> np.uint64(1)) & (mask - (BUCKET - 1))
     v = h | np.uint64(outcome)
-    for _ in range(PROBES):
-        e = table[i]
+    for k in range(2 * BUCKET):
+        j = (i + k) & mask
+        e = table[j]
         if e == U0:
-            table[i] = v
+            table[j] = v
             st[slot] += 1
             return
         if (e & EVEN) == h:
-            table[i] = v
+            table[j] = v
             return
-        i = (i + 1) & mask
-    table[home] = v
+    table[i + np.int64(h >> np.uint64(61))] = v
     st[OVERWRITE] += 1
 
 
@@ -495,7 +497,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                 # pass 2: drop the children known N: stored, or enders with t > 1 (theorem);
                 # the N-table lines are requested first so that their cache misses overlap
                 if st[PREFETCH] != 0:
-                    nmask = ntab.shape[0] - 1
+                    nmask = ntab.shape[0] - BUCKET
                     for c in range(count):
                         _prefetch(ntab, np.int64(chash[base + c] >> np.uint64(1)) & nmask)
                 j = 0
