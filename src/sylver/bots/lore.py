@@ -185,14 +185,19 @@ def _series_move(p: Position) -> int | None:
 def is_ender(p: Position) -> bool | None:
     """Is ``p`` (gcd 1) an ender — every legal move other than t eliminates t (sec. 1)?
 
-    None when t exceeds :data:`ENDER_CHECK_LIMIT` (not computed), except for coprime pairs, which
-    are enders by Hutchings' theorem.
+    Coprime pairs are enders by Hutchings' theorem; otherwise :func:`sylver.theory.is_ender` decides
+    (fast at any size).  Without it, a bitset test up to :data:`ENDER_CHECK_LIMIT`, None beyond.
     """
     if not p.is_finite or p.is_over:
         return None
     gens = p.generators
     if len(gens) == 2:
         return True
+    if _theory is not None and hasattr(_theory, "is_ender"):
+        try:  # sylver.theory decides it from the Apéry set, for positions of any size
+            return bool(_theory.is_ender(p))
+        except (ValueError, MemoryError):
+            pass
     t = p.frobenius_number
     if t > ENDER_CHECK_LIMIT:
         return None
