@@ -66,6 +66,15 @@ class TestAPI:
         with pytest.raises(ValueError, match="empty"):
             solve(Position())
 
+    def test_frobenius_number_beyond_2047(self) -> None:
+        """Bitsets of many words: {2,2049} has t = 2047 (1024 legal moves); naming 3 leaves {2,3}."""
+        sol = solve(Position("2,2049"))
+        assert sol.frobenius_number == 2047 and sol.winning_moves == (3,)
+        sol = solve(Position("3,1100"))
+        assert sol.frobenius_number == 2197 and sol.winning_moves[0] == 2
+        ENGINE.clear()
+        assert solve(Position("3,1100"), prune=False).winning_moves == sol.winning_moves
+
     def test_too_large(self) -> None:
         with pytest.raises(TooLargeError):
             solve(Position([2, 40001]))
@@ -142,6 +151,32 @@ class TestDifferential:
         assert reference.solve(Position("5,18"), first=True).winning_moves == (14,)
         with pytest.raises(ValueError, match="reference solver"):
             reference.solve(Position("12,17"))
+
+
+class TestEnumeration:
+    def test_reachable_positions_from_12_17(self) -> None:
+        """Sec. 2 of the paper: 158793 positions can be reached from {12,17}, counting itself."""
+        from sylver.solver import count_reachable
+
+        assert count_reachable(Position("12,17")) == 158793
+
+    def test_reachable_small(self) -> None:
+        from sylver.solver import count_reachable
+
+        assert count_reachable(Position("2,3")) == 2  # {2,3} and {1}
+        # {4,5}: itself, {1}, and the positions after 2, 3, 6, 7, 11 and the further moves
+        seen = set()
+
+        def walk(p: Position) -> None:
+            if p in seen:
+                return
+            seen.add(p)
+            for x in p.legal_moves():
+                if x != 1:
+                    walk(p.play(x))
+
+        walk(Position("5,7"))
+        assert count_reachable(Position("5,7")) == len(seen) + 1
 
 
 class TestPublished:

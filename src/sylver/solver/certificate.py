@@ -180,17 +180,17 @@ def check(cert: Any) -> None:
         if not is_p(play(root_gaps, w)):
             raise CertificateError(f"{where}: the position after winning move {w} is not proved P")
     if cert["complete"]:
-        replies = cert.get("root_replies")
-        if outcome == "P" and replies is None:
+        root_replies = cert.get("root_replies")
+        if outcome == "P" and root_replies is None:
             if root_gaps not in nodes and root_gaps != 0b10:
                 raise CertificateError(f"{where}: claimed P but it is not a node")
             return
-        if not isinstance(replies, list) or len(replies) != len(legal):
+        if not isinstance(root_replies, list) or len(root_replies) != len(legal):
             raise CertificateError(f"{where}: 'root_replies' must have one entry per legal move other than 1")
-        claimed = [x for x, y in zip(legal, replies, strict=True) if y == -1]
+        claimed = [x for x, y in zip(legal, root_replies, strict=True) if y == -1]
         if claimed != winning:
             raise CertificateError(f"{where}: 'root_replies' mark {claimed} as winning, not {winning}")
-        for x, y in zip(legal, replies, strict=True):
+        for x, y in zip(legal, root_replies, strict=True):
             if y != -1:
                 check_reply(where, root_gaps, x, y)
     elif outcome == "P":
