@@ -86,6 +86,7 @@ class Engine:
     def __init__(self) -> None:
         self.lock = threading.RLock()
         self.prefetch = True
+        self.fixed = False
         self.max_p = self.max_n = START_TABLE
         self.ptable = np.zeros(START_TABLE, dtype=np.uint64)
         self.ntable = np.zeros(START_TABLE, dtype=np.uint64)
@@ -105,8 +106,17 @@ class Engine:
         self.last = np.zeros(0, dtype=np.int64)
 
     # -- memory --------------------------------------------------------------------------------
+    def attach(self, ptable: np.ndarray, ntable: np.ndarray) -> None:
+        """Use fixed-size tables shared with other processes (``--jobs``); they never grow."""
+        self.ptable, self.ntable = ptable, ntable
+        self.max_p, self.max_n = ptable.shape[0], ntable.shape[0]
+        self.pcount = self.ncount = 0
+        self.fixed = True
+
     def set_budget(self, memory_bytes: int) -> None:
         """Cap the tables (8-byte entries, powers of two): a quarter for P, the rest for N."""
+        if self.fixed:
+            return
         entries = 1 << max(12, (memory_bytes // 8).bit_length() - 1)
         self.max_p = max(MIN_TABLE, entries // 4)
         self.max_n = max(MIN_TABLE, entries // 2)
@@ -114,7 +124,8 @@ class Engine:
             self.clear()
 
     def clear(self) -> None:
-        """Forget every stored outcome."""
+        """Forget every stored outcome (and detach from shared tables)."""
+        self.fixed = False
         self.ptable = np.zeros(min(START_TABLE, self.max_p), dtype=np.uint64)
         self.ntable = np.zeros(min(START_TABLE, self.max_n), dtype=np.uint64)
         self.pcount = self.ncount = 0

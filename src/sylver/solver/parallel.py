@@ -1,21 +1,45 @@
 """``--jobs N``: the root moves of a solve, decided in parallel through an Executor (DESIGN.md).
 
-Each root move is one task (the position after it is solved by the worker's own engine, whose table
-stays warm across the tasks it runs); results are merged as they complete.  With ``first=True`` the
+Each root move is one task; results are merged as they complete.  With a local process pool the
+workers share one pair of transposition tables: an anonymous shared memory mapping created before the
+workers are forked (entries are single aligned 64-bit words, so concurrent writes cannot tear; a
+lost race loses an entry, never correctness).  Elsewhere (Dask, or a spawning pool) each worker uses
+its own table, warm across the tasks it runs.  With ``first=True`` the
 least winning move is known as soon as every smaller move is decided, and the remaining tasks are
 cancelled.  Workers record the positions they decide in the shared store, if one is given.
 """
 
 from __future__ import annotations
 
+import mmap
+import multiprocessing
 import time
+import uuid
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from pathlib import Path
 
+import numpy as np
+
 from sylver.position import Outcome, Position
 from sylver.solver import Progress, Solution, SolveInterrupted, SolveTimeout, _solve_local
 from sylver.solver import kernels as _k
+from sylver.solver.engine import ENGINE
+
+_SHARED: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+"""Shared tables by token; forked workers inherit this dict and the mapping behind it."""
+SHARED_CAP = 1 << 26
+"""Largest shared N table in bytes; the P table is a sixteenth of it, so that it stays in cache
+(shared tables cannot grow, and past their size entries are overwritten: slower, never wrong)."""
+
+
+def _shared_tables(memory: int) -> tuple[mmap.mmap, np.ndarray, np.ndarray]:
+    n_bytes = 1 << (min(memory // 2, SHARED_CAP).bit_length() - 1)
+    n_entries = max(n_bytes // 8, 1 << 12)
+    p_entries = max(n_entries // 16, 1 << 12)
+    mm = mmap.mmap(-1, (n_entries + p_entries) * 8, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
+    words = np.frombuffer(mm, dtype=np.uint64)
+    return mm, words[:p_entries], words[p_entries:]
 
 
 def decide_moves(
@@ -24,8 +48,12 @@ def decide_moves(
     memory: int,
     time_limit: float | None,
     store_path: str | None,
+    token: str | None = None,
 ) -> tuple[dict[int, int], int]:
     """Worker task: the outcome (0 = P, 1 = N) of the position after each move, and states searched."""
+    tables = _SHARED.get(token) if token else None
+    if tables is not None and ENGINE.ptable is not tables[0]:
+        ENGINE.attach(*tables)
     position = Position(generators)
     start = time.monotonic()
     try:
@@ -51,18 +79,50 @@ def solve_parallel(
     store_path: str | Path | None = None,
 ) -> Solution:
     """Decide the root moves of ``position`` over ``jobs`` processes (or a Dask cluster)."""
-    from sylver.executors import make_executor
     from sylver.solver import root_gaps
 
     gaps = root_gaps(position)
     moves = [int(x) for x in _k.gap_list(gaps, 0, gaps.shape[0]) if x != 1]
-    t = position.frobenius_number
-    decided: dict[int, Outcome] = {}
-    states = 1
     per_job = max(memory // max(jobs, 1), 1 << 22)
-    gens = position.generators
     deadline = None if time_limit is None else start + time_limit
     store_arg = str(store_path) if store_path is not None else None
+
+    token = None
+    if cluster is None and multiprocessing.get_start_method() == "fork":
+        token = uuid.uuid4().hex
+        _mapping, ptab, ntab = _shared_tables(memory)
+        _SHARED[token] = (ptab, ntab)
+        per_job = memory
+    try:
+        return _run(
+            position, moves, first, time_limit, jobs, cluster, progress, start, per_job,
+            store_arg, token, deadline,
+        )
+    finally:
+        if token is not None:
+            del _SHARED[token]
+
+
+def _run(
+    position: Position,
+    moves: list[int],
+    first: bool,
+    time_limit: float | None,
+    jobs: int,
+    cluster: str | None,
+    progress: Callable[[Progress], None] | None,
+    start: float,
+    per_job: int,
+    store_arg: str | None,
+    token: str | None,
+    deadline: float | None,
+) -> Solution:
+    from sylver.executors import make_executor
+
+    t = position.frobenius_number
+    gens = position.generators
+    decided: dict[int, Outcome] = {}
+    states = 1
 
     def winning() -> list[int]:
         return sorted(x for x, o in decided.items() if o is Outcome.P)
@@ -88,7 +148,7 @@ def solve_parallel(
         try:
             for x in moves:
                 remaining = None if deadline is None else max(0.01, deadline - time.monotonic())
-                futures[executor.submit(decide_moves, gens, [x], per_job, remaining, store_arg)] = x
+                futures[executor.submit(decide_moves, gens, [x], per_job, remaining, store_arg, token)] = x
             pending = set(futures)
             while pending:
                 timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
