@@ -114,6 +114,17 @@ class TestAPI:
         per_call = (time.monotonic() - start) / 20
         assert per_call < 0.05  # generous: the shared machine is noisy
 
+    def test_jobs_share_tables_and_agree(self) -> None:
+        for text in ["12,17", "7,9,19,20,31", "5,18"]:
+            p = Position(text)
+            ENGINE.clear()
+            one = solve(p)
+            two = solve(p, jobs=2)
+            assert two.winning_moves == one.winning_moves and two.complete
+            assert solve(p, jobs=2, first=True).winning_moves == one.winning_moves[:1]
+        p = solve(Position("16,20,28,35,54"), jobs=2, first=True)
+        assert p.outcome is Outcome.P
+
     def test_no_pruning_and_other_orders_agree(self) -> None:
         from sylver.solver import kernels
 

@@ -16,8 +16,8 @@ Transposition tables: flat ``uint64`` arrays, one word per state: the 64-bit has
 with the lowest bit replaced by the outcome (1 = N); 0 marks an empty slot.  P-positions and
 N-positions live in separate tables: P-positions are about one state in ten, so their table stays
 small and cache-resident, and most expansions are decided by it alone.  A hash selects a bucket
-of ``BUCKET`` slots (one cache line), spilling into the next bucket; when a table is at its memory
-budget and both are full, one entry is overwritten (graceful degradation: a lost entry is recomputed, never wrong).
+of ``BUCKET`` slots (one cache line), spilling into the next two; when a table is at its memory
+budget and all three are full, one entry is overwritten (graceful degradation: a lost entry is recomputed, never wrong).
 
 Expanding a position (counted in ``stats``):
 
@@ -259,11 +259,11 @@ def is_terminal(bits, off, W):  # pragma: no cover - compiled
 @njit(cache=True, inline="always")
 def tt_probe(table, h):  # pragma: no cover - compiled
     """Outcome stored for hash h (0 = P, 1 = N), or -1.  The search starts at the hash's bucket (a
-    cache line of ``BUCKET`` slots) and may spill into the next one; slots are never emptied, so an
+    cache line of ``BUCKET`` slots) and may spill into the next two; slots are never emptied, so an
     empty slot ends it."""
     mask = table.shape[0] - 1
     i = np.int64(h >> np.uint64(1)) & (mask - (BUCKET - 1))
-    for k in range(2 * BUCKET):
+    for k in range(3 * BUCKET):
         e = table[(i + k) & mask]
         if e == U0:
             return -1
@@ -274,12 +274,12 @@ def tt_probe(table, h):  # pragma: no cover - compiled
 
 @njit(cache=True, inline="always")
 def tt_store(table, h, outcome, st, slot):  # pragma: no cover - compiled
-    """Store the outcome of h in its bucket or the next; when both are full, one entry of its bucket
-    (chosen by the hash) is overwritten."""
+    """Store the outcome of h in its bucket or the next two; when all are full, one entry of its
+    bucket (chosen by the hash) is overwritten."""
     mask = table.shape[0] - 1
     i = np.int64(h >> np.uint64(1)) & (mask - (BUCKET - 1))
     v = h | np.uint64(outcome)
-    for k in range(2 * BUCKET):
+    for k in range(3 * BUCKET):
         j = (i + k) & mask
         e = table[j]
         if e == U0:
