@@ -5,8 +5,9 @@
     .venv/bin/python bench/bench_solver.py --repeat 5 # median of 5 runs per target
 
 Each target runs in a fresh process (so its peak RSS is its own), after a JIT warm-up that is timed
-separately; the table is cleared before every run; times are wall-clock medians (the machine is
-shared: the load average is printed).  Reference figures are those of the published C++ solver
+separately; the table is cleared before every run; times are wall-clock medians, with the CPU time of
+the same run beside them (the machine is shared: the load average is printed, and "x C++ cpu"
+compares CPU seconds with the C++ solver's CPU seconds).  Reference figures are those of the published C++ solver
 (rudi-cilibrasi/sylver-coinage ``native_solver``) from issue 3.
 """
 
@@ -100,7 +101,7 @@ def main() -> None:
     print(f"# solver benchmark, {time.strftime('%Y-%m-%d %H:%M:%S')}, {load()}")
     targets = TARGETS[:2] if ns.quick else TARGETS
     print("\n## targets: outcome only (published P-positions), one process, after warm-up")
-    header = f"{'position':<22} {'outcome':>7} {'states':>11} {'seconds':>8} {'cpu s':>7} {'states/s':>11} {'B/state':>8} {'peak RSS':>9} {'target':>7} {'C++ s':>6} {'x C++':>6}"
+    header = f"{'position':<22} {'outcome':>7} {'states':>11} {'seconds':>8} {'cpu s':>7} {'states/s':>11} {'B/state':>8} {'peak RSS':>9} {'target':>7} {'C++ s':>6} {'x C++':>6} {'x C++ cpu':>9}"
     print(header)
     warm = []
     for pos, _c_states, c_secs, target in targets:
@@ -111,7 +112,8 @@ def main() -> None:
         print(
             f"{'{' + pos + '}':<22} {r['outcome']:>7} {r['states']:>11,} {r['seconds']:>8.3f} {r['cpu']:>7.3f} "
             f"{r['states'] / r['seconds']:>11,.0f} {bps:>8.1f} {r['peak_rss'] / 2**20:>7.0f}MB "
-            f"{target:>6.2f}{ok[0] if ok == 'ok' else '!'} {c_secs:>6.1f} {c_secs / r['seconds']:>6.1f}"
+            f"{target:>6.2f}{ok[0] if ok == 'ok' else '!'} {c_secs:>6.1f} {c_secs / r['seconds']:>6.1f} "
+            f"{c_secs / r['cpu']:>9.1f}"
         )
         print(f"{'':<22} runs {', '.join(f'{s:.3f}' for s in r['all_seconds'])} s; {r['stats']}")
         if r["outcome"] != "P":
