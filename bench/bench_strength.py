@@ -9,7 +9,8 @@
 
 Every game counts illegal moves and time losses (the targets are 0).  The games run in-process with
 the small referee of :mod:`sylver.bots.selfplay`; ``perfect`` thinks at most ``--think`` seconds a
-move (default 0.3 s: the whole bench then takes about 15-25 minutes on one core).
+move (default 0.3 s: the whole bench then takes about 6 minutes on a busy 2-core machine; the
+sections can run as separate processes with ``--only``).
 
     .venv/bin/python bench/bench_strength.py [--games 100] [--empty-games 200] [--think 0.3]
 """
