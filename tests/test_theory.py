@@ -425,7 +425,7 @@ class TestHelpers:
     @settings(max_examples=200, deadline=None)
     @given(st.integers(1, 10**6))
     def test_prime_factor_at_least_5(self, n: int) -> None:
-        q = T._prime_factor_at_least_5(n)
+        q = T.prime_factor_at_least_5(n)
         rest = n
         for small in (2, 3):
             while rest % small == 0:
@@ -436,7 +436,7 @@ class TestHelpers:
             assert q is not None and q >= 5 and n % q == 0 and T.is_prime(q)
 
     def test_prime_factor_of_semiprime_above_trial_division(self) -> None:
-        assert T._prime_factor_at_least_5(6 * (10**9 + 7) * (10**9 + 9)) in (10**9 + 7, 10**9 + 9)
+        assert T.prime_factor_at_least_5(6 * (10**9 + 7) * (10**9 + 9)) in (10**9 + 7, 10**9 + 9)
 
     @settings(max_examples=150, deadline=None)
     @given(st.lists(st.integers(2, 40), min_size=1, max_size=4))

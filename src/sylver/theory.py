@@ -488,7 +488,7 @@ def is_prime(n: int) -> bool:
     return True
 
 
-def _prime_factor_at_least_5(n: int) -> int | None:
+def prime_factor_at_least_5(n: int) -> int | None:
     """Some prime factor p ≥ 5 of n (the smallest one when n < 10^12), or None if n = 2^a·3^b."""
     while n % 2 == 0:
         n //= 2
@@ -762,7 +762,7 @@ def outcome_by_theory(position: PositionLike) -> tuple[Outcome | None, str]:
     if known is not None:
         return known.outcome, stated
     if g > 1:
-        q = _prime_factor_at_least_5(g)
+        q = prime_factor_at_least_5(g)
         if q is not None and gens != (q,):
             return Outcome.N, (
                 f"{q} wins: every number named is a multiple of the prime {q}, so naming {q} leaves "
@@ -915,7 +915,7 @@ def _theory_winning_move(p: Position, outcome: Outcome | None) -> int | None:
         return kr.winning_moves[0]
     g = p.gcd
     if g > 1:
-        q = _prime_factor_at_least_5(g)
+        q = prime_factor_at_least_5(g)
         if q is not None and p.generators != (q,):
             return q
     move = winning_move_to_known_p(p)

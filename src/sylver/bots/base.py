@@ -11,6 +11,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
 from sylver.position import GameRecord, Position
+from sylver.theory import is_prime
 
 
 @dataclass(frozen=True)
@@ -54,30 +55,3 @@ class Bot(ABC):
 
     def learn(self, record: GameRecord, seat: int) -> None:  # noqa: B027 - optional hook
         """Called after each game with its record and the seat this bot had (0 moved first)."""
-
-
-def is_prime(n: int) -> bool:
-    """Deterministic primality for any n (Miller–Rabin with the first 12 prime bases: exact below 3.3e24,
-    then a strong probable-prime test with many bases)."""
-    if n < 2:
-        return False
-    small = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
-    for p in small:
-        if n % p == 0:
-            return n == p
-    d, s = n - 1, 0
-    while d % 2 == 0:
-        d //= 2
-        s += 1
-    bases = small if n < 3_317_044_064_679_887_385_961_981 else small + (41, 43, 47, 53, 59, 61, 67, 71)
-    for a in bases:
-        x = pow(a, d, n)
-        if x in (1, n - 1):
-            continue
-        for _ in range(s - 1):
-            x = x * x % n
-            if x == n - 1:
-                break
-        else:
-            return False
-    return True

@@ -20,65 +20,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import numpy as np
-
-from sylver.bots.base import is_prime
+from sylver import theory
 from sylver.position import Outcome, Position
-
-try:  # the paper's stated results, when the theory module is installed
-    from sylver import theory as _theory
-
-    if not hasattr(_theory, "winning_move_to_known_p") or not hasattr(_theory, "known_result"):
-        _theory = None  # type: ignore[assignment]
-except ImportError:  # pragma: no cover - theory is part of the package
-    _theory = None  # type: ignore[assignment]
-
-KNOWN_P: tuple[Position, ...] = tuple(
-    Position(g)
-    for g in (
-        (2, 3),
-        (4, 6),
-        (6, 9),
-        (8, 12),
-        (8, 14),
-        (10, 16, 24),
-        (8, 10, 22),
-        (12, 15, 18),
-        (12, 18, 21),
-        (16, 22, 24, 26, 28, 30, 34),
-        (20, 22, 24, 26, 28, 36),
-    )
-)
-"""The P-positions of shared/seeds/004 sec. 1-2 that are not covered by a rule below."""
-
-ENDER_CHECK_LIMIT = 20_000
-"""Largest t for which :func:`is_ender` is computed (a bitset of t+1 entries)."""
-
-
-def prime_factor_at_least_5(n: int) -> int | None:
-    """The smallest prime factor p >= 5 of n, or None (n = 2^a·3^b)."""
-    while n % 2 == 0:
-        n //= 2
-    while n % 3 == 0:
-        n //= 3
-    if n == 1:
-        return None
-    if is_prime(n):
-        return n
-    f = 5
-    while f * f <= n:
-        if n % f == 0:
-            return f
-        f += 2
-    return n
-
-
-def _series_member(gens: tuple[int, ...]) -> bool:
-    """Is this the P-position {8,12,8n+2,8n+6} for some n >= 1?"""
-    if len(gens) != 4 or 8 not in gens or 12 not in gens:
-        return False
-    a, b = sorted(set(gens) - {8, 12})
-    return a % 8 == 2 and b == a + 4 and a >= 10
+from sylver.theory import is_prime, prime_factor_at_least_5
 
 
 def _four_six(gens: tuple[int, ...]) -> bool | None:
@@ -100,12 +44,9 @@ def known_outcome(p: Position) -> bool | None:
         return False  # any prime >= 5 wins
     if p.is_over:
         return None
-    if p in KNOWN_P or _series_member(gens):
-        return True
-    if _theory is not None and len(gens) <= 8 and gens[-1] <= 10_000:
-        stated = _theory.known_result(p)
-        if stated is not None:
-            return stated.outcome is Outcome.P
+    stated = theory.known_result(p)
+    if stated is not None:
+        return stated.outcome is Outcome.P
     ff = _four_six(gens)
     if ff is not None:
         return ff
@@ -152,32 +93,10 @@ def winning_move_by_theory(p: Position) -> int | None:
             step = x - 2 if not ff else None
         if step is not None and step >= 5 and p.is_legal(step):
             return step
-    if len(gens) <= 8 and gens[-1] <= 10_000:
-        if _theory is not None:  # sylver.theory: every P-position the paper states or implies
-            found = _theory.winning_move_to_known_p(p)
-            if found is not None:
-                return int(found[0])
-        for known in KNOWN_P:
-            for x in known.generators:
-                if p.is_legal(x) and p.play(x) == known:
-                    return x
-        series = _series_move(p)
-        if series is not None:
-            return series
-    return None
-
-
-def _series_move(p: Position) -> int | None:
-    gens = p.generators
-    if not set(gens) <= {8, 12} | {x for x in gens if x % 8 in (2, 6)}:
-        return None
-    for x in gens:
-        if x % 8 in (2, 6):
-            n = (x - 2) // 8
-            for q in (Position((8, 12, 8 * n + 2, 8 * n + 6)),) if n >= 1 else ():
-                for y in q.generators:
-                    if p.is_legal(y) and p.play(y) == q:
-                        return y
+    if len(gens) <= 8 and gens[-1] <= 10_000:  # every P-position the paper states or implies
+        found = theory.winning_move_to_known_p(p)
+        if found is not None:
+            return int(found[0])
     return None
 
 
@@ -185,30 +104,17 @@ def _series_move(p: Position) -> int | None:
 def is_ender(p: Position) -> bool | None:
     """Is ``p`` (gcd 1) an ender — every legal move other than t eliminates t (sec. 1)?
 
-    Coprime pairs are enders by Hutchings' theorem; otherwise :func:`sylver.theory.is_ender` decides
-    (fast at any size).  Without it, a bitset test up to :data:`ENDER_CHECK_LIMIT`, None beyond.
+    Coprime pairs are enders by Hutchings' theorem; otherwise :func:`sylver.theory.is_ender`
+    decides from the Apéry set (any size); None when even that is too large.
     """
     if not p.is_finite or p.is_over:
         return None
-    gens = p.generators
-    if len(gens) == 2:
+    if len(p.generators) == 2:
         return True
-    if _theory is not None and hasattr(_theory, "is_ender"):
-        try:  # sylver.theory decides it from the Apéry set, for positions of any size
-            return bool(_theory.is_ender(p))
-        except (ValueError, MemoryError):
-            pass
-    t = p.frobenius_number
-    if t > ENDER_CHECK_LIMIT:
+    try:
+        return theory.is_ender(p)
+    except ValueError:  # TooLargeError: the Apéry set would not fit
         return None
-    member = np.ones(t + 1, dtype=bool)
-    gaps = np.asarray(p.legal_moves(), dtype=np.int64)
-    member[gaps] = False
-    for n in gaps[1:-1].tolist():  # skip 1 (eliminates everything) and t itself
-        # n eliminates t iff t - k·n is in S for some k >= 1
-        if not member[t % n : t - n + 1 : n].any():
-            return False
-    return True
 
 
 def proven_n(p: Position) -> bool:
@@ -224,11 +130,8 @@ def proven_n(p: Position) -> bool:
 
 
 __all__ = [
-    "ENDER_CHECK_LIMIT",
-    "KNOWN_P",
     "is_ender",
     "known_outcome",
-    "prime_factor_at_least_5",
     "proven_n",
     "winning_move_by_theory",
 ]

@@ -7,11 +7,10 @@ import sys
 
 import typer
 
-from sylver.cli.common import app, fail
-from sylver.errors import BotError
-
 # Importing a command module registers its commands on ``app``.
 from sylver.cli import analyze, arena, play, serve, solve, wythoff  # noqa: E402,F401
+from sylver.cli.common import app, fail
+from sylver.errors import BotError
 
 
 @app.command()
