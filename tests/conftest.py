@@ -19,3 +19,11 @@ def known_results() -> list[dict]:
     if not path.exists():
         pytest.skip(f"{path} not found")
     return json.loads(path.read_text())["positions"]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_results_store(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """No test, nor any process it starts, reads or writes the user's real results store."""
+    import os
+
+    os.environ["SYLVER_STORE"] = str(tmp_path_factory.mktemp("store") / "results.sqlite")
