@@ -114,3 +114,17 @@ class TestSolveCommand:
         assert proc.returncode == 130, stderr
         assert "interrupted after" in stdout and "losing moves so far" in stdout
         assert "Traceback" not in stderr
+
+    def test_ctrl_c_with_jobs_ends_the_workers(self) -> None:
+        """Ctrl-C in a terminal reaches the whole process group: partial result, exit 130, no wait."""
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "sylver", "solve", "16", "20", "28", "74", "273", "--no-store",
+             "--jobs", "2"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        )
+        time.sleep(5.0)
+        os.killpg(proc.pid, signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=30)
+        assert proc.returncode == 130, stderr
+        assert "interrupted after" in stdout
+        assert "Traceback" not in stderr

@@ -42,6 +42,17 @@ def _shared_tables(memory: int) -> tuple[mmap.mmap, np.ndarray, np.ndarray]:
     return mm, words[:p_entries], words[p_entries:]
 
 
+def _stop(executor: object, futures: dict[Future, int]) -> None:
+    """Cancel pending tasks and end the local worker processes this solve started, so that leaving
+    the executor does not wait for searches nobody needs any more."""
+    for fut in futures:
+        fut.cancel()
+    processes = getattr(executor, "_processes", None) or {}
+    for proc in list(processes.values()):
+        if proc.is_alive():
+            proc.terminate()
+
+
 def decide_moves(
     generators: tuple[int, ...],
     moves: list[int],
@@ -175,12 +186,10 @@ def _run(
                 if first and settled_first():
                     break
         except KeyboardInterrupt:
-            for fut in futures:
-                fut.cancel()
+            _stop(executor, futures)
             raise SolveInterrupted(partial()) from None
         except SolveTimeout:
-            for fut in futures:
-                fut.cancel()
+            _stop(executor, futures)
             raise
         for fut in futures:
             fut.cancel()
