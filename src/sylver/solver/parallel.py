@@ -45,9 +45,13 @@ def _shared_tables(memory: int) -> tuple[mmap.mmap, np.ndarray, np.ndarray]:
 def _stop(executor: object, futures: dict[Future, int]) -> None:
     """Cancel pending tasks and end the local worker processes this solve started, so that leaving
     the executor does not wait for searches nobody needs any more."""
-    for fut in futures:
-        fut.cancel()
     processes = getattr(executor, "_processes", None) or {}
+    if not processes:
+        for fut in futures:
+            fut.cancel()
+        return
+    # A local pool: end its workers; the pool then fails the pending tasks itself.  (Cancelling
+    # them first would trip CPython 3.11's pool, which sets an exception on cancelled futures.)
     for proc in list(processes.values()):
         if proc.is_alive():
             proc.terminate()
@@ -184,6 +188,9 @@ def _run(
                 if progress is not None:
                     progress(Progress(states, time.monotonic() - start, len(decided), len(moves), tuple(winning())))
                 if first and settled_first():
+                    undone = {f: x for f, x in futures.items() if not f.done()}
+                    if undone:
+                        _stop(executor, undone)
                     break
         except KeyboardInterrupt:
             _stop(executor, futures)
@@ -191,8 +198,6 @@ def _run(
         except SolveTimeout:
             _stop(executor, futures)
             raise
-        for fut in futures:
-            fut.cancel()
     w = winning()
     if first and w:
         w = w[:1]
