@@ -182,15 +182,26 @@ def play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
     elif q == 0:
         # x < 64: close every word under +x by doubling shifts, carrying from the previous word
         carry_shift = np.uint64(64 - x)
+        s1 = np.uint64(x)
+        s2 = np.uint64(2 * x)
+        s4 = np.uint64(4 * x)
+        s8 = np.uint64(8 * x)
+        s16 = np.uint64(16 * x)
         prev = ALL  # members of the previous new word; word -1 does not exist
         for i in range(W):
             m = ~bits[src + i]
             if i > 0:
                 m |= prev >> carry_shift
-            s = x
-            while s < 64:
-                m |= m << np.uint64(s)
-                s <<= 1
+            # doubling shifts (unrolled): closed under +x, +2x, ..., up to the word's 64 bits
+            m |= m << s1
+            if x < 32:
+                m |= m << s2
+                if x < 16:
+                    m |= m << s4
+                    if x < 8:
+                        m |= m << s8
+                        if x < 4:
+                            m |= m << s16
             prev = m
             bits[dst + i] = ~m
     else:
