@@ -145,6 +145,14 @@ class TestState:
             "winner": 0, "loser": 1, "reason": "illegal move", "ply": 1, "move": 13, "detail": "13 = 4·2 + 5·1"
         }
 
+    def test_long_game(self, client: TestClient) -> None:
+        """1,200 moves replay fine (no recursion limit); every number below all named ones is legal."""
+        moves = [2002 - i for i in range(1200)]
+        s = client.post("/api/sylver/state", json={"start": [2003], "moves": moves}).json()
+        assert s["position"][0] == moves[-1] and len(s["moves"]) == len(moves)
+        s = client.post("/api/sylver/move", json={"start": [2003], "moves": moves[:-1], "move": moves[-1]}).json()
+        assert s["position"][0] == moves[-1]
+
     def test_illegal_move_in_history_names_it(self, client: TestClient) -> None:
         err = error(client.post("/api/sylver/state", json={"start": [4, 5], "moves": [11, 13, 2]}), 422)
         assert "13 = 4·2 + 5·1" in err["message"] and "moves[1]" in err["message"]

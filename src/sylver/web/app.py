@@ -10,8 +10,9 @@ Interactive API documentation is served at ``/docs``.
 
 from __future__ import annotations
 
-import functools
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -579,22 +580,72 @@ def _check_size(p: Position, move: int, limits: Limits) -> None:
 
 
 # -- the work (runs in the job threads) -----------------------------------------------------------
-@functools.lru_cache(maxsize=2048)
+class _PositionCache:
+    """Positions reached by recent requests, least recently used dropped first, within a memory
+    budget (a position holds an Apéry set of up to ``max_multiplicity`` 8-byte entries)."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._items: OrderedDict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Position, int]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[tuple[int, ...], tuple[int, ...]]) -> Position | None:
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is None:
+                return None
+            self._items.move_to_end(key)
+            return hit[0]
+
+    def put(self, key: tuple[tuple[int, ...], tuple[int, ...]], p: Position) -> None:
+        gens = p.generators
+        size = 8 * (gens[0] // max(p.gcd, 1)) + 64 * len(gens) + 256 if len(gens) > 1 else 256
+        if size > self.max_bytes:
+            return
+        with self._lock:
+            if key in self._items:
+                return
+            self._items[key] = (p, size)
+            self._bytes += size
+            while self._bytes > self.max_bytes:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self._bytes -= dropped
+
+
+_CACHE = _PositionCache(256 << 20)
+
+
 def _position_after(start: tuple[int, ...], moves: tuple[int, ...]) -> Position:
-    """The position after ``moves`` from ``start``, every move legal (prefixes are cached)."""
-    if not moves:
+    """The position after ``moves`` from ``start``, every move legal.
+
+    A client usually sends the game it sent a moment ago plus a move or two, so the replay starts
+    from the longest recently seen prefix of at most three moves less, else from the start."""
+    n = len(moves)
+    p: Position | None = None
+    k = n
+    for k in range(n, max(n - 3, 0) - 1, -1):
+        p = _CACHE.get((start, moves[:k]))
+        if p is not None:
+            break
+    if p is None:
+        k = 0
         try:
-            return Position(start)
+            p = Position(start)
         except InvalidPositionError as exc:
             raise ApiError(422, "invalid_position", f"start: {exc}") from None
-    before = _position_after(start, moves[:-1])
-    n = moves[-1]
-    if before.is_over:
-        raise ApiError(422, "game_over", f"moves[{len(moves) - 1}]: the game ended when 1 was named")
-    try:
-        return before.play(n)
-    except IllegalMoveError as exc:
-        raise ApiError(422, "illegal_move", f"moves[{len(moves) - 1}]: {exc}", move=n, witness=exc.witness) from None
+        _CACHE.put((start, ()), p)
+    for i in range(k, n):
+        x = moves[i]
+        if p.is_over:
+            raise ApiError(422, "game_over", f"moves[{i}]: the game ended when 1 was named")
+        try:
+            p = p.play(x)
+        except IllegalMoveError as exc:
+            raise ApiError(422, "illegal_move", f"moves[{i}]: {exc}", move=x, witness=exc.witness) from None
+    if k < n:
+        _CACHE.put((start, moves), p)
+    return p
 
 
 def _replay(start: tuple[int, ...], moves: tuple[int, ...], limits: Limits) -> tuple[Position, Any]:
