@@ -344,6 +344,16 @@ class TestLimits:
             # the server still answers afterwards
             assert c.get("/api/info").status_code == 200
 
+    def test_abandoned_replay_frees_its_worker(self) -> None:
+        """A replay past the deadline stops, so the only worker thread serves the next request."""
+        with TestClient(create_app(Limits(job_time=1.0, workers=1))) as c:
+            moves = [100_002 - i for i in range(2000)]  # far more than a second of work
+            r = c.post("/api/sylver/state", json={"start": [100_003], "moves": moves})
+            assert error(r, 504)["code"] == "timeout"
+            start = time.monotonic()
+            assert c.post("/api/sylver/state", json={"start": [4, 5]}).status_code == 200
+            assert time.monotonic() - start < 5
+
     def test_runner_bounds(self) -> None:
         from sylver.web.jobs import BusyError, JobRunner, JobTimeoutError
 

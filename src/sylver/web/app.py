@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -616,8 +617,9 @@ class _PositionCache:
 _CACHE = _PositionCache(256 << 20)
 
 
-def _position_after(start: tuple[int, ...], moves: tuple[int, ...]) -> Position:
-    """The position after ``moves`` from ``start``, every move legal.
+def _position_after(start: tuple[int, ...], moves: tuple[int, ...], deadline: float | None = None) -> Position:
+    """The position after ``moves`` from ``start``, every move legal; past ``deadline`` (a
+    ``time.monotonic()`` value) the replay stops with a 504, so an abandoned job frees its thread.
 
     A client usually sends the game it sent a moment ago plus a move or two, so the replay starts
     from the longest recently seen prefix of at most three moves less, else from the start."""
@@ -637,6 +639,8 @@ def _position_after(start: tuple[int, ...], moves: tuple[int, ...]) -> Position:
         _CACHE.put((start, ()), p)
     for i in range(k, n):
         x = moves[i]
+        if deadline is not None and time.monotonic() > deadline:
+            raise ApiError(504, "timeout", f"replaying the game took too long (stopped at move {i} of {n})")
         if p.is_over:
             raise ApiError(422, "game_over", f"moves[{i}]: the game ended when 1 was named")
         try:
@@ -653,16 +657,17 @@ def _replay(start: tuple[int, ...], moves: tuple[int, ...], limits: Limits) -> t
 
     Only the last move may end the game: naming 1, or (a bot's) illegal number, which stays in the
     record as the losing move."""
+    deadline = time.monotonic() + limits.job_time
     if not moves:
         return _position_after(start, ()), None
-    before = _position_after(start, moves[:-1])
+    before = _position_after(start, moves[:-1], deadline)
     last = moves[-1]
     if before.is_over:
         raise ApiError(422, "game_over", f"moves[{len(moves) - 1}]: the game ended when 1 was named")
     _check_size(before, last, limits)
     # The result of the whole game is decided by its last move alone: replay just that move.
     result = GameRecord(before, (last,)).result()
-    after = before if result is not None and result.reason is Termination.ILLEGAL_MOVE else _position_after(start, moves)
+    after = before if result is not None and result.reason is Termination.ILLEGAL_MOVE else _position_after(start, moves, deadline)
     if result is None:
         return after, None
     mover = (len(moves) - 1) % 2
