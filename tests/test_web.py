@@ -126,6 +126,7 @@ class TestState:
             ({"start": [True]}, "invalid_request"),
             ({"start": [10**40]}, "too_large"),
             ({"start": [3_000_001, 3_000_002]}, "too_large"),
+            ({"start": list(range(1_000_000, 1_001_000))}, "too_large"),
             ({"start": [4, 5], "moves": [13, 7]}, "illegal_move"),
             ({"start": [4, 5], "moves": [0]}, "invalid_move"),
             ({"start": [4, 5], "moves": [1, 2]}, "game_over"),

@@ -525,12 +525,20 @@ def _check_numbers(numbers: Sequence[int], what: str, limits: Limits) -> tuple[i
             raise ApiError(422, "invalid_position", f"{what}: {x} is not a positive integer")
         if x > limits.max_number:
             raise ApiError(422, "too_large", f"{what}: {x} exceeds the server's limit {limits.max_number}")
-    if len(set(numbers)) >= 2 and min(numbers) > limits.max_multiplicity:
+    distinct = len(set(numbers))
+    if distinct >= 2 and min(numbers) > limits.max_multiplicity:
         raise ApiError(
             422,
             "too_large",
             f"{what}: the smallest number {min(numbers)} exceeds the server's limit {limits.max_multiplicity} "
             "(a position's work grows with its smallest number)",
+        )
+    if distinct >= 2 and distinct * min(numbers) > limits.max_work:
+        raise ApiError(
+            422,
+            "too_large",
+            f"{what}: {distinct} numbers with smallest {min(numbers)} are more work than the server allows "
+            f"(count × smallest ≤ {limits.max_work})",
         )
     return tuple(numbers)
 

@@ -32,6 +32,9 @@ class Limits:
     max_multiplicity: int = 2_000_000
     """Largest smallest-named-number of a position with two or more numbers (its Apéry set has that
     many entries, 8 bytes each)."""
+    max_work: int = 400_000_000
+    """Largest (count of numbers) × (smallest number) of a position given at once: building it
+    costs about that many steps (a few seconds at the limit)."""
     max_body: int = 256 * 1024
     """Largest request body in bytes (a 2,000-move game is about 30 KB)."""
     max_moves: int = 2_000
