@@ -28,15 +28,19 @@ from sylver.solver.engine import ENGINE
 
 _SHARED: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 """Shared tables by token; forked workers inherit this dict and the mapping behind it."""
-SHARED_CAP = 1 << 26
-"""Largest shared N table in bytes; the P table is a sixteenth of it, so that it stays in cache
-(shared tables cannot grow, and past their size entries are overwritten: slower, never wrong)."""
+SHARED_BASE = 1 << 24
+"""Bytes of the shared N table for a root with up to ``SHARED_GENUS`` legal moves; it doubles for
+every 16 more, within half the memory budget.  The P table is an eighth of it.  Shared tables cannot
+grow (past their size entries are overwritten: slower, never wrong), and a table much larger than the
+search needs costs cache and TLB misses, so it is sized from the root."""
+SHARED_GENUS = 120
 
 
-def _shared_tables(memory: int) -> tuple[mmap.mmap, np.ndarray, np.ndarray]:
-    n_bytes = 1 << (min(memory // 2, SHARED_CAP).bit_length() - 1)
+def _shared_tables(memory: int, genus: int) -> tuple[mmap.mmap, np.ndarray, np.ndarray]:
+    want = SHARED_BASE << max(0, (genus - SHARED_GENUS) // 16)
+    n_bytes = 1 << (min(memory // 2, want).bit_length() - 1)
     n_entries = max(n_bytes // 8, 1 << 12)
-    p_entries = max(n_entries // 16, 1 << 12)
+    p_entries = max(n_entries // 8, 1 << 12)
     mm = mmap.mmap(-1, (n_entries + p_entries) * 8, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
     words = np.frombuffer(mm, dtype=np.uint64)
     return mm, words[:p_entries], words[p_entries:]
@@ -105,7 +109,7 @@ def solve_parallel(
     token = None
     if cluster is None and multiprocessing.get_start_method() == "fork":
         token = uuid.uuid4().hex
-        _mapping, ptab, ntab = _shared_tables(memory)
+        _mapping, ptab, ntab = _shared_tables(memory, len(moves) + 1)
         _SHARED[token] = (ptab, ntab)
         per_job = memory
     try:
