@@ -65,11 +65,11 @@ class TestErrors:
     @pytest.mark.parametrize(
         ("args", "message"),
         [
-            (["0"], "'0' in '0' is not a positive integer"),
-            (["-3"], "'-3' in '-3' is not a positive integer"),
+            (["0"], "'0' is not a positive integer"),
+            (["-3"], "'-3' is not a positive integer"),
             (["4", "-3"], "'-3' in '4 -3' is not a positive integer"),
-            (["4.5"], "'4.5' in '4.5' is not a positive integer"),
-            (["abc"], "'abc' in 'abc' is not a positive integer"),
+            (["4.5"], "'4.5' is not a positive integer"),
+            (["abc"], "'abc' is not a positive integer"),
             ([""], "the position is empty"),
             ([], "the position is empty"),
             (["1" + "0" * 40], "is too large"),

@@ -45,14 +45,12 @@ def parse_numbers(text: str) -> list[int]:
         raise InvalidPositionError(f"expected text, got {type(text).__name__}")
     numbers = []
     for token in _TOKEN.findall(text):
-        if not re.fullmatch(r"[+]?[0-9]+", token):
-            raise InvalidPositionError(f"{token!r} in {text!r} is not a positive integer")
+        where = "" if token == text.strip() else f" in {text!r}"
+        if not re.fullmatch(r"[+]?[0-9]+", token) or int(token[:MAX_DIGITS]) < 1:
+            raise InvalidPositionError(f"{token!r}{where} is not a positive integer")
         if len(token) > MAX_DIGITS:
             raise InvalidPositionError(f"a number with {len(token):,} digits in the position is too large")
-        value = int(token)
-        if value < 1:
-            raise InvalidPositionError(f"{token!r} in {text!r} is not a positive integer")
-        numbers.append(value)
+        numbers.append(int(token))
     return numbers
 
 
