@@ -554,6 +554,7 @@ function scSolution(sol) {
   else fact(dl, "Winning moves", "none");
   if (sol.states !== undefined) fact(dl, "Searched", `${fmt(sol.states)} position${sol.states === 1 ? "" : "s"} in ${sol.seconds.toFixed(3)} s${sol.from_store ? " (from the store)" : ""}`);
   body.append(dl);
+  if (!sol.complete && sol.reason) body.append(el("p", { class: "reason", text: sol.reason + " — there may be more winning moves." }));
   sc.winning = new Set(wins);
   scGrid();
 }
