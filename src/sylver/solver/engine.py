@@ -91,6 +91,8 @@ class Engine:
         self.ptable = np.zeros(START_TABLE, dtype=np.uint64)
         self.ntable = np.zeros(START_TABLE, dtype=np.uint64)
         self.pcount = self.ncount = 0
+        self.use_filter = True
+        self._new_filter()
         self.moves = np.empty(1 << 14, dtype=np.int64)
         self.keys = np.empty(1 << 14, dtype=np.int64)
         self.chash = np.empty(1 << 14, dtype=np.uint64)
@@ -112,6 +114,7 @@ class Engine:
         self.max_p, self.max_n = ptable.shape[0], ntable.shape[0]
         self.pcount = self.ncount = 0
         self.fixed = True
+        self._new_filter()  # off: other processes write P entries that a private filter would miss
 
     def set_budget(self, memory_bytes: int) -> None:
         """Cap the tables (8-byte entries, powers of two): a quarter for P, the rest for N."""
@@ -129,6 +132,19 @@ class Engine:
         self.ptable = np.zeros(min(START_TABLE, self.max_p), dtype=np.uint64)
         self.ntable = np.zeros(min(START_TABLE, self.max_n), dtype=np.uint64)
         self.pcount = self.ncount = 0
+        self._new_filter()
+
+    def _new_filter(self) -> None:
+        """The P filter for the current P table: an eighth of its bytes (8 bits per P slot), built
+        from its entries; none (``fshift`` 0) for shared tables or when turned off."""
+        if self.fixed or not self.use_filter:
+            self.pfilt = np.zeros(1, dtype=np.uint64)
+            self.fshift = 0
+            return
+        words = max(self.ptable.shape[0] // 8, 64)
+        self.pfilt = np.zeros(words, dtype=np.uint64)
+        self.fshift = 64 - (words.bit_length() - 1)
+        k.pf_build(self.ptable, self.pfilt, self.fshift)
 
     @property
     def count(self) -> int:
@@ -137,7 +153,7 @@ class Engine:
 
     @property
     def table_bytes(self) -> int:
-        return int(self.ptable.nbytes + self.ntable.nbytes)
+        return int(self.ptable.nbytes + self.ntable.nbytes + self.pfilt.nbytes)
 
     @staticmethod
     def _limit(table: np.ndarray, cap: int) -> int:
@@ -152,6 +168,7 @@ class Engine:
     def _grow_tables(self) -> None:
         if self.pcount >= self._limit(self.ptable, self.max_p) > 0:
             self.ptable, self.pcount = self._grown(self.ptable)
+            self._new_filter()
         if self.ncount >= self._limit(self.ntable, self.max_n) > 0:
             self.ntable, self.ncount = self._grown(self.ntable)
 
@@ -205,11 +222,11 @@ class Engine:
                 st[k.PCOUNT] = self.pcount
                 st[k.LIMIT] = self._limit(self.ntable, self.max_n)
                 st[k.PLIMIT] = self._limit(self.ptable, self.max_p)
+                st[k.FSHIFT] = self.fshift
                 status = k.search(
                     self.bits, W, self.hashes, self.mvbase, self.nmv, self.idx, self.moves,
                     self.keys, self.chash, self.last, self.counter, self.counter2, self.ptable,
-                    self.ntable,
-                    st, SLICE,
+                    self.ntable, self.pfilt, st, SLICE,
                 )
                 self.ncount = int(st[k.COUNT])
                 self.pcount = int(st[k.PCOUNT])
