@@ -98,6 +98,7 @@ class Engine:
         self.chash = np.empty(1 << 14, dtype=np.uint64)
         self.counter = np.zeros(MAX_FROBENIUS + 1, dtype=np.int64)
         self.counter2 = np.zeros(k.C2MASK + 1, dtype=np.int64)
+        self.killer = np.zeros(MAX_FROBENIUS + 3, dtype=np.int64)  # by depth (at most genus + 2)
         self.depth = 0
         self.W = 0
         self.bits = np.zeros(0, dtype=np.uint64)
@@ -163,7 +164,7 @@ class Engine:
     @staticmethod
     def _grown(table: np.ndarray) -> tuple[np.ndarray, int]:
         new = np.zeros(table.shape[0] * 2, dtype=np.uint64)
-        return new, int(k.tt_rehash(table, new))
+        return new, int(k.tt_rehash(table, new, np.zeros(k.ST_SIZE, dtype=np.int64)))
 
     def _grow_tables(self) -> None:
         if self.pcount >= self._limit(self.ptable, self.max_p) > 0:
@@ -225,8 +226,8 @@ class Engine:
                 st[k.FSHIFT] = self.fshift
                 status = k.search(
                     self.bits, W, self.hashes, self.mvbase, self.nmv, self.idx, self.moves,
-                    self.keys, self.chash, self.last, self.counter, self.counter2, self.ptable,
-                    self.ntable, self.pfilt, st, SLICE,
+                    self.keys, self.chash, self.last, self.counter, self.counter2, self.killer,
+                    self.ptable, self.ntable, self.pfilt, st, SLICE,
                 )
                 self.ncount = int(st[k.COUNT])
                 self.pcount = int(st[k.PCOUNT])

@@ -307,10 +307,10 @@ def tt_store(table, h, outcome, st, slot):  # pragma: no cover - compiled
     st[OVERWRITE] += 1
 
 
-@njit(cache=True)
-def tt_rehash(old, new):  # pragma: no cover - compiled
-    """Move every entry of ``old`` into the (larger, empty) ``new``; return the number kept."""
-    st = np.zeros(ST_SIZE, dtype=np.int64)
+@njit(cache=True, _nrt=False)
+def tt_rehash(old, new, st):  # pragma: no cover - compiled
+    """Move every entry of ``old`` into the (larger, empty) ``new``; return the number kept
+    (``st``: a zeroed scratch array of ``ST_SIZE``; no allocation, no reference counting)."""
     for k in range(old.shape[0]):
         e = old[k]
         if e != U0:
@@ -333,10 +333,11 @@ def pf_maybe(pfilt, fshift, h):  # pragma: no cover - compiled
     return (pfilt[np.int64(h >> np.uint64(fshift))] & b) == b
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pf_build(ptab, pfilt, fshift):  # pragma: no cover - compiled
     """Fill the P filter ``pfilt`` (cleared first) from every entry of ``ptab``."""
-    pfilt[:] = U0
+    for k in range(pfilt.shape[0]):
+        pfilt[k] = U0
     sh = np.uint64(fshift)
     for k in range(ptab.shape[0]):
         e = ptab[k]
@@ -412,12 +413,12 @@ def _full(st):  # pragma: no cover - compiled
     return (st[LIMIT] > 0 and st[COUNT] >= st[LIMIT]) or (st[PLIMIT] > 0 and st[PCOUNT] >= st[PLIMIT])
 
 
-CHUNK = 8
+CHUNK = 4
 """Children generated (and their P-filter words prefetched) before any of them is looked up."""
 
 
 @njit(cache=True, _nrt=False)
-def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter, counter2, ptab, ntab, pfilt, st, budget):  # pragma: no cover
+def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter, counter2, killer, ptab, ntab, pfilt, st, budget):  # pragma: no cover
     """Run the search from the state in ``st`` for about ``budget`` expansions.
 
     Frame d holds its gap set in ``bits[d*W:(d+1)*W]``, its hash in ``hashes[d]``, the move that led
@@ -453,9 +454,15 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                 st[CHILDREN] += children
                 return BUDGET
             off = sp * W
-            v = _probe2(ptab, ntab, pfilt, fshift, hashes[sp])
-            if v >= 0:
-                res = v
+            # a position pushed below the root was looked up (P in pass 1, N in pass 2) of its parent;
+            # it is stored since only if a sibling's subtree reached it (under 1 % of the cases), so
+            # only the cheap P check is repeated, not the N table (usually a cache miss)
+            h0 = hashes[sp]
+            if pf_maybe(pfilt, fshift, h0) and tt_probe(ptab, h0) == 0:
+                res = 0
+                continue
+            if sp == 0 and tt_probe(ntab, h0) == 1:
+                res = 1
                 continue
             if sp + 1 > depth_cap:
                 st[SP] = sp
@@ -477,20 +484,26 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
             count = 0
             win = False
             wx = 0
-            # pass 1: children against the P table (counter-move first, then largest move first)
-            # hints: the reply that last won against the move that led here (counter-move), and
-            # the one that last won after the same last two moves
+            # pass 1: children against the P table (hints first, then largest move first)
+            # hints: the reply that last won against the move that led here (counter-move), the
+            # one that last won after the same last two moves, and the last winning move found at
+            # this depth (killer)
             kx = counter[last[sp]] if sp > 0 else 0
             kx2 = counter2[(last[sp - 1] * 40503 + last[sp]) & C2MASK] if sp > 1 else 0
             if kx2 == kx:
                 kx2 = 0
-            for hint in range(2):
-                hx = kx if hint == 0 else kx2
+            kx3 = killer[sp]
+            if kx3 == kx or kx3 == kx2:
+                kx3 = 0
+            for hint in range(3):
+                hx = kx if hint == 0 else (kx2 if hint == 1 else kx3)
                 if win or hx < 2 or (hx >> 6) >= W or not ((bits[off + (hx >> 6)] >> np.uint64(hx & 63)) & U1):
                     if hint == 0:
                         kx = 0
-                    else:
+                    elif hint == 1:
                         kx2 = 0
+                    else:
+                        kx3 = 0
                     continue
                 play_into(bits, off, coff, W, hx)
                 children += 1
@@ -503,7 +516,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                     st[TT_HIT] += 1
                     st[KILLER] += 1
                     win = True
-                    if hint == 1 and sp > 0:
+                    if hint >= 1 and sp > 0:
                         counter[last[sp]] = hx
                     continue
                 moves[base + count] = hx
@@ -528,7 +541,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                     b = 63 - np.int64(_clz(w))
                     x = 64 * i + b
                     w &= ~(U1 << np.uint64(b))
-                    if x == kx or x == kx2:
+                    if x == kx or x == kx2 or x == kx3:
                         continue
                     play_into(bits, off, coff, W, x)
                     children += 1
@@ -544,14 +557,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                         _prefetch(ptab, np.int64(hc >> np.uint64(1)) & (ptab.shape[0] - BUCKET))
                     moves[base + count] = x
                     chash[base + count] = hc
-                    if order == ORDER_GENUS:
-                        keys[base + count] = genus_of(bits, coff, W)
-                    elif order == ORDER_ASC:
-                        keys[base + count] = x
-                    elif order == ORDER_DESC:
-                        keys[base + count] = -x
-                    else:
-                        keys[base + count] = -genus_of(bits, coff, W)
+                    keys[base + count] = 0  # computed in pass 2, if it comes to that
                     count += 1
                 if win:
                     break
@@ -564,6 +570,8 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                         break
                 if count == first:
                     break
+            if win and wx != 0:
+                killer[sp] = wx
             if win and wx != 0 and sp > 0:
                 counter[last[sp]] = wx
                 if sp > 1:
@@ -580,14 +588,26 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                     if tt_probe(ntab, chash[base + c]) == 1:
                         st[TT_HIT] += 1
                         continue
-                    if prune:
-                        play_into(bits, off, coff, W, moves[base + c])
-                        t = top_bit(bits, coff, W)
-                        if t > 1 and is_ender(bits, coff, W, t):
-                            st[ENDER] += 1
-                            continue
-                    moves[base + j] = moves[base + c]
-                    keys[base + j] = keys[base + c]
+                    x = moves[base + c]
+                    key = keys[base + c]
+                    if prune or (key == 0 and (order == ORDER_GENUS or order == ORDER_GENUS_DESC)):
+                        play_into(bits, off, coff, W, x)
+                        if prune:
+                            t = top_bit(bits, coff, W)
+                            if t > 1 and is_ender(bits, coff, W, t):
+                                st[ENDER] += 1
+                                continue
+                    if key == 0:
+                        if order == ORDER_GENUS:
+                            key = genus_of(bits, coff, W)
+                        elif order == ORDER_ASC:
+                            key = x
+                        elif order == ORDER_DESC:
+                            key = -x
+                        else:
+                            key = -genus_of(bits, coff, W)
+                    moves[base + j] = x
+                    keys[base + j] = key
                     j += 1
                 count = j
             if win:
@@ -623,6 +643,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
             sp -= 1
             off = sp * W
             if res == 0:
+                killer[sp] = moves[mvbase[sp] + idx[sp]]
                 if sp > 0:
                     counter[last[sp]] = moves[mvbase[sp] + idx[sp]]
                     if sp > 1:
