@@ -484,6 +484,17 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
             count = 0
             win = False
             wx = 0
+            # 2 and 3: if exactly one of them is legal, naming it leaves {2,3} (P), so the position
+            # is N at once; if both are, naming either lets the opponent name the other and leave
+            # {2,3}: never a winning move, so neither is generated (nor searched)
+            skip = np.uint64(2)  # word-0 moves never generated: 1 (naming 1 loses)
+            low = bits[off] & np.uint64(12)
+            if low == np.uint64(4) or low == np.uint64(8):
+                st[TERMINAL] += 1
+                win = True
+                wx = 2 if low == np.uint64(4) else 3
+            elif low == np.uint64(12):
+                skip = np.uint64(14)
             # pass 1: children against the P table (hints first, then largest move first)
             # hints: the reply that last won against the move that led here (counter-move), the
             # one that last won after the same last two moves, and the last winning move found at
@@ -497,7 +508,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                 kx3 = 0
             for hint in range(3):
                 hx = kx if hint == 0 else (kx2 if hint == 1 else kx3)
-                if win or hx < 2 or (hx >> 6) >= W or not ((bits[off + (hx >> 6)] >> np.uint64(hx & 63)) & U1):
+                if win or hx < 2 or (hx < 4 and skip != np.uint64(2)) or (hx >> 6) >= W or not ((bits[off + (hx >> 6)] >> np.uint64(hx & 63)) & U1):
                     if hint == 0:
                         kx = 0
                     elif hint == 1:
@@ -526,7 +537,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
             i = W - 1
             w = bits[off + i]
             if i == 0:
-                w &= ~np.uint64(2)  # naming 1 loses: never a candidate
+                w &= ~skip
             while not win:
                 # generate up to CHUNK children (largest move first), prefetching their filter words
                 first = count
@@ -535,7 +546,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                         i -= 1
                         w = bits[off + i]
                         if i == 0:
-                            w &= ~np.uint64(2)
+                            w &= ~skip
                     if w == U0:
                         break
                     b = 63 - np.int64(_clz(w))
