@@ -61,6 +61,7 @@ def _one(position: str, repeat: int, first: bool, jobs: int, prune: bool) -> dic
         "seconds": seconds,
         "cpu": cpu,
         "all_seconds": [r[0] for r in runs],
+        "cpu_min": min(r[1] for r in runs),
         "table_bytes": ENGINE.table_bytes,
         "entries": entries,
         "stats": sol.stats,
@@ -115,7 +116,8 @@ def main() -> None:
             f"{target:>6.2f}{ok[0] if ok == 'ok' else '!'} {c_secs:>6.1f} {c_secs / r['seconds']:>6.1f} "
             f"{c_secs / r['cpu']:>9.1f}"
         )
-        print(f"{'':<22} runs {', '.join(f'{s:.3f}' for s in r['all_seconds'])} s; {r['stats']}")
+        print(f"{'':<22} runs {', '.join(f'{s:.3f}' for s in r['all_seconds'])} s (least CPU {r['cpu_min']:.3f} s); "
+              f"{r['table_bytes'] / 2**20:.1f} MB of tables for {r['entries']:,} states; {r['stats']}")
         if r["outcome"] != "P":
             print("  !! expected P")
     print(f"\nJIT warm-up (first solve in a fresh process, numba cache on disk): median "

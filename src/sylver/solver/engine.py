@@ -96,9 +96,9 @@ class Engine:
         self.moves = np.empty(1 << 14, dtype=np.int64)
         self.keys = np.empty(1 << 14, dtype=np.int64)
         self.chash = np.empty(1 << 14, dtype=np.uint64)
-        self.counter = np.zeros(MAX_FROBENIUS + 1, dtype=np.int64)
-        self.counter2 = np.zeros(k.C2MASK + 1, dtype=np.int64)
-        self.killer = np.zeros(MAX_FROBENIUS + 3, dtype=np.int64)  # by depth (at most genus + 2)
+        self.counter = np.zeros(MAX_FROBENIUS + 1, dtype=np.int16)  # moves <= 16383: 2 bytes each
+        self.counter2 = np.zeros(k.C2MASK + 1, dtype=np.int16)  # 128 KB: leaves the L2 to the P filter
+        self.killer = np.zeros(MAX_FROBENIUS + 3, dtype=np.int16)  # by depth (at most genus + 2)
         self.depth = 0
         self.W = 0
         self.bits = np.zeros(0, dtype=np.uint64)

@@ -635,7 +635,11 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                 x = moves[base]
                 play_into(bits, off, coff, W, x)
                 last[sp + 1] = x
-                hashes[sp + 1] = gap_hash(bits, coff, W)
+                hc = gap_hash(bits, coff, W)
+                hashes[sp + 1] = hc
+                # its result will be stored in this line of the N table: request it now, so that
+                # the miss overlaps with the expansion (an N result is stored after pass 1)
+                _prefetch(ntab, np.int64(hc >> np.uint64(1)) & (ntab.shape[0] - BUCKET))
                 sp += 1
                 continue
             if _full(st):
@@ -667,7 +671,9 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                     x = moves[mvbase[sp] + idx[sp]]
                     play_into(bits, off, off + W, W, x)
                     last[sp + 1] = x
-                    hashes[sp + 1] = gap_hash(bits, off + W, W)
+                    hc = gap_hash(bits, off + W, W)
+                    hashes[sp + 1] = hc
+                    _prefetch(ntab, np.int64(hc >> np.uint64(1)) & (ntab.shape[0] - BUCKET))
                     sp += 1
                     res = -1
                     continue
