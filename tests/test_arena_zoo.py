@@ -125,9 +125,14 @@ def test_cmd_bot_logs_are_allowed_but_unasked_answers_lose() -> None:
     assert first["loser"] == "logger" and first["reason"] == "illegal"
     assert [e["bot"] for e in first["learn_errors"]] == ["twice"]
     assert "without being asked" in first["learn_errors"][0]["detail"]
-    # twice first: its stray second answer is found before its next move
-    assert second["loser"] == "twice" and second["reason"] == "protocol"
-    assert "without being asked" in second["detail"]
+    # twice first: its stray second answer is found before its next move when it has reached the
+    # pipe by then; on a loaded machine it may arrive after the next turn was sent, and protocol v1
+    # answers carry no turn id, so it is then taken as that answer (5: illegal).  A loss either way.
+    assert second["loser"] == "twice"
+    if second["reason"] == "protocol":
+        assert "without being asked" in second["detail"]
+    else:
+        assert second["reason"] == "illegal" and second["moves"][-1] == 5, second
 
 
 def test_chess_clock_runs_out(tmp_path: Path) -> None:

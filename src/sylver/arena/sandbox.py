@@ -553,7 +553,12 @@ class BotProcess:
                     pass
 
     def _unsolicited(self) -> str:
-        """A line the bot wrote without being asked ("" if none; log messages are allowed)."""
+        """A line the bot wrote without being asked ("" if none; log messages are allowed).
+
+        Reads what is already in the pipe first, so a stray line written after an answer in the
+        same turn is caught here rather than taken as the answer to the next turn.
+        """
+        self._drain()
         while b"\n" in self.buf:
             line, rest = self.buf.split(b"\n", 1)
             if line.strip():
@@ -565,6 +570,21 @@ class BotProcess:
                     return line.strip()[:60].decode(errors="replace")
             self.buf = rest
         return ""
+
+    def _drain(self) -> None:
+        """Move whatever the bot has written so far into ``buf``, without waiting."""
+        if self.proc is None or self.proc.stdout is None:
+            return
+        fd = self.proc.stdout.fileno()
+        while len(self.buf) <= MAX_LINE:
+            try:
+                ready, _, _ = select.select([fd], [], [], 0)
+                chunk = os.read(fd, 1 << 16) if ready else b""
+            except (OSError, ValueError):
+                return
+            if not chunk:
+                return
+            self.buf += chunk
 
     def _take_line(self) -> tuple[bytes | None, bool]:
         i = self.buf.find(b"\n")
