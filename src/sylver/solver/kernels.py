@@ -15,15 +15,20 @@ or stop on Ctrl-C without losing the work done.
 Transposition tables: flat ``uint64`` arrays, one word per state: the 64-bit hash of the gap set
 with the lowest bit replaced by the outcome (1 = N); 0 marks an empty slot.  P-positions and
 N-positions live in separate tables: P-positions are about one state in ten, so their table stays
-small and cache-resident, and most expansions are decided by it alone.  A hash selects a bucket
+small, and most expansions are decided by it alone; in front of it a one-word Bloom filter (the P
+filter, two bits per P-position, an eighth of the P table) stays in the L2 cache and answers most
+lookups (the misses) without touching the table.  A hash selects a bucket
 of ``BUCKET`` slots (one cache line), spilling into the next two; when a table is at its memory
 budget and all three are full, one entry is overwritten (graceful degradation: a lost entry is recomputed, never wrong).
 
 Expanding a position (counted in ``stats``):
 
-* pass 1 computes the children, counter-move first (the reply that last won against the move that
-  led here), then largest move first, and stops at the first child that is {2,3} (``TERMINAL``) or
-  stored as P (``TT_HIT``): the position is N;
+* the {2,3} rule: if exactly one of 2 and 3 is legal, naming it leaves {2,3}: the position is N at
+  once; if both are, naming either lets the opponent name the other, so neither is generated;
+* pass 1 computes the children, hints first (counter-moves: the reply that last won against the
+  move that led here, or after the same last two moves; the killer: the last win at this depth),
+  then largest move first, ``CHUNK`` at a time with their P-filter words prefetched, and stops at
+  the first child that is {2,3} (``TERMINAL``) or stored as P (``TT_HIT``): the position is N;
 * pass 2 (no child known P) drops the children stored as N and, with pruning on, the children that
   are enders with t > 1 (``ENDER``): N by strategy stealing (sec. 1).  An ender is a position where
   every gap n with t/2 < n < t has t - n in S (the weak antisymmetry principle of sec. 3
