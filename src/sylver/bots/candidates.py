@@ -4,6 +4,8 @@ small numbers (where the game is decided), a sample of other legal moves and the
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 
 from sylver.bots.base import Turn
 from sylver.position import Position
@@ -77,3 +79,29 @@ def time_budget(turn: Turn, most: float = 2.0, share: float = 0.1) -> float:
     if turn.time_left is None:
         return float("inf")
     return max(0.005, min(most, share * turn.time_left))
+
+
+def least_scored(
+    turn: Turn,
+    rng: random.Random,
+    score: Callable[[Position], tuple[int, float]],
+    wins_at_once: Callable[[Position], bool],
+) -> int:
+    """The one-ply choice of ``greedy`` and ``sage``: a candidate move whose position ``wins_at_once``
+    if any, else one of those with the least ``score`` (ties at random), within :func:`time_budget`."""
+    best: list[int] = []
+    best_score: tuple[int, float] = (2, float("inf"))
+    small, samples = scan_width(turn.position)
+    deadline = time.monotonic() + time_budget(turn)
+    for n in candidates(turn, rng, samples=samples, small=small):
+        if best and time.monotonic() > deadline:
+            break
+        after = turn.position.play(n)
+        if wins_at_once(after):
+            return n
+        value = score(after)
+        if value < best_score:
+            best, best_score = [n], value
+        elif value == best_score:
+            best.append(n)
+    return rng.choice(best) if best else 1

@@ -8,10 +8,8 @@ beats ``random`` and loses to anything that looks deeper.
 
 from __future__ import annotations
 
-import time
-
 from sylver.bots.base import Bot, Turn
-from sylver.bots.candidates import candidates, hands_over_2_3, reply_count, scan_width, time_budget
+from sylver.bots.candidates import hands_over_2_3, least_scored, reply_count
 
 
 class GreedyBot(Bot):
@@ -21,19 +19,9 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def choose(self, turn: Turn) -> int:
-        best: list[int] = []
-        best_score = (2, float("inf"))
-        small, samples = scan_width(turn.position)
-        deadline = time.monotonic() + time_budget(turn)
-        for n in candidates(turn, self.rng, samples=samples, small=small):
-            if best and time.monotonic() > deadline:
-                break
-            after = turn.position.play(n)
-            if after.is_terminal:
-                return n
-            score = (1 if hands_over_2_3(after) else 0, reply_count(after))
-            if score < best_score:
-                best, best_score = [n], score
-            elif score == best_score:
-                best.append(n)
-        return self.rng.choice(best) if best else 1
+        return least_scored(
+            turn,
+            self.rng,
+            score=lambda after: (1 if hands_over_2_3(after) else 0, reply_count(after)),
+            wins_at_once=lambda after: after.is_terminal,
+        )

@@ -11,10 +11,8 @@ than ``greedy``; it still has no exact search, so it loses where the theory is s
 
 from __future__ import annotations
 
-import time
-
 from sylver.bots.base import Bot, Turn
-from sylver.bots.candidates import candidates, reply_count, scan_width, time_budget
+from sylver.bots.candidates import least_scored, reply_count
 from sylver.bots.lore import known_outcome, proven_n, winning_move_by_theory
 
 
@@ -29,19 +27,9 @@ class SageBot(Bot):
         move = winning_move_by_theory(p)
         if move is not None and turn.allows(move):
             return move
-        best: list[int] = []
-        best_score = (2, float("inf"))
-        small, samples = scan_width(turn.position)
-        deadline = time.monotonic() + time_budget(turn)
-        for n in candidates(turn, self.rng, samples=samples, small=small):
-            if best and time.monotonic() > deadline:
-                break
-            after = p.play(n)
-            if after.is_terminal or known_outcome(after) is True:
-                return n
-            score = (1 if proven_n(after) else 0, reply_count(after))
-            if score < best_score:
-                best, best_score = [n], score
-            elif score == best_score:
-                best.append(n)
-        return self.rng.choice(best) if best else 1
+        return least_scored(
+            turn,
+            self.rng,
+            score=lambda after: (1 if proven_n(after) else 0, reply_count(after)),
+            wins_at_once=lambda after: after.is_terminal or known_outcome(after) is True,
+        )
