@@ -21,7 +21,10 @@ from sylver.solver import kernels as k
 MIN_TABLE = 1 << 12
 """Smallest table (entries): the memory budget is at least twice this many 8-byte entries."""
 START_TABLE = 1 << 16
-"""Entries of a fresh table (512 KiB), when the budget allows."""
+"""Entries of a fresh P table (512 KiB), when the budget allows."""
+START_NTABLE = 1 << 18
+"""Entries of a fresh N table (2 MiB, allocated lazily by the OS), when the budget allows: a solve of
+150 000 states needs this much, and growing to it would rehash twice (5 % of such a solve)."""
 LOAD = 0.8
 """The table doubles when this fraction of its slots is used (until the memory budget is reached)."""
 SLICE = 20_000
@@ -87,9 +90,9 @@ class Engine:
         self.lock = threading.RLock()
         self.prefetch = True
         self.fixed = False
-        self.max_p = self.max_n = START_TABLE
+        self.max_p, self.max_n = START_TABLE, START_NTABLE
         self.ptable = np.zeros(START_TABLE, dtype=np.uint64)
-        self.ntable = np.zeros(START_TABLE, dtype=np.uint64)
+        self.ntable = np.zeros(START_NTABLE, dtype=np.uint64)
         self.pcount = self.ncount = 0
         self.use_filter = True
         self._new_filter()
@@ -131,7 +134,7 @@ class Engine:
         """Forget every stored outcome (and detach from shared tables)."""
         self.fixed = False
         self.ptable = np.zeros(min(START_TABLE, self.max_p), dtype=np.uint64)
-        self.ntable = np.zeros(min(START_TABLE, self.max_n), dtype=np.uint64)
+        self.ntable = np.zeros(min(START_NTABLE, self.max_n), dtype=np.uint64)
         self.pcount = self.ncount = 0
         self._new_filter()
 
