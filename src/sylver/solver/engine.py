@@ -22,9 +22,13 @@ MIN_TABLE = 1 << 12
 """Smallest table (entries): the memory budget is at least twice this many 8-byte entries."""
 START_TABLE = 1 << 16
 """Entries of a fresh P table (512 KiB), when the budget allows."""
-START_NTABLE = 1 << 18
-"""Entries of a fresh N table (2 MiB, allocated lazily by the OS), when the budget allows: a solve of
-150 000 states needs this much, and growing to it would rehash twice (5 % of such a solve)."""
+START_NTABLE = 1 << (k.NWIN - 5 + 4)
+"""Entries (4 bytes) of a fresh N table: 2 MiB, allocated lazily by the OS, enough for a solve of
+150 000 states without growing.  It is also the least size from which the N table can grow (the new
+index bit of a grown table is read from the stored window of the hash)."""
+LOAD_N = 0.5
+"""The N table (buckets of 16 slots that never spill) doubles when this fraction is used: at most
+4 / 0.25 = 16 bytes per stored N state, and few full buckets."""
 LOAD = 0.8
 """The table doubles when this fraction of its slots is used (until the memory budget is reached)."""
 SLICE = 20_000
@@ -83,8 +87,9 @@ class Engine:
     """Transposition tables + stack; not thread-safe by itself (``lock`` serialises users).
 
     Two tables: ``ptable`` for P-positions (about one state in ten, so it stays small and hot) and
-    ``ntable`` for N-positions.  Each grows by doubling at ``LOAD`` until its share of the memory
-    budget (a quarter for P, the rest for N), then overwrites (graceful degradation)."""
+    ``ntable`` for N-positions (4-byte entries: a 32-bit window of the hash, buckets of 16 that
+    never spill).  They grow by doubling at ``LOAD`` (P) and ``LOAD_N`` (N) until their share of the
+    memory budget (a quarter for P, half for N), then overwrite (graceful degradation)."""
 
     def __init__(self) -> None:
         self.lock = threading.RLock()
@@ -92,7 +97,7 @@ class Engine:
         self.fixed = False
         self.max_p, self.max_n = START_TABLE, START_NTABLE
         self.ptable = np.zeros(START_TABLE, dtype=np.uint64)
-        self.ntable = np.zeros(START_NTABLE, dtype=np.uint64)
+        self.ntable = np.zeros(START_NTABLE, dtype=np.uint32)
         self.pcount = self.ncount = 0
         self.use_filter = True
         self._new_filter()
@@ -114,19 +119,19 @@ class Engine:
     # -- memory --------------------------------------------------------------------------------
     def attach(self, ptable: np.ndarray, ntable: np.ndarray) -> None:
         """Use fixed-size tables shared with other processes (``--jobs``); they never grow."""
-        self.ptable, self.ntable = ptable, ntable
-        self.max_p, self.max_n = ptable.shape[0], ntable.shape[0]
+        self.ptable, self.ntable = ptable, ntable.view(np.uint32)
+        self.max_p, self.max_n = ptable.shape[0], self.ntable.shape[0]
         self.pcount = self.ncount = 0
         self.fixed = True
         self._new_filter()  # off: other processes write P entries that a private filter would miss
 
     def set_budget(self, memory_bytes: int) -> None:
-        """Cap the tables (8-byte entries, powers of two): a quarter for P, the rest for N."""
+        """Cap the tables (powers of two): a quarter for P (8-byte entries), half for N (4 bytes)."""
         if self.fixed:
             return
         entries = 1 << max(12, (memory_bytes // 8).bit_length() - 1)
         self.max_p = max(MIN_TABLE, entries // 4)
-        self.max_n = max(MIN_TABLE, entries // 2)
+        self.max_n = max(MIN_TABLE, entries)
         if self.ptable.shape[0] > self.max_p or self.ntable.shape[0] > self.max_n:
             self.clear()
 
@@ -134,7 +139,7 @@ class Engine:
         """Forget every stored outcome (and detach from shared tables)."""
         self.fixed = False
         self.ptable = np.zeros(min(START_TABLE, self.max_p), dtype=np.uint64)
-        self.ntable = np.zeros(min(START_NTABLE, self.max_n), dtype=np.uint64)
+        self.ntable = np.zeros(min(START_NTABLE, self.max_n), dtype=np.uint32)
         self.pcount = self.ncount = 0
         self._new_filter()
 
@@ -160,9 +165,10 @@ class Engine:
         return int(self.ptable.nbytes + self.ntable.nbytes + self.pfilt.nbytes)
 
     @staticmethod
-    def _limit(table: np.ndarray, cap: int) -> int:
+    def _limit(table: np.ndarray, cap: int, load: float = LOAD, least: int = 0) -> int:
+        """Entries allowed before the table must grow (0: it never grows)."""
         size = table.shape[0]
-        return int(size * LOAD) if size < cap else 0
+        return int(size * load) if least <= size < cap else 0
 
     @staticmethod
     def _grown(table: np.ndarray) -> tuple[np.ndarray, int]:
@@ -173,8 +179,10 @@ class Engine:
         if self.pcount >= self._limit(self.ptable, self.max_p) > 0:
             self.ptable, self.pcount = self._grown(self.ptable)
             self._new_filter()
-        if self.ncount >= self._limit(self.ntable, self.max_n) > 0:
-            self.ntable, self.ncount = self._grown(self.ntable)
+        if self.ncount >= self._limit(self.ntable, self.max_n, LOAD_N, START_NTABLE) > 0:
+            new = np.zeros(self.ntable.shape[0] * 2, dtype=np.uint32)
+            self.ncount = int(k.nt_grow(self.ntable, new))
+            self.ntable = new
 
     # -- stack ---------------------------------------------------------------------------------
     def _prepare(self, W: int, depth: int) -> None:
@@ -224,7 +232,7 @@ class Engine:
             while True:
                 st[k.COUNT] = self.ncount
                 st[k.PCOUNT] = self.pcount
-                st[k.LIMIT] = self._limit(self.ntable, self.max_n)
+                st[k.LIMIT] = self._limit(self.ntable, self.max_n, LOAD_N, START_NTABLE)
                 st[k.PLIMIT] = self._limit(self.ptable, self.max_p)
                 st[k.FSHIFT] = self.fshift
                 status = k.search(

@@ -323,6 +323,90 @@ def tt_rehash(old, new, st):  # pragma: no cover - compiled
     return st[COUNT]
 
 
+NBUCKET = 16
+"""Slots per bucket of the N table: 16 entries of 4 bytes, one 64-byte cache line."""
+NWIN = 20
+"""An N-table entry is the 32-bit window ``h >> NWIN`` of the hash (0 -> 1); the bucket index comes
+from bits 5.. of the hash, so a probe compares 32 + log2(buckets) bits, at least 47 (the table never
+grows from fewer than ``2**(NWIN - 5)`` buckets, and a grown table's new index bit is read from the
+window)."""
+NW_MASK = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True, inline="always")
+def nt_fp(h):  # pragma: no cover - compiled
+    f = np.uint32((h >> np.uint64(NWIN)) & NW_MASK)
+    if f == np.uint32(0):
+        f = np.uint32(1)
+    return f
+
+
+@njit(cache=True, inline="always")
+def nt_base(ntab, h):  # pragma: no cover - compiled
+    """First slot of the bucket of hash h in the N table (bits 5.. of h)."""
+    return np.int64(h >> np.uint64(1)) & (ntab.shape[0] - NBUCKET)
+
+
+@njit(cache=True, inline="always")
+def nt_probe(ntab, h):  # pragma: no cover - compiled
+    """1 when the position with hash h is stored in the N table, else -1 (one cache line, no spill:
+    every entry compared has the same bucket index, so 32 + log2(buckets) bits are compared)."""
+    i = nt_base(ntab, h)
+    f = nt_fp(h)
+    for k in range(NBUCKET):
+        e = ntab[i + k]
+        if e == f:
+            return 1
+        if e == np.uint32(0):
+            return -1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def nt_store(ntab, h, st):  # pragma: no cover - compiled
+    """Store h in its bucket; a full bucket loses one entry (chosen by the hash)."""
+    i = nt_base(ntab, h)
+    f = nt_fp(h)
+    for k in range(NBUCKET):
+        e = ntab[i + k]
+        if e == f:
+            return
+        if e == np.uint32(0):
+            ntab[i + k] = f
+            st[COUNT] += 1
+            return
+    ntab[i + np.int64(h >> np.uint64(60))] = f
+    st[OVERWRITE] += 1
+
+
+@njit(cache=True, _nrt=False)
+def nt_grow(old, new):  # pragma: no cover - compiled
+    """Move every entry of the N table ``old`` into ``new`` (twice its size, empty): the new index
+    bit (bit 5 + log2(old buckets) of the hash) is a bit of the stored window.  Returns the count."""
+    nb = old.shape[0] // NBUCKET
+    lg = 0
+    while (1 << lg) < nb:
+        lg += 1
+    sh = np.uint32(5 + lg - NWIN)
+    n = 0
+    for b in range(nb):
+        j0 = b * NBUCKET
+        d0 = j0
+        d1 = j0 + old.shape[0]
+        for k in range(NBUCKET):
+            e = old[j0 + k]
+            if e == np.uint32(0):
+                break
+            if (e >> sh) & np.uint32(1):
+                new[d1] = e
+                d1 += 1
+            else:
+                new[d0] = e
+                d0 += 1
+            n += 1
+    return n
+
+
 @njit(cache=True, inline="always")
 def pf_bits(h):  # pragma: no cover - compiled
     """The two bits of the P filter word that hash h sets (bits independent of its word index)."""
@@ -398,7 +482,7 @@ def _sort_moves(moves, keys, a, b):  # pragma: no cover - compiled
 def _probe2(ptab, ntab, pfilt, fshift, h):  # pragma: no cover - compiled
     if pf_maybe(pfilt, fshift, h) and tt_probe(ptab, h) == 0:
         return 0
-    if tt_probe(ntab, h) == 1:
+    if nt_probe(ntab, h) == 1:
         return 1
     return -1
 
@@ -410,7 +494,7 @@ def _store2(ptab, ntab, pfilt, fshift, h, outcome, st):  # pragma: no cover - co
         if fshift != 0:
             pfilt[np.int64(h >> np.uint64(fshift))] |= pf_bits(h)
     else:
-        tt_store(ntab, h, 1, st, COUNT)
+        nt_store(ntab, h, st)
 
 
 @njit(cache=True, inline="always")
@@ -466,7 +550,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
             if pf_maybe(pfilt, fshift, h0) and tt_probe(ptab, h0) == 0:
                 res = 0
                 continue
-            if sp == 0 and tt_probe(ntab, h0) == 1:
+            if sp == 0 and nt_probe(ntab, h0) == 1:
                 res = 1
                 continue
             if sp + 1 > depth_cap:
@@ -596,12 +680,11 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                 # pass 2: drop the children known N: stored, or enders with t > 1 (theorem);
                 # the N-table lines are requested first so that their cache misses overlap
                 if st[PREFETCH] != 0:
-                    nmask = ntab.shape[0] - BUCKET
                     for c in range(count):
-                        _prefetch(ntab, np.int64(chash[base + c] >> np.uint64(1)) & nmask)
+                        _prefetch(ntab, nt_base(ntab, chash[base + c]))
                 j = 0
                 for c in range(count):
-                    if tt_probe(ntab, chash[base + c]) == 1:
+                    if nt_probe(ntab, chash[base + c]) == 1:
                         st[TT_HIT] += 1
                         continue
                     x = moves[base + c]
@@ -644,7 +727,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                 hashes[sp + 1] = hc
                 # its result will be stored in this line of the N table: request it now, so that
                 # the miss overlaps with the expansion (an N result is stored after pass 1)
-                _prefetch(ntab, np.int64(hc >> np.uint64(1)) & (ntab.shape[0] - BUCKET))
+                _prefetch(ntab, nt_base(ntab, hc))
                 sp += 1
                 continue
             if _full(st):
@@ -678,7 +761,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                     last[sp + 1] = x
                     hc = gap_hash(bits, off + W, W)
                     hashes[sp + 1] = hc
-                    _prefetch(ntab, np.int64(hc >> np.uint64(1)) & (ntab.shape[0] - BUCKET))
+                    _prefetch(ntab, nt_base(ntab, hc))
                     sp += 1
                     res = -1
                     continue
