@@ -20,8 +20,8 @@ from sylver.solver import kernels as k
 
 MIN_TABLE = 1 << 12
 """Smallest table (entries): the memory budget is at least twice this many 8-byte entries."""
-START_TABLE = 1 << 16
-"""Entries of a fresh P table (512 KiB), when the budget allows."""
+START_TABLE = 1 << 15
+"""Entries of a fresh P table (256 KiB; its P filter, 32 KiB, fits the L1 cache), when the budget allows."""
 START_NTABLE = 1 << (k.NWIN - 5 + 4)
 """Entries (4 bytes) of a fresh N table: 2 MiB, allocated lazily by the OS, enough for a solve of
 150 000 states without growing.  It is also the least size from which the N table can grow (the new
