@@ -479,6 +479,19 @@ def _sort_moves(moves, keys, a, b):  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline="always")
+def _hint_bits(i, kx, kx2, kx3):  # pragma: no cover - compiled
+    """The bits of word i that are hint moves (0 stands for no hint: bit 0 is never a gap)."""
+    m = U0
+    if (kx >> 6) == i:
+        m |= U1 << np.uint64(kx & 63)
+    if (kx2 >> 6) == i:
+        m |= U1 << np.uint64(kx2 & 63)
+    if (kx3 >> 6) == i:
+        m |= U1 << np.uint64(kx3 & 63)
+    return m
+
+
+@njit(cache=True, inline="always")
 def _probe2(ptab, ntab, pfilt, fshift, h):  # pragma: no cover - compiled
     if pf_maybe(pfilt, fshift, h) and tt_probe(ptab, h) == 0:
         return 0
@@ -621,10 +634,11 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                     continue
                 moves[base + count] = hx
                 chash[base + count] = hc
-                keys[base + count] = -1
                 count += 1
+            # the hints are tried already: their bits are cleared from each word as it is loaded
+            nh = count
             i = W - 1
-            w = bits[off + i]
+            w = bits[off + i] & ~_hint_bits(i, kx, kx2, kx3)
             if i == 0:
                 w &= ~skip
             while not win:
@@ -633,7 +647,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                 while count - first < CHUNK:
                     while w == U0 and i > 0:
                         i -= 1
-                        w = bits[off + i]
+                        w = bits[off + i] & ~_hint_bits(i, kx, kx2, kx3)
                         if i == 0:
                             w &= ~skip
                     if w == U0:
@@ -641,8 +655,6 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                     b = 63 - np.int64(_clz(w))
                     x = 64 * i + b
                     w &= ~(U1 << np.uint64(b))
-                    if x == kx or x == kx2 or x == kx3:
-                        continue
                     play_into(bits, off, coff, W, x)
                     children += 1
                     if is_terminal(bits, coff, W):
@@ -657,7 +669,6 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                         _prefetch(ptab, np.int64(hc >> np.uint64(1)) & (ptab.shape[0] - BUCKET))
                     moves[base + count] = x
                     chash[base + count] = hc
-                    keys[base + count] = 0  # computed in pass 2, if it comes to that
                     count += 1
                 if win:
                     break
@@ -688,7 +699,7 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                         st[TT_HIT] += 1
                         continue
                     x = moves[base + c]
-                    key = keys[base + c]
+                    key = -1 if c < nh else 0  # hints first; the others' keys are computed now
                     if prune or (key == 0 and (order == ORDER_GENUS or order == ORDER_GENUS_DESC)):
                         play_into(bits, off, coff, W, x)
                         if prune:
