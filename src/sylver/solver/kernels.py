@@ -655,14 +655,22 @@ def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter,
                     b = 63 - np.int64(_clz(w))
                     x = 64 * i + b
                     w &= ~(U1 << np.uint64(b))
-                    play_into(bits, off, coff, W, x)
+                    if W == 2:
+                        # the commonest widths (t < 128, t < 256), with constant loop bounds: unrolled
+                        play_into(bits, off, coff, 2, x)
+                        hc = gap_hash(bits, coff, 2)
+                    elif W == 4:
+                        play_into(bits, off, coff, 4, x)
+                        hc = gap_hash(bits, coff, 4)
+                    else:
+                        play_into(bits, off, coff, W, x)
+                        hc = gap_hash(bits, coff, W)
                     children += 1
                     if is_terminal(bits, coff, W):
                         st[TERMINAL] += 1
                         win = True
                         wx = x
                         break
-                    hc = gap_hash(bits, coff, W)
                     if fshift != 0:
                         _prefetch(pfilt, np.int64(hc >> np.uint64(fshift)))
                     else:
