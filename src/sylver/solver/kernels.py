@@ -521,6 +521,15 @@ CHUNK = 4
 
 @njit(cache=True, _nrt=False)
 def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter, counter2, killer, ptab, ntab, pfilt, st, budget):  # pragma: no cover
+    """The search (``_search``), compiled twice: for 2 words (t < 128, the commonest width) with
+    constant loop bounds (every bitset loop unrolled), and for any width."""
+    if W == 2:
+        return _search(bits, 2, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter, counter2, killer, ptab, ntab, pfilt, st, budget)
+    return _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter, counter2, killer, ptab, ntab, pfilt, st, budget)
+
+
+@njit(cache=True, inline="always")
+def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter, counter2, killer, ptab, ntab, pfilt, st, budget):  # pragma: no cover
     """Run the search from the state in ``st`` for about ``budget`` expansions.
 
     Frame d holds its gap set in ``bits[d*W:(d+1)*W]``, its hash in ``hashes[d]``, the move that led
