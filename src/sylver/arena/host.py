@@ -31,8 +31,9 @@ class LoadError(Exception):
     """The bot cannot start (missing file or class, import error, unknown API)."""
 
 
-def _required_positional(func: object) -> int | None:
-    """Number of required positional parameters (self excluded); None for *args."""
+def _positional(func: object, required_only: bool = False) -> int | None:
+    """Number of positional parameters (self excluded; only those without a default when
+    ``required_only``); None for *args or an uninspectable callable."""
     try:
         sig = inspect.signature(func)  # type: ignore[arg-type]
     except (TypeError, ValueError):
@@ -41,22 +42,9 @@ def _required_positional(func: object) -> int | None:
     for p in sig.parameters.values():
         if p.kind is p.VAR_POSITIONAL:
             return None
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty:
-            n += 1
-    return n
-
-
-def _positional(func: object) -> int | None:
-    """Number of positional parameters (required or not); None for *args."""
-    try:
-        sig = inspect.signature(func)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return None
-    n = 0
-    for p in sig.parameters.values():
-        if p.kind is p.VAR_POSITIONAL:
-            return None
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and (
+            not required_only or p.default is p.empty
+        ):
             n += 1
     return n
 
@@ -172,7 +160,7 @@ class Adapter:
             elif self.api == "choose":
                 self.instance = self.cls()  # type: ignore[operator]
             else:
-                need = _required_positional(self.cls.__init__)  # type: ignore[attr-defined,misc]
+                need = _positional(self.cls.__init__, required_only=True)  # type: ignore[attr-defined,misc]
                 need = 0 if need is None else need - 1  # minus self
                 self.instance = self.cls(self.bot_id) if need >= 1 else self.cls()  # type: ignore[operator]
         except BaseException as exc:  # noqa: BLE001

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 import typer
@@ -44,6 +45,23 @@ def position_from_args(args: list[str], allow_empty: bool = False) -> Position:
     if too_big:
         fail(f"{too_big[0]} is too large (numbers up to {MAX_GENERATOR:.0e} are accepted)")
     return p
+
+
+QUIT_WORDS = {"q", "quit", "exit", "resign"}
+
+
+def ask_move(out: Console, input_fn: Callable[[str], str]) -> str | None:
+    """Prompt ``Your move:`` in a terminal game: the answer stripped, or None when the player quits
+    (a quit word, end of input or Ctrl-C), after saying on ``out`` that the game is abandoned."""
+    try:
+        line = input_fn("Your move: ").strip()
+    except (EOFError, KeyboardInterrupt):
+        out.print("\nGame abandoned.")
+        return None
+    if line.lower() in QUIT_WORDS:
+        out.print("Game abandoned.")
+        return None
+    return line
 
 
 def print_json(obj: Any) -> None:

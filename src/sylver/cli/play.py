@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from sylver.cli.common import app, console, fail
+from sylver.cli.common import app, ask_move, console, fail
 from sylver.errors import InvalidMoveError, InvalidPositionError
 from sylver.position import Position
 
@@ -78,15 +78,10 @@ def play_sylver(
             if p.is_terminal:
                 console.print("Only 1 is legal: you must name it. You lose; I win.")
                 return False
-            try:
-                line = input_fn("Your move: ").strip()
-            except (EOFError, KeyboardInterrupt):
-                console.print("\nGame abandoned.")
+            line = ask_move(console, input_fn)
+            if line is None:
                 return None
             word = line.lower()
-            if word in {"q", "quit", "exit", "resign"}:
-                console.print("Game abandoned.")
-                return None
             if word in {"", "?", "help"}:
                 console.print(escape(_HELP), highlight=False)
                 continue

@@ -20,7 +20,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from sylver.cli.common import app, fail, print_json
+from sylver.cli.common import app, ask_move, fail, print_json
 from sylver.errors import InvalidMoveError, InvalidPositionError, TooLargeError
 from sylver.wythoff import (
     WythoffPosition,
@@ -253,15 +253,10 @@ def play_wythoff(
             console.print(f"I move to {new}.", highlight=False)
             pos, human, show = new, True, True
             continue
-        try:
-            line = input_fn("Your move: ").strip()
-        except (EOFError, KeyboardInterrupt):
-            console.print("\nGame abandoned.")
+        line = ask_move(console, input_fn)
+        if line is None:
             return None
         word = line.lower()
-        if word in {"q", "quit", "exit", "resign"}:
-            console.print("Game abandoned.")
-            return None
         if word in {"h", "hint"}:
             hint = winning_move(pos.i, pos.j, misere)
             if hint is None:
