@@ -150,6 +150,39 @@ def _prefetch(typingctx, arr, i):  # pragma: no cover - compiled
     return sig, codegen
 
 
+def _line_has(width, lanes):
+    """An intrinsic ``f(arr, i, v) -> bool``: does ``arr[i:i+lanes]`` (``width``-bit integers, one
+    cache line) contain v?  One vector load and compare (no loop, no data-dependent branch)."""
+
+    @intrinsic
+    def line_has(typingctx, arr, i, v):  # pragma: no cover - compiled
+        sig = types.boolean(arr, i, v)
+
+        def codegen(context, builder, signature, args):
+            from llvmlite import ir
+            from numba.core import cgutils
+
+            aryty = signature.args[0]
+            ary = context.make_array(aryty)(context, builder, args[0])
+            ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
+            ity = ir.IntType(width)
+            vty = ir.VectorType(ity, lanes)
+            line = builder.load(builder.bitcast(ptr, vty.as_pointer()), align=width // 8)
+            undef = ir.Constant(vty, ir.Undefined)
+            one = builder.insert_element(undef, args[2], ir.Constant(ir.IntType(32), 0))
+            splat = builder.shuffle_vector(one, undef, ir.Constant(ir.VectorType(ir.IntType(32), lanes), [0] * lanes))
+            mask = builder.bitcast(builder.icmp_unsigned("==", line, splat), ir.IntType(lanes))
+            return builder.icmp_unsigned("!=", mask, ir.Constant(ir.IntType(lanes), 0))
+
+        return sig, codegen
+
+    return line_has
+
+
+_line_has32 = _line_has(32, 16)
+_line_has64 = _line_has(64, 8)
+
+
 @njit(cache=True, inline="always")
 def _mix(z):  # pragma: no cover - compiled
     """splitmix64's finaliser: a bijection of uint64 with good avalanche."""
@@ -226,6 +259,51 @@ def play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline="always")
+def child2(b0, b1, x):  # pragma: no cover - compiled
+    """``play_into`` for a 2-word gap set (t < 128) held in registers: the words of the gap set
+    (b0, b1) after naming gap x (no stores and reloads, no loop)."""
+    if x >= 64:
+        # word 0 is unchanged; n in word 1 stays a gap iff n - x (in word 0) is a gap
+        return b0, ~((~b1) | ((~b0) << np.uint64(x - 64)))
+    s1 = np.uint64(x)
+    m = ~b0
+    m |= m << s1
+    if x < 32:
+        m |= m << np.uint64(2 * x)
+        if x < 16:
+            m |= m << np.uint64(4 * x)
+            if x < 8:
+                m |= m << np.uint64(8 * x)
+                if x < 4:
+                    m |= m << np.uint64(16 * x)
+    m1 = (~b1) | (m >> np.uint64(64 - x))
+    m1 |= m1 << s1
+    if x < 32:
+        m1 |= m1 << np.uint64(2 * x)
+        if x < 16:
+            m1 |= m1 << np.uint64(4 * x)
+            if x < 8:
+                m1 |= m1 << np.uint64(8 * x)
+                if x < 4:
+                    m1 |= m1 << np.uint64(16 * x)
+    return ~m, ~m1
+
+
+@njit(cache=True, inline="always")
+def hash2(c0, c1):  # pragma: no cover - compiled
+    """``gap_hash`` of the 2-word gap set (c0, c1) (the same value)."""
+    h = U0
+    if c0 != U0:
+        h ^= _mix(c0 + GOLD)
+    if c1 != U0:
+        h ^= _mix(c1 + GOLD * np.uint64(2))
+    h &= EVEN
+    if h == U0:
+        h = np.uint64(2)
+    return h
+
+
+@njit(cache=True, inline="always")
 def top_bit(bits, off, W):  # pragma: no cover - compiled
     """t: the largest gap (-1 when there is none)."""
     for i in range(W - 1, -1, -1):
@@ -292,6 +370,19 @@ def tt_probe(table, h):  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline="always")
+def pt_has(ptab, h):  # pragma: no cover - compiled
+    """True when hash h is in the P table (whose entries are hashes with outcome bit 0): ``tt_probe(ptab,
+    h) == 0`` with the first bucket compared in one vector operation (a bucket with an empty slot ends
+    the search; a full one spills into the next two)."""
+    i = np.int64(h >> np.uint64(1)) & (ptab.shape[0] - BUCKET)
+    if _line_has64(ptab, i, h):
+        return True
+    if _line_has64(ptab, i, U0):
+        return False
+    return tt_probe(ptab, h) == 0
+
+
+@njit(cache=True, inline="always")
 def tt_store(table, h, outcome, st, slot):  # pragma: no cover - compiled
     """Store the outcome of h in its bucket or the next two; when all are full, one entry of its
     bucket (chosen by the hash) is overwritten."""
@@ -351,15 +442,8 @@ def nt_base(ntab, h):  # pragma: no cover - compiled
 def nt_probe(ntab, h):  # pragma: no cover - compiled
     """1 when the position with hash h is stored in the N table, else -1 (one cache line, no spill:
     every entry compared has the same bucket index, so 32 + log2(buckets) bits are compared)."""
-    i = nt_base(ntab, h)
-    f = nt_fp(h)
-    for k in range(NBUCKET):
-        e = ntab[i + k]
-        if e == f:
-            return 1
-        if e == np.uint32(0):
-            return -1
-    return -1
+    # entries fill a bucket in order and are never removed, so a match is never past an empty slot
+    return 1 if _line_has32(ntab, nt_base(ntab, h), nt_fp(h)) else -1
 
 
 @njit(cache=True, inline="always")
@@ -493,7 +577,7 @@ def _hint_bits(i, kx, kx2, kx3):  # pragma: no cover - compiled
 
 @njit(cache=True, inline="always")
 def _probe2(ptab, ntab, pfilt, fshift, h):  # pragma: no cover - compiled
-    if pf_maybe(pfilt, fshift, h) and tt_probe(ptab, h) == 0:
+    if pf_maybe(pfilt, fshift, h) and pt_has(ptab, h):
         return 0
     if nt_probe(ntab, h) == 1:
         return 1
@@ -569,7 +653,7 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
             # it is stored since only if a sibling's subtree reached it (under 1 % of the cases), so
             # only the cheap P check is repeated, not the N table (usually a cache miss)
             h0 = hashes[sp]
-            if pf_maybe(pfilt, fshift, h0) and tt_probe(ptab, h0) == 0:
+            if pf_maybe(pfilt, fshift, h0) and pt_has(ptab, h0):
                 res = 0
                 continue
             if sp == 0 and nt_probe(ntab, h0) == 1:
@@ -627,14 +711,20 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
                     else:
                         kx3 = 0
                     continue
-                play_into(bits, off, coff, W, hx)
+                if W == 2:
+                    c0, c1 = child2(bits[off], bits[off + 1], hx)
+                    terminal = c0 == np.uint64(2) and c1 == U0
+                    hc = hash2(c0, c1)
+                else:
+                    play_into(bits, off, coff, W, hx)
+                    terminal = is_terminal(bits, coff, W)
+                    hc = gap_hash(bits, coff, W)
                 children += 1
-                if is_terminal(bits, coff, W):
+                if terminal:
                     st[TERMINAL] += 1
                     win = True
                     continue
-                hc = gap_hash(bits, coff, W)
-                if pf_maybe(pfilt, fshift, hc) and tt_probe(ptab, hc) == 0:
+                if pf_maybe(pfilt, fshift, hc) and pt_has(ptab, hc):
                     st[TT_HIT] += 1
                     st[KILLER] += 1
                     win = True
@@ -646,6 +736,8 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
                 count += 1
             # the hints are tried already: their bits are cleared from each word as it is loaded
             nh = count
+            b0 = bits[off]
+            b1 = bits[off + 1] if W == 2 else U0
             i = W - 1
             w = bits[off + i] & ~_hint_bits(i, kx, kx2, kx3)
             if i == 0:
@@ -665,17 +757,21 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
                     x = 64 * i + b
                     w &= ~(U1 << np.uint64(b))
                     if W == 2:
-                        # the commonest widths (t < 128, t < 256), with constant loop bounds: unrolled
-                        play_into(bits, off, coff, 2, x)
-                        hc = gap_hash(bits, coff, 2)
-                    elif W == 4:
-                        play_into(bits, off, coff, 4, x)
-                        hc = gap_hash(bits, coff, 4)
+                        # the commonest width (t < 128): the child in registers
+                        c0, c1 = child2(b0, b1, x)
+                        hc = hash2(c0, c1)
+                        terminal = c0 == np.uint64(2) and c1 == U0
                     else:
-                        play_into(bits, off, coff, W, x)
-                        hc = gap_hash(bits, coff, W)
+                        if W == 4:
+                            # t < 256, with constant loop bounds: unrolled
+                            play_into(bits, off, coff, 4, x)
+                            hc = gap_hash(bits, coff, 4)
+                        else:
+                            play_into(bits, off, coff, W, x)
+                            hc = gap_hash(bits, coff, W)
+                        terminal = is_terminal(bits, coff, W)
                     children += 1
-                    if is_terminal(bits, coff, W):
+                    if terminal:
                         st[TERMINAL] += 1
                         win = True
                         wx = x
@@ -691,7 +787,7 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
                     break
                 for c in range(first, count):
                     hc = chash[base + c]
-                    if pf_maybe(pfilt, fshift, hc) and tt_probe(ptab, hc) == 0:
+                    if pf_maybe(pfilt, fshift, hc) and pt_has(ptab, hc):
                         st[TT_HIT] += 1
                         win = True
                         wx = moves[base + c]
