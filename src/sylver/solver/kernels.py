@@ -208,10 +208,60 @@ def gap_hash(bits, off, W):  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline="always")
+def child2(b0, b1, x):  # pragma: no cover - compiled
+    """``play_into`` for a 2-word gap set (t < 128) held in registers: the words of the gap set
+    (b0, b1) after naming gap x (no stores and reloads, no loop)."""
+    if x >= 64:
+        # word 0 is unchanged; n in word 1 stays a gap iff n - x (in word 0) is a gap
+        return b0, ~((~b1) | ((~b0) << np.uint64(x - 64)))
+    s1 = np.uint64(x)
+    m = ~b0
+    m |= m << s1
+    if x < 32:
+        m |= m << np.uint64(2 * x)
+        if x < 16:
+            m |= m << np.uint64(4 * x)
+            if x < 8:
+                m |= m << np.uint64(8 * x)
+                if x < 4:
+                    m |= m << np.uint64(16 * x)
+    m1 = (~b1) | (m >> np.uint64(64 - x))
+    m1 |= m1 << s1
+    if x < 32:
+        m1 |= m1 << np.uint64(2 * x)
+        if x < 16:
+            m1 |= m1 << np.uint64(4 * x)
+            if x < 8:
+                m1 |= m1 << np.uint64(8 * x)
+                if x < 4:
+                    m1 |= m1 << np.uint64(16 * x)
+    return ~m, ~m1
+
+
+@njit(cache=True, inline="always")
+def hash2(c0, c1):  # pragma: no cover - compiled
+    """``gap_hash`` of the 2-word gap set (c0, c1) (the same value)."""
+    h = U0
+    if c0 != U0:
+        h ^= _mix(c0 + GOLD)
+    if c1 != U0:
+        h ^= _mix(c1 + GOLD * np.uint64(2))
+    h &= EVEN
+    if h == U0:
+        h = np.uint64(2)
+    return h
+
+
+@njit(cache=True, inline="always")
 def play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
     """Write into ``bits[dst:dst+W]`` the gap set of the position at ``src`` after naming gap x.
 
     The gap set at ``src`` must not contain 0 (no gap set does)."""
+    if W == 2:
+        c0, c1 = child2(bits[src], bits[src + 1], x)
+        bits[dst] = c0
+        bits[dst + 1] = c1
+        return
     q = x >> 6
     r = x & 63
     for i in range(q):
@@ -256,51 +306,6 @@ def play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
     # bit 0 of a gap set is never set (0 is in every semigroup), so bit 0 of M is set and the
     # shifts above make bit x a member: no fix-up store is needed (a one-byte store read back as a
     # word stalls store-to-load forwarding)
-
-
-@njit(cache=True, inline="always")
-def child2(b0, b1, x):  # pragma: no cover - compiled
-    """``play_into`` for a 2-word gap set (t < 128) held in registers: the words of the gap set
-    (b0, b1) after naming gap x (no stores and reloads, no loop)."""
-    if x >= 64:
-        # word 0 is unchanged; n in word 1 stays a gap iff n - x (in word 0) is a gap
-        return b0, ~((~b1) | ((~b0) << np.uint64(x - 64)))
-    s1 = np.uint64(x)
-    m = ~b0
-    m |= m << s1
-    if x < 32:
-        m |= m << np.uint64(2 * x)
-        if x < 16:
-            m |= m << np.uint64(4 * x)
-            if x < 8:
-                m |= m << np.uint64(8 * x)
-                if x < 4:
-                    m |= m << np.uint64(16 * x)
-    m1 = (~b1) | (m >> np.uint64(64 - x))
-    m1 |= m1 << s1
-    if x < 32:
-        m1 |= m1 << np.uint64(2 * x)
-        if x < 16:
-            m1 |= m1 << np.uint64(4 * x)
-            if x < 8:
-                m1 |= m1 << np.uint64(8 * x)
-                if x < 4:
-                    m1 |= m1 << np.uint64(16 * x)
-    return ~m, ~m1
-
-
-@njit(cache=True, inline="always")
-def hash2(c0, c1):  # pragma: no cover - compiled
-    """``gap_hash`` of the 2-word gap set (c0, c1) (the same value)."""
-    h = U0
-    if c0 != U0:
-        h ^= _mix(c0 + GOLD)
-    if c1 != U0:
-        h ^= _mix(c1 + GOLD * np.uint64(2))
-    h &= EVEN
-    if h == U0:
-        h = np.uint64(2)
-    return h
 
 
 @njit(cache=True, inline="always")
