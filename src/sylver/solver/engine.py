@@ -8,6 +8,7 @@ them across calls is sound.
 
 from __future__ import annotations
 
+import mmap
 import re
 import threading
 import time
@@ -35,6 +36,27 @@ SLICE = 20_000
 """Expansions per kernel call: the clock, progress and Ctrl-C are checked between calls."""
 MAX_FROBENIUS = 16383
 """Largest Frobenius number the engine accepts (the search itself is the practical limit)."""
+
+HUGE_PAGE = 1 << 21
+"""Tables of at least this many bytes are mapped on 2 MiB pages where the kernel allows it
+(transparent huge pages, ``madvise``): a probe at a random slot then rarely misses the TLB."""
+
+
+def table_zeros(n: int, dtype: type) -> np.ndarray:
+    """A zeroed array of n items for a transposition table, on huge pages when large enough."""
+    nbytes = n * np.dtype(dtype).itemsize
+    advice = getattr(mmap, "MADV_HUGEPAGE", None)
+    if nbytes < HUGE_PAGE or advice is None:
+        return np.zeros(n, dtype=dtype)
+    area = mmap.mmap(-1, nbytes + HUGE_PAGE)  # anonymous memory is zeroed
+    try:
+        area.madvise(advice)
+    except OSError:  # pragma: no cover - kernels without THP
+        pass
+    raw = np.frombuffer(area, dtype=np.uint8)
+    start = -raw.ctypes.data % HUGE_PAGE  # a 2 MiB boundary, so whole huge pages cover the table
+    return raw[start : start + nbytes].view(dtype)
+
 
 _UNITS = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
@@ -96,8 +118,8 @@ class Engine:
         self.prefetch = True
         self.fixed = False
         self.max_p, self.max_n = START_TABLE, START_NTABLE
-        self.ptable = np.zeros(START_TABLE, dtype=np.uint64)
-        self.ntable = np.zeros(START_NTABLE, dtype=np.uint32)
+        self.ptable = table_zeros(START_TABLE, np.uint64)
+        self.ntable = table_zeros(START_NTABLE, np.uint32)
         self.pcount = self.ncount = 0
         self.use_filter = True
         self._new_filter()
@@ -138,8 +160,8 @@ class Engine:
     def clear(self) -> None:
         """Forget every stored outcome (and detach from shared tables)."""
         self.fixed = False
-        self.ptable = np.zeros(min(START_TABLE, self.max_p), dtype=np.uint64)
-        self.ntable = np.zeros(min(START_NTABLE, self.max_n), dtype=np.uint32)
+        self.ptable = table_zeros(min(START_TABLE, self.max_p), np.uint64)
+        self.ntable = table_zeros(min(START_NTABLE, self.max_n), np.uint32)
         self.pcount = self.ncount = 0
         self._new_filter()
 
@@ -151,7 +173,7 @@ class Engine:
             self.fshift = 0
             return
         words = max(self.ptable.shape[0] // 8, 64)
-        self.pfilt = np.zeros(words, dtype=np.uint64)
+        self.pfilt = table_zeros(words, np.uint64)
         self.fshift = 64 - (words.bit_length() - 1)
         k.pf_build(self.ptable, self.pfilt, self.fshift)
 
@@ -172,7 +194,7 @@ class Engine:
 
     @staticmethod
     def _grown(table: np.ndarray) -> tuple[np.ndarray, int]:
-        new = np.zeros(table.shape[0] * 2, dtype=np.uint64)
+        new = table_zeros(table.shape[0] * 2, np.uint64)
         return new, int(k.tt_rehash(table, new, np.zeros(k.ST_SIZE, dtype=np.int64)))
 
     def _grow_tables(self) -> None:
@@ -180,7 +202,7 @@ class Engine:
             self.ptable, self.pcount = self._grown(self.ptable)
             self._new_filter()
         if self.ncount >= self._limit(self.ntable, self.max_n, LOAD_N, START_NTABLE) > 0:
-            new = np.zeros(self.ntable.shape[0] * 2, dtype=np.uint32)
+            new = table_zeros(self.ntable.shape[0] * 2, np.uint32)
             self.ncount = int(k.nt_grow(self.ntable, new))
             self.ntable = new
 
