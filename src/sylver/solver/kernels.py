@@ -150,13 +150,14 @@ def _prefetch(typingctx, arr, i):  # pragma: no cover - compiled
     return sig, codegen
 
 
-def _line_has(width, lanes):
-    """An intrinsic ``f(arr, i, v) -> bool``: does ``arr[i:i+lanes]`` (``width``-bit integers, one
-    cache line) contain v?  One vector load and compare (no loop, no data-dependent branch)."""
+def _line_mask(width, lanes):
+    """An intrinsic ``f(arr, i, v) -> uint64``: the mask of the slots of ``arr[i:i+lanes]``
+    (``width``-bit integers, one cache line) equal to v (bit k for slot i + k).  One vector load and
+    compare (no loop, no data-dependent branch)."""
 
     @intrinsic
-    def line_has(typingctx, arr, i, v):  # pragma: no cover - compiled
-        sig = types.boolean(arr, i, v)
+    def line_mask(typingctx, arr, i, v):  # pragma: no cover - compiled
+        sig = types.uint64(arr, i, v)
 
         def codegen(context, builder, signature, args):
             from llvmlite import ir
@@ -172,15 +173,25 @@ def _line_has(width, lanes):
             one = builder.insert_element(undef, args[2], ir.Constant(ir.IntType(32), 0))
             splat = builder.shuffle_vector(one, undef, ir.Constant(ir.VectorType(ir.IntType(32), lanes), [0] * lanes))
             mask = builder.bitcast(builder.icmp_unsigned("==", line, splat), ir.IntType(lanes))
-            return builder.icmp_unsigned("!=", mask, ir.Constant(ir.IntType(lanes), 0))
+            return builder.zext(mask, ir.IntType(64))
 
         return sig, codegen
 
-    return line_has
+    return line_mask
 
 
-_line_has32 = _line_has(32, 16)
-_line_has64 = _line_has(64, 8)
+_line_mask32 = _line_mask(32, 16)
+_line_mask64 = _line_mask(64, 8)
+
+
+@njit(cache=True, inline="always")
+def _line_has32(arr, i, v):  # pragma: no cover - compiled
+    return _line_mask32(arr, i, v) != U0
+
+
+@njit(cache=True, inline="always")
+def _line_has64(arr, i, v):  # pragma: no cover - compiled
+    return _line_mask64(arr, i, v) != U0
 
 
 @njit(cache=True, inline="always")
@@ -456,14 +467,13 @@ def nt_store(ntab, h, st):  # pragma: no cover - compiled
     """Store h in its bucket; a full bucket loses one entry (chosen by the hash)."""
     i = nt_base(ntab, h)
     f = nt_fp(h)
-    for k in range(NBUCKET):
-        e = ntab[i + k]
-        if e == f:
-            return
-        if e == np.uint32(0):
-            ntab[i + k] = f
-            st[COUNT] += 1
-            return
+    if _line_mask32(ntab, i, f) != U0:
+        return
+    empty = _line_mask32(ntab, i, np.uint32(0))
+    if empty != U0:
+        ntab[i + np.int64(_ctz(empty))] = f
+        st[COUNT] += 1
+        return
     ntab[i + np.int64(h >> np.uint64(60))] = f
     st[OVERWRITE] += 1
 
