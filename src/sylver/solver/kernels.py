@@ -252,9 +252,18 @@ def child2(b0, b1, x):  # pragma: no cover - compiled
 @njit(cache=True, inline="always")
 def hash2(c0, c1):  # pragma: no cover - compiled
     """``gap_hash`` of the 2-word gap set (c0, c1) (the same value)."""
-    h = U0
-    if c0 != U0:
-        h ^= _mix(c0 + GOLD)
+    return hash2_word0(word0_hash(c0), c1)
+
+
+@njit(cache=True, inline="always")
+def word0_hash(c0):  # pragma: no cover - compiled
+    """The term of word 0 in ``gap_hash`` (a move x >= 64 leaves word 0 and so this term unchanged)."""
+    return _mix(c0 + GOLD) if c0 != U0 else U0
+
+
+@njit(cache=True, inline="always")
+def hash2_word0(h, c1):  # pragma: no cover - compiled
+    """``gap_hash`` of the 2-word gap set (c0, c1) from ``h = word0_hash(c0)``."""
     if c1 != U0:
         h ^= _mix(c1 + GOLD * np.uint64(2))
     h &= EVEN
@@ -753,6 +762,7 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
             nh = count
             b0 = bits[off]
             b1 = bits[off + 1] if W == 2 else U0
+            h0word = word0_hash(b0)
             i = W - 1
             w = bits[off + i] & ~_hint_bits(i, kx, kx2, kx3)
             if i == 0:
@@ -774,7 +784,7 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
                     if W == 2:
                         # the commonest width (t < 128): the child in registers
                         c0, c1 = child2(b0, b1, x)
-                        hc = hash2(c0, c1)
+                        hc = hash2_word0(h0word if x >= 64 else word0_hash(c0), c1)
                         terminal = c0 == np.uint64(2) and c1 == U0
                     else:
                         if W == 4:
