@@ -983,6 +983,49 @@ def known_p_reply(bits, W, ptab):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def refute_moves(gaps, ptab, replies, after):  # pragma: no cover - compiled
+    """For a position claimed P (gap set ``gaps``), a refutation of each of its moves x >= 2
+    (increasing), for proof certificates: ``replies[k]`` is 0 when the position after the k-th move
+    is an ender with t > 1 (N by strategy stealing), else a reply y >= 2 whose result is {2,3} or
+    stored in the P table ``ptab`` (its gap set written to ``after[k*W:(k+1)*W]``), or -1 when none
+    is known.  Returns the number of moves."""
+    W = gaps.shape[0]
+    bits = np.zeros(3 * W, dtype=np.uint64)
+    bits[:W] = gaps
+    k = 0
+    for i in range(W):
+        w = gaps[i]
+        if i == 0:
+            w &= ~np.uint64(3)
+        while w != U0:
+            x = 64 * i + np.int64(_ctz(w))
+            w &= w - U1
+            play_into(bits, 0, W, W, x)
+            t = top_bit(bits, W, W)
+            reply = -1
+            if t > 1 and is_ender(bits, W, W, t):
+                reply = 0
+            else:
+                for j in range(W):
+                    v = bits[W + j]
+                    if j == 0:
+                        v &= ~np.uint64(3)
+                    while v != U0 and reply < 0:
+                        y = 64 * j + np.int64(_ctz(v))
+                        v &= v - U1
+                        play_into(bits, W, 2 * W, W, y)
+                        if is_terminal(bits, 2 * W, W) or tt_probe(ptab, gap_hash(bits, 2 * W, W)) == 0:
+                            reply = y
+                            for c in range(W):
+                                after[k * W + c] = bits[2 * W + c]
+                    if reply >= 0:
+                        break
+            replies[k] = reply
+            k += 1
+    return k
+
+
+@njit(cache=True)
 def _next_gap(bits, off, W, start):  # pragma: no cover - compiled
     """The least gap >= start at ``bits[off:off+W]``, or -1."""
     i = start >> 6

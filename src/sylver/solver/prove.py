@@ -77,10 +77,20 @@ class _Builder:
     def run(self) -> None:
         while self.todo:
             gaps = self.todo.pop()
+            W = gaps.shape[0]
             replies = self.nodes[gaps.tobytes()][1]
-            for x in _k.gap_list(gaps, 0, gaps.shape[0]):
-                if x >= 2:
-                    replies.append(self.refute(gaps, int(x)))
+            moves = [int(x) for x in _k.gap_list(gaps, 0, W) if x >= 2]
+            found = np.empty(len(moves), dtype=np.int64)
+            after = np.empty(len(moves) * W, dtype=np.uint64)
+            # the replies known from the table (or enders), all at once; the rest are searched
+            _k.refute_moves(gaps, ENGINE.ptable, found, after)
+            for k, x in enumerate(moves):
+                y = int(found[k])
+                if y > 0:
+                    self.add(after[k * W : (k + 1) * W].copy())
+                elif y < 0:
+                    y = self.refute(gaps, x)
+                replies.append(y)
             if self.tick is not None:
                 self.tick(len(self.nodes))
 
