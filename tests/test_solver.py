@@ -6,6 +6,7 @@ import math
 import random
 import time
 
+import numpy as np
 import pytest
 
 from sylver import Outcome, Position, TooLargeError
@@ -105,6 +106,48 @@ class TestAPI:
         assert ENGINE.table_bytes <= 512 << 10
         solve(Position("4,5"), memory="1G")  # restores a normal budget
 
+    def test_budget_far_too_small_fails_fast(self) -> None:
+        """A budget so small that the search keeps recomputing what its tables lost (exponential:
+        10+ minutes before) raises MemoryBudgetError within seconds, and the engine stays usable."""
+        from sylver.solver import MemoryBudgetError
+        from sylver.solver.engine import START_NTABLE
+
+        ENGINE.clear()
+        start = time.monotonic()
+        with pytest.raises(MemoryBudgetError, match=r"budget 256K is far too small for \{16,20,28,35,54\}") as info:
+            solve(Position("16,20,28,35,54"), memory="256K")
+        assert time.monotonic() - start < 30  # ~0.7 s alone; generous for a loaded machine
+        err = info.value
+        assert isinstance(err, TooLargeError) and isinstance(err, ValueError)
+        assert "recomputing lost results" in str(err) and "use --memory 64M or more" in str(err)
+        assert err.budget == 256 << 10 and err.suggested == 64 << 20
+        assert err.overwrites > err.expanded // 2 > 0 and err.move is not None
+        sol = solve(Position("16,20,28,35,54"), memory="1G")  # the same process, a normal budget
+        assert sol.outcome is Outcome.P and sol.stats["overwrites"] < 100  # a full bucket, rarely
+        assert ENGINE.ntable.shape[0] >= START_NTABLE  # not stuck at the tiny budget's size
+
+    def test_budget_far_too_small_with_jobs_does_not_hang(self) -> None:
+        from sylver.solver import MemoryBudgetError
+
+        start = time.monotonic()
+        with pytest.raises(MemoryBudgetError, match=r"budget 256K is far too small"):
+            solve(Position("16,20,28,35,54"), memory="256K", jobs=2)
+        assert time.monotonic() - start < 60
+
+    def test_memory_budget_error_pickles(self) -> None:
+        """It crosses process boundaries (--jobs workers) with its fields."""
+        import pickle
+
+        from sylver.solver import MemoryBudgetError, memory_budget_error
+
+        err = memory_budget_error(Position("12,17"), 1 << 30, 100, 99, 50)
+        assert "budget 1G" in str(err) and "use --memory 4G or more" in str(err)
+        back = pickle.loads(pickle.dumps(err))
+        assert isinstance(back, MemoryBudgetError) and str(back) == str(err)
+        assert (back.budget, back.suggested, back.expanded, back.overwrites, back.move) == (
+            1 << 30, 4 << 30, 100, 99, 50,
+        )
+
     def test_small_calls_are_cheap(self) -> None:
         solve(Position("7,9"))
         start = time.monotonic()
@@ -124,6 +167,46 @@ class TestAPI:
             assert solve(p, jobs=2, first=True).winning_moves == one.winning_moves[:1]
         p = solve(Position("16,20,28,35,54"), jobs=2, first=True)
         assert p.outcome is Outcome.P
+
+    def test_worker_that_dies_is_reported(self) -> None:
+        """A --jobs worker killed mid-solve (say by the OOM killer): a clear WorkerDiedError naming
+        the signal and the root move, at once, instead of the pool's BrokenProcessPool."""
+        import multiprocessing
+        import os
+        import signal
+
+        from sylver.solver import WorkerDiedError
+        from sylver.solver.parallel import _SHARED
+
+        before = {p.pid for p in multiprocessing.active_children()}
+        killed: list[int] = []
+
+        def kill_a_worker(_: object) -> None:  # called as soon as the first root move is decided
+            if killed:
+                return
+            (shared,) = _SHARED.values()
+            seen = None
+            for _ in range(1000):  # a worker busy with a long root move (seen twice, 20 ms apart)
+                busy = {(int(x), int(shared.who[x])) for x in np.flatnonzero(shared.who)}
+                if seen is not None and busy & seen:
+                    break
+                seen = busy
+                time.sleep(0.02)
+            move, pid = min(busy & seen)
+            os.kill(pid, signal.SIGKILL)
+            killed.extend((pid, move))
+
+        start = time.monotonic()
+        with pytest.raises(WorkerDiedError) as info:
+            solve(Position("20,21"), jobs=2, progress=kill_a_worker)  # minutes of search otherwise
+        assert time.monotonic() - start < 30
+        text = str(info.value)
+        assert text.startswith("a --jobs worker process died")
+        assert f"pid {killed[0]}, killed by signal 9, SIGKILL" in text
+        assert f"while deciding root move {killed[1]} of {{20,21}}" in text
+        assert "use fewer --jobs or a smaller --memory" in text
+        assert info.value.__cause__ is None and info.value.__suppress_context__
+        assert not [p for p in multiprocessing.active_children() if p.pid not in before]
 
     def test_no_pruning_and_other_orders_agree(self) -> None:
         from sylver.solver import kernels

@@ -103,6 +103,51 @@ class TestSolveCommand:
         out = run("solve", "16", "20", "28", "74", "273", "--no-store", "--time-limit", "0.3")
         assert out.returncode == 3 and "not solved within" in out.stderr
 
+    def test_memory_far_too_small(self, tmp_path: Path) -> None:
+        """One line and exit 2 within seconds, not minutes of recomputing lost results."""
+        start = time.monotonic()
+        out = run("solve", "16,20,28,35,54", "--memory", "256K", "--no-store")
+        assert time.monotonic() - start < 30
+        assert out.returncode == 2 and out.stdout == ""
+        assert out.stderr.startswith("sylver: error: memory budget 256K is far too small for {16,20,28,35,54}")
+        assert "use --memory 64M or more" in out.stderr
+        assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+        batch = tmp_path / "positions.txt"
+        batch.write_text("16,20,28,35,54\n4 5\n")
+        out = run("solve", "--batch", str(batch), "--json", "--memory", "256K", "--no-store")
+        lines = [json.loads(line) for line in out.stdout.splitlines()]
+        assert lines[0]["line"] == 1 and "far too small" in lines[0]["error"]
+        assert lines[1]["winning_moves"] == [11]  # the next line is solved normally
+        assert out.returncode == 2
+        out = run("solve", "12,17", "--memory", "512K", "--no-store", "--json")
+        assert out.returncode == 0 and json.loads(out.stdout)["winning_moves"] == [50, 105]
+
+    def test_worker_killed(self) -> None:
+        """A --jobs worker killed by a signal (say the OOM killer): one line, exit 2, no traceback."""
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "sylver", "solve", "20", "21", "--no-store", "--jobs", "2"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        try:
+            workers: list[int] = []
+            deadline = time.monotonic() + 60  # start-up: imports, JIT cache, then the pool
+            while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.1)
+                workers = _children(proc.pid)
+            assert len(workers) == 2, "the worker pool did not start"
+            time.sleep(0.5)  # let them search
+            os.kill(workers[0], signal.SIGKILL)
+            stdout, stderr = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        assert proc.returncode == 2, stderr
+        assert stderr.startswith(f"sylver: error: a --jobs worker process died (pid {workers[0]}, killed by signal 9")
+        assert "of {20,21}; rerun, or use fewer --jobs or a smaller --memory" in stderr
+        assert stderr.count("\n") == 1 and "Traceback" not in stderr
+        assert stdout == ""
+
     def test_ctrl_c_prints_partial_result(self) -> None:
         proc = subprocess.Popen(
             [sys.executable, "-m", "sylver", "solve", "20", "21", "--no-store"],  # minutes of search
@@ -127,3 +172,19 @@ class TestSolveCommand:
         assert proc.returncode == 130, stderr
         assert "interrupted after" in stdout
         assert "Traceback" not in stderr
+
+
+def _children(pid: int) -> list[int]:
+    """The pids of the live child processes of ``pid`` (from /proc)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()  # after "pid (command)": state, ppid, ...
+        if int(fields[1]) == pid and fields[0] != "Z":
+            out.append(int(entry.name))
+    return sorted(out)

@@ -33,3 +33,33 @@ class BotError(Exception):
 
 class BotTimeoutError(BotError):
     """A bot exceeded its time limit."""
+
+
+class MemoryBudgetError(TooLargeError):
+    """The solver's memory budget is far too small for the position: its transposition tables, at
+    their cap, keep losing results the search needs, so it recomputes them again and again.
+
+    ``budget`` is the budget in bytes, ``suggested`` a budget worth trying (bytes), ``expanded`` and
+    ``overwrites`` what the search of root move ``move`` had done when it was stopped."""
+
+    def __init__(
+        self, message: str, budget: int = 0, suggested: int = 0, expanded: int = 0,
+        overwrites: int = 0, move: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.budget = budget
+        self.suggested = suggested
+        self.expanded = expanded
+        self.overwrites = overwrites
+        self.move = move
+
+    def __reduce__(self) -> tuple:  # keep the fields across processes (--jobs)
+        return (
+            type(self),
+            (str(self), self.budget, self.suggested, self.expanded, self.overwrites, self.move),
+        )
+
+
+class WorkerDiedError(RuntimeError):
+    """A worker process of a parallel solve (``jobs > 1`` or a Dask cluster) died: killed by a
+    signal (the out-of-memory killer, ``kill -9``) or exited without finishing its task."""

@@ -129,7 +129,13 @@ def solve(
     stats: Annotated[bool, typer.Option("--stats", help="Also print the search counters (pruning, table).")] = False,
 ) -> None:
     """Solve a position exactly: P or N, every winning move (or the least with --first), and a proof."""
-    from sylver.solver import SolveInterrupted, SolveTimeout, parse_memory
+    from sylver.solver import (
+        MemoryBudgetError,
+        SolveInterrupted,
+        SolveTimeout,
+        WorkerDiedError,
+        parse_memory,
+    )
     from sylver.solver import solve as solve_position
 
     if jobs < 1:
@@ -166,6 +172,9 @@ def solve(
     except SolveTimeout as exc:
         view.stop()
         fail(str(exc), 3)
+    except (MemoryBudgetError, WorkerDiedError) as exc:
+        view.stop()
+        fail(str(exc))
     view.stop()
     extra: dict[str, Any] = {}
     if stats and sol.stats:
@@ -191,7 +200,7 @@ def _solve_batch(
     path: Path, first: bool, as_json: bool, memory: str, store: Path | None, no_store: bool,
     jobs: int, cluster: str | None, time_limit: float | None,
 ) -> None:
-    from sylver.solver import SolveInterrupted, SolveTimeout
+    from sylver.solver import SolveInterrupted, SolveTimeout, WorkerDiedError
     from sylver.solver import solve as solve_position
 
     try:
@@ -217,12 +226,12 @@ def _solve_batch(
         except SolveInterrupted as exc:
             _interrupted(exc.partial, as_json)
             raise typer.Exit(130) from None
-        except (ValueError, SolveTimeout) as exc:
+        except (ValueError, SolveTimeout, WorkerDiedError) as exc:  # MemoryBudgetError is a ValueError
             errors += 1
             if as_json:
                 print_json({"line": lineno, "input": text, "error": str(exc)})
             else:
-                err_console.print(f"line {lineno}: {text}: {exc}", markup=False, highlight=False)
+                err_console.print(f"line {lineno}: {text}: {exc}", markup=False, highlight=False, soft_wrap=True)
             continue
         if as_json:
             d = sol.to_dict()

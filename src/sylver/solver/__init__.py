@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from sylver.errors import MemoryBudgetError, WorkerDiedError
 from sylver.position import Outcome, Position
 from sylver.solver import kernels as _k
 from sylver.solver.engine import (
@@ -29,6 +30,8 @@ from sylver.solver.engine import (
     MAX_FROBENIUS,
     Counters,
     SearchTimeout,
+    TableThrash,
+    format_memory,
     parse_memory,
 )
 
@@ -36,11 +39,13 @@ if TYPE_CHECKING:
     from sylver.solver.store import Store
 
 __all__ = [
+    "MemoryBudgetError",
     "Progress",
     "count_reachable",
     "Solution",
     "SolveInterrupted",
     "SolveTimeout",
+    "WorkerDiedError",
     "parse_memory",
     "root_gaps",
     "solve",
@@ -117,6 +122,20 @@ class Progress:
     root_moves_decided: int
     root_moves: int
     winning_moves: tuple[int, ...]
+
+
+def memory_budget_error(
+    position: Position, budget: int, expanded: int, overwrites: int, move: int | None = None
+) -> MemoryBudgetError:
+    """The error for a search that thrashed in tables capped by ``budget`` bytes."""
+    suggested = max(64 << 20, 1 << (4 * budget - 1).bit_length())  # 4x, a power of two, >= 64M
+    where = "" if move is None else f" after root move {move}"
+    return MemoryBudgetError(
+        f"memory budget {format_memory(budget)} is far too small for {position.braces()}: the search "
+        f"is recomputing lost results ({overwrites:,} overwrites in {expanded:,} expansions{where}); "
+        f"use --memory {format_memory(suggested)} or more",
+        budget, suggested, expanded, overwrites, move,
+    )
 
 
 def check_solvable(position: Position) -> None:
@@ -204,9 +223,11 @@ def solve(
     """Solve ``position`` exactly: its outcome and all its winning moves (the least with ``first``).
 
     ``time_limit`` (seconds) raises :class:`SolveTimeout` promptly; ``memory`` caps the transposition
-    table (e.g. ``"4G"``; past it entries are overwritten, never a crash); ``store`` (a path or a
+    table (e.g. ``"4G"``; past it entries are overwritten, never a crash; a budget so small that the
+    search keeps recomputing lost results raises :class:`MemoryBudgetError`); ``store`` (a path or a
     :class:`~sylver.solver.store.Store`) reuses and records results; ``jobs > 1`` splits the root
-    moves over processes (``cluster``: a Dask scheduler address).  ``progress`` is called with a
+    moves over processes (``cluster``: a Dask scheduler address; a worker process that dies raises
+    :class:`WorkerDiedError`).  ``progress`` is called with a
     :class:`Progress` about every few milliseconds on long solves.  Ctrl-C raises
     :class:`SolveInterrupted` carrying the root moves decided so far.
     """
@@ -292,8 +313,10 @@ def _solve_local(
 
     with ENGINE.lock:
         ENGINE.set_budget(budget)
+        current: int | None = None  # the root move being decided
         try:
             for x in moves:
+                current = x
                 child = _child(gaps, x)
                 if _k.is_terminal(child, 0, child.shape[0]):
                     counters.terminal += 1
@@ -323,6 +346,8 @@ def _solve_local(
             ) from None
         except KeyboardInterrupt:
             raise SolveInterrupted(partial()) from None
+        except TableThrash as exc:
+            raise memory_budget_error(position, budget, exc.expanded, exc.overwrites, current) from None
         peak = ENGINE.table_bytes + ENGINE.bits.nbytes + ENGINE.moves.nbytes * 2
     outcome = Outcome.N if winning else Outcome.P
     complete = only is None and (not first or not winning)

@@ -37,6 +37,20 @@ SLICE = 20_000
 MAX_FROBENIUS = 16383
 """Largest Frobenius number the engine accepts (the search itself is the practical limit)."""
 
+THRASH_SLOTS = 64
+"""A search is stopped as thrashing once it has expanded more than this many positions per table slot
+(P and N slots together) while both tables are at their budget cap (they cannot grow) and at least
+``THRASH_OVERWRITES`` of its expansions overwrote a stored result: it is recomputing results it lost,
+again and again, and its cost grows exponentially as the budget shrinks.  A search whose tables are
+merely small expands well under a few positions per slot ({12,17} in 512K: at most 0.2 per root move;
+{16,20,28,35,54} in 512K: 0.4; {16,26,33,62,89,102} in 4M: 0.35), while {16,20,28,35,54} in 256K
+reached 1,800 per slot after 18 s of one root move (and kept going).  64 stops that case after
+2.6 M expansions (under a second); with the default budget (1G, 168 M slots) it would take about
+10^10 expansions of one root move (most of an hour) to trigger."""
+THRASH_OVERWRITES = 0.5
+"""Least fraction of a thrashing search's expansions that overwrote a table entry (0.98-0.99 when
+thrashing: every new result evicts an older one)."""
+
 HUGE_PAGE = 1 << 21
 """Tables of at least this many bytes are mapped on 2 MiB pages where the kernel allows it
 (transparent huge pages, ``madvise``): a probe at a random slot then rarely misses the TLB."""
@@ -61,6 +75,15 @@ def table_zeros(n: int, dtype: type) -> np.ndarray:
 _UNITS = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 
+def format_memory(n: int) -> str:
+    """Bytes -> ``"256K"``, ``"64M"``, ``"1.5G"`` (binary units, the form ``--memory`` accepts)."""
+    for unit in "TGMK":
+        size = _UNITS[unit]
+        if n >= size:
+            return f"{n // size}{unit}" if n % size == 0 else f"{n / size:.1f}{unit}"
+    return f"{n}B"
+
+
 def parse_memory(memory: str | int) -> int:
     """``"4G"`` -> bytes.  Accepts an int (bytes) or a number with a K/M/G/T suffix (binary units)."""
     if isinstance(memory, bool):
@@ -79,6 +102,16 @@ def parse_memory(memory: str | int) -> int:
 
 class SearchTimeout(Exception):
     """Internal: the deadline passed inside the kernel loop."""
+
+
+class TableThrash(Exception):
+    """Internal: the tables are far too small for the search (see ``THRASH_SLOTS``); the engine's
+    tables have been cleared."""
+
+    def __init__(self, expanded: int, overwrites: int) -> None:
+        super().__init__(f"{overwrites} overwrites in {expanded} expansions")
+        self.expanded = expanded
+        self.overwrites = overwrites
 
 
 @dataclass
@@ -117,6 +150,9 @@ class Engine:
         self.lock = threading.RLock()
         self.prefetch = True
         self.fixed = False
+        self.check_thrash = True
+        """Stop a search that thrashes (``TableThrash``); off for shared tables that the budget
+        did not limit (enlarging the budget would not help)."""
         self.max_p, self.max_n = START_TABLE, START_NTABLE
         self.ptable = table_zeros(START_TABLE, np.uint64)
         self.ntable = table_zeros(START_NTABLE, np.uint32)
@@ -139,12 +175,14 @@ class Engine:
         self.last = np.zeros(0, dtype=np.int64)
 
     # -- memory --------------------------------------------------------------------------------
-    def attach(self, ptable: np.ndarray, ntable: np.ndarray) -> None:
-        """Use fixed-size tables shared with other processes (``--jobs``); they never grow."""
+    def attach(self, ptable: np.ndarray, ntable: np.ndarray, check_thrash: bool = True) -> None:
+        """Use fixed-size tables shared with other processes (``--jobs``); they never grow.
+        ``check_thrash``: their size was limited by the memory budget (see ``THRASH_SLOTS``)."""
         self.ptable, self.ntable = ptable, ntable.view(np.uint32)
         self.max_p, self.max_n = ptable.shape[0], self.ntable.shape[0]
         self.pcount = self.ncount = 0
         self.fixed = True
+        self.check_thrash = check_thrash
         self._new_filter()  # off: other processes write P entries that a private filter would miss
 
     def set_budget(self, memory_bytes: int) -> None:
@@ -154,12 +192,16 @@ class Engine:
         entries = 1 << max(12, (memory_bytes // 8).bit_length() - 1)
         self.max_p = max(MIN_TABLE, entries // 4)
         self.max_n = max(MIN_TABLE, entries)
-        if self.ptable.shape[0] > self.max_p or self.ntable.shape[0] > self.max_n:
+        n = self.ntable.shape[0]
+        # Too large for the new cap; or an N table capped by an earlier, smaller budget below the
+        # least size from which it can grow (START_NTABLE): it would stay that small for good.
+        if self.ptable.shape[0] > self.max_p or n > self.max_n or n < min(START_NTABLE, self.max_n):
             self.clear()
 
     def clear(self) -> None:
         """Forget every stored outcome (and detach from shared tables)."""
         self.fixed = False
+        self.check_thrash = True
         self.ptable = table_zeros(min(START_TABLE, self.max_p), np.uint64)
         self.ntable = table_zeros(min(START_NTABLE, self.max_n), np.uint32)
         self.pcount = self.ncount = 0
@@ -206,6 +248,15 @@ class Engine:
             self.ncount = int(k.nt_grow(self.ntable, new))
             self.ntable = new
 
+    def _thrashing(self, st: np.ndarray) -> bool:
+        """True when the search of ``st`` recomputes lost results again and again (``THRASH_SLOTS``)."""
+        expanded = int(st[k.EXPANDED])
+        if not self.check_thrash or expanded <= THRASH_SLOTS * (self.ptable.shape[0] + self.ntable.shape[0]):
+            return False
+        if self._limit(self.ptable, self.max_p) or self._limit(self.ntable, self.max_n, LOAD_N, START_NTABLE):
+            return False  # a table can still grow
+        return int(st[k.OVERWRITE]) >= THRASH_OVERWRITES * expanded
+
     # -- stack ---------------------------------------------------------------------------------
     def _prepare(self, W: int, depth: int) -> None:
         if W != self.W or depth > self.depth:
@@ -236,7 +287,8 @@ class Engine:
         order: int = k.ORDER_GENUS,
         prune: bool = True,
     ) -> int:
-        """0 (P) or 1 (N) for the position with gap bitset ``gaps``; raises SearchTimeout."""
+        """0 (P) or 1 (N) for the position with gap bitset ``gaps``; raises SearchTimeout, or
+        TableThrash (after clearing the tables) when they are far too small for the search."""
         W = gaps.shape[0]
         depth = int(k.genus_of(gaps, 0, W)) + 2
         self._prepare(W, depth)
@@ -272,6 +324,9 @@ class Engine:
                     if int(st[k.SP]) + 1 > self.depth:  # pragma: no cover - depth is bounded by genus
                         raise RuntimeError("search stack overflow")
                     self._grow_moves()
+                if self._thrashing(st):
+                    self.clear()
+                    raise TableThrash(int(st[k.EXPANDED]), int(st[k.OVERWRITE]))
                 if tick is not None:
                     tick(int(st[k.EXPANDED]))
                 if deadline is not None and time.monotonic() > deadline:
