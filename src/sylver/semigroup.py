@@ -42,7 +42,7 @@ def check_number(n: object, what: str = "move") -> int:
 
 
 @njit(cache=True)
-def _round_robin_add(ap: np.ndarray, a: int) -> None:  # pragma: no cover - compiled
+def round_robin_add(ap: np.ndarray, a: int) -> None:  # pragma: no cover - compiled
     """Add generator ``a`` to the Apéry set ``ap`` (w.r.t. m = len(ap)) in place, in O(m)."""
     m = ap.shape[0]
     step = a % m
@@ -114,8 +114,8 @@ def _gaps_into(ap: np.ndarray, out: np.ndarray) -> int:  # pragma: no cover - co
     return k
 
 
-def _round_robin_add_py(ap: list[int | None], a: int) -> None:
-    """Exact pure-Python twin of :func:`_round_robin_add` (None = unreachable), for huge values."""
+def round_robin_add_py(ap: list[int | None], a: int) -> None:
+    """Exact pure-Python twin of :func:`round_robin_add` (None = unreachable), for huge values."""
     m = len(ap)
     step = a % m
     if step == 0:
@@ -413,9 +413,9 @@ def _add(ap: np.ndarray | list[int | None], x: int, first: bool = False) -> None
         if first:
             _first_add(ap, x)
         else:
-            _round_robin_add(ap, x)
+            round_robin_add(ap, x)
     else:
-        _round_robin_add_py(ap, x)
+        round_robin_add_py(ap, x)
 
 
 def _witness(ap: np.ndarray | list[int | None], gens: Sequence[int], n: int) -> dict[int, int]:

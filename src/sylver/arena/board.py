@@ -12,7 +12,7 @@ import numpy as np
 
 from sylver.errors import TooLargeError
 from sylver.position import Position, format_product_sum
-from sylver.semigroup import INT64_SAFE, Semigroup, _round_robin_add
+from sylver.semigroup import INT64_SAFE, Semigroup, round_robin_add
 
 
 class Board:
@@ -52,7 +52,7 @@ class Board:
         self._pos = None
         ap = self._ap
         if ap is not None and x > self._m and self._m * max(x, self._max) < INT64_SAFE:
-            _round_robin_add(ap, x)
+            round_robin_add(ap, x)
             if x > self._max:
                 self._max = x
             self._sg = None  # type: ignore[assignment]
