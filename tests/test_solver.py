@@ -148,6 +148,17 @@ class TestAPI:
             1 << 30, 4 << 30, 100, 99, 50,
         )
 
+    def test_table_thrash_pickles(self) -> None:
+        """The engine's internal TableThrash is the __context__ of a worker's MemoryBudgetError; once
+        tblib's pickling support is installed (importing distributed does it) the context travels
+        with it, and an exception that cannot be unpickled breaks the whole process pool."""
+        import pickle
+
+        from sylver.solver.engine import TableThrash
+
+        back = pickle.loads(pickle.dumps(TableThrash(10, 7)))
+        assert (back.expanded, back.overwrites) == (10, 7)
+
     def test_small_calls_are_cheap(self) -> None:
         solve(Position("7,9"))
         start = time.monotonic()

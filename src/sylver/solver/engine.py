@@ -113,6 +113,9 @@ class TableThrash(Exception):
         self.expanded = expanded
         self.overwrites = overwrites
 
+    def __reduce__(self) -> tuple:  # picklable: a --jobs worker's MemoryBudgetError carries it as
+        return (type(self), (self.expanded, self.overwrites))  # __context__ once tblib is installed
+
 
 @dataclass
 class Counters:

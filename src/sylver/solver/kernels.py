@@ -219,15 +219,9 @@ def gap_hash(bits, off, W):  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline="always")
-def child2(b0, b1, x):  # pragma: no cover - compiled
-    """``play_into`` for a 2-word gap set (t < 128) held in registers: the words of the gap set
-    (b0, b1) after naming gap x (no stores and reloads, no loop)."""
-    if x >= 64:
-        # word 0 is unchanged; n in word 1 stays a gap iff n - x (in word 0) is a gap
-        return b0, ~((~b1) | ((~b0) << np.uint64(x - 64)))
-    s1 = np.uint64(x)
-    m = ~b0
-    m |= m << s1
+def _close(m, x):  # pragma: no cover - compiled
+    """The word of members m closed under +x (0 < x < 64) by doubling shifts: m | m << x | m << 2x ..."""
+    m |= m << np.uint64(x)
     if x < 32:
         m |= m << np.uint64(2 * x)
         if x < 16:
@@ -236,17 +230,18 @@ def child2(b0, b1, x):  # pragma: no cover - compiled
                 m |= m << np.uint64(8 * x)
                 if x < 4:
                     m |= m << np.uint64(16 * x)
-    m1 = (~b1) | (m >> np.uint64(64 - x))
-    m1 |= m1 << s1
-    if x < 32:
-        m1 |= m1 << np.uint64(2 * x)
-        if x < 16:
-            m1 |= m1 << np.uint64(4 * x)
-            if x < 8:
-                m1 |= m1 << np.uint64(8 * x)
-                if x < 4:
-                    m1 |= m1 << np.uint64(16 * x)
-    return ~m, ~m1
+    return m
+
+
+@njit(cache=True, inline="always")
+def child2(b0, b1, x):  # pragma: no cover - compiled
+    """``play_into`` for a 2-word gap set (t < 128) held in registers: the words of the gap set
+    (b0, b1) after naming gap x (no stores and reloads, no loop)."""
+    if x >= 64:
+        # word 0 is unchanged; n in word 1 stays a gap iff n - x (in word 0) is a gap
+        return b0, ~((~b1) | ((~b0) << np.uint64(x - 64)))
+    m = _close(~b0, x)
+    return ~m, ~_close((~b1) | (m >> np.uint64(64 - x)), x)
 
 
 @njit(cache=True, inline="always")
@@ -293,26 +288,12 @@ def play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
     elif q == 0:
         # x < 64: close every word under +x by doubling shifts, carrying from the previous word
         carry_shift = np.uint64(64 - x)
-        s1 = np.uint64(x)
-        s2 = np.uint64(2 * x)
-        s4 = np.uint64(4 * x)
-        s8 = np.uint64(8 * x)
-        s16 = np.uint64(16 * x)
         prev = ALL  # members of the previous new word; word -1 does not exist
         for i in range(W):
             m = ~bits[src + i]
             if i > 0:
                 m |= prev >> carry_shift
-            # doubling shifts (unrolled): closed under +x, +2x, ..., up to the word's 64 bits
-            m |= m << s1
-            if x < 32:
-                m |= m << s2
-                if x < 16:
-                    m |= m << s4
-                    if x < 8:
-                        m |= m << s8
-                        if x < 4:
-                            m |= m << s16
+            m = _close(m, x)
             prev = m
             bits[dst + i] = ~m
     else:
