@@ -226,6 +226,17 @@ def test_keyboard_play_and_undo(page: object) -> None:
     assert page.inner_text("#sc-position") == "{4,5}"  # type: ignore[attr-defined]
 
 
+def test_keyboard_focus_survives_analysis(page: object) -> None:
+    """The grid is rebuilt when the theory report and the solver's answer arrive (they mark t, the
+    ends and the winning moves): a number focused from the keyboard keeps the focus."""
+    new_game(page, "4, 5", bot="greedy")
+    page.wait_for_selector("#sc-solver-body .chip")  # type: ignore[attr-defined]
+    page.focus('#sc-grid [data-n="7"]')  # type: ignore[attr-defined]
+    page.evaluate("scGrid()")  # type: ignore[attr-defined]  # what an arriving answer does
+    assert page.evaluate("document.activeElement.dataset.n") == "7"  # type: ignore[attr-defined]
+    assert page.evaluate("document.querySelector('#sc-grid').contains(document.activeElement)")  # type: ignore[attr-defined]
+
+
 def test_game_survives_a_reload(page: object) -> None:
     new_game(page, "4, 5", bot="greedy")
     page.click('#sc-grid [data-n="11"]')  # type: ignore[attr-defined]

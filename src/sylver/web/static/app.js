@@ -303,6 +303,8 @@ function scLegalAt(n) {
 function scGrid() {
   const s = sc.state;
   const grid = $("#sc-grid");
+  // the grid is rebuilt when analysis arrives: keep the keyboard focus on the same number
+  const focused = grid.contains(document.activeElement) ? document.activeElement.dataset.n : null;
   grid.innerHTML = "";
   const ended = s.over && s.position.length === 1 && s.position[0] === 1;
   document.querySelector("#view-sylver .legend").hidden = ended;
@@ -344,6 +346,10 @@ function scGrid() {
   grid.append(frag);
   if (!s.finite) {
     grid.append(el("span", { class: "cell illegal", "aria-hidden": "true", text: "…" }));
+  }
+  if (focused) {
+    const cell = grid.querySelector(`[data-n="${focused}"]`);
+    if (cell) cell.focus();
   }
 }
 
