@@ -983,24 +983,16 @@ def refute_moves(gaps, ptab, replies, after):  # pragma: no cover - compiled
             w &= w - U1
             play_into(bits, 0, W, W, x)
             t = top_bit(bits, W, W)
-            reply = -1
             if t > 1 and is_ender(bits, W, W, t):
                 reply = 0
             else:
-                for j in range(W):
-                    v = bits[W + j]
-                    if j == 0:
-                        v &= ~np.uint64(3)
-                    while v != U0 and reply < 0:
-                        y = 64 * j + np.int64(_ctz(v))
-                        v &= v - U1
-                        play_into(bits, W, 2 * W, W, y)
-                        if is_terminal(bits, 2 * W, W) or tt_probe(ptab, gap_hash(bits, 2 * W, W)) == 0:
-                            reply = y
-                            for c in range(W):
-                                after[k * W + c] = bits[2 * W + c]
-                    if reply >= 0:
-                        break
+                # the child in bits[W:2W], scratch in bits[2W:3W]: after a hit, the P-position
+                reply = known_p_reply(bits[W:], W, ptab)
+                if reply == 0:
+                    reply = -1
+                else:
+                    for c in range(W):
+                        after[k * W + c] = bits[2 * W + c]
             replies[k] = reply
             k += 1
     return k
