@@ -1,9 +1,9 @@
 """Adapters that let any built-in bot play in the seeds' own drivers, unchanged.
 
-* :class:`Seed000Bot` — the KotH challenge (shared/seeds/000): ``Seed000Bot(id)``,
+* :class:`Seed000Bot` — the King-of-the-Hill Sylver Coinage bot competition: ``Seed000Bot(id)``,
   ``announce(list) -> int`` (the list holds every number named so far, the two random coprime start
   numbers first), ``learn(first, second, list)`` after each game; each call must finish within 20 s.
-* :class:`Seed002Bot` — the "best bot" competition (shared/seeds/002): ``Seed002Bot()``,
+* :class:`Seed002Bot` — the `nextMove` Sylver Coinage bot competition: ``Seed002Bot()``,
   ``nextMove(moves, remaining, time) -> int`` (the moves so far, the remaining legal moves when
   finitely many, the seconds left on the bot's chess clock); the moves are capped (10^7 in the
   competition; the adapter keeps to 10^6 by default, which is legal under either cap).
@@ -25,7 +25,7 @@ from sylver.bots.base import Bot, Turn
 from sylver.position import GameRecord, Position
 
 SEED000_CALL_LIMIT = 20.0
-"""Seconds each ``announce`` may take in shared/seeds/000."""
+"""Seconds each ``announce`` may take in the King-of-the-Hill competition."""
 
 SEED002_CAP = 10**6
 """Largest number the Seed002Bot adapter names (the competition allows 10^7)."""
@@ -36,7 +36,7 @@ def _to_ints(moves: Iterable[int] | None) -> list[int]:
 
 
 class Seed000Bot:
-    """A built-in bot with the KotH interface of shared/seeds/000."""
+    """A built-in bot with the interface of the King-of-the-Hill Sylver Coinage bot competition."""
 
     def __init__(
         self, id: int, bot: str = "perfect", seed: int | None = None, max_move: int | None = None,  # noqa: A002
@@ -64,7 +64,7 @@ class Seed000Bot:
 
 
 class Seed002Bot:
-    """A built-in bot with the ``nextMove`` interface of shared/seeds/002."""
+    """A built-in bot with the interface of the `nextMove` Sylver Coinage bot competition."""
 
     def __init__(
         self, bot: str = "perfect", seed: int | None = None, max_move: int = SEED002_CAP, **options: object

@@ -1,5 +1,6 @@
-"""The bot host: runs one Python bot (built-in, seed-000 ``announce``/``learn`` class, seed-002
-``nextMove`` class, or a :class:`sylver.bots.Bot` subclass) as a JSON-lines protocol speaker.
+"""The bot host: runs one Python bot (built-in; an ``announce``/``learn`` class of the
+King-of-the-Hill Sylver Coinage bot competition; a ``nextMove`` class of the `nextMove` Sylver Coinage
+bot competition; or a :class:`sylver.bots.Bot` subclass) as a JSON-lines protocol speaker.
 
 It is started by the referee as ``python host.py '<spec json>'`` inside the sandbox (own process,
 resource limits, own working directory).  It speaks exactly the ``cmd:`` protocol of docs/arena.md
@@ -144,8 +145,8 @@ class Adapter:
         elif hasattr(cls, "choose"):
             self.api = "choose"
         else:
-            raise LoadError(f"class {cls.__name__} has neither announce() (seed 000) nor nextMove() "
-                            "(seed 002) nor choose() (sylver.bots.Bot)")
+            raise LoadError(f"class {cls.__name__} has neither announce() (King-of-the-Hill bots) nor "
+                            "nextMove() (nextMove competition bots) nor choose() (sylver.bots.Bot)")
         self.cls = cls
 
     # -- instances -------------------------------------------------------------------------------
@@ -224,7 +225,7 @@ class Adapter:
             inst.learn(msg["first_id"], msg["second_id"], list(history))
         elif self.api == "nextMove":
             n = _positional(inst.learn)
-            if n == 3:  # seed-000 style learn on a nextMove bot
+            if n == 3:  # a King-of-the-Hill style learn on a nextMove bot
                 inst.learn(msg["first_id"], msg["second_id"], list(history))
             elif n == 1:
                 inst.learn(list(history))

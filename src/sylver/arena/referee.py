@@ -5,8 +5,8 @@ Every way a bot can fail is a loss with a reason code (``games.jsonl`` field ``r
 ============== ==================================================================
 ``named-one``  named 1 (the normal end of a game)
 ``illegal``    named a sum with multiples of the named numbers (``detail``: witness)
-``prime-first`` named a prime as the first move under ``--no-prime-first`` (seed 001)
-``above-cap``  named a number above ``--cap`` (seed 002)
+``prime-first`` named a prime as the first move under ``--no-prime-first`` (first KotH rules)
+``above-cap``  named a number above ``--cap`` (``nextMove`` rules)
 ``invalid``    answered something that is not a positive integer (float, str, None, 0, -5, …)
 ``timeout``    exceeded its time (CPU time, or the wall-clock guard)
 ``crash``      raised, exited, was killed, or ran out of memory (``detail`` says which)
@@ -30,7 +30,7 @@ from sylver.bots.base import is_prime
 ILLEGAL_REASONS = ("illegal", "prime-first", "above-cap", "invalid")
 CRASH_REASONS = ("crash", "protocol")
 LEARN_TIME = 20.0
-"""Seconds ``learn`` may take when the rules set no per-call limit (seed 000's 20 s)."""
+"""Seconds ``learn`` may take when the rules set no per-call limit (King-of-the-Hill: 20 s)."""
 
 
 @dataclass

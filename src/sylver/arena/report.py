@@ -137,7 +137,7 @@ def _fmt_time(x: float) -> str:
 
 
 def standings_table(table: list[BotStats], rules: Rules, title: str = "Standings") -> Table:
-    """The printed standings (the seed-002 columns for classic rules)."""
+    """The printed standings (for classic rules, the columns of the `nextMove` competition)."""
     t = Table(title=title)
     if rules.preset == "classic":
         cols = ["#", "bot", "match score", "wins", "W−L", "wins above 50%", "moves", "total time", "avg/move",

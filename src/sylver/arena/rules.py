@@ -1,9 +1,10 @@
-"""Rules presets of the three bot competitions (shared/seeds/000, 001, 002) and their overrides.
+"""Rules presets of the Sylver Coinage bot competitions and their overrides.
 
-``koth``: seed 000 (revised rules): the referee draws two coprime numbers in [100000, 999999] that
-count as named; 20 s per call; ``learn`` after every game.  ``koth-2020``: seed 001 (first version):
-empty start and the first move may not be a prime.  ``classic``: seed 002: a given start (default
-empty), a move cap (default 1,000,000) and a chess clock per game (default 30 s).
+``koth``: the King-of-the-Hill Sylver Coinage bot competition (revised rules): the referee draws two
+coprime numbers in [100000, 999999] that count as named; 20 s per call; ``learn`` after every game.
+``koth-2020``: its first version: empty start and the first move may not be a prime.  ``classic``:
+the `nextMove` Sylver Coinage bot competition: a given start (default empty), a move cap (default
+1,000,000) and a chess clock per game (default 30 s).
 """
 
 from __future__ import annotations
@@ -21,27 +22,27 @@ class Rules:
 
     preset: str = "koth"
     random_start: tuple[int, int] | None = (100_000, 999_999)
-    """Draw two coprime numbers in this range as the start (seed 000); None: use ``start``."""
+    """Draw two coprime numbers in this range as the start (King-of-the-Hill); None: use ``start``."""
     start: tuple[int, ...] = ()
     """The numbers named before the first move (when ``random_start`` is None)."""
     cap: int | None = None
-    """The largest number a bot may name (seed 002); None: no cap."""
+    """The largest number a bot may name (the `nextMove` competition); None: no cap."""
     clock: float | None = None
-    """Seconds on each bot's chess clock for a whole game (seed 002); None: no clock."""
+    """Seconds on each bot's chess clock for a whole game (the `nextMove` competition); None: no clock."""
     move_time: float | None = 20.0
-    """Seconds a bot may spend on one call (seed 000: 20 s); None: no per-call limit."""
+    """Seconds a bot may spend on one call (King-of-the-Hill: 20 s); None: no per-call limit."""
     no_prime_first: bool = False
-    """The first move of a game may not be a prime (seed 001)."""
+    """The first move of a game may not be a prime (the first King-of-the-Hill rules)."""
     gap_list_limit: int = 1_000_000
     """``nextMove`` bots get the remaining moves when finite and at most this many, else ``[]``."""
     penalties: int = 1
-    """Illegal answers that lose the game (1: the first; 3: seed 002's three strikes)."""
+    """Illegal answers that lose the game (1: the first; 3: the `nextMove` competition's three strikes)."""
     win_points: float = 3.0
     draw_points: float = 1.0
     loss_points: float = 0.0
 
     def draw_start(self, rng: random.Random) -> tuple[int, ...]:
-        """The start of one game: two random coprime numbers (seed 000), or the fixed start."""
+        """The start of one game: two random coprime numbers (King-of-the-Hill), or the fixed start."""
         if self.random_start is None:
             return tuple(self.start)
         lo, hi = self.random_start

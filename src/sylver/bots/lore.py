@@ -1,4 +1,5 @@
-"""What the paper proves, as fast move-level facts the bots use (shared/seeds/004).
+"""What the paper proves, as fast move-level facts the bots use (Sicherman, "Theory and Practice of
+Sylver Coinage", Integers 2002; "sec. N" below are its sections).
 
 Everything here is a theorem (or a published P-position), never a guess:
 

@@ -3,7 +3,8 @@ everywhere else.
 
 Order of business on each move (each step within the move's time budget):
 
-1. **Theory** (shared/seeds/004, :mod:`sylver.bots.lore`): a move proven to leave a P-position —
+1. **Theory** (Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1-2;
+   :mod:`sylver.bots.lore`): a move proven to leave a P-position —
    a prime p >= 5 on the empty position (Hutchings), p when every named number is a multiple of a
    prime p >= 5, the published P-positions with g > 1 ({4,6}, {6,9}, {8,12}, {8,14}, {10,16,24},
    {8,10,22}, the series {8,12,8n+2,8n+6}, ...), the {4,6} family {4,6,x}, and {2,3}.
@@ -282,7 +283,7 @@ class PerfectBot(Bot):
                 if n in open_moves:
                     return n
         if p.is_empty:
-            # no prime allowed (seed 001): the smallest undecided opening, 16 — every odd reply
+            # no prime allowed (first KotH rules): the smallest undecided opening, 16 — every odd reply
             # leaves a coprime pair (N, solvable while small), many even ones have known answers
             # ({2}: 3, {4}: 6, {8}: 12, {10,16}: 24, {16,18}: 5, {16,24}: 10)
             return min(open_moves)

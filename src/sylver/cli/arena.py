@@ -10,7 +10,9 @@ from sylver.cli.common import app, console, fail, print_json
 
 BOT_HELP = ("Bot spec (repeat): a built-in name, path/file.py:Class, or 'cmd:PROGRAM ARGS'; "
             "prefix name=NAME, to rename.")
-RULES_HELP = "Rules preset: koth (seed 000), koth-2020 (seed 001) or classic (seed 002)."
+RULES_HELP = ("Rules preset: koth (the King-of-the-Hill Sylver Coinage bot competition), koth-2020 "
+              "(its first rules: no prime first move) or classic (the nextMove Sylver Coinage bot "
+              "competition).")
 
 
 def _rules(rules: str, start: str | None, cap: int | None, clock: float | None, move_time: float | None,
@@ -92,7 +94,7 @@ def tournament(
     clock: float = typer.Option(None, "--clock", help="Chess clock per bot per game, seconds (0: none)."),
     move_time: float = typer.Option(None, "--move-time", help="Limit per call, seconds (0: none)."),
     no_prime_first: bool = typer.Option(None, "--no-prime-first/--prime-first-ok",
-                                        help="Forbid a prime as the first move (seed 001)."),
+                                        help="Forbid a prime as the first move (the first King-of-the-Hill rules)."),
     gap_list_limit: int = typer.Option(None, "--gap-list-limit",
                                        help="nextMove bots get the remaining moves when at most this many."),
     penalties: int = typer.Option(None, "--penalties", help="Illegal answers that lose (3: three strikes)."),

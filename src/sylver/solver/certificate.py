@@ -13,7 +13,7 @@ Format (JSON, ``"format": "sylver-certificate"``, ``"version": 1``):
   aligned with the position's legal moves other than 1 in increasing order: for the move x, either a
   reply y such that the position after x then y is {2,3} or another node (so x loses), or 0, which
   claims that the position after x is an ender with t > 1 and so N by strategy stealing
-  (shared/seeds/004 sec. 1: every ender with t > 1 is N).  Every position appears once, so shared
+  (Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1: every ender with t > 1 is N).  Every position appears once, so shared
   subproofs are written once.
 * ``root_replies`` (present when ``complete``): aligned with the root's legal moves other than 1,
   ``-1`` for a winning move (the position after it must be a node) or a reply / 0 as above for a
