@@ -1,5 +1,9 @@
 """The ``sylver`` command.  Each command group lives in its own module and registers on ``app``;
-``main`` turns every library error into one line on stderr and exit status 2 (no traceback)."""
+``main`` turns every library error into one line on stderr and exit status 2 (no traceback).
+
+Start-up time matters here (every command pays it): the command modules import only typer and rich
+at module level and the library where a command runs, so ``sylver --help`` imports no numpy and
+``sylver wythoff`` no numba; small kernel calls run as Python (:mod:`sylver.jit`)."""
 
 from __future__ import annotations
 
@@ -8,7 +12,8 @@ import sys
 import typer
 
 # Importing a command module registers its commands on ``app``.
-from sylver.cli import analyze, arena, play, serve, solve, wythoff  # noqa: E402,F401
+from sylver import jit
+from sylver.cli import analyze, arena, play, serve, solve, warmup, wythoff  # noqa: E402,F401
 from sylver.cli.common import app, fail
 from sylver.errors import BotError
 
@@ -23,6 +28,7 @@ def version() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the console script."""
+    jit.interpret_small_calls()
     try:
         app(args=argv, prog_name="sylver")
     except (ValueError, BotError, OverflowError) as exc:

@@ -12,7 +12,6 @@ from typing import Annotated, Any
 import typer
 
 from sylver.cli.common import app, console, err_console, fail, position_from_args, print_json
-from sylver.position import Position
 
 
 def _peak_rss() -> int:
@@ -200,6 +199,7 @@ def _solve_batch(
     path: Path, first: bool, as_json: bool, memory: str, store: Path | None, no_store: bool,
     jobs: int, cluster: str | None, time_limit: float | None,
 ) -> None:
+    from sylver.position import Position
     from sylver.solver import SolveInterrupted, SolveTimeout, WorkerDiedError
     from sylver.solver import solve as solve_position
 
