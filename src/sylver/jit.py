@@ -79,6 +79,11 @@ class Kernel:
         self.__doc__ = py_func.__doc__
         self.__wrapped__ = py_func
 
+    @property
+    def loaded(self) -> bool:
+        """Has the numba dispatcher been created (numba imported, compiled code in use)?"""
+        return self._dispatcher is not None
+
     def compiled(self) -> Any:
         """The numba dispatcher (numba imported now if it was not yet)."""
         if self._dispatcher is None:
