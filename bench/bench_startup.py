@@ -8,7 +8,9 @@
 Every command runs as a fresh process (the console script, with PYTHONPATH set to the tree's
 ``src``), ``--runs`` times, alternating with the same command from a ``git worktree`` of ``--base``
 (kept in ~/.cache/sylver-bench/<commit> so that its numba cache survives between runs: its first
-use compiles the base's kernels, which takes minutes).  One untimed run of each command comes first.
+use compiles the base's kernels, which takes minutes).  One untimed run of each command comes first,
+and both trees are byte-compiled (Python caches byte code itself on first import, unless
+PYTHONDONTWRITEBYTECODE is set, as it may be on a build machine).
 Figures are medians: wall-clock seconds, and the CPU seconds (user + system) of the same process,
 which a busy machine inflates less; the load average is printed before and after.
 
@@ -20,6 +22,7 @@ temporary directory): ``sylver warmup`` for this tree, with its peak resident me
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import platform
 import statistics
@@ -111,7 +114,7 @@ def main() -> None:
     opts = ap.parse_args()
 
     print(f"# sylver start-up: {cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    print(f"# {load()}; {opts.runs} runs per command; median wall seconds (CPU seconds)")
+    print(f"# {load()}; {opts.runs} runs per command; median wall seconds (CPU seconds)", flush=True)
     trees = [ROOT]
     label = ""
     if not opts.no_base:
@@ -119,7 +122,10 @@ def main() -> None:
         trees.append(base)
         label = f"{opts.base} ({sha})"
         print(f"# base: {label} in {base}")
-    print("# warming up (one untimed run per command and tree; a fresh base worktree compiles first)")
+    print("# warming up (one untimed run per command and tree; a fresh base worktree compiles first)",
+          flush=True)
+    for tree in trees:
+        compileall.compile_dir(tree / "src" / "sylver", quiet=2)
     for args, _ in COMMANDS:
         for tree in trees:
             run(tree, args)
@@ -127,7 +133,7 @@ def main() -> None:
     head = f"{'command':<44} {'target':>6}  {'this tree':>15} {'':>4}"
     if label:
         head += f"  {label:>22}  {'speed-up':>8}"
-    print(head)
+    print(head, flush=True)
     for args, target in COMMANDS:
         medians = median_runs(trees, args, opts.runs)
         wall, cpu = medians[0]

@@ -98,6 +98,11 @@ class TestTiers:
         other(b)  # 8 elements > the 6 left: compiled
         assert b.tolist() == [2] * 8 and other.loaded and jit._budget == 6
 
+    def test_pickled_by_name(self) -> None:
+        import pickle
+
+        assert pickle.loads(pickle.dumps(semigroup.round_robin_add)) is semigroup.round_robin_add
+
     def test_library_default_is_compiled(self) -> None:
         out = _python("from sylver import jit; print(jit._budget)")
         assert out.stdout.strip() == "0", out.stderr

@@ -101,6 +101,16 @@ class Kernel:
         state = "not loaded" if self._dispatcher is None else "loaded"
         return f"<kernel {self.__module__}.{self.__qualname__} ({state})>"
 
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        # by name, as functions and numba dispatchers pickle: a worker process finds its own copy
+        return (_kernel_named, (self.__module__, self.__qualname__))
+
+
+def _kernel_named(module: str, name: str) -> Kernel:
+    import importlib
+
+    return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+
 
 def _small(args: tuple[Any, ...]) -> bool:
     """Charge a call to the interpretation budget if its arrays are small enough (not thread-exact:

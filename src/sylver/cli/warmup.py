@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import compileall
 import time
+from pathlib import Path
 
 from sylver.cli.common import app, err_console
 
@@ -11,13 +13,15 @@ from sylver.cli.common import app, err_console
 def warmup() -> None:
     """Compile the numba kernels ahead (about a minute, once per install; `make` runs it).
 
-    Every command that needs a kernel compiles it at its first run on a machine and caches it next to the sources; this compiles them all at once, with a line per kernel that takes long. Afterwards every kernel loads from the cache in a fraction of a second.
+    Every command that needs a kernel compiles it at its first run on a machine and caches it next to the sources; this compiles them all at once, with a line per kernel that takes long. Afterwards every kernel loads from the cache in a fraction of a second. It also byte-compiles sylver's Python modules, which Python does not cache by itself where PYTHONDONTWRITEBYTECODE is set.
     """
     from sylver import jit
 
     jit.use_compiled()
     jit.watch_compilation(always=True)
     started = time.monotonic()
+    err_console.print("warm-up: Python byte code …", highlight=False)
+    compileall.compile_dir(Path(jit.__file__).parent, quiet=2)
     for what, run in _WORKLOADS:
         err_console.print(f"warm-up: {what} …", highlight=False)
         run()
