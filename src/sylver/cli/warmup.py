@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import compileall
 import time
 from pathlib import Path
 
@@ -15,6 +14,8 @@ def warmup() -> None:
 
     Every command that needs a kernel compiles it at its first run on a machine and caches it next to the sources; this compiles them all at once, with a line per kernel that takes long. Afterwards every kernel loads from the cache in a fraction of a second. It also byte-compiles sylver's Python modules, which Python does not cache by itself where PYTHONDONTWRITEBYTECODE is set.
     """
+    import compileall
+
     from sylver import jit
 
     jit.use_compiled()
