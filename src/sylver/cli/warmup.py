@@ -53,6 +53,7 @@ def _solver() -> None:
 
     build_certificate(solve(Position([7, 11, 13])))
     solve(Position([4, 5]), first=True)
+    solve(Position([16, 20, 28, 35, 54]))  # 150,000 states: the tables grow (0.1 s)
     count_reachable(Position([5, 7]))
 
 
