@@ -23,7 +23,7 @@ from sylver.arena.rules import make_rules
 from sylver.arena.specs import parse_spec, parse_specs
 from sylver.arena.tournament import Config, run_tournament
 from sylver.bots.oracle import solver_ready
-from sylver.compat import RESERVE, GameClock, Seed000Bot, Seed002Bot
+from sylver.compat import RESERVE, GameClock, Seed000Bot, Seed002Bot, play_next_move
 from sylver.position import Outcome, Position
 from sylver.solver import solve
 from sylver.solver.engine import ENGINE
@@ -49,34 +49,10 @@ def cold_solver():
 
 
 def next_move_game(bots, start=(), *, convention="used", clock=30.0, cap=10**6):
-    """One game as the ``nextMove`` competition's referee plays it, seat 0 first from ``start``.
-
-    ``convention``: ``"used"`` — the reference referee: t = the seconds this bot has used so far in
-    this game (0.0 at its first move, the sum of its calls' perf_counter durations), the game lost
-    when that passes ``clock``; ``"left"`` — the README: t = clock − used; None — no third argument.
-    Returns (winner's seat, reason, every number named, seconds used per seat, seconds per call)."""
-    moves = list(start)
-    used = [0.0, 0.0]
-    spent: tuple[list[float], list[float]] = ([], [])
-    turn = 0
-    while True:
-        p = Position(moves)
-        remaining = p.legal_moves() if p.is_finite else []
-        t = used[turn] if convention == "used" else clock - used[turn]
-        t0 = time.perf_counter()
-        if convention is None:
-            v = bots[turn].nextMove(list(moves), list(remaining))
-        else:
-            v = bots[turn].nextMove(list(moves), list(remaining), t)
-        dt = time.perf_counter() - t0
-        used[turn] += dt
-        spent[turn].append(dt)
-        if used[turn] > clock:
-            return 1 - turn, "time", moves + [v], used, spent
-        if v == 1 or v > cap or not p.is_legal(v):
-            return 1 - turn, "named 1" if v == 1 else "illegal", moves + [v], used, spent
-        moves.append(v)
-        turn = 1 - turn
+    """:func:`sylver.compat.play_next_move` as a tuple (winner's seat, reason, every number named,
+    seconds used per seat, seconds per call per seat); its loop is checked in :class:`TestDriver`."""
+    g = play_next_move(bots, start, time_arg=convention, clock=clock, cap=cap)
+    return g.winner, g.reason, list(g.moves), g.used, g.spent
 
 
 def gcd(a, b):  # the King-of-the-Hill driver's helper, verbatim
@@ -146,6 +122,46 @@ def n_sample(known_results: list[dict], k: int = 10) -> list[tuple[tuple[int, ..
     ns = [r for r in known_results if r["outcome"] == "N"]
     sample = [(tuple(r["position"]), r) for r in random.Random(12).sample(ns, k)]
     return [(ISSUE[0], None), (NON_TRIVIAL[0], None), *sample]
+
+
+class Recorder:
+    """A nextMove bot that records its arguments, sleeps ``pause`` seconds and names ``answers`` in turn."""
+
+    def __init__(self, answers, pause=0.0):
+        self.answers, self.pause, self.calls = list(answers), pause, []
+
+    def nextMove(self, moves, remaining, *t):  # noqa: N802
+        self.calls.append((list(moves), list(remaining), t))
+        time.sleep(self.pause)
+        return self.answers.pop(0)
+
+
+class TestDriver:
+    """The referee loop reproduces the reference referee's calling convention (and the README's)."""
+
+    def test_time_used(self):
+        a, b = Recorder([4, 9, 5, 2], pause=0.02), Recorder([6, 7, 3, 1])
+        g = play_next_move((a, b), time_arg="used")
+        assert (g.winner, g.reason, g.moves) == (0, "named 1", (4, 6, 9, 7, 5, 3, 2, 1))
+        assert [c[2] for c in a.calls[:3]] == [(0.0,), (g.spent[0][0],), (g.spent[0][0] + g.spent[0][1],)]
+        assert g.spent[0][0] >= 0.02 and g.used[0] == pytest.approx(sum(g.spent[0]))
+        assert a.calls[1][:2] == ([4, 6], []) and a.calls[2][:2] == ([4, 6, 9, 7], [1, 2, 3, 5])
+
+    def test_time_left_and_none(self):
+        a, b = Recorder([5, 3]), Recorder([2, 1])
+        g = play_next_move((a, b), time_arg="left", clock=36.0)
+        assert [c[2][0] for c in b.calls] == [36.0, 36.0 - g.spent[1][0]]
+        a, b = Recorder([5, 3]), Recorder([2, 1])
+        play_next_move((a, b), time_arg=None)
+        assert all(c[2] == () for c in a.calls + b.calls)
+
+    def test_losses(self):
+        g = play_next_move((Recorder([4, 9], pause=0.06), Recorder([6])), time_arg="used", clock=0.1)
+        assert (g.winner, g.reason) == (1, "time")
+        g = play_next_move((Recorder([4, 8]), Recorder([6])))
+        assert (g.winner, g.reason, g.moves) == (1, "illegal", (4, 6, 8))
+        g = play_next_move((Recorder([4]), Recorder([1_000_001])))
+        assert (g.winner, g.reason) == (0, "above the cap")
 
 
 class TestGameClock:

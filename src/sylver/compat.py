@@ -28,7 +28,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from sylver.bots import make_bot
 from sylver.bots.base import Bot, Turn
@@ -224,4 +226,68 @@ class Seed002Bot:
         return move
 
 
-__all__ = ["GameClock", "Seed000Bot", "Seed002Bot"]
+@dataclass(frozen=True)
+class NextMoveGame:
+    """One game played by :func:`play_next_move`."""
+
+    winner: int
+    """Seat of the winner (0 moved first)."""
+    reason: str
+    """Why the loser lost: ``named 1``, ``illegal``, ``above the cap``, ``time`` or ``crash``."""
+    moves: tuple[int, ...]
+    """Every number named, the start first, the losing answer last."""
+    used: tuple[float, float]
+    """Seconds each seat used (the sum of its calls' ``perf_counter`` durations)."""
+    spent: tuple[tuple[float, ...], tuple[float, ...]]
+    """Seconds of each call, per seat."""
+
+
+def play_next_move(
+    bots: Sequence[Any], start: Iterable[int] = (), *, time_arg: str | None = "used",
+    clock: float = SEED002_CLOCK, cap: int | None = SEED002_CAP,
+) -> NextMoveGame:
+    """One game between two ``nextMove`` bots, seat 0 first from ``start``, called as the competition
+    calls them: ``nextMove(moves, remaining, t)`` with the moves so far (the start first) and the legal
+    moves when finitely many (else ``[]``), each call timed with ``perf_counter``; a seat loses when
+    its time adds up past ``clock``, or by naming 1, an illegal number or one above ``cap``.
+
+    ``time_arg``: ``"used"`` — as the reference referee: t = the seconds this seat has used so far in
+    this game (0.0 at its first move); ``"left"`` — as the README: t = ``clock`` − that; None — no
+    third argument."""
+    moves = [int(x) for x in start]
+    used = [0.0, 0.0]
+    spent: tuple[list[float], list[float]] = ([], [])
+    seat = 0
+
+    def end(reason: str, answer: object) -> NextMoveGame:
+        named = tuple(moves) + ((answer,) if isinstance(answer, int) else ())
+        return NextMoveGame(1 - seat, reason, named, (used[0], used[1]), (tuple(spent[0]), tuple(spent[1])))
+
+    while True:
+        p = Position(moves)
+        remaining = p.legal_moves() if p.is_finite else []
+        t0 = time.perf_counter()
+        try:
+            if time_arg is None:
+                v = bots[seat].nextMove(list(moves), list(remaining))
+            else:
+                t = used[seat] if time_arg == "used" else clock - used[seat]
+                v = bots[seat].nextMove(list(moves), list(remaining), t)
+        except Exception:  # noqa: BLE001 - a crash loses, as in the competition
+            return end("crash", None)
+        dt = time.perf_counter() - t0
+        used[seat] += dt
+        spent[seat].append(dt)
+        if used[seat] > clock:
+            return end("time", v)
+        if v == 1:
+            return end("named 1", v)
+        if isinstance(v, bool) or not isinstance(v, int) or not p.is_legal(v):
+            return end("illegal", v)
+        if cap is not None and v > cap:
+            return end("above the cap", v)
+        moves.append(v)
+        seat = 1 - seat
+
+
+__all__ = ["GameClock", "NextMoveGame", "Seed000Bot", "Seed002Bot", "play_next_move"]
