@@ -94,9 +94,9 @@ class GameClock:
     starts a new game.  The referee's argument is a *hint*: 0.0 at a game's first call and growing
     by about what the bot spent means time used (left = ``limit`` − hint); near a clock at the first
     call, or shrinking, means time left; until the hints tell, both readings are taken and the
-    smaller wins.  The time left is the smaller of the own reckoning and the hint's, less
-    :data:`RESERVE`; it never exceeds ``limit`` − own time used, so a game never takes more than
-    ``limit`` by the bot's own measure.
+    smaller wins.  The time left is the smaller of the own reckoning and the hint's, less a reserve;
+    it never exceeds ``limit`` − own time used, so a game never plans past ``limit`` by the bot's own
+    measure.
 
     The reserve: a bot plans at most :data:`~sylver.bots.perfect.SOLVE_SHARE` of the time it is given
     for one move, and a move can still run over (a time-limited solve returns late).  With a largest
