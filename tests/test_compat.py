@@ -3,8 +3,9 @@
 The ``nextMove`` competition's reference referee calls ``nextMove(moves, remaining, t)`` with ``t``
 the time the bot has already used in the game (0.0 at its first move, then the sum of its own calls'
 ``perf_counter`` durations) and ends the game when that passes 30 s; the competition's README says
-``t`` is the time left on a 36 s clock.  :func:`next_move_game` reproduces both, and a referee that
-passes nothing; :func:`koth_game` is the King-of-the-Hill driver (the start pair first in the list,
+``t`` is the time left on a 36 s clock.  :func:`sylver.compat.play_next_move` reproduces both, and a
+referee that passes nothing (its loop is checked in :class:`TestDriver`); :func:`koth_game` is the
+King-of-the-Hill driver (the start pair first in the list,
 20 s per call).  Clocks are shortened where that keeps a test meaningful (the bot is built for the
 same clock).
 """
@@ -117,10 +118,16 @@ def wins(p: Position, move: int, rec: dict | None = None) -> bool:
     return p.is_legal(move) and move > 1 and solve(p.play(move), first=True).outcome is Outcome.P
 
 
-def n_sample(known_results: list[dict], k: int = 10) -> list[tuple[tuple[int, ...], dict | None]]:
-    """The issue's position, the non-trivial one, and k published N-positions (a fixed sample)."""
-    ns = [r for r in known_results if r["outcome"] == "N"]
-    sample = [(tuple(r["position"]), r) for r in random.Random(12).sample(ns, k)]
+@pytest.fixture(scope="module")
+def n_sample(request) -> list[tuple[tuple[int, ...], dict | None]]:
+    """The issue's position, the non-trivial one, and 10 published N-positions (a fixed sample; none
+    when the published results are not beside the checkout)."""
+    try:
+        known = request.getfixturevalue("known_results")
+    except pytest.skip.Exception:
+        known = []
+    ns = [r for r in known if r["outcome"] == "N"]
+    sample = [(tuple(r["position"]), r) for r in random.Random(12).sample(ns, min(10, len(ns)))]
     return [(ISSUE[0], None), (NON_TRIVIAL[0], None), *sample]
 
 
@@ -212,16 +219,14 @@ class TestGameClock:
 
 @pytest.mark.parametrize("convention", CONVENTIONS)
 class TestNextMoveReferee:
-    def test_winning_moves(self, convention, known_results):
+    def test_winning_moves(self, convention, n_sample):
         bot = Seed002Bot(seed=1)  # one instance for every game: each is recognised as a new one
-        for start, rec in n_sample(known_results):
+        for start, rec in n_sample:
             w, reason, moves, used, _ = next_move_game(
                 (bot, Seed002Bot(bot="random", seed=2)), start, convention=convention)
             p = Position(start)
             assert wins(p, moves[len(start)], rec), (start, moves)
             assert w == 0 and reason == "named 1" and used[0] <= 30.0, (start, moves, reason)
-        _, _, moves, _, _ = next_move_game((bot, Seed002Bot(bot="random")), ISSUE[0], convention=convention)
-        assert moves[4] == ISSUE[1]
 
     def test_non_trivial_move_takes_time(self, convention, cold_solver):
         start, answer = NON_TRIVIAL
@@ -239,14 +244,15 @@ class TestNextMoveReferee:
                     other = Seed002Bot(bot=opponent, seed=seat, clock=clock)
                     bots = (perfect, other) if seat == 0 else (other, perfect)
                     w, reason, moves, used, spent = next_move_game(bots, start, convention=convention, clock=clock)
-                    assert reason == "named 1" and used[seat] <= clock, (opponent, seat, reason, [round(x, 3) for x in spent[seat]], moves)
+                    calls = [round(x, 3) for x in spent[seat]]
+                    assert reason == "named 1" and used[seat] <= clock, (opponent, seat, reason, calls, moves)
                     assert w == seat or start, (opponent, seat, moves)  # {41,43}: N, the opponent may win
 
 
 class TestKotHDriver:
-    def test_winning_moves(self, known_results):
+    def test_winning_moves(self, n_sample):
         bot = Seed000Bot(0, seed=1)
-        for start, rec in n_sample(known_results):
+        for start, rec in n_sample:
             if len(start) < 2:
                 continue
             winner, nums, transcript, reason = koth_game([bot, Seed000Bot(1, bot="random", seed=2)], 1, start)

@@ -61,6 +61,9 @@ USED_AT_START = 0.1
 LEFT_AT_START = 1.0
 """A hint at least this large at a game's first call reads as time left (time used is 0.0 there)."""
 
+GAP_LIST = 1_000_000
+""":func:`play_next_move` lists the remaining moves up to this many (the arena's default limit)."""
+
 WARM_UP = 600.0
 """Seconds the constructor may wait for the solver's compilation (once per process, before any clock
 runs; a few seconds when numba's cache is warm)."""
@@ -248,7 +251,7 @@ def play_next_move(
 ) -> NextMoveGame:
     """One game between two ``nextMove`` bots, seat 0 first from ``start``, called as the competition
     calls them: ``nextMove(moves, remaining, t)`` with the moves so far (the start first) and the legal
-    moves when finitely many (else ``[]``), each call timed with ``perf_counter``; a seat loses when
+    moves when finitely many (else ``[]``; also past GAP_LIST of them, as the arena), each call timed with ``perf_counter``; a seat loses when
     its time adds up past ``clock``, or by naming 1, an illegal number or one above ``cap``.
 
     ``time_arg``: ``"used"`` — as the reference referee: t = the seconds this seat has used so far in
@@ -265,7 +268,7 @@ def play_next_move(
 
     while True:
         p = Position(moves)
-        remaining = p.legal_moves() if p.is_finite else []
+        remaining = p.legal_moves() if p.is_finite and p.genus <= GAP_LIST else []
         t0 = time.perf_counter()
         try:
             if time_arg is None:
