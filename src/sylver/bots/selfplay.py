@@ -11,8 +11,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from sylver.bots.base import Bot, Turn, is_prime
+from sylver.bots.base import Bot, Turn
 from sylver.position import GameRecord, Position
+from sylver.theory import is_prime
 
 
 @dataclass(frozen=True)
