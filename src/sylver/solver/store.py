@@ -1,4 +1,4 @@
-"""Results store: solved positions kept in SQLite or PostgreSQL and reused (docs/solve.md, "The store").
+"""Results store: solved positions kept in SQLite or PostgreSQL and reused (docs/solve.md, "Results store").
 
 One row per position (its canonical text ``"4,5"``): outcome, winning moves, whether the set of
 winning moves is complete, the Frobenius number, and how it was obtained.  ``Store(location)`` opens
