@@ -447,11 +447,11 @@ def roberts_classification(position: PositionLike) -> RobertsCase | None:
         return None
     tt = roberts_frobenius_number(a0, d, s)
     if s == 1:
-        return RobertsCase("A", a0, d, s, tt, EnderKind.QUIET)
+        return RobertsCase(case="A", a0=a0, d=d, s=s, frobenius_number=tt, ender_kind=EnderKind.QUIET)
     if a0 == 3:
-        return RobertsCase("B", a0, d, s, tt, EnderKind.UNQUIET)
+        return RobertsCase(case="B", a0=a0, d=d, s=s, frobenius_number=tt, ender_kind=EnderKind.UNQUIET)
     kind = EnderKind.QUIET if (a0 - 2) % s == 0 else EnderKind.NONE
-    return RobertsCase("C", a0, d, s, tt, kind)
+    return RobertsCase(case="C", a0=a0, d=d, s=s, frobenius_number=tt, ender_kind=kind)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -613,7 +613,10 @@ class KnownResult:
 
 
 def _k(gens: Iterable[int], outcome: str, wins: Iterable[int], complete: bool, cite: str) -> KnownResult:
-    return KnownResult(Position(gens).generators, Outcome(outcome), tuple(wins), complete, cite)
+    return KnownResult(
+        generators=Position(gens).generators, outcome=Outcome(outcome), winning_moves=tuple(wins),
+        complete=complete, citation=cite,
+    )
 
 
 _S2 = "shared/seeds/004 sec. 2"
@@ -670,7 +673,9 @@ def known_result(position: PositionLike) -> KnownResult | None:
     p = as_position(position)
     found = _BY_GENERATORS.get(p.generators)
     if found is None and _family_member(p.generators):
-        return KnownResult(p.generators, Outcome.P, (), True, _FAMILY_CITE)
+        return KnownResult(
+            generators=p.generators, outcome=Outcome.P, winning_moves=(), complete=True, citation=_FAMILY_CITE
+        )
     return found
 
 
@@ -974,7 +979,6 @@ def report(position: PositionLike, *, move_list_limit: int = 10_000) -> dict[str
     sg = p.semigroup
     g = p.gcd
     finite = g == 1
-    live = finite and not p.is_over
     out: dict[str, Any] = {
         "position": list(p.generators),
         "braces": p.braces(),
@@ -1001,32 +1005,7 @@ def report(position: PositionLike, *, move_list_limit: int = 10_000) -> dict[str
         "roberts": None,
         "known_result": None,
     }
-    if finite:
-        if p.genus <= move_list_limit:
-            out["legal_moves"] = p.legal_moves(move_list_limit)
-        else:
-            notes.append(f"legal_moves: {p.genus:,} legal moves, more than the limit {move_list_limit:,}")
-    else:
-        notes.append("legal_moves: infinitely many (g != 1)")
-    if live:
-        kind = ender_kind(p)
-        out["ender"] = kind.value
-        out["strong_antisymmetry"] = kind is EnderKind.QUIET
-        out["weak_antisymmetry"] = kind is not EnderKind.NONE
-        if kind is not EnderKind.NONE:
-            end_list = [p.frobenius_number]
-        else:
-            end_list = ends(p)
-        out["end_count"] = len(end_list)
-        if len(end_list) <= move_list_limit:
-            out["ends"] = end_list
-        else:
-            notes.append(f"ends: {len(end_list):,} ends, more than the limit {move_list_limit:,}")
-    elif p.is_over:
-        out["ends"], out["end_count"] = [], 0
-        notes.append("ender: undefined for {1} (no legal move remains)")
-    else:
-        notes.append("ends, ender: defined only for g = 1 (see enclosure for Ē)")
+    _report_moves_and_ends(p, out, notes, move_list_limit)
     _report_enclosure(p, out, notes, move_list_limit)
     if out["prime_multiple"] == "short":
         out["short_bound"] = Position(x // g for x in p.generators).frobenius_number
@@ -1049,6 +1028,36 @@ def report(position: PositionLike, *, move_list_limit: int = 10_000) -> dict[str
     out["winning_move"] = winning_move_by_theory(p)
     out["notes"] = notes
     return out
+
+
+def _report_moves_and_ends(p: Position, out: dict[str, Any], notes: list[str], limit: int) -> None:
+    """The legal-move, end and ender fields of :func:`report`, with a note for each one left null."""
+    if p.gcd == 1:
+        if p.genus <= limit:
+            out["legal_moves"] = p.legal_moves(limit)
+        else:
+            notes.append(f"legal_moves: {p.genus:,} legal moves, more than the limit {limit:,}")
+    else:
+        notes.append("legal_moves: infinitely many (g != 1)")
+    if p.gcd == 1 and not p.is_over:
+        kind = ender_kind(p)
+        out["ender"] = kind.value
+        out["strong_antisymmetry"] = kind is EnderKind.QUIET
+        out["weak_antisymmetry"] = kind is not EnderKind.NONE
+        if kind is not EnderKind.NONE:
+            end_list = [p.frobenius_number]
+        else:
+            end_list = ends(p)
+        out["end_count"] = len(end_list)
+        if len(end_list) <= limit:
+            out["ends"] = end_list
+        else:
+            notes.append(f"ends: {len(end_list):,} ends, more than the limit {limit:,}")
+    elif p.is_over:
+        out["ends"], out["end_count"] = [], 0
+        notes.append("ender: undefined for {1} (no legal move remains)")
+    else:
+        notes.append("ends, ender: defined only for g = 1 (see enclosure for Ē)")
 
 
 def _report_enclosure(p: Position, out: dict[str, Any], notes: list[str], limit: int) -> None:
