@@ -321,8 +321,8 @@ def _lock_key(position: Position) -> int:
 
 def _record(position: Position, row: tuple) -> Record:
     return Record(
-        position, Outcome(row[0]), tuple(json.loads(row[1])), bool(row[2]), int(row[3]),
-        int(row[4]), float(row[5]),
+        position=position, outcome=Outcome(row[0]), winning_moves=tuple(json.loads(row[1])),
+        complete=bool(row[2]), frobenius_number=int(row[3]), states=int(row[4]), seconds=float(row[5]),
     )
 
 
