@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from sylver.arena.board import Board
 from sylver.arena.rules import Rules
 from sylver.arena.sandbox import BotProcess
-from sylver.bots.base import is_prime
+from sylver.theory import is_prime
 
 ILLEGAL_REASONS = ("illegal", "prime-first", "above-cap", "invalid")
 CRASH_REASONS = ("crash", "protocol")

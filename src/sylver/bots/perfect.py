@@ -3,7 +3,7 @@ everywhere else.
 
 Order of business on each move (each step within the move's time budget):
 
-1. **Theory** (shared/seeds/004, :mod:`sylver.bots.lore`): a move proven to leave a P-position —
+1. **Theory** (:mod:`sylver.theory`): a move proven to leave a P-position —
    a prime p >= 5 on the empty position (Hutchings), p when every named number is a multiple of a
    prime p >= 5, the published P-positions with g > 1 ({4,6}, {6,9}, {8,12}, {8,14}, {10,16,24},
    {8,10,22}, the series {8,12,8n+2,8n+6}, ...), the {4,6} family {4,6,x}, and {2,3}.
@@ -41,9 +41,9 @@ import time
 
 from sylver.bots.base import Bot, Turn
 from sylver.bots.candidates import SMALL, candidates, hands_over_2_3, largest_allowed
-from sylver.bots.lore import known_outcome, proven_n, winning_move_by_theory
 from sylver.bots.oracle import Exact, Oracle, solver_ready, start_warm_up
 from sylver.position import Outcome, Position
+from sylver.theory import known_outcome, proven_n, winning_move_by_theory
 
 EASY_GENUS = 60
 """A position with at most this many legal moves is within any searching opponent's reach."""
@@ -261,7 +261,7 @@ class PerfectBot(Bot):
             return False
         known = known_outcome(after)
         if known is not None:
-            return known
+            return known is Outcome.P
         if after.is_finite:
             exact = self._exact(after, deadline)
             if exact is not None:

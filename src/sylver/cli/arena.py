@@ -120,7 +120,9 @@ def tournament(
     if memory < 64:
         fail("--memory must be at least 64 MiB")
     r = _rules(rules, start, cap, clock, move_time, no_prime_first, gap_list_limit, penalties, time_arg)
-    config = Config(specs, r, rounds, seed, disqualify_on_timeout, memory)
+    config = Config(
+        specs, r, rounds=rounds, seed=seed, disqualify_on_timeout=disqualify_on_timeout, memory_mb=memory
+    )
     total = rounds * len(specs) * (len(specs) - 1)
     _run(config, out, concurrency, cluster, quiet, as_json, every=report_every or max(1, total // 10))
 
@@ -154,7 +156,7 @@ def match(
     if games < 1:
         fail("--games must be at least 1")
     r = _rules(rules, start, cap, clock, move_time, no_prime_first, gap_list_limit, penalties, time_arg)
-    config = Config(specs, r, (games + 1) // 2, seed, False, memory, pairs=[(0, 1)])
+    config = Config(specs, r, rounds=(games + 1) // 2, seed=seed, memory_mb=memory, pairs=[(0, 1)])
     _run(config, out, concurrency, cluster, quiet, as_json, match_names=config.names)
 
 
