@@ -44,9 +44,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from sylver.bots.lore import known_outcome
+
 from sylver.bots import BOTS, make_bot
 from sylver.bots.base import Turn
-from sylver.bots.lore import known_outcome
 from sylver.bots.selfplay import Played, finish, play_game
 from sylver.compat import SEED002_CAP, SEED002_CLOCK, Seed000Bot, Seed002Bot, play_next_move
 from sylver.position import Outcome, Position
