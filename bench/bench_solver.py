@@ -132,8 +132,8 @@ def scale(memory: str, only: list[str] | None = None) -> None:
     """The large positions: outcome, states, seconds, peak memory, self-check (P: complete; N: the
     least winning move, whose position the self-check solves afresh)."""
     print(f"\n## scale: one process each, --memory {memory}, --first, self-check of N answers on")
-    print(f"{'position':<24} {'outcome':>7} {'published':>9} {'states':>13} {'seconds':>9} {'peak RSS':>9} "
-          f"{'B/state':>8} {'saturated':>9}  self-check")
+    print(f"{'position':<24} {'outcome':>7} {'published':>9} {'states':>13} {'seconds':>9} {'cpu s':>9} "
+          f"{'peak RSS':>9} {'B/state':>8} {'saturated':>9}  self-check")
     for pos, published in SCALE:
         if only and pos not in only:
             continue
@@ -141,7 +141,7 @@ def scale(memory: str, only: list[str] | None = None) -> None:
         c = r["self_check"]
         check = "-" if c is None else f"passed: {c['moves']} P afresh ({c['states']:,} states, {c['seconds']:.0f} s)"
         print(f"{'{' + pos + '}':<24} {r['outcome']:>7} {published:>9} {r['states']:>13,} {r['seconds']:>9.1f} "
-              f"{r['peak_rss'] / 2**30:>7.2f}GB {r['table_bytes'] / max(r['entries'], 1):>8.1f} "
+              f"{r['cpu']:>9.1f} {r['peak_rss'] / 2**30:>7.2f}GB {r['table_bytes'] / max(r['entries'], 1):>8.1f} "
               f"{r['saturated']!s:>9}  {check}", flush=True)
         if r["outcome"] != published:
             print(f"  !! differs from the published {published}")
