@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sylver.errors import (
         BotError,
-        BotTimeoutError,
         IllegalMoveError,
         InvalidMoveError,
         InvalidPositionError,
@@ -30,7 +29,6 @@ if TYPE_CHECKING:
 
 _HOME = {
     "BotError": "sylver.errors",
-    "BotTimeoutError": "sylver.errors",
     "GameRecord": "sylver.position",
     "GameResult": "sylver.position",
     "IllegalMoveError": "sylver.errors",
@@ -45,7 +43,6 @@ _HOME = {
 
 __all__ = [
     "BotError",
-    "BotTimeoutError",
     "GameRecord",
     "GameResult",
     "IllegalMoveError",
