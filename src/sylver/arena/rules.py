@@ -117,8 +117,9 @@ def make_rules(
         changes["cap"] = cap or None
     for key, value in (("clock", clock), ("move_time", move_time)):
         if value is not None:
-            if value < 0 or math.isnan(value):
-                raise ValueError(f"--{key.replace('_', '-')} {value} must be positive (0: no limit)")
+            if not 0 <= value < math.inf:
+                raise ValueError(f"--{key.replace('_', '-')} {value} must be a positive number of seconds "
+                                 "(0: no limit)")
             changes[key] = value or None
     if no_prime_first is not None:
         changes["no_prime_first"] = no_prime_first
