@@ -13,6 +13,9 @@ import random
 from dataclasses import asdict, dataclass, replace
 
 PRESETS = ("koth", "koth-2020", "classic")
+MAX_ANSWER_DIGITS = 100
+"""An answer is an integer of at most this many decimal digits (a longer one is ``invalid``), under
+every preset: the referee must judge each answer at once (e.g. whether a first move is a prime)."""
 
 
 @dataclass(frozen=True)
