@@ -363,10 +363,6 @@ def _run_batch(config: Config, phase: int, todo: list[dict], games: list[dict], 
             if not inflight:
                 break
             finished, _ = wait(list(inflight), timeout=0.05 if journal else None, return_when=FIRST_COMPLETED)
-            if journal is not None:
-                for g in inflight.values():
-                    if g["id"] not in announced and os.path.exists(os.path.join(journal, f"{phase}-{g['id']}")):
-                        announce(g)
             for fut in finished:
                 g = inflight.pop(fut)
                 try:
@@ -389,6 +385,10 @@ def _run_batch(config: Config, phase: int, todo: list[dict], games: list[dict], 
                 ev.finished(rec, g["id"], len(games))
                 if config.disqualify_on_timeout and _disqualified_in([rec]):
                     stop = True
+            if journal is not None:  # a local worker writes the game's journal when it starts it
+                for g in inflight.values():
+                    if g["id"] not in announced and os.path.exists(os.path.join(journal, f"{phase}-{g['id']}")):
+                        announce(g)
             if broken:
                 workers = dict(getattr(executor, "_processes", None) or {})
                 lost += inflight.values()
