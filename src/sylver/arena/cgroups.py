@@ -206,6 +206,18 @@ class BotCgroup:
                 pass
             self.frozen = False
 
+    def unfreeze_always(self, pids: tuple[int, ...]) -> None:
+        """Take processes that never run bot code (the sandbox's own) out of the freezer, where
+        each freeze and thaw would wake them for nothing (cgroup v1: the freezer is its own tree)."""
+        d = self.dirs.get("freezer")
+        if d is None or not os.path.exists(os.path.join(d, "freezer.state")):
+            return
+        for pid in pids:
+            try:
+                _write(os.path.join(os.path.dirname(d), "cgroup.procs"), str(pid))
+            except OSError:
+                pass
+
     def kill(self, spare: tuple[int, ...] = ()) -> int:
         """SIGKILL every process but ``spare`` until none is left; the number killed."""
         killed = set()

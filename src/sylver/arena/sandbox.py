@@ -345,6 +345,7 @@ class BotProcess:
         self.dead = False
         self.api = ""
         self.cpu_hard = resource.RLIM_INFINITY
+        self._cpu_soft = -1
         self._cpu_last: float | None = None
 
     # -- life cycle --------------------------------------------------------------------------------
@@ -466,6 +467,8 @@ class BotProcess:
                 fields = _stat_fields(p)
                 reaper = int(fields[1]) if fields else 0
                 self.pid, self.keep, self._cpu_last = p, (outer, reaper, p), None
+                if self.cgroup is not None:
+                    self.cgroup.unfreeze_always((outer, reaper))
                 return
 
     @property
@@ -621,22 +624,25 @@ class BotProcess:
             return Reply(None, 0.0, 0.0, "crash", self.exit_description())
         if time_left is not None:
             budget: float | None = max(time_left, 0.0)
-            own = _cpu_seconds(pid)
-            if own is not None:
-                soft = int(own + budget + 2.0) + 1
+            # The kernel's backstop: the first process's CPU time is at most the tree's (c0).
+            soft = int(c0 + budget + 2.0) + 1
+            hard = self.cpu_hard
+            if hard != resource.RLIM_INFINITY and soft > hard:
+                soft = hard
+            if soft != self._cpu_soft:
                 try:
-                    hard = self.cpu_hard
-                    if hard != resource.RLIM_INFINITY and soft > hard:
-                        soft = hard
                     resource.prlimit(pid, resource.RLIMIT_CPU, (soft, hard))
+                    self._cpu_soft = soft
                 except (OSError, ValueError):
                     pass
             guard = wall if wall is not None else budget * WALL_FACTOR + WALL_SLACK
         else:
             budget = None
             guard = wall if wall is not None else UNLIMITED_WALL
-        load = load_factor()
-        delay0 = _run_delay(pid)
+        # The load factor and the CPU waiting are read once the call outlasts its first wait (a
+        # fast answer needs neither); waiting before that counts as the bot's own time.
+        load = 0.0
+        delay0 = 0.0
         t0 = time.perf_counter()
         extra = self._unsolicited()
         if extra:
@@ -650,8 +656,9 @@ class BotProcess:
         if not sent:
             return Reply(None, 0.0, time.perf_counter() - t0, "crash", self.exit_description())
         fd = self.proc.stdout.fileno()  # type: ignore[union-attr]
-        deadline = t0 + guard * load
+        deadline = t0 + guard
         used = 0.0
+        polled = False
         result: Reply | None = None
         while True:
             line, ok = self._take_line()
@@ -675,11 +682,15 @@ class BotProcess:
                 result = Reply(obj, 0.0, 0.0)
                 break
             now = time.perf_counter()
-            if budget is not None:
+            if polled and budget is not None:
                 used = (self._cpu() or c0) - c0
                 if used > budget + 0.05:
                     result = Reply(None, used, 0.0, "timeout", f"used {used:.2f} s of CPU time (limit {budget:.3g} s)")
                     break
+            if polled and not load:
+                load = load_factor()
+                delay0 = _run_delay(pid)
+                deadline = t0 + guard * load
             if now >= deadline:
                 waited = _run_delay(pid) - delay0
                 if now - t0 - waited >= guard:
@@ -703,6 +714,7 @@ class BotProcess:
                 ready, _, _ = select.select([fd], [], [], wait)
             except (OSError, ValueError):
                 ready = [fd]
+            polled = polled or not ready
             if ready:
                 try:
                     chunk = os.read(fd, 1 << 16)

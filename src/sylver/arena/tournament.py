@@ -34,7 +34,7 @@ from sylver.arena.ratings import BotStats, standings
 from sylver.arena.rules import Rules
 from sylver.arena.sandbox import DEFAULT_MEMORY_MB, BotProcess, check_sandbox
 from sylver.arena.specs import BotSpec
-from sylver.arena.worker import read_journal, run_game
+from sylver.arena.worker import read_journals, run_game
 from sylver.executors import default_jobs, make_executor
 
 PLAN_VERSION = 1
@@ -385,9 +385,10 @@ def _run_batch(config: Config, phase: int, todo: list[dict], games: list[dict], 
                 ev.finished(rec, g["id"], len(games))
                 if config.disqualify_on_timeout and _disqualified_in([rec]):
                     stop = True
-            if journal is not None:  # a local worker writes the game's journal when it starts it
+            if journal is not None:  # a local worker notes in its journal the game it starts
+                playing = read_journals(journal)
                 for g in inflight.values():
-                    if g["id"] not in announced and os.path.exists(os.path.join(journal, f"{phase}-{g['id']}")):
+                    if g["id"] not in announced and (phase, g["id"]) in playing:
                         announce(g)
             if broken:
                 workers = dict(getattr(executor, "_processes", None) or {})
@@ -401,14 +402,13 @@ def _run_batch(config: Config, phase: int, todo: list[dict], games: list[dict], 
     # The pool broke: its processes are gone, their exit statuses known.  Leftover cgroups of the
     # dead workers' bots (frozen ones cannot die) are removed.
     sweep_stale()
+    playing = read_journals(journal) if journal is not None else {}
+    if journal is not None:  # the next pool's workers start afresh
+        for name in os.listdir(journal):
+            os.unlink(os.path.join(journal, name))
     retry: list[dict] = []
     for g in lost:
-        j = read_journal(journal, phase, g["id"]) if journal is not None else None
-        if journal is not None:
-            try:
-                os.unlink(os.path.join(journal, f"{phase}-{g['id']}"))
-            except OSError:
-                pass
+        j = playing.get((phase, g["id"]))
         if j is None:  # still queued in the pool
             retry.append(g)
             continue

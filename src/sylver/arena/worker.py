@@ -20,8 +20,8 @@ from sylver.arena.rules import Rules
 from sylver.arena.sandbox import BotProcess, StartError
 from sylver.arena.specs import BotSpec
 
-JOURNAL_LINE = 24
-"""Bytes of a journal record: ``<worker pid> <seat on move or -1> <1 if that bot is sandboxed>``."""
+JOURNAL_LINE = 64
+"""Bytes of a journal record (see :class:`Journal`)."""
 
 _local = threading.local()
 _all_caches: list[dict] = []
@@ -99,31 +99,45 @@ def _get_bot(key: str, spec: BotSpec, bot_id: int, memory_mb: int, sandbox: bool
 
 
 class Journal:
-    """The file where a local worker notes that a game started and whose turn it is, so that the
-    runner can tell what happened if the worker dies (``<journal dir>/<phase>-<game id>``)."""
+    """A local worker's note of the game it plays and whose turn it is, so that the runner can tell
+    when a game starts and what happened if the worker dies: one file per worker thread,
+    ``<journal dir>/<pid>-<thread>``, opened once, rewritten in place (``<pid> <phase> <game> <seat on
+    move or -1> <1 if that bot is sandboxed>``)."""
 
     def __init__(self, directory: str, game: dict) -> None:
-        path = os.path.join(directory, f"{game.get('phase', 0)}-{game['id']}")
-        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fds = getattr(_local, "journals", None)
+        if fds is None or fds[0] != directory:
+            if fds is not None:
+                os.close(fds[1])
+            path = os.path.join(directory, f"{os.getpid()}-{threading.get_ident()}")
+            fds = (directory, os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+            _local.journals = fds
+        self.fd = fds[1]
+        self.prefix = f"{os.getpid()} {game.get('phase', 0)} {game['id']}"
         self.sandboxed = [True, True]
         self.mark(-1)
 
     def mark(self, seat: int) -> None:
         flag = int(self.sandboxed[seat]) if seat >= 0 else 1
-        os.pwrite(self.fd, f"{os.getpid()} {seat} {flag}".ljust(JOURNAL_LINE - 1).encode() + b"\n", 0)
-
-    def close(self) -> None:
-        os.close(self.fd)
+        os.pwrite(self.fd, f"{self.prefix} {seat} {flag}".ljust(JOURNAL_LINE - 1).encode() + b"\n", 0)
 
 
-def read_journal(directory: str, phase: int, game_id: int) -> tuple[int, int, bool] | None:
-    """(worker pid, seat on move or -1, that bot sandboxed) of a started game; None if it never started."""
+def read_journals(directory: str) -> dict[tuple[int, int], tuple[int, int, bool]]:
+    """(phase, game id) -> (worker pid, seat on move or -1, that bot sandboxed), for the game each
+    worker thread plays or played last."""
+    out = {}
     try:
-        with open(os.path.join(directory, f"{phase}-{game_id}"), "rb") as f:
-            pid, seat, flag = f.read(JOURNAL_LINE).split()
-        return int(pid), int(seat), flag == b"1"
-    except (OSError, ValueError):
-        return None
+        names = os.listdir(directory)
+    except OSError:
+        return {}
+    for name in names:
+        try:
+            with open(os.path.join(directory, name), "rb") as f:
+                pid, phase, game, seat, flag = f.read(JOURNAL_LINE).split()
+            out[int(phase), int(game)] = (int(pid), int(seat), flag == b"1")
+        except (OSError, ValueError):
+            continue
+    return out
 
 
 def run_game(task: dict) -> dict:
@@ -162,7 +176,7 @@ def run_game(task: dict) -> dict:
                     "traceback": traceback.format_exc()[-2000:]}
     finally:
         if journal is not None:
-            journal.close()
+            journal.mark(-1)
     for seat in seats:
         if seat.process is not None and not seat.process.alive:
             seat.process.close()
