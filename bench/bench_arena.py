@@ -163,8 +163,8 @@ def loaded(games: int) -> None:
     finally:
         for p in burners:
             p.kill()
-    walls = [w for r in out.records for w in r["walls"]]
-    cpus = [c for r in out.records for c in r["times"]]
+    walls = [w for r in out.records for w in r["walls"]] or [0.0]
+    cpus = [c for r in out.records for c in r["times"]] or [0.0]
     timeouts = [r for r in out.records if r["reason"] == "timeout"]
     unfair = [r for r in timeouts if "wall-clock" in r["detail"]]
     print(f"load test: {len(out.records)} KotH games (1 s per move, bots compute 0.8 s) beside "

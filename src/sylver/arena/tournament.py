@@ -344,13 +344,18 @@ def _run_batch(config: Config, phase: int, todo: list[dict], games: list[dict], 
     with factory() as executor, _kill_workers_on_interrupt(executor):
         window = jobs + 2 if not cluster else max(4, jobs * 2)
         inflight: dict[Future, dict] = {}
+        client = getattr(executor, "_client", None)  # Dask: workers tell when they start a game
+        topic = f"sylver-arena-started-{key}" if client is not None else ""
+        told: list[dict] = []
+        if topic:
+            client.subscribe_topic(topic, lambda event: told.append(event[1]))
         while (queue or inflight) and not broken:
             while queue and len(inflight) < window and not stop:
                 g = queue.pop(0)
                 task = {"key": key, "rules": config.rules.to_json(), "game": g,
                         "specs": [config.specs[s].to_json() for s in g["seats"]],
                         "ids": list(g["seats"]), "memory_mb": config.memory_mb,
-                        "sandbox": not config.unsafe_no_sandbox, "journal": journal}
+                        "sandbox": not config.unsafe_no_sandbox, "journal": journal, "started_topic": topic}
                 try:
                     fut = executor.submit(run_game, task)
                 except (BrokenProcessPool, RuntimeError):
@@ -358,11 +363,11 @@ def _run_batch(config: Config, phase: int, todo: list[dict], games: list[dict], 
                     broken = True
                     break
                 inflight[fut] = g
-                if journal is None:  # a cluster: the game starts when a worker thread is free
+                if journal is None and not topic:  # no way to know when it starts
                     announce(g)
             if not inflight:
                 break
-            finished, _ = wait(list(inflight), timeout=0.05 if journal else None, return_when=FIRST_COMPLETED)
+            finished, _ = wait(list(inflight), timeout=0.05, return_when=FIRST_COMPLETED)
             for fut in finished:
                 g = inflight.pop(fut)
                 try:
@@ -385,17 +390,22 @@ def _run_batch(config: Config, phase: int, todo: list[dict], games: list[dict], 
                 ev.finished(rec, g["id"], len(games))
                 if config.disqualify_on_timeout and _disqualified_in([rec]):
                     stop = True
-            if journal is not None:  # a local worker notes in its journal the game it starts
-                playing = read_journals(journal)
-                for g in inflight.values():
-                    if g["id"] not in announced and (phase, g["id"]) in playing:
-                        announce(g)
+            playing = read_journals(journal) if journal is not None else {}  # a local worker's journal
+            playing.update({(e["phase"], e["game"]): (0, 0, True) for e in list(told)})
+            for g in inflight.values():
+                if g["id"] not in announced and (phase, g["id"]) in playing:
+                    announce(g)
             if broken:
                 workers = dict(getattr(executor, "_processes", None) or {})
                 lost += inflight.values()
                 inflight.clear()
             if stop:
                 queue.clear()
+        if topic:
+            try:
+                client.unsubscribe_topic(topic)
+            except Exception:  # noqa: BLE001
+                pass
         _release_cluster_bots(executor)
     if not broken:
         return [], stop, voids

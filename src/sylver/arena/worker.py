@@ -122,6 +122,16 @@ class Journal:
         os.pwrite(self.fd, f"{self.prefix} {seat} {flag}".ljust(JOURNAL_LINE - 1).encode() + b"\n", 0)
 
 
+def _tell_started(topic: str, game: dict) -> None:
+    """On a Dask worker: tell the runner that the game starts (an event on ``topic``)."""
+    try:
+        from distributed import get_worker
+
+        get_worker().log_event(topic, {"phase": game.get("phase", 0), "game": game["id"]})
+    except Exception:  # noqa: BLE001 - only the progress line depends on it
+        pass
+
+
 def read_journals(directory: str) -> dict[tuple[int, int], tuple[int, int, bool]]:
     """(phase, game id) -> (worker pid, seat on move or -1, that bot sandboxed), for the game each
     worker thread plays or played last."""
@@ -150,6 +160,8 @@ def run_game(task: dict) -> dict:
     specs = [BotSpec.from_json(s) for s in task["specs"]]
     ids = task["ids"]
     journal = Journal(task["journal"], game) if task.get("journal") else None
+    if task.get("started_topic"):
+        _tell_started(task["started_topic"], game)
     try:
         seats = []
         for spec, bot_id in zip(specs, ids, strict=True):
