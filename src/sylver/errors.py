@@ -63,3 +63,8 @@ class MemoryBudgetError(TooLargeError):
 class WorkerDiedError(RuntimeError):
     """A worker process of a parallel solve (``jobs > 1`` or a Dask cluster) died: killed by a
     signal (the out-of-memory killer, ``kill -9``) or exited without finishing its task."""
+
+
+class SelfCheckError(RuntimeError):
+    """The solver contradicted itself: it named a winning move, and a fresh search (new tables)
+    of the position after that move did not find it P.  No answer is given."""
