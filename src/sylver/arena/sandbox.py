@@ -470,6 +470,7 @@ class BotProcess:
                 if self.cgroup is not None:
                     self.cgroup.unfreeze_always((outer, reaper))
                 return
+        self.keep = tuple(pids) or (outer,)  # no NSpid (old kernel): spare what runs at the start
 
     @property
     def alive(self) -> bool:
