@@ -128,17 +128,20 @@ def run_child(position: str, repeat: int = 1, first: bool = True, jobs: int = 1,
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def scale(memory: str) -> None:
-    """The large positions: outcome, states, seconds, peak memory, self-check."""
-    print(f"\n## scale: one process each, --memory {memory}, self-check of N answers on")
-    print(f"{'position':<24} {'outcome':>7} {'published':>9} {'states':>13} {'seconds':>9} {'peak RSS':>9} "
-          f"{'B/state':>8} {'saturated':>9}  self-check")
+def scale(memory: str, only: list[str] | None = None) -> None:
+    """The large positions: outcome, states, seconds, peak memory, self-check (P: complete; N: the
+    least winning move, whose position the self-check solves afresh)."""
+    print(f"\n## scale: one process each, --memory {memory}, --first, self-check of N answers on")
+    print(f"{'position':<24} {'outcome':>7} {'published':>9} {'states':>13} {'seconds':>9} {'cpu s':>9} "
+          f"{'peak RSS':>9} {'B/state':>8} {'saturated':>9}  self-check")
     for pos, published in SCALE:
-        r = run_child(pos, first=False, memory=memory, check=True)
+        if only and pos not in only:
+            continue
+        r = run_child(pos, first=True, memory=memory, check=True)
         c = r["self_check"]
         check = "-" if c is None else f"passed: {c['moves']} P afresh ({c['states']:,} states, {c['seconds']:.0f} s)"
         print(f"{'{' + pos + '}':<24} {r['outcome']:>7} {published:>9} {r['states']:>13,} {r['seconds']:>9.1f} "
-              f"{r['peak_rss'] / 2**30:>7.2f}GB {r['table_bytes'] / max(r['entries'], 1):>8.1f} "
+              f"{r['cpu']:>9.1f} {r['peak_rss'] / 2**30:>7.2f}GB {r['table_bytes'] / max(r['entries'], 1):>8.1f} "
               f"{r['saturated']!s:>9}  {check}", flush=True)
         if r["outcome"] != published:
             print(f"  !! differs from the published {published}")
@@ -190,7 +193,8 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="the two smallest targets only")
     ap.add_argument("--memory", default="1G", help="--memory of each solve (scale: 16G)")
     ap.add_argument("--check", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--scale", action="store_true", help="only the large positions (an hour or more)")
+    ap.add_argument("--scale", nargs="*", metavar="POS",
+                    help="only the large positions (an hour or more), or those given (e.g. 16,26,82,88,701)")
     ap.add_argument("--base", help="also run the targets at this git commit (A/B, interleaved)")
     ns = ap.parse_args()
     if ns.one:
@@ -199,8 +203,8 @@ def main() -> None:
         return
 
     print(f"# solver benchmark, {time.strftime('%Y-%m-%d %H:%M:%S')}, {cpu_model()}, {load()}")
-    if ns.scale:
-        scale("16G" if ns.memory == "1G" else ns.memory)
+    if ns.scale is not None:
+        scale("16G" if ns.memory == "1G" else ns.memory, ns.scale)
         print(f"\n# done, {load()}")
         return
     if ns.base:

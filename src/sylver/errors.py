@@ -28,11 +28,8 @@ class TooLargeError(ValueError):
 
 
 class BotError(Exception):
-    """A bot failed: it crashed, returned garbage, or broke the protocol."""
-
-
-class BotTimeoutError(BotError):
-    """A bot exceeded its time limit."""
+    """A bot failed: it crashed, returned garbage, or broke the protocol.  (A bot that runs out of
+    time in a game is no error: the referee records the loss with the reason ``timeout``.)"""
 
 
 class MemoryBudgetError(TooLargeError):

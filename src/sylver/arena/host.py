@@ -157,6 +157,8 @@ class Adapter:
         self._pos: Any = None
         self._hist: tuple = ()
         self.rng_seed = 0
+        self.time_arg = "left"
+        """What ``nextMove`` gets as its third argument (the game's rules: ``left`` or ``used``)."""
         if self.builtin:
             from sylver.bots import BOTS  # noqa: PLC0415
 
@@ -231,6 +233,7 @@ class Adapter:
 
     def new_game(self, msg: dict) -> None:
         self.rng_seed = int(msg.get("seed", 0))
+        self.time_arg = str((msg.get("rules") or {}).get("time_arg") or "left")
         random.seed(self.rng_seed)
         if "numpy" in sys.modules:
             try:
@@ -260,9 +263,12 @@ class Adapter:
         if self.api == "announce":
             return self.instance.announce(list(history))  # type: ignore[attr-defined]
         if self.api == "nextMove":
-            t = float(time_left) if time_left is not None else 1e9
             from sylver.errors import TooLargeError  # noqa: PLC0415
 
+            if self.time_arg == "used":  # the reference referee's argument: seconds used in this game
+                t = float(msg.get("time_used") or 0.0)
+            else:
+                t = float(time_left) if time_left is not None else 1e9
             remaining: list[int] = []
             limit = int(msg.get("gap_list_limit", 1_000_000))
             try:

@@ -28,7 +28,7 @@ def _moves_text(moves: tuple[int, ...] | list[int]) -> str:
     return ", ".join(map(str, moves)) if moves else "none"
 
 
-def _open_store(path: Path | None, no_store: bool) -> Any:
+def _open_store(path: str | None, no_store: bool) -> Any:
     if no_store:
         return None
     from sylver.solver.store import Store
@@ -128,7 +128,7 @@ def solve(
     batch: Annotated[Path | None, typer.Option("--batch", help="Solve each position in FILE (one per line); one JSON line each with --json.")] = None,
     certificate: Annotated[Path | None, typer.Option("--certificate", help="Write a proof certificate to FILE (check it with `sylver verify`).")] = None,
     memory: Annotated[str, typer.Option("--memory", help="Transposition-table budget, e.g. 512M or 4G.")] = "1G",
-    store: Annotated[Path | None, typer.Option("--store", help="Results store (SQLite); default: in the user cache directory.")] = None,
+    store: Annotated[str | None, typer.Option("--store", help="Results store: an SQLite file or a postgresql:// URL (shared by several machines); default: in the user cache directory.")] = None,
     no_store: Annotated[bool, typer.Option("--no-store", help="Neither read nor write the results store.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes deciding root moves in parallel.")] = 1,
     cluster: Annotated[str | None, typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
@@ -206,7 +206,7 @@ def solve(
 
 
 def _solve_batch(
-    path: Path, first: bool, as_json: bool, memory: str, store: Path | None, no_store: bool,
+    path: Path, first: bool, as_json: bool, memory: str, store: str | None, no_store: bool,
     jobs: int, cluster: str | None, time_limit: float | None, check: bool | None = None,
 ) -> None:
     from sylver.solver import SelfCheckError, SolveInterrupted, SolveTimeout, WorkerDiedError

@@ -328,9 +328,9 @@ class Engine:
                 st[k.PLIMIT] = self._limit(self.ptable, self.max_p)
                 st[k.FSHIFT] = self.fshift
                 status = k.search(
-                    self.bits, W, self.hashes, self.mvbase, self.nmv, self.idx, self.moves,
-                    self.keys, self.chash, self.last, self.counter, self.counter2, self.killer,
-                    self.ptable, self.ntable, self.pfilt, st, SLICE,
+                    self.bits, W, (self.hashes, self.mvbase, self.nmv, self.idx, self.last),
+                    (self.moves, self.keys, self.chash), (self.counter, self.counter2, self.killer),
+                    (self.ptable, self.ntable, self.pfilt), st, SLICE,
                 )
                 self.ncount = int(st[k.COUNT])
                 self.pcount = int(st[k.PCOUNT])

@@ -68,6 +68,9 @@ KGOLD = np.uint64(0xD6E8FEB86659FD93)
 
 C2MASK = (1 << 16) - 1
 """Size - 1 of the two-move counter table."""
+C2MUL = 40503
+"""Multiplier of the earlier move in the two-move counter table's index (``_pair``: a prime near
+2**16 phi, so that pairs of moves below 2**14 spread over the table)."""
 
 # status codes returned by ``search``
 DONE = 0
@@ -75,25 +78,25 @@ BUDGET = 1
 GROW_TABLE = 2
 GROW_STACK = 3
 
-# layout of the int64 ``st`` array (search state and statistics)
+# layout of the int64 ``st`` array (search state, settings and statistics)
 SP = 0  # current depth
 RES = 1  # -1: frame SP must be expanded; 0/1: frame SP finished with outcome P/N
 FINAL = 2  # outcome of the root once DONE
-COUNT = 3  # entries in the table
-LIMIT = 4  # entries allowed before asking for a bigger table (0: never ask)
+COUNT = 3  # keys in the N table
+LIMIT = 4  # N keys allowed before asking for a bigger N table (0: never ask)
 EXPANDED = 5  # positions expanded (searched): the "states" figure
 ENDER = 6  # children proved N as enders (not searched)
 TERMINAL = 7  # children {2,3} found (move wins at once)
-TT_HIT = 8  # children whose outcome came from the table
-OVERWRITE = 9  # stores that overwrote another entry (table full)
-MAXDEPTH = 10
-ORDER = 11  # move-ordering mode
+TT_HIT = 8  # children whose outcome came from a table
+OVERWRITE = 9  # stores that overwrote another key (full bucket)
+MAXDEPTH = 10  # deepest frame reached
+ORDER = 11  # move-ordering mode (``ORDER_*``)
 PRUNE = 12  # 1: use the ender theorem
 CHILDREN = 13  # children generated
-KILLER = 14  # positions decided by the counter-move alone
-PREFETCH = 17  # 1: prefetch the N-table slots of pass 2
-PCOUNT = 15  # entries in the P table
-PLIMIT = 16  # P entries allowed before asking for a bigger P table (0: never ask)
+KILLER = 14  # positions decided by a hint move alone
+PCOUNT = 15  # keys in the P table
+PLIMIT = 16  # P keys allowed before asking for a bigger P table (0: never ask)
+PREFETCH = 17  # 1: prefetch the N-table lines of pass 2
 FSHIFT = 18  # 64 - log2(words of the P filter); 0: no filter (probe the P table directly)
 ST_SIZE = 24
 
@@ -587,24 +590,56 @@ def _full(st):  # pragma: no cover - compiled
     return (st[LIMIT] > 0 and st[COUNT] >= st[LIMIT]) or (st[PLIMIT] > 0 and st[PCOUNT] >= st[PLIMIT])
 
 
+@njit(cache=True, inline="always")
+def _suspend(st, sp, res, children, status):  # pragma: no cover - compiled
+    """Save the search's place in ``st`` (resumed by the next call) and return ``status``."""
+    st[SP] = sp
+    st[RES] = res
+    st[CHILDREN] += children
+    return status
+
+
+@njit(cache=True, inline="always")
+def _pair(last, sp):  # pragma: no cover - compiled
+    """Slot of the two-move counter table for the last two moves that led to frame ``sp`` (> 1)."""
+    return (last[sp - 1] * C2MUL + last[sp]) & C2MASK
+
+
+@njit(cache=True, inline="always")
+def _learn(hints, last, sp, x):  # pragma: no cover - compiled
+    """Move x won in frame ``sp``: remember it as the killer at this depth, the counter-move to the
+    move that led here, and the reply after the last two moves."""
+    counter, counter2, killer = hints
+    killer[sp] = x
+    if sp > 0:
+        counter[last[sp]] = x
+        if sp > 1:
+            counter2[_pair(last, sp)] = x
+
+
 CHUNK = 4
 """Children generated (and their P-filter words prefetched) before any of them is looked up."""
 
 
 @njit(cache=True, _nrt=False)
-def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter, counter2, killer, ptab, ntab, pfilt, st, budget):  # pragma: no cover
+def search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no cover - compiled
     """The search (``_search``), compiled twice: for 2 words (t < 128, the commonest width) with
     constant loop bounds (every bitset loop unrolled), and for any width."""
     if W == 2:
-        return _search(bits, 2, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter, counter2, killer, ptab, ntab, pfilt, st, budget)
-    return _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter, counter2, killer, ptab, ntab, pfilt, st, budget)
+        return _search(bits, 2, frames, lists, hints, tables, st, budget)
+    return _search(bits, W, frames, lists, hints, tables, st, budget)
 
 
 @njit(cache=True, inline="always")
-def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter, counter2, killer, ptab, ntab, pfilt, st, budget):  # pragma: no cover
+def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no cover - compiled
     """Run the search from the state in ``st`` for about ``budget`` expansions.
 
-    Frame d holds its gap set in ``bits[d*W:(d+1)*W]``, its hash in ``hashes[d]``, the move that led
+    ``frames`` = (hashes, mvbase, nmv, idx, last), one entry per depth (two in ``hashes``: the hash
+    and the key); ``lists`` = (moves, keys, chash), the move lists of all frames end to end (``keys``:
+    their sort keys; ``chash``: hash and key of each child); ``hints`` = (counter, counter2, killer),
+    the move-ordering hints (see ``_learn``); ``tables`` = (ptab, ntab, pfilt).
+
+    Frame d holds its gap set in ``bits[d*W:(d+1)*W]``, its hash and key in ``hashes[2d:2d+2]``, the move that led
     to it in ``last[d]`` and its untried moves in ``moves[mvbase[d] + idx[d] : mvbase[d] + nmv[d]]``.
     Before the first call the caller fills frame 0, sets ``st[SP] = 0``, ``st[RES] = -1`` and
     ``mvbase[0] = 0``.  Returns a status code (``DONE``, ``BUDGET``, ``GROW_TABLE``, ``GROW_STACK``).
@@ -620,6 +655,10 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
     Compiled without the numba runtime (``_nrt=False``): the loop allocates nothing, and reference
     counting of the array arguments (atomic increments, a third of the time) is not emitted.
     """
+    hashes, mvbase, nmv, idx, last = frames
+    moves, keys, chash = lists
+    counter, counter2, killer = hints
+    ptab, ntab, pfilt = tables
     sp = st[SP]
     res = st[RES]
     order = st[ORDER]
@@ -634,10 +673,7 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
     while True:
         if res < 0:
             if done >= budget:
-                st[SP] = sp
-                st[RES] = res
-                st[CHILDREN] += children
-                return BUDGET
+                return _suspend(st, sp, res, children, BUDGET)
             off = sp * W
             # a position pushed below the root was looked up (P in pass 1, N in pass 2) of its parent;
             # it is stored since only if a sibling's subtree reached it (under 1 % of the cases), so
@@ -651,17 +687,11 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
                 res = 1
                 continue
             if sp + 1 > depth_cap:
-                st[SP] = sp
-                st[RES] = res
-                st[CHILDREN] += children
-                return GROW_STACK
+                return _suspend(st, sp, res, children, GROW_STACK)
             base = mvbase[sp]
             g = genus_of(bits, off, W)
             if base + g > cap:
-                st[SP] = sp
-                st[RES] = res
-                st[CHILDREN] += children
-                return GROW_STACK
+                return _suspend(st, sp, res, children, GROW_STACK)
             done += 1
             st[EXPANDED] += 1
             if sp > st[MAXDEPTH]:
@@ -686,7 +716,7 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
             # one that last won after the same last two moves, and the last winning move found at
             # this depth (killer)
             kx = counter[last[sp]] if sp > 0 else 0
-            kx2 = counter2[(last[sp - 1] * 40503 + last[sp]) & C2MASK] if sp > 1 else 0
+            kx2 = counter2[_pair(last, sp)] if sp > 1 else 0
             if kx2 == kx:
                 kx2 = 0
             kx3 = killer[sp]
@@ -796,11 +826,7 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
                 if count == first:
                     break
             if win and wx != 0:
-                killer[sp] = wx
-            if win and wx != 0 and sp > 0:
-                counter[last[sp]] = wx
-                if sp > 1:
-                    counter2[(last[sp - 1] * 40503 + last[sp]) & C2MASK] = wx
+                _learn(hints, last, sp, wx)
             if not win:
                 # pass 2: drop the children known N: stored, or enders with t > 1 (theorem);
                 # the N-table lines are requested first so that their cache misses overlap
@@ -858,10 +884,7 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
                 sp += 1
                 continue
             if _full(st):
-                st[SP] = sp
-                st[RES] = res
-                st[CHILDREN] += children
-                return GROW_TABLE
+                return _suspend(st, sp, res, children, GROW_TABLE)
         else:
             # frame sp finished with outcome res; hand it to the parent
             if sp == 0:
@@ -873,11 +896,7 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
             sp -= 1
             off = sp * W
             if res == 0:
-                killer[sp] = moves[mvbase[sp] + idx[sp]]
-                if sp > 0:
-                    counter[last[sp]] = moves[mvbase[sp] + idx[sp]]
-                    if sp > 1:
-                        counter2[(last[sp - 1] * 40503 + last[sp]) & C2MASK] = moves[mvbase[sp] + idx[sp]]
+                _learn(hints, last, sp, moves[mvbase[sp] + idx[sp]])
                 _store2(ptab, ntab, pfilt, fshift, hashes[2 * sp], hashes[2 * sp + 1], 1, st, pg, ng)
                 res = 1
             else:
@@ -897,10 +916,7 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
                 _store2(ptab, ntab, pfilt, fshift, hashes[2 * sp], hashes[2 * sp + 1], 0, st, pg, ng)
                 res = 0
             if _full(st):
-                st[SP] = sp
-                st[RES] = res
-                st[CHILDREN] += children
-                return GROW_TABLE
+                return _suspend(st, sp, res, children, GROW_TABLE)
 
 
 @njit(cache=True)
