@@ -79,6 +79,13 @@ class TestText:
         with pytest.raises(InvalidPositionError, match="not a positive integer"):
             Position.parse(text)
 
+    @pytest.mark.parametrize(("text", "message"), [("4,,5", "missing number"), ("4,5,", "missing number"),
+                                                   ("{4,5", "not closed"), ("4,5}", "unexpected '}'"),
+                                                   ("{4,{5}}", "unexpected '{'"), ("(4,5]", "not closed")])
+    def test_malformed_text(self, text: str, message: str) -> None:
+        with pytest.raises(InvalidPositionError, match=message):
+            Position.parse(text)
+
     def test_too_many_digits(self) -> None:
         with pytest.raises(InvalidPositionError, match="too large"):
             Position.parse("9" * 5000)

@@ -91,6 +91,10 @@ class TestSolveCommand:
             (["4", "5", "--memory", "lots"], "invalid memory budget"),
             (["4", "5", "--jobs", "0"], "--jobs"),
             (["--batch", "/nonexistent/file"], "cannot read"),
+            (["4", "5", "--time-limit", "nan"], "--time-limit must be a positive number of seconds"),
+            (["4", "5", "--time-limit", "inf"], "--time-limit must be a positive number of seconds"),
+            (["4,,5"], "a missing number between two separators"),
+            (["{4,5"], "'{' is not closed by '}'"),
         ],
     )
     def test_bad_input(self, args: list[str], message: str) -> None:

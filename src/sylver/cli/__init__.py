@@ -26,11 +26,33 @@ def version() -> None:
     print(dist_version("sylver"))
 
 
+def _join_numbers(argv: list[str]) -> list[str]:
+    """Join each run of plain-number arguments into one (``4 5 6`` -> ``"4 5 6"``).
+
+    A position given as separate integers is joined with blanks by the commands anyway; Click's
+    parser takes time quadratic in the number of arguments (100,000 numbers: seconds), one argument
+    costs nothing.  The first number after an option stays apart: it may be that option's value."""
+    out: list[str] = []
+    run: list[str] = []
+    for arg in argv + ["-"]:
+        if arg.isascii() and arg.isdigit() and not (out and out[-1].startswith("-") and not run):
+            run.append(arg)
+            continue
+        if run:
+            out.append(" ".join(run))
+            run = []
+        out.append(arg)
+    return out[:-1]
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the console script."""
     jit.interpret_small_calls()
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) > 64:
+        args = _join_numbers(args)
     try:
-        app(args=argv, prog_name="sylver")
+        app(args=args, prog_name="sylver")
     except (ValueError, BotError, OverflowError) as exc:
         fail(str(exc))
     except MemoryError:

@@ -148,8 +148,8 @@ def solve(
 
     if jobs < 1:
         fail(f"--jobs must be at least 1, not {jobs}")
-    if time_limit is not None and time_limit <= 0:
-        fail("--time-limit must be positive")
+    if time_limit is not None and not 0 < time_limit < float("inf"):
+        fail(f"--time-limit must be a positive number of seconds, not {time_limit}")
     try:
         parse_memory(memory)
     except ValueError as exc:
