@@ -40,7 +40,7 @@ class TestPaperSection1:
         assert p.is_legal(5) and p.is_legal(10) and not p.is_legal(14)
         with pytest.raises(TooLargeError, match="infinitely many"):
             p.legal_moves()
-        assert p.describe_moves() == "infinitely many: every positive integer not divisible by 2 and 3 multiples of 2"
+        assert p.describe_moves() == "infinitely many: every positive integer not divisible by 2, and the multiples 2, 4, 10 of 2"
 
 
 class TestText:

@@ -35,19 +35,26 @@ class Termination(Enum):
 
 
 _TOKEN = re.compile(r"[^\s,;{}\[\]()]+")
+_DIGITS = re.compile(r"[+]?[0-9]+")
 MAX_DIGITS = 4000
 """Longest number text that :func:`parse_numbers` converts (Python's int() refuses ~4300 digits)."""
 
 
 def parse_numbers(text: str) -> list[int]:
-    """Parse "4, 5", "{4,5}", "[4 5]" or "" into a list of positive integers."""
+    """Parse "4, 5", "{4,5}", "[4 5]" or "" into a list of positive integers (in linear time)."""
     if not isinstance(text, str):
         raise InvalidPositionError(f"expected text, got {type(text).__name__}")
+    stripped = text.strip()
     numbers = []
-    for token in _TOKEN.findall(text):
-        where = "" if token == text.strip() else f" in {text!r}"
-        if not re.fullmatch(r"[+]?[0-9]+", token) or int(token[:MAX_DIGITS]) < 1:
-            raise InvalidPositionError(f"{token!r}{where} is not a positive integer")
+    for k, token in enumerate(_TOKEN.findall(text), 1):
+        if token == stripped:
+            where = ""
+        elif len(stripped) <= 60:
+            where = f" in {text!r}"
+        else:
+            where = f" (number {k:,} of the position)"
+        if not _DIGITS.fullmatch(token) or int(token[:MAX_DIGITS]) < 1:
+            raise InvalidPositionError(f"{token[:40]!r}{where} is not a positive integer")
         if len(token) > MAX_DIGITS:
             raise InvalidPositionError(f"a number with {len(token):,} digits in the position is too large")
         numbers.append(int(token))
@@ -225,9 +232,14 @@ class Position:
             count = self.genus
             return f"{count:,} legal move{'s' if count != 1 else ''}, the largest t = {self.frobenius_number:,}"
         reduced = Position(x // g for x in self.generators)
-        extra = reduced.genus if len(reduced) > 1 else 0
-        multiples = f" and {extra} multiple{'s' if extra != 1 else ''} of {g}" if extra else ""
-        return f"infinitely many: every positive integer not divisible by {g}{multiples}"
+        text = f"infinitely many: every positive integer not divisible by {g}"
+        if len(reduced) < 2:
+            return text
+        count = reduced.genus
+        if count <= 8:
+            multiples = ", ".join(f"{g * x:,}" for x in reduced.legal_moves())
+            return f"{text}, and the multiple{'s' if count != 1 else ''} {multiples} of {g}"
+        return f"{text}, and {count:,} multiples of {g} (the largest {g * reduced.frobenius_number:,})"
 
 
 @dataclass(frozen=True)
