@@ -352,7 +352,7 @@ class TestOutcomes:
     def test_known_table_is_cited_and_consistent(self, known_results: list[dict]) -> None:
         published = {tuple(e["position"]): e for e in known_results}
         for r in T.KNOWN_RESULTS:
-            assert r.citation.startswith("shared/seeds/004")
+            assert r.citation.startswith(T.PAPER + ", sec. ")
             assert (r.outcome is Outcome.P) == (not r.winning_moves)
             start = Position(r.generators)
             for w in r.winning_moves:

@@ -1,5 +1,5 @@
 """The theory of Sylver Coinage from G. Sicherman, "Theory and Practice of Sylver Coinage",
-Integers 2 (2002) #G02 (shared/seeds/004), as functions on positions.
+Integers 2 (2002) #G02, as functions on positions.
 
 Sec. 1: t and t̄, eliminated moves, ends, enders (quiet, unquiet) and non-enders, Hutchings's theorem
 and the p-theorem, short and long prime multiples.  Sec. 2: the known results with g > 1.  Sec. 3:
@@ -588,7 +588,7 @@ def is_long(position: PositionLike) -> bool:
 
 @dataclass(frozen=True)
 class KnownResult:
-    """A result stated in shared/seeds/004."""
+    """A result stated in the paper."""
 
     generators: tuple[int, ...]
     """The position (canonical generators)."""
@@ -615,10 +615,12 @@ def _k(gens: Iterable[int], outcome: str, wins: Iterable[int], complete: bool, c
     return KnownResult(Position(gens).generators, Outcome(outcome), tuple(wins), complete, cite)
 
 
-_S2 = "shared/seeds/004 sec. 2"
+PAPER = 'Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002'
+"""How user-facing text cites the paper (followed by the section: ``f"{PAPER}, sec. 3"``)."""
+_S2 = f"{PAPER}, sec. 2"
 KNOWN_RESULTS: tuple[KnownResult, ...] = (
-    _k([2, 3], "P", [], True, "shared/seeds/004 sec. 1: the only legal move in {2,3} is 1"),
-    _k([4, 6], "P", [], True, "shared/seeds/004 sec. 1: {4,6} is P (Quiet End Theorem)"),
+    _k([2, 3], "P", [], True, f"{PAPER}, sec. 1: the only legal move in {{2,3}} is 1"),
+    _k([4, 6], "P", [], True, f"{PAPER}, sec. 1: {{4,6}} is P (Quiet End Theorem)"),
     _k([6, 9], "P", [], True, f"{_S2}: the short positions {{6,9}}, {{12,15,18}}, {{12,18,21}} are P"),
     _k([12, 15, 18], "P", [], True, f"{_S2}: the short positions {{6,9}}, {{12,15,18}}, {{12,18,21}} are P"),
     _k([12, 18, 21], "P", [], True, f"{_S2}: the short positions {{6,9}}, {{12,15,18}}, {{12,18,21}} are P"),
@@ -639,19 +641,19 @@ KNOWN_RESULTS: tuple[KnownResult, ...] = (
     _k([12], "N", [8], False, f"{_S2}: 12 loses to 8 at least"),
     # Footnote of sec. 1: the known {m, n} in which t wins.
     *(
-        _k(pair, "N", [(pair[0] - 1) * (pair[1] - 1) - 1], False, "shared/seeds/004 sec. 1 footnote: t wins")
+        _k(pair, "N", [(pair[0] - 1) * (pair[1] - 1) - 1], False, f"{PAPER}, sec. 1, footnote: t wins")
         for pair in ((2, 5), (4, 5), (5, 6), (5, 9), (8, 15), (13, 14), (13, 21))
     ),
     # Sec. 5: worked examples of the Single Win Theorem and the synthetic search.
-    _k([5, 14], "N", [18], True, "shared/seeds/004 sec. 5: {5,14} [18]"),
-    _k([5, 18], "N", [14, 16, 17], True, "shared/seeds/004 sec. 5: {5,18} [14,16,17]"),
-    _k([5, 14, 16, 18], "N", [17], True, "shared/seeds/004 sec. 5: {5,14,16,18} has the unique winning move 17"),
-    _k([5, 16, 17, 18], "N", [14], True, "shared/seeds/004 sec. 5: {5,16,17,18} has the unique winning move 14"),
-    _k([4, 9], "N", [19], False, "shared/seeds/004 sec. 5: solving {4,9} gives 19"),
-    _k([5, 9, 19], "N", [31], True, "shared/seeds/004 sec. 5: {5,9,19} [31]"),
-    _k([6, 9, 19, 31], "N", [17, 20, 22], True, "shared/seeds/004 sec. 5: {6,9,19,31} [17,20,22]"),
-    _k([17, 18, 27, 33, 43], "N", [4, 5, 6, 7], True, "shared/seeds/004 sec. 5: {17,18,27,33,43} [4,5,6,7]"),
-    _k([17, 18, 27, 33, 43, 56], "N", [4, 5, 6, 7, 9], True, "shared/seeds/004 sec. 5: {17,18,27,33,43,56} [4,5,6,7,9]"),
+    _k([5, 14], "N", [18], True, f"{PAPER}, sec. 5: {{5,14}} [18]"),
+    _k([5, 18], "N", [14, 16, 17], True, f"{PAPER}, sec. 5: {{5,18}} [14,16,17]"),
+    _k([5, 14, 16, 18], "N", [17], True, f"{PAPER}, sec. 5: {{5,14,16,18}} has the unique winning move 17"),
+    _k([5, 16, 17, 18], "N", [14], True, f"{PAPER}, sec. 5: {{5,16,17,18}} has the unique winning move 14"),
+    _k([4, 9], "N", [19], False, f"{PAPER}, sec. 5: solving {{4,9}} gives 19"),
+    _k([5, 9, 19], "N", [31], True, f"{PAPER}, sec. 5: {{5,9,19}} [31]"),
+    _k([6, 9, 19, 31], "N", [17, 20, 22], True, f"{PAPER}, sec. 5: {{6,9,19,31}} [17,20,22]"),
+    _k([17, 18, 27, 33, 43], "N", [4, 5, 6, 7], True, f"{PAPER}, sec. 5: {{17,18,27,33,43}} [4,5,6,7]"),
+    _k([17, 18, 27, 33, 43, 56], "N", [4, 5, 6, 7, 9], True, f"{PAPER}, sec. 5: {{17,18,27,33,43,56}} [4,5,6,7,9]"),
 )
 """The paper's results, with citations.  P entries and the positions reached by stated winning
 moves are the known P-positions used by :func:`outcome_by_theory`."""
@@ -777,7 +779,7 @@ def outcome_by_theory(position: PositionLike) -> tuple[Outcome | None, str]:
     if move is not None:
         return Outcome.N, f"{move[0]} wins: it leads to {p.play(move[0]).braces()}, which is P ({move[1]})"
     if g == 1:
-        return None, "a non-ender with g = 1: no theorem decides it; `sylver solve` computes the answer"
+        return None, "a non-ender with g = 1: no theorem decides it; only an exact search does"
     if len(gens) == 1:
         return None, f"{{{g}}} with g = 2^a·3^b > 12 is open (sec. 2: Conway's prize question)"
     kind_text = prime_multiple_kind(p)
