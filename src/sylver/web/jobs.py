@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -37,12 +38,16 @@ class Limits:
     costs about that many steps (a few seconds at the limit)."""
     max_body: int = 256 * 1024
     """Largest request body in bytes (a 2,000-move game is about 30 KB)."""
+    max_numbers: int = 2_000
+    """Most numbers in a position given at once (a start, a position to analyse); as text at most
+    16 characters per number.  Checked before the text is parsed."""
     max_moves: int = 2_000
     """Longest move list a request may carry."""
     max_cells: int = 5_000
     """Most numbers whose legality one request lists (the grid pages through larger ranges)."""
-    max_pile: int = 10**15
-    """Largest Wythoff pile."""
+    max_pile_digits: int = field(default_factory=lambda: sys.get_int_max_str_digits() or 4_300)
+    """Most digits of a Wythoff pile: the library is exact for any size, and reads and writes
+    numbers of up to Python's integer-to-text limit (4,300 digits by default)."""
     max_cold: int = 10_000
     """Largest limit for the list of Wythoff cold positions."""
     bot_time: float = 3.0
@@ -57,6 +62,11 @@ class Limits:
     """Quick jobs that run at once, and bot processes (plus one solver process)."""
     queue: int = 64
     """Jobs that may wait for a worker; more get ``503 busy``."""
+
+    @property
+    def max_text(self) -> int:
+        """Longest position text accepted (16 characters per number)."""
+        return 16 * self.max_numbers
 
     def public(self) -> dict[str, Any]:
         """The limits as a JSON object (shown by ``/api/info``)."""
