@@ -330,25 +330,19 @@ class TestSolve:
 
 # -- limits and concurrency ----------------------------------------------------------------------
 class TestLimits:
-    def test_job_timeout_is_504(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        import sylver.web.app as web
-
-        real = web._state
-
-        def slow_state(*args: object) -> dict:
-            time.sleep(0.5)
-            return real(*args)  # type: ignore[arg-type]
-
-        monkeypatch.setattr(web, "_state", slow_state)
+    def test_job_timeout_is_504(self) -> None:
+        """A job past its time limit is answered 504 (here: a position process that cannot even start
+        within 2 × 0.05 s); the server keeps answering."""
         with TestClient(create_app(Limits(job_time=0.05))) as c:
             err = error(c.post("/api/sylver/state", json={"start": [4, 5]}), 504)
-            assert err["code"] == "timeout" and "0.05 s" in err["message"]
-            # the server still answers afterwards
+            assert err["code"] == "timeout" and "0.1 s" in err["message"]
             assert c.get("/api/info").status_code == 200
 
     def test_abandoned_replay_frees_its_worker(self) -> None:
         """A replay past the deadline stops, so the only worker thread serves the next request."""
-        with TestClient(create_app(Limits(job_time=1.0, workers=1))) as c:
+        app = create_app(Limits(job_time=1.0, workers=1), warm_up=True)
+        with TestClient(app) as c:
+            assert app.state.runner.wait_warm(300)
             moves = [100_002 - i for i in range(2000)]  # far more than a second of work
             r = c.post("/api/sylver/state", json={"start": [100_003], "moves": moves})
             assert error(r, 504)["code"] == "timeout"
@@ -447,7 +441,9 @@ def live_server(app: object) -> Iterator[str]:
 
 def test_concurrent_clients() -> None:
     """40 clients at once on a real server, a mix of every kind of request: all answered correctly."""
-    with live_server(create_app()) as base:
+    app = create_app(warm_up=True)
+    with live_server(app) as base:
+        assert app.state.runner.wait_warm(300)
 
         async def main() -> list[httpx.Response]:
             async with httpx.AsyncClient(base_url=base, timeout=60) as ac:
@@ -491,7 +487,7 @@ class TestOversizedRequests:
         import sylver.web.app as web
 
         limits = client.get("/api/info").json()["limits"]
-        text = ",".join(str(100_000 + i) for i in range(35_000))  # 245 KB, under the body limit
+        text = ",".join(str(100_000 + i) for i in range(15_000))  # 105 KB, under the body limit
         assert len(text) > limits["max_text"] and len(text) < limits["max_body"]
         parsed: list[int] = []
         monkeypatch.setattr(web, "parse_numbers", lambda t: parsed.append(len(t)) or [])
@@ -519,17 +515,17 @@ class TestOversizedRequests:
             parse_numbers(",".join(["7"] * 99_999 + ["x"]))
 
     def test_info_answers_while_oversized_requests_are_in_flight(self) -> None:
-        """/api/info answers at once while four oversized requests keep arriving (they took 30-55 s
-        each and froze the server).  Generous bounds: the machine may be busy (bench_web.py measures)."""
+        """/api/info answers at once while four oversized requests keep arriving (each took 30-55 s and
+        froze the server).  Generous bounds, the machine may be busy: bench_web.py measures the p95."""
         with live_server(create_app()) as base:
-            text = ",".join(str(100_000 + i) for i in range(35_000))
+            body = json.dumps({"start": ",".join(str(100_000 + i) for i in range(35_000))}).encode()
             stop = threading.Event()
             refused: list[int] = []
 
             def oversized() -> None:
-                with httpx.Client(base_url=base, timeout=60) as c:
+                with httpx.Client(base_url=base, timeout=60, headers={"content-type": "application/json"}) as c:
                     while not stop.is_set():
-                        refused.append(c.post("/api/sylver/state", json={"start": text}).status_code)
+                        refused.append(c.post("/api/sylver/state", content=body).status_code)
 
             senders = [threading.Thread(target=oversized) for _ in range(4)]
             for th in senders:
@@ -549,7 +545,7 @@ class TestOversizedRequests:
                     th.join()
         assert set(refused) == {422}
         waits.sort()
-        assert waits[len(waits) // 2] < 0.2 and waits[-1] < 2, waits
+        assert waits[len(waits) // 2] < 0.5 and waits[-1] < 2, waits
 
 
 class TestGameOverAtTheStart:
@@ -584,7 +580,7 @@ class TestPlainWords:
             assert not self.INTERNAL.search(text), self.INTERNAL.search(text)
         assert "Sicherman" in client.get("/").text
         rep = client.get("/api/sylver/analyze", params={"position": "2,5"}).json()
-        assert 'Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1' in json.dumps(rep, ensure_ascii=False)
+        assert 'Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1' in rep["reason"]
 
     def test_moves_of_a_gcd_position_in_words(self, client: TestClient) -> None:
         s = client.post("/api/sylver/state", json={"start": [6, 9]}).json()

@@ -188,7 +188,7 @@ def create_app(
     app.add_middleware(_BodyLimit, limit=limits.max_body)
     _install_error_handlers(app)
     _sylver_routes(app, limits, runner)
-    _wythoff_routes(app, limits)
+    _wythoff_routes(app, limits, runner)
     if app.state.results is not None:
         _results_routes(app, app.state.results, limits, runner)
 
@@ -287,23 +287,31 @@ def _install_error_handlers(app: FastAPI) -> None:
 
 # -- Sylver Coinage -------------------------------------------------------------------------------
 def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
+    async def work(fn: Any, *args: Any, key: Sequence[int] | str) -> Any:
+        """``fn(limits, *args)`` in a position process: the same start, the same process (its cache)."""
+        return await runner.run(
+            fn, limits, *args, lane="position", key=_key(key), timeout=2 * limits.job_time
+        )
+
+    about = {
+        "version": app.version,
+        "bots": [{"name": name, "about": _summary(cls.__doc__)} for name, cls in sorted(BOTS.items())],
+        "features": {"theory": True, "solver": True, "wythoff": True, "results": app.state.results is not None},
+        "limits": limits.public() | {"max_text": limits.max_text},
+        "paper": theory.PAPER,
+    }
+
     @app.get("/api/info", tags=["server"])
-    def info() -> dict[str, Any]:
+    async def info() -> dict[str, Any]:
         """What this server offers: the built-in bots, the optional features, the limits, and how the
         page cites the paper behind the theory."""
-        return {
-            "version": app.version,
-            "bots": [{"name": name, "about": _summary(cls.__doc__)} for name, cls in sorted(BOTS.items())],
-            "features": {"theory": True, "solver": True, "wythoff": True, "results": app.state.results is not None},
-            "limits": limits.public() | {"max_text": limits.max_text},
-            "paper": theory.PAPER,
-        }
+        return about
 
     @app.post("/api/sylver/state", tags=["sylver"])
     async def state(game: GameIn) -> dict[str, Any]:
         """The position reached by a game, its legal moves (the first ones) and, if over, the result."""
         _size_game(game, limits)
-        return await runner.run(_state, limits, game.start, game.moves)
+        return await work(_state, game.start, game.moves, key=game.start)
 
     @app.post("/api/sylver/move", tags=["sylver"])
     async def move(body: MoveIn) -> dict[str, Any]:
@@ -313,7 +321,7 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
             raise ApiError(422, "invalid_move", f"move {body.move} is not a positive integer")
         if body.move > limits.max_number:
             raise ApiError(422, "too_large", f"move {body.move} exceeds the server's limit {limits.max_number}")
-        return await runner.run(_human_move, limits, body.start, body.moves, body.move)
+        return await work(_human_move, body.start, body.moves, body.move, key=body.start)
 
     @app.post("/api/sylver/bot-move", tags=["sylver"])
     async def bot_move(body: BotMoveIn) -> dict[str, Any]:
@@ -332,7 +340,7 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
         record's ``players`` and result text when it has them.  A record is one line of the arena's
         ``games.jsonl`` (or any JSON object with ``start`` and ``moves``), a JSON list of moves from the
         empty start, or a plain list: the start in braces, then the moves (``{4,5} 11 7``)."""
-        return await runner.run(_import, limits, body.text)
+        return await work(_import, body.text, key=body.text[:64])
 
     @app.get("/api/sylver/cells", tags=["sylver"])
     async def cells(
@@ -349,7 +357,7 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
             raise ApiError(422, "too_large", f"{hi - lo + 1} numbers asked; at most {limits.max_cells} per request")
         if hi > limits.max_number:
             raise ApiError(422, "too_large", f"hi = {hi} exceeds the server's limit {limits.max_number}")
-        return await runner.run(_cells, limits, position, lo, hi)
+        return await work(_cells, position, lo, hi, key=position)
 
     @app.get("/api/sylver/witness", tags=["sylver"])
     async def witness(
@@ -362,7 +370,7 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
             raise ApiError(422, "invalid_move", f"move {n} is not a positive integer")
         if n > limits.max_number:
             raise ApiError(422, "too_large", f"{n} exceeds the server's limit {limits.max_number}")
-        return await runner.run(_witness, limits, position, n)
+        return await work(_witness, position, n, key=position)
 
     @app.post("/api/sylver/solve", tags=["sylver"])
     async def solve(body: SolveIn) -> dict[str, Any]:
@@ -412,7 +420,7 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
         t̄, genus, ends, ender kind, enclosure, the outcome when a theorem decides it and why — the same
         report as ``sylver analyze --json``."""
         _size_numbers(position, "position", limits)
-        return await runner.run(_analyze, limits, position)
+        return await work(_analyze, position, key=position)
 
     @app.get("/api/sylver/random-start", tags=["sylver"])
     def random_start(seed: Annotated[int | None, Query(description="Seed for a reproducible start.")] = None) -> dict[str, Any]:
@@ -422,59 +430,79 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
 
 
 # -- Wythoff's Nim --------------------------------------------------------------------------------
-def _wythoff_routes(app: FastAPI, limits: Limits) -> None:
-    # Integer arithmetic in O(digits²) (tens of milliseconds at 4,000 digits), run by FastAPI in its
-    # thread pool: never on the event loop.
+def _wythoff_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
+    # Integer arithmetic in O(digits²): tens of milliseconds at 4,000 digits, in a position process.
+    async def work(fn: Any, *args: Any) -> Any:
+        return await runner.run(fn, limits, *args, lane="position", timeout=2 * limits.job_time)
 
     @app.get("/api/wythoff/analyze", tags=["wythoff"])
-    def wythoff_analyze(
+    async def wythoff_analyze(
         i: Annotated[int, Query(description="First pile (the queen's column).")],
         j: Annotated[int, Query(description="Second pile (the queen's row).")],
         misere: Annotated[bool, Query(description="Misère play.")] = False,
     ) -> dict[str, Any]:
-        """Who wins from (i, j) with perfect play, and every winning move (at most three)."""
-        return _wythoff_facts(_pile_pair(i, j, limits), misere)
+        """Who wins from (i, j) with perfect play, and every winning move (at most three).  Piles of
+        any size up to ``max_pile_digits`` digits (see ``/api/info``)."""
+        return await work(_wythoff_analyze, i, j, misere)
 
     @app.post("/api/wythoff/move", tags=["wythoff"])
-    def wythoff_move(body: WythoffMoveIn) -> dict[str, Any]:
+    async def wythoff_move(body: WythoffMoveIn) -> dict[str, Any]:
         """Move the queen to ``to``; unless that ends the game, the perfect player answers."""
-        p = _pile_pair(*body.position, limits)
-        if p.is_over():
-            raise ApiError(409, "game_over", "the game is over: the queen is in the corner")
-        try:
-            after = p.play(body.to)
-        except (InvalidMoveError, InvalidPositionError) as exc:
-            raise ApiError(409, "illegal_move", str(exc)) from None
-        out: dict[str, Any] = {"you": list(after), "reply": None}
-        if not after.is_over():
-            reply = _wythoff_reply(after, body.misere)
-            out["reply"] = list(reply)
-            after = reply
-        out.update(_wythoff_facts(after, body.misere))
-        out["winner"] = _wythoff_winner(after, "you" if out["reply"] is None else "computer", body.misere)
-        return out
+        return await work(_wythoff_move, body.position, body.to, body.misere)
 
     @app.post("/api/wythoff/computer-move", tags=["wythoff"])
-    def wythoff_computer_move(body: WythoffIn) -> dict[str, Any]:
+    async def wythoff_computer_move(body: WythoffIn) -> dict[str, Any]:
         """The perfect player moves from ``position`` (a winning move when there is one)."""
-        p = _pile_pair(*body.position, limits)
-        if p.is_over():
-            raise ApiError(409, "game_over", "the game is over: the queen is in the corner")
-        reply = _wythoff_reply(p, body.misere)
-        out: dict[str, Any] = {"reply": list(reply)}
-        out.update(_wythoff_facts(reply, body.misere))
-        out["winner"] = _wythoff_winner(reply, "computer", body.misere)
-        return out
+        return await work(_wythoff_computer_move, body.position, body.misere)
 
     @app.get("/api/wythoff/cold", tags=["wythoff"])
-    def wythoff_cold(
+    async def wythoff_cold(
         limit: Annotated[int, Query(ge=0, description="Largest pile.")] = 20,
         misere: Annotated[bool, Query(description="Misère play.")] = False,
     ) -> dict[str, Any]:
         """The cold positions (P: the player to move loses) with both piles at most ``limit``."""
         if limit > limits.max_cold:
             raise ApiError(422, "too_large", f"limit {limit} exceeds the server's limit {limits.max_cold}")
-        return {"limit": limit, "misere": misere, "cold": [list(q) for q in wythoff.p_positions(limit, misere)]}
+        return await work(_wythoff_cold, limit, misere)
+
+
+def _wythoff_analyze(limits: Limits, i: int, j: int, misere: bool) -> dict[str, Any]:
+    return _wythoff_facts(_pile_pair(i, j, limits), misere)
+
+
+def _wythoff_move(
+    limits: Limits, position: tuple[int, int], to: tuple[int, int], misere: bool
+) -> dict[str, Any]:
+    p = _pile_pair(*position, limits)
+    if p.is_over():
+        raise ApiError(409, "game_over", "the game is over: the queen is in the corner")
+    try:
+        after = p.play(to)
+    except (InvalidMoveError, InvalidPositionError) as exc:
+        raise ApiError(409, "illegal_move", str(exc)) from None
+    out: dict[str, Any] = {"you": list(after), "reply": None}
+    if not after.is_over():
+        reply = _wythoff_reply(after, misere)
+        out["reply"] = list(reply)
+        after = reply
+    out.update(_wythoff_facts(after, misere))
+    out["winner"] = _wythoff_winner(after, "you" if out["reply"] is None else "computer", misere)
+    return out
+
+
+def _wythoff_computer_move(limits: Limits, position: tuple[int, int], misere: bool) -> dict[str, Any]:
+    p = _pile_pair(*position, limits)
+    if p.is_over():
+        raise ApiError(409, "game_over", "the game is over: the queen is in the corner")
+    reply = _wythoff_reply(p, misere)
+    out: dict[str, Any] = {"reply": list(reply)}
+    out.update(_wythoff_facts(reply, misere))
+    out["winner"] = _wythoff_winner(reply, "computer", misere)
+    return out
+
+
+def _wythoff_cold(limits: Limits, limit: int, misere: bool) -> dict[str, Any]:
+    return {"limit": limit, "misere": misere, "cold": [list(q) for q in wythoff.p_positions(limit, misere)]}
 
 
 def _pile_pair(i: int, j: int, limits: Limits) -> wythoff.WythoffPosition:
@@ -557,7 +585,9 @@ def _results_routes(app: FastAPI, view: ResultsView, limits: Limits, runner: Job
             raise ApiError(422, "invalid_request", f"ply {ply}: game {game} has {rec['steps']} replayable moves")
         start = _int_list(rec.get("start") or [], "start")
         moves = _int_list(rec["moves"][:ply], "moves")
-        return await runner.run(_state, limits, start, moves)
+        return await runner.run(
+            _state, limits, start, moves, lane="position", key=_key(start), timeout=2 * limits.job_time
+        )
 
 
 def _results_call(fn: Any, *args: Any) -> Any:
@@ -573,6 +603,11 @@ def _int_list(values: Any, what: str) -> list[int]:
     if not isinstance(values, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in values):
         raise ApiError(422, "invalid_record", f"{what}: the record holds a value that is not a move")
     return list(values)
+
+
+def _key(start: Sequence[int] | str) -> tuple[int, ...] | str:
+    """A hashable key of a start: requests of one game go to one position process."""
+    return start if isinstance(start, str) else tuple(start)
 
 
 def _summary(doc: str | None) -> str:
@@ -736,8 +771,9 @@ def _import(limits: Limits, text: str) -> dict[str, Any]:
 
 # -- the work (runs in the job threads and processes) ------------------------------------------------
 class _PositionCache:
-    """Positions reached by recent requests, least recently used dropped first, within a memory
-    budget (a position holds an Apéry set of up to ``max_multiplicity`` 8-byte entries)."""
+    """Positions reached by recent requests (in each position process), least recently used dropped
+    first, within a memory budget (a position holds an Apéry set of up to ``max_multiplicity``
+    8-byte entries)."""
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
@@ -768,7 +804,7 @@ class _PositionCache:
                 self._bytes -= dropped
 
 
-_CACHE = _PositionCache(256 << 20)
+_CACHE = _PositionCache(128 << 20)
 
 
 def _position_after(start: tuple[int, ...], moves: tuple[int, ...], deadline: float | None = None) -> Position:
