@@ -134,6 +134,14 @@ function setupTabs() {
   window.addEventListener("popstate", () => route());
 }
 
+/* Scroll a list (not the page) so that one of its items shows. */
+function scrollWithin(list, item) {
+  if (!item) return;
+  const top = item.offsetTop - list.offsetTop;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (top + item.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + item.offsetHeight - list.clientHeight;
+}
+
 function verdict(outcome, p, n) {
   return el("span", { class: "verdict" },
     el("span", { class: "badge " + outcome, text: outcome }),
@@ -510,8 +518,7 @@ function scHistory() {
       m.note ? el("span", { class: "note", text: m.note }) : null,
       m.turn ? el("span", { class: "note turn", text: "the game turned: a won position handed over" }) : null));
   });
-  const cur = ol.querySelector("li.current");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  scrollWithin(ol, ol.querySelector("li.current"));
 }
 
 /* Per move: the outcome of the position it left, and whether it handed over a won game. */
@@ -1449,8 +1456,7 @@ async function rsStep(ply) {
   $("#rs-first").disabled = $("#rs-back").disabled = ply === 0;
   $("#rs-last").disabled = $("#rs-fwd").disabled = ply === g.steps;
   for (const li of document.querySelectorAll("#rs-moves li")) li.classList.toggle("current", Number(li.dataset.ply) === ply);
-  const cur = document.querySelector(`#rs-moves li[data-ply="${ply}"]`);
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  scrollWithin($("#rs-moves"), document.querySelector(`#rs-moves li[data-ply="${ply}"]`));
   $("#rs-analyse").href = `#sylver/${(g.start || []).join(",")}/${g.moves.slice(0, ply).join(",")}`;
   try {
     const s = await api("GET", `/api/results/games/${g.game}/position?ply=${ply}&phase=${g.phase ?? 0}`);
