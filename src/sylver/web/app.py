@@ -1159,18 +1159,24 @@ def _defence(limits: Limits, raw: Sequence[int] | str, seconds: float) -> dict[s
     }
 
 
-def _warm_up() -> None:
-    """Run each kind of work once in a fresh worker process (imports and numba compilation)."""
+def _warm_up(lane: str) -> None:
+    """Run the lane's kind of work once in a fresh worker process (imports, numba compilation)."""
+    if lane == "position":
+        p = Position([7, 11, 13, 30])
+        theory.report(p.play(17), move_list_limit=100)
+        wythoff.winning_moves(10**40, 3)
+        return
     from sylver.solver import solve
 
     solve(Position([4, 5]), time_limit=60)
     solve(Position([7, 11, 13, 30]), time_limit=60)
     theory.outcome_by_theory(Position([7, 11, 13, 30]))
-    for name in BOTS:
-        try:
-            make_bot(name, random.Random(0)).choose(Turn(position=Position([7, 11]), time_left=1.0))
-        except Exception:  # noqa: BLE001 - warming up must never break start-up
-            pass
+    if lane == "bot":
+        for name in BOTS:
+            try:
+                make_bot(name, random.Random(0)).choose(Turn(position=Position([7, 11]), time_left=1.0))
+            except Exception:  # noqa: BLE001 - warming up must never break start-up
+                pass
 
 
 def _analyze(limits: Limits, position: str) -> dict[str, Any]:

@@ -113,7 +113,7 @@ class JobRunner:
         self._procs: dict[str, list[ProcessPoolExecutor | None]] = {
             lane: [None] * pools for lane, (pools, _) in self._layout.items()
         }
-        self._warm_fn: Callable[[], object] | None = None
+        self._warm_fn: Callable[[str], object] | None = None
         self._warming: list[Future[Any]] = []
         self._ready: set[int] = set()  # ids of the pools that have finished a job: started for sure
         self._busy = {lane: [0] * pools for lane, (pools, _) in self._layout.items()}  # jobs per pool
@@ -132,7 +132,7 @@ class JobRunner:
                     max_workers=size, mp_context=multiprocessing.get_context("spawn"), initializer=_background
                 )
                 self._procs[lane][shard] = pool
-                self._warm(pool, size)
+                self._warm(pool, size, lane)
             return pool
 
     def _shard(self, lane: str, key: object) -> int:
@@ -145,19 +145,19 @@ class JobRunner:
             own = hash(key) % len(busy) if key is not None else 0
             return own if busy[own] == 0 else min(range(len(busy)), key=lambda k: (busy[k], k != own))
 
-    def warm_up(self, fn: Callable[[], object]) -> None:
-        """Start every worker process now and run ``fn`` in it (imports, numba compilation), so the
-        first real request does not pay for them; a pool restarted later is warmed up again."""
+    def warm_up(self, fn: Callable[[str], object]) -> None:
+        """Start every worker process now and run ``fn(lane)`` in it (imports, numba compilation), so
+        the first real request does not pay for them; a pool restarted later is warmed up again."""
         self._warm_fn = fn
         for lane, (pools, _) in self._layout.items():
             for shard in range(pools):
                 self._pool(lane, shard)
 
-    def _warm(self, pool: ProcessPoolExecutor, size: int) -> None:
+    def _warm(self, pool: ProcessPoolExecutor, size: int, lane: str) -> None:
         if self._warm_fn is None:
             return
         for _ in range(size):
-            future = pool.submit(self._warm_fn)
+            future = pool.submit(self._warm_fn, lane)
             future.add_done_callback(lambda _, pool=pool: self._ready.add(id(pool)))
             self._warming.append(future)
 

@@ -866,7 +866,7 @@ function scSolverRender(sv) {
     const line = el("p", { class: "progress-line" });
     if (sv.running) line.append(el("span", { class: "spinner", "aria-hidden": "true" }), " Solving: ");
     else line.append("Not decided within the time limit: ");
-    line.append(el("span", { class: "elapsed", text: sv.elapsed.toFixed(1) }), ` s of solving (time limit ${limit} per round)`);
+    line.append(el("span", { class: "elapsed", text: sv.elapsed.toFixed(1) }), ` s of solving so far (time limit ${limit} per round)`);
     body.append(line);
     const bar = el("progress", { max: String(total || 1), "aria-label": "moves decided" });
     if (total !== null) bar.value = decided;
