@@ -10,7 +10,6 @@ Position('4,5,11')
 
 from sylver.errors import (
     BotError,
-    BotTimeoutError,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
@@ -21,7 +20,6 @@ from sylver.semigroup import Semigroup
 
 __all__ = [
     "BotError",
-    "BotTimeoutError",
     "GameRecord",
     "GameResult",
     "IllegalMoveError",

@@ -292,7 +292,7 @@ class GameRecord:
             if end is not None:
                 if ply != len(self.moves) - 1:
                     raise ValueError(f"moves continue after the game ended at move {ply + 1}")
-                return GameResult(1 - seat, seat, end[0], ply, end[1])
+                return GameResult(winner=1 - seat, loser=seat, reason=end[0], ply=ply, detail=end[1])
             p = p.play(n)
         return None
 

@@ -91,6 +91,8 @@ class Adapter:
         self._pos: Any = None
         self._hist: tuple = ()
         self.rng_seed = 0
+        self.time_arg = "left"
+        """What ``nextMove`` gets as its third argument (the game's rules: ``left`` or ``used``)."""
         if self.builtin:
             from sylver.bots import BOTS  # noqa: PLC0415
 
@@ -170,6 +172,7 @@ class Adapter:
 
     def new_game(self, msg: dict) -> None:
         self.rng_seed = int(msg.get("seed", 0))
+        self.time_arg = str((msg.get("rules") or {}).get("time_arg") or "left")
         random.seed(self.rng_seed)
         if "numpy" in sys.modules:
             try:
@@ -199,7 +202,10 @@ class Adapter:
         if self.api == "announce":
             return self.instance.announce(list(history))  # type: ignore[attr-defined]
         if self.api == "nextMove":
-            t = float(time_left) if time_left is not None else 1e9
+            if self.time_arg == "used":  # the reference referee's argument: seconds used in this game
+                t = float(msg.get("time_used") or 0.0)
+            else:
+                t = float(time_left) if time_left is not None else 1e9
             remaining: list[int] = []
             pos = self.position(history)
             limit = int(msg.get("gap_list_limit", 1_000_000))

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from sylver.arena.board import Board
 from sylver.arena.rules import Rules
 from sylver.arena.sandbox import BotProcess
-from sylver.bots.base import is_prime
+from sylver.theory import is_prime
 
 ILLEGAL_REASONS = ("illegal", "prime-first", "above-cap", "invalid")
 CRASH_REASONS = ("crash", "protocol")
@@ -97,7 +97,7 @@ def play_game(game: dict, rules: Rules, seats: list[Seat]) -> dict:
                 "start": start, "first_id": first_id, "second_id": second_id,
                 "opponent": seats[1 - s].name,
                 "rules": {"cap": rules.cap, "clock": rules.clock, "move_time": rules.move_time,
-                          "no_prime_first": rules.no_prime_first},
+                          "no_prime_first": rules.no_prime_first, "time_arg": rules.time_arg},
             })
     loser = -1
     reason = detail = ""
@@ -114,7 +114,7 @@ def play_game(game: dict, rules: Rules, seats: list[Seat]) -> dict:
         limits = [x for x in (rules.move_time, clocks[s]) if x is not None]
         time_left = max(0.0, min(limits)) if limits else None
         msg = {"type": "turn", "game": game["id"], "seat": s, "history": history, "time_left": time_left,
-               "max_move": rules.cap, "no_prime_first": rules.no_prime_first and not moves,
+               "time_used": used[s], "max_move": rules.cap, "no_prime_first": rules.no_prime_first and not moves,
                "gap_list_limit": rules.gap_list_limit}
         todo = pending
         pending = None

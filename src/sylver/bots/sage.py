@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from sylver.bots.base import Bot, Turn
 from sylver.bots.candidates import least_scored, reply_count
-from sylver.bots.lore import known_outcome, proven_n, winning_move_by_theory
+from sylver.position import Outcome
+from sylver.theory import known_outcome, proven_n, winning_move_by_theory
 
 
 class SageBot(Bot):
@@ -31,5 +32,5 @@ class SageBot(Bot):
             turn,
             self.rng,
             score=lambda after: (1 if proven_n(after) else 0, reply_count(after)),
-            wins_at_once=lambda after: after.is_terminal or known_outcome(after) is True,
+            wins_at_once=lambda after: after.is_terminal or known_outcome(after) is Outcome.P,
         )

@@ -10,11 +10,15 @@ from sylver.cli.common import app, console, fail, print_json
 
 BOT_HELP = ("Bot spec (repeat): a built-in name, path/file.py:Class, or 'cmd:PROGRAM ARGS'; "
             "prefix name=NAME, to rename.")
-RULES_HELP = "Rules preset: koth (seed 000), koth-2020 (seed 001) or classic (seed 002)."
+RULES_HELP = ("Rules preset: koth (the King-of-the-Hill competition), koth-2020 (its first rules), classic (the "
+              "nextMove competition's reference referee: 30 s clock, nextMove gets the time used) or "
+              "classic-readme (its README: 36 s clock, nextMove gets the time left).")
+TIME_ARG_HELP = "What nextMove bots get as their third argument: 'used' (seconds used this game) or 'left'."
 
 
 def _rules(rules: str, start: str | None, cap: int | None, clock: float | None, move_time: float | None,
-           no_prime_first: bool | None, gap_list_limit: int | None, penalties: int | None):  # noqa: ANN202
+           no_prime_first: bool | None, gap_list_limit: int | None, penalties: int | None,
+           time_arg: str | None = None):  # noqa: ANN202
     from sylver.arena.rules import make_rules
     from sylver.position import parse_numbers
 
@@ -26,7 +30,8 @@ def _rules(rules: str, start: str | None, cap: int | None, clock: float | None, 
             fail(f"--start: {exc}")
     try:
         return make_rules(rules, start=start_t, cap=cap, clock=clock, move_time=move_time,
-                          no_prime_first=no_prime_first, gap_list_limit=gap_list_limit, penalties=penalties)
+                          no_prime_first=no_prime_first, gap_list_limit=gap_list_limit, penalties=penalties,
+                          time_arg=time_arg)
     except ValueError as exc:
         fail(str(exc))
 
@@ -92,10 +97,11 @@ def tournament(
     clock: float = typer.Option(None, "--clock", help="Chess clock per bot per game, seconds (0: none)."),
     move_time: float = typer.Option(None, "--move-time", help="Limit per call, seconds (0: none)."),
     no_prime_first: bool = typer.Option(None, "--no-prime-first/--prime-first-ok",
-                                        help="Forbid a prime as the first move (seed 001)."),
+                                        help="Forbid a prime as the first move (the first King-of-the-Hill rules)."),
     gap_list_limit: int = typer.Option(None, "--gap-list-limit",
                                        help="nextMove bots get the remaining moves when at most this many."),
     penalties: int = typer.Option(None, "--penalties", help="Illegal answers that lose (3: three strikes)."),
+    time_arg: str = typer.Option(None, "--time-arg", help=TIME_ARG_HELP),
     disqualify_on_timeout: bool = typer.Option(False, "--disqualify-on-timeout",
                                                help="Disqualify a bot that times out and replay every round."),
     memory: int = typer.Option(4096, "--memory", help="Address-space limit per bot, MiB."),
@@ -113,8 +119,10 @@ def tournament(
         fail("--rounds must be at least 1")
     if memory < 64:
         fail("--memory must be at least 64 MiB")
-    r = _rules(rules, start, cap, clock, move_time, no_prime_first, gap_list_limit, penalties)
-    config = Config(specs, r, rounds, seed, disqualify_on_timeout, memory)
+    r = _rules(rules, start, cap, clock, move_time, no_prime_first, gap_list_limit, penalties, time_arg)
+    config = Config(
+        specs, r, rounds=rounds, seed=seed, disqualify_on_timeout=disqualify_on_timeout, memory_mb=memory
+    )
     total = rounds * len(specs) * (len(specs) - 1)
     _run(config, out, concurrency, cluster, quiet, as_json, every=report_every or max(1, total // 10))
 
@@ -136,6 +144,7 @@ def match(
     no_prime_first: bool = typer.Option(None, "--no-prime-first/--prime-first-ok"),
     gap_list_limit: int = typer.Option(None, "--gap-list-limit"),
     penalties: int = typer.Option(None, "--penalties"),
+    time_arg: str = typer.Option(None, "--time-arg", help=TIME_ARG_HELP),
     memory: int = typer.Option(4096, "--memory"),
     quiet: bool = typer.Option(False, "--quiet", "-q"),
     as_json: bool = typer.Option(False, "--json"),
@@ -146,8 +155,8 @@ def match(
     specs = _specs([bot_a, bot_b])
     if games < 1:
         fail("--games must be at least 1")
-    r = _rules(rules, start, cap, clock, move_time, no_prime_first, gap_list_limit, penalties)
-    config = Config(specs, r, (games + 1) // 2, seed, False, memory, pairs=[(0, 1)])
+    r = _rules(rules, start, cap, clock, move_time, no_prime_first, gap_list_limit, penalties, time_arg)
+    config = Config(specs, r, rounds=(games + 1) // 2, seed=seed, memory_mb=memory, pairs=[(0, 1)])
     _run(config, out, concurrency, cluster, quiet, as_json, match_names=config.names)
 
 
@@ -158,6 +167,7 @@ def check(
     move_time: float = typer.Option(None, "--move-time"),
     clock: float = typer.Option(None, "--clock"),
     cap: int = typer.Option(None, "--cap"),
+    time_arg: str = typer.Option(None, "--time-arg", help=TIME_ARG_HELP),
     memory: int = typer.Option(4096, "--memory"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -167,7 +177,7 @@ def check(
     from sylver.arena.check import run_check
 
     spec = _specs([bot])[0]
-    r = _rules(rules, None, cap, clock, move_time, None, None, None)
+    r = _rules(rules, None, cap, clock, move_time, None, None, None, time_arg)
     steps = run_check(spec, r, memory)
     ok = all(s.ok for s in steps)
     if as_json:

@@ -12,7 +12,7 @@ from rich.markup import escape
 
 from sylver.cli.common import app, ask_move, console, fail
 from sylver.errors import InvalidMoveError, InvalidPositionError
-from sylver.position import Position
+from sylver.position import Outcome, Position
 
 SHOW_MOVES_LIMIT = 120
 """Legal moves are listed when there are at most this many."""
@@ -31,25 +31,19 @@ def _moves_line(p: Position) -> str:
 
 
 def _hint(p: Position) -> str:
-    from sylver.bots.lore import known_outcome, proven_n, winning_move_by_theory
-    from sylver.bots.oracle import Oracle, solver_ready
+    from sylver.bots.oracle import hint
 
-    if p.is_finite and solver_ready(wait=60.0):
-        exact = Oracle(max_genus=300).solve(p, time_limit=3.0, complete=True, wait=True)
-        if exact is not None:
-            if exact.winning_moves:
-                return "Winning moves: " + ", ".join(map(str, exact.winning_moves))
-            return "No winning move: this position is lost against perfect play."
-    move = winning_move_by_theory(p)
-    if move is not None:
-        return f"Winning move (by the theory): {move}"
-    if known_outcome(p) is True:
+    h = hint(p)
+    if h.exact:
+        if h.winning_moves:
+            return "Winning moves: " + ", ".join(map(str, h.winning_moves))
+        return "No winning move: this position is lost against perfect play."
+    if h.winning_moves:
+        return f"Winning move (by the theory): {h.winning_moves[0]}"
+    if h.outcome is Outcome.P:
         return "No winning move: this position is lost against perfect play (theory)."
-    if proven_n(p):
-        return (
-            "A winning move exists (an ender with t > 1: strategy stealing), but the position is "
-            "too large to find it quickly."
-        )
+    if h.outcome is Outcome.N:
+        return f"A winning move exists, but the position is too large to find it quickly: {h.reason}"
     return "Not known: the position is too large to solve quickly."
 
 

@@ -24,9 +24,11 @@ from sylver.cli.common import app, ask_move, fail, print_json
 from sylver.errors import InvalidMoveError, InvalidPositionError, TooLargeError
 from sylver.wythoff import (
     WythoffPosition,
+    computer_move,
     nim_value,
     outcome,
     sum_nim_value,
+    winner,
     winning_move,
     winning_move_in_sum,
     winning_moves,
@@ -190,16 +192,6 @@ def _random_start(rng: random.Random, want_n: bool, misere: bool) -> WythoffPosi
             return p
 
 
-def _computer_move(p: WythoffPosition, misere: bool) -> WythoffPosition:
-    """The perfect move; from a lost position, the smallest move (it leaves the most chances)."""
-    best = winning_move(p.i, p.j, misere)
-    if best is not None:
-        return best
-    if p.i >= p.j:
-        return WythoffPosition(p.i - 1, p.j)
-    return WythoffPosition(p.i, p.j - 1)
-
-
 _HELP = (
     "Type the position after your move, e.g. `3 5` or `(3, 5)`: take counters from one pile, "
     "or the same number from both. Other commands: `hint` (a winning move, if any), "
@@ -245,11 +237,11 @@ def play_wythoff(
             show = False
         if pos.is_over():
             # the player to move faces (0, 0): the other one took the last counter
-            human_won = (not human) != misere
+            human_won = winner(pos, last_mover=not human, other=human, misere=misere)
             console.print("You win!" if human_won else "I win.", highlight=False)
             return human_won
         if not human:
-            new = _computer_move(pos, misere)
+            new = computer_move(pos, misere)
             console.print(f"I move to {new}.", highlight=False)
             pos, human, show = new, True, True
             continue

@@ -482,11 +482,12 @@ def _wythoff_move(
         raise ApiError(409, "illegal_move", str(exc)) from None
     out: dict[str, Any] = {"you": list(after), "reply": None}
     if not after.is_over():
-        reply = _wythoff_reply(after, misere)
+        reply = wythoff.computer_move(after, misere)
         out["reply"] = list(reply)
         after = reply
     out.update(_wythoff_facts(after, misere))
-    out["winner"] = _wythoff_winner(after, "you" if out["reply"] is None else "computer", misere)
+    mover, other = ("you", "computer") if out["reply"] is None else ("computer", "you")
+    out["winner"] = wythoff.winner(after, mover, other, misere)
     return out
 
 
@@ -494,10 +495,10 @@ def _wythoff_computer_move(limits: Limits, position: tuple[int, int], misere: bo
     p = _pile_pair(*position, limits)
     if p.is_over():
         raise ApiError(409, "game_over", "the game is over: the queen is in the corner")
-    reply = _wythoff_reply(p, misere)
+    reply = wythoff.computer_move(p, misere)
     out: dict[str, Any] = {"reply": list(reply)}
     out.update(_wythoff_facts(reply, misere))
-    out["winner"] = _wythoff_winner(reply, "computer", misere)
+    out["winner"] = wythoff.winner(reply, "computer", "you", misere)
     return out
 
 
@@ -531,23 +532,6 @@ def _wythoff_facts(p: wythoff.WythoffPosition, misere: bool) -> dict[str, Any]:
         "moves": [list(q) for q in p.moves()] if small else None,
         "nim_value": p.nim_value(misere) if max(p) <= 64 else None,
     }
-
-
-def _wythoff_reply(p: wythoff.WythoffPosition, misere: bool) -> wythoff.WythoffPosition:
-    """The perfect player's move: a winning one; from a cold position the smallest move (one counter
-    from the larger pile), which leaves the opponent the most room to go wrong."""
-    best = p.winning_move(misere)
-    if best is not None:
-        return best
-    return p.play((p.i - 1, p.j) if p.i >= p.j else (p.i, p.j - 1))
-
-
-def _wythoff_winner(p: wythoff.WythoffPosition, mover: str, misere: bool) -> str | None:
-    """Who won once the queen is in the corner: the mover (normal play) or the other (misère)."""
-    if not p.is_over():
-        return None
-    other = "computer" if mover == "you" else "you"
-    return other if misere else mover
 
 
 # -- the tournament viewer -----------------------------------------------------------------------
