@@ -1,4 +1,5 @@
-"""Sylver Coinage positions: immutable, canonical, hashable (shared/seeds/004, sec. 1).
+"""Sylver Coinage positions: immutable, canonical, hashable (Sicherman, "Theory and Practice of
+Sylver Coinage", Integers 2002, sec. 1).
 
 A position is the set of numbers named so far, identified with the semigroup they generate; its
 canonical form is the sorted minimal generators, so ``Position([4, 5, 10, 13]) == Position([4, 5])``.

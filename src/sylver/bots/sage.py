@@ -1,4 +1,5 @@
-"""``sage``: plays by the theorems of the paper (shared/seeds/004), without search.
+"""``sage``: plays by the theorems of the paper (Sicherman, "Theory and Practice of Sylver Coinage",
+Integers 2002), without search.
 
 Idea: a move that leaves a position the theory proves P wins (a prime p >= 5 on the empty position
 or when every named number is a multiple of p; the published P-positions {4,6}, {6,9}, {8,12},
