@@ -80,6 +80,7 @@ class TestInfo:
         assert info["features"]["solver"] is True
         assert info["features"]["results"] is False
         assert info["limits"]["max_cells"] == Limits().max_cells
+        assert info["ready"] is True  # the module's app has warmed up its worker processes
 
 
 class TestState:
@@ -916,6 +917,11 @@ class TestServeCommand:
             base = f"http://127.0.0.1:{m.group(1)}"
             info = httpx.get(base + "/api/info", timeout=30).json()
             assert info["limits"]["workers"] == 1
+            deadline = time.monotonic() + 300
+            while not info["ready"] and time.monotonic() < deadline:  # the worker processes warm up
+                time.sleep(0.5)
+                info = httpx.get(base + "/api/info", timeout=30).json()
+            assert info["ready"]
             # the bot and solver worker processes work when started through `python -m sylver`
             bot = httpx.post(base + "/api/sylver/bot-move", json={"start": [4, 5], "bot": "random", "seed": 1}, timeout=60)
             assert bot.status_code == 200 and bot.json()["bot_move"] in (2, 3, 6, 7, 11)

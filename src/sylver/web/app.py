@@ -303,9 +303,10 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
 
     @app.get("/api/info", tags=["server"])
     async def info() -> dict[str, Any]:
-        """What this server offers: the built-in bots, the optional features, the limits, and how the
-        page cites the paper behind the theory."""
-        return about
+        """What this server offers: the built-in bots, the optional features, the limits, how the page
+        cites the paper behind the theory, and whether the worker processes have warmed up (``ready``:
+        until then the first requests wait for them)."""
+        return about | {"ready": runner.ready}
 
     @app.post("/api/sylver/state", tags=["sylver"])
     async def state(game: GameIn) -> dict[str, Any]:

@@ -161,6 +161,11 @@ class JobRunner:
             future.add_done_callback(lambda _, pool=pool: self._ready.add(id(pool)))
             self._warming.append(future)
 
+    @property
+    def ready(self) -> bool:
+        """True once every warm-up job is done."""
+        return all(f.done() for f in self._warming)
+
     def wait_warm(self, timeout: float) -> bool:
         """Block until the warm-up jobs are done (True) or ``timeout`` seconds pass (False)."""
         done, _ = wait(self._warming, timeout=timeout)
