@@ -563,7 +563,7 @@ class TestGameOverAtTheStart:
 
 
 class TestPlainWords:
-    INTERNAL = re.compile(r"shared/|seeds?/0|seed 00\d|`sylver solve`")
+    INTERNAL = re.compile(r"shared/|seeds?/0|seed 00\d|`sylver solve`|sylver\.(theory|position|solver|bots)\.")
 
     def test_bot_descriptions_are_whole_sentences(self, client: TestClient) -> None:
         for bot in client.get("/api/info").json()["bots"]:
@@ -574,7 +574,8 @@ class TestPlainWords:
     def test_no_internal_words_in_what_users_see(self, client: TestClient) -> None:
         seen = [client.get("/api/info").text, client.get("/openapi.json").text, client.get("/").text,
                 client.get("/static/app.js").text]
-        for position in ("4,5", "2,5", "8,14", "5,14", "7,11,13,15", "6,9", "8,12,26,30", "16", "", "1", "3", "12,17"):
+        for position in ("4,5", "2,5", "8,14", "5,14", "7,11,13,15", "6,9", "8,12,26,30", "16", "", "1", "3", "12,17",
+                         "4,5,7", "4,6,9", "4,6,9,11"):
             seen.append(client.get("/api/sylver/analyze", params={"position": position}).text)
             seen.append(client.post("/api/sylver/state", json={"start": position}).text)
         for text in seen:
