@@ -1014,11 +1014,11 @@ def _solve(limits: Limits, raw: Sequence[int] | str, seconds: float) -> dict[str
             f"{len(decided)} of {root_moves} moves decided",
         }
     out = sol.to_dict()
-    wins = set(sol.winning_moves)
+    winning = set(sol.winning_moves)
     out.update(
         decided=True,
         reason="",
-        ruled_out=[x for x in p.legal_moves() if x != 1 and x not in wins],
+        ruled_out=[x for x in p.legal_moves() if x != 1 and x not in winning],
         root_moves=root_moves,
         root_moves_decided=root_moves,
         time_limit=seconds,

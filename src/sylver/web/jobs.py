@@ -156,10 +156,14 @@ class JobRunner:
     def _warm(self, pool: ProcessPoolExecutor, size: int, lane: str) -> None:
         if self._warm_fn is None:
             return
+        started = functools.partial(self._started, id(pool))
         for _ in range(size):
             future = pool.submit(self._warm_fn, lane)
-            future.add_done_callback(lambda _, pool=pool: self._ready.add(id(pool)))
+            future.add_done_callback(started)
             self._warming.append(future)
+
+    def _started(self, pool: int, _future: object) -> None:
+        self._ready.add(pool)
 
     @property
     def ready(self) -> bool:
@@ -199,7 +203,7 @@ class JobRunner:
             done(None)
             raise
         future.add_done_callback(done)
-        future.add_done_callback(lambda _: self._ready.add(id(pool)))
+        future.add_done_callback(functools.partial(self._started, id(pool)))
         limit = self.limits.job_time if timeout is None else timeout
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), limit)

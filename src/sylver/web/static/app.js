@@ -801,11 +801,12 @@ function scTheory(rep) {
    of a round.  "Keep solving" grants another round. */
 function scSolve(entry, token, more) {
   const s = sc.state;
-  const sv = entry.solve || (entry.solve = { elapsed: 0, budget: 0, requests: 0, last: null, wins: new Set(), ruled: new Set(), done: false, error: null, running: false });
+  // until: the elapsed time at which the round ends (a round: the server's time limit)
+  const sv = entry.solve || (entry.solve = { elapsed: 0, until: 0, requests: 0, last: null, wins: new Set(), ruled: new Set(), done: false, error: null, running: false });
   sv.token = token;  // the page shows this position now: the running loop (if any) reports here
-  if (!sv.done && !sv.error && (more || sv.budget === 0)) sv.budget += INFO.limits.solve_time;
+  if (!sv.done && !sv.error && !sv.running && (more || sv.until === 0)) sv.until = sv.elapsed + INFO.limits.solve_time;
   scSolverRender(sv);
-  if (sv.done || sv.error || sv.running || sv.elapsed >= sv.budget) return;
+  if (sv.done || sv.error || sv.running || sv.elapsed >= sv.until) return;
   sv.running = true;
   sv.since = performance.now();
   const clock = setInterval(() => {
@@ -814,8 +815,8 @@ function scSolve(entry, token, more) {
   }, 100);
   (async () => {
     try {
-      while (!sv.done && sv.elapsed < sv.budget && sv.token === sc.token) {
-        const slice = Math.max(0.05, Math.min(SLICE, sv.budget - sv.elapsed));
+      while (!sv.done && sv.elapsed < sv.until && sv.token === sc.token) {
+        const slice = Math.max(0.05, Math.min(SLICE, sv.until - sv.elapsed));
         sv.since = performance.now();
         let r;
         try {
