@@ -40,8 +40,8 @@ class TestPaperSection1:
         assert p.is_legal(5) and p.is_legal(10) and not p.is_legal(14)
         with pytest.raises(TooLargeError, match="infinitely many"):
             p.legal_moves()
-        assert p.describe_moves() == "infinitely many: every positive integer not divisible by 2, and also 2, 4 and 10"
-        assert Position([4, 6]).describe_moves() == "infinitely many: every positive integer not divisible by 2, and also 2"
+        assert p.describe_moves() == "infinitely many: every positive integer not divisible by 2, and the multiples 2, 4, 10 of 2"
+        assert Position([4, 6]).describe_moves() == "infinitely many: every positive integer not divisible by 2, and the multiple 2 of 2"
         assert Position([6]).describe_moves() == "infinitely many: every positive integer not divisible by 6"
         assert Position([20, 22]).describe_moves() == (
             "infinitely many: every positive integer not divisible by 2, and 45 multiples of 2 (the largest 178)"

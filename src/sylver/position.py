@@ -1,4 +1,5 @@
-"""Sylver Coinage positions: immutable, canonical, hashable (Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1).
+"""Sylver Coinage positions: immutable, canonical, hashable (Sicherman, "Theory and Practice of
+Sylver Coinage", Integers 2002, sec. 1).
 
 A position is the set of numbers named so far, identified with the semigroup they generate; its
 canonical form is the sorted minimal generators, so ``Position([4, 5, 10, 13]) == Position([4, 5])``.
@@ -249,14 +250,13 @@ class Position:
             return f"{count:,} legal move{'s' if count != 1 else ''}, the largest t = {self.frobenius_number:,}"
         reduced = Position(x // g for x in self.generators)
         text = f"infinitely many: every positive integer not divisible by {g}"
-        extra = reduced.genus if len(reduced) > 1 else 0  # the legal multiples of g: g·(gaps of S ÷ g)
-        if extra == 0:
+        if len(reduced) < 2:
             return text
-        if extra > 8:
-            return f"{text}, and {extra:,} multiples of {g} (the largest {g * reduced.frobenius_number:,})"
-        legal = [str(g * x) for x in reduced.legal_moves()]
-        listed = legal[0] if len(legal) == 1 else f"{', '.join(legal[:-1])} and {legal[-1]}"
-        return f"{text}, and also {listed}"
+        count = reduced.genus
+        if count <= 8:
+            multiples = ", ".join(f"{g * x:,}" for x in reduced.legal_moves())
+            return f"{text}, and the multiple{'s' if count != 1 else ''} {multiples} of {g}"
+        return f"{text}, and {count:,} multiples of {g} (the largest {g * reduced.frobenius_number:,})"
 
 
 @dataclass(frozen=True)

@@ -745,8 +745,8 @@ def winning_move_to_known_p(position: PositionLike) -> tuple[int, str] | None:
 # ------------------------------------------------------------------------------------------------
 
 FOUR_SIX_CITATION = (
-    "the {4,6} family (sylver.theory.four_six_family), a consequence of {4,6} being P (Sicherman, "
-    '"Theory and Practice of Sylver Coinage", Integers 2002, sec. 1)'
+    "the {4,6} family ({4,6,x,x+2} is P for odd x ≡ 1 mod 4), a consequence of {4,6} being P "
+    f"({PAPER}, sec. 1)"
 )
 """Where the {4,6} family's results come from, for reasons and citations."""
 

@@ -88,7 +88,10 @@ class _Deadline:
 
 
 class PerfectBot(Bot):
-    """Theory, then exact play (book, memo, solver), then a two-ply search with exact leaves."""
+    """Plays perfectly wherever the theory or the exact solver decides the position, and looks two
+    moves ahead where neither does.
+
+    Theory, then exact play (book, memo, solver), then a two-ply search with exact leaves."""
 
     name = "perfect"
 

@@ -19,8 +19,8 @@ from sylver.theory import known_outcome, proven_n, winning_move_by_theory
 
 
 class SageBot(Bot):
-    """Theory first: win by a theorem when one applies, never move into a proven N-position,
-    otherwise leave the fewest legal replies."""
+    """Wins by a theorem when one applies, never moves into a position the theory proves lost, and
+    otherwise leaves the opponent the fewest legal replies."""
 
     name = "sage"
 
