@@ -623,10 +623,12 @@ class BotProcess:
             if before_wait:
                 before_wait()
             return Reply(None, 0.0, 0.0, "crash", self.exit_description())
+        budget: float | None
         if time_left is not None:
-            budget: float | None = max(time_left, 0.0)
+            limit = max(time_left, 0.0)
+            budget = limit
             # The kernel's backstop: the first process's CPU time is at most the tree's (c0).
-            soft = int(c0 + budget + 2.0) + 1
+            soft = int(c0 + limit + 2.0) + 1
             hard = self.cpu_hard
             if hard != resource.RLIM_INFINITY and soft > hard:
                 soft = hard
@@ -636,7 +638,7 @@ class BotProcess:
                     self._cpu_soft = soft
                 except (OSError, ValueError):
                     pass
-            guard = wall if wall is not None else budget * WALL_FACTOR + WALL_SLACK
+            guard = wall if wall is not None else limit * WALL_FACTOR + WALL_SLACK
         else:
             budget = None
             guard = wall if wall is not None else UNLIMITED_WALL

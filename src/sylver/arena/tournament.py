@@ -347,7 +347,7 @@ def _run_batch(config: Config, phase: int, todo: list[dict], games: list[dict], 
         client = getattr(executor, "_client", None)  # Dask: workers tell when they start a game
         topic = f"sylver-arena-started-{key}" if client is not None else ""
         told: list[dict] = []
-        if topic:
+        if client is not None and topic:
             client.subscribe_topic(topic, lambda event: told.append(event[1]))
         while (queue or inflight) and not broken:
             while queue and len(inflight) < window and not stop:
@@ -401,7 +401,7 @@ def _run_batch(config: Config, phase: int, todo: list[dict], games: list[dict], 
                 inflight.clear()
             if stop:
                 queue.clear()
-        if topic:
+        if client is not None and topic:
             try:
                 client.unsubscribe_topic(topic)
             except Exception:  # noqa: BLE001
