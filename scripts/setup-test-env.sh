@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs and starts what the test suite needs beyond Python packages (`make test` runs it):
 # - Debian's Chromium, for the browser tests;
+# - bubblewrap, the arena's sandbox for untrusted bots (without it the tests of the sandbox skip and
+#   the other arena tests run their bots unsandboxed, saying so);
 # - a throwaway PostgreSQL server, for the results-store tests: a cluster of its own in
 #   $SYLVER_PGTEST_DIR (default /tmp/sylver-pgtest-UID), listening on 127.0.0.1 on a free port,
 #   without fsync; its URL (with a random password) is written to $SYLVER_PGTEST_DIR/url, where the
@@ -39,6 +41,17 @@ setup_chromium() {
 pg_fail() {
   echo "setup-test-env: $*; the PostgreSQL store tests will skip" >&2
   echo "$*" >"$PG_WHY" 2>/dev/null
+  return 0
+}
+
+setup_bubblewrap() {
+  command -v bwrap >/dev/null 2>&1 && return 0
+  if ! can_apt; then
+    echo "setup-test-env: cannot install bubblewrap (not root or no apt-get); the arena's sandbox tests will skip" >&2
+    return 0
+  fi
+  echo "setup-test-env: installing bubblewrap for the arena's sandbox"
+  apt_install bubblewrap || echo "setup-test-env: bubblewrap install failed; the arena's sandbox tests will skip" >&2
   return 0
 }
 
@@ -111,5 +124,6 @@ if [ "${1:-}" = stop ]; then
   exit 0
 fi
 setup_chromium
+setup_bubblewrap
 setup_postgres
 exit 0

@@ -353,6 +353,7 @@ class TestOutcomes:
         published = {tuple(e["position"]): e for e in known_results}
         for r in T.KNOWN_RESULTS:
             assert r.citation.startswith(T.PAPER + ", sec. ")
+            assert Position(r.generators).generators == r.generators  # written in canonical form
             assert (r.outcome is Outcome.P) == (not r.winning_moves)
             start = Position(r.generators)
             for w in r.winning_moves:

@@ -35,30 +35,46 @@ class Termination(Enum):
     INVALID_MOVE = "invalid move"
 
 
-_TOKEN = re.compile(r"[^\s,;{}\[\]()]+")
-_DIGITS = re.compile(r"[+]?[0-9]+")
+_SEPARATOR = re.compile(r"\s*[,;]\s*|\s+")
+_BRACKETS = {"{": "}", "[": "]", "(": ")"}
 MAX_DIGITS = 4000
 """Longest number text that :func:`parse_numbers` converts (Python's int() refuses ~4300 digits)."""
 
 
+def _short(text: str) -> str:
+    return repr(text) if len(text) <= 60 else repr(text[:40] + "…" + text[-10:])
+
+
 def parse_numbers(text: str) -> list[int]:
-    """Parse "4, 5", "{4,5}", "[4 5]" or "" into a list of positive integers (in linear time)."""
+    """Parse "4, 5", "{4,5}", "[4 5]", "(4;5)" or "" into a list of positive integers.
+
+    Numbers are separated by commas, semicolons or blanks; one pair of brackets may enclose them.
+    An empty item (``4,,5``), an unclosed or stray bracket (``{4,5``) is an error.
+    """
     if not isinstance(text, str):
         raise InvalidPositionError(f"expected text, got {type(text).__name__}")
-    stripped = text.strip()
+    body = text.strip()
+    if body[:1] in _BRACKETS:
+        close = _BRACKETS[body[0]]
+        if not body.endswith(close):
+            raise InvalidPositionError(f"{_short(text)}: {body[0]!r} is not closed by {close!r}")
+        body = body[1:-1].strip()
+    stray = re.search(r"[{}\[\]()]", body)
+    if stray:
+        raise InvalidPositionError(f"{_short(text)}: unexpected {stray.group()!r}")
+    if not body:
+        return []
     numbers = []
-    for k, token in enumerate(_TOKEN.findall(text), 1):
-        if token == stripped:
-            where = ""
-        elif len(stripped) <= 60:
-            where = f" in {text!r}"
-        else:
-            where = f" (number {k:,} of the position)"
-        if not _DIGITS.fullmatch(token) or int(token[:MAX_DIGITS]) < 1:
+    for token in _SEPARATOR.split(body):
+        if not token:
+            raise InvalidPositionError(f"{_short(text)}: a missing number between two separators")
+        digits = token[1:] if token[0] == "+" else token
+        if not (digits.isascii() and digits.isdigit()) or int(digits[:MAX_DIGITS]) < 1:
+            where = "" if token == body else f" in {_short(text)}"
             raise InvalidPositionError(f"{token[:40]!r}{where} is not a positive integer")
-        if len(token) > MAX_DIGITS:
-            raise InvalidPositionError(f"a number with {len(token):,} digits in the position is too large")
-        numbers.append(int(token))
+        if len(digits) > MAX_DIGITS:
+            raise InvalidPositionError(f"a number with {len(digits):,} digits in the position is too large")
+        numbers.append(int(digits))
     return numbers
 
 

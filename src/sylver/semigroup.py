@@ -18,9 +18,9 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
-from numba import njit
 
 from sylver.errors import InvalidMoveError, InvalidPositionError, TooLargeError
+from sylver.jit import njit
 
 UNREACHABLE = np.iinfo(np.int64).max
 """Apéry-set entry for a residue class that contains no element of S (only when gcd > 1)."""

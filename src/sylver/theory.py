@@ -1,5 +1,5 @@
 """The theory of Sylver Coinage from G. Sicherman, "Theory and Practice of Sylver Coinage",
-Integers 2 (2002) #G02, as functions on positions.
+Integers 2 (2002) #G02, as functions on positions ("sec. N" below are the paper's sections).
 
 Sec. 1: t and t̄, eliminated moves, ends, enders (quiet, unquiet) and non-enders, Hutchings's theorem
 and the p-theorem, short and long prime multiples.  Sec. 2: the known results with g > 1.  Sec. 3:
@@ -33,13 +33,16 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from sylver.errors import InvalidPositionError, TooLargeError
+from sylver.jit import njit
 from sylver.position import Outcome, Position, parse_numbers
 from sylver.semigroup import Semigroup
 
 PositionLike = Position | Iterable[int] | str
+
+PAPER = 'Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002'
+"""How results and reasons cite the paper: ``f"{PAPER}, sec. 2"``."""
 
 ENCLOSURE_WORK_LIMIT = 300_000_000
 """Largest (moves adjoined) × (multiplicity) that :func:`enclosure` will compute (else TooLargeError)."""
@@ -589,7 +592,7 @@ def is_long(position: PositionLike) -> bool:
 
 @dataclass(frozen=True)
 class KnownResult:
-    """A result stated in the paper."""
+    """A result stated in the paper (see :data:`PAPER`)."""
 
     generators: tuple[int, ...]
     """The position (canonical generators)."""
@@ -613,18 +616,19 @@ class KnownResult:
 
 
 def _k(gens: Iterable[int], outcome: str, wins: Iterable[int], complete: bool, cite: str) -> KnownResult:
+    # written in canonical form (the tests check it), so importing this module computes nothing
     return KnownResult(
-        generators=Position(gens).generators, outcome=Outcome(outcome), winning_moves=tuple(wins),
-        complete=complete, citation=cite,
+        generators=tuple(gens), outcome=Outcome(outcome), winning_moves=tuple(wins), complete=complete,
+        citation=cite,
     )
 
 
-PAPER = 'Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002'
-"""How user-facing text cites the paper (followed by the section: ``f"{PAPER}, sec. 3"``)."""
+_S1 = f"{PAPER}, sec. 1"
 _S2 = f"{PAPER}, sec. 2"
+_S5 = f"{PAPER}, sec. 5"
 KNOWN_RESULTS: tuple[KnownResult, ...] = (
-    _k([2, 3], "P", [], True, f"{PAPER}, sec. 1: the only legal move in {{2,3}} is 1"),
-    _k([4, 6], "P", [], True, f"{PAPER}, sec. 1: {{4,6}} is P (Quiet End Theorem)"),
+    _k([2, 3], "P", [], True, f"{_S1}: the only legal move in {{2,3}} is 1"),
+    _k([4, 6], "P", [], True, f"{_S1}: {{4,6}} is P (Quiet End Theorem)"),
     _k([6, 9], "P", [], True, f"{_S2}: the short positions {{6,9}}, {{12,15,18}}, {{12,18,21}} are P"),
     _k([12, 15, 18], "P", [], True, f"{_S2}: the short positions {{6,9}}, {{12,15,18}}, {{12,18,21}} are P"),
     _k([12, 18, 21], "P", [], True, f"{_S2}: the short positions {{6,9}}, {{12,15,18}}, {{12,18,21}} are P"),
@@ -645,19 +649,19 @@ KNOWN_RESULTS: tuple[KnownResult, ...] = (
     _k([12], "N", [8], False, f"{_S2}: 12 loses to 8 at least"),
     # Footnote of sec. 1: the known {m, n} in which t wins.
     *(
-        _k(pair, "N", [(pair[0] - 1) * (pair[1] - 1) - 1], False, f"{PAPER}, sec. 1, footnote: t wins")
+        _k(pair, "N", [(pair[0] - 1) * (pair[1] - 1) - 1], False, f"{_S1}, footnote: t wins")
         for pair in ((2, 5), (4, 5), (5, 6), (5, 9), (8, 15), (13, 14), (13, 21))
     ),
     # Sec. 5: worked examples of the Single Win Theorem and the synthetic search.
-    _k([5, 14], "N", [18], True, f"{PAPER}, sec. 5: {{5,14}} [18]"),
-    _k([5, 18], "N", [14, 16, 17], True, f"{PAPER}, sec. 5: {{5,18}} [14,16,17]"),
-    _k([5, 14, 16, 18], "N", [17], True, f"{PAPER}, sec. 5: {{5,14,16,18}} has the unique winning move 17"),
-    _k([5, 16, 17, 18], "N", [14], True, f"{PAPER}, sec. 5: {{5,16,17,18}} has the unique winning move 14"),
-    _k([4, 9], "N", [19], False, f"{PAPER}, sec. 5: solving {{4,9}} gives 19"),
-    _k([5, 9, 19], "N", [31], True, f"{PAPER}, sec. 5: {{5,9,19}} [31]"),
-    _k([6, 9, 19, 31], "N", [17, 20, 22], True, f"{PAPER}, sec. 5: {{6,9,19,31}} [17,20,22]"),
-    _k([17, 18, 27, 33, 43], "N", [4, 5, 6, 7], True, f"{PAPER}, sec. 5: {{17,18,27,33,43}} [4,5,6,7]"),
-    _k([17, 18, 27, 33, 43, 56], "N", [4, 5, 6, 7, 9], True, f"{PAPER}, sec. 5: {{17,18,27,33,43,56}} [4,5,6,7,9]"),
+    _k([5, 14], "N", [18], True, f"{_S5}: {{5,14}} [18]"),
+    _k([5, 18], "N", [14, 16, 17], True, f"{_S5}: {{5,18}} [14,16,17]"),
+    _k([5, 14, 16, 18], "N", [17], True, f"{_S5}: {{5,14,16,18}} has the unique winning move 17"),
+    _k([5, 16, 17, 18], "N", [14], True, f"{_S5}: {{5,16,17,18}} has the unique winning move 14"),
+    _k([4, 9], "N", [19], False, f"{_S5}: solving {{4,9}} gives 19"),
+    _k([5, 9], "N", [31], True, f"{_S5}: {{5,9,19}} [31]"),  # 19 = 5·2 + 9: {5,9} canonically
+    _k([6, 9, 19], "N", [17, 20, 22], True, f"{_S5}: {{6,9,19,31}} [17,20,22]"),  # 31 = 6·2 + 19
+    _k([17, 18, 27, 33, 43], "N", [4, 5, 6, 7], True, f"{_S5}: {{17,18,27,33,43}} [4,5,6,7]"),
+    _k([17, 18, 27, 33, 43, 56], "N", [4, 5, 6, 7, 9], True, f"{_S5}: {{17,18,27,33,43,56}} [4,5,6,7,9]"),
 )
 """The paper's results, with citations.  P entries and the positions reached by stated winning
 moves are the known P-positions used by :func:`outcome_by_theory`."""
@@ -789,6 +793,8 @@ def four_six_family(position: PositionLike) -> tuple[Outcome, tuple[int, ...]] |
 def outcome_by_theory(position: PositionLike) -> tuple[Outcome | None, str]:
     """What theorems (and the paper's stated results) alone decide about S, with the reason.
 
+    The reason cites the paper's sections as "sec. N"; a stated result is cited in full (:data:`PAPER`).
+
     In order: {1} (over); {} (N: any prime ≥ 5 wins, sec. 2); {2,3} (P); the paper's known results
     and the positions its stated winning moves lead to (P);
     a prime p ≥ 5 dividing g with S ≠ {p} (N: naming p leaves {p}, which is P by the p-theorem);
@@ -857,7 +863,7 @@ def outcome_by_theory(position: PositionLike) -> tuple[Outcome | None, str]:
     if move is not None:
         return Outcome.N, f"{move[0]} wins: it leads to {p.play(move[0]).braces()}, which is P ({move[1]})"
     if g == 1:
-        return None, "a non-ender with g = 1: no theorem decides it; only an exact search does"
+        return None, "a non-ender with g = 1: no theorem decides it; the exact solver can (finitely many moves)"
     if len(gens) == 1:
         return None, f"{{{g}}} with g = 2^a·3^b > 12 is open (sec. 2: Conway's prize question)"
     kind_text = prime_multiple_kind(p)

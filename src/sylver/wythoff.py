@@ -1,8 +1,8 @@
 """Wythoff's Nim: P-positions, every winning move, Grundy values, sums and misère play.
 
-The game (shared/seeds/003): two piles of counters; a move removes any positive number of
-counters from one pile, or the same positive number from both.  Under *normal* play whoever
-takes the last counter wins; under *misère* play (``misere=True``) whoever takes it loses.
+The game (as the perfect Wythoff's Nim player challenge states it): two piles of counters; a move
+removes any positive number of counters from one pile, or the same positive number from both.
+Under *normal* play whoever takes the last counter wins; under *misère* play (``misere=True``) whoever takes it loses.
 Equivalently a queen on a quarter-infinite board moves left, down or diagonally down-left;
 the position ``(i, j)`` is her square, ``(0, 0)`` the corner.
 
@@ -52,9 +52,9 @@ from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
 import numpy as np
-from numba import njit
 
 from sylver.errors import InvalidMoveError, InvalidPositionError, TooLargeError
+from sylver.jit import njit
 from sylver.position import Outcome
 
 _Player = TypeVar("_Player")

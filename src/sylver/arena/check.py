@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from sylver.arena.board import Board
 from sylver.arena.referee import classify_answer
 from sylver.arena.rules import Rules
-from sylver.arena.sandbox import BotProcess, StartError
+from sylver.arena.sandbox import BotProcess, StartError, check_sandbox
 from sylver.arena.specs import BotSpec
 
 
@@ -29,10 +29,11 @@ PROBES: tuple[tuple[str, list[int] | None], ...] = (
 )
 
 
-def run_check(spec: BotSpec, rules: Rules, memory_mb: int = 4096) -> list[Step]:
+def run_check(spec: BotSpec, rules: Rules, memory_mb: int = 4096, unsafe_no_sandbox: bool = False) -> list[Step]:
     """Start the bot and ask it for moves in a few positions, then learn and quit."""
+    check_sandbox([spec], unsafe_no_sandbox)
     steps: list[Step] = []
-    proc = BotProcess(spec, 0, memory_mb)
+    proc = BotProcess(spec, 0, memory_mb, sandbox=not unsafe_no_sandbox)
     t = time.perf_counter()
     try:
         ready = proc.start()

@@ -21,7 +21,8 @@ from sylver.arena.rules import CLASSIC, Rules
 from sylver.arena.tournament import Events
 
 _WHY = {
-    "named-one": "named 1", "illegal": "", "prime-first": "", "above-cap": "", "invalid": "invalid answer: ",
+    "named-one": "named 1", "illegal": "", "prime-first": "", "above-cap": "", "too-large": "",
+    "invalid": "invalid answer: ",
     "timeout": "timeout: ", "crash": "crash: ", "protocol": "protocol error: ",
 }
 
@@ -32,7 +33,7 @@ def result_text(rec: dict) -> str:
     detail = rec.get("detail", "")
     if reason == "named-one":
         why = "named 1"
-    elif reason in ("illegal", "prime-first", "above-cap"):
+    elif reason in ("illegal", "prime-first", "above-cap", "too-large"):
         why = detail
     else:
         why = f"{_WHY.get(reason, reason + ': ')}{detail}"

@@ -22,6 +22,9 @@ CLASSIC = ("classic", "classic-readme")
 """The presets of the ``nextMove`` competition (its scoring and results columns)."""
 
 TIME_ARGS = ("left", "used")
+MAX_ANSWER_DIGITS = 100
+"""An answer is an integer of at most this many decimal digits (a longer one is ``invalid``), under
+every preset: the referee must judge each answer at once (e.g. whether a first move is a prime)."""
 
 
 @dataclass(frozen=True)
@@ -136,8 +139,9 @@ def make_rules(
         changes["cap"] = cap or None
     for key, value in (("clock", clock), ("move_time", move_time)):
         if value is not None:
-            if value < 0 or math.isnan(value):
-                raise ValueError(f"--{key.replace('_', '-')} {value} must be positive (0: no limit)")
+            if not 0 <= value < math.inf:
+                raise ValueError(f"--{key.replace('_', '-')} {value} must be a positive number of seconds "
+                                 "(0: no limit)")
             changes[key] = value or None
     if no_prime_first is not None:
         changes["no_prime_first"] = no_prime_first

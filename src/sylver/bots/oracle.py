@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from sylver import jit
 from sylver.position import Outcome, Position
 from sylver.theory import known_outcome, outcome_by_theory, proven_n, winning_move_by_theory
 
@@ -83,7 +84,9 @@ def start_warm_up() -> None:
             return
         _warm_started = True
     # the small semigroup kernels first, in this thread: moves need them at once, and while the
-    # solver compiles in the background numba's compiler lock would make them wait
+    # solver compiles in the background numba's compiler lock would make them wait; compiled even
+    # in the `sylver` command (which runs small calls as Python): a bot plays on past small sizes
+    jit.use_compiled()
     Position((7, 11, 13)).play(23).legal_moves()
     threading.Thread(target=_warm_up, name="sylver-solver-warm-up", daemon=True).start()
 

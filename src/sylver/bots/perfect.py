@@ -313,7 +313,7 @@ class PerfectBot(Bot):
                 if n in open_moves:
                     return n
         if p.is_empty:
-            # no prime allowed (the KotH competition's first rules): the smallest undecided opening, 16 — every odd reply
+            # no prime allowed (first KotH rules): the smallest undecided opening, 16 — every odd reply
             # leaves a coprime pair (N, solvable while small), many even ones have known answers
             # ({2}: 3, {4}: 6, {8}: 12, {10,16}: 24, {16,18}: 5, {16,24}: 10)
             return min(open_moves)

@@ -1,5 +1,5 @@
-"""``sage``: plays by the theorems of the paper (Sicherman, "Theory and Practice of Sylver Coinage",
-Integers 2002), without search.
+"""``sage``: plays by the theorems of the paper, without search (G. Sicherman, "Theory and Practice
+of Sylver Coinage", Integers 2002; the sections below are the paper's).
 
 Idea: a move that leaves a position the theory proves P wins (a prime p >= 5 on the empty position
 or when every named number is a multiple of p; the published P-positions {4,6}, {6,9}, {8,12},

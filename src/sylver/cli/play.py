@@ -5,14 +5,16 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 
 from sylver.cli.common import app, ask_move, console, fail
 from sylver.errors import InvalidMoveError, InvalidPositionError
-from sylver.position import Outcome, Position
+
+if TYPE_CHECKING:  # imported where used: `sylver --help` and the other commands do not need it
+    from sylver.position import Position
 
 SHOW_MOVES_LIMIT = 120
 """Legal moves are listed when there are at most this many."""
@@ -32,6 +34,7 @@ def _moves_line(p: Position) -> str:
 
 def _hint(p: Position) -> str:
     from sylver.bots.oracle import hint
+    from sylver.position import Outcome
 
     h = hint(p)
     if h.exact:
@@ -58,6 +61,7 @@ def play_sylver(
     """One game in the terminal; True if the human won, False if the bot won, None if abandoned."""
     from sylver.bots import make_bot
     from sylver.bots.base import Turn
+    from sylver.position import Position
 
     options: dict[str, object] = {"think": think} if bot_name == "perfect" else {}
     bot = make_bot(bot_name, random.Random(seed), **options)
@@ -145,6 +149,8 @@ def play(
         fail(f"unknown bot {bot!r}; built-in bots: {', '.join(sorted(BOTS))}")
     position = None
     if start is not None:
+        from sylver.position import Position
+
         try:
             position = Position.parse(start)
         except InvalidPositionError as exc:

@@ -12,7 +12,6 @@ from typing import Annotated, Any
 import typer
 
 from sylver.cli.common import app, console, err_console, fail, position_from_args, print_json
-from sylver.position import Position
 
 
 def _peak_rss() -> int:
@@ -149,8 +148,8 @@ def solve(
 
     if jobs < 1:
         fail(f"--jobs must be at least 1, not {jobs}")
-    if time_limit is not None and time_limit <= 0:
-        fail("--time-limit must be positive")
+    if time_limit is not None and not 0 < time_limit < float("inf"):
+        fail(f"--time-limit must be a positive number of seconds, not {time_limit}")
     try:
         parse_memory(memory)
     except ValueError as exc:
@@ -209,6 +208,7 @@ def _solve_batch(
     path: Path, first: bool, as_json: bool, memory: str, store: str | None, no_store: bool,
     jobs: int, cluster: str | None, time_limit: float | None, check: bool | None = None,
 ) -> None:
+    from sylver.position import Position
     from sylver.solver import SelfCheckError, SolveInterrupted, SolveTimeout, WorkerDiedError
     from sylver.solver import solve as solve_position
 

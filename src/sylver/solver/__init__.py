@@ -1,4 +1,4 @@
-"""Exact solving of Sylver Coinage positions with gcd 1 (shared/seeds/004, sec. 1-2).
+"""Exact solving of Sylver Coinage positions with gcd 1 (Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1-2).
 
 >>> from sylver import Position
 >>> from sylver.solver import solve
@@ -22,10 +22,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from sylver import jit
 from sylver.errors import MemoryBudgetError, SelfCheckError, WorkerDiedError
 from sylver.position import Outcome, Position
-from sylver.solver import kernels as _k
-from sylver.solver.engine import (
+
+jit.watch_compilation()  # before the kernels load: a cold numba cache compiles them (about a minute)
+
+from sylver.solver import kernels as _k  # noqa: E402
+from sylver.solver.engine import (  # noqa: E402
     ENGINE,
     MAX_FROBENIUS,
     Counters,
@@ -456,7 +460,7 @@ def _child_value(
 def count_reachable(position: Position) -> int:
     """How many distinct positions can be reached from ``position`` by legal moves, counting
     ``position`` itself and the final position {1} (after someone names 1).  A full enumeration:
-    sec. 2 of shared/seeds/004 gives 158793 for {12,17}."""
+    Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 2, gives 158793 for {12,17}."""
     check_solvable(position)
     gaps = root_gaps(position)
     size = 1 << 16
