@@ -512,7 +512,7 @@ class TestOversizedRequests:
         from sylver.position import parse_numbers
 
         assert len(parse_numbers(",".join(["12345"] * 200_000))) == 200_000
-        with pytest.raises(ValueError, match=r"'x' \(number 100,000 of the position\) is not a positive integer"):
+        with pytest.raises(ValueError, match=r"^'x' in .{,100} is not a positive integer$"):  # one short line
             parse_numbers(",".join(["7"] * 99_999 + ["x"]))
 
     def test_info_answers_while_oversized_requests_are_in_flight(self) -> None:
