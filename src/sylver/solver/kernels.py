@@ -1,7 +1,7 @@
 """numba kernels of the exact solver: gap bitsets, move generation, transposition table, search.
 
 A position with gcd 1 is stored as its **gap bitset**: bit n of word n // 64 is set iff n is a legal
-move (a gap of the semigroup, shared/seeds/004 sec. 1).  Two positions are equal iff their gap sets
+move (a gap of the semigroup, Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1).  Two positions are equal iff their gap sets
 are, so the bitset is canonical.  Naming x removes every gap n with n - x in the new semigroup; in
 gap terms ``G'[n] = G[n] & G'[n - x]`` for n >= x (with G'[0] = 0), computed word by word on the
 complement (members): ``M' = M | (M' << x)``, closing each word under +x by doubling shifts when
