@@ -75,7 +75,8 @@ def roots() -> dict[str, str]:
     return _roots
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """True while process ``pid`` exists (also one of another user)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -94,7 +95,7 @@ def sweep_stale() -> None:
             continue
         for e in entries:
             parts = e.split("-")
-            if e.startswith("bot-") and len(parts) == 3 and parts[1].isdigit() and not _pid_alive(int(parts[1])):
+            if e.startswith("bot-") and len(parts) == 3 and parts[1].isdigit() and not pid_alive(int(parts[1])):
                 BotCgroup.adopt({f: os.path.join(r, e) for f, r in roots().items()}).remove()
 
 

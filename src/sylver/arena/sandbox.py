@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from sylver.arena.cgroups import MAX_PROCESSES, BotCgroup, sweep_stale
+from sylver.arena.cgroups import MAX_PROCESSES, BotCgroup, pid_alive, sweep_stale
 from sylver.arena.specs import BotSpec
 from sylver.errors import BotError
 
@@ -128,19 +128,9 @@ def _sweep_stale() -> None:
         entries = []
     for e in entries:
         parts = e.split("-")
-        if e.startswith(("sylver-bot-", "sylver-journal-")) and len(parts) > 3 and parts[2].isdigit() and not _pid_alive(int(parts[2])):
+        if e.startswith(("sylver-bot-", "sylver-journal-")) and len(parts) > 3 and parts[2].isdigit() and not pid_alive(int(parts[2])):
             shutil.rmtree(os.path.join(tmp, e), ignore_errors=True)
     sweep_stale()
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _user_processes() -> int:
