@@ -311,8 +311,7 @@ class Engine:
         self._prepare(W, depth)
         W = self.W
         self.bits[:W] = gaps
-        self.hashes[0] = k.gap_hash(self.bits, 0, W)
-        self.hashes[1] = k.key_hash(self.bits, 0, W)
+        self.hashes[0], self.hashes[1] = k.state_keys(self.bits, 0, W)
         self.mvbase[0] = 0
         st = np.zeros(k.ST_SIZE, dtype=np.int64)
         st[k.SP] = 0
