@@ -214,18 +214,34 @@ def _python_paths() -> list[str]:
     return paths
 
 
+PRIVATE_DIRS = ("/", "/tmp", "/dev", "/proc")
+"""Directories the sandbox replaces by its own: what lives in them is bound file by file."""
+
+
+def _folder_of(path: str) -> str:
+    """The folder to show for ``path`` (a file): its directory, or the file itself when that
+    directory is one the sandbox replaces (a bot at /tmp/bot.py must not reveal the whole /tmp)."""
+    folder = os.path.dirname(path)
+    return path if os.path.realpath(folder) in PRIVATE_DIRS else folder
+
+
 def _bind_set(paths: list[str]) -> list[str]:
     """Existing absolute paths, resolved, without those under /usr or under another one."""
     out: list[str] = []
     for p in sorted({os.path.realpath(p) for p in paths if p and os.path.isabs(p) and os.path.exists(p)}):
-        if p == "/" or p == "/usr" or p.startswith("/usr/") or any(p == q or p.startswith(q + "/") for q in out):
+        if p in PRIVATE_DIRS or p == "/usr" or p.startswith("/usr/") or any(p == q or p.startswith(q + "/") for q in out):
             continue
         out.append(p)
     return out
 
 
 def sandbox_argv(spec: BotSpec, argv: list[str]) -> list[str]:
-    """The bwrap command line that runs ``argv`` for ``spec`` in its sandbox."""
+    """The bwrap command line that runs ``argv`` for ``spec`` in its sandbox.
+
+    bwrap applies its mount operations in order: the private ``/tmp`` (and ``/dev``, ``/proc``) come
+    first and the read-only binds after them, so a bot, a virtualenv or a checkout that lives under
+    ``/tmp`` (a CI clone) is bound on top of the private ``/tmp`` rather than hidden by it.
+    """
     bwrap = shutil.which("bwrap")
     assert bwrap is not None
     args = [bwrap, "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts",
@@ -238,17 +254,17 @@ def sandbox_argv(spec: BotSpec, argv: list[str]) -> list[str]:
             args += ["--ro-bind", top, top]
     if os.path.isfile("/etc/ld.so.cache"):
         args += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_SIZE // 16), "--tmpfs", "/dev/shm",
+             "--remount-ro", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
     if spec.kind == "python":
-        wanted = _python_paths() + [os.path.dirname(spec.target)]
+        wanted = _python_paths() + [_folder_of(spec.target)]
     else:  # the program's installation (e.g. a virtualenv: bin/..), and the files named in its arguments
         prog = argv[0]
         wanted = [os.path.dirname(os.path.dirname(p)) for p in (prog, os.path.realpath(prog))]
-        wanted += [a if os.path.isdir(a) else os.path.dirname(a) for a in argv if os.path.isabs(a) and os.path.exists(a)]
+        wanted += [a if os.path.isdir(a) else _folder_of(a) for a in argv if os.path.isabs(a) and os.path.exists(a)]
     for p in _bind_set(wanted):
         args += ["--ro-bind", p, p]
-    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_SIZE // 16), "--tmpfs", "/dev/shm",
-             "--remount-ro", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp", "--remount-ro", "/",
-             "--chdir", "/tmp", "--"]
+    args += ["--remount-ro", "/", "--chdir", "/tmp", "--"]
     return args + argv
 
 
@@ -281,6 +297,27 @@ def sandbox_problem() -> str:
     if r.returncode != 0:
         why = (r.stderr.strip().splitlines() or [f"exit status {r.returncode}"])[-1]
         return f"bubblewrap cannot create the sandbox here ({why[:200]})"
+    return ""
+
+
+@functools.cache
+def user_namespaces_problem() -> str:
+    """Why this machine cannot give a process a new user namespace ("" if it can): the one thing
+    bubblewrap needs from the kernel.  Tried in a child process, so nothing here changes."""
+    try:
+        if Path("/proc/sys/user/max_user_namespaces").read_text().strip() == "0":
+            return "user namespaces are disabled (/proc/sys/user/max_user_namespaces is 0)"
+    except OSError:
+        pass
+    code = ("import ctypes, os, sys\n"
+            "libc = ctypes.CDLL(None, use_errno=True)\n"
+            "sys.exit(0 if libc.unshare(0x10000000) == 0 else ctypes.get_errno())")  # CLONE_NEWUSER
+    try:
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)  # noqa: S603
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"cannot test for user namespaces: {exc}"
+    if r.returncode != 0:
+        return f"the kernel refuses a new user namespace ({os.strerror(r.returncode)})"
     return ""
 
 
