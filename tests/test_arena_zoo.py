@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from sylver.arena import cgroups
 from sylver.arena.rules import make_rules
 from sylver.arena.sandbox import (
     StartError,
@@ -164,6 +165,89 @@ def test_grandchild_is_frozen_between_turns_and_leaves_no_zombie() -> None:
     specs = [parse_spec(f"{ZOO}:Sleeper"), parse_spec(f"{ZOO}:GrandchildThinks")]
     outcome = run_tournament(Config(specs, make_rules("koth", move_time=2), 2, seed=3), None, concurrency=1)
     assert len(outcome.records) == 4 and outcome.voids == 0
+    for g in outcome.records:
+        assert g["reason"] == "named-one" and g["moves"] == [2, 3, 1], g
+        assert not g["learn_errors"], g["learn_errors"]
+    assert _bot_processes() == []
+
+
+def _v2_roots() -> dict[str, str]:
+    """The features the cgroup v2 hierarchy offers bots here (pids only where its controller is on v2)."""
+    base = cgroups.v2_base()
+    return cgroups.hierarchy_roots(base) if base else {}
+
+
+def _events(group: cgroups.BotCgroup) -> str:
+    return Path(group.dirs["freezer"], "cgroup.events").read_text()
+
+
+def test_cgroup_v2_freezer_cpu_and_pids() -> None:
+    """The cgroup v2 path (``cgroup.freeze``, ``cpu.stat``, ``pids.max``): a process and its setsid
+    grandchild stop using CPU when frozen, run again when thawed, and die with the cgroup."""
+    found = _v2_roots()
+    if "freezer" not in found or "cpu" not in found:
+        pytest.skip(f"no writable cgroup v2 hierarchy with a freezer and CPU time here (found {sorted(found)})")
+    import subprocess
+    import time
+
+    cgroups.use_roots(found)
+    try:
+        group = cgroups.BotCgroup(cgroups.MAX_PROCESSES)
+        assert group.can_freeze and group.dirs["freezer"].startswith(cgroups.v2_base() or "?")
+
+        def join() -> None:
+            for path in group.procs_files:
+                Path(path).write_text(str(os.getpid()))
+
+        proc = subprocess.Popen(["sh", "-c", "setsid sh -c 'while :; do :; done' & while :; do :; done"],
+                                preexec_fn=join)  # noqa: PLW1509
+        try:
+            deadline = time.monotonic() + 10
+            while len(group.pids()) < 2 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert len(group.pids()) == 2, group.pids()
+
+            def cpu_gain(seconds: float) -> float:
+                c0 = group.cpu_seconds()
+                time.sleep(seconds)
+                c1 = group.cpu_seconds()
+                assert c0 is not None and c1 is not None
+                return c1 - c0
+
+            assert cpu_gain(0.3) > 0.03
+            group.freeze()
+            while "frozen 1" not in _events(group) and time.monotonic() < deadline:
+                time.sleep(0.005)
+            assert "frozen 1" in _events(group)
+            assert cpu_gain(0.5) < 0.01  # the whole tree, the setsid grandchild included
+            group.thaw()
+            assert cpu_gain(0.3) > 0.03
+            if "pids" in found:
+                assert Path(group.dirs["pids"], "pids.max").read_text().strip() == str(cgroups.MAX_PROCESSES)
+            assert group.kill() == 2 and group.pids() == []
+        finally:
+            proc.kill()
+            proc.wait()
+            dirs = list(group.dirs.values())
+            group.remove()
+        assert not any(os.path.exists(d) for d in dirs)
+    finally:
+        cgroups.use_roots(None)
+
+
+@needs_sandbox
+def test_grandchild_is_frozen_by_the_cgroup_v2_freezer() -> None:
+    """D4 again with the freezer and CPU time of cgroup v2 (the pids limit stays where it was)."""
+    v2 = {f: r for f, r in _v2_roots().items() if f in ("freezer", "cpu")}
+    if len(v2) < 2:
+        pytest.skip("no writable cgroup v2 hierarchy with a freezer and CPU time here")
+    cgroups.use_roots({**cgroups.roots(), **v2})
+    try:
+        specs = [parse_spec(f"{ZOO}:Sleeper"), parse_spec(f"{ZOO}:GrandchildThinks")]
+        outcome = run_tournament(Config(specs, make_rules("koth", move_time=2), 1, seed=3), None, concurrency=1)
+    finally:
+        cgroups.use_roots(None)
+    assert len(outcome.records) == 2 and outcome.voids == 0
     for g in outcome.records:
         assert g["reason"] == "named-one" and g["moves"] == [2, 3, 1], g
         assert not g["learn_errors"], g["learn_errors"]
