@@ -171,6 +171,26 @@ def test_grandchild_is_frozen_between_turns_and_leaves_no_zombie() -> None:
     assert _bot_processes() == []
 
 
+@needs_sandbox
+def test_a_bot_under_tmp_sees_its_folder_only(tmp_path: Path) -> None:
+    """A bot whose folder is under /tmp (as in a CI clone) is bound on top of the sandbox's private
+    /tmp: it runs, cannot read the file beside its folder nor write beside it (D5)."""
+    import shutil
+
+    assert str(tmp_path).startswith("/tmp/")
+    (tmp_path / "bots").mkdir()
+    zoo = tmp_path / "bots" / "zoo.py"
+    shutil.copy(ZOO, zoo)
+    (tmp_path / "secret-of-zoo").write_text("organiser's")
+    specs = [parse_spec(f"{zoo}:Smallest"), parse_spec(f"{zoo}:ReadsSecrets")]
+    outcome = run_tournament(Config(specs, make_rules("koth", move_time=2), 1, seed=1), None, concurrency=1)
+    assert len(outcome.records) == 2 and outcome.voids == 0
+    for g in outcome.records:
+        assert g["reason"] == "named-one" and g["moves"] == [2, 3, 1], g
+    assert sorted(p.name for p in tmp_path.rglob("*") if "__pycache__" not in p.parts) == [
+        "bots", "secret-of-zoo", "zoo.py"]
+
+
 def _v2_roots() -> dict[str, str]:
     """The features the cgroup v2 hierarchy offers bots here (pids only where its controller is on v2)."""
     base = cgroups.v2_base()

@@ -262,10 +262,28 @@ def sandbox_argv(spec: BotSpec, argv: list[str]) -> list[str]:
         prog = argv[0]
         wanted = [os.path.dirname(os.path.dirname(p)) for p in (prog, os.path.realpath(prog))]
         wanted += [a if os.path.isdir(a) else _folder_of(a) for a in argv if os.path.isabs(a) and os.path.exists(a)]
-    for p in _bind_set(wanted):
-        args += ["--ro-bind", p, p]
-    args += ["--remount-ro", "/", "--chdir", "/tmp", "--"]
-    return args + argv
+    return args + _binds(_bind_set(wanted)) + ["--remount-ro", "/", "--chdir", "/tmp", "--"] + argv
+
+
+def _binds(paths: list[str]) -> list[str]:
+    """Read-only binds of ``paths``.  Those deeper in ``/tmp`` go into a read-only skeleton mounted
+    on their top folder there (``/tmp/ci`` for ``/tmp/ci/main/.venv``): the folders that lead to
+    them exist only in it, so the bot cannot write beside them; the rest of its ``/tmp`` stays
+    writable and private."""
+    args: list[str] = []
+    skeletons: dict[str, list[str]] = {}
+    for p in paths:
+        parts = p.split("/")
+        if p.startswith("/tmp/") and len(parts) > 3:
+            skeletons.setdefault("/".join(parts[:3]), []).append(p)
+        else:
+            args += ["--ro-bind", p, p]
+    for top, inside in skeletons.items():
+        args += ["--size", str(1 << 20), "--tmpfs", top]
+        for p in inside:
+            args += ["--ro-bind", p, p]
+        args += ["--remount-ro", top]
+    return args
 
 
 def _sandbox_env(spec: BotSpec) -> dict[str, str]:
