@@ -48,11 +48,13 @@ def machine() -> None:
           f"sandbox: {'bubblewrap' if not why else 'NONE (' + why + ')'}")
 
 
-def startup(n: int = 8) -> None:
+def startup(n: int = 8) -> float:
+    """Median start-up of a sandboxed bot, seconds (printed with that of an unsandboxed one)."""
     from sylver.arena.sandbox import BotProcess
 
     bots = HERE / "arena_bots.py"
     spec = parse_specs([f"{bots}:Instant"])[0]
+    medians = {}
     for sandbox in (True, False):
         walls = []
         for _ in range(n):
@@ -61,8 +63,10 @@ def startup(n: int = 8) -> None:
             proc.start()
             walls.append(time.perf_counter() - t)
             proc.close()
+        medians[sandbox] = statistics.median(walls)
         print(f"bot start-up (hello/ready) {'in the sandbox  ' if sandbox else 'without sandbox'}: median "
-              f"{statistics.median(walls) * 1e3:7.1f} ms ({n} starts; once per bot per worker, not per game)")
+              f"{medians[sandbox] * 1e3:7.1f} ms ({n} starts; once per bot per worker, not per game)")
+    return medians[True]
 
 
 def board_micro() -> None:
@@ -133,7 +137,7 @@ def ipc_roundtrip(n: int = 500) -> None:
           f"{statistics.median(walls) * 1e3:.3f} ms")
 
 
-def throughput(games: int) -> None:
+def throughput(games: int, start_up: float) -> None:
     bots = HERE / "arena_bots.py"
     specs = parse_specs([f"name=a,{bots}:Instant", f"name=b,{bots}:Instant"])
     rounds = max(1, games // 2)
@@ -143,12 +147,16 @@ def throughput(games: int) -> None:
         out = run_tournament(cfg, Path(d) / "t", concurrency=2)
         total = time.perf_counter() - t
     walls = sorted(r["wall"] for r in out.records)
+    starts = 2 * len({r["worker"] for r in out.records})  # each worker starts each bot once
     print(f"throughput: {len(out.records)} KotH games in {total:.2f} s = {len(out.records) / total:.1f} games/s "
           f"at --concurrency 2 (incl. start-up and results files); median game {statistics.median(walls) * 1e3:.1f} ms"
-          f"; target >= 20 games/s")
+          f"; target >= 20 games/s; load average now {os.getloadavg()[0]:.2f}")
+    print(f"sandbox start-up in that run: {starts} bot starts (2 bots x {starts // 2} workers) x "
+          f"{start_up * 1e3:.0f} ms = {starts * start_up / len(out.records) * 1e3:.2f} ms per game amortised "
+          f"(one start per game would cost {2 * start_up * 1e3:.0f} ms per game)")
 
 
-def loaded(games: int) -> None:
+def loaded(games: int) -> bool:
     """A KotH match at load 2 × cores: every timeout must come with the bot's CPU over the limit."""
     burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2 * (os.cpu_count() or 1))]
     try:
@@ -173,6 +181,10 @@ def loaded(games: int) -> None:
           f"timeouts {len(timeouts)}, of which by the wall-clock guard: {len(unfair)}")
     for r in timeouts:
         print(f"  game {r['game']}: {r['loser']} {r['detail']}")
+    fair = not unfair and all("CPU time" in r["detail"] for r in timeouts)
+    print(f"load test verdict: {'OK' if fair else 'FAILED'} (a timeout only when the bot's own CPU time passed "
+          f"its limit)")
+    return fair
 
 
 def main() -> None:
@@ -184,12 +196,12 @@ def main() -> None:
     args = ap.parse_args()
     machine()
     board_micro()
-    startup()
+    start_up = startup()
     ipc_roundtrip()
     overhead(args.overhead_games)
-    throughput(args.games)
-    if args.load:
-        loaded(args.load_games)
+    throughput(args.games, start_up)
+    if args.load and not loaded(args.load_games):
+        sys.exit(1)
 
 
 if __name__ == "__main__":
