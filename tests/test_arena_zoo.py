@@ -127,7 +127,7 @@ def test_zoo_each_failure_has_its_reason(tmp_path: Path) -> None:
     assert _bot_processes() == []
     by_bot: dict[str, list[dict]] = {}
     for r in outcome.records:
-        other = r["players"][0] if r["players"][1] == "Smallest" else r["players"][1]
+        other = r.players[0] if r.players[1] == "Smallest" else r.players[1]
         by_bot.setdefault(other, []).append(r)
     assert outcome.voids == 0
     assert len(outcome.records) == 2 * len(classes)
@@ -135,24 +135,24 @@ def test_zoo_each_failure_has_its_reason(tmp_path: Path) -> None:
         games = by_bot[cls]
         assert len(games) == 2, cls
         for g in games:
-            assert g["loser"] == cls, (cls, g)
-            assert g["reason"] == reason, (cls, g["reason"], g["detail"])
-            assert fragment in g["detail"], (cls, g["detail"])
+            assert g.loser == cls, (cls, g)
+            assert g.reason == reason, (cls, g.reason, g.detail)
+            assert fragment in g.detail, (cls, g.detail)
     if "ForksRepeatedly" in classes:
         for g in by_bot["ForksRepeatedly"]:
-            assert g["loser"] == "ForksRepeatedly"
-            assert g["reason"] in ("crash", "timeout"), g
+            assert g.loser == "ForksRepeatedly"
+            assert g.reason in ("crash", "timeout"), g
     for cls in WELL_BEHAVED + HOSTILE:
         for g in by_bot[cls]:
             # Smallest vs Smallest-like play: 2, 3, then the first player must name 1.
-            assert g["reason"] == "named-one", (cls, g)
-            assert g["moves"] == [2, 3, 1], (cls, g["moves"])
-            assert g["winner_seat"] == 1
-            assert cls == "RaisesInLearn" or not g["learn_errors"], (cls, g["learn_errors"])  # D3: no survivor
-    learn = [e for g in by_bot["RaisesInLearn"] for e in g["learn_errors"]]
-    assert learn and all(e["bot"] == "RaisesInLearn" and "cannot learn" in e["detail"] for e in learn)
+            assert g.reason == "named-one", (cls, g)
+            assert g.moves == (2, 3, 1), (cls, g.moves)
+            assert g.winner_seat == 1
+            assert cls == "RaisesInLearn" or not g.learn_errors, (cls, g.learn_errors)  # D3: no survivor
+    learn = [e for g in by_bot["RaisesInLearn"] for e in g.learn_errors]
+    assert learn and all(e.bot == "RaisesInLearn" and "cannot learn" in e.detail for e in learn)
     table = {s.name: s for s in outcome.table}
-    assert table["Smallest"].points == 3 * sum(1 for r in outcome.records if r["winner"] == "Smallest")
+    assert table["Smallest"].points == 3 * sum(1 for r in outcome.records if r.winner == "Smallest")
     assert table["BurnsCPU"].timeouts == 2 and table["SleepsForever"].timeouts == 2
     assert table["ReturnsIllegal"].illegal == 2 and table["CallsOsExit"].crashes == 2
     assert (tmp_path / "zoo" / "standings.csv").exists()
@@ -166,8 +166,8 @@ def test_grandchild_is_frozen_between_turns_and_leaves_no_zombie() -> None:
     outcome = run_tournament(Config(specs, make_rules("koth", move_time=2), 2, seed=3), None, concurrency=1)
     assert len(outcome.records) == 4 and outcome.voids == 0
     for g in outcome.records:
-        assert g["reason"] == "named-one" and g["moves"] == [2, 3, 1], g
-        assert not g["learn_errors"], g["learn_errors"]
+        assert g.reason == "named-one" and g.moves == (2, 3, 1), g
+        assert not g.learn_errors, g.learn_errors
     assert _bot_processes() == []
 
 
@@ -186,7 +186,7 @@ def test_a_bot_under_tmp_sees_its_folder_only(tmp_path: Path) -> None:
     outcome = run_tournament(Config(specs, make_rules("koth", move_time=2), 1, seed=1), None, concurrency=1)
     assert len(outcome.records) == 2 and outcome.voids == 0
     for g in outcome.records:
-        assert g["reason"] == "named-one" and g["moves"] == [2, 3, 1], g
+        assert g.reason == "named-one" and g.moves == (2, 3, 1), g
     assert sorted(p.name for p in tmp_path.rglob("*") if "__pycache__" not in p.parts) == [
         "bots", "secret-of-zoo", "zoo.py"]
 
@@ -269,8 +269,8 @@ def test_grandchild_is_frozen_by_the_cgroup_v2_freezer() -> None:
         cgroups.use_roots(None)
     assert len(outcome.records) == 2 and outcome.voids == 0
     for g in outcome.records:
-        assert g["reason"] == "named-one" and g["moves"] == [2, 3, 1], g
-        assert not g["learn_errors"], g["learn_errors"]
+        assert g.reason == "named-one" and g.moves == (2, 3, 1), g
+        assert not g.learn_errors, g.learn_errors
     assert _bot_processes() == []
 
 
@@ -283,11 +283,11 @@ def test_without_the_sandbox_a_bot_that_kills_its_host_loses() -> None:
     outcome = run_tournament(config, None, concurrency=2)
     assert outcome.voids == 0 and len(outcome.records) == 4
     for g in outcome.records:
-        if "KillsHost" in g["players"]:
-            assert g["loser"] == "KillsHost" and g["reason"] == "crash", g
-            assert g["detail"].startswith("killed its host: the referee's worker process"), g["detail"]
+        if "KillsHost" in g.players:
+            assert g.loser == "KillsHost" and g.reason == "crash", g
+            assert g.detail.startswith("killed its host: the referee's worker process"), g.detail
         else:
-            assert g["reason"] == "named-one" and g["moves"] == [2, 3, 1], g
+            assert g.reason == "named-one" and g.moves == (2, 3, 1), g
     assert _bot_processes() == []
 
 
@@ -295,16 +295,16 @@ def test_above_cap_and_three_strikes(tmp_path: Path) -> None:
     rules = make_rules("classic", clock=5)
     outcome = run_tournament(_config(["AboveCap"], rules), tmp_path / "cap", concurrency=1)
     for g in outcome.records:
-        assert g["loser"] == "AboveCap" and g["reason"] == "above-cap", g
-        assert g["strikes"] == []
+        assert g.loser == "AboveCap" and g.reason == "above-cap", g
+        assert g.strikes == ()
     rules3 = make_rules("classic", clock=5, penalties=3)
     outcome = run_tournament(_config(["AboveCap"], rules3), None, concurrency=1)
     assert len(outcome.records) == 2
     for g in outcome.records:
-        assert g["loser"] == "AboveCap" and g["reason"] == "above-cap", g
-        seat = g["players"].index("AboveCap")
-        assert [s["seat"] for s in g["strikes"]] == [seat, seat], g
-        assert all(s["answer"] == 2_000_003 for s in g["strikes"])
+        assert g.loser == "AboveCap" and g.reason == "above-cap", g
+        seat = g.players.index("AboveCap")
+        assert [s.seat for s in g.strikes] == [seat, seat], g
+        assert all(s.answer == 2_000_003 for s in g.strikes)
 
 
 def test_cmd_bot_garbage_on_stdout_is_a_protocol_loss(tmp_path: Path) -> None:
@@ -314,8 +314,8 @@ def test_cmd_bot_garbage_on_stdout_is_a_protocol_loss(tmp_path: Path) -> None:
     outcome = run_tournament(Config(specs, rules, 1, seed=1), None, concurrency=1)
     assert len(outcome.records) == 2
     for g in outcome.records:
-        assert g["loser"] == "noisy" and g["reason"] == "protocol"
-        assert "garbage on stdout" in g["detail"]
+        assert g.loser == "noisy" and g.reason == "protocol"
+        assert "garbage on stdout" in g.detail
 
 
 def test_import_failure_fails_the_run_at_once(tmp_path: Path) -> None:
@@ -332,19 +332,19 @@ def test_cmd_bot_logs_are_allowed_but_unasked_answers_lose() -> None:
     specs = [parse_spec(f"name=logger,cmd:{sys.executable} {BOTS / 'cmd_chatty.py'}"),
              parse_spec(f"name=twice,cmd:{sys.executable} {BOTS / 'cmd_chatty.py'} --twice")]
     outcome = run_tournament(Config(specs, rules, 1, seed=1), None, concurrency=1)
-    first, second = sorted(outcome.records, key=lambda r: r["game"])
+    first, second = sorted(outcome.records, key=lambda r: r.game)
     # logger first: 2, 3 (twice), then logger's 3 is illegal; twice's stray answer shows up at learn
-    assert first["loser"] == "logger" and first["reason"] == "illegal"
-    assert [e["bot"] for e in first["learn_errors"]] == ["twice"]
-    assert "without being asked" in first["learn_errors"][0]["detail"]
+    assert first.loser == "logger" and first.reason == "illegal"
+    assert [e.bot for e in first.learn_errors] == ["twice"]
+    assert "without being asked" in first.learn_errors[0].detail
     # twice first: its stray second answer is found before its next move when it has reached the
     # pipe by then; on a loaded machine it may arrive after the next turn was sent, and protocol v1
     # answers carry no turn id, so it is then taken as that answer (5: illegal).  A loss either way.
-    assert second["loser"] == "twice"
-    if second["reason"] == "protocol":
-        assert "without being asked" in second["detail"]
+    assert second.loser == "twice"
+    if second.reason == "protocol":
+        assert "without being asked" in second.detail
     else:
-        assert second["reason"] == "illegal" and second["moves"][-1] == 5, second
+        assert second.reason == "illegal" and second.moves[-1] == 5, second
 
 
 def test_chess_clock_runs_out(tmp_path: Path) -> None:
@@ -352,4 +352,4 @@ def test_chess_clock_runs_out(tmp_path: Path) -> None:
     outcome = run_tournament(_config(["BurnsCPU"], rules), None, concurrency=2)
     assert len(outcome.records) == 2
     for g in outcome.records:
-        assert g["loser"] == "BurnsCPU" and g["reason"] == "timeout", g
+        assert g.loser == "BurnsCPU" and g.reason == "timeout", g

@@ -299,12 +299,12 @@ def test_arena_passes_the_reference_argument():
     assert (rules.time_arg, rules.clock, rules.cap) == ("used", 30.0, 10**6)
     specs = parse_specs([f"{BOTS / 'clock_echo.py'}:ClockEcho", "random"])
     out = run_tournament(Config(specs, rules, 1, seed=5), None, concurrency=1)
-    games = [r for r in out.records if r["loser"] == "ClockEcho" and r["reason"] == "crash"]
+    games = [r for r in out.records if r.loser == "ClockEcho" and r.reason == "crash"]
     assert games, out.records
     for r in games:
-        seat = r["players"].index("ClockEcho")
-        seen = ast.literal_eval(r["detail"].split("times ", 1)[1].split("]")[0] + "]")
-        own = r["times"][seat::2]  # the CPU time charged for each of its moves
+        seat = r.players.index("ClockEcho")
+        seen = ast.literal_eval(r.detail.split("times ", 1)[1].split("]")[0] + "]")
+        own = r.times[seat::2]  # the CPU time charged for each of its moves
         assert len(seen) >= 2 and len(own) >= len(seen) - 1
         charged = [sum(own[:k]) for k in range(len(seen))]
         assert seen[0] == 0.0 and seen == pytest.approx(charged, abs=1e-5) and charged[-1] > 0

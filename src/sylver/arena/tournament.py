@@ -30,12 +30,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sylver.arena.cgroups import sweep_stale
+from sylver.arena.games import GameLine, GameSpec, PlayedGame, VoidGame, game_from_json
 from sylver.arena.ratings import BotStats, standings
 from sylver.arena.rules import Rules
 from sylver.arena.sandbox import DEFAULT_MEMORY_MB, BotProcess, check_sandbox
 from sylver.arena.specs import BotSpec
-from sylver.arena.worker import read_journals, run_game
+from sylver.arena.worker import GameTask, read_journals, run_game
 from sylver.executors import default_jobs, make_executor
+from sylver.position import Termination
 
 PLAN_VERSION = 1
 
@@ -70,9 +72,9 @@ class Config:
 
     @classmethod
     def from_json(cls, d: dict) -> Config:
-        return cls([BotSpec.from_json(s) for s in d["bots"]], Rules.from_json(d["rules"]), d["rounds"],
-                   d["seed"], d["disqualify_on_timeout"], d["memory_mb"],
-                   [tuple(p) for p in d["pairs"]] if d.get("pairs") else None)
+        return cls([BotSpec.from_json(s) for s in d["bots"]], Rules.from_json(d["rules"]), rounds=d["rounds"],
+                   seed=d["seed"], disqualify_on_timeout=d["disqualify_on_timeout"], memory_mb=d["memory_mb"],
+                   pairs=[tuple(p) for p in d["pairs"]] if d.get("pairs") else None)
 
     def identity(self) -> dict:
         """What must match for a resume (specs by their text and name, not resolved paths)."""
@@ -87,7 +89,7 @@ class Config:
         return [s.name for s in self.specs]
 
 
-def make_games(config: Config, phase: int, active: list[int]) -> list[dict]:
+def make_games(config: Config, phase: int, active: list[int]) -> list[GameSpec]:
     """Every game of one phase: each round, every pair twice (each bot first once)."""
     import random
 
@@ -101,9 +103,9 @@ def make_games(config: Config, phase: int, active: list[int]) -> list[dict]:
                 gid += 1
                 seed = game_seed(config.seed, phase, gid)
                 start = config.rules.draw_start(random.Random(seed))
-                games.append({"id": gid, "phase": phase, "round": rnd, "seats": [first, second],
-                              "players": [config.specs[first].name, config.specs[second].name],
-                              "seed": seed, "start": list(start)})
+                games.append(GameSpec(id=gid, phase=phase, round=rnd, seats=(first, second),
+                                      players=(config.specs[first].name, config.specs[second].name),
+                                      seed=seed, start=tuple(start)))
     return games
 
 
@@ -127,7 +129,7 @@ class ResultsDir:
 
     def __init__(self, path: str | Path | None) -> None:
         self.path = Path(path) if path else None
-        self.records: list[dict] = []
+        self.records: list[GameLine] = []
 
     def load_or_create(self, config: Config) -> dict:
         """The plan (phases, games): loaded on resume, written first otherwise."""
@@ -167,9 +169,9 @@ class ResultsDir:
             if end > len(data):  # no newline: a line cut by a kill
                 break
             try:
-                self.records.append(json.loads(line))
+                self.records.append(game_from_json(json.loads(line)))
                 good_end = end
-            except ValueError:
+            except (ValueError, KeyError, TypeError):
                 if line.strip():
                     break
                 good_end = end
@@ -178,18 +180,18 @@ class ResultsDir:
             with open(path, "r+b") as f:
                 f.truncate(good_end)
 
-    def append(self, record: dict) -> None:
+    def append(self, record: GameLine) -> None:
         self.records.append(record)
         if self.path is None:
             return
         with open(self.path / "games.jsonl", "a") as f:
-            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+            f.write(json.dumps(record.to_json(), ensure_ascii=False) + "\n")
             f.flush()
             os.fsync(f.fileno())
 
-    def done(self, phase: int) -> dict[int, dict]:
+    def done(self, phase: int) -> dict[int, PlayedGame]:
         """The finished (non-void) games of a phase by id."""
-        return {r["game"]: r for r in self.records if r.get("phase", 0) == phase and not r.get("void")}
+        return {r.game: r for r in self.records if r.phase == phase and isinstance(r, PlayedGame)}
 
     def write_standings(self, table: list[BotStats], config: Config, extra: dict) -> None:
         if self.path is None:
@@ -215,19 +217,19 @@ class Events:
     """What the runner tells its user (the CLI prints these; tests may record them)."""
 
     def phase(self, phase: int, active: list[str], total: int, done: int) -> None: ...
-    def started(self, game: dict, number: int, total: int) -> None: ...
-    def finished(self, record: dict, number: int, total: int) -> None: ...
-    def void(self, record: dict) -> None: ...
+    def started(self, game: GameSpec, number: int, total: int) -> None: ...
+    def finished(self, record: PlayedGame, number: int, total: int) -> None: ...
+    def void(self, record: VoidGame) -> None: ...
     def disqualified(self, names: list[str]) -> None: ...
     def note(self, text: str) -> None: ...
 
 
 @dataclass
-class Outcome:
+class TournamentResult:
     """What :func:`run_tournament` returns."""
 
     table: list[BotStats]
-    records: list[dict]
+    records: list[PlayedGame]
     disqualified: list[str] = field(default_factory=list)
     phase: int = 0
     voids: int = 0
@@ -288,54 +290,49 @@ def _exit_text(code: int | None) -> str:
     return f"exited with status {code}"
 
 
-def forfeit_record(g: dict, phase: int, loser: int, detail: str) -> dict:
+def forfeit_record(g: GameSpec, loser: int, detail: str, worker: str) -> PlayedGame:
     """The record of a game that the bot in seat ``loser`` lost before it could end (a crash)."""
-    names = g["players"]
-    return {"game": g["id"], "phase": phase, "round": g["round"], "seed": g["seed"], "players": names,
-            "first": names[0], "start": g["start"], "moves": [], "times": [], "walls": [],
-            "winner": names[1 - loser], "loser": names[loser], "winner_seat": 1 - loser, "reason": "crash",
-            "detail": detail, "witness": None, "strikes": [], "learn_errors": [], "cpu": [0.0, 0.0],
-            "wall": 0.0, "referee_cpu": 0.0, "update_cpu": 0.0}
+    return PlayedGame(game=g.id, phase=g.phase, round=g.round, seed=g.seed, players=g.players, start=g.start,
+                      moves=(), times=(), walls=(), winner_seat=1 - loser, reason=Termination.CRASH, detail=detail,
+                      worker=worker)
 
 
-def _disqualified_in(records: list[dict]) -> list[str]:
+def _disqualified_in(records: list[PlayedGame]) -> list[str]:
     out = []
     for r in records:
-        if r.get("void"):
-            continue
-        if r.get("reason") == "timeout" and r["loser"] not in out:
-            out.append(r["loser"])
-        for e in r.get("learn_errors", []):
-            if e.get("reason") == "timeout" and e["bot"] not in out:
-                out.append(e["bot"])
+        if r.reason is Termination.TIMEOUT and r.loser not in out:
+            out.append(r.loser)
+        for e in r.learn_errors:
+            if e.reason is Termination.TIMEOUT and e.bot not in out:
+                out.append(e.bot)
     return out
 
 
-def _run_batch(config: Config, phase: int, todo: list[dict], games: list[dict], key: str, jobs: int,
+def _run_batch(config: Config, phase: int, todo: list[GameSpec], games: list[GameSpec], key: str, jobs: int,
                cluster: str | None, journal: str | None, attempts: dict[int, int], max_attempts: int,
                executor_factory: Callable | None, results: ResultsDir, ev: Events,
-               voids: int) -> tuple[list[dict], bool, int]:
+               voids: int) -> tuple[list[GameSpec], bool, int]:
     """Play ``todo`` on one executor until done or the executor breaks; returns (what is left to
     play, stop, voids)."""
     factory = executor_factory or (lambda: make_executor(jobs, cluster))
     stop = broken = False
-    lost: list[dict] = []
+    lost: list[GameSpec] = []
     workers: dict = {}
     announced: set[int] = set()
 
-    def announce(g: dict) -> None:
-        if g["id"] not in announced:
-            announced.add(g["id"])
-            ev.started(g, g["id"], len(games))
+    def announce(g: GameSpec) -> None:
+        if g.id not in announced:
+            announced.add(g.id)
+            ev.started(g, g.id, len(games))
 
-    def give_up(g: dict, why: str, again: list[dict]) -> int:
-        attempts[g["id"]] = attempts.get(g["id"], 0) + 1
-        if attempts[g["id"]] < max_attempts:
-            ev.note(f"game {g['id']}: {why}; playing it again")
+    def give_up(g: GameSpec, why: str, again: list[GameSpec]) -> int:
+        attempts[g.id] = attempts.get(g.id, 0) + 1
+        if attempts[g.id] < max_attempts:
+            ev.note(f"game {g.id}: {why}; playing it again")
             again.insert(0, g)
             return 0
-        rec = {"game": g["id"], "phase": phase, "void": True, "players": g["players"],
-               "error": f"{why} ({attempts[g['id']]} attempts): the game is void"}
+        rec = VoidGame(game=g.id, phase=phase, players=g.players,
+                       error=f"{why} ({attempts[g.id]} attempts): the game is void")
         results.append(rec)
         ev.void(rec)
         return 1
@@ -343,7 +340,7 @@ def _run_batch(config: Config, phase: int, todo: list[dict], games: list[dict], 
     queue = list(todo)
     with factory() as executor, _kill_workers_on_interrupt(executor):
         window = jobs + 2 if not cluster else max(4, jobs * 2)
-        inflight: dict[Future, dict] = {}
+        inflight: dict[Future, GameSpec] = {}
         client = getattr(executor, "_client", None)  # Dask: workers tell when they start a game
         topic = f"sylver-arena-started-{key}" if client is not None else ""
         told: list[dict] = []
@@ -352,10 +349,10 @@ def _run_batch(config: Config, phase: int, todo: list[dict], games: list[dict], 
         while (queue or inflight) and not broken:
             while queue and len(inflight) < window and not stop:
                 g = queue.pop(0)
-                task = {"key": key, "rules": config.rules.to_json(), "game": g,
-                        "specs": [config.specs[s].to_json() for s in g["seats"]],
-                        "ids": list(g["seats"]), "memory_mb": config.memory_mb,
-                        "sandbox": not config.unsafe_no_sandbox, "journal": journal, "started_topic": topic}
+                a, b = g.seats
+                task = GameTask(key=key, game=g, rules=config.rules, bots=(config.specs[a], config.specs[b]),
+                                memory_mb=config.memory_mb, sandbox=not config.unsafe_no_sandbox, journal=journal,
+                                started_topic=topic)
                 try:
                     fut = executor.submit(run_game, task)
                 except (BrokenProcessPool, RuntimeError):
@@ -380,20 +377,18 @@ def _run_batch(config: Config, phase: int, todo: list[dict], games: list[dict], 
                     voids += give_up(g, f"its worker failed ({type(exc).__name__}: {exc})", queue)
                     continue
                 announce(g)
-                rec.setdefault("phase", phase)
-                rec.setdefault("round", g["round"])
                 results.append(rec)
-                if rec.get("void"):
+                if isinstance(rec, VoidGame):
                     voids += 1
                     ev.void(rec)
                     continue
-                ev.finished(rec, g["id"], len(games))
+                ev.finished(rec, g.id, len(games))
                 if config.disqualify_on_timeout and _disqualified_in([rec]):
                     stop = True
             playing = read_journals(journal) if journal is not None else {}  # a local worker's journal
             playing.update({(e["phase"], e["game"]): (0, 0, True) for e in list(told)})
             for g in inflight.values():
-                if g["id"] not in announced and (phase, g["id"]) in playing:
+                if g.id not in announced and (phase, g.id) in playing:
                     announce(g)
             if broken:
                 workers = dict(getattr(executor, "_processes", None) or {})
@@ -416,9 +411,9 @@ def _run_batch(config: Config, phase: int, todo: list[dict], games: list[dict], 
     if journal is not None:  # the next pool's workers start afresh
         for name in os.listdir(journal):
             os.unlink(os.path.join(journal, name))
-    retry: list[dict] = []
+    retry: list[GameSpec] = []
     for g in lost:
-        j = playing.get((phase, g["id"]))
+        j = playing.get((phase, g.id))
         if j is None:  # still queued in the pool
             retry.append(g)
             continue
@@ -430,12 +425,11 @@ def _run_batch(config: Config, phase: int, todo: list[dict], games: list[dict], 
             continue
         why = f"the referee's worker process (pid {pid}) {_exit_text(code)}"
         if seat >= 0 and not sandboxed:
-            rec = forfeit_record(g, phase, seat, f"killed its host: {why} during its turn (without the "
-                                 "sandbox a bot can kill its referee)")
-            rec["worker"] = f"{os.uname().nodename}:{pid}"
+            rec = forfeit_record(g, seat, f"killed its host: {why} during its turn (without the sandbox a bot "
+                                 "can kill its referee)", worker=f"{os.uname().nodename}:{pid}")
             results.append(rec)
             announce(g)
-            ev.finished(rec, g["id"], len(games))
+            ev.finished(rec, g.id, len(games))
             continue
         voids += give_up(g, why, retry)
     return retry + queue, stop, voids
@@ -451,7 +445,7 @@ def run_tournament(
     max_attempts: int = 2,
     check_start: bool = True,
     executor_factory: Callable | None = None,
-) -> Outcome:
+) -> TournamentResult:
     """Run (or resume) a tournament; return the final standings.
 
     A game lost with its worker process is played again once (``max_attempts`` in all), then
@@ -475,9 +469,9 @@ def run_tournament(
         active = [i for i, n in enumerate(names) if n not in disq]
         if len(plan["phases"]) <= phase:
             plan["phases"].append({"phase": phase, "bots": [names[i] for i in active],
-                                   "games": make_games(config, phase, active)})
+                                   "games": [g.to_json() for g in make_games(config, phase, active)]})
             results.save_plan(plan)
-        games = plan["phases"][phase]["games"]
+        games = [GameSpec.from_json(g) for g in plan["phases"][phase]["games"]]
         done = results.done(phase)
         new_disq = _disqualified_in(list(done.values())) if config.disqualify_on_timeout else []
         if new_disq and len(names) - len(set(disq + new_disq)) >= 2:
@@ -486,7 +480,7 @@ def run_tournament(
             ev.disqualified(new_disq)
             phase += 1
             continue
-        todo = [g for g in games if g["id"] not in done]
+        todo = [g for g in games if g.id not in done]
         ev.phase(phase, [names[i] for i in active], len(games), len(done))
         if todo and check_start:
             preflight(config, active)
@@ -512,7 +506,7 @@ def run_tournament(
                 disq += new_disq
                 ev.note("fewer than two bots remain after disqualifications: the last phase stands")
         break
-    records = sorted(results.done(phase).values(), key=lambda r: r["game"])
+    records = sorted(results.done(phase).values(), key=lambda r: r.game)
     if len(plan["phases"]) > phase:
         active_names = plan["phases"][phase]["bots"]
     else:
@@ -520,4 +514,5 @@ def run_tournament(
     table = standings(active_names + [n for n in names if n in disq], records, config.rules, config.seed, disq)
     results.write_standings(table, config, {"phase": phase, "disqualified": disq, "games": len(records),
                                             "voids": voids})
-    return Outcome(table, records, disq, phase, voids, time.perf_counter() - t0)
+    return TournamentResult(table, records, disqualified=disq, phase=phase, voids=voids,
+                            seconds=time.perf_counter() - t0)
