@@ -481,6 +481,15 @@ class _Batch:
                 r.announce(g)
 
 
+def _phase_games(plan: dict, config: Config, phase: int, active: list[int], results: ResultsDir) -> list[GameSpec]:
+    """The games of a phase: from the plan, or planned now (and the plan saved before any is played)."""
+    if len(plan["phases"]) <= phase:
+        plan["phases"].append({"phase": phase, "bots": [config.names[i] for i in active],
+                               "games": [g.to_json() for g in make_games(config, phase, active)]})
+        results.save_plan(plan)
+    return [GameSpec.from_json(g) for g in plan["phases"][phase]["games"]]
+
+
 def run_tournament(
     config: Config,
     out: str | Path | None = None,
@@ -513,11 +522,7 @@ def run_tournament(
     key = f"{os.getpid()}-{time.time_ns()}"
     while True:
         active = [i for i, n in enumerate(names) if n not in disq]
-        if len(plan["phases"]) <= phase:
-            plan["phases"].append({"phase": phase, "bots": [names[i] for i in active],
-                                   "games": [g.to_json() for g in make_games(config, phase, active)]})
-            results.save_plan(plan)
-        games = [GameSpec.from_json(g) for g in plan["phases"][phase]["games"]]
+        games = _phase_games(plan, config, phase, active, results)
         done = results.done(phase)
         new_disq = _disqualified_in(list(done.values())) if config.disqualify_on_timeout else []
         if new_disq and len(names) - len(set(disq + new_disq)) >= 2:
