@@ -30,7 +30,7 @@ from sylver.arena.board import Board
 from sylver.arena.rules import make_rules
 from sylver.arena.specs import parse_specs
 from sylver.arena.tournament import Config, run_tournament
-from sylver.position import Position
+from sylver.position import Position, Termination
 
 HERE = Path(__file__).parent
 
@@ -103,13 +103,13 @@ def overhead(games: int) -> None:
     ref, upd, gap = [], [], []
     moves = 0
     for r in out.records:
-        n = len(r["moves"])
+        n = len(r.moves)
         if n:
-            ref.append(r["referee_cpu"] / n)
-            upd.append(r["update_cpu"] / n)
-            gap += [w - c for w, c in zip(r["walls"], r["times"], strict=True)]
+            ref.append(r.referee_cpu / n)
+            upd.append(r.update_cpu / n)
+            gap += [w - c for w, c in zip(r.walls, r.times, strict=True)]
             moves += n
-    mx = max(max(r["moves"]) for r in out.records)
+    mx = max(max(r.moves) for r in out.records)
     print(f"games: {len(ref)} KotH games between two random-up-to-10^7 sandboxed bots, {moves} moves, "
           f"largest move {mx:,}")
     print(f"referee CPU per move (legality, bookkeeping, JSON, freezer, cgroup): median of games "
@@ -146,8 +146,8 @@ def throughput(games: int, start_up: float) -> None:
         t = time.perf_counter()
         out = run_tournament(cfg, Path(d) / "t", concurrency=2)
         total = time.perf_counter() - t
-    walls = sorted(r["wall"] for r in out.records)
-    starts = 2 * len({r["worker"] for r in out.records})  # each worker starts each bot once
+    walls = sorted(r.wall for r in out.records)
+    starts = 2 * len({r.worker for r in out.records})  # each worker starts each bot once
     print(f"throughput: {len(out.records)} KotH games in {total:.2f} s = {len(out.records) / total:.1f} games/s "
           f"at --concurrency 2 (incl. start-up and results files); median game {statistics.median(walls) * 1e3:.1f} ms"
           f"; target >= 20 games/s; load average now {os.getloadavg()[0]:.2f}")
@@ -171,17 +171,17 @@ def loaded(games: int) -> bool:
     finally:
         for p in burners:
             p.kill()
-    walls = [w for r in out.records for w in r["walls"]] or [0.0]
-    cpus = [c for r in out.records for c in r["times"]] or [0.0]
-    timeouts = [r for r in out.records if r["reason"] == "timeout"]
-    unfair = [r for r in timeouts if "wall-clock" in r["detail"]]
+    walls = [w for r in out.records for w in r.walls] or [0.0]
+    cpus = [c for r in out.records for c in r.times] or [0.0]
+    timeouts = [r for r in out.records if r.reason is Termination.TIMEOUT]
+    unfair = [r for r in timeouts if "wall-clock" in r.detail]
     print(f"load test: {len(out.records)} KotH games (1 s per move, bots compute 0.8 s) beside "
           f"{len(burners)} busy processes, load average {load:.1f}, in {total:.0f} s; per move CPU median "
           f"{statistics.median(cpus):.2f} s, wall median {statistics.median(walls):.2f} s, max {max(walls):.2f} s; "
           f"timeouts {len(timeouts)}, of which by the wall-clock guard: {len(unfair)}")
     for r in timeouts:
-        print(f"  game {r['game']}: {r['loser']} {r['detail']}")
-    fair = not unfair and all("CPU time" in r["detail"] for r in timeouts)
+        print(f"  game {r.game}: {r.loser} {r.detail}")
+    fair = not unfair and all("CPU time" in r.detail for r in timeouts)
     print(f"load test verdict: {'OK' if fair else 'FAILED'} (a timeout only when the bot's own CPU time passed "
           f"its limit)")
     return fair
