@@ -1,6 +1,7 @@
 """The referee: plays one game between two sandboxed bots under a set of :class:`Rules`.
 
-Every way a bot can fail is a loss with a reason code (``games.jsonl`` field ``reason``):
+Every way a bot can fail is a loss with a reason, a :class:`sylver.position.Termination` whose value
+is the code in ``games.jsonl`` (field ``reason``):
 
 ============== ==================================================================
 ``named-one``  named 1 (the normal end of a game)
@@ -16,8 +17,13 @@ Every way a bot can fail is a loss with a reason code (``games.jsonl`` field ``r
 ``protocol``   wrote something that is not a protocol message on stdout (``cmd:`` bots)
 ============== ==================================================================
 
-With ``penalties = k > 1`` an illegal answer (illegal, prime-first, above-cap, invalid) only loses
-at the k-th; the earlier ones are listed in ``strikes`` and the bot is asked again.
+With ``penalties = k > 1`` an illegal answer (illegal, prime-first, above-cap, invalid, too-large:
+``Termination.is_bad_answer``) only loses at the k-th; the earlier ones are listed in ``strikes``
+and the bot is asked again.
+
+:func:`play_game` is a short loop over the seats: :meth:`_Game.ask` returns a seat's classified
+:class:`Answer`, :class:`Clocks` keeps each seat's time and chess clock, :class:`Strikes` the
+forgiven answers; the result is a :class:`sylver.arena.games.PlayedGame`.
 """
 
 from __future__ import annotations
