@@ -13,8 +13,8 @@ separately; the table is cleared before every run; times are wall-clock medians,
 the same run beside them.  ``--base REF`` checks REF out in a temporary git worktree and runs every
 target there too, alternating with this tree, so that both figures come from the same machine at
 the same time (the only comparison worth printing: figures published elsewhere ran elsewhere); the
-worktree stays in the temporary directory, named after the commit, so that a second A/B against the
-same commit reuses its compiled kernels instead of compiling them again (minutes on a busy machine).
+worktree is the one ``bench_startup.py`` keeps per commit (~/.cache/sylver-bench/<commit>), so a
+second A/B against the same commit reuses its compiled kernels (compiling them takes minutes).
 The published state counts of rudi-cilibrasi/sylver-coinage are printed for the search sizes only.
 """
 
@@ -152,24 +152,19 @@ def scale(memory: str, only: list[str] | None = None) -> None:
 
 
 def ab(ref: str, targets: list, repeat: int) -> None:
-    """Each target at ``ref`` (a git worktree in the temporary directory, kept for the next A/B against
-    the same commit) and in this tree, alternating, in one run."""
-    import tempfile
-    from pathlib import Path
+    """Each target at ``ref`` (the worktree of ``bench_startup.base_worktree``, kept for the next
+    A/B against the same commit) and in this tree, alternating, in one run."""
+    from bench_startup import base_worktree
 
     global BASE_SRC
-    root = Path(__file__).resolve().parents[1]
-    sha = subprocess.run(["git", "-C", str(root), "rev-parse", ref], capture_output=True, text=True,
-                         check=True).stdout.strip()
-    tree = Path(tempfile.gettempdir()) / f"sylver-base-{sha[:12]}"
-    if not (tree / "src").is_dir():
-        subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", "-q", str(tree), sha], check=True)
+    tree, _sha = base_worktree(ref)
     BASE_SRC = str(tree / "src")
     commit = subprocess.run(["git", "-C", str(tree), "log", "-1", "--format=%h %s"],
                             capture_output=True, text=True).stdout.strip()
     print(f"\n## A/B: this tree against {ref} ({commit[:70]}), least CPU seconds of {repeat} runs each, "
           "alternating (the base compiles its kernels first, once per commit)")
-    run_child("5,14", base=True)  # its first compilation, outside the figures
+    for base in (True, False):  # first compilations outside the figures: a solve whose tables grow
+        run_child("16,26,33,62,89,102", base=base)
     for pos, _states, _target in targets:
         cur, old = [], []
         for _ in range(repeat):
