@@ -76,7 +76,8 @@ def scan_kernel(
 
     ``out`` receives [reason, next height, matched height]: reason 0 = stopped (limit or steps),
     1 = the state after height out[1] - 2 has the hash of the state after height out[2], 2 = the
-    hash table needs to grow.  ``hits`` receives the heights where the root family's shape is P.
+    hash table needs to grow.  ``hits`` receives (family, height) for every P-position E + height
+    (a family's P-hits lie within t̄ of its first one, so there are few).
     """
     K = T.shape[0]
     F = fam_root.shape[0]
@@ -122,8 +123,9 @@ def scan_kernel(
             if cur[fam_root[f]]:
                 if first_hit[f] == 0:
                     first_hit[f] = n
-                if f == 0 and nhits[0] < hits.shape[0]:
-                    hits[nhits[0]] = n
+                if nhits[0] < hits.shape[0]:
+                    hits[nhits[0], 0] = f
+                    hits[nhits[0], 1] = n
                     nhits[0] += 1
         # shift every window by one height; the bit leaving a family's own window sets its flag
         for s in range(K):
@@ -215,7 +217,8 @@ class ScanState:
     cur: np.ndarray
     killer: np.ndarray
     first_hit: np.ndarray
-    hits: list[int]
+    hits: list[tuple[int, int]]
+    """(family, x) for each P-position E + x found."""
     hkeys: np.ndarray
     hvals: np.ndarray
     hcount: int
@@ -337,7 +340,7 @@ class Scan:
         scan goes on after certifying a period (the tests compare every height)."""
         st = self.state
         limit = until if until is not None else 1 << 62
-        hits = np.zeros(1024, dtype=np.int64)
+        hits = np.zeros((1 << 16, 2), dtype=np.int64)
         nhits = np.zeros(1, dtype=np.int64)
         out = np.zeros(3, dtype=np.int64)
         hcount = np.array([st.hcount], dtype=np.int64)
@@ -357,7 +360,9 @@ class Scan:
                 t0 = time.monotonic()
                 nhits[0] = 0
                 self._run_kernel(st, n_end, steps, self.record_from, hits, nhits, out, hcount)
-                st.hits.extend(int(x) for x in hits[: nhits[0]])
+                if nhits[0] == hits.shape[0]:  # pragma: no cover - bounded by families × t̄
+                    raise RuntimeError("too many P-hits in one slice")
+                st.hits.extend((int(f), int(x)) for f, x in hits[: nhits[0]])
                 st.n = int(out[1])
                 st.hcount = int(hcount[0])
                 dt = time.monotonic() - t0
@@ -391,7 +396,7 @@ class Scan:
         st = self.state
         return ScanProgress(
             self.scanned_to, limit, rate, self.graph.shapes, self.graph.families,
-            self.memory_bytes(), st.seconds, tuple(st.hits),
+            self.memory_bytes(), st.seconds, tuple(self.hits(0)),
         )
 
     # -- exact period certification ------------------------------------------------------------------
@@ -423,7 +428,7 @@ class Scan:
         if height > k:
             out = np.zeros(3, dtype=np.int64)
             self._run_kernel(
-                tmp, height - 2, 1 << 62, 1 << 62, np.zeros(1, dtype=np.int64),
+                tmp, height - 2, 1 << 62, 1 << 62, np.zeros((1, 2), dtype=np.int64),
                 np.zeros(1, dtype=np.int64), out, np.zeros(1, dtype=np.int64),
             )
             assert int(out[1]) == height
@@ -453,7 +458,7 @@ class Scan:
             "shapes": np.array(self.graph.shapes),
             "n": np.array(st.n),
             "H": st.H, "flags": st.flags, "killer": st.killer, "first_hit": st.first_hit,
-            "hits": np.array(st.hits, dtype=np.int64),
+            "hits": np.array(st.hits, dtype=np.int64).reshape(-1, 2),
             "hkeys": st.hkeys, "hvals": st.hvals, "hcount": np.array(st.hcount),
             "period": np.array([st.period.start, st.period.length] if st.period else [0, 0]),
             "snap_n": np.array(snaps, dtype=np.int64),
@@ -486,7 +491,7 @@ class Scan:
             return ScanState(
                 n=int(z["n"]), H=z["H"].copy(), flags=z["flags"].copy(),
                 cur=np.zeros(self.graph.shapes, dtype=np.uint8), killer=z["killer"].copy(),
-                first_hit=z["first_hit"].copy(), hits=[int(x) for x in z["hits"]],
+                first_hit=z["first_hit"].copy(), hits=[(int(f), int(x)) for f, x in z["hits"]],
                 hkeys=z["hkeys"].copy(), hvals=z["hvals"].copy(), hcount=int(z["hcount"]),
                 period=Period(per[0], per[1]) if per[1] else None, snapshots=snaps,
                 seconds=float(z["seconds"]),
@@ -510,9 +515,13 @@ class Scan:
         h = Position(x // 2 for x in self.graph.family_position(f).generators)
         return h.generators != (1,) and is_quiet_ender(h) and self.scanned_to >= T
 
+    def hits(self, f: int = 0) -> list[int]:
+        """The odd x ≤ scanned_to with E + x P, E the family f (0: S itself)."""
+        return [x for g, x in self.state.hits if g == f]
+
     def root_hits(self) -> list[int]:
         """The odd x ≤ scanned_to with S + x P."""
-        return list(self.state.hits)
+        return self.hits(0)
 
     def is_p(self, x: int) -> bool:
         """Is S + x P (x odd, decided by the scan or by the certified period)?"""
@@ -521,7 +530,7 @@ class Scan:
             if st.period is None:
                 raise ValueError(f"odd move {x} is beyond the scan ({self.scanned_to}) and no period is known")
             x = st.period.start + (x - st.period.start) % st.period.length
-        return x in set(st.hits)
+        return x in set(self.hits(0))
 
 
 def solve_base(positions: list[Position]) -> list[bool]:
