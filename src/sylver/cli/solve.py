@@ -46,7 +46,12 @@ class _ProgressView:
         self.started = time.monotonic()
 
     def __call__(self, p: Any) -> None:
-        if not self.enabled or p.seconds < 0.5:
+        if not self.enabled:
+            return
+        if hasattr(p, "height"):  # the scan of the odd moves of a g = 2 position
+            self._scan(p)
+            return
+        if p.seconds < 0.5:
             return
         if self.live is None:
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -68,6 +73,29 @@ class _ProgressView:
             rate=p.states / max(p.seconds, 1e-9), wins=_moves_text(p.winning_moves),
         )
 
+    def _scan(self, p: Any) -> None:
+        if self.live is None:
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+            self.live = Progress(
+                TextColumn("[bold]scanning odd moves[/]"),
+                BarColumn(),
+                TextColumn("x = {task.fields[x]:,}"),
+                TextColumn("({task.fields[rate]:,.0f} x/s)"),
+                TextColumn("{task.fields[shapes]:,} shapes, {task.fields[mem]}"),
+                TextColumn("winning so far: {task.fields[wins]}"),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=err_console,
+                transient=True,
+            )
+            self.live.start()
+            self.task = self.live.add_task("scan", total=p.limit, x=0, rate=0, shapes=0, mem="", wins="none")
+        self.live.update(
+            self.task, completed=p.height, total=p.limit, x=p.height, rate=2 * p.rate, shapes=p.shapes,
+            mem=_mb(p.memory), wins=_moves_text(p.hits),
+        )
+
     def stop(self) -> None:
         if self.live is not None:
             self.live.stop()
@@ -81,6 +109,9 @@ def _report(sol: Any, as_json: bool, extra: dict[str, Any] | None = None) -> Non
         d.update(extra or {})
         print_json(d)
         return
+    if sol.gcd != 1:
+        _report_gcd(sol, extra)
+        return
     pos = sol.position.braces()
     who = "the player to move loses" if sol.outcome.value == "P" else "the player to move wins"
     console.print(f"[bold]{pos}[/]: [bold]{sol.outcome.value}[/] ({who})")
@@ -93,7 +124,51 @@ def _report(sol: Any, as_json: bool, extra: dict[str, Any] | None = None) -> Non
         console.print(f"{key}: {value}")
 
 
+_VERDICT_TEXT = {
+    "P": "the player to move loses",
+    "N": "the player to move wins",
+    "probably-P": "no odd winning move, and every even move is known to lose or gives a long position",
+    "unknown": "not decided",
+}
+
+
+def _report_gcd(sol: Any, extra: dict[str, Any] | None) -> None:
+    """The answer for a position with gcd > 1 (or the empty position), in words."""
+    pos = sol.position.braces()
+    v = sol.verdict
+    console.print(f"[bold]{pos}[/]: [bold]{v}[/] ({_VERDICT_TEXT[v]}); g = {sol.gcd}, method: {sol.method}")
+    if sol.winning_moves or sol.outcome is not None:
+        label = "winning moves" if sol.complete else "winning moves proven (others may exist)"
+        console.print(f"{label}: {_moves_text(sol.winning_moves)}")
+    tail = sol.odd_tail
+    if tail is not None:
+        period = (
+            f", period {tail.period_length:,} certified from x = {tail.period_start:,}"
+            if tail.period_length else ""
+        )
+        console.print(
+            f"odd moves: scanned to {tail.scanned_to:,}{period}; odd winning moves "
+            f"{_moves_text(tail.odd_winning_moves)}" + ("" if tail.complete else f"; undecided: {tail.open_moves}")
+        )
+    console.print(sol.reason, markup=False, highlight=False, soft_wrap=True)
+    console.print(f"{sol.seconds:.3f} s, peak memory {_mb(_peak_rss())}")
+    for key, value in (extra or {}).items():
+        console.print(f"{key}: {value}")
+
+
 def _interrupted(partial: Any, as_json: bool) -> None:
+    if getattr(partial, "gcd", 1) != 1:
+        if as_json:
+            d = partial.to_dict()
+            d["interrupted"] = True
+            print_json(d)
+        else:
+            tail = partial.odd_tail
+            done = f"odd moves scanned to {tail.scanned_to:,}; " if tail is not None else ""
+            console.print(f"[bold]{partial.position.braces()}[/]: interrupted after {partial.seconds:.1f} s; "
+                          f"{done}winning moves found so far: {_moves_text(partial.winning_moves)}")
+            console.print(partial.reason + " (rerun the same command to resume)", markup=False, highlight=False)
+        return
     decided = partial.decided
     wins = sorted(x for x, o in decided.items() if o.value == "P")
     loses = sorted(x for x, o in decided.items() if o.value == "N")
@@ -127,8 +202,13 @@ def solve(
     cluster: Annotated[str | None, typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
     time_limit: Annotated[float | None, typer.Option("--time-limit", help="Give up after this many seconds.")] = None,
     stats: Annotated[bool, typer.Option("--stats", help="Also print the search counters (pruning, table).")] = False,
+    odd_limit: Annotated[int | None, typer.Option("--odd-limit", help="g = 2: scan the odd moves up to X at most.")] = None,
+    checkpoint: Annotated[Path | None, typer.Option("--checkpoint", help="g = 2: directory for resumable scan state (default: beside the results store).")] = None,
 ) -> None:
-    """Solve a position exactly: P or N, every winning move (or the least with --first), and a proof."""
+    """Solve a position exactly: P or N, every winning move (or the least with --first), and a proof.
+
+    With gcd > 1 (infinitely many legal moves) the answer is what is proven: P, N, probably-P or
+    unknown, with the reason (short positions, the Periodicity Theorem for g = 2, the theorems)."""
     from sylver.solver import (
         MemoryBudgetError,
         SolveInterrupted,
@@ -157,13 +237,16 @@ def solve(
         return
     if not position:
         fail("give a position, e.g. `sylver solve 4 5`, or --batch FILE")
-    pos = position_from_args(position)
+    if odd_limit is not None and odd_limit < 1:
+        fail(f"--odd-limit must be positive, not {odd_limit}")
+    pos = position_from_args(position, allow_empty=True)
     db = _open_store(store, no_store)
     view = _ProgressView(not as_json)
     try:
         sol = solve_position(
             pos, first=first, time_limit=time_limit, memory=memory, store=db, jobs=jobs,
-            cluster=cluster, progress=view,
+            cluster=cluster, progress=view, odd_limit=odd_limit,
+            checkpoint=_checkpoint_dir(checkpoint, db),
         )
     except SolveInterrupted as exc:
         view.stop()
@@ -179,6 +262,9 @@ def solve(
     extra: dict[str, Any] = {}
     if stats and sol.stats:
         extra["stats"] = sol.stats if as_json else ", ".join(f"{k} {v:,}" for k, v in sol.stats.items())
+    if certificate is not None and sol.gcd != 1:
+        fail(f"--certificate is not available for {sol.position.braces()} (g = {sol.gcd}): "
+             "certificates cover positions with gcd 1 and short positions")
     if certificate is not None:
         from sylver.solver.prove import build_certificate, write_certificate
 
@@ -194,6 +280,16 @@ def solve(
             fail(f"cannot write {certificate}: {exc.strerror}")
         extra["certificate"] = f"{certificate} ({len(cert['nodes']):,} P-positions, {size:,} bytes)" if not as_json else str(certificate)
     _report(sol, as_json, extra)
+
+
+def _checkpoint_dir(path: Path | None, db: Any) -> Path | None:
+    """Where long g = 2 scans keep their resumable state: ``--checkpoint``, else ``scans/`` beside
+    the results store (none with ``--no-store``)."""
+    if path is not None:
+        return path
+    if db is None:
+        return None
+    return Path(db.path).parent / "scans"
 
 
 def _solve_batch(
@@ -217,8 +313,6 @@ def _solve_batch(
             continue
         try:
             pos = Position.parse(text)
-            if pos.is_empty:
-                raise ValueError("the position is empty")
             sol = solve_position(
                 pos, first=first, time_limit=time_limit, memory=memory, store=db, jobs=jobs,
                 cluster=cluster,
@@ -237,12 +331,19 @@ def _solve_batch(
             d = sol.to_dict()
             print_json(d)
         else:
-            console.print(
-                f"{sol.position.braces()} {sol.outcome.value} "
-                f"[{_moves_text(sol.winning_moves)}]{'' if sol.complete else ' (first)'} "
-                f"t={sol.frobenius_number} states={sol.states:,} {sol.seconds:.3f}s",
-                markup=False, highlight=False,
-            )
+            if sol.gcd != 1:
+                console.print(
+                    f"{sol.position.braces()} {sol.verdict} [{_moves_text(sol.winning_moves)}]"
+                    f"{'' if sol.complete else ' (incomplete)'} g={sol.gcd} {sol.method} {sol.seconds:.3f}s",
+                    markup=False, highlight=False,
+                )
+            else:
+                console.print(
+                    f"{sol.position.braces()} {sol.outcome.value} "
+                    f"[{_moves_text(sol.winning_moves)}]{'' if sol.complete else ' (first)'} "
+                    f"t={sol.frobenius_number} states={sol.states:,} {sol.seconds:.3f}s",
+                    markup=False, highlight=False,
+                )
         sys.stdout.flush()
     if errors:
         raise typer.Exit(2)

@@ -41,8 +41,12 @@ if TYPE_CHECKING:
 
 PROBABLY_P = "probably-P"
 UNKNOWN = "unknown"
-SEARCH_LIMIT = 200
+SEARCH_LIMIT = 64
 """Default bound of the bounded searches (moves tried in long positions with g ≥ 3 and composite g)."""
+COMPOSITE_SECONDS = 10.0
+"""Time given to the bounded search for a winning move in a position with composite g."""
+SUB_SCAN_LIMIT = 2_001
+"""Odd moves scanned for a long g = 2 position met inside a bounded search."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,8 @@ class Verdict:
     odd_tail: OddTail | None = None
     short: bool | None = None
     losing_unknown: list[int] = field(default_factory=list)
+    full: bool = True
+    """False when the search stopped at the first winning move."""
 
     @property
     def verdict(self) -> str:
@@ -213,12 +219,14 @@ def _scan_for(position: Position, ctx: Context) -> tuple[Scan, int]:
     return scan, 0
 
 
-def _run_scan(scan: Scan, ctx: Context, needed: Callable[[], bool]) -> None:
+def _run_scan(scan: Scan, ctx: Context, limit: int | None, needed: Callable[[], bool]) -> None:
     """Scan until ``needed()`` is false, a period is certified, the odd limit or the deadline."""
-    until = ctx.odd_limit
+    until = limit
     if until is not None and until % 2 == 0:
         until -= 1
     last = [0.0]
+    if not needed():
+        return
 
     def stop(_scan: Scan) -> bool:
         if ctx.deadline is not None and time.monotonic() >= ctx.deadline:
@@ -232,7 +240,7 @@ def _run_scan(scan: Scan, ctx: Context, needed: Callable[[], bool]) -> None:
     scan.run(until=until, stop=stop, deadline=ctx.deadline, progress=ctx.progress)
 
 
-def _family_odd(scan: Scan, f: int, position: Position, short: bool) -> OddTail:
+def _family_odd(scan: Scan, f: int) -> OddTail:
     st = scan.state
     T = int(scan.graph.fam_T[f])
     first = int(st.first_hit[f])
@@ -251,10 +259,15 @@ def _family_odd(scan: Scan, f: int, position: Position, short: bool) -> OddTail:
     )
 
 
-def solve_g2(position: Position, ctx: Context) -> Verdict:
-    """The verdict for a position with g = 2 (see the module docstring)."""
+def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int | None = None) -> Verdict:
+    """The verdict for a position with g = 2 (see the module docstring).
+
+    ``full``: every winning move is sought (else the search stops at the first: the outcome is all
+    a parent needs).  ``limit``: the odd moves of a long position are scanned up to it (None: no
+    limit).
+    """
     cached = ctx.verdicts.get(position)
-    if cached is not None:
+    if cached is not None and (cached.complete or not full or cached.full):
         return cached
     h = Position(x // 2 for x in position.generators)
     if h.generators == (1,):  # {2}: odd x gives {2, x}, N unless x = 3 (Hutchings)
@@ -262,7 +275,7 @@ def solve_g2(position: Position, ctx: Context) -> Verdict:
             Outcome.N, [3], True, "theorem",
             "every odd x gives the coprime pair {2,x}, which is N unless x = 3 (Hutchings's theorem, "
             "sec. 1); {2,3} is P",
-            odd_tail=OddTail(3, None, None, (3,), True, ""), short=False,
+            odd_tail=OddTail(3, None, None, (3,), True, ""),
         )
         ctx.verdicts[position] = v
         return v
@@ -270,35 +283,51 @@ def solve_g2(position: Position, ctx: Context) -> Verdict:
     t_h = h.frobenius_number
     if short:
         cands = list(range(3, t_h + 1, 2))
-        vals = ctx.p_positions([position.play(x) for x in cands])
-        hits = tuple(x for x, v in zip(cands, vals, strict=True) if v)
-        odd = OddTail(t_h, None, None, hits, True, "")
+        if full:
+            vals = ctx.p_positions([position.play(x) for x in cands])
+        else:  # stop at the first winning move
+            vals = []
+            for x in cands:
+                vals.append(ctx.p_positions([position.play(x)])[0])
+                if vals[-1]:
+                    break
+        decided = cands[: len(vals)]
+        hits = tuple(x for x, v in zip(decided, vals, strict=True) if v)
+        done = len(vals) == len(cands)
+        odd = OddTail(t_h if done else decided[-1], None, None, hits, done,
+                      "" if done else f"odd x in {decided[-1] + 2}..{t_h}")
         method = "short"
     else:
         scan, f = _scan_for(position, ctx)
-        _run_scan(scan, ctx, lambda: not scan.family_tail_complete(f))
-        odd = _family_odd(scan, f, position, False)
+        _run_scan(scan, ctx, limit, lambda: not scan.family_tail_complete(f) and (full or not scan.hits(f)))
+        odd = _family_odd(scan, f)
         method = "periodicity"
-    even = [2 * y for y in _gaps(h) if y >= 1]
     winning = list(odd.odd_winning_moves)
     unknown_even: list[int] = []
     long_open: list[int] = []
-    for x in even:
-        if not ctx.time_left():
-            unknown_even.append(x)
-            continue
-        cv = solve_g2(position.play(x), ctx)
-        if cv.outcome is Outcome.P:
-            winning.append(x)
-        elif cv.outcome is None:
-            unknown_even.append(x)
-            if cv.short is False:
-                long_open.append(x)
+    if full or not winning:
+        # the even moves: short children first (cheap), then long ones
+        children = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
+        children.sort(key=lambda c: (not _quiet(Position(x // 2 for x in c[1].generators)), c[0]))
+        for x, child in children:
+            if not full and winning:
+                break
+            if not ctx.time_left():
+                unknown_even.append(x)
+                continue
+            cv = solve_g2(child, ctx, full=False, limit=limit)
+            if cv.outcome is Outcome.P:
+                winning.append(x)
+            elif cv.outcome is None:
+                unknown_even.append(x)
+                if cv.short is False:
+                    long_open.append(x)
     winning.sort()
-    complete = odd.complete and not unknown_even
+    unknown_even.sort()
+    complete = odd.complete and not unknown_even and (full or not winning)
     if winning:
         outcome: Outcome | None = Outcome.N
-    elif complete:
+    elif odd.complete and not unknown_even:
         outcome = Outcome.P
     else:
         outcome = None
@@ -308,7 +337,7 @@ def solve_g2(position: Position, ctx: Context) -> Verdict:
     )
     kind = "short" if short else "long"
     reason = _g2_reason(position, kind, t_h, odd, unknown_even, outcome, probably)
-    v = Verdict(outcome, winning, complete, method, reason, probably, odd, short, unknown_even)
+    v = Verdict(outcome, winning, complete, method, reason, probably, odd, short, unknown_even, full)
     ctx.verdicts[position] = v
     return v
 
@@ -351,10 +380,11 @@ def _g2_reason(
 # ------------------------------------------------------------------------------------------------
 
 
-def solve_prime(position: Position, ctx: Context, depth: int = 0) -> Verdict:
-    """The verdict for a position with prime g ≥ 3 (see the module docstring)."""
+def solve_prime(position: Position, ctx: Context, depth: int = 0, *, full: bool = True) -> Verdict:
+    """The verdict for a position with prime g ≥ 3 (see the module docstring); ``full`` as for
+    :func:`solve_g2`."""
     cached = ctx.verdicts.get(position)
-    if cached is not None:
+    if cached is not None and (cached.complete or not full or cached.full):
         return cached
     p = position.gcd
     h = Position(x // p for x in position.generators)
@@ -382,13 +412,15 @@ def solve_prime(position: Position, ctx: Context, depth: int = 0) -> Verdict:
     for z in range(2, bound + 1):
         if z % p == 0:
             continue
-        if not short and winning:
-            break  # long: one winning move is all the search is for
+        if (not short or not full) and winning:
+            break  # one winning move is all that is sought
         if not ctx.time_left():
             break
         if ctx.p_positions([position.play(z)])[0]:
             winning.append(z)
     for y in _gaps(h):
+        if winning and not full:
+            break
         if y == 1:
             continue  # p itself: handled above ({p} is P for p >= 5, N for p = 3)
         x = p * y
@@ -398,13 +430,13 @@ def solve_prime(position: Position, ctx: Context, depth: int = 0) -> Verdict:
         if (not short and depth > 1) or not ctx.time_left():
             undecided.append(x)
             continue
-        cv = solve_prime(child, ctx, depth + 1)
+        cv = solve_prime(child, ctx, depth + 1, full=False)
         if cv.outcome is Outcome.P:
             winning.append(x)
         elif cv.outcome is None:
             undecided.append(x)
     winning = sorted(set(winning))
-    complete = short and not undecided
+    complete = short and not undecided and (full or not winning)
     if winning:
         outcome: Outcome | None = Outcome.N
     elif complete:
@@ -426,7 +458,7 @@ def solve_prime(position: Position, ctx: Context, depth: int = 0) -> Verdict:
     if undecided:
         reasons.append(f"undecided multiples of {p}: {', '.join(map(str, undecided))}")
     v = Verdict(outcome, winning, complete, "short" if short else "search", "; ".join(reasons),
-                short=short, losing_unknown=undecided)
+                short=short, losing_unknown=undecided, full=full)
     ctx.verdicts[position] = v
     return v
 
@@ -441,32 +473,68 @@ def solve_composite(position: Position, ctx: Context) -> Verdict:
         return Verdict(Outcome.N, [q], False, "theorem",
                        f"{q} wins: it leaves {{{q}}}, which is P by Hutchings's p-theorem (sec. 1, sec. 2); "
                        "the other winning moves are not decided")
+    # moves p·z that leave a position with prime g = p; by the Quiet End Theorem (sec. 1) those with
+    # z > t(h) and gcd(z, g/p) = 1 leave short positions when h = S ÷ g is a quiet ender (sec. 2:
+    # {24,42} = {8,14}×3 and its moves 38, 40, 44, 46, ...)
+    h = Position(x // g for x in position.generators)
+    family = ""
+    if _quiet(h):
+        t_h = h.frobenius_number
+        for p in sorted({p for p in range(2, g + 1) if g % p == 0 and _is_prime(p)}):
+            zs = [z for z in range(t_h + 1, t_h + 40) if math.gcd(z, g // p) == 1][:4]
+            family += (f"; every move {p}·z with z > {t_h} and gcd(z, {g // p}) = 1 "
+                       f"({', '.join(str(p * z) for z in zs)}, ...) leaves a short position with g = {p}")
     winning: list[int] = []
-    tried: list[str] = []
-    bound = ctx.search_limit
-    for x in range(2, bound + 1):
-        if not ctx.time_left():
-            break
-        if x in position.semigroup:
-            continue
-        child = position.play(x)
-        cg = child.gcd
-        if cg > 1 and _is_prime(cg):
+    decided_n: list[int] = []
+    undecided: list[int] = []
+    saved = ctx.deadline
+    budget = time.monotonic() + COMPOSITE_SECONDS
+    ctx.deadline = budget if saved is None else min(saved, budget)
+    try:
+        for x in range(2, ctx.search_limit + 1):
+            if x in position.semigroup:
+                continue
+            child = position.play(x)
+            cg = child.gcd
+            if cg < 2 or not _is_prime(cg):
+                continue
             hc = Position(y // cg for y in child.generators)
-            if _quiet(hc) or hc.generators == (1,):
-                cv = solve_g2(child, ctx) if cg == 2 else solve_prime(child, ctx)
-                if cv.outcome is Outcome.P:
-                    winning.append(x)
-        if winning:
-            break
-    tried.append(f"moves up to {bound} that leave a short position with prime g")
+            if not (_quiet(hc) or hc.generators == (1,)):
+                continue
+            if not ctx.time_left():
+                undecided.append(x)
+                continue
+            try:
+                cv = (solve_g2(child, ctx, full=False, limit=SUB_SCAN_LIMIT) if cg == 2
+                      else solve_prime(child, ctx, full=False))
+            except TimeoutError:
+                undecided.append(x)
+                continue
+            if cv.outcome is Outcome.P:
+                winning.append(x)
+                break
+            if cv.outcome is Outcome.N:
+                decided_n.append(x)
+            else:
+                undecided.append(x)
+    finally:
+        ctx.deadline = saved
+    searched = (
+        f"the moves up to {ctx.search_limit} that leave a short position with prime g were tried "
+        f"for {COMPOSITE_SECONDS:g} s at most: {_list(decided_n)} lose"
+        + (f", {_list(undecided)} undecided" if undecided else "")
+    )
     if winning:
         reason = (f"{winning[0]} wins: it leaves {position.play(winning[0]).braces()}, which is P; "
-                  "the other winning moves are not decided (sec. 2: other cases with composite g are "
-                  "generally intractable)")
+                  "the other winning moves are not decided (sec. 2: cases with composite g are "
+                  f"generally intractable){family}")
         return Verdict(Outcome.N, winning, False, "search", reason)
     return Verdict(None, [], False, "search",
-                   f"g = {g}: no theorem decides it and no winning move was found among the {tried[0]}")
+                   f"g = {g}: no theorem decides it, and no winning move was found: {searched}{family}")
+
+
+def _list(xs: list[int]) -> str:
+    return ", ".join(map(str, xs)) if xs else "none"
 
 
 def solve_empty(ctx: Context) -> Verdict:
@@ -513,14 +581,25 @@ def solve_any(
         search_limit=search_limit,
     )
     g = position.gcd
-    if position.is_empty:
-        v = solve_empty(ctx)
-    elif g == 2:
-        v = solve_g2(position, ctx)
-    elif _is_prime(g):
-        v = solve_prime(position, ctx)
-    else:
-        v = solve_composite(position, ctx)
+    try:
+        if position.is_empty:
+            v = solve_empty(ctx)
+        elif g == 2:
+            v = solve_g2(position, ctx, limit=odd_limit)
+        elif _is_prime(g):
+            v = solve_prime(position, ctx)
+        else:
+            v = solve_composite(position, ctx)
+    except KeyboardInterrupt:
+        from sylver.solver import SolveInterrupted
+
+        raise SolveInterrupted(_partial(position, ctx, start)) from None
+    except TimeoutError:
+        from sylver.solver import SolveTimeout
+
+        raise SolveTimeout(
+            f"{position.braces()} not solved within {time_limit:g} s", _partial(position, ctx, start)
+        ) from None
     known = None
     try:
         from sylver.theory import known_result
@@ -532,7 +611,7 @@ def solve_any(
     if known is not None and known.outcome is not v.outcome:
         reason += f"; the paper states {known.outcome.value}" + (
             f" with winning moves {list(known.winning_moves)}" if known.winning_moves else ""
-        ) + f" ({known.citation})"
+        ) + " (Sicherman, \"Theory and Practice of Sylver Coinage\", Integers 2002, sec. 2)"
     sol = Solution(
         position, v.outcome, tuple(v.winning), v.complete, None, 0, time.monotonic() - start,
         sum(s.memory_bytes() for s in ctx.scans), 0, False,
@@ -545,6 +624,24 @@ def solve_any(
         except ValueError:
             pass
     return sol
+
+
+def _partial(position: Position, ctx: Context, start: float) -> Solution:
+    """What an interrupted solve had established: the root scan's odd winning moves so far."""
+    from sylver.solver import Solution
+
+    tail = None
+    wins: tuple[int, ...] = ()
+    if ctx.scans and ctx.scans[0].position == position:
+        tail = _family_odd(ctx.scans[0], 0)
+        wins = tail.odd_winning_moves
+    return Solution(
+        position, Outcome.N if wins else None, wins, False, None, 0, time.monotonic() - start,
+        sum(s.memory_bytes() for s in ctx.scans), 0, False, gcd=position.gcd, method="periodicity",
+        odd_tail=tail, reason="interrupted" + (
+            f"; the scan state is saved in {ctx.scans[0].checkpoint}" if ctx.scans and ctx.scans[0].checkpoint else ""
+        ),
+    )
 
 
 __all__ = ["OddTail", "PROBABLY_P", "UNKNOWN", "Verdict", "solve_any", "math"]
