@@ -332,7 +332,7 @@ class Scan:
         stop: Callable[[Scan], bool] | None = None,
         deadline: float | None = None,
         progress: Callable[[ScanProgress], None] | None = None,
-        checkpoint_every: float = 60.0,
+        checkpoint_every: float = 30.0,
         past_period: bool = False,
     ) -> None:
         """Scan upward until height ``until`` (odd, inclusive), a certified period, ``stop(self)``
@@ -346,7 +346,7 @@ class Scan:
         hcount = np.array([st.hcount], dtype=np.int64)
         steps = 256
         started = time.monotonic()
-        last_ck = started
+        last_ck = started - checkpoint_every + 2.0  # the first checkpoint after 2 s
         last_n = st.n
         try:
             while (st.period is None or past_period) and st.n <= limit:
