@@ -60,7 +60,7 @@ def _one(position: str, kind: str, odd_limit: int | None, jobs: int) -> dict:
     from sylver.solver.periodic import Scan
 
     t0 = time.perf_counter()
-    solve(Position("8,10,22"))  # loads every kernel (gcd-1 search and the scan)
+    solve(Position("6,16"))  # loads every kernel (gcd-1 search and the scan)
     warm = time.perf_counter() - t0
     p = Position(position)
     c0, w0 = time.process_time(), time.perf_counter()

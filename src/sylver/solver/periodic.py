@@ -286,6 +286,8 @@ class Scan:
             for s, i in wanted[p]:
                 base[s, i] = 1 if v else 0
         self.base_positions = len(positions)
+        self.base_list = list(zip(positions, (bool(v) for v in values), strict=True))
+        """The base-region positions and their outcomes (True: P), for replay records."""
         return base
 
     # -- state ----------------------------------------------------------------------------------
