@@ -75,7 +75,13 @@ class _ProgressView:
 
     def _scan(self, p: Any) -> None:
         if self.live is None:
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+            from rich.progress import (
+                BarColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
 
             self.live = Progress(
                 TextColumn("[bold]scanning odd moves[/]"),

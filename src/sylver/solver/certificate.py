@@ -320,7 +320,7 @@ def check_gcd(cert: Any) -> None:
         if not is_p(after + [r]):
             raise CertificateError(f"{where}: after {x} and {r} the position is not proved P")
 
-    for key, (gens, replies) in claims.items():
+    for key, (_gens, replies) in claims.items():
         where = f"claim {_braces(list(key))}"
         p, _t, moves_ = _short_moves(list(key))
         if len(replies) != len(moves_):

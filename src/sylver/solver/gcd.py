@@ -214,7 +214,8 @@ def _scan_for(position: Position, ctx: Context) -> tuple[Scan, int]:
     checkpoint = None
     if ctx.checkpoint_dir is not None:
         checkpoint = ctx.checkpoint_dir / f"{position}.npz"
-    scan = Scan(position, base=ctx.p_positions, checkpoint=checkpoint, memory=ctx.memory)
+    scan = Scan(position, base=ctx.p_positions, checkpoint=checkpoint, memory=ctx.memory,
+                deadline=ctx.deadline)
     ctx.scans.append(scan)
     return scan, 0
 
@@ -243,7 +244,6 @@ def _run_scan(scan: Scan, ctx: Context, limit: int | None, needed: Callable[[], 
 def _family_odd(scan: Scan, f: int) -> OddTail:
     st = scan.state
     T = int(scan.graph.fam_T[f])
-    first = int(st.first_hit[f])
     complete = scan.family_tail_complete(f)
     hits = tuple(scan.hits(f))
     per = st.period
@@ -626,6 +626,30 @@ def solve_any(
     return sol
 
 
+QUICK_SECONDS = 5.0
+"""Time :func:`answer_within` gives the engine by default (`sylver analyze`, the web page)."""
+QUICK_ODD_LIMIT = 20_001
+"""Odd moves :func:`answer_within` lets the g = 2 engine scan."""
+
+
+def answer_within(
+    position: Position, seconds: float = QUICK_SECONDS, odd_limit: int = QUICK_ODD_LIMIT
+) -> dict[str, Any]:
+    """What the engine proves about a position with gcd > 1 within ``seconds`` (for `sylver
+    analyze` and the web page): ``outcome`` (P, N, probably-P, unknown), ``winning_moves``,
+    ``complete``, ``method``, ``reason``, ``odd_tail``; never raises for a valid position."""
+    from sylver.solver import solve
+
+    keys = ("outcome", "winning_moves", "complete", "method", "reason", "odd_tail")
+    try:
+        d = solve(position, time_limit=seconds, odd_limit=odd_limit, store=None).to_dict()
+    except (TimeoutError, ValueError) as exc:
+        reason = str(exc) if isinstance(exc, ValueError) else f"not decided within {seconds:g} s"
+        return {"outcome": "unknown", "winning_moves": [], "complete": False, "method": "search",
+                "reason": reason, "odd_tail": None}
+    return {k: d.get(k) for k in keys}
+
+
 def _partial(position: Position, ctx: Context, start: float) -> Solution:
     """What an interrupted solve had established: the root scan's odd winning moves so far."""
     from sylver.solver import Solution
@@ -644,4 +668,4 @@ def _partial(position: Position, ctx: Context, start: float) -> Solution:
     )
 
 
-__all__ = ["OddTail", "PROBABLY_P", "UNKNOWN", "Verdict", "solve_any", "math"]
+__all__ = ["OddTail", "PROBABLY_P", "UNKNOWN", "Verdict", "answer_within", "solve_any"]

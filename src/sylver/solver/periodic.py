@@ -20,7 +20,6 @@ from an in-memory snapshot), so a hash collision can cost time but never give a 
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Callable
@@ -256,9 +255,10 @@ class Scan:
         base: Callable[[list[Position]], list[bool]] | None = None,
         checkpoint: str | Path | None = None,
         memory: int = 1 << 30,
+        deadline: float | None = None,
     ) -> None:
         self.position = position
-        self.graph = graph if graph is not None else build(position)
+        self.graph = graph if graph is not None else build(position, deadline)
         self.checkpoint = Path(checkpoint) if checkpoint is not None else None
         self.memory = memory
         g = self.graph
@@ -543,4 +543,4 @@ def solve_base(positions: list[Position]) -> list[bool]:
     return [solve(p, first=True).outcome is Outcome.P for p in positions]
 
 
-__all__ = ["Period", "Scan", "ScanProgress", "solve_base", "math"]
+__all__ = ["Period", "Scan", "ScanProgress", "solve_base"]

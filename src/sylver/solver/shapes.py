@@ -151,8 +151,11 @@ class ShapeGraph:
         return int(sum(a.nbytes for a in arrays))
 
 
-def build(position: Position) -> ShapeGraph:
-    """The shape graph of a position with g = 2 (see the module docstring)."""
+def build(position: Position, deadline: float | None = None) -> ShapeGraph:
+    """The shape graph of a position with g = 2 (see the module docstring); TimeoutError past
+    ``deadline`` (a time.monotonic() value)."""
+    import time
+
     if position.gcd != 2:
         raise ValueError(f"{position.braces()} has gcd {position.gcd}, not 2")
     h = Position(x // 2 for x in position.generators)
@@ -190,6 +193,8 @@ def build(position: Position) -> ShapeGraph:
 
     shape(0, 1)
     while todo:
+        if deadline is not None and len(keys) % 512 == 0 and time.monotonic() > deadline:
+            raise TimeoutError(f"the shape graph of {position.braces()} was not built in time")
         i = todo.pop()
         f, offsets = keys[i]
         gaps = fam_gaps[f]
