@@ -31,7 +31,11 @@ import numpy as np
 from numba import njit
 
 from sylver.position import Position
-from sylver.solver.shapes import ShapeGraph, build
+from sylver.solver.shapes import ShapeGraph, _bits, build, close, reduce_offsets
+
+
+def _offsets(mask: int) -> list[int]:
+    return _bits(mask)
 
 CHECKPOINT_VERSION = 1
 SNAPSHOT_EVERY = 4096
@@ -68,12 +72,13 @@ def state_hash(H, flags):  # pragma: no cover - compiled
 @njit(cache=True)
 def scan_kernel(
     n, n_end, deadline_steps, T, fam, same_ptr, same_idx, down_ptr, down_j, down_idx, fam_root,
-    fam_T, base, H, flags, cur, killer, first_hit, hits, nhits, hkeys, hvals, hcount, record_from,
-    out,
+    fam_T, base, mode, H, flags, cur, killer, first_hit, hits, nhits, hkeys, hvals, hcount, record_from,
+    sample, out,
 ):  # pragma: no cover - compiled
     """Decide heights n, n + 2, … ≤ n_end (at most ``deadline_steps`` of them).
 
-    ``out`` receives [reason, next height, matched height]: reason 0 = stopped (limit or steps),
+    Only the states after heights n with ((n - 1) / 2) & sample = 0 are stored (all with
+    sample = 0); every state is looked up.  ``out`` receives [reason, next height, matched height]: reason 0 = stopped (limit or steps),
     1 = the state after height out[1] - 2 has the hash of the state after height out[2], 2 = the
     hash table needs to grow.  ``hits`` receives (family, height) for every P-position E + height
     (a family's P-hits lie within t̄ of its first one, so there are few).
@@ -87,7 +92,12 @@ def scan_kernel(
     while n <= n_end and steps < deadline_steps:
         for s in range(K):
             Ts = T[s]
+            m = -2
             if n <= Ts:
+                m = mode[s, (n - 3) >> 1]
+            if m >= 0:
+                v = cur[m]
+            elif m == -1:
                 v = base[s, (n - 3) >> 1]
             elif flags[fam[s]]:
                 v = 0
@@ -160,6 +170,9 @@ def scan_kernel(
                 reason = 1
                 n += 2
                 break
+            if ((n - 1) >> 1) & sample:  # under a tight memory budget only some states are kept
+                n += 2
+                continue
             hkeys[i] = h
             hvals[i] = n
             hcount[0] += 1
@@ -224,6 +237,10 @@ class ScanState:
     period: Period | None = None
     snapshots: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
     seconds: float = 0.0
+    sample: int = 0
+    """States stored in the hash table: after the heights n with ((n - 1) / 2) & sample = 0."""
+    snap_every: int = SNAPSHOT_EVERY
+    """Steps between snapshots."""
 
 
 @dataclass(frozen=True)
@@ -268,18 +285,45 @@ class Scan:
         # height Tmax - 1 (or Tmax) on, the next state is a function of the current one
         self.record_from = max(3, self.Tmax if self.Tmax % 2 else self.Tmax - 1)
         self._base_fn = base or solve_base
-        self.base = self._base_values()
+        self.base, self.mode = self._base_values()
         self.state = self._load() or self._fresh()
 
     # -- the base region ------------------------------------------------------------------------
-    def _base_values(self) -> np.ndarray:
+    def _base_values(self) -> tuple[np.ndarray, np.ndarray]:
+        """The base region: for each shape s and odd height n ≤ t(E ÷ 2), how its value is found.
+
+        ``mode[s, i]`` (i = (n - 3) / 2): -2 when the even part of the position <E, n + 2δ> is E
+        itself (every sum of two anchors is in E): then its moves are those of the shape and it is
+        decided like any other height; s' ≥ 0 when the even part is a larger E' and the position is
+        the shape s' of family E' at the same height (decided earlier in the step: E' has fewer
+        gaps); -1 when it is solved with the gcd-1 solver (``base[s, i]``, 1 for P)."""
         g = self.graph
         width = max(1, (self.Tmax - 1) // 2)
         base = np.zeros((g.shapes, width), dtype=np.uint8)
+        mode = np.full((g.shapes, width), -1, dtype=np.int32)
+        index = {(int(g.fam[s]), g.offsets[s]): s for s in range(g.shapes)}
         wanted: dict[Position, list[tuple[int, int]]] = {}
         for s in range(g.shapes):
+            gaps = g.fam_gaps[int(g.fam[s])]
+            ds = _offsets(g.offsets[s])
             for n in range(3, int(g.T[s]) + 1, 2):
-                wanted.setdefault(g.concrete(s, n), []).append((s, (n - 3) // 2))
+                i = (n - 3) // 2
+                even = gaps
+                for a in range(len(ds)):
+                    for b in range(a, len(ds)):
+                        y = n + ds[a] + ds[b]  # (a_a + a_b) / 2
+                        if (even >> y) & 1:
+                            even = close(even, y)
+                if even == gaps:
+                    mode[s, i] = -2
+                    continue
+                f2 = g.fam_index.get(even)
+                if f2 is not None and n > max(even.bit_length() - 1, 0):
+                    s2 = index.get((f2, reduce_offsets(g.offsets[s], even)))
+                    if s2 is not None:
+                        mode[s, i] = s2
+                        continue
+                wanted.setdefault(g.concrete(s, n), []).append((s, i))
         positions = list(wanted)
         values = self._base_fn(positions) if positions else []
         for p, v in zip(positions, values, strict=True):
@@ -287,8 +331,8 @@ class Scan:
                 base[s, i] = 1 if v else 0
         self.base_positions = len(positions)
         self.base_list = list(zip(positions, (bool(v) for v in values), strict=True))
-        """The base-region positions and their outcomes (True: P), for replay records."""
-        return base
+        """The base-region positions solved with the gcd-1 solver and their outcomes (True: P)."""
+        return base, mode
 
     # -- state ----------------------------------------------------------------------------------
     def _fresh(self) -> ScanState:
@@ -315,7 +359,7 @@ class Scan:
     def memory_bytes(self) -> int:
         st = self.state
         snaps = sum(a.nbytes + b.nbytes for a, b in st.snapshots.values())
-        return int(self.graph.nbytes() + self.base.nbytes + st.H.nbytes + st.hkeys.nbytes
+        return int(self.graph.nbytes() + self.base.nbytes + self.mode.nbytes + st.H.nbytes + st.hkeys.nbytes
                    + st.hvals.nbytes + snaps)
 
     def _run_kernel(self, st: ScanState, n_end: int, steps: int, record_from: int,
@@ -323,8 +367,8 @@ class Scan:
         g = self.graph
         scan_kernel(
             st.n, n_end, steps, g.T, g.fam, g.same_ptr, g.same_idx, g.down_ptr, g.down_j,
-            g.down_idx, g.fam_root, g.fam_T, self.base, st.H, st.flags, st.cur, st.killer,
-            st.first_hit, hits, nhits, st.hkeys, st.hvals, hcount, record_from, out,
+            g.down_idx, g.fam_root, g.fam_T, self.base, self.mode, st.H, st.flags, st.cur, st.killer,
+            st.first_hit, hits, nhits, st.hkeys, st.hvals, hcount, record_from, st.sample, out,
         )
 
     def run(
@@ -375,6 +419,8 @@ class Scan:
                 if out[0] == 1 and st.period is None:
                     here, there = st.n - 2, int(out[2])
                     if self._same_state(st, there):
+                        if st.sample:
+                            there = self._least_start(st, there, here - there)
                         st.period = Period(there + 2, here - there)
                     else:  # a hash collision: record this state too and go on
                         insert(st.hkeys, st.hvals, state_hash(st.H, st.flags), here)
@@ -403,13 +449,19 @@ class Scan:
 
     # -- exact period certification ------------------------------------------------------------------
     def _next_snapshot_height(self, n: int) -> int:
-        step = 2 * SNAPSHOT_EVERY
+        step = 2 * self.state.snap_every
         return (n // step + 1) * step + 1
 
     def _snapshot(self, st: ScanState) -> None:
-        """Keep the state before height st.n when st.n is a snapshot height."""
-        if (st.n - 1) % (2 * SNAPSHOT_EVERY) == 0 and st.n not in st.snapshots:
+        """Keep the state before height st.n when st.n is a snapshot height; past a quarter of the
+        memory budget, keep every other snapshot (recomputing an earlier state then takes longer)."""
+        if (st.n - 1) % (2 * st.snap_every) == 0 and st.n not in st.snapshots:
             st.snapshots[st.n] = (st.H.copy(), st.flags.copy())
+            size = st.H.nbytes + st.flags.nbytes
+            while len(st.snapshots) * size > self.memory // 4 and len(st.snapshots) > 2:
+                st.snap_every *= 2
+                for k in [k for k in st.snapshots if (k - 1) % (2 * st.snap_every)]:
+                    del st.snapshots[k]
 
     def state_before(self, height: int) -> tuple[np.ndarray, np.ndarray]:
         """The state (windows, family bits) before deciding ``height``, recomputed from the nearest
@@ -441,11 +493,38 @@ class Scan:
         return bool(np.array_equal(H, st.H) and np.array_equal(flags, st.flags))
 
     def _grow(self, st: ScanState, hcount: np.ndarray) -> None:
-        cap = st.hkeys.shape[0] * 2
+        """Double the hash table, or, when that would pass half the memory budget, keep only every
+        other stored state (``sample``): a repeat is then found up to twice as late, and the least
+        start is recovered afterwards (:meth:`_least_start`)."""
+        cap = st.hkeys.shape[0]
+        if 2 * cap * 16 <= self.memory // 2:
+            cap *= 2
+        else:
+            st.sample = 2 * st.sample + 1
         nkeys = np.zeros(cap, dtype=np.uint64)
         nvals = np.zeros(cap, dtype=np.int64)
-        rehash(st.hkeys, st.hvals, nkeys, nvals)
+        keep = ((st.hvals - 1) >> 1) & st.sample == 0
+        keys = np.where(keep, st.hkeys, np.uint64(0))
+        rehash(keys, st.hvals, nkeys, nvals)
         st.hkeys, st.hvals = nkeys, nvals
+        st.hcount = int(np.count_nonzero(nkeys))
+        hcount[0] = st.hcount
+
+    def _least_start(self, st: ScanState, there: int, length: int) -> int:
+        """The least height x ≥ record_from after which the state recurs ``length`` later (the
+        states after x and x + length are equal for every x from it on: binary search)."""
+        lo, hi = self.record_from, there  # the state after hi recurs
+        if lo % 2 == 0:
+            lo += 1
+        while lo < hi:
+            mid = lo + ((hi - lo) // 4) * 2
+            a = self.state_before(mid + 2)
+            b = self.state_before(mid + 2 + length)
+            if np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]):
+                hi = mid
+            else:
+                lo = mid + 2
+        return hi
 
     # -- checkpoints ------------------------------------------------------------------------------
     def save(self) -> None:
@@ -465,6 +544,8 @@ class Scan:
             "period": np.array([st.period.start, st.period.length] if st.period else [0, 0]),
             "snap_n": np.array(snaps, dtype=np.int64),
             "seconds": np.array(st.seconds),
+            "sample": np.array(st.sample),
+            "snap_every": np.array(st.snap_every),
         }
         for i, k in enumerate(snaps):
             data[f"snapH{i}"], data[f"snapF{i}"] = st.snapshots[k]
@@ -496,7 +577,7 @@ class Scan:
                 first_hit=z["first_hit"].copy(), hits=[(int(f), int(x)) for f, x in z["hits"]],
                 hkeys=z["hkeys"].copy(), hvals=z["hvals"].copy(), hcount=int(z["hcount"]),
                 period=Period(per[0], per[1]) if per[1] else None, snapshots=snaps,
-                seconds=float(z["seconds"]),
+                seconds=float(z["seconds"]), sample=int(z["sample"]), snap_every=int(z["snap_every"]),
             )
         except (OSError, ValueError, KeyError):
             return None
