@@ -1,19 +1,27 @@
-"""Arena benchmarks: referee overhead per move and tournament throughput (issue 4 targets).
+"""Arena benchmarks: referee overhead per move, sandbox start-up and tournament throughput (issues 4, 13).
 
 1. Board micro-benchmark: the referee's legality test and in-place Apéry update on KotH starts.
-2. Referee overhead per move (legality, bookkeeping, IPC, pausing): (game wall time − the time the
-   bots report for their own calls) / moves, with KotH starts and moves up to 10^7; median of games.
-   Target ≤ 2 ms.
-3. Throughput: KotH-rules games per second between two instant bots at --concurrency 2.  Target ≥ 20.
+2. Sandbox start-up: starting a Python bot (hello/ready) in the sandbox and without it; median.
+3. IPC round trip to a frozen bot (thaw, send, answer, freeze), sandboxed.
+4. Referee overhead per move (legality, bookkeeping, IPC, freezing): the referee's CPU per move and
+   (game wall time − the time the bots report for their own calls) / moves, with KotH starts and
+   moves up to 10^7, sandboxed bots; median of games.  Target ≤ 2 ms.
+5. Throughput: KotH-rules games per second between two instant sandboxed bots at --concurrency 2
+   (bot start-up included).  Target ≥ 20.
+6. ``--load``: a KotH match between two bots that compute for 80 % of their 1 s per move, with
+   2 × cores busy processes beside it: no timeout unless a bot's own CPU time passed the limit.
 
-Run: .venv/bin/python bench/bench_arena.py [--games N]
+Run: .venv/bin/python bench/bench_arena.py [--games N] [--load]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -25,6 +33,36 @@ from sylver.arena.tournament import Config, run_tournament
 from sylver.position import Position
 
 HERE = Path(__file__).parent
+
+
+def machine() -> None:
+    model = "?"
+    try:
+        model = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    from sylver.arena.sandbox import sandbox_problem
+
+    why = sandbox_problem()
+    print(f"CPU: {model}, {os.cpu_count()} cores; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+          f"sandbox: {'bubblewrap' if not why else 'NONE (' + why + ')'}")
+
+
+def startup(n: int = 8) -> None:
+    from sylver.arena.sandbox import BotProcess
+
+    bots = HERE / "arena_bots.py"
+    spec = parse_specs([f"{bots}:Instant"])[0]
+    for sandbox in (True, False):
+        walls = []
+        for _ in range(n):
+            proc = BotProcess(spec, 0, sandbox=sandbox)
+            t = time.perf_counter()
+            proc.start()
+            walls.append(time.perf_counter() - t)
+            proc.close()
+        print(f"bot start-up (hello/ready) {'in the sandbox  ' if sandbox else 'without sandbox'}: median "
+              f"{statistics.median(walls) * 1e3:7.1f} ms ({n} starts; once per bot per worker, not per game)")
 
 
 def board_micro() -> None:
@@ -68,8 +106,9 @@ def overhead(games: int) -> None:
             gap += [w - c for w, c in zip(r["walls"], r["times"], strict=True)]
             moves += n
     mx = max(max(r["moves"]) for r in out.records)
-    print(f"games: {len(ref)} KotH games between two random-up-to-10^7 bots, {moves} moves, largest move {mx:,}")
-    print(f"referee CPU per move (legality, bookkeeping, JSON, signals, /proc): median of games "
+    print(f"games: {len(ref)} KotH games between two random-up-to-10^7 sandboxed bots, {moves} moves, "
+          f"largest move {mx:,}")
+    print(f"referee CPU per move (legality, bookkeeping, JSON, freezer, cgroup): median of games "
           f"{statistics.median(ref) * 1e3:.3f} ms; target <= 2 ms")
     print(f"Apéry update per move (overlapped with the opponent's thinking): median of games "
           f"{statistics.median(upd) * 1e3:.3f} ms")
@@ -90,7 +129,8 @@ def ipc_roundtrip(n: int = 500) -> None:
             walls.append(r.wall)
     finally:
         proc.close()
-    print(f"IPC round trip to a paused bot (resume, send, answer, pause): median {statistics.median(walls) * 1e3:.3f} ms")
+    print(f"IPC round trip to a frozen sandboxed bot (thaw, send, answer, freeze): median "
+          f"{statistics.median(walls) * 1e3:.3f} ms")
 
 
 def throughput(games: int) -> None:
@@ -108,15 +148,48 @@ def throughput(games: int) -> None:
           f"; target >= 20 games/s")
 
 
+def loaded(games: int) -> None:
+    """A KotH match at load 2 × cores: every timeout must come with the bot's CPU over the limit."""
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2 * (os.cpu_count() or 1))]
+    try:
+        time.sleep(5)  # let the load average rise
+        bots = HERE / "arena_bots.py"
+        specs = parse_specs([f"name=a,{bots}:BurnsMost", f"name=b,{bots}:BurnsMost"])
+        cfg = Config(specs, make_rules("koth", move_time=1.0), max(1, games // 2), seed=3)
+        t = time.perf_counter()
+        out = run_tournament(cfg, None, concurrency=2)
+        total = time.perf_counter() - t
+        load = os.getloadavg()[0]
+    finally:
+        for p in burners:
+            p.kill()
+    walls = [w for r in out.records for w in r["walls"]] or [0.0]
+    cpus = [c for r in out.records for c in r["times"]] or [0.0]
+    timeouts = [r for r in out.records if r["reason"] == "timeout"]
+    unfair = [r for r in timeouts if "wall-clock" in r["detail"]]
+    print(f"load test: {len(out.records)} KotH games (1 s per move, bots compute 0.8 s) beside "
+          f"{len(burners)} busy processes, load average {load:.1f}, in {total:.0f} s; per move CPU median "
+          f"{statistics.median(cpus):.2f} s, wall median {statistics.median(walls):.2f} s, max {max(walls):.2f} s; "
+          f"timeouts {len(timeouts)}, of which by the wall-clock guard: {len(unfair)}")
+    for r in timeouts:
+        print(f"  game {r['game']}: {r['loser']} {r['detail']}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=400, help="games for the throughput run")
     ap.add_argument("--overhead-games", type=int, default=6)
+    ap.add_argument("--load", action="store_true", help="also run the load test (about a minute)")
+    ap.add_argument("--load-games", type=int, default=8)
     args = ap.parse_args()
+    machine()
     board_micro()
+    startup()
     ipc_roundtrip()
     overhead(args.overhead_games)
     throughput(args.games)
+    if args.load:
+        loaded(args.load_games)
 
 
 if __name__ == "__main__":

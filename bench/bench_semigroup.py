@@ -63,6 +63,9 @@ def main() -> None:
     ap.add_argument("--reference", type=int, default=3, help="positions also run in plain Python")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
+    import platform
+
+    print(f"# {platform.processor() or 'CPU'}: " + next((line.split(':', 1)[1].strip() for line in open('/proc/cpuinfo') if line.startswith('model name')), 'unknown model'))
 
     t0 = time.perf_counter()
     from sylver import Position, theory

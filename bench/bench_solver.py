@@ -1,14 +1,18 @@
-"""Benchmark of the exact solver (issue 3): prints states, seconds, states/s, bytes/state, peak RSS.
+"""Benchmark of the exact solver: prints states, seconds, states/s, bytes/state, peak RSS, with the
+CPU model and the load average.
 
-    .venv/bin/python bench/bench_solver.py            # everything (several minutes)
-    .venv/bin/python bench/bench_solver.py --quick    # the two smallest targets only
-    .venv/bin/python bench/bench_solver.py --repeat 5 # median of 5 runs per target
+    .venv/bin/python bench/bench_solver.py              # everything but the scale section (minutes)
+    .venv/bin/python bench/bench_solver.py --quick      # the two smallest targets only
+    .venv/bin/python bench/bench_solver.py --repeat 5   # median of 5 runs per target
+    .venv/bin/python bench/bench_solver.py --base main~1 --quick   # A/B against another commit
+    .venv/bin/python bench/bench_solver.py --scale      # the large positions only (an hour or more)
 
 Each target runs in a fresh process (so its peak RSS is its own), after a JIT warm-up that is timed
 separately; the table is cleared before every run; times are wall-clock medians, with the CPU time of
-the same run beside them (the machine is shared: the load average is printed, and "x C++ cpu"
-compares CPU seconds with the C++ solver's CPU seconds).  Reference figures are those of the published C++ solver
-(rudi-cilibrasi/sylver-coinage ``native_solver``) from issue 3.
+the same run beside them.  ``--base REF`` checks REF out in a temporary git worktree and runs every
+target there too, alternating with this tree, so that both figures come from the same machine at
+the same time (the only comparison worth printing: figures published elsewhere ran elsewhere).
+The published state counts of rudi-cilibrasi/sylver-coinage are printed for the search sizes only.
 """
 
 from __future__ import annotations
@@ -22,17 +26,36 @@ import sys
 import time
 
 TARGETS = [
-    # position, published states, published CPU seconds, our target seconds
-    ("16,20,28,35,54", 160_049, 0.40, 0.05),
-    ("16,26,33,62,89,102", 1_721_485, 10.0, 0.5),
-    ("16,20,28,86,105", 4_122_547, 33.0, 1.6),
-    ("16,20,28,82,145", 6_835_860, 63.0, 3.0),
-    ("16,20,28,74,273", 12_989_520, 144.0, 7.0),
+    # position, the peer's published states (its Kunz engine), our target seconds
+    ("16,20,28,35,54", 160_049, 0.05),
+    ("16,26,33,62,89,102", 1_721_485, 0.5),
+    ("16,20,28,86,105", 4_122_547, 1.6),
+    ("16,20,28,82,145", 6_835_860, 3.0),
+    ("16,20,28,74,273", 12_989_520, 7.0),
 ]
 ALL_MOVES = ["12,17", "15,19", "16,17"]
+SCALE = [
+    # position, published outcome: rudi-cilibrasi/sylver-coinage (D: 633,734,956 states)
+    ("16,26,82,88,701", "P"),
+    ("16,26,82,88,667,701", "N"),
+    ("16,26,82,88,695,697", "P"),
+]
 
 
-def _one(position: str, repeat: int, first: bool, jobs: int, prune: bool) -> dict:
+def cpu_model() -> str:
+    try:
+        for line in open("/proc/cpuinfo", encoding="utf-8"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    import platform
+
+    return platform.processor() or "unknown CPU"
+
+
+def _one(position: str, repeat: int, first: bool, jobs: int, prune: bool, memory: str = "1G",
+         check: bool | None = False) -> dict:
     """Child process: warm up, then solve ``position`` ``repeat`` times with a cleared table."""
     import resource
 
@@ -45,10 +68,20 @@ def _one(position: str, repeat: int, first: bool, jobs: int, prune: bool) -> dic
     solve(Position("5,14"))
     t2 = time.perf_counter()
     runs = []
+    last = [time.monotonic()]
+
+    def progress(p) -> None:  # long runs: a line on stderr a minute
+        if time.monotonic() - last[0] >= 60:
+            last[0] = time.monotonic()
+            print(f"  .. {position}: {p.states:,} states, {p.seconds:.0f} s, {p.root_moves_decided}/"
+                  f"{p.root_moves} root moves, tables {ENGINE.table_bytes / 2**30:.2f} GiB", file=sys.stderr, flush=True)
+
     for _ in range(repeat):
         ENGINE.clear()
         c0 = time.process_time()
-        sol = solve(Position(position), first=first, jobs=jobs, prune=prune)
+        extra = {"check": True} if check else {}  # a --base tree may predate the self-check
+        sol = solve(Position(position), first=first, jobs=jobs, prune=prune, memory=memory,
+                    progress=progress, **extra)
         runs.append((sol.seconds, time.process_time() - c0, sol))
     runs.sort(key=lambda r: r[0])
     seconds, cpu, sol = runs[len(runs) // 2]
@@ -65,20 +98,84 @@ def _one(position: str, repeat: int, first: bool, jobs: int, prune: bool) -> dic
         "table_bytes": ENGINE.table_bytes,
         "entries": entries,
         "stats": sol.stats,
+        "saturated": getattr(sol, "saturated", None),
+        "self_check": None if getattr(sol, "self_check", None) is None else sol.self_check.to_dict(),
+        "peak_bytes": sol.peak_bytes,
         "import_seconds": t1 - t0,
         "warmup_seconds": t2 - t1,
         "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
     }
 
 
-def run_child(position: str, repeat: int = 1, first: bool = True, jobs: int = 1, prune: bool = True) -> dict:
-    args = [sys.executable, __file__, "--one", position, "--repeat", str(repeat), "--jobs", str(jobs)]
+BASE_SRC: str | None = None
+"""The ``src`` directory of the ``--base`` worktree."""
+
+
+def run_child(position: str, repeat: int = 1, first: bool = True, jobs: int = 1, prune: bool = True,
+              memory: str = "1G", check: bool = False, base: bool = False) -> dict:
+    args = [sys.executable, __file__, "--one", position, "--repeat", str(repeat), "--jobs", str(jobs),
+            "--memory", memory]
     if not first:
         args.append("--all")
     if not prune:
         args.append("--no-prune")
-    out = subprocess.run(args, capture_output=True, text=True, check=True)
+    if check:
+        args.append("--check")
+    env = dict(os.environ)
+    if base:
+        env["PYTHONPATH"] = BASE_SRC or ""
+    out = subprocess.run(args, stdout=subprocess.PIPE, text=True, check=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def scale(memory: str, only: list[str] | None = None) -> None:
+    """The large positions: outcome, states, seconds, peak memory, self-check (P: complete; N: the
+    least winning move, whose position the self-check solves afresh)."""
+    print(f"\n## scale: one process each, --memory {memory}, --first, self-check of N answers on")
+    print(f"{'position':<24} {'outcome':>7} {'published':>9} {'states':>13} {'seconds':>9} {'cpu s':>9} "
+          f"{'peak RSS':>9} {'B/state':>8} {'saturated':>9}  self-check")
+    for pos, published in SCALE:
+        if only and pos not in only:
+            continue
+        r = run_child(pos, first=True, memory=memory, check=True)
+        c = r["self_check"]
+        check = "-" if c is None else f"passed: {c['moves']} P afresh ({c['states']:,} states, {c['seconds']:.0f} s)"
+        print(f"{'{' + pos + '}':<24} {r['outcome']:>7} {published:>9} {r['states']:>13,} {r['seconds']:>9.1f} "
+              f"{r['cpu']:>9.1f} {r['peak_rss'] / 2**30:>7.2f}GB {r['table_bytes'] / max(r['entries'], 1):>8.1f} "
+              f"{r['saturated']!s:>9}  {check}", flush=True)
+        if r["outcome"] != published:
+            print(f"  !! differs from the published {published}")
+
+
+def ab(ref: str, targets: list, repeat: int) -> None:
+    """Each target at ``ref`` (a temporary git worktree) and in this tree, alternating, in one run."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    global BASE_SRC
+    root = Path(__file__).resolve().parents[1]
+    tmp = Path(tempfile.mkdtemp(prefix="sylver-base-"))
+    subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", "-q", str(tmp / "tree"), ref], check=True)
+    BASE_SRC = str(tmp / "tree" / "src")
+    commit = subprocess.run(["git", "-C", str(tmp / "tree"), "log", "-1", "--format=%h %s"],
+                            capture_output=True, text=True).stdout.strip()
+    print(f"\n## A/B: this tree against {ref} ({commit[:70]}), least CPU seconds of {repeat} runs each, "
+          "alternating (the base compiles its kernels first)")
+    try:
+        run_child("5,14", base=True)  # its first compilation, outside the figures
+        for pos, _states, _target in targets:
+            cur, old = [], []
+            for _ in range(repeat):
+                old.append(run_child(pos, base=True))
+                cur.append(run_child(pos))
+            a = min(r["cpu_min"] for r in old)
+            b = min(r["cpu_min"] for r in cur)
+            print(f"  {'{' + pos + '}':<22} base {a:.3f} s ({old[0]['states']:,} states)  this {b:.3f} s "
+                  f"({cur[0]['states']:,} states)  ratio {a / b:.2f}x  [{load()}]", flush=True)
+    finally:
+        subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(tmp / "tree")], check=False)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def load() -> str:
@@ -94,27 +191,39 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1, help=argparse.SUPPRESS)
     ap.add_argument("--repeat", type=int, default=3, help="runs per target (median reported)")
     ap.add_argument("--quick", action="store_true", help="the two smallest targets only")
+    ap.add_argument("--memory", default="1G", help="--memory of each solve (scale: 16G)")
+    ap.add_argument("--check", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--scale", nargs="*", metavar="POS",
+                    help="only the large positions (an hour or more), or those given (e.g. 16,26,82,88,701)")
+    ap.add_argument("--base", help="also run the targets at this git commit (A/B, interleaved)")
     ns = ap.parse_args()
     if ns.one:
-        print(json.dumps(_one(ns.one, ns.repeat, not ns.all, ns.jobs, not ns.no_prune)))
+        print(json.dumps(_one(ns.one, ns.repeat, not ns.all, ns.jobs, not ns.no_prune, ns.memory,
+                              True if ns.check else False)))
         return
 
-    print(f"# solver benchmark, {time.strftime('%Y-%m-%d %H:%M:%S')}, {load()}")
+    print(f"# solver benchmark, {time.strftime('%Y-%m-%d %H:%M:%S')}, {cpu_model()}, {load()}")
+    if ns.scale is not None:
+        scale("16G" if ns.memory == "1G" else ns.memory, ns.scale)
+        print(f"\n# done, {load()}")
+        return
+    if ns.base:
+        ab(ns.base, TARGETS[:2] if ns.quick else TARGETS, ns.repeat)
+        return
     targets = TARGETS[:2] if ns.quick else TARGETS
     print("\n## targets: outcome only (published P-positions), one process, after warm-up")
-    header = f"{'position':<22} {'outcome':>7} {'states':>11} {'seconds':>8} {'cpu s':>7} {'states/s':>11} {'B/state':>8} {'peak RSS':>9} {'target':>7} {'C++ s':>6} {'x C++':>6} {'x C++ cpu':>9}"
+    header = f"{'position':<22} {'outcome':>7} {'states':>11} {'seconds':>8} {'cpu s':>7} {'states/s':>11} {'B/state':>8} {'peak RSS':>9} {'target':>7} {'peer states':>12}"
     print(header)
     warm = []
-    for pos, _c_states, c_secs, target in targets:
-        r = run_child(pos, repeat=ns.repeat if c_secs < 60 else max(1, ns.repeat // 2))
+    for pos, c_states, target in targets:
+        r = run_child(pos, repeat=ns.repeat if target < 3 else max(1, ns.repeat // 2))
         warm.append(r["warmup_seconds"])
         bps = r["table_bytes"] / max(r["entries"], 1)
         ok = "ok" if r["seconds"] <= target else "MISS"
         print(
             f"{'{' + pos + '}':<22} {r['outcome']:>7} {r['states']:>11,} {r['seconds']:>8.3f} {r['cpu']:>7.3f} "
             f"{r['states'] / r['seconds']:>11,.0f} {bps:>8.1f} {r['peak_rss'] / 2**20:>7.0f}MB "
-            f"{target:>6.2f}{ok[0] if ok == 'ok' else '!'} {c_secs:>6.1f} {c_secs / r['seconds']:>6.1f} "
-            f"{c_secs / r['cpu']:>9.1f}"
+            f"{target:>6.2f}{ok[0] if ok == 'ok' else '!'} {c_states:>12,}"
         )
         print(f"{'':<22} runs {', '.join(f'{s:.3f}' for s in r['all_seconds'])} s (least CPU {r['cpu_min']:.3f} s); "
               f"{r['table_bytes'] / 2**20:.1f} MB of tables for {r['entries']:,} states; {r['stats']}")
@@ -148,7 +257,7 @@ def main() -> None:
     n = count_reachable(Position("12,17"))
     print(f"  {n:,} positions in {time.perf_counter() - t:.2f} s: {'matches' if n == 158793 else 'DIFFERS'}")
 
-    print("\n## shared/data/known_results.json, every entry")
+    print("\n## published results (known_results.json), every entry")
     from pathlib import Path
 
     from sylver.solver import solve

@@ -32,6 +32,9 @@ def bench_winning_move(digits: int, calls: int, rng: random.Random) -> list[floa
 
 def main() -> None:
     rng = random.Random(2026)
+    import platform
+
+    print(f"# {platform.processor() or 'CPU'}: " + next((line.split(':', 1)[1].strip() for line in open('/proc/cpuinfo') if line.startswith('model name')), 'unknown model'))
     for digits, calls in [(1_000, 2_000), (10_000, 100)]:
         times = bench_winning_move(digits, calls, rng)
         target = "  (target ≤ 1 ms)" if digits == 1_000 else ""

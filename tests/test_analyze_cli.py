@@ -76,6 +76,9 @@ class TestErrors:
             (["--frobnicate"], "no such option: --frobnicate"),
             (["4", "5", "--limit", "-1"], "--limit '-1' is not a non-negative integer"),
             (["4", "5", "--limit", "abc"], "--limit 'abc' is not a non-negative integer"),
+            (["4,,5"], "'4,,5': a missing number between two separators"),
+            (["{4,5"], "'{4,5': '{' is not closed by '}'"),
+            (["4,5}"], "unexpected '}'"),
         ],
     )
     def test_one_line_error_exit_2(self, args: list[str], message: str) -> None:
@@ -93,3 +96,16 @@ class TestErrors:
         assert proc.returncode == 2
         assert proc.stderr.startswith("sylver: error: ") and proc.stderr.count("\n") == 1
         assert "Traceback" not in proc.stderr
+
+
+def test_a_hundred_thousand_numbers_in_near_linear_time() -> None:
+    """`sylver analyze $(seq 2 2 200000)`: the numbers reach Click as one argument (its parser is
+    quadratic in the count of arguments); parsing and the reduction to minimal generators are linear."""
+    from sylver.cli import _join_numbers
+
+    for n in (10_000, 100_000):
+        args = ["analyze", *map(str, range(2, 2 * n + 1, 2)), "--json"]
+        joined = _join_numbers(args)
+        assert joined == ["analyze", " ".join(args[1:-1]), "--json"]
+        data = json.loads(runner.invoke(app, joined).stdout)
+        assert data["position"] == [2] and data["gcd"] == 2

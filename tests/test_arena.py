@@ -195,7 +195,11 @@ def test_cli_match_check_and_errors(tmp_path: Path) -> None:
         (["tournament", "--bot", "random", "--bot", f"{BOTS / 'zoo_import_fails.py'}:Bot", "--out",
           str(tmp_path / "b")], "cannot import"),
         (["match", "random", "random", "--rules", "nope"], "unknown rules"),
-        (["match", "random", "random", "--clock", "-1"], "must be positive"),
+        (["match", "random", "random", "--clock", "-1"], "must be a positive number"),
+        (["match", "random", "random", "--move-time", "nan"], "must be a positive number"),
+        (["match", "random", "random", "--start", "4,,5"], "missing number"),
+        (["match", "random", "random", "--start", "{4,5"], "not closed"),
+        (["match", "random", "random", "--start", f"{10**17},{10**17 + 1},{10**17 + 3}"], "cannot judge"),
         (["tournament", "--bot", "random", "--bot", "random", "--start", "4,x", "--out", str(tmp_path / "d")],
          "--start"),
     ):
@@ -225,14 +229,139 @@ def test_koth_2020_prime_first_move_loses() -> None:
     assert all(r["reason"] != "prime-first" for r in out.records)
 
 
-def test_referee_error_voids_the_game_loudly(tmp_path: Path) -> None:
+def test_huge_moves_are_judged_not_voided() -> None:
+    """D6: under koth-2020 a legal first move 10^16 + 2 is judged; two huge named numbers are judged by
+    arithmetic; a third that would leave no way to judge the game loses (too-large), never a void."""
+    specs = parse_specs([f"{ZOO}:HugeFirst", f"{ZOO}:Smallest"])
+    out = run_tournament(Config(specs, make_rules("koth-2020"), 1, seed=1), None, concurrency=1)
+    assert out.voids == 0 and len(out.records) == 2
+    first = next(r for r in out.records if r["first"] == "HugeFirst")
+    assert first["moves"] == [10**16 + 2, 2, 3, 1] and first["winner"] == "HugeFirst", first
     specs = parse_specs([f"{ZOO}:Huge", f"name=h2,{ZOO}:Huge"])
-    out = run_tournament(Config(specs, make_rules("koth-2020", no_prime_first=False), 1, seed=1), tmp_path / "v",
+    out = run_tournament(Config(specs, make_rules("koth-2020", no_prime_first=False), 1, seed=1), None,
                          concurrency=1)
-    assert out.voids == 2 and out.records == []
-    lines = _lines(tmp_path / "v" / "games.jsonl")
-    assert len(lines) == 2 and all(x["void"] and "referee error: TooLargeError" in x["error"] for x in lines)
-    assert all(s.games == 0 and s.points == 0 for s in out.table)
-    r = _cli(["tournament", "--bot", f"{ZOO}:Huge", "--bot", f"name=h2,{ZOO}:Huge", "--rules", "koth-2020",
-              "--prime-first-ok", "--rounds", "1", "--concurrency", "1", "--out", str(tmp_path / "w")])
-    assert r.exit_code == 1 and "VOID game 1" in r.stdout and "voided by referee errors" in r.stdout
+    assert out.voids == 0 and len(out.records) == 2
+    for r in out.records:
+        assert r["moves"] == [10**30, 10**30 + 1, 10**30 + 2] and r["reason"] == "too-large", r
+        assert r["loser"] == r["first"] and "no referee can judge" in r["detail"]
+
+
+def test_board_judges_one_or_two_huge_generators() -> None:
+    import random
+
+    from sylver.arena.board import small_generators, small_representation
+    from sylver.semigroup import Semigroup
+
+    rng = random.Random(1)
+    for _ in range(500):
+        a, b = sorted(rng.sample(range(1, 40), 2))
+        n = rng.randint(0, 300)
+        brute = any((n - x * a) % b == 0 for x in range(n // a + 1))
+        w = small_representation(n, (a, b))
+        assert (w is not None) == brute and (w is None or sum(k * c for k, c in w.items()) == n)
+        nums = [rng.randint(1, 40) for _ in range(rng.randint(1, 5))]
+        gens = Semigroup(nums).generators
+        assert small_generators(nums) == (gens if len(gens) <= 2 else None)
+    x, y = 10**16 + 2, 10**16 + 3
+    board = Board([x, y])  # the Apéry set w.r.t. 10^16 + 2 cannot be built
+    assert not board.is_legal(3 * x + 2 * y) and board.is_legal(5 * x + 6) and board.is_legal(x + 5)
+    assert board.witness_text(3 * x + 2 * y) == f"{3 * x + 2 * y} = {x}·3 + {y}·2"
+    assert board.unjudgeable(7) == "" and "three or more" in board.unjudgeable(x + 5)
+    board.add(7)  # a small number: the Apéry set can be built again
+    assert board.is_legal(x + 8) == Position([x, y, 7]).is_legal(x + 8)
+
+
+class _FlakyPool:
+    """An in-process executor whose workers 'die' (the future fails) for chosen games."""
+
+    def __init__(self, fail: dict[int, int]) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.pool = ThreadPoolExecutor(1)
+        self.fail = fail
+
+    def __enter__(self):  # noqa: ANN204
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.pool.shutdown()
+
+    def submit(self, fn, task):  # noqa: ANN001,ANN201
+        from concurrent.futures import Future
+
+        gid = task["game"]["id"]
+        if self.fail.get(gid, 0) > 0:
+            self.fail[gid] -= 1
+            f: Future = Future()
+            f.set_exception(ConnectionError("worker lost"))
+            return f
+        return self.pool.submit(fn, dict(task, watch_parent=False))
+
+
+def test_a_game_lost_with_its_worker_is_played_once_more_then_void(tmp_path: Path) -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from sylver.arena.report import ConsoleEvents
+
+    specs = parse_specs([f"{ZOO}:Smallest", "random"])
+    pool = _FlakyPool({1: 1, 2: 5})  # game 1 fails once, game 2 every time
+    text = StringIO()
+    events = ConsoleEvents(Console(file=text, width=300))
+    out = run_tournament(Config(specs, make_rules("koth"), 2, seed=1), tmp_path / "v", concurrency=1,
+                         events=events, executor_factory=lambda: pool)
+    assert out.voids == 1 and sorted(r["game"] for r in out.records) == [1, 3, 4]
+    assert pool.fail == {1: 0, 2: 3}  # two attempts at game 2, no more
+    void = [x for x in _lines(tmp_path / "v" / "games.jsonl") if x.get("void")]
+    assert len(void) == 1 and void[0]["game"] == 2
+    assert "ConnectionError: worker lost" in void[0]["error"] and "2 attempts" in void[0]["error"]
+    printed = text.getvalue()
+    assert "game 1: its worker failed" in printed and "playing it again" in printed
+    assert "VOID game 2" in printed
+    # "Started" is printed when a game starts, once per attempt, and always before "Finished"
+    starts = [line for line in printed.splitlines() if line.startswith("Started game")]
+    assert sorted(x.split()[2] for x in starts) == ["1", "3", "4"], starts  # failed attempts never started
+    assert printed.index("Started game 3") < printed.index("Finished game 3")
+
+
+def test_started_is_printed_when_the_game_starts() -> None:
+    """With one worker, the next game is queued long before it starts: its "Started" line comes
+    when the worker takes it up, after the previous game's play."""
+    from sylver.arena.tournament import Events
+
+    log: list[tuple[str, int, float]] = []
+
+    class Record(Events):
+        def started(self, game: dict, number: int, total: int) -> None:
+            log.append(("started", number, time.perf_counter()))
+
+        def finished(self, record: dict, number: int, total: int) -> None:
+            log.append(("finished", number, time.perf_counter()))
+
+    specs = parse_specs([f"{ZOO}:Slow", "random"])
+    out = run_tournament(Config(specs, make_rules("koth"), 1, seed=1), None, concurrency=1, events=Record())
+    assert [x[:2] for x in log if x[1] == 1] == [("started", 1), ("finished", 1)], log
+    assert [x[:2] for x in log if x[1] == 2] == [("started", 2), ("finished", 2)], log
+    t = {(kind, n): at for kind, n, at in log}
+    first = next(r for r in out.records if r["game"] == 1)
+    assert t["started", 2] - t["started", 1] >= 0.8 * first["wall"] >= 0.8 * 0.1, (log, first["wall"])
+
+
+def test_untrusted_bots_are_refused_without_a_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "SYLVER_UNSAFE_NO_SANDBOX"}
+    env["PATH"] = "/nonexistent"  # no bwrap
+    r = subprocess.run(SYLVER + ["check", f"{ZOO}:Smallest"], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "cannot sandbox the bots: bubblewrap (bwrap) is not installed" in r.stderr
+    assert "--unsafe-no-sandbox" in r.stderr
+    r = subprocess.run(SYLVER + ["check", f"{ZOO}:Smallest", "--unsafe-no-sandbox"], capture_output=True, text=True,
+                       env=env, timeout=120)
+    assert r.returncode == 0 and "compliant" in r.stdout, r.stderr
+    from sylver.arena import sandbox
+
+    monkeypatch.delenv("SYLVER_UNSAFE_NO_SANDBOX", raising=False)
+    monkeypatch.setattr(sandbox, "sandbox_problem", lambda: "no bwrap")
+    sandbox.check_sandbox(parse_specs(["random", "greedy"]), False)  # built-in bots are trusted
+    with pytest.raises(sandbox.SandboxUnavailable, match="no bwrap"):
+        sandbox.check_sandbox(parse_specs(["random", f"{ZOO}:Smallest"]), False)

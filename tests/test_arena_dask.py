@@ -13,7 +13,7 @@ import pytest
 
 from sylver.arena.rules import make_rules
 from sylver.arena.specs import parse_specs
-from sylver.arena.tournament import Config, run_tournament
+from sylver.arena.tournament import Config, Events, run_tournament
 
 distributed = pytest.importorskip("distributed")
 
@@ -31,8 +31,17 @@ def test_tournament_on_dask_survives_a_lost_worker(tmp_path: Path) -> None:
         out = tmp_path / "dask"
         result: dict = {}
 
+        log: list[tuple[str, int]] = []
+
+        class Record(Events):
+            def started(self, game: dict, number: int, total: int) -> None:
+                log.append(("started", number))
+
+            def finished(self, record: dict, number: int, total: int) -> None:
+                log.append(("finished", number))
+
         def run() -> None:
-            result["outcome"] = run_tournament(config, out, cluster=cluster.scheduler_address)
+            result["outcome"] = run_tournament(config, out, cluster=cluster.scheduler_address, events=Record())
 
         t = threading.Thread(target=run)
         t.start()
@@ -51,3 +60,7 @@ def test_tournament_on_dask_survives_a_lost_worker(tmp_path: Path) -> None:
     assert outcome.voids == 0 and len(outcome.records) == 18
     workers = {r["worker"] for r in lines}
     assert len(workers) >= 2, workers
+    # each game is announced when a worker starts it (told by the worker), before it finishes
+    for n in range(1, 19):
+        assert log.index(("started", n)) < log.index(("finished", n)), log
+    assert any(log[i + 1] != ("finished", n) for i, (kind, n) in enumerate(log) if kind == "started"), log

@@ -1,18 +1,23 @@
-"""The zoo of misbehaving bots: each loses with the right reason and the tournament completes."""
+"""The zoo of misbehaving bots: each loses with the right reason and the tournament completes;
+the hostile ones (issue 13) harm neither their referee nor their opponent nor the machine."""
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
 
 from sylver.arena.rules import make_rules
-from sylver.arena.sandbox import StartError, fork_limit_enforced
+from sylver.arena.sandbox import StartError, fork_limit_enforced, sandbox_problem
 from sylver.arena.specs import parse_spec
 from sylver.arena.tournament import Config, run_tournament
 
 BOTS = Path(__file__).parent / "data" / "bots"
 ZOO = BOTS / "zoo.py"
+NO_SANDBOX = sandbox_problem()
+needs_sandbox = pytest.mark.skipif(bool(NO_SANDBOX), reason=f"no sandbox for untrusted bots: {NO_SANDBOX}")
 
 # class -> (reason of its loss, a fragment of the detail)
 EXPECTED = {
@@ -27,12 +32,37 @@ EXPECTED = {
     "ReturnsOne": ("named-one", "named 1"),
     "ReturnsIllegal": ("illegal", "illegal move"),
     "SleepsForever": ("timeout", "wall-clock"),
-    "BurnsCPU": ("timeout", ""),  # CPU time, or the wall-clock guard on a very loaded machine
+    "BurnsCPU": ("timeout", "CPU time"),  # never the wall-clock guard, even on a loaded machine
     "Allocates10GB": ("crash", "MemoryError"),
     "CallsSysExit": ("crash", "sys.exit(3)"),
     "CallsOsExit": ("crash", "exited with status 7"),
+    "ReturnsHuge": ("invalid", "an integer with about 5,001 digits; answers have at most 100 digits"),  # D8
+    "ReturnsLong": ("invalid", "an integer with 201 digits"),
 }
 WELL_BEHAVED = ["PrintsToStdout", "MutatesList", "NumpyInt", "RaisesInLearn"]
+HOSTILE = ["KillsHost", "KillsOpponent", "EscapesCgroup", "ReadsSecrets"]  # D1, D2, D3, D5: harmless here
+WRITES = [BOTS / "written-by-zoo", BOTS.parent / "written-by-zoo", Path("/var/tmp/written-by-zoo"),
+          Path("/root/written-by-zoo")]
+
+
+def _files(root: Path) -> dict[str, tuple[int, int]]:
+    return {str(p): (p.stat().st_size, p.stat().st_mtime_ns) for p in root.rglob("*") if p.is_file()
+            and "__pycache__" not in p.parts}
+
+
+def _bot_processes() -> list[str]:
+    """Command lines of live processes of this zoo (bots, or what they started)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                cmd = Path(f"/proc/{entry}/cmdline").read_bytes()
+                state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if state != "Z" and (str(ZOO).encode() in cmd or cmd.startswith(b"sylver-zoo-stray")):
+                out.append(cmd.replace(b"\0", b" ").decode(errors="replace")[:200])
+    return out
 
 
 def _config(classes: list[str], rules, rounds: int = 1) -> Config:
@@ -41,12 +71,18 @@ def _config(classes: list[str], rules, rounds: int = 1) -> Config:
     return Config(specs, rules, rounds, seed=7, memory_mb=2048, pairs=pairs)
 
 
+@needs_sandbox
 def test_zoo_each_failure_has_its_reason(tmp_path: Path) -> None:
-    classes = list(EXPECTED) + WELL_BEHAVED
+    classes = list(EXPECTED) + WELL_BEHAVED + HOSTILE
     if fork_limit_enforced():
         classes.append("ForksRepeatedly")
     rules = make_rules("koth", move_time=0.4)
+    before = _files(BOTS.parent)
     outcome = run_tournament(_config(classes, rules), tmp_path / "zoo", concurrency=2)
+    # D5: nothing outside a bot's own private /tmp was written; D3: nothing a bot started lives on
+    assert _files(BOTS.parent) == before
+    assert not [p for p in WRITES if p.exists()]
+    assert _bot_processes() == []
     by_bot: dict[str, list[dict]] = {}
     for r in outcome.records:
         other = r["players"][0] if r["players"][1] == "Smallest" else r["players"][1]
@@ -64,12 +100,13 @@ def test_zoo_each_failure_has_its_reason(tmp_path: Path) -> None:
         for g in by_bot["ForksRepeatedly"]:
             assert g["loser"] == "ForksRepeatedly"
             assert g["reason"] in ("crash", "timeout"), g
-    for cls in WELL_BEHAVED:
+    for cls in WELL_BEHAVED + HOSTILE:
         for g in by_bot[cls]:
             # Smallest vs Smallest-like play: 2, 3, then the first player must name 1.
             assert g["reason"] == "named-one", (cls, g)
             assert g["moves"] == [2, 3, 1], (cls, g["moves"])
             assert g["winner_seat"] == 1
+            assert cls == "RaisesInLearn" or not g["learn_errors"], (cls, g["learn_errors"])  # D3: no survivor
     learn = [e for g in by_bot["RaisesInLearn"] for e in g["learn_errors"]]
     assert learn and all(e["bot"] == "RaisesInLearn" and "cannot learn" in e["detail"] for e in learn)
     table = {s.name: s for s in outcome.table}
@@ -77,6 +114,36 @@ def test_zoo_each_failure_has_its_reason(tmp_path: Path) -> None:
     assert table["BurnsCPU"].timeouts == 2 and table["SleepsForever"].timeouts == 2
     assert table["ReturnsIllegal"].illegal == 2 and table["CallsOsExit"].crashes == 2
     assert (tmp_path / "zoo" / "standings.csv").exists()
+
+
+@needs_sandbox
+def test_grandchild_is_frozen_between_turns_and_leaves_no_zombie() -> None:
+    """D4: a setsid grandchild gets no CPU while its bot is not on move, dies with the game, and
+    the middle process it leaves as a zombie is collected before the next game."""
+    specs = [parse_spec(f"{ZOO}:Sleeper"), parse_spec(f"{ZOO}:GrandchildThinks")]
+    outcome = run_tournament(Config(specs, make_rules("koth", move_time=2), 2, seed=3), None, concurrency=1)
+    assert len(outcome.records) == 4 and outcome.voids == 0
+    for g in outcome.records:
+        assert g["reason"] == "named-one" and g["moves"] == [2, 3, 1], g
+        assert not g["learn_errors"], g["learn_errors"]
+    assert _bot_processes() == []
+
+
+def test_without_the_sandbox_a_bot_that_kills_its_host_loses() -> None:
+    """D1 with --unsafe-no-sandbox: the worker dies during the bot's turn; the bot loses that game
+    ("killed its host"), the games of the others are played again and the tournament completes."""
+    specs = [parse_spec(f"{ZOO}:Smallest"), parse_spec(f"{ZOO}:KillsHost"), parse_spec(f"name=other,{ZOO}:Smallest")]
+    config = Config(specs, make_rules("koth", move_time=2), 1, seed=5, pairs=[(0, 1), (0, 2)],
+                    unsafe_no_sandbox=True)
+    outcome = run_tournament(config, None, concurrency=2)
+    assert outcome.voids == 0 and len(outcome.records) == 4
+    for g in outcome.records:
+        if "KillsHost" in g["players"]:
+            assert g["loser"] == "KillsHost" and g["reason"] == "crash", g
+            assert g["detail"].startswith("killed its host: the referee's worker process"), g["detail"]
+        else:
+            assert g["reason"] == "named-one" and g["moves"] == [2, 3, 1], g
+    assert _bot_processes() == []
 
 
 def test_above_cap_and_three_strikes(tmp_path: Path) -> None:
@@ -97,8 +164,8 @@ def test_above_cap_and_three_strikes(tmp_path: Path) -> None:
 
 def test_cmd_bot_garbage_on_stdout_is_a_protocol_loss(tmp_path: Path) -> None:
     rules = make_rules("koth", move_time=2)
-    specs = [parse_spec(f"name=good,cmd:python3 {BOTS / 'cmd_smallest.py'}"),
-             parse_spec(f"name=noisy,cmd:python3 {BOTS / 'cmd_smallest.py'} --garbage")]
+    specs = [parse_spec(f"name=good,cmd:{sys.executable} {BOTS / 'cmd_smallest.py'}"),
+             parse_spec(f"name=noisy,cmd:{sys.executable} {BOTS / 'cmd_smallest.py'} --garbage")]
     outcome = run_tournament(Config(specs, rules, 1, seed=1), None, concurrency=1)
     assert len(outcome.records) == 2
     for g in outcome.records:
@@ -117,8 +184,8 @@ def test_import_failure_fails_the_run_at_once(tmp_path: Path) -> None:
 
 def test_cmd_bot_logs_are_allowed_but_unasked_answers_lose() -> None:
     rules = make_rules("koth", start=(7, 9))
-    specs = [parse_spec(f"name=logger,cmd:python3 {BOTS / 'cmd_chatty.py'}"),
-             parse_spec(f"name=twice,cmd:python3 {BOTS / 'cmd_chatty.py'} --twice")]
+    specs = [parse_spec(f"name=logger,cmd:{sys.executable} {BOTS / 'cmd_chatty.py'}"),
+             parse_spec(f"name=twice,cmd:{sys.executable} {BOTS / 'cmd_chatty.py'} --twice")]
     outcome = run_tournament(Config(specs, rules, 1, seed=1), None, concurrency=1)
     first, second = sorted(outcome.records, key=lambda r: r["game"])
     # logger first: 2, 3 (twice), then logger's 3 is illegal; twice's stray answer shows up at learn

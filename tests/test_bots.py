@@ -8,17 +8,11 @@ import random
 import pytest
 
 from sylver.bots import BOTS, Bot, Turn, make_bot
-from sylver.bots.base import is_prime
-from sylver.bots.lore import (
-    is_ender,
-    known_outcome,
-    proven_n,
-    winning_move_by_theory,
-)
 from sylver.bots.oracle import opening_book
 from sylver.bots.selfplay import play_game
 from sylver.position import Outcome, Position
 from sylver.solver import solve
+from sylver.theory import is_prime
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -86,53 +80,6 @@ class TestLegality:
         a = [fast(name, 5).choose(Turn(p)) for _ in range(3)]
         b = [fast(name, 5).choose(Turn(p)) for _ in range(3)]
         assert a == b
-
-
-class TestLore:
-    def test_known_p_positions_are_p_by_their_replies(self):
-        # every reply from a known P-position with small numbers is N by the theory or the solver
-        for q in ("2,3", "4,6", "6,9", "8,12", "8,14", "10,16,24", "8,10,22"):
-            assert known_outcome(Position(q)) is True
-        assert known_outcome(Position("8,12,18,22")) is True
-
-    @pytest.mark.parametrize("x", range(7, 60, 2))
-    def test_four_six_family_against_the_solver(self, x):
-        p = Position((4, 6, x))
-        move = winning_move_by_theory(p)
-        assert move in solve(p).winning_moves
-        q = Position((4, 6, x, x + 2))
-        assert (solve(q).outcome is Outcome.P) == (known_outcome(q) is True)
-
-    def test_theory_moves(self):
-        assert winning_move_by_theory(Position()) == 5
-        assert winning_move_by_theory(Position("10,15")) == 5
-        assert winning_move_by_theory(Position("4")) == 6
-        assert winning_move_by_theory(Position("9")) == 6
-        assert winning_move_by_theory(Position("12")) == 8
-        assert winning_move_by_theory(Position("2,7")) == 3
-        assert winning_move_by_theory(Position("3,11")) == 2
-        assert winning_move_by_theory(Position("8,10")) == 22
-        assert winning_move_by_theory(Position("16,24")) == 10  # {10,16,24} is P
-        assert winning_move_by_theory(Position("16,18")) == 5  # {5,16,18} is P: 16 wins in {5,18}
-        assert winning_move_by_theory(Position("16")) is None  # open (sec. 2)
-
-    def test_enders(self):
-        assert is_ender(Position("4,5,7")) is True  # the paper's unquiet ender
-        assert is_ender(Position("7,11,13,15,17,19")) is True  # E({7,11,13,15})
-        assert is_ender(Position("7,11,13,15")) is False
-        assert is_ender(Position("123457,654321")) is True  # Hutchings, without computing
-        assert proven_n(Position("5,14")) and not proven_n(Position("5,14,18"))
-
-    def test_ender_definition_against_brute_force(self):
-        rng = random.Random(1)
-        for _ in range(40):
-            p = Position(rng.sample(range(4, 30), 3))
-            if not p.is_finite:
-                continue
-            gaps = p.legal_moves()
-            t = gaps[-1]
-            brute = all(any(t - k * n in p.semigroup for k in range(1, t // n + 1)) for n in gaps[:-1])
-            assert is_ender(p) is brute, p
 
 
 class TestPerfect:

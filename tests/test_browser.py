@@ -139,9 +139,30 @@ def wait_idle(page: object) -> None:
         """() => {
             const st = document.querySelector('#sc-status');
             const idle = document.querySelector('#sc-grid').getAttribute('aria-busy') !== 'true';
-            return idle && (st.textContent.startsWith('Your move') || st.classList.contains('win') || st.classList.contains('lose'));
+            return idle && (st.textContent.startsWith('Your move') || / to move/.test(st.textContent)
+                            || ['win', 'lose', 'over'].some((c) => st.classList.contains(c)));
         }"""
     )
+
+
+def play(page: object, *numbers: int) -> None:
+    """Click these numbers in turn, each at the position shown (the game branches off there)."""
+    for n in numbers:
+        ply = current_ply(page)
+        page.click(f'#sc-grid [data-n="{n}"]')  # type: ignore[attr-defined]
+        page.wait_for_function(  # type: ignore[attr-defined]
+            """([p, n]) => {
+                const mv = document.querySelectorAll('#sc-history li .mv')[p];
+                return current() > p && mv && mv.textContent.replace(/,/g, '') === String(n);
+                function current() { const li = document.querySelector('#sc-history li.current'); return li ? +li.dataset.ply : -1; }
+            }""",
+            arg=[ply, n],
+        )
+        wait_idle(page)
+
+
+def current_ply(page: object) -> int:
+    return int(page.get_attribute("#sc-history li.current", "data-ply"))  # type: ignore[attr-defined]
 
 
 def history(page: object) -> list[int]:
@@ -175,7 +196,7 @@ def test_play_whole_game_by_clicking(page: object, shots: Path) -> None:
     if result.winner == 0:  # the human moved first
         assert text.startswith("You win"), text
     else:
-        assert text.startswith("The bot wins"), text
+        assert text.startswith("The random bot wins"), text
     assert "named 1" in text
     screenshot(page, shots, "sylver-game-over")
 
@@ -320,19 +341,313 @@ def test_tournament_viewer(page: object, shots: Path, results_dir: Path) -> None
     screenshot(page, shots, "tournament")
 
 
+def test_replay_shows_the_board_and_opens_the_analysis(page: object, results_dir: Path) -> None:
+    """The replay draws the position (the grid, with the named numbers), marks each move with the
+    outcome it left, and "Analyse this position" opens it on the Sylver Coinage board."""
+    import json
+
+    from sylver.solver import solve
+
+    game = json.loads((results_dir / "games.jsonl").read_text().splitlines()[0])
+    page.click("#tab-results")  # type: ignore[attr-defined]
+    page.click(f'#rs-games tbody tr[data-game="{game["game"]}"]')  # type: ignore[attr-defined]
+    page.wait_for_selector("#rs-grid .cell")  # type: ignore[attr-defined]
+    named = page.locator("#rs-grid .cell.named").all_inner_texts()  # type: ignore[attr-defined]
+    assert named == ["7", "11"]
+    page.click("#rs-fwd")  # type: ignore[attr-defined]
+    first = game["moves"][0]
+    page.wait_for_function("(n) => [...document.querySelectorAll('#rs-grid .cell.named')].some((c) => c.textContent === String(n))", arg=first)  # type: ignore[attr-defined]
+    page.wait_for_selector('#rs-moves li[data-ply="1"] .badge')  # type: ignore[attr-defined]
+    after = Position([7, 11]).play(first)
+    assert page.inner_text('#rs-moves li[data-ply="1"] .badge') == solve(after).outcome.value  # type: ignore[attr-defined]
+    page.click("#rs-analyse")  # type: ignore[attr-defined]
+    page.wait_for_function("(b) => document.querySelector('#sc-position').textContent === b", arg=after.braces())  # type: ignore[attr-defined]
+    assert page.evaluate("location.hash") == f"#sylver/7,11/{first}"  # type: ignore[attr-defined]
+    assert page.input_value("#sc-bot") == ""  # type: ignore[attr-defined]  # both sides: an analysis
+    assert page.locator("#sc-history li .who").all_inner_texts()[1] == game["players"][0]  # type: ignore[attr-defined]
+
+
 def test_api_docs_render_offline(page: object, base_url: str) -> None:
     page.goto(base_url + "/docs")  # type: ignore[attr-defined]
     page.wait_for_selector(".swagger-ui .opblock")  # type: ignore[attr-defined]
     assert page.locator(".swagger-ui .opblock").count() >= 15  # type: ignore[attr-defined]
 
 
-def test_narrow_screen(browser: object, base_url: str, shots: Path) -> None:
+# -- the analysis board: addresses, the move list, records ------------------------------------------
+def test_url_round_trip_and_back_forward(page: object, browser: object, base_url: str) -> None:
+    """Each move is an address (#sylver/START/MOVES): a copied link reproduces the board, and Back and
+    Forward step through the moves with the rest of the game still in the list."""
+    new_game(page, "4, 5", bot="")
+    play(page, 11, 7)
+    assert page.evaluate("location.hash") == "#sylver/4,5/11,7"  # type: ignore[attr-defined]
+    other = browser.new_context(viewport={"width": 1280, "height": 800})  # type: ignore[attr-defined]
+    try:
+        pg = other.new_page()
+        pg.goto(base_url + "/#sylver/4,5/11,7")
+        pg.wait_for_function("() => document.querySelector('#sc-position').textContent === '{4,5,7}'")
+        assert history(pg) == [11, 7]
+    finally:
+        other.close()
+    page.go_back()  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelector('#sc-position').textContent === '{4,5,11}'")  # type: ignore[attr-defined]
+    assert history(page) == [11, 7] and current_ply(page) == 1
+    page.go_back()  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelector('#sc-position').textContent === '{4,5}'")  # type: ignore[attr-defined]
+    assert page.evaluate("location.hash") == "#sylver/4,5/"  # type: ignore[attr-defined]
+    page.go_forward()  # type: ignore[attr-defined]
+    page.go_forward()  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelector('#sc-position').textContent === '{4,5,7}'")  # type: ignore[attr-defined]
+    assert current_ply(page) == 2
+
+
+def test_click_a_move_to_walk_and_branch(page: object) -> None:
+    new_game(page, "4, 5", bot="")
+    play(page, 11, 7, 6)
+    page.click('#sc-history button.mv[data-ply="1"]')  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelector('#sc-position').textContent === '{4,5,11}'")  # type: ignore[attr-defined]
+    assert current_ply(page) == 1 and history(page) == [11, 7, 6]
+    assert page.evaluate("location.hash") == "#sylver/4,5/11"  # type: ignore[attr-defined]
+    assert "move 1 of 3" in page.inner_text("#sc-status")  # type: ignore[attr-defined]
+    page.press('#sc-history button.mv[data-ply="1"]', "ArrowRight")  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelector('#sc-position').textContent === '{4,5,7}'")  # type: ignore[attr-defined]
+    assert current_ply(page) == 2
+    page.click("#sc-first")  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelector('#sc-position').textContent === '{4,5}'")  # type: ignore[attr-defined]
+    play(page, 7)  # a different first move: the game branches off, the old line is gone
+    assert history(page) == [7] and page.evaluate("location.hash") == "#sylver/4,5/7"  # type: ignore[attr-defined]
+
+
+def test_moves_marked_with_outcomes_and_the_turning_move(page: object) -> None:
+    """11 is the only winning move in {4,5}: after 7 the opponent has a won game, so 7 turned it."""
+    from sylver.solver import solve
+
+    new_game(page, "4, 5", bot="")
+    play(page, 7)
+    page.wait_for_selector('#sc-history li[data-ply="1"] .badge')  # type: ignore[attr-defined]
+    assert page.inner_text('#sc-history li[data-ply="1"] .badge') == solve(Position([4, 5, 7])).outcome.value == "N"  # type: ignore[attr-defined]
+    assert "turned" in (page.get_attribute('#sc-history li[data-ply="1"]', "class") or "")  # type: ignore[attr-defined]
+    reply = solve(Position([4, 5, 7])).winning_moves[0]
+    play(page, reply)
+    page.wait_for_selector('#sc-history li[data-ply="2"] .badge')  # type: ignore[attr-defined]
+    assert page.inner_text('#sc-history li[data-ply="2"] .badge') == "P"  # type: ignore[attr-defined]
+    assert "turned" not in (page.get_attribute('#sc-history li[data-ply="2"]', "class") or "")  # type: ignore[attr-defined]
+
+
+def test_export_and_import(page: object, results_dir: Path) -> None:
+    import json
+
+    new_game(page, "4, 5", bot="")
+    play(page, 11, 7)
+    page.click("#sc-export-open")  # type: ignore[attr-defined]
+    rec = json.loads(page.input_value("#sc-export-json"))  # type: ignore[attr-defined]
+    assert rec["start"] == [4, 5] and rec["moves"] == [11, 7] and rec["players"] == ["First", "Second"]
+    assert page.input_value("#sc-export-plain") == "{4,5} 11 7"  # type: ignore[attr-defined]
+    # an arena's record, pasted as it is in games.jsonl
+    line = (results_dir / "games.jsonl").read_text().splitlines()[0]
+    game = json.loads(line)
+    page.click("#sc-import-open")  # type: ignore[attr-defined]
+    page.fill("#sc-import-text", line)  # type: ignore[attr-defined]
+    page.click("#sc-import button[type=submit]")  # type: ignore[attr-defined]
+    page.wait_for_function("(n) => document.querySelectorAll('#sc-history li .mv').length === n", arg=len(game["moves"]))  # type: ignore[attr-defined]
+    assert history(page) == game["moves"]
+    names = page.locator("#sc-history li .who").all_inner_texts()[1:]  # type: ignore[attr-defined]
+    assert names[:2] == game["players"]
+    assert page.evaluate("location.hash") == f"#sylver/7,11/{','.join(map(str, game['moves']))}"  # type: ignore[attr-defined]
+    assert page.inner_text("#sc-status").startswith(f"{game['winner']} wins")  # type: ignore[attr-defined]
+    # a plain list, and a bad one
+    page.click("#sc-import-open")  # type: ignore[attr-defined]
+    page.fill("#sc-import-text", "{4,5} 11 x")  # type: ignore[attr-defined]
+    page.click("#sc-import button[type=submit]")  # type: ignore[attr-defined]
+    page.wait_for_selector("#sc-import-error:not([hidden])")  # type: ignore[attr-defined]
+    assert "'x'" in page.inner_text("#sc-import-error")  # type: ignore[attr-defined]
+    page.fill("#sc-import-text", "{6,9} 4")  # type: ignore[attr-defined]
+    page.click("#sc-import button[type=submit]")  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelector('#sc-position').textContent === '{4,6,9}'")  # type: ignore[attr-defined]
+
+
+def test_start_with_one_is_over(page: object) -> None:
+    """{1}: the page said "Your move" and kept Play enabled while the analysis said the game was over."""
+    page.check("#sc-setup input[name=start][value=list]")  # type: ignore[attr-defined]
+    page.fill("#sc-start-list", "1")  # type: ignore[attr-defined]
+    page.click("#sc-new")  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelector('#sc-position').textContent === '{1}'")  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelector('#sc-status').textContent.includes('over')")  # type: ignore[attr-defined]
+    assert "Your move" not in page.inner_text("#sc-status")  # type: ignore[attr-defined]
+    assert page.is_disabled("#sc-move-form button[type=submit]") and page.is_disabled("#sc-move")  # type: ignore[attr-defined]
+    assert "game is over" in page.inner_text("#sc-facts")  # type: ignore[attr-defined]
+
+
+# -- the solver: progress, keep solving, best defence ----------------------------------------------
+def test_keep_solving(page: object) -> None:
+    """A round shows its progress from the first moment (elapsed time, moves decided, moves ruled out)
+    and states its time limit; "Keep solving" continues from there.  (That the requests add up to the
+    complete answer is tested on the API, in test_web.py.)"""
+    decided = """() => +document.querySelector('#sc-solver-body .hint').textContent.match(/(\\d+) of/)[1]"""
+    elapsed = "() => +document.querySelector('#sc-solver-body .elapsed').textContent"
+    page.evaluate("INFO.limits.solve_time = 0.05")  # type: ignore[attr-defined]  # short rounds
+    position = "16,20,28,74,273"  # several seconds of solving
+    page.goto(page.url.split("#")[0] + "#sylver/" + position + "/")  # type: ignore[attr-defined]
+    page.wait_for_selector("#sc-solver-body .elapsed", timeout=5_000)  # type: ignore[attr-defined]
+    page.wait_for_selector("#sc-keep")  # type: ignore[attr-defined]
+    text = page.inner_text("#sc-solver-body")  # type: ignore[attr-defined]
+    assert "Not decided within the time limit" in text and "time limit 0.05 s per round" in text
+    root_moves = Position.parse(position).genus - 1
+    assert re.search(rf"\d+ of {root_moves} moves decided so far", text), text
+    before, spent = page.evaluate(decided), page.evaluate(elapsed)  # type: ignore[attr-defined]
+    page.evaluate("INFO.limits.solve_time = 1.5")  # type: ignore[attr-defined]
+    page.click("#sc-keep")  # type: ignore[attr-defined]
+    page.wait_for_selector("#sc-solver-body .spinner", timeout=5_000)  # type: ignore[attr-defined]
+    page.wait_for_selector("#sc-keep")  # type: ignore[attr-defined]
+    assert page.evaluate(decided) >= before and page.evaluate(elapsed) > spent + 1  # type: ignore[attr-defined]
+    ruled = page.inner_text("#sc-solver-body dl")  # type: ignore[attr-defined]
+    assert "Ruled out" in ruled and page.locator("#sc-grid .cell.lost").count() > 0  # type: ignore[attr-defined]
+
+
+def test_best_defence_in_a_p_position(page: object) -> None:
+    from sylver.solver import solve
+
+    page.goto(page.url.split("#")[0] + "#sylver/4,5,11/")  # type: ignore[attr-defined]
+    page.wait_for_selector("#sc-defence li")  # type: ignore[attr-defined]
+    first = int(page.inner_text("#sc-defence li .chip"))  # type: ignore[attr-defined]
+    p = Position([4, 5, 11])
+    shares = {x: len(solve(p.play(x)).winning_moves) / (p.play(x).genus - 1) for x in p.legal_moves() if x != 1}
+    assert shares[first] == min(shares.values())
+    assert "wins against it" in page.inner_text("#sc-defence")  # type: ignore[attr-defined]
+
+
+# -- layout: big numbers, phones, dark mode -------------------------------------------------------
+def goto_number(page: object, n: int) -> None:
+    page.fill("#sc-goto", str(n))  # type: ignore[attr-defined]
+    page.press("#sc-goto", "Enter")  # type: ignore[attr-defined]
+    page.wait_for_selector(f'#sc-grid [data-n="{n}"]')  # type: ignore[attr-defined]
+
+
+CELLS_FIT = """() => {
+    const grid = document.querySelector('#sc-grid').getBoundingClientRect();
+    const cells = [...document.querySelectorAll('#sc-grid .cell')];
+    return cells.filter((c) => {
+        const r = c.getBoundingClientRect();
+        return c.scrollWidth > c.clientWidth + 1 || r.right > grid.right + 1 || r.left < grid.left - 1;
+    }).map((c) => c.textContent);
+}"""
+
+
+def test_big_numbers_fit_the_grid(page: object) -> None:
+    """11-digit numbers overlapped and the last column spilled out of the grid."""
+    page.goto(page.url.split("#")[0] + "#sylver/123457,234569/")  # type: ignore[attr-defined]
+    page.wait_for_selector("#sc-pager:not([hidden])")  # type: ignore[attr-defined]
+    goto_number(page, 28958000000)
+    assert page.evaluate(CELLS_FIT) == []  # type: ignore[attr-defined]
+
+
+def test_phone(browser: object, base_url: str, shots: Path) -> None:
+    """390×844: no sideways scroll in any view, big numbers fit, the tabs fit, the analysis comes right
+    after the board (the grid scrolls inside itself), and a tapped game's replay opens in view."""
     context = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
     pg = context.new_page()
-    pg.goto(base_url + "/")
-    pg.wait_for_selector("body[data-ready=true]")
-    pg.wait_for_selector("#sc-grid .cell")
-    width = pg.evaluate("() => document.documentElement.scrollWidth")
-    assert width <= 390, "the page scrolls sideways on a phone"
-    screenshot(pg, shots, "narrow")
-    context.close()
+    pg.set_default_timeout(60_000)
+    no_sideways = "() => document.documentElement.scrollWidth <= window.innerWidth"
+    try:
+        pg.goto(base_url + "/#sylver/123457,234569/")
+        pg.wait_for_selector("body[data-ready=true]")
+        pg.wait_for_selector("#sc-pager:not([hidden])")
+        goto_number(pg, 28958000000)
+        assert pg.evaluate(no_sideways) and pg.evaluate(CELLS_FIT) == []
+        tabs = pg.evaluate("[...document.querySelectorAll('.tabs button')].map((b) => b.getBoundingClientRect().right)")
+        assert max(tabs) <= 390
+        grid = pg.evaluate("document.querySelector('#sc-grid').getBoundingClientRect().height")
+        assert grid <= 0.5 * 844
+        order = pg.evaluate("""() => ['#sc-board', '#sc-analysis', '#sc-moves-card'].map(
+            (s) => document.querySelector(s).getBoundingClientRect().top)""")
+        assert order == sorted(order), order
+        screenshot(pg, shots, "phone-sylver-big-numbers")
+        pg.click("#tab-wythoff")
+        pg.fill("#wy-i", str(10**30))
+        pg.click("#wy-setup button[type=submit]")
+        pg.wait_for_selector("#wy-numbers:not([hidden])")
+        assert pg.evaluate(no_sideways)
+        pg.click("#tab-results")
+        pg.wait_for_selector("#rs-games tbody tr")
+        pg.click("#rs-games tbody tr")
+        pg.wait_for_selector("#rs-grid .cell")
+        top = pg.evaluate("document.querySelector('#rs-replay').getBoundingClientRect().top")
+        assert 0 <= top < 844 / 2, top
+        assert pg.evaluate(no_sideways)
+        screenshot(pg, shots, "phone-replay")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_colour_schemes(browser: object, base_url: str, shots: Path, scheme: str, size: tuple[int, int]) -> None:
+    """Both colour schemes at both sizes: the page follows the system's, with readable contrast."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, color_scheme=scheme)  # type: ignore[attr-defined]
+    pg = context.new_page()
+    pg.set_default_timeout(60_000)
+    try:
+        pg.goto(base_url + "/#sylver/4,5/7")
+        pg.wait_for_selector("body[data-ready=true]")
+        pg.wait_for_selector("#sc-solver-body .chip")
+        colours = pg.evaluate("""() => {
+            const lum = (c) => { const [r, g, b] = c.match(/\\d+/g).map(Number); return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255; };
+            const card = getComputedStyle(document.querySelector('.card'));
+            return [lum(getComputedStyle(document.documentElement).backgroundColor), lum(card.backgroundColor), lum(card.color)];
+        }""")
+        background, card, ink = colours
+        if scheme == "dark":
+            assert background < 0.2 and card < 0.2 and ink > 0.7, colours
+        else:
+            assert background > 0.8 and card > 0.8 and ink < 0.3, colours
+        assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
+        screenshot(pg, shots, f"sylver-{scheme}-{size[0]}")
+    finally:
+        context.close()
+
+
+def test_no_internal_words_in_the_page(page: object) -> None:
+    page.goto(page.url.split("#")[0] + "#sylver/2,5/")  # type: ignore[attr-defined]
+    page.wait_for_selector("#sc-theory .reason")  # type: ignore[attr-defined]
+    page.click("#sc-howto summary")  # type: ignore[attr-defined]
+    text = page.inner_text("body")  # type: ignore[attr-defined]
+    assert 'Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1' in text
+    assert "King-of-the-Hill Sylver Coinage bot competition" in text
+    assert not re.search(r"shared/|seeds?/0|seed 00\d", text)
+    bots = page.evaluate("[...document.querySelectorAll('#sc-bot option:not([value=\\'\\'])')].map((o) => o.title)")  # type: ignore[attr-defined]
+    assert all(t.endswith(".") for t in bots)
+
+
+# -- Wythoff: any pile size, bad piles -----------------------------------------------------------
+def test_wythoff_any_size_and_bad_piles(page: object) -> None:
+    from sylver import wythoff
+
+    page.click("#tab-wythoff")  # type: ignore[attr-defined]
+    page.wait_for_selector("#wy-board .sq")  # type: ignore[attr-defined]
+    for typed, message in (("", "Pile i is empty"), ("abc", "not a whole number"), ("-3", "not a whole number")):
+        page.fill("#wy-i", typed)  # type: ignore[attr-defined]
+        page.click("#wy-setup button[type=submit]")  # type: ignore[attr-defined]
+        page.wait_for_function("(m) => document.querySelector('#wy-error').textContent.includes(m)", arg=message)  # type: ignore[attr-defined]
+    assert page.inner_text("#wy-position") == "(9, 13)"  # type: ignore[attr-defined]  # nothing was sent
+    big = 10**30
+    page.fill("#wy-i", str(big))  # type: ignore[attr-defined]
+    page.fill("#wy-j", "123")  # type: ignore[attr-defined]
+    page.check("#wy-hint")  # type: ignore[attr-defined]
+    page.click("#wy-setup button[type=submit]")  # type: ignore[attr-defined]
+    page.wait_for_selector("#wy-numbers:not([hidden])")  # type: ignore[attr-defined]
+    assert page.is_hidden("#wy-board") and page.inner_text("#wy-pile-i") == str(big)  # type: ignore[attr-defined]
+    best = wythoff.winning_move(big, 123)
+    assert page.inner_text("#wy-win-chips .chip") == f"({best.i}, {best.j})"  # type: ignore[attr-defined]
+    page.click("#wy-win-chips .chip")  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelectorAll('#wy-history li').length === 2")  # type: ignore[attr-defined]
+    # a move typed as "take k from pile j"
+    page.uncheck("#wy-hint")  # type: ignore[attr-defined]
+    page.fill("#wy-i", str(10**40))  # type: ignore[attr-defined]
+    page.fill("#wy-j", str(10**40))  # type: ignore[attr-defined]
+    page.click("#wy-setup button[type=submit]")  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelector('#wy-pile-j').textContent.length === 41")  # type: ignore[attr-defined]
+    page.fill("#wy-take-k", "5")  # type: ignore[attr-defined]
+    page.select_option("#wy-take-from", "j")  # type: ignore[attr-defined]
+    page.click("#wy-take button[type=submit]")  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelectorAll('#wy-history li').length === 2")  # type: ignore[attr-defined]
+    first = page.locator("#wy-history li .mv").first.inner_text()  # type: ignore[attr-defined]
+    assert first == f"({10**40}, {10**40 - 5})"

@@ -149,6 +149,25 @@ class TestTampering:
         bad["position"] = [4, 6]
         self.rejects(bad, "gcd")
 
+    @pytest.mark.parametrize("value", ["x", None, [[5], 14], [5, "14"], [5, None], {"a": 1}, [True, 14], []])
+    def test_wrong_shapes_are_named_not_raised(self, good: dict, value: object) -> None:
+        for where in ("position", "winning_moves", "node", "replies", "root_replies"):
+            bad = copy.deepcopy(good)
+            if where == "node":
+                bad["nodes"][0][0] = value
+            elif where == "replies":
+                bad["nodes"][0][1] = [value] * len(bad["nodes"][0][1])
+            elif where == "root_replies":
+                bad["root_replies"] = [value] * len(bad["root_replies"])
+            else:
+                bad[where] = value
+            if where == "winning_moves" and value == []:
+                continue  # a valid shape (and a false claim, tested above)
+            self.rejects(bad)  # a CertificateError naming the flaw, never a TypeError
+        bad = copy.deepcopy(good)
+        bad["complete"] = "yes"
+        self.rejects(bad, "'complete' must be true or false")
+
 
 class TestVerifyCommand:
     def run(self, *args: str) -> subprocess.CompletedProcess:
@@ -175,3 +194,7 @@ class TestVerifyCommand:
         junk.write_text("{not json")
         out = self.run("verify", str(junk))
         assert out.returncode == 2 and "not JSON" in out.stderr
+        junk.write_text(json.dumps(dict(GOOD, position=[[5], "14"])))
+        out = self.run("verify", str(junk))
+        assert out.returncode == 1 and out.stdout.count("\n") == 1 and "Traceback" not in out.stdout + out.stderr
+        assert out.stdout.startswith("invalid: 'position' [[5], \"14\"] is not a list of positive integers")

@@ -40,7 +40,12 @@ class TestPaperSection1:
         assert p.is_legal(5) and p.is_legal(10) and not p.is_legal(14)
         with pytest.raises(TooLargeError, match="infinitely many"):
             p.legal_moves()
-        assert p.describe_moves() == "infinitely many: every positive integer not divisible by 2 and 3 multiples of 2"
+        assert p.describe_moves() == "infinitely many: every positive integer not divisible by 2, and the multiples 2, 4, 10 of 2"
+        assert Position([4, 6]).describe_moves() == "infinitely many: every positive integer not divisible by 2, and the multiple 2 of 2"
+        assert Position([6]).describe_moves() == "infinitely many: every positive integer not divisible by 6"
+        assert Position([20, 22]).describe_moves() == (
+            "infinitely many: every positive integer not divisible by 2, and 45 multiples of 2 (the largest 178)"
+        )
 
 
 class TestText:
@@ -72,6 +77,13 @@ class TestText:
     @pytest.mark.parametrize("text", ["0", "-3", "4.5", "abc", "4,x", "1e5", "٣", "4 0"])
     def test_bad_text(self, text: str) -> None:
         with pytest.raises(InvalidPositionError, match="not a positive integer"):
+            Position.parse(text)
+
+    @pytest.mark.parametrize(("text", "message"), [("4,,5", "missing number"), ("4,5,", "missing number"),
+                                                   ("{4,5", "not closed"), ("4,5}", "unexpected '}'"),
+                                                   ("{4,{5}}", "unexpected '{'"), ("(4,5]", "not closed")])
+    def test_malformed_text(self, text: str, message: str) -> None:
+        with pytest.raises(InvalidPositionError, match=message):
             Position.parse(text)
 
     def test_too_many_digits(self) -> None:

@@ -122,7 +122,8 @@ class TestAPI:
         assert err.budget == 256 << 10 and err.suggested == 64 << 20
         assert err.overwrites > err.expanded // 2 > 0 and err.move is not None
         sol = solve(Position("16,20,28,35,54"), memory="1G")  # the same process, a normal budget
-        assert sol.outcome is Outcome.P and sol.stats["overwrites"] < 100  # a full bucket, rarely
+        # full buckets only as the tables grow (about 1 % of the stores), not a table stuck small
+        assert sol.outcome is Outcome.P and sol.stats["overwrites"] < sol.states // 50
         assert ENGINE.ntable.shape[0] >= START_NTABLE  # not stuck at the tiny budget's size
 
     def test_budget_far_too_small_with_jobs_does_not_hang(self) -> None:

@@ -352,7 +352,8 @@ class TestOutcomes:
     def test_known_table_is_cited_and_consistent(self, known_results: list[dict]) -> None:
         published = {tuple(e["position"]): e for e in known_results}
         for r in T.KNOWN_RESULTS:
-            assert r.citation.startswith("shared/seeds/004")
+            assert r.citation.startswith(T.PAPER + ", sec. ")
+            assert Position(r.generators).generators == r.generators  # written in canonical form
             assert (r.outcome is Outcome.P) == (not r.winning_moves)
             start = Position(r.generators)
             for w in r.winning_moves:
@@ -361,6 +362,80 @@ class TestOutcomes:
             if e is not None:
                 assert e["outcome"] == r.outcome.value
                 assert set(r.winning_moves) <= set(e["winning_moves"]) or not e["complete"]
+
+
+class TestFourSixFamily:
+    X_MAX = 400
+    """The family is checked against the exact solver for every odd x below this (x up to 2001 and
+    more: ``bench/bench_theory.py``)."""
+
+    def test_shape(self) -> None:
+        assert T.four_six_family([4, 5, 6]) == (Outcome.N, (7,))
+        assert T.four_six_family([4, 5, 6, 7]) == (Outcome.P, ())
+        assert T.four_six_family([4, 6, 7]) == (Outcome.N, (5,))
+        assert T.four_six_family([4, 6, 7, 9]) == (Outcome.N, (5,))
+        assert T.four_six_family([4, 6, 9, 11]) == (Outcome.P, ())
+        assert T.four_six_family([4, 6, 9, 11, 13, 19]) == (Outcome.P, ())  # canonically {4,6,9,11}
+        for other in ([4, 6], [3, 4, 6], [4, 6, 8], [6, 9, 11], [4, 7, 9], [2, 4, 6], [4, 6, 1]):
+            assert T.four_six_family(other) is None, other
+
+    def test_against_the_solver(self) -> None:
+        from sylver.solver import solve
+
+        for x in range(5, self.X_MAX, 2):
+            for gens in ((4, 6, x), (4, 6, x, x + 2)):
+                sol = solve(Position(gens))
+                assert T.four_six_family(gens) == (sol.outcome, sol.winning_moves), gens
+
+    def test_in_the_theory_outcome(self) -> None:
+        assert T.outcome_by_theory([4, 6, 101, 103])[0] is Outcome.P
+        assert T.outcome_by_theory([4, 6, 10**9 + 1, 10**9 + 3])[0] is Outcome.P
+        outcome, reason = T.outcome_by_theory([4, 6, 10**9 + 3])
+        assert outcome is Outcome.N and str(10**9 + 1) in reason and "{4,6} family" in reason
+        assert T.report([4, 6, 10**9 + 3])["winning_move"] == 10**9 + 1
+        assert T.winning_move_by_theory([6, 101, 103]) == 4  # leaves {4,6,101,103}, P
+        assert T.winning_move_by_theory([4, 6, 10**9 + 1, 10**9 + 3]) is None
+
+
+class TestPlayFacts:
+    """The quick tests players run on many positions: known_outcome, proven_n, winning_move_by_theory."""
+
+    def test_known_p_positions(self) -> None:
+        for q in ("2,3", "4,6", "6,9", "8,12", "8,14", "10,16,24", "8,10,22", "8,12,18,22", "4,5,6,7"):
+            assert T.known_outcome(q) is Outcome.P, q
+        assert T.known_outcome("") is Outcome.N and T.known_outcome("1") is None
+        assert T.known_outcome("16") is None and T.known_outcome("9") is Outcome.N
+        assert T.known_outcome("3,5,7") is Outcome.N  # 2 leaves {2,3}
+
+    def test_theory_moves(self) -> None:
+        cases = {
+            "": 5, "10,15": 5, "4": 6, "9": 6, "12": 8, "2,7": 3, "3,11": 2, "8,10": 22,
+            "16,24": 10,  # {10,16,24} is P
+            "16,18": 5,  # {5,16,18} is P: 16 wins in {5,18}
+            "16": None,  # open (sec. 2)
+            "2,3": None, "4,6": None,
+        }
+        for text, move in cases.items():
+            assert T.winning_move_by_theory(text) == move, text
+
+    def test_proven_n(self) -> None:
+        assert T.proven_n("5,14") and not T.proven_n("5,14,18")
+        assert T.proven_n("123457,654321")  # Hutchings, without computing
+        assert T.proven_n("4,5,7") and not T.proven_n("7,11,13,15")  # an ender, a non-ender
+        assert not T.proven_n("2,3") and not T.proven_n("4,6")
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.lists(st.integers(2, 40), min_size=1, max_size=4))
+    def test_quick_tests_agree_with_outcome_by_theory(self, gens: list[int]) -> None:
+        p = Position(gens)
+        full, _ = T.outcome_by_theory(p)
+        quick = T.known_outcome(p)
+        assert quick is None or quick is full, p
+        if T.proven_n(p):
+            assert full is Outcome.N, p
+        move = T.winning_move_by_theory(p)
+        if move is not None:
+            assert full is Outcome.N and T.known_outcome(p.play(move)) is Outcome.P, (p, move)
 
 
 # -- the report -----------------------------------------------------------------------------------
@@ -447,7 +522,9 @@ class TestHelpers:
         if found is not None:
             x, _ = found
             after = p.play(x)
-            assert after in known_p or T._family_member(after.generators)
+            assert after in known_p or T._family_member(after.generators) or T.four_six_family(after) == (
+                Outcome.P, ()
+            )
         else:  # no legal move among the known P-positions' generators reaches one
             for k in known_p:
                 for x in k.generators:

@@ -16,6 +16,7 @@ from sylver.position import Outcome
 from sylver.wythoff import (
     SumMove,
     WythoffPosition,
+    computer_move,
     diagonal_p_position,
     grundy_table,
     is_p_position,
@@ -26,6 +27,7 @@ from sylver.wythoff import (
     partner,
     sum_nim_value,
     upper_wythoff,
+    winner,
     winning_move,
     winning_move_in_sum,
     winning_moves,
@@ -454,3 +456,27 @@ def test_isqrt_formula_is_exact_near_squares():
     for _ in range(150):
         assert zeckendorf_partner(lower_wythoff(k)) == upper_wythoff(k)
         h, k = 9 * h + 20 * k, 4 * h + 9 * k
+
+
+class TestPlayingAPerson:
+    @pytest.mark.parametrize("misere", [False, True])
+    def test_computer_move(self, misere):
+        p, _, _ = brute(misere)
+        for i in range(60):
+            for j in range(60):
+                if i == j == 0:
+                    continue
+                move = computer_move((i, j), misere)
+                assert WythoffPosition(i, j).is_legal(move)
+                if p[i, j]:  # lost: one counter from the larger pile
+                    assert move == ((i - 1, j) if i >= j else (i, j - 1))
+                else:
+                    assert move == winning_move(i, j, misere)
+        with pytest.raises(InvalidMoveError, match="game is over"):
+            computer_move((0, 0), misere)
+
+    def test_winner(self):
+        assert winner((0, 0), "you", "computer") == "you"
+        assert winner((0, 0), "you", "computer", misere=True) == "computer"
+        assert winner((0, 1), "you", "computer") is None
+        assert winner(WythoffPosition(0, 0), True, False, misere=True) is False

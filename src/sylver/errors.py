@@ -28,11 +28,8 @@ class TooLargeError(ValueError):
 
 
 class BotError(Exception):
-    """A bot failed: it crashed, returned garbage, or broke the protocol."""
-
-
-class BotTimeoutError(BotError):
-    """A bot exceeded its time limit."""
+    """A bot failed: it crashed, returned garbage, or broke the protocol.  (A bot that runs out of
+    time in a game is no error: the referee records the loss with the reason ``timeout``.)"""
 
 
 class MemoryBudgetError(TooLargeError):
@@ -63,3 +60,8 @@ class MemoryBudgetError(TooLargeError):
 class WorkerDiedError(RuntimeError):
     """A worker process of a parallel solve (``jobs > 1`` or a Dask cluster) died: killed by a
     signal (the out-of-memory killer, ``kill -9``) or exited without finishing its task."""
+
+
+class SelfCheckError(RuntimeError):
+    """The solver contradicted itself: it named a winning move, and a fresh search (new tables)
+    of the position after that move did not find it P.  No answer is given."""

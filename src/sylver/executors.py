@@ -1,4 +1,4 @@
-"""Where parallel work runs: a local process pool, or a Dask distributed cluster (DESIGN.md).
+"""Where parallel work runs: a local process pool, or a Dask distributed cluster (docs/design.md).
 
 Callers code against ``concurrent.futures.Executor`` only; this module is the one place that knows
 how to build one.

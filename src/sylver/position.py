@@ -1,4 +1,5 @@
-"""Sylver Coinage positions: immutable, canonical, hashable (shared/seeds/004, sec. 1).
+"""Sylver Coinage positions: immutable, canonical, hashable (Sicherman, "Theory and Practice of
+Sylver Coinage", Integers 2002, sec. 1).
 
 A position is the set of numbers named so far, identified with the semigroup they generate; its
 canonical form is the sorted minimal generators, so ``Position([4, 5, 10, 13]) == Position([4, 5])``.
@@ -34,23 +35,46 @@ class Termination(Enum):
     INVALID_MOVE = "invalid move"
 
 
-_TOKEN = re.compile(r"[^\s,;{}\[\]()]+")
+_SEPARATOR = re.compile(r"\s*[,;]\s*|\s+")
+_BRACKETS = {"{": "}", "[": "]", "(": ")"}
 MAX_DIGITS = 4000
 """Longest number text that :func:`parse_numbers` converts (Python's int() refuses ~4300 digits)."""
 
 
+def _short(text: str) -> str:
+    return repr(text) if len(text) <= 60 else repr(text[:40] + "…" + text[-10:])
+
+
 def parse_numbers(text: str) -> list[int]:
-    """Parse "4, 5", "{4,5}", "[4 5]" or "" into a list of positive integers."""
+    """Parse "4, 5", "{4,5}", "[4 5]", "(4;5)" or "" into a list of positive integers.
+
+    Numbers are separated by commas, semicolons or blanks; one pair of brackets may enclose them.
+    An empty item (``4,,5``), an unclosed or stray bracket (``{4,5``) is an error.
+    """
     if not isinstance(text, str):
         raise InvalidPositionError(f"expected text, got {type(text).__name__}")
+    body = text.strip()
+    if body[:1] in _BRACKETS:
+        close = _BRACKETS[body[0]]
+        if not body.endswith(close):
+            raise InvalidPositionError(f"{_short(text)}: {body[0]!r} is not closed by {close!r}")
+        body = body[1:-1].strip()
+    stray = re.search(r"[{}\[\]()]", body)
+    if stray:
+        raise InvalidPositionError(f"{_short(text)}: unexpected {stray.group()!r}")
+    if not body:
+        return []
     numbers = []
-    for token in _TOKEN.findall(text):
-        where = "" if token == text.strip() else f" in {text!r}"
-        if not re.fullmatch(r"[+]?[0-9]+", token) or int(token[:MAX_DIGITS]) < 1:
-            raise InvalidPositionError(f"{token!r}{where} is not a positive integer")
-        if len(token) > MAX_DIGITS:
-            raise InvalidPositionError(f"a number with {len(token):,} digits in the position is too large")
-        numbers.append(int(token))
+    for token in _SEPARATOR.split(body):
+        if not token:
+            raise InvalidPositionError(f"{_short(text)}: a missing number between two separators")
+        digits = token[1:] if token[0] == "+" else token
+        if not (digits.isascii() and digits.isdigit()) or int(digits[:MAX_DIGITS]) < 1:
+            where = "" if token == body else f" in {_short(text)}"
+            raise InvalidPositionError(f"{token[:40]!r}{where} is not a positive integer")
+        if len(digits) > MAX_DIGITS:
+            raise InvalidPositionError(f"a number with {len(digits):,} digits in the position is too large")
+        numbers.append(int(digits))
     return numbers
 
 
@@ -225,9 +249,14 @@ class Position:
             count = self.genus
             return f"{count:,} legal move{'s' if count != 1 else ''}, the largest t = {self.frobenius_number:,}"
         reduced = Position(x // g for x in self.generators)
-        extra = reduced.genus if len(reduced) > 1 else 0
-        multiples = f" and {extra} multiple{'s' if extra != 1 else ''} of {g}" if extra else ""
-        return f"infinitely many: every positive integer not divisible by {g}{multiples}"
+        text = f"infinitely many: every positive integer not divisible by {g}"
+        if len(reduced) < 2:
+            return text
+        count = reduced.genus
+        if count <= 8:
+            multiples = ", ".join(f"{g * x:,}" for x in reduced.legal_moves())
+            return f"{text}, and the multiple{'s' if count != 1 else ''} {multiples} of {g}"
+        return f"{text}, and {count:,} multiples of {g} (the largest {g * reduced.frobenius_number:,})"
 
 
 @dataclass(frozen=True)
@@ -280,7 +309,7 @@ class GameRecord:
             if end is not None:
                 if ply != len(self.moves) - 1:
                     raise ValueError(f"moves continue after the game ended at move {ply + 1}")
-                return GameResult(1 - seat, seat, end[0], ply, end[1])
+                return GameResult(winner=1 - seat, loser=seat, reason=end[0], ply=ply, detail=end[1])
             p = p.play(n)
         return None
 

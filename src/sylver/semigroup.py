@@ -1,10 +1,11 @@
 """Numerical-semigroup arithmetic for Sylver Coinage positions.
 
 A position is the additive monoid S = <x_1, ..., x_k> of all sums with non-negative multiples of the
-named numbers (shared/seeds/004, sec. 1).  Everything here works through the Apéry set of S with
-respect to its multiplicity m (the smallest generator): Ap[r] is the least element of S congruent to
-r mod m, or ``UNREACHABLE`` when no element is (gcd > 1).  Then n ∈ S iff n >= Ap[n mod m], the
-Frobenius number is t = max(Ap) - m and the genus is Σ floor(Ap[r] / m).
+named numbers (Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1).
+Everything here works through the Apéry set of S with respect to its multiplicity m (the smallest
+generator): Ap[r] is the least element of S congruent to r mod m, or ``UNREACHABLE`` when no element
+is (gcd > 1).  Then n ∈ S iff n >= Ap[n mod m], the Frobenius number is t = max(Ap) - m and the
+genus is Σ floor(Ap[r] / m).
 
 Adding a generator costs O(m) with the round-robin algorithm of Böcker and Lipták ("A fast and simple
 algorithm for the money changing problem", Algorithmica 48, 2007), compiled with numba.  Values stay
@@ -17,9 +18,9 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
-from numba import njit
 
 from sylver.errors import InvalidMoveError, InvalidPositionError, TooLargeError
+from sylver.jit import njit
 
 UNREACHABLE = np.iinfo(np.int64).max
 """Apéry-set entry for a residue class that contains no element of S (only when gcd > 1)."""

@@ -1,5 +1,5 @@
 """The theory of Sylver Coinage from G. Sicherman, "Theory and Practice of Sylver Coinage",
-Integers 2 (2002) #G02 (shared/seeds/004), as functions on positions.
+Integers 2 (2002) #G02, as functions on positions ("sec. N" below are the paper's sections).
 
 Sec. 1: t and t̄, eliminated moves, ends, enders (quiet, unquiet) and non-enders, Hutchings's theorem
 and the p-theorem, short and long prime multiples.  Sec. 2: the known results with g > 1.  Sec. 3:
@@ -29,16 +29,20 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from sylver.errors import InvalidPositionError, TooLargeError
+from sylver.jit import njit
 from sylver.position import Outcome, Position, parse_numbers
 from sylver.semigroup import Semigroup
 
 PositionLike = Position | Iterable[int] | str
+
+PAPER = 'Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002'
+"""How results and reasons cite the paper: ``f"{PAPER}, sec. 2"``."""
 
 ENCLOSURE_WORK_LIMIT = 300_000_000
 """Largest (moves adjoined) × (multiplicity) that :func:`enclosure` will compute (else TooLargeError)."""
@@ -446,11 +450,11 @@ def roberts_classification(position: PositionLike) -> RobertsCase | None:
         return None
     tt = roberts_frobenius_number(a0, d, s)
     if s == 1:
-        return RobertsCase("A", a0, d, s, tt, EnderKind.QUIET)
+        return RobertsCase(case="A", a0=a0, d=d, s=s, frobenius_number=tt, ender_kind=EnderKind.QUIET)
     if a0 == 3:
-        return RobertsCase("B", a0, d, s, tt, EnderKind.UNQUIET)
+        return RobertsCase(case="B", a0=a0, d=d, s=s, frobenius_number=tt, ender_kind=EnderKind.UNQUIET)
     kind = EnderKind.QUIET if (a0 - 2) % s == 0 else EnderKind.NONE
-    return RobertsCase("C", a0, d, s, tt, kind)
+    return RobertsCase(case="C", a0=a0, d=d, s=s, frobenius_number=tt, ender_kind=kind)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -588,7 +592,7 @@ def is_long(position: PositionLike) -> bool:
 
 @dataclass(frozen=True)
 class KnownResult:
-    """A result stated in shared/seeds/004."""
+    """A result stated in the paper (see :data:`PAPER`)."""
 
     generators: tuple[int, ...]
     """The position (canonical generators)."""
@@ -612,13 +616,19 @@ class KnownResult:
 
 
 def _k(gens: Iterable[int], outcome: str, wins: Iterable[int], complete: bool, cite: str) -> KnownResult:
-    return KnownResult(Position(gens).generators, Outcome(outcome), tuple(wins), complete, cite)
+    # written in canonical form (the tests check it), so importing this module computes nothing
+    return KnownResult(
+        generators=tuple(gens), outcome=Outcome(outcome), winning_moves=tuple(wins), complete=complete,
+        citation=cite,
+    )
 
 
-_S2 = "shared/seeds/004 sec. 2"
+_S1 = f"{PAPER}, sec. 1"
+_S2 = f"{PAPER}, sec. 2"
+_S5 = f"{PAPER}, sec. 5"
 KNOWN_RESULTS: tuple[KnownResult, ...] = (
-    _k([2, 3], "P", [], True, "shared/seeds/004 sec. 1: the only legal move in {2,3} is 1"),
-    _k([4, 6], "P", [], True, "shared/seeds/004 sec. 1: {4,6} is P (Quiet End Theorem)"),
+    _k([2, 3], "P", [], True, f"{_S1}: the only legal move in {{2,3}} is 1"),
+    _k([4, 6], "P", [], True, f"{_S1}: {{4,6}} is P (Quiet End Theorem)"),
     _k([6, 9], "P", [], True, f"{_S2}: the short positions {{6,9}}, {{12,15,18}}, {{12,18,21}} are P"),
     _k([12, 15, 18], "P", [], True, f"{_S2}: the short positions {{6,9}}, {{12,15,18}}, {{12,18,21}} are P"),
     _k([12, 18, 21], "P", [], True, f"{_S2}: the short positions {{6,9}}, {{12,15,18}}, {{12,18,21}} are P"),
@@ -639,19 +649,19 @@ KNOWN_RESULTS: tuple[KnownResult, ...] = (
     _k([12], "N", [8], False, f"{_S2}: 12 loses to 8 at least"),
     # Footnote of sec. 1: the known {m, n} in which t wins.
     *(
-        _k(pair, "N", [(pair[0] - 1) * (pair[1] - 1) - 1], False, "shared/seeds/004 sec. 1 footnote: t wins")
+        _k(pair, "N", [(pair[0] - 1) * (pair[1] - 1) - 1], False, f"{_S1}, footnote: t wins")
         for pair in ((2, 5), (4, 5), (5, 6), (5, 9), (8, 15), (13, 14), (13, 21))
     ),
     # Sec. 5: worked examples of the Single Win Theorem and the synthetic search.
-    _k([5, 14], "N", [18], True, "shared/seeds/004 sec. 5: {5,14} [18]"),
-    _k([5, 18], "N", [14, 16, 17], True, "shared/seeds/004 sec. 5: {5,18} [14,16,17]"),
-    _k([5, 14, 16, 18], "N", [17], True, "shared/seeds/004 sec. 5: {5,14,16,18} has the unique winning move 17"),
-    _k([5, 16, 17, 18], "N", [14], True, "shared/seeds/004 sec. 5: {5,16,17,18} has the unique winning move 14"),
-    _k([4, 9], "N", [19], False, "shared/seeds/004 sec. 5: solving {4,9} gives 19"),
-    _k([5, 9, 19], "N", [31], True, "shared/seeds/004 sec. 5: {5,9,19} [31]"),
-    _k([6, 9, 19, 31], "N", [17, 20, 22], True, "shared/seeds/004 sec. 5: {6,9,19,31} [17,20,22]"),
-    _k([17, 18, 27, 33, 43], "N", [4, 5, 6, 7], True, "shared/seeds/004 sec. 5: {17,18,27,33,43} [4,5,6,7]"),
-    _k([17, 18, 27, 33, 43, 56], "N", [4, 5, 6, 7, 9], True, "shared/seeds/004 sec. 5: {17,18,27,33,43,56} [4,5,6,7,9]"),
+    _k([5, 14], "N", [18], True, f"{_S5}: {{5,14}} [18]"),
+    _k([5, 18], "N", [14, 16, 17], True, f"{_S5}: {{5,18}} [14,16,17]"),
+    _k([5, 14, 16, 18], "N", [17], True, f"{_S5}: {{5,14,16,18}} has the unique winning move 17"),
+    _k([5, 16, 17, 18], "N", [14], True, f"{_S5}: {{5,16,17,18}} has the unique winning move 14"),
+    _k([4, 9], "N", [19], False, f"{_S5}: solving {{4,9}} gives 19"),
+    _k([5, 9], "N", [31], True, f"{_S5}: {{5,9,19}} [31]"),  # 19 = 5·2 + 9: {5,9} canonically
+    _k([6, 9, 19], "N", [17, 20, 22], True, f"{_S5}: {{6,9,19,31}} [17,20,22]"),  # 31 = 6·2 + 19
+    _k([17, 18, 27, 33, 43], "N", [4, 5, 6, 7], True, f"{_S5}: {{17,18,27,33,43}} [4,5,6,7]"),
+    _k([17, 18, 27, 33, 43, 56], "N", [4, 5, 6, 7, 9], True, f"{_S5}: {{17,18,27,33,43,56}} [4,5,6,7,9]"),
 )
 """The paper's results, with citations.  P entries and the positions reached by stated winning
 moves are the known P-positions used by :func:`outcome_by_theory`."""
@@ -669,7 +679,9 @@ def known_result(position: PositionLike) -> KnownResult | None:
     p = as_position(position)
     found = _BY_GENERATORS.get(p.generators)
     if found is None and _family_member(p.generators):
-        return KnownResult(p.generators, Outcome.P, (), True, _FAMILY_CITE)
+        return KnownResult(
+            generators=p.generators, outcome=Outcome.P, winning_moves=(), complete=True, citation=_FAMILY_CITE
+        )
     return found
 
 
@@ -691,8 +703,20 @@ def _known_p_positions() -> list[tuple[Position, str]]:
     return _known_p_cache
 
 
+def _known_p_citation(p: Position) -> str | None:
+    """Why ``p`` is a known P-position (stated P, or reached by a stated winning move), or None."""
+    global _known_p_index
+    if _known_p_index is None:
+        _known_p_index = dict(_known_p_positions())
+    return _known_p_index.get(p)
+
+
+_known_p_index: dict[Position, str] | None = None
+
+
 def winning_move_to_known_p(position: PositionLike) -> tuple[int, str] | None:
-    """A legal move x such that S x is a P-position stated in the paper, with its citation, if any.
+    """A legal move x such that S x is a P-position stated in the paper (or a P-member of the {4,6}
+    family, :func:`four_six_family`), with its citation, if any.
 
     Naming x leads to K iff S ⊆ K and x is the only generator of K that is not in S.
     """
@@ -702,6 +726,9 @@ def winning_move_to_known_p(position: PositionLike) -> tuple[int, str] | None:
     for x in p.generators:  # members of the series {8,12,8n+2,8n+6} that S could be part of
         for n in {(x - 2) // 8 if x % 8 == 2 else 0, (x - 6) // 8 if x % 8 == 6 else 0} - {0}:
             candidates.append((Position([8, 12, 8 * n + 2, 8 * n + 6]), _FAMILY_CITE))
+        for y in (x, x - 2):  # members {4,6,y,y+2}, y ≡ 1 (mod 4), of the {4,6} family
+            if y >= 5 and y % 4 == 1:
+                candidates.append((Position([4, 6, y, y + 2]), FOUR_SIX_CITATION))
     for k, cite in candidates:
         # <S, x> = K iff S ⊆ K and x is the only generator of K outside S (a generator y ≠ x of K
         # lies in <S, x> only as y ∈ S: y = s + j·x with j ≥ 1 would make y - x ∈ K).
@@ -754,6 +781,51 @@ def possible_winning_replies(position: PositionLike, x: int) -> list[int]:
 
 
 # ------------------------------------------------------------------------------------------------
+# The {4,6} family (from sec. 1: {4,6} is P)
+# ------------------------------------------------------------------------------------------------
+
+FOUR_SIX_CITATION = (
+    "the {4,6} family ({4,6,x,x+2} is P for odd x ≡ 1 mod 4), a consequence of {4,6} being P "
+    f"({PAPER}, sec. 1)"
+)
+"""Where the {4,6} family's results come from, for reasons and citations."""
+
+
+def four_six_family(position: PositionLike) -> tuple[Outcome, tuple[int, ...]] | None:
+    """The outcome and *every* winning move of {4,6,x} and {4,6,x,x+2} for odd x ≥ 5; else None.
+
+    These are exactly the positions with g = 1 in which 4 and 6 are minimal generators (any odd
+    number named besides eliminates every odd number from x + 4 on, x the least odd one named).
+
+    Theorem.  Let x ≥ 5 be odd.  (a) {4,6,x,x+2} is P if x ≡ 1 (mod 4); if x ≡ 3 (mod 4) it is N
+    and x - 2 is its only winning move.  (b) {4,6,x} is N; its only winning move is x + 2 if
+    x ≡ 1 (mod 4) and x - 2 if x ≡ 3 (mod 4).  (So {4,5,6,7}, {4,6,9,11}, {4,6,13,15}, ... are P.)
+
+    Proof.  <4,6> holds 0 and the even numbers from 4 on, and adding an odd x adds x + 2k for k = 0
+    and every k ≥ 2.  So the legal moves in {4,6,x,x+2} are 1, 2 and the odd numbers below x; in
+    {4,6,x} they are these and x + 2.  Naming 1 loses; 2 leaves the coprime pair {2,x}, N by
+    Hutchings's theorem (sec. 1); 3 leaves {3,4} (N, Hutchings) or, for x = 5, {3,4,5} (N: 2 leaves
+    {2,3}); an odd y with 5 ≤ y ≤ x - 4 leaves {4,6,y} (x and x + 2 are y plus an even number
+    ≥ 4), which is N because {4,6} is P (sec. 1) and y is a move from {4,6}.  Only x - 2 (for
+    x ≥ 7), leaving {4,6,x-2,x}, and in {4,6,x} also x + 2, leaving {4,6,x,x+2}, remain.  Hence
+    {4,6,x,x+2} is P iff x = 5 or {4,6,x-2,x} is N, which gives (a) by induction on x, and (b)
+    follows from (a).  Checked against the exact solver in the tests (and further by
+    ``bench/bench_theory.py``).
+    """
+    p = as_position(position)
+    gens = set(p.generators)
+    if not {4, 6} <= gens:
+        return None
+    rest = sorted(gens - {4, 6})
+    if not rest or rest[0] < 5 or rest[0] % 2 == 0 or rest[1:] not in ([], [rest[0] + 2]):
+        return None
+    x = rest[0]
+    if len(rest) == 2:
+        return (Outcome.P, ()) if x % 4 == 1 else (Outcome.N, (x - 2,))
+    return Outcome.N, ((x + 2,) if x % 4 == 1 else (x - 2,))
+
+
+# ------------------------------------------------------------------------------------------------
 # What the theorems decide
 # ------------------------------------------------------------------------------------------------
 
@@ -761,13 +833,18 @@ def possible_winning_replies(position: PositionLike, x: int) -> list[int]:
 def outcome_by_theory(position: PositionLike) -> tuple[Outcome | None, str]:
     """What theorems (and the paper's stated results) alone decide about S, with the reason.
 
-    In order: {1} (over); {} (N: any prime ≥ 5 wins, sec. 2); {2,3} (P); the paper's known results;
+    The reason cites the paper's sections as "sec. N"; a stated result is cited in full (:data:`PAPER`).
+
+    In order: {1} (over); {} (N: any prime ≥ 5 wins, sec. 2); {2,3} (P); the paper's known results
+    and the positions its stated winning moves lead to (P);
     a prime p ≥ 5 dividing g with S ≠ {p} (N: naming p leaves {p}, which is P by the p-theorem);
     {p} (P, p-theorem); enders with t > 1 (N by strategy stealing, sec. 1; includes every coprime
-    pair by Hutchings's theorem); a move to a known P-position (N).  Otherwise (None, why not).
+    pair by Hutchings's theorem); the {4,6} family (:func:`four_six_family`); a move to a known
+    P-position (N).  Otherwise (None, why not).  :func:`known_outcome` is its quick part.
     """
     p = as_position(position)
     gens = p.generators
+    family = four_six_family(p)
     if p.is_over:
         return None, "the game is over: 1 has been named, and whoever named it lost"
     if p.is_empty:
@@ -791,6 +868,8 @@ def outcome_by_theory(position: PositionLike) -> tuple[Outcome | None, str]:
             move = winning_move_to_known_p(p)
             if stated:
                 also = f"; {stated}"
+            elif family is not None:
+                also = f"; {family[1][0]} is the only winning move ({FOUR_SIX_CITATION})"
             elif move is not None:
                 also = f"; {move[0]} wins: it leads to {p.play(move[0]).braces()}, which is P ({move[1]})"
             else:
@@ -801,6 +880,13 @@ def outcome_by_theory(position: PositionLike) -> tuple[Outcome | None, str]:
             )
     if known is not None:
         return known.outcome, stated
+    reached = _known_p_citation(p)
+    if reached is not None:
+        return Outcome.P, reached
+    if family is not None:
+        if family[0] is Outcome.P:
+            return Outcome.P, f"{p.braces()} is P: every move leads to an N-position ({FOUR_SIX_CITATION})"
+        return Outcome.N, f"{family[1][0]} is the only winning move ({FOUR_SIX_CITATION})"
     if g > 1:
         q = prime_factor_at_least_5(g)
         if q is not None and gens != (q,):
@@ -817,12 +903,105 @@ def outcome_by_theory(position: PositionLike) -> tuple[Outcome | None, str]:
     if move is not None:
         return Outcome.N, f"{move[0]} wins: it leads to {p.play(move[0]).braces()}, which is P ({move[1]})"
     if g == 1:
-        return None, "a non-ender with g = 1: no theorem decides it; `sylver solve` computes the answer"
+        return None, "a non-ender with g = 1: no theorem decides it; the exact solver can (finitely many moves)"
     if len(gens) == 1:
         return None, f"{{{g}}} with g = 2^a·3^b > 12 is open (sec. 2: Conway's prize question)"
     kind_text = prime_multiple_kind(p)
     extra = f" (a {kind_text} position)" if kind_text else ""
     return None, f"g = {g}{extra}: no theorem or published result decides it"
+
+
+def known_outcome(position: PositionLike) -> Outcome | None:
+    """What the theorems decide about S by quick tests alone (no Apéry set, no search), or None.
+
+    The quick part of :func:`outcome_by_theory`, for players that ask about many positions per move:
+    {} is N; the paper's known results, the positions its stated winning moves lead to (P) and the
+    {4,6} family (:func:`four_six_family`); Hutchings
+    (sec. 1): {p} is P for a prime p ≥ 5, every coprime pair other than {2,3} is N; a prime p ≥ 5
+    dividing g with S ≠ {p} makes S N (p wins, sec. 2); so does a legal 2 or 3 when the other is
+    named ({2,3} is P); {x} with a move to a known P-position is N.  None for {1} and when these
+    tests are silent (:func:`proven_n` adds the ender test).
+    """
+    p = as_position(position)
+    if p.is_over:
+        return None
+    if p.is_empty:
+        return Outcome.N
+    stated = known_result(p)
+    if stated is not None:
+        return stated.outcome
+    if _known_p_citation(p) is not None:
+        return Outcome.P
+    family = four_six_family(p)
+    if family is not None:
+        return family[0]
+    pair = hutchings(p)
+    if pair is not None:
+        return pair
+    gens = p.generators
+    q = prime_factor_at_least_5(p.gcd) if p.gcd > 1 else None
+    if q is not None and gens != (q,):
+        return Outcome.N
+    if 2 in gens and p.is_legal(3) or 3 in gens and p.is_legal(2):
+        return Outcome.N
+    if len(gens) == 1 and winning_move_to_known_p(p) is not None:
+        return Outcome.N
+    return None
+
+
+def winning_move_by_theory(position: PositionLike) -> int | None:
+    """A move that theorems prove winning in S (it leaves a proven P-position), or None.
+
+    In order: 5 from {} (the p-theorem); a winning move the paper states for S; the {4,6} family's;
+    a prime p ≥ 5 dividing g when S ≠ {p}; a move to a known P-position (which includes naming 3
+    when 2 is named and 2 when 3 is).  None when S is P or the theory names no move (an ender is N
+    by strategy stealing without a named move).
+    """
+    p = as_position(position)
+    if p.is_empty:
+        return 5
+    if p.is_over or p.is_terminal:
+        return None
+    stated = known_result(p)
+    if stated is not None and stated.winning_moves:
+        return stated.winning_moves[0]
+    family = four_six_family(p)
+    if family is not None and family[1]:
+        return family[1][0]
+    g = p.gcd
+    if g > 1:
+        q = prime_factor_at_least_5(g)
+        if q is not None and p.generators != (q,):
+            return q
+    found = winning_move_to_known_p(p)
+    return int(found[0]) if found is not None else None
+
+
+@lru_cache(maxsize=4096)
+def _is_ender_if_cheap(p: Position) -> bool | None:
+    """:func:`is_ender` for g = 1 (True at once for coprime pairs), None when g ≠ 1 or too large."""
+    if not p.is_finite or p.is_over:
+        return None
+    if len(p.generators) == 2:
+        return True
+    try:
+        return is_ender(p)
+    except TooLargeError:  # the Apéry set would not fit
+        return None
+
+
+def proven_n(position: PositionLike) -> bool:
+    """True when theorems prove S is N (so a player never moves into S): :func:`known_outcome`
+    says N, or S is an ender with t > 1 (strategy stealing, sec. 1).  Ender tests are cached."""
+    p = as_position(position)
+    if p.is_terminal:
+        return False
+    verdict = known_outcome(p)
+    if verdict is not None:
+        return verdict is Outcome.N
+    if p.is_finite and not p.is_over and p.frobenius_number > 1:
+        return bool(_is_ender_if_cheap(p))
+    return False
 
 
 # ------------------------------------------------------------------------------------------------
@@ -848,7 +1027,6 @@ def report(position: PositionLike, *, move_list_limit: int = 10_000) -> dict[str
     sg = p.semigroup
     g = p.gcd
     finite = g == 1
-    live = finite and not p.is_over
     out: dict[str, Any] = {
         "position": list(p.generators),
         "braces": p.braces(),
@@ -875,32 +1053,7 @@ def report(position: PositionLike, *, move_list_limit: int = 10_000) -> dict[str
         "roberts": None,
         "known_result": None,
     }
-    if finite:
-        if p.genus <= move_list_limit:
-            out["legal_moves"] = p.legal_moves(move_list_limit)
-        else:
-            notes.append(f"legal_moves: {p.genus:,} legal moves, more than the limit {move_list_limit:,}")
-    else:
-        notes.append("legal_moves: infinitely many (g != 1)")
-    if live:
-        kind = ender_kind(p)
-        out["ender"] = kind.value
-        out["strong_antisymmetry"] = kind is EnderKind.QUIET
-        out["weak_antisymmetry"] = kind is not EnderKind.NONE
-        if kind is not EnderKind.NONE:
-            end_list = [p.frobenius_number]
-        else:
-            end_list = ends(p)
-        out["end_count"] = len(end_list)
-        if len(end_list) <= move_list_limit:
-            out["ends"] = end_list
-        else:
-            notes.append(f"ends: {len(end_list):,} ends, more than the limit {move_list_limit:,}")
-    elif p.is_over:
-        out["ends"], out["end_count"] = [], 0
-        notes.append("ender: undefined for {1} (no legal move remains)")
-    else:
-        notes.append("ends, ender: defined only for g = 1 (see enclosure for Ē)")
+    _report_moves_and_ends(p, out, notes, move_list_limit)
     _report_enclosure(p, out, notes, move_list_limit)
     if out["prime_multiple"] == "short":
         out["short_bound"] = Position(x // g for x in p.generators).frobenius_number
@@ -920,9 +1073,39 @@ def report(position: PositionLike, *, move_list_limit: int = 10_000) -> dict[str
     outcome, reason = outcome_by_theory(p)
     out["outcome_by_theory"] = outcome.value if outcome else None
     out["reason"] = reason
-    out["winning_move"] = _theory_winning_move(p, outcome)
+    out["winning_move"] = winning_move_by_theory(p)
     out["notes"] = notes
     return out
+
+
+def _report_moves_and_ends(p: Position, out: dict[str, Any], notes: list[str], limit: int) -> None:
+    """The legal-move, end and ender fields of :func:`report`, with a note for each one left null."""
+    if p.gcd == 1:
+        if p.genus <= limit:
+            out["legal_moves"] = p.legal_moves(limit)
+        else:
+            notes.append(f"legal_moves: {p.genus:,} legal moves, more than the limit {limit:,}")
+    else:
+        notes.append("legal_moves: infinitely many (g != 1)")
+    if p.gcd == 1 and not p.is_over:
+        kind = ender_kind(p)
+        out["ender"] = kind.value
+        out["strong_antisymmetry"] = kind is EnderKind.QUIET
+        out["weak_antisymmetry"] = kind is not EnderKind.NONE
+        if kind is not EnderKind.NONE:
+            end_list = [p.frobenius_number]
+        else:
+            end_list = ends(p)
+        out["end_count"] = len(end_list)
+        if len(end_list) <= limit:
+            out["ends"] = end_list
+        else:
+            notes.append(f"ends: {len(end_list):,} ends, more than the limit {limit:,}")
+    elif p.is_over:
+        out["ends"], out["end_count"] = [], 0
+        notes.append("ender: undefined for {1} (no legal move remains)")
+    else:
+        notes.append("ends, ender: defined only for g = 1 (see enclosure for Ē)")
 
 
 def _report_enclosure(p: Position, out: dict[str, Any], notes: list[str], limit: int) -> None:
@@ -945,25 +1128,9 @@ def _report_enclosure(p: Position, out: dict[str, Any], notes: list[str], limit:
         notes.append(f"enclosure: {exc}")
 
 
-def _theory_winning_move(p: Position, outcome: Outcome | None) -> int | None:
-    if p.is_empty:
-        return 5
-    if outcome is not Outcome.N:
-        return None
-    kr = known_result(p)
-    if kr is not None and kr.winning_moves:
-        return kr.winning_moves[0]
-    g = p.gcd
-    if g > 1:
-        q = prime_factor_at_least_5(g)
-        if q is not None and p.generators != (q,):
-            return q
-    move = winning_move_to_known_p(p)
-    return move[0] if move else None
-
-
 __all__ = [
     "ENCLOSURE_WORK_LIMIT",
+    "FOUR_SIX_CITATION",
     "KNOWN_RESULTS",
     "EnderKind",
     "InvalidPositionError",
@@ -978,6 +1145,7 @@ __all__ = [
     "enclosure_moves",
     "ender_kind",
     "ends",
+    "four_six_family",
     "hutchings",
     "is_coprime_pair",
     "is_end",
@@ -987,6 +1155,7 @@ __all__ = [
     "is_quiet_ender",
     "is_short",
     "is_unquiet_ender",
+    "known_outcome",
     "known_result",
     "legal_table",
     "moves_not_eliminating_t",
@@ -994,6 +1163,7 @@ __all__ = [
     "outcome_by_theory",
     "possible_winning_replies",
     "prime_multiple_kind",
+    "proven_n",
     "quietly_eliminates",
     "report",
     "roberts_classification",
@@ -1003,5 +1173,6 @@ __all__ = [
     "short_move_bound",
     "t",
     "tbar",
+    "winning_move_by_theory",
     "winning_move_to_known_p",
 ]

@@ -1,8 +1,8 @@
 """Wythoff's Nim: P-positions, every winning move, Grundy values, sums and misère play.
 
-The game (shared/seeds/003): two piles of counters; a move removes any positive number of
-counters from one pile, or the same positive number from both.  Under *normal* play whoever
-takes the last counter wins; under *misère* play (``misere=True``) whoever takes it loses.
+The game (as the perfect Wythoff's Nim player challenge states it): two piles of counters; a move
+removes any positive number of counters from one pile, or the same positive number from both.
+Under *normal* play whoever takes the last counter wins; under *misère* play (``misere=True``) whoever takes it loses.
 Equivalently a queen on a quarter-infinite board moves left, down or diagonally down-left;
 the position ``(i, j)`` is her square, ``(0, 0)`` the corner.
 
@@ -49,13 +49,15 @@ import re
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import numpy as np
-from numba import njit
 
 from sylver.errors import InvalidMoveError, InvalidPositionError, TooLargeError
+from sylver.jit import njit
 from sylver.position import Outcome
+
+_Player = TypeVar("_Player")
 
 MAX_TABLE_CELLS = 1 << 24
 """Most cells a cached Grundy table may hold (int32: 64 MB); larger requests raise TooLargeError."""
@@ -337,6 +339,35 @@ def winning_move(i: int, j: int, misere: bool = False) -> WythoffPosition | None
     if not moves:
         return None
     return min(moves, key=lambda p: (p.i + p.j, p))
+
+
+def computer_move(position: Iterable[int], misere: bool = False) -> WythoffPosition:
+    """The perfect player's move from ``position``: a winning move when there is one (as
+    :func:`winning_move`); from a P-position the smallest move, one counter from the larger pile,
+    which leaves the opponent the most room to go wrong.  InvalidMoveError at (0, 0) (no move left).
+
+    >>> computer_move((13, 9)), computer_move((10, 6))
+    (WythoffPosition(i=10, j=6), WythoffPosition(i=9, j=6))
+    """
+    p = WythoffPosition(*position)
+    if p.is_over():
+        raise InvalidMoveError("(0, 0) has no move left: the game is over")
+    best = winning_move(p.i, p.j, misere)
+    if best is not None:
+        return best
+    return WythoffPosition(p.i - 1, p.j) if p.i >= p.j else WythoffPosition(p.i, p.j - 1)
+
+
+def winner(position: Iterable[int], last_mover: _Player, other: _Player, misere: bool = False) -> _Player | None:
+    """Who has won: None while the queen is not in the corner; at (0, 0) ``last_mover`` (who took
+    the last counter) in normal play, ``other`` in misère play.
+
+    >>> winner((0, 0), "you", "computer"), winner((0, 0), "you", "computer", misere=True)
+    ('you', 'computer')
+    """
+    if not WythoffPosition(*position).is_over():
+        return None
+    return other if misere else last_mover
 
 
 def p_positions(limit: int, misere: bool = False) -> list[WythoffPosition]:
@@ -764,6 +795,7 @@ __all__ = [
     "SumMove",
     "WythoffPosition",
     "check_pile",
+    "computer_move",
     "diagonal_p_position",
     "grundy_table",
     "is_p_position",
@@ -774,6 +806,7 @@ __all__ = [
     "partner",
     "sum_nim_value",
     "upper_wythoff",
+    "winner",
     "winning_move",
     "winning_move_in_sum",
     "winning_moves",

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from sylver.arena.board import Board
 from sylver.arena.referee import classify_answer
 from sylver.arena.rules import Rules
-from sylver.arena.sandbox import BotProcess, StartError
+from sylver.arena.sandbox import BotProcess, StartError, check_sandbox
 from sylver.arena.specs import BotSpec
 
 
@@ -29,10 +29,11 @@ PROBES: tuple[tuple[str, list[int] | None], ...] = (
 )
 
 
-def run_check(spec: BotSpec, rules: Rules, memory_mb: int = 4096) -> list[Step]:
+def run_check(spec: BotSpec, rules: Rules, memory_mb: int = 4096, unsafe_no_sandbox: bool = False) -> list[Step]:
     """Start the bot and ask it for moves in a few positions, then learn and quit."""
+    check_sandbox([spec], unsafe_no_sandbox)
     steps: list[Step] = []
-    proc = BotProcess(spec, 0, memory_mb)
+    proc = BotProcess(spec, 0, memory_mb, sandbox=not unsafe_no_sandbox)
     t = time.perf_counter()
     try:
         ready = proc.start()
@@ -47,12 +48,13 @@ def run_check(spec: BotSpec, rules: Rules, memory_mb: int = 4096) -> list[Step]:
                 start = list(Rules().draw_start(random.Random(gid)))
             proc.send({"type": "game", "game": gid, "seat": 0, "seed": gid, "start": start, "first_id": 0,
                        "second_id": 1, "opponent": "check", "rules": {"cap": rules.cap, "clock": rules.clock,
-                       "move_time": rules.move_time, "no_prime_first": rules.no_prime_first}})
+                       "move_time": rules.move_time, "no_prime_first": rules.no_prime_first,
+                       "time_arg": rules.time_arg}})
             limits = [x for x in (rules.move_time, rules.clock) if x]
             time_left = min(limits) if limits else None
             board = Board(start)
             r = proc.call({"type": "turn", "game": gid, "seat": 0, "history": start, "time_left": time_left,
-                           "max_move": rules.cap, "no_prime_first": rules.no_prime_first,
+                           "time_used": 0.0, "max_move": rules.cap, "no_prime_first": rules.no_prime_first,
                            "gap_list_limit": rules.gap_list_limit}, time_left)
             what = f"move in {label}"
             if r.failure:

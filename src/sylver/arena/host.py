@@ -1,5 +1,6 @@
-"""The bot host: runs one Python bot (built-in, seed-000 ``announce``/``learn`` class, seed-002
-``nextMove`` class, or a :class:`sylver.bots.Bot` subclass) as a JSON-lines protocol speaker.
+"""The bot host: runs one Python bot (built-in; an ``announce``/``learn`` class of the
+King-of-the-Hill Sylver Coinage bot competition; a ``nextMove`` class of the `nextMove` Sylver Coinage
+bot competition; or a :class:`sylver.bots.Bot` subclass) as a JSON-lines protocol speaker.
 
 It is started by the referee as ``python host.py '<spec json>'`` inside the sandbox (own process,
 resource limits, own working directory).  It speaks exactly the ``cmd:`` protocol of docs/arena.md
@@ -25,6 +26,70 @@ PROTOCOL = 1
 MAIN_PID = os.getpid()
 IDLE_EXIT = 900.0
 """Seconds without any message after which the host exits by itself (an orphaned cache entry)."""
+MAX_TEXT_DIGITS = 4000
+"""Longest integer answer written as a JSON number; a longer one is described by its length."""
+
+
+def warm_up() -> None:
+    """Load sylver and compile the kernels the host uses (the referee runs this too, outside the
+    sandbox, so that the compiled kernels are cached before a sandboxed host needs them)."""
+    from sylver.position import Position  # noqa: PLC0415
+
+    p = Position([5, 7]).play(9)
+    p.is_legal(11)
+    p.legal_moves()
+
+
+def _read_only_kernel_cache(caching: Any) -> None:
+    """In the sandbox the compiled-kernel cache next to the sources is read-only: load from it,
+    never write (numba would otherwise refuse it and compile everything afresh)."""
+
+    def ensure_cache_path(self) -> None:  # noqa: ANN001
+        if not os.path.isdir(self.get_cache_path()):
+            raise OSError("no kernel cache")
+
+    save = caching.Cache.save_overload
+
+    def save_overload(self, sig, data) -> None:  # noqa: ANN001
+        try:
+            save(self, sig, data)
+        except OSError:
+            pass
+
+    caching._CacheLocator.ensure_cache_path = ensure_cache_path
+    caching.Cache.save_overload = save_overload
+
+
+class _KernelCacheHook:
+    """Applies :func:`_read_only_kernel_cache` when numba's cache module is first imported (by sylver
+    or by the bot), so that bots that never use numba do not pay for importing it."""
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> Any:
+        if name != "numba.core.caching":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.loader is not None:
+            run = spec.loader.exec_module
+
+            def exec_module(module: Any) -> None:
+                run(module)
+                _read_only_kernel_cache(module)
+
+            spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+def _reap_children() -> None:
+    """Collect the exit status of children that died (the referee kills a bot's strays after each
+    game; unreaped, they would stay zombies and count against its process limit)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
 
 
 class LoadError(Exception):
@@ -65,6 +130,8 @@ def _error(where: str, exc: BaseException) -> dict:
 def _encode_move(value: object) -> dict:
     """The bot's answer as JSON: an int stays an int (numpy ints too); anything else is described."""
     if isinstance(value, int) and not isinstance(value, bool):
+        if value.bit_length() > 3.33 * MAX_TEXT_DIGITS and abs(value) >= 10**MAX_TEXT_DIGITS:
+            return {"type": "move", "move": None, "oversize_digits": int(value.bit_length() * 0.30103) + 1}
         return {"type": "move", "move": int(value)}
     if type(value).__module__ == "numpy" and hasattr(value, "__index__") and not isinstance(value, bool):
         try:
@@ -91,6 +158,8 @@ class Adapter:
         self._pos: Any = None
         self._hist: tuple = ()
         self.rng_seed = 0
+        self.time_arg = "left"
+        """What ``nextMove`` gets as its third argument (the game's rules: ``left`` or ``used``)."""
         if self.builtin:
             from sylver.bots import BOTS  # noqa: PLC0415
 
@@ -100,12 +169,7 @@ class Adapter:
         else:
             self._load(spec["target"], spec["cls"])
         if self.api != "announce":
-            # Positions are needed: load sylver and its compiled kernels now, not on the bot's clock.
-            from sylver.position import Position  # noqa: PLC0415
-
-            p = Position([5, 7]).play(9)
-            p.is_legal(11)
-            p.legal_moves()
+            warm_up()  # positions are needed: load sylver and its kernels now, not on the bot's clock
 
     def _load(self, path: str, cls_name: str) -> None:
         if not os.path.isfile(path):
@@ -144,8 +208,8 @@ class Adapter:
         elif hasattr(cls, "choose"):
             self.api = "choose"
         else:
-            raise LoadError(f"class {cls.__name__} has neither announce() (seed 000) nor nextMove() "
-                            "(seed 002) nor choose() (sylver.bots.Bot)")
+            raise LoadError(f"class {cls.__name__} has neither announce() (King-of-the-Hill competition) "
+                            "nor nextMove() (nextMove competition) nor choose() (sylver.bots.Bot)")
         self.cls = cls
 
     # -- instances -------------------------------------------------------------------------------
@@ -170,6 +234,7 @@ class Adapter:
 
     def new_game(self, msg: dict) -> None:
         self.rng_seed = int(msg.get("seed", 0))
+        self.time_arg = str((msg.get("rules") or {}).get("time_arg") or "left")
         random.seed(self.rng_seed)
         if "numpy" in sys.modules:
             try:
@@ -199,12 +264,20 @@ class Adapter:
         if self.api == "announce":
             return self.instance.announce(list(history))  # type: ignore[attr-defined]
         if self.api == "nextMove":
-            t = float(time_left) if time_left is not None else 1e9
+            from sylver.errors import TooLargeError  # noqa: PLC0415
+
+            if self.time_arg == "used":  # the reference referee's argument: seconds used in this game
+                t = float(msg.get("time_used") or 0.0)
+            else:
+                t = float(time_left) if time_left is not None else 1e9
             remaining: list[int] = []
-            pos = self.position(history)
             limit = int(msg.get("gap_list_limit", 1_000_000))
-            if pos.is_finite and not pos.is_over and pos.genus <= limit:
-                remaining = pos.legal_moves(limit)
+            try:
+                pos = self.position(history)
+                if pos.is_finite and not pos.is_over and pos.genus <= limit:
+                    remaining = pos.legal_moves(limit)
+            except TooLargeError:  # numbers too large for an Apéry set: no list, as for infinitely many
+                pass
             if self.next_args == 2:
                 return self.instance.nextMove(list(history), remaining)  # type: ignore[attr-defined]
             return self.instance.nextMove(list(history), remaining, t)  # type: ignore[attr-defined]
@@ -224,7 +297,7 @@ class Adapter:
             inst.learn(msg["first_id"], msg["second_id"], list(history))
         elif self.api == "nextMove":
             n = _positional(inst.learn)
-            if n == 3:  # seed-000 style learn on a nextMove bot
+            if n == 3:  # a King-of-the-Hill style learn on a nextMove bot
                 inst.learn(msg["first_id"], msg["second_id"], list(history))
             elif n == 1:
                 inst.learn(list(history))
@@ -276,6 +349,8 @@ def main() -> None:
     sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
     if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
         del sys.path[0]
+    if os.environ.get("SYLVER_SANDBOX"):
+        sys.meta_path.insert(0, _KernelCacheHook())  # type: ignore[arg-type]
     ch = Channel(fd_in, fd_out)
     adapter: Adapter | None = None
     while True:
@@ -297,6 +372,7 @@ def main() -> None:
             ch.write({"type": "error", "where": "protocol", "error": "ProtocolError",
                       "message": "no successful hello"})
         elif kind == "game":
+            _reap_children()
             adapter.new_game(msg)
         elif kind == "turn":
             c0 = time.process_time()

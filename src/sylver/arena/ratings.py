@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 
 from sylver.arena.referee import CRASH_REASONS, ILLEGAL_REASONS
-from sylver.arena.rules import Rules
+from sylver.arena.rules import CLASSIC, Rules
 
 ELO_K = 400 / math.log(10)
 
@@ -162,7 +162,7 @@ def standings(names: list[str], records: list[dict], rules: Rules, seed: int,
         st.disqualified = st.name in disqualified
     for n, (e, m) in elo_ratings(list(names), elo_results).items():
         stats[n].elo, stats[n].elo_margin = e, m
-    if rules.preset == "classic":
+    if rules.preset in CLASSIC:
         key = lambda s: (s.disqualified, -s.match_score, -s.wins, -(s.wins - s.losses), s.lot)  # noqa: E731
     else:
         key = lambda s: (s.disqualified, -s.points, -s.wins, 0, s.lot)  # noqa: E731

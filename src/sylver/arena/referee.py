@@ -5,9 +5,12 @@ Every way a bot can fail is a loss with a reason code (``games.jsonl`` field ``r
 ============== ==================================================================
 ``named-one``  named 1 (the normal end of a game)
 ``illegal``    named a sum with multiples of the named numbers (``detail``: witness)
-``prime-first`` named a prime as the first move under ``--no-prime-first`` (seed 001)
-``above-cap``  named a number above ``--cap`` (seed 002)
-``invalid``    answered something that is not a positive integer (float, str, None, 0, -5, …)
+``prime-first`` named a prime as the first move under ``--no-prime-first`` (first KotH rules)
+``above-cap``  named a number above ``--cap`` (``nextMove`` rules)
+``invalid``    answered something that is not a positive integer (float, str, None, 0, -5, …), or
+               one with more than ``MAX_ANSWER_DIGITS`` digits
+``too-large``  named a legal number after which no referee could judge the game (see
+               :meth:`Board.unjudgeable`: three or more minimal generators, all huge)
 ``timeout``    exceeded its time (CPU time, or the wall-clock guard)
 ``crash``      raised, exited, was killed, or ran out of memory (``detail`` says which)
 ``protocol``   wrote something that is not a protocol message on stdout (``cmd:`` bots)
@@ -20,17 +23,19 @@ at the k-th; the earlier ones are listed in ``strikes`` and the bot is asked aga
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sylver.arena.board import Board
-from sylver.arena.rules import Rules
-from sylver.arena.sandbox import BotProcess
-from sylver.bots.base import is_prime
+from sylver.arena.rules import MAX_ANSWER_DIGITS, Rules
+from sylver.arena.sandbox import BotProcess, OversizeInt
+from sylver.theory import is_prime
 
-ILLEGAL_REASONS = ("illegal", "prime-first", "above-cap", "invalid")
+ILLEGAL_REASONS = ("illegal", "prime-first", "above-cap", "invalid", "too-large")
+_TOO_LONG = 10**MAX_ANSWER_DIGITS
 CRASH_REASONS = ("crash", "protocol")
 LEARN_TIME = 20.0
-"""Seconds ``learn`` may take when the rules set no per-call limit (seed 000's 20 s)."""
+"""Seconds ``learn`` may take when the rules set no per-call limit (King-of-the-Hill: 20 s)."""
 
 
 @dataclass
@@ -60,6 +65,11 @@ def _describe_failure(kind: str, reply_msg: dict | None, detail: str) -> tuple[s
 
 def classify_answer(value: object, board: Board, rules: Rules, first_move: bool) -> tuple[str, str]:
     """``("", "")`` for a good move, else the reason code and detail."""
+    if isinstance(value, OversizeInt) or isinstance(value, int) and not isinstance(value, bool) \
+            and abs(value) >= _TOO_LONG:
+        digits = value.digits if isinstance(value, OversizeInt) else len(str(abs(value)))
+        return "invalid", (f"answered an integer with {'about ' if isinstance(value, OversizeInt) else ''}"
+                           f"{digits:,} digits; answers have at most {MAX_ANSWER_DIGITS} digits")
     if isinstance(value, bool) or not isinstance(value, int):
         return "invalid", f"answered {value!r}, not an integer"
     if value < 1:
@@ -72,11 +82,17 @@ def classify_answer(value: object, board: Board, rules: Rules, first_move: bool)
         return "prime-first", f"{value} is a prime and the first move may not be one"
     if not board.is_legal(value):
         return "illegal", f"illegal move {board.witness_text(value)}"
+    why = board.unjudgeable(value)
+    if why:
+        return "too-large", why
     return "", ""
 
 
-def play_game(game: dict, rules: Rules, seats: list[Seat]) -> dict:
-    """Play one game; ``seats[0]`` moves first.  Returns the record written to games.jsonl."""
+def play_game(game: dict, rules: Rules, seats: list[Seat], on_turn: Callable[[int], None] | None = None) -> dict:
+    """Play one game; ``seats[0]`` moves first.  Returns the record written to games.jsonl.
+
+    ``on_turn(s)`` is called before each call to the bot in seat s and ``on_turn(-1)`` after it
+    (the worker's journal: who was on move if the worker dies)."""
     t_start = time.perf_counter()
     ref_t0 = time.thread_time()
     update_cpu = [0.0]
@@ -97,7 +113,7 @@ def play_game(game: dict, rules: Rules, seats: list[Seat]) -> dict:
                 "start": start, "first_id": first_id, "second_id": second_id,
                 "opponent": seats[1 - s].name,
                 "rules": {"cap": rules.cap, "clock": rules.clock, "move_time": rules.move_time,
-                          "no_prime_first": rules.no_prime_first},
+                          "no_prime_first": rules.no_prime_first, "time_arg": rules.time_arg},
             })
     loser = -1
     reason = detail = ""
@@ -114,7 +130,7 @@ def play_game(game: dict, rules: Rules, seats: list[Seat]) -> dict:
         limits = [x for x in (rules.move_time, clocks[s]) if x is not None]
         time_left = max(0.0, min(limits)) if limits else None
         msg = {"type": "turn", "game": game["id"], "seat": s, "history": history, "time_left": time_left,
-               "max_move": rules.cap, "no_prime_first": rules.no_prime_first and not moves,
+               "time_used": used[s], "max_move": rules.cap, "no_prime_first": rules.no_prime_first and not moves,
                "gap_list_limit": rules.gap_list_limit}
         todo = pending
         pending = None
@@ -126,8 +142,12 @@ def play_game(game: dict, rules: Rules, seats: list[Seat]) -> dict:
                 update_cpu[0] += time.thread_time() - u
 
         other = seats[1 - s].process
+        if on_turn is not None:
+            on_turn(s)
         reply = seat.process.call(msg, time_left, before_wait=overlap, pause=False,
                                   idle=other if other is not None and other.alive else None)
+        if on_turn is not None:
+            on_turn(-1)
         used[s] += reply.cpu
         if clocks[s] is not None:
             clocks[s] -= reply.cpu  # type: ignore[operator]
@@ -159,8 +179,7 @@ def play_game(game: dict, rules: Rules, seats: list[Seat]) -> dict:
     for seat in seats:
         if seat.process is not None:
             seat.process.pause()
-            if seat.process.cgroup:
-                seat.process.reap_strays()  # nothing a bot started outlives the game
+            seat.process.reap_strays()  # nothing a bot started outlives the game
     winner = 1 - loser
     full: list[object] = list(history)
     if moves and len(moves) + len(start) > len(history):
@@ -170,9 +189,13 @@ def play_game(game: dict, rules: Rules, seats: list[Seat]) -> dict:
         proc = seat.process
         if proc is None or seat.start_error or not proc.alive:
             continue
+        if on_turn is not None:
+            on_turn(s)
         r = proc.call({"type": "result", "game": game["id"], "seat": s, "history": full, "start": start,
                        "first_id": first_id, "second_id": second_id, "winner": winner, "reason": reason},
                       rules.move_time or LEARN_TIME)
+        if on_turn is not None:
+            on_turn(-1)
         if r.failure or r.msg is None or r.msg.get("type") != "ok":
             code, text = _describe_failure(r.failure, r.msg, r.detail)
             learn_errors.append({"seat": s, "bot": seat.name, "reason": code, "detail": f"in learn: {text}"})

@@ -17,11 +17,12 @@ from rich.progress import (
 from rich.table import Table
 
 from sylver.arena.ratings import BotStats
-from sylver.arena.rules import Rules
+from sylver.arena.rules import CLASSIC, Rules
 from sylver.arena.tournament import Events
 
 _WHY = {
-    "named-one": "named 1", "illegal": "", "prime-first": "", "above-cap": "", "invalid": "invalid answer: ",
+    "named-one": "named 1", "illegal": "", "prime-first": "", "above-cap": "", "too-large": "",
+    "invalid": "invalid answer: ",
     "timeout": "timeout: ", "crash": "crash: ", "protocol": "protocol error: ",
 }
 
@@ -32,7 +33,7 @@ def result_text(rec: dict) -> str:
     detail = rec.get("detail", "")
     if reason == "named-one":
         why = "named 1"
-    elif reason in ("illegal", "prime-first", "above-cap"):
+    elif reason in ("illegal", "prime-first", "above-cap", "too-large"):
         why = detail
     else:
         why = f"{_WHY.get(reason, reason + ': ')}{detail}"
@@ -137,9 +138,9 @@ def _fmt_time(x: float) -> str:
 
 
 def standings_table(table: list[BotStats], rules: Rules, title: str = "Standings") -> Table:
-    """The printed standings (the seed-002 columns for classic rules)."""
+    """The printed standings (the nextMove competition's columns for its presets)."""
     t = Table(title=title)
-    if rules.preset == "classic":
+    if rules.preset in CLASSIC:
         cols = ["#", "bot", "match score", "wins", "W−L", "wins above 50%", "moves", "total time", "avg/move",
                 "crash", "timeout", "illegal", "Elo ± 95%"]
     else:
@@ -150,7 +151,7 @@ def standings_table(table: list[BotStats], rules: Rules, title: str = "Standings
     for s in table:
         name = s.name + (" (DQ)" if s.disqualified else "")
         elo = f"{s.elo:+.0f} ± {s.elo_margin:.0f}"
-        if rules.preset == "classic":
+        if rules.preset in CLASSIC:
             t.add_row(str(s.rank), name, f"{s.match_score:g}", str(s.wins), f"{s.wins - s.losses:+d}",
                       f"{s.wins_above_half:+g}", str(s.moves), _fmt_time(s.total_time), _fmt_time(s.avg_time),
                       str(s.crashes), str(s.timeouts), str(s.illegal), elo)

@@ -1,9 +1,13 @@
-"""Rules presets of the three bot competitions (shared/seeds/000, 001, 002) and their overrides.
+"""Rules presets of the bot competitions and their overrides.
 
-``koth``: seed 000 (revised rules): the referee draws two coprime numbers in [100000, 999999] that
-count as named; 20 s per call; ``learn`` after every game.  ``koth-2020``: seed 001 (first version):
-empty start and the first move may not be a prime.  ``classic``: seed 002: a given start (default
-empty), a move cap (default 1,000,000) and a chess clock per game (default 30 s).
+``koth``: the King-of-the-Hill Sylver Coinage bot competition (revised rules): the referee draws two
+coprime numbers in [100000, 999999] that count as named; 20 s per call; ``learn`` after every game.
+``koth-2020``: its first version: empty start and the first move may not be a prime.
+``classic``: the ``nextMove`` Sylver Coinage bot competition as its reference referee plays it: a
+given start (default empty), a move cap (1,000,000), a chess clock of 30 s per bot per game, and
+``nextMove``'s third argument is the time the bot has used so far in the game (0.0 at its first
+move).  ``classic-readme``: the same competition as its README states it: a 36 s clock, the third
+argument the time left, moves up to 10,000,000.
 """
 
 from __future__ import annotations
@@ -12,7 +16,15 @@ import math
 import random
 from dataclasses import asdict, dataclass, replace
 
-PRESETS = ("koth", "koth-2020", "classic")
+PRESETS = ("koth", "koth-2020", "classic", "classic-readme")
+
+CLASSIC = ("classic", "classic-readme")
+"""The presets of the ``nextMove`` competition (its scoring and results columns)."""
+
+TIME_ARGS = ("left", "used")
+MAX_ANSWER_DIGITS = 100
+"""An answer is an integer of at most this many decimal digits (a longer one is ``invalid``), under
+every preset: the referee must judge each answer at once (e.g. whether a first move is a prime)."""
 
 
 @dataclass(frozen=True)
@@ -21,27 +33,32 @@ class Rules:
 
     preset: str = "koth"
     random_start: tuple[int, int] | None = (100_000, 999_999)
-    """Draw two coprime numbers in this range as the start (seed 000); None: use ``start``."""
+    """Draw two coprime numbers in this range as the start (King of the Hill); None: use ``start``."""
     start: tuple[int, ...] = ()
     """The numbers named before the first move (when ``random_start`` is None)."""
     cap: int | None = None
-    """The largest number a bot may name (seed 002); None: no cap."""
+    """The largest number a bot may name (the ``nextMove`` competition); None: no cap."""
     clock: float | None = None
-    """Seconds on each bot's chess clock for a whole game (seed 002); None: no clock."""
+    """Seconds on each bot's chess clock for a whole game (the ``nextMove`` competition); None: no clock."""
     move_time: float | None = 20.0
-    """Seconds a bot may spend on one call (seed 000: 20 s); None: no per-call limit."""
+    """Seconds a bot may spend on one call (King of the Hill: 20 s); None: no per-call limit."""
     no_prime_first: bool = False
-    """The first move of a game may not be a prime (seed 001)."""
+    """The first move of a game may not be a prime (the first King-of-the-Hill rules)."""
     gap_list_limit: int = 1_000_000
     """``nextMove`` bots get the remaining moves when finite and at most this many, else ``[]``."""
+    time_arg: str = "left"
+    """What a ``nextMove`` bot gets as its third argument: ``"left"``, the seconds it may still use
+    (the rest of its clock or the per-call limit, the smaller); ``"used"``, the seconds it has used
+    in this game so far (0.0 at its first move), as the ``nextMove`` competition's reference referee
+    passes it."""
     penalties: int = 1
-    """Illegal answers that lose the game (1: the first; 3: seed 002's three strikes)."""
+    """Illegal answers that lose the game (1: the first; 3: a three-strikes variant)."""
     win_points: float = 3.0
     draw_points: float = 1.0
     loss_points: float = 0.0
 
     def draw_start(self, rng: random.Random) -> tuple[int, ...]:
-        """The start of one game: two random coprime numbers (seed 000), or the fixed start."""
+        """The start of one game: two random coprime numbers (King of the Hill), or the fixed start."""
         if self.random_start is None:
             return tuple(self.start)
         lo, hi = self.random_start
@@ -79,19 +96,23 @@ class Rules:
             parts.append(f"{self.move_time:g} s per move")
         if self.no_prime_first:
             parts.append("no prime first move")
+        if self.time_arg == "used" or self.preset in CLASSIC:
+            parts.append(f"nextMove gets the time {self.time_arg}")
         if self.penalties > 1:
             parts.append(f"{self.penalties} illegal answers lose")
         return ", ".join(parts)
 
 
 def preset(name: str) -> Rules:
-    """The rules of a competition by name (``koth``, ``koth-2020``, ``classic``)."""
+    """The rules of a competition by name (``koth``, ``koth-2020``, ``classic``, ``classic-readme``)."""
     if name == "koth":
         return Rules(preset="koth")
     if name == "koth-2020":
         return Rules(preset="koth-2020", random_start=None, no_prime_first=True)
     if name == "classic":
-        return Rules(preset="classic", random_start=None, cap=1_000_000, clock=30.0, move_time=None)
+        return Rules(preset="classic", random_start=None, cap=1_000_000, clock=30.0, move_time=None, time_arg="used")
+    if name == "classic-readme":
+        return Rules(preset="classic-readme", random_start=None, cap=10_000_000, clock=36.0, move_time=None)
     raise ValueError(f"unknown rules {name!r}; choose one of {', '.join(PRESETS)}")
 
 
@@ -105,6 +126,7 @@ def make_rules(
     no_prime_first: bool | None = None,
     gap_list_limit: int | None = None,
     penalties: int | None = None,
+    time_arg: str | None = None,
 ) -> Rules:
     """A preset with overrides; ``0`` for ``cap``, ``clock`` or ``move_time`` removes that limit."""
     r = preset(name)
@@ -117,8 +139,9 @@ def make_rules(
         changes["cap"] = cap or None
     for key, value in (("clock", clock), ("move_time", move_time)):
         if value is not None:
-            if value < 0 or math.isnan(value):
-                raise ValueError(f"--{key.replace('_', '-')} {value} must be positive (0: no limit)")
+            if not 0 <= value < math.inf:
+                raise ValueError(f"--{key.replace('_', '-')} {value} must be a positive number of seconds "
+                                 "(0: no limit)")
             changes[key] = value or None
     if no_prime_first is not None:
         changes["no_prime_first"] = no_prime_first
@@ -130,4 +153,8 @@ def make_rules(
         if penalties < 1:
             raise ValueError("--penalties must be >= 1")
         changes["penalties"] = penalties
+    if time_arg is not None:
+        if time_arg not in TIME_ARGS:
+            raise ValueError(f"--time-arg {time_arg!r}: choose one of {', '.join(TIME_ARGS)}")
+        changes["time_arg"] = time_arg
     return replace(r, **changes)

@@ -1,17 +1,26 @@
-"""Sandboxed bot processes: one OS process per bot, resource limits, own working directory,
-paused (SIGSTOP) whenever it is not its turn, timed by CPU time with a wall-clock guard.
+"""Bot processes: one sandbox per bot, resource limits, frozen whenever it is not its turn, timed by
+the CPU time of its whole process tree with a wall-clock backstop (docs/arena.md, "Isolation").
+
+The sandbox is bubblewrap (``bwrap``): new user, PID, mount, IPC, UTS, network and cgroup
+namespaces, no capabilities, no nested user namespaces, a read-only view of Python, the ``sylver``
+package and the bot's own directory, a private size-limited writable ``/tmp``, no environment of the
+organiser's.  A bot sees its own processes only, so it can neither signal its referee or its
+opponent nor see their files.  Built-in bots are trusted and run unsandboxed (still in their own
+cgroups).  Without bubblewrap, untrusted bots are refused unless the organiser passes
+``--unsafe-no-sandbox`` (or sets ``SYLVER_UNSAFE_NO_SANDBOX=1``).
 
 Limits: address space (``RLIMIT_AS``, default 4 GiB), CPU (``RLIMIT_CPU`` raised call by call to
-the time the bot may use plus a margin, so even a bot that ignores signals dies), processes
-(``RLIMIT_NPROC`` and, where the pids cgroup controller is writable, a pids cgroup of its own, which
-also holds root), file size (``RLIMIT_FSIZE``) and no core dumps.  The bot dies with the process
-that started it (``PR_SET_PDEATHSIG``).
+the time the bot may use plus a margin, so even a bot that ignores signals dies), processes (a pids
+cgroup, else ``RLIMIT_NPROC``), file size (``RLIMIT_FSIZE``), no core dumps; the bot dies with the
+process that started it (``PR_SET_PDEATHSIG``, bwrap ``--die-with-parent``, and the PID namespace:
+when its first process ends, the kernel kills every other).  Its cgroups (:mod:`.cgroups`) freeze
+the whole tree between turns and measure its CPU time.
 """
 
 from __future__ import annotations
 
 import ctypes
-import itertools
+import functools
 import json
 import os
 import resource
@@ -20,35 +29,70 @@ import shutil
 import signal
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from sylver.arena.cgroups import MAX_PROCESSES, BotCgroup, pid_alive, sweep_stale
 from sylver.arena.specs import BotSpec
 from sylver.errors import BotError
 
 HOST = Path(__file__).with_name("host.py")
 DEFAULT_MEMORY_MB = 4096
-MAX_PROCESSES = 64
-"""Processes (and threads) a bot may have at once, where this can be enforced."""
 MAX_LINE = 1 << 20
 WALL_FACTOR = 2.0
 WALL_SLACK = 1.0
-"""Wall-clock guard: a call may take at most WALL_FACTOR × its time + WALL_SLACK seconds."""
+"""Wall-clock guard: a call may take WALL_FACTOR × its time + WALL_SLACK seconds, not counting the
+time the bot waited for a CPU, and never less than that × the load factor (load average / cores)."""
 PAUSE_GRACE = 0.002
 """Seconds an idle bot may stay unpaused while its opponent thinks (it is waiting on its input)."""
 UNLIMITED_WALL = 3600.0
 """Wall-clock guard of a call with no time limit at all."""
 STARTUP_WALL = 60.0
 """Seconds a bot may take to start and answer the hello."""
+TMP_SIZE = 64 << 20
+"""Bytes of the sandbox's private writable /tmp (and 1/16 of it for /dev/shm)."""
+MAX_ANSWER_TEXT = 4000
+"""Digits of the longest integer carried on the protocol (longer ones arrive as :class:`OversizeInt`)."""
+UNSAFE_ENV = "SYLVER_UNSAFE_NO_SANDBOX"
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-_counter = itertools.count()
-_PIDS_ROOT: str | None | bool = False
+try:
+    _CPUS = max(1, len(os.sched_getaffinity(0)))
+except AttributeError:  # pragma: no cover - not Linux
+    _CPUS = max(1, os.cpu_count() or 1)
 
 
 class StartError(BotError):
     """The bot cannot start: the message says why (one line)."""
+
+
+class SandboxUnavailable(BotError):
+    """Untrusted bots cannot be sandboxed here (the message says why and what to do)."""
+
+
+class OversizeInt(str):
+    """An integer answer too long to carry (its description; ``digits`` is its length)."""
+
+    digits: int
+
+    @classmethod
+    def of(cls, digits: int, about: bool = False) -> OversizeInt:
+        self = cls(f"<an integer with {'about ' if about else ''}{digits:,} digits>")
+        self.digits = digits
+        return self
+
+
+def _parse_int(text: str) -> int | OversizeInt:
+    return int(text) if len(text) <= MAX_ANSWER_TEXT + 1 else OversizeInt.of(len(text.lstrip("-")))
+
+
+def _loads(data: bytes | str) -> object:
+    obj = json.loads(data, parse_int=_parse_int)
+    if isinstance(obj, dict) and isinstance(obj.get("oversize_digits"), int):
+        obj["move"] = OversizeInt.of(obj["oversize_digits"], about=True)
+    return obj
 
 
 @dataclass
@@ -63,53 +107,16 @@ class Reply:
     detail: str = ""
 
 
-def _pids_cgroup_root() -> str | None:
-    """A writable pids-cgroup directory for our bots, or None."""
-    global _PIDS_ROOT
-    if _PIDS_ROOT is not False:
-        return _PIDS_ROOT  # type: ignore[return-value]
-    root = None
-    for base in ("/sys/fs/cgroup/pids", "/sys/fs/cgroup"):
-        if not os.path.isfile(os.path.join(base, "pids.max")) and not os.path.isfile(
-            os.path.join(base, "cgroup.procs")
-        ):
-            continue
-        candidate = os.path.join(base, "sylver-arena")
-        try:
-            os.makedirs(candidate, exist_ok=True)
-            probe = os.path.join(candidate, f"probe-{os.getpid()}")
-            os.makedirs(probe, exist_ok=True)
-            ok = os.path.isfile(os.path.join(probe, "pids.max"))
-            os.rmdir(probe)
-            if ok:
-                root = candidate
-                break
-        except OSError:
-            continue
-    _PIDS_ROOT = root
-    return root
-
-
 def fork_limit_enforced() -> bool:
     """Can this machine stop a bot from forking without bound (non-root, or a pids cgroup)?"""
-    return os.geteuid() != 0 or _pids_cgroup_root() is not None
+    return os.geteuid() != 0 or BotCgroup.available("pids")
 
 
 _swept = False
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _sweep_stale() -> None:
-    """Remove the working directories and cgroups left by arena processes that were killed."""
+    """Remove the log and journal directories and cgroups left by arena processes that were killed."""
     global _swept
     if _swept:
         return
@@ -121,17 +128,9 @@ def _sweep_stale() -> None:
         entries = []
     for e in entries:
         parts = e.split("-")
-        if e.startswith("sylver-bot-") and len(parts) > 3 and parts[2].isdigit() and not _pid_alive(int(parts[2])):
+        if e.startswith(("sylver-bot-", "sylver-journal-")) and len(parts) > 3 and parts[2].isdigit() and not pid_alive(int(parts[2])):
             shutil.rmtree(os.path.join(tmp, e), ignore_errors=True)
-    root = _pids_cgroup_root()
-    if root:
-        for e in os.listdir(root):
-            parts = e.split("-")
-            if e.startswith("bot-") and len(parts) == 3 and parts[1].isdigit() and not _pid_alive(int(parts[1])):
-                try:
-                    os.rmdir(os.path.join(root, e))
-                except OSError:
-                    pass
+    sweep_stale()
 
 
 def _user_processes() -> int:
@@ -150,68 +149,237 @@ def _user_processes() -> int:
     return n
 
 
-def _cpu_seconds(pid: int) -> float | None:
-    """User + system CPU time of a process (all threads) from /proc, None if it is gone."""
+def _stat_fields(pid: int) -> list[bytes] | None:
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             data = f.read()
     except OSError:
         return None
-    fields = data[data.rfind(b")") + 2 :].split()
+    return data[data.rfind(b")") + 2 :].split()
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process (all threads) from /proc, None if it is gone."""
+    fields = _stat_fields(pid)
+    if fields is None:
+        return None
     return (int(fields[11]) + int(fields[12])) / _TICK
+
+
+def _run_delay(pid: int) -> float:
+    """Seconds the process's main thread has spent runnable but waiting for a CPU (0 if unknown)."""
+    try:
+        with open(f"/proc/{pid}/schedstat", "rb") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def load_factor() -> float:
+    """max(1, one-minute load average / usable cores): how much slower a busy machine runs a bot."""
+    try:
+        return max(1.0, os.getloadavg()[0] / _CPUS)
+    except OSError:
+        return 1.0
+
+
+def _descendants(root: int) -> list[int]:
+    """Every process below ``root`` (one scan of /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = _stat_fields(int(entry))
+            if fields is not None and len(fields) > 2:
+                children.setdefault(int(fields[1]), []).append(int(entry))
+    out: list[int] = []
+    todo = [root]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+# -- the sandbox ---------------------------------------------------------------------------------
+def _python_paths() -> list[str]:
+    """What the bot host needs to run: the interpreter's prefixes, its library and the sylver package."""
+    import sylver
+
+    paths = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+             os.path.dirname(os.path.dirname(os.path.realpath(sys.executable))),
+             str(Path(sylver.__file__).resolve().parents[1])]
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        paths.append(sysconfig.get_paths().get(key, ""))
+    paths += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    return paths
+
+
+def _bind_set(paths: list[str]) -> list[str]:
+    """Existing absolute paths, resolved, without those under /usr or under another one."""
+    out: list[str] = []
+    for p in sorted({os.path.realpath(p) for p in paths if p and os.path.isabs(p) and os.path.exists(p)}):
+        if p == "/" or p == "/usr" or p.startswith("/usr/") or any(p == q or p.startswith(q + "/") for q in out):
+            continue
+        out.append(p)
+    return out
+
+
+def sandbox_argv(spec: BotSpec, argv: list[str]) -> list[str]:
+    """The bwrap command line that runs ``argv`` for ``spec`` in its sandbox."""
+    bwrap = shutil.which("bwrap")
+    assert bwrap is not None
+    args = [bwrap, "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts",
+            "--unshare-cgroup-try", "--disable-userns", "--die-with-parent", "--new-session",
+            "--cap-drop", "ALL", "--ro-bind", "/usr", "/usr"]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    if os.path.isfile("/etc/ld.so.cache"):
+        args += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    if spec.kind == "python":
+        wanted = _python_paths() + [os.path.dirname(spec.target)]
+    else:  # the program's installation (e.g. a virtualenv: bin/..), and the files named in its arguments
+        prog = argv[0]
+        wanted = [os.path.dirname(os.path.dirname(p)) for p in (prog, os.path.realpath(prog))]
+        wanted += [a if os.path.isdir(a) else os.path.dirname(a) for a in argv if os.path.isabs(a) and os.path.exists(a)]
+    for p in _bind_set(wanted):
+        args += ["--ro-bind", p, p]
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_SIZE // 16), "--tmpfs", "/dev/shm",
+             "--remount-ro", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp", "--remount-ro", "/",
+             "--chdir", "/tmp", "--"]
+    return args + argv
+
+
+def _sandbox_env(spec: BotSpec) -> dict[str, str]:
+    """The whole environment of a sandboxed bot (none of the organiser's variables)."""
+    import sylver
+
+    path = "/usr/local/bin:/usr/bin:/bin"
+    if spec.kind == "cmd":
+        path = os.path.dirname(spec.argv[0]) + ":" + path
+    env = {"PATH": path, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8", "SYLVER_SANDBOX": "1"}
+    if spec.kind == "python":
+        src = str(Path(sylver.__file__).resolve().parents[1])
+        extra = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != src]
+        env["PYTHONPATH"] = os.pathsep.join([src] + extra)
+    return env
+
+
+@functools.cache
+def sandbox_problem() -> str:
+    """Why untrusted bots cannot be sandboxed on this machine ("" if they can)."""
+    if shutil.which("bwrap") is None:
+        return "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+    probe = BotSpec("python", "probe", str(HOST), "", (), "")
+    argv = sandbox_argv(probe, [sys.executable, "-c", "import os; os.listdir('/tmp')"])
+    try:
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=60, env=_sandbox_env(probe))  # noqa: S603
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bubblewrap cannot run: {exc}"
+    if r.returncode != 0:
+        why = (r.stderr.strip().splitlines() or [f"exit status {r.returncode}"])[-1]
+        return f"bubblewrap cannot create the sandbox here ({why[:200]})"
+    return ""
+
+
+def unsafe_from_env() -> bool:
+    """``SYLVER_UNSAFE_NO_SANDBOX=1``: the environment form of ``--unsafe-no-sandbox``."""
+    return os.environ.get(UNSAFE_ENV, "") not in ("", "0")
+
+
+def check_sandbox(specs: list[BotSpec], unsafe: bool) -> None:
+    """Raise :class:`SandboxUnavailable` when untrusted bots would have to run without a sandbox."""
+    if unsafe or unsafe_from_env() or all(s.kind == "builtin" for s in specs):
+        return
+    why = sandbox_problem()
+    if why:
+        raise SandboxUnavailable(f"cannot sandbox the bots: {why}; pass --unsafe-no-sandbox to run them "
+                                 "without one (only bots you trust)")
+
+
+_warmed = False
+
+
+def _warm_kernels() -> None:
+    """Compile (and cache next to the sources) the kernels the bot host uses, outside the sandbox:
+    inside it the cache is read-only."""
+    global _warmed
+    if not _warmed:
+        from sylver.arena.host import warm_up
+
+        warm_up()
+        _warmed = True
 
 
 class BotProcess:
     """One running bot speaking the JSON-lines protocol."""
 
-    def __init__(self, spec: BotSpec, bot_id: int, memory_mb: int = DEFAULT_MEMORY_MB) -> None:
+    def __init__(self, spec: BotSpec, bot_id: int, memory_mb: int = DEFAULT_MEMORY_MB, *,
+                 sandbox: bool = True) -> None:
         self.spec = spec
         self.bot_id = bot_id
         self.memory_mb = memory_mb
+        self.sandboxed = sandbox and spec.kind != "builtin" and not unsafe_from_env()
+        """Built-in bots are trusted; the others run in the sandbox unless the organiser opts out."""
         self.proc: subprocess.Popen | None = None
+        self.pid = 0
+        """The bot's first process (the host of a Python bot, or the ``cmd:`` program), outer PID."""
+        self.keep: tuple[int, ...] = ()
+        """Processes that are not the bot's strays: its first process and bwrap's two."""
         self.workdir = ""
-        self.cgroup: str | None = None
+        self.cgroup: BotCgroup | None = None
         self.buf = b""
         self.stopped = False
         self.dead = False
         self.api = ""
         self.cpu_hard = resource.RLIM_INFINITY
+        self._cpu_soft = -1
         self._cpu_last: float | None = None
 
     # -- life cycle --------------------------------------------------------------------------------
     def start(self, hello: dict | None = None) -> dict:
         """Start the process and exchange hello/ready; raises StartError with a reason."""
         _sweep_stale()
+        if self.sandboxed:
+            why = sandbox_problem()
+            if why:
+                raise SandboxUnavailable(f"cannot sandbox bot {self.spec.name}: {why}; pass "
+                                         "--unsafe-no-sandbox to run it without one (only bots you trust)")
         safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in self.spec.name)[:40]
         self.workdir = tempfile.mkdtemp(prefix=f"sylver-bot-{os.getpid()}-{safe}-")
         if self.spec.kind == "cmd":
             argv = list(self.spec.argv)
         else:
-            argv = [sys.executable, "-u", str(HOST), json.dumps(self.spec.to_json()),
-                    str(self.bot_id)]
-        root = _pids_cgroup_root()
-        if root is not None:
-            path = os.path.join(root, f"bot-{os.getpid()}-{next(_counter)}")
-            try:
-                os.makedirs(path, exist_ok=True)
-                with open(os.path.join(path, "pids.max"), "w") as f:
-                    f.write(str(MAX_PROCESSES))
-                self.cgroup = path
-            except OSError:
-                self.cgroup = None
-        env = dict(os.environ)
-        env.update(OMP_NUM_THREADS="1", NUMBA_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
-                   MKL_NUM_THREADS="1", PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
-        env.pop("PYTHONSTARTUP", None)
+            argv = [sys.executable, "-u", str(HOST), json.dumps(self.spec.to_json()), str(self.bot_id)]
+        threads = {"OMP_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
+                   "MKL_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+        if self.sandboxed:
+            if self.spec.kind == "python":
+                _warm_kernels()
+            env = _sandbox_env(self.spec)
+            argv = sandbox_argv(self.spec, argv)
+            cwd = "/"
+        else:
+            env = dict(os.environ)
+            env.pop("PYTHONSTARTUP", None)
+            cwd = self.workdir
+        env.update(threads)
+        cgroup = BotCgroup(MAX_PROCESSES)
+        self.cgroup = cgroup if cgroup.dirs else None
+        procs_files = cgroup.procs_files
         log = open(os.path.join(self.workdir, "bot.log"), "wb")  # noqa: SIM115
         memory = self.memory_mb * 1024 * 1024
-        cgroup = self.cgroup
-        nproc = MAX_PROCESSES if os.geteuid() == 0 else _user_processes() + MAX_PROCESSES
+        if cgroup.limits_processes:
+            nproc = None
+        else:
+            nproc = MAX_PROCESSES if os.geteuid() == 0 else _user_processes() + MAX_PROCESSES
 
         def limits() -> None:  # runs in the child between fork and exec
-            if cgroup:
+            for path in procs_files:
                 try:
-                    with open(os.path.join(cgroup, "cgroup.procs"), "w") as f:
+                    with open(path, "w") as f:
                         f.write(str(os.getpid()))
                 except OSError:
                     pass
@@ -226,10 +394,11 @@ class BotProcess:
                 (resource.RLIMIT_FSIZE, 256 << 20),
                 (resource.RLIMIT_CORE, 0),
             ):
-                try:
-                    resource.setrlimit(res, (val, val))
-                except (ValueError, OSError):
-                    pass
+                if val is not None:
+                    try:
+                        resource.setrlimit(res, (val, val))
+                    except (ValueError, OSError):
+                        pass
 
         try:
             self.proc = subprocess.Popen(  # noqa: S603
@@ -237,7 +406,7 @@ class BotProcess:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=log,
-                cwd=self.workdir,
+                cwd=cwd,
                 env=env,
                 start_new_session=True,
                 preexec_fn=limits,  # noqa: PLW1509
@@ -249,10 +418,9 @@ class BotProcess:
             raise StartError(f"bot {self.spec.name}: cannot start {argv[0]}: {exc.strerror}") from None
         finally:
             log.close()
-        try:
-            self.cpu_hard = resource.prlimit(self.proc.pid, resource.RLIMIT_CPU)[1]
-        except OSError:
-            pass
+        self.pid = self.proc.pid
+        self.keep = (self.pid,)
+        self.cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
         os.set_blocking(self.proc.stdout.fileno(), False)  # type: ignore[union-attr]
         os.set_blocking(self.proc.stdin.fileno(), False)  # type: ignore[union-attr]
         hello = dict(hello or {})
@@ -269,8 +437,30 @@ class BotProcess:
             self.close()
             raise StartError(f"bot {self.spec.name} cannot start: expected a ready message, got {r.msg!r:.100}")
         self.api = str(r.msg.get("api", self.spec.kind))
+        if self.sandboxed:
+            self._find_first_process()
         self.pause()
         return r.msg
+
+    def _find_first_process(self) -> None:
+        """The sandboxed bot's first process: PID 2 of its namespace (bwrap, then bwrap's reaper)."""
+        assert self.proc is not None
+        outer = self.proc.pid
+        pids = self.cgroup.pids() if self.cgroup is not None else _descendants(outer)
+        for p in pids:
+            try:
+                with open(f"/proc/{p}/status", "rb") as f:
+                    ns = next((line.split()[1:] for line in f if line.startswith(b"NSpid:")), [])
+            except OSError:
+                continue
+            if len(ns) == 2 and ns[1] == b"2":
+                fields = _stat_fields(p)
+                reaper = int(fields[1]) if fields else 0
+                self.pid, self.keep, self._cpu_last = p, (outer, reaper, p), None
+                if self.cgroup is not None:
+                    self.cgroup.unfreeze_always((outer, reaper))
+                return
+        self.keep = tuple(pids) or (outer,)  # no NSpid (old kernel): spare what runs at the start
 
     @property
     def alive(self) -> bool:
@@ -284,21 +474,30 @@ class BotProcess:
         return " | ".join(x.strip() for x in data.strip().splitlines()[-lines:] if x.strip())[:400]
 
     def _signal(self, sig: int) -> None:
+        """Signal the bot's process group (and bwrap's: in the sandbox the bot leads a session)."""
         if self.proc is None:
             return
-        try:
-            os.killpg(self.proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
+        for group in dict.fromkeys((self.proc.pid, self.pid)):
+            try:
+                os.killpg(group, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
 
     def pause(self) -> None:
+        """Stop the bot: its whole cgroup (freezer), else its process group (SIGSTOP)."""
         if not self.stopped and self.alive:
-            self._signal(signal.SIGSTOP)
+            if self.cgroup is not None and self.cgroup.can_freeze:
+                self.cgroup.freeze()
+            else:
+                self._signal(signal.SIGSTOP)
             self.stopped = True
 
     def resume(self) -> None:
         if self.stopped:
-            self._signal(signal.SIGCONT)
+            if self.cgroup is not None and self.cgroup.can_freeze:
+                self.cgroup.thaw()
+            else:
+                self._signal(signal.SIGCONT)
             self.stopped = False
 
     def kill(self) -> None:
@@ -306,22 +505,17 @@ class BotProcess:
         if self.proc is None:
             return
         self.dead = True
+        if self.cgroup is not None:
+            self.cgroup.kill()
+        else:
+            for p in _descendants(self.proc.pid):
+                try:
+                    os.kill(p, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
         self._signal(signal.SIGKILL)
         self._signal(signal.SIGCONT)
-        if self.cgroup:
-            for _ in range(50):
-                try:
-                    pids = Path(self.cgroup, "cgroup.procs").read_text().split()
-                except OSError:
-                    break
-                if not pids:
-                    break
-                for p in pids:
-                    try:
-                        os.kill(int(p), signal.SIGKILL)
-                    except (ProcessLookupError, ValueError, PermissionError):
-                        pass
-                time.sleep(0.01)
+        self.stopped = False
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -344,15 +538,8 @@ class BotProcess:
                         stream.close()
                 except OSError:
                     pass
-        if self.cgroup:
-            for _ in range(20):
-                try:
-                    os.rmdir(self.cgroup)
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:
-                    time.sleep(0.02)
+        if self.cgroup is not None:
+            self.cgroup.remove()
             self.cgroup = None
         if self.workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
@@ -364,6 +551,8 @@ class BotProcess:
             code = self.proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             return "stopped answering"
+        if self.sandboxed and code > 128:  # bwrap exits with 128 + the signal that killed the bot
+            code = 128 - code
         if code < 0:
             try:
                 name = signal.Signals(-code).name
@@ -374,6 +563,14 @@ class BotProcess:
             text = f"exited with status {code}"
         tail = self.log_tail()
         return f"{text}: {tail}" if tail else text
+
+    def _cpu(self) -> float | None:
+        """CPU seconds of the bot so far: its whole cgroup, else its first process."""
+        if self.cgroup is not None:
+            c = self.cgroup.cpu_seconds()
+            if c is not None:
+                return c
+        return _cpu_seconds(self.pid)
 
     # -- calls ---------------------------------------------------------------------------------------
     def send(self, msg: dict) -> bool:
@@ -403,30 +600,42 @@ class BotProcess:
         ``before_wait`` runs after the message is sent (the referee's own bookkeeping overlaps the
         bot's thinking).  The bot is paused again afterwards unless ``pause`` is False.  ``idle``
         (the opponent, which has just answered) is paused as soon as this call lasts longer than
-        PAUSE_GRACE: two signals per move would cost more than most moves of fast bots.
+        PAUSE_GRACE: two freezes per move would cost more than most moves of fast bots.
+
+        The wall-clock guard (``wall``, else WALL_FACTOR × time + WALL_SLACK) counts only the time
+        the bot did not spend waiting for a CPU, and is never shorter than itself × the load factor.
         """
         assert self.proc is not None
-        pid = self.proc.pid
+        pid = self.pid
         self.resume()
-        c0 = self._cpu_last if self._cpu_last is not None else _cpu_seconds(pid)
+        c0 = self._cpu_last if self._cpu_last is not None else self._cpu()
         if c0 is None or not self.alive:
             if before_wait:
                 before_wait()
             return Reply(None, 0.0, 0.0, "crash", self.exit_description())
+        budget: float | None
         if time_left is not None:
-            budget = max(time_left, 0.0)
-            soft = int(c0 + budget + 2.0) + 1
-            try:
-                hard = self.cpu_hard
-                if hard != resource.RLIM_INFINITY and soft > hard:
-                    soft = hard
-                resource.prlimit(pid, resource.RLIMIT_CPU, (soft, hard))
-            except (OSError, ValueError):
-                pass
-            guard = wall if wall is not None else budget * WALL_FACTOR + WALL_SLACK
+            limit = max(time_left, 0.0)
+            budget = limit
+            # The kernel's backstop: the first process's CPU time is at most the tree's (c0).
+            soft = int(c0 + limit + 2.0) + 1
+            hard = self.cpu_hard
+            if hard != resource.RLIM_INFINITY and soft > hard:
+                soft = hard
+            if soft != self._cpu_soft:
+                try:
+                    resource.prlimit(pid, resource.RLIMIT_CPU, (soft, hard))
+                    self._cpu_soft = soft
+                except (OSError, ValueError):
+                    pass
+            guard = wall if wall is not None else limit * WALL_FACTOR + WALL_SLACK
         else:
             budget = None
             guard = wall if wall is not None else UNLIMITED_WALL
+        # The load factor and the CPU waiting are read once the call outlasts its first wait (a
+        # fast answer needs neither); waiting before that counts as the bot's own time.
+        load = 0.0
+        delay0 = 0.0
         t0 = time.perf_counter()
         extra = self._unsolicited()
         if extra:
@@ -441,6 +650,8 @@ class BotProcess:
             return Reply(None, 0.0, time.perf_counter() - t0, "crash", self.exit_description())
         fd = self.proc.stdout.fileno()  # type: ignore[union-attr]
         deadline = t0 + guard
+        used = 0.0
+        polled = False
         result: Reply | None = None
         while True:
             line, ok = self._take_line()
@@ -452,7 +663,7 @@ class BotProcess:
                 if not stripped:
                     continue
                 try:
-                    obj = json.loads(stripped)
+                    obj = _loads(stripped)
                 except ValueError:
                     obj = None
                 if not isinstance(obj, dict):
@@ -464,15 +675,28 @@ class BotProcess:
                 result = Reply(obj, 0.0, 0.0)
                 break
             now = time.perf_counter()
-            if now >= deadline:
-                result = Reply(None, 0.0, 0.0, "timeout", f"no answer within the wall-clock guard of {guard:.3g} s")
-                break
-            wait = deadline - now
-            if budget is not None:
-                used = (_cpu_seconds(pid) or 0.0) - c0
+            if polled and budget is not None:
+                used = (self._cpu() or c0) - c0
                 if used > budget + 0.05:
                     result = Reply(None, used, 0.0, "timeout", f"used {used:.2f} s of CPU time (limit {budget:.3g} s)")
                     break
+            if polled and not load:
+                load = load_factor()
+                delay0 = _run_delay(pid)
+                deadline = t0 + guard * load
+            if now >= deadline:
+                waited = _run_delay(pid) - delay0
+                if now - t0 - waited >= guard:
+                    result = Reply(None, used, 0.0, "timeout", (
+                        f"no answer within the wall-clock guard of {guard:.3g} s "
+                        f"({'2 × its time + 1 s, ' if wall is None and budget is not None else ''}"
+                        f"at least × the load factor {load:.2g}): {now - t0:.3g} s passed, {waited:.2g} s of "
+                        f"them waiting for a CPU, and it used {used:.2f} s of CPU time"))
+                    break
+                wait = max(0.01, guard - (now - t0 - waited))
+            else:
+                wait = deadline - now
+            if budget is not None:
                 wait = min(wait, max(0.005, min(0.25, budget - used + 0.02)))
             if idle is not None and not idle.stopped:
                 if now - t0 >= PAUSE_GRACE:
@@ -483,6 +707,7 @@ class BotProcess:
                 ready, _, _ = select.select([fd], [], [], wait)
             except (OSError, ValueError):
                 ready = [fd]
+            polled = polled or not ready
             if ready:
                 try:
                     chunk = os.read(fd, 1 << 16)
@@ -495,7 +720,7 @@ class BotProcess:
                     break
                 self.buf += chunk
         wall_used = time.perf_counter() - t0
-        c1 = _cpu_seconds(pid)
+        c1 = self._cpu()
         self._cpu_last = c1
         proc_cpu = (c1 - c0) if c1 is not None else result.cpu
         result.wall = wall_used
@@ -521,36 +746,23 @@ class BotProcess:
             self.pause()
         return result
 
-    def reap_strays(self) -> None:
-        """Kill every process the bot started (its children do not outlive its move)."""
-        if self.proc is None:
-            return
-        host = self.proc.pid
-        pids: list[int] = []
-        if self.cgroup:
+    def reap_strays(self) -> int:
+        """Kill every process the bot started (its first process stays); return how many."""
+        if self.proc is None or self.dead:
+            return 0
+        if self.cgroup is not None:
+            n = self.cgroup.kill(spare=self.keep)
+            if self.stopped:
+                self.cgroup.freeze()
+            return n
+        victims = [p for p in _descendants(self.proc.pid) if p not in self.keep]
+        for p in victims:
             try:
-                pids = [int(p) for p in Path(self.cgroup, "cgroup.procs").read_text().split()]
-            except (OSError, ValueError):
-                pids = []
-        else:
-            for entry in os.listdir("/proc"):
-                if not entry.isdigit() or int(entry) == host:
-                    continue
-                try:
-                    with open(f"/proc/{entry}/stat", "rb") as f:
-                        data = f.read()
-                except OSError:
-                    continue
-                fields = data[data.rfind(b")") + 2 :].split()
-                if len(fields) > 2 and int(fields[2]) == host:
-                    pids.append(int(entry))
-        for p in pids:
-            if p != host:
-                try:
-                    os.kill(p, signal.SIGKILL)
-                    os.kill(p, signal.SIGCONT)
-                except (ProcessLookupError, PermissionError):
-                    pass
+                os.kill(p, signal.SIGKILL)
+                os.kill(p, signal.SIGCONT)
+            except (ProcessLookupError, PermissionError):
+                pass
+        return len(victims)
 
     def _unsolicited(self) -> str:
         """A line the bot wrote without being asked ("" if none; log messages are allowed).
@@ -563,7 +775,7 @@ class BotProcess:
             line, rest = self.buf.split(b"\n", 1)
             if line.strip():
                 try:
-                    obj = json.loads(line)
+                    obj = _loads(line)
                 except ValueError:
                     obj = None
                 if not (isinstance(obj, dict) and obj.get("type") == "log"):
@@ -592,4 +804,3 @@ class BotProcess:
             return None, len(self.buf) <= MAX_LINE
         line, self.buf = self.buf[:i], self.buf[i + 1 :]
         return line, True
-

@@ -70,7 +70,9 @@ def parse_spec(text: str) -> BotSpec:
         found = shutil.which(prog) if os.sep not in prog else (prog if os.access(prog, os.X_OK) else None)
         if not found:
             raise ValueError(f"bot {text!r}: program {prog!r} not found or not executable")
-        argv = (os.path.abspath(found),) + argv[1:]
+        # The bot runs in a directory of its own: arguments naming existing files become absolute.
+        args = tuple(os.path.abspath(a) if not a.startswith("-") and os.path.exists(a) else a for a in argv[1:])
+        argv = (os.path.abspath(found),) + args
         return BotSpec("cmd", name or Path(prog).name, argv[0], "", argv, text)
     if ":" in raw or raw.endswith(".py"):
         path, _, cls = raw.rpartition(":") if ":" in raw else (raw, "", "")

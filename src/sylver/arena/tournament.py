@@ -18,6 +18,9 @@ import csv
 import hashlib
 import json
 import os
+import shutil
+import signal
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
@@ -26,11 +29,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sylver.arena.cgroups import sweep_stale
 from sylver.arena.ratings import BotStats, standings
 from sylver.arena.rules import Rules
-from sylver.arena.sandbox import DEFAULT_MEMORY_MB, BotProcess
+from sylver.arena.sandbox import DEFAULT_MEMORY_MB, BotProcess, check_sandbox
 from sylver.arena.specs import BotSpec
-from sylver.arena.worker import run_game
+from sylver.arena.worker import read_journals, run_game
 from sylver.executors import default_jobs, make_executor
 
 PLAN_VERSION = 1
@@ -54,6 +58,8 @@ class Config:
     memory_mb: int = DEFAULT_MEMORY_MB
     pairs: list[tuple[int, int]] | None = None
     """Only these pairs play (``match``); None: round robin."""
+    unsafe_no_sandbox: bool = False
+    """Run untrusted bots without the sandbox (a run-time choice: not part of the plan)."""
 
     def to_json(self) -> dict:
         return {
@@ -233,7 +239,7 @@ def preflight(config: Config, active: list[int]) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     def try_start(i: int) -> None:
-        proc = BotProcess(config.specs[i], i, config.memory_mb)
+        proc = BotProcess(config.specs[i], i, config.memory_mb, sandbox=not config.unsafe_no_sandbox)
         try:
             proc.start()
         finally:
@@ -271,6 +277,27 @@ def _release_cluster_bots(executor: object) -> None:
         pass
 
 
+def _exit_text(code: int | None) -> str:
+    if code is None:
+        return "died"
+    if code < 0:
+        try:
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"exited with status {code}"
+
+
+def forfeit_record(g: dict, phase: int, loser: int, detail: str) -> dict:
+    """The record of a game that the bot in seat ``loser`` lost before it could end (a crash)."""
+    names = g["players"]
+    return {"game": g["id"], "phase": phase, "round": g["round"], "seed": g["seed"], "players": names,
+            "first": names[0], "start": g["start"], "moves": [], "times": [], "walls": [],
+            "winner": names[1 - loser], "loser": names[loser], "winner_seat": 1 - loser, "reason": "crash",
+            "detail": detail, "witness": None, "strikes": [], "learn_errors": [], "cpu": [0.0, 0.0],
+            "wall": 0.0, "referee_cpu": 0.0, "update_cpu": 0.0}
+
+
 def _disqualified_in(records: list[dict]) -> list[str]:
     out = []
     for r in records:
@@ -284,6 +311,136 @@ def _disqualified_in(records: list[dict]) -> list[str]:
     return out
 
 
+def _run_batch(config: Config, phase: int, todo: list[dict], games: list[dict], key: str, jobs: int,
+               cluster: str | None, journal: str | None, attempts: dict[int, int], max_attempts: int,
+               executor_factory: Callable | None, results: ResultsDir, ev: Events,
+               voids: int) -> tuple[list[dict], bool, int]:
+    """Play ``todo`` on one executor until done or the executor breaks; returns (what is left to
+    play, stop, voids)."""
+    factory = executor_factory or (lambda: make_executor(jobs, cluster))
+    stop = broken = False
+    lost: list[dict] = []
+    workers: dict = {}
+    announced: set[int] = set()
+
+    def announce(g: dict) -> None:
+        if g["id"] not in announced:
+            announced.add(g["id"])
+            ev.started(g, g["id"], len(games))
+
+    def give_up(g: dict, why: str, again: list[dict]) -> int:
+        attempts[g["id"]] = attempts.get(g["id"], 0) + 1
+        if attempts[g["id"]] < max_attempts:
+            ev.note(f"game {g['id']}: {why}; playing it again")
+            again.insert(0, g)
+            return 0
+        rec = {"game": g["id"], "phase": phase, "void": True, "players": g["players"],
+               "error": f"{why} ({attempts[g['id']]} attempts): the game is void"}
+        results.append(rec)
+        ev.void(rec)
+        return 1
+
+    queue = list(todo)
+    with factory() as executor, _kill_workers_on_interrupt(executor):
+        window = jobs + 2 if not cluster else max(4, jobs * 2)
+        inflight: dict[Future, dict] = {}
+        client = getattr(executor, "_client", None)  # Dask: workers tell when they start a game
+        topic = f"sylver-arena-started-{key}" if client is not None else ""
+        told: list[dict] = []
+        if client is not None and topic:
+            client.subscribe_topic(topic, lambda event: told.append(event[1]))
+        while (queue or inflight) and not broken:
+            while queue and len(inflight) < window and not stop:
+                g = queue.pop(0)
+                task = {"key": key, "rules": config.rules.to_json(), "game": g,
+                        "specs": [config.specs[s].to_json() for s in g["seats"]],
+                        "ids": list(g["seats"]), "memory_mb": config.memory_mb,
+                        "sandbox": not config.unsafe_no_sandbox, "journal": journal, "started_topic": topic}
+                try:
+                    fut = executor.submit(run_game, task)
+                except (BrokenProcessPool, RuntimeError):
+                    queue.insert(0, g)
+                    broken = True
+                    break
+                inflight[fut] = g
+                if journal is None and not topic:  # no way to know when it starts
+                    announce(g)
+            if not inflight:
+                break
+            finished, _ = wait(list(inflight), timeout=0.05, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                g = inflight.pop(fut)
+                try:
+                    rec = fut.result()
+                except BrokenProcessPool:
+                    broken = True
+                    lost.append(g)
+                    continue
+                except Exception as exc:  # noqa: BLE001 - a lost (cluster) worker: play it again once
+                    voids += give_up(g, f"its worker failed ({type(exc).__name__}: {exc})", queue)
+                    continue
+                announce(g)
+                rec.setdefault("phase", phase)
+                rec.setdefault("round", g["round"])
+                results.append(rec)
+                if rec.get("void"):
+                    voids += 1
+                    ev.void(rec)
+                    continue
+                ev.finished(rec, g["id"], len(games))
+                if config.disqualify_on_timeout and _disqualified_in([rec]):
+                    stop = True
+            playing = read_journals(journal) if journal is not None else {}  # a local worker's journal
+            playing.update({(e["phase"], e["game"]): (0, 0, True) for e in list(told)})
+            for g in inflight.values():
+                if g["id"] not in announced and (phase, g["id"]) in playing:
+                    announce(g)
+            if broken:
+                workers = dict(getattr(executor, "_processes", None) or {})
+                lost += inflight.values()
+                inflight.clear()
+            if stop:
+                queue.clear()
+        if client is not None and topic:
+            try:
+                client.unsubscribe_topic(topic)
+            except Exception:  # noqa: BLE001
+                pass
+        _release_cluster_bots(executor)
+    if not broken:
+        return [], stop, voids
+    # The pool broke: its processes are gone, their exit statuses known.  Leftover cgroups of the
+    # dead workers' bots (frozen ones cannot die) are removed.
+    sweep_stale()
+    playing = read_journals(journal) if journal is not None else {}
+    if journal is not None:  # the next pool's workers start afresh
+        for name in os.listdir(journal):
+            os.unlink(os.path.join(journal, name))
+    retry: list[dict] = []
+    for g in lost:
+        j = playing.get((phase, g["id"]))
+        if j is None:  # still queued in the pool
+            retry.append(g)
+            continue
+        pid, seat, sandboxed = j
+        proc = workers.get(pid)
+        code = getattr(proc, "exitcode", None)
+        if code == -signal.SIGTERM:  # stopped by the pool because another worker died
+            retry.append(g)
+            continue
+        why = f"the referee's worker process (pid {pid}) {_exit_text(code)}"
+        if seat >= 0 and not sandboxed:
+            rec = forfeit_record(g, phase, seat, f"killed its host: {why} during its turn (without the "
+                                 "sandbox a bot can kill its referee)")
+            rec["worker"] = f"{os.uname().nodename}:{pid}"
+            results.append(rec)
+            announce(g)
+            ev.finished(rec, g["id"], len(games))
+            continue
+        voids += give_up(g, why, retry)
+    return retry + queue, stop, voids
+
+
 def run_tournament(
     config: Config,
     out: str | Path | None = None,
@@ -291,11 +448,19 @@ def run_tournament(
     concurrency: int | None = None,
     cluster: str | None = None,
     events: Events | None = None,
-    max_attempts: int = 3,
+    max_attempts: int = 2,
     check_start: bool = True,
     executor_factory: Callable | None = None,
 ) -> Outcome:
-    """Run (or resume) a tournament; return the final standings."""
+    """Run (or resume) a tournament; return the final standings.
+
+    A game lost with its worker process is played again once (``max_attempts`` in all), then
+    recorded as void with the reason; but when the worker died during the turn of a bot running
+    without the sandbox, that bot loses the game (``crash``, "killed its host"): without the
+    sandbox a bot can kill the process that referees it.  Games whose worker was only stopped
+    because another one died are played again without counting an attempt.
+    """
+    check_sandbox(config.specs, config.unsafe_no_sandbox)
     ev = events or Events()
     t0 = time.perf_counter()
     results = ResultsDir(out)
@@ -327,66 +492,14 @@ def run_tournament(
             preflight(config, active)
         stop = False
         attempts: dict[int, int] = {}
-        while todo and not stop:
-            factory = executor_factory or (lambda: make_executor(jobs, cluster))
-            broken = False
-            with factory() as executor, _kill_workers_on_interrupt(executor):
-                window = jobs + 2 if not cluster else max(4, jobs * 2)
-                queue = list(todo)
-                inflight: dict[Future, dict] = {}
-                while (queue or inflight) and not broken:
-                    while queue and len(inflight) < window and not stop:
-                        g = queue.pop(0)
-                        task = {"key": key, "rules": config.rules.to_json(), "game": g,
-                                "specs": [config.specs[s].to_json() for s in g["seats"]],
-                                "ids": list(g["seats"]), "memory_mb": config.memory_mb}
-                        try:
-                            fut = executor.submit(run_game, task)
-                        except (BrokenProcessPool, RuntimeError):
-                            queue.insert(0, g)
-                            broken = True
-                            break
-                        inflight[fut] = g
-                        ev.started(g, g["id"], len(games))
-                    if not inflight:
-                        break
-                    finished, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
-                    for fut in finished:
-                        g = inflight.pop(fut)
-                        try:
-                            rec = fut.result()
-                        except BrokenProcessPool:
-                            broken = True
-                            queue.insert(0, g)
-                            continue
-                        except Exception as exc:  # noqa: BLE001 - a lost worker: play it again
-                            attempts[g["id"]] = attempts.get(g["id"], 0) + 1
-                            if attempts[g["id"]] < max_attempts:
-                                ev.note(f"game {g['id']} lost with its worker ({type(exc).__name__}); replaying it")
-                                queue.insert(0, g)
-                            else:
-                                rec = {"game": g["id"], "phase": phase, "void": True, "players": g["players"],
-                                       "error": f"worker failed {max_attempts} times: {type(exc).__name__}: {exc}"}
-                                results.append(rec)
-                                voids += 1
-                                ev.void(rec)
-                            continue
-                        rec.setdefault("phase", phase)
-                        rec.setdefault("round", g["round"])
-                        results.append(rec)
-                        if rec.get("void"):
-                            voids += 1
-                            ev.void(rec)
-                            continue
-                        ev.finished(rec, g["id"], len(games))
-                        if config.disqualify_on_timeout and _disqualified_in([rec]):
-                            stop = True
-                    if stop:
-                        queue.clear()
-                todo = queue
-                if not broken:
-                    todo = []
-                _release_cluster_bots(executor)
+        journal = tempfile.mkdtemp(prefix=f"sylver-journal-{os.getpid()}-") if not cluster else None
+        try:
+            while todo and not stop:
+                todo, stop, voids = _run_batch(config, phase, todo, games, key, jobs, cluster, journal, attempts,
+                                               max_attempts, executor_factory, results, ev, voids)
+        finally:
+            if journal is not None:
+                shutil.rmtree(journal, ignore_errors=True)
         done = results.done(phase)
         if config.disqualify_on_timeout:
             new_disq = [n for n in _disqualified_in(list(done.values())) if n not in disq]

@@ -20,6 +20,9 @@ from sylver.arena.rules import Rules
 from sylver.arena.sandbox import BotProcess, StartError
 from sylver.arena.specs import BotSpec
 
+JOURNAL_LINE = 64
+"""Bytes of a journal record (see :class:`Journal`)."""
+
 _local = threading.local()
 _all_caches: list[dict] = []
 _all_lock = threading.Lock()
@@ -76,7 +79,7 @@ def _watch_parent() -> None:
     threading.Thread(target=run, daemon=True, name="sylver-arena-watchdog").start()
 
 
-def _get_bot(key: str, spec: BotSpec, bot_id: int, memory_mb: int) -> tuple[BotProcess | None, str]:
+def _get_bot(key: str, spec: BotSpec, bot_id: int, memory_mb: int, sandbox: bool) -> tuple[BotProcess | None, str]:
     cache = _cache()
     for k in [k for k in cache if k[0] != key]:  # another tournament: release its bots
         cache.pop(k).close()
@@ -86,13 +89,65 @@ def _get_bot(key: str, spec: BotSpec, bot_id: int, memory_mb: int) -> tuple[BotP
     if proc is not None:
         proc.close()
         cache.pop((key, bot_id), None)
-    proc = BotProcess(spec, bot_id, memory_mb)
+    proc = BotProcess(spec, bot_id, memory_mb, sandbox=sandbox)
     try:
-        proc.start()
+        proc.start()  # SandboxUnavailable propagates: the worker cannot play, the bot is not to blame
     except StartError as exc:
         return None, str(exc)
     cache[(key, bot_id)] = proc
     return proc, ""
+
+
+class Journal:
+    """A local worker's note of the game it plays and whose turn it is, so that the runner can tell
+    when a game starts and what happened if the worker dies: one file per worker thread,
+    ``<journal dir>/<pid>-<thread>``, opened once, rewritten in place (``<pid> <phase> <game> <seat on
+    move or -1> <1 if that bot is sandboxed>``)."""
+
+    def __init__(self, directory: str, game: dict) -> None:
+        fds = getattr(_local, "journals", None)
+        if fds is None or fds[0] != directory:
+            if fds is not None:
+                os.close(fds[1])
+            path = os.path.join(directory, f"{os.getpid()}-{threading.get_ident()}")
+            fds = (directory, os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+            _local.journals = fds
+        self.fd = fds[1]
+        self.prefix = f"{os.getpid()} {game.get('phase', 0)} {game['id']}"
+        self.sandboxed = [True, True]
+        self.mark(-1)
+
+    def mark(self, seat: int) -> None:
+        flag = int(self.sandboxed[seat]) if seat >= 0 else 1
+        os.pwrite(self.fd, f"{self.prefix} {seat} {flag}".ljust(JOURNAL_LINE - 1).encode() + b"\n", 0)
+
+
+def _tell_started(topic: str, game: dict) -> None:
+    """On a Dask worker: tell the runner that the game starts (an event on ``topic``)."""
+    try:
+        from distributed import get_worker
+
+        get_worker().log_event(topic, {"phase": game.get("phase", 0), "game": game["id"]})
+    except Exception:  # noqa: BLE001 - only the progress line depends on it
+        pass
+
+
+def read_journals(directory: str) -> dict[tuple[int, int], tuple[int, int, bool]]:
+    """(phase, game id) -> (worker pid, seat on move or -1, that bot sandboxed), for the game each
+    worker thread plays or played last."""
+    out = {}
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return {}
+    for name in names:
+        try:
+            with open(os.path.join(directory, name), "rb") as f:
+                pid, phase, game, seat, flag = f.read(JOURNAL_LINE).split()
+            out[int(phase), int(game)] = (int(pid), int(seat), flag == b"1")
+        except (OSError, ValueError):
+            continue
+    return out
 
 
 def run_game(task: dict) -> dict:
@@ -104,27 +159,36 @@ def run_game(task: dict) -> dict:
     game = task["game"]
     specs = [BotSpec.from_json(s) for s in task["specs"]]
     ids = task["ids"]
-    seats = []
-    for spec, bot_id in zip(specs, ids, strict=True):
-        proc, err = _get_bot(key, spec, bot_id, task.get("memory_mb", 4096))
-        seats.append(Seat(spec.name, bot_id, proc, f"could not start: {err}" if err else ""))
+    journal = Journal(task["journal"], game) if task.get("journal") else None
+    if task.get("started_topic"):
+        _tell_started(task["started_topic"], game)
     try:
-        record = play_game(game, rules, seats)
-    except (KeyboardInterrupt, SystemExit):
-        for seat in seats:
-            if seat.process is not None:
-                seat.process.close()
-                _cache().pop((key, seat.bot_id), None)
-        raise
-    except Exception as exc:  # noqa: BLE001 - a referee error voids the game, loudly
-        for seat in seats:
-            if seat.process is not None:
-                seat.process.close()
-                _cache().pop((key, seat.bot_id), None)
-        return {"game": game["id"], "phase": game.get("phase", 0), "void": True,
-                "players": [s.name for s in seats],
-                "error": f"referee error: {type(exc).__name__}: {exc}",
-                "traceback": traceback.format_exc()[-2000:]}
+        seats = []
+        for spec, bot_id in zip(specs, ids, strict=True):
+            proc, err = _get_bot(key, spec, bot_id, task.get("memory_mb", 4096), task.get("sandbox", True))
+            seats.append(Seat(spec.name, bot_id, proc, f"could not start: {err}" if err else ""))
+        if journal is not None:
+            journal.sandboxed = [s.process is None or s.process.sandboxed for s in seats]
+        try:
+            record = play_game(game, rules, seats, journal.mark if journal is not None else None)
+        except (KeyboardInterrupt, SystemExit):
+            for seat in seats:
+                if seat.process is not None:
+                    seat.process.close()
+                    _cache().pop((key, seat.bot_id), None)
+            raise
+        except Exception as exc:  # noqa: BLE001 - a referee error voids the game, loudly
+            for seat in seats:
+                if seat.process is not None:
+                    seat.process.close()
+                    _cache().pop((key, seat.bot_id), None)
+            return {"game": game["id"], "phase": game.get("phase", 0), "void": True,
+                    "players": [s.name for s in seats],
+                    "error": f"referee error: {type(exc).__name__}: {exc}",
+                    "traceback": traceback.format_exc()[-2000:]}
+    finally:
+        if journal is not None:
+            journal.mark(-1)
     for seat in seats:
         if seat.process is not None and not seat.process.alive:
             seat.process.close()

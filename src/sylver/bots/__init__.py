@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from sylver.bots.base import Bot, Turn, is_prime
+from sylver.bots.base import Bot, Turn
 from sylver.bots.greedy import GreedyBot
 from sylver.bots.perfect import PerfectBot
 from sylver.bots.random_bot import RandomBot
@@ -31,6 +31,5 @@ __all__ = [
     "RandomBot",
     "SageBot",
     "Turn",
-    "is_prime",
     "make_bot",
 ]

@@ -27,7 +27,8 @@ class Turn:
     max_move: int | None = None
     """The largest number the rules allow (the move cap); None: no cap."""
     no_prime_first: bool = False
-    """True when this is the first move of a game whose rules forbid a prime first move (seed 001)."""
+    """True when this is the first move of a game whose rules forbid a prime first move (the
+    first rules of the King-of-the-Hill Sylver Coinage bot competition)."""
     extra: dict[str, object] = field(default_factory=dict)
     """Anything else a referee wants to tell (e.g. the seat); bots must not rely on it."""
 

@@ -13,8 +13,11 @@ from sylver.bots.candidates import hands_over_2_3, least_scored, reply_count
 
 
 class GreedyBot(Bot):
-    """Among the allowed moves (all of them in small positions, small numbers plus a sample in large
-    ones), the one leaving the fewest legal replies, ties broken at random; 2/3 blunders avoided."""
+    """Names the move that leaves the opponent the fewest legal replies, never one after which the
+    opponent can make {2,3} (where only the losing 1 is left); no theory and no search.
+
+    Candidates: every allowed move in small positions, the small numbers and a random sample in
+    large ones; ties are broken at random."""
 
     name = "greedy"
 

@@ -3,7 +3,7 @@ everywhere else.
 
 Order of business on each move (each step within the move's time budget):
 
-1. **Theory** (shared/seeds/004, :mod:`sylver.bots.lore`): a move proven to leave a P-position —
+1. **Theory** (:mod:`sylver.theory`): a move proven to leave a P-position —
    a prime p >= 5 on the empty position (Hutchings), p when every named number is a multiple of a
    prime p >= 5, the published P-positions with g > 1 ({4,6}, {6,9}, {8,12}, {8,14}, {10,16,24},
    {8,10,22}, the series {8,12,8n+2,8n+6}, ...), the {4,6} family {4,6,x}, and {2,3}.
@@ -28,9 +28,11 @@ Order of business on each move (each step within the move's time budget):
      ``patience`` passes it commits with the best swindle (an N-position with the rarest winning
      replies), so that games against passive opponents end.
 
-Time: a move uses at most ``think`` seconds and at most 15 % of the time left on the clock (or of the
-per-call limit), so neither a 20 s per-call limit nor a 30 s chess clock can be overstepped; a
-position in the book or the memo is answered in milliseconds.
+Time: a move plans at most ``think`` seconds and at most 15 % of ``Turn.time_left`` (the time left on
+the clock, or the per-call limit); where the position can be solved exactly, 3 × ``think`` and 25 %.
+A time-limited solve can return some tenths of a second late, so a caller keeping a clock holds a
+reserve (see :class:`sylver.compat.GameClock`); a position in the book or the memo is answered in
+milliseconds.
 """
 
 from __future__ import annotations
@@ -40,9 +42,9 @@ import time
 
 from sylver.bots.base import Bot, Turn
 from sylver.bots.candidates import SMALL, candidates, hands_over_2_3, largest_allowed
-from sylver.bots.lore import known_outcome, proven_n, winning_move_by_theory
 from sylver.bots.oracle import Exact, Oracle, solver_ready, start_warm_up
 from sylver.position import Outcome, Position
+from sylver.theory import known_outcome, proven_n, winning_move_by_theory
 
 EASY_GENUS = 60
 """A position with at most this many legal moves is within any searching opponent's reach."""
@@ -62,6 +64,18 @@ SWINDLE_GENUS = 150
 CLOCK_SHARE = 0.15
 """Largest share of the remaining time one move may take."""
 
+SOLVE_SHARE = 0.25
+"""Largest share of the remaining time a move may take when the position can be solved exactly (the
+most any built-in bot plans to spend on one move)."""
+
+QUICK = 0.05
+"""With less than this to spend on a move (SOLVE_SHARE of the time left), the move is chosen from what
+is known at once (theory, book, memo, a solve of a position with at most QUICK_GENUS legal moves),
+else it is the largest allowed number: a time-limited solve can return a tenth of a second late."""
+
+QUICK_GENUS = 32
+"""Positions this small are solved in milliseconds, even in time trouble."""
+
 
 class _Deadline:
     def __init__(self, seconds: float) -> None:
@@ -75,7 +89,10 @@ class _Deadline:
 
 
 class PerfectBot(Bot):
-    """Theory, then exact play (book, memo, solver), then a two-ply search with exact leaves."""
+    """Plays perfectly wherever the theory or the exact solver decides the position, and looks two
+    moves ahead where neither does.
+
+    Theory, then exact play (book, memo, solver), then a two-ply search with exact leaves."""
 
     name = "perfect"
 
@@ -118,6 +135,8 @@ class PerfectBot(Bot):
         move = winning_move_by_theory(p)
         if move is not None and turn.allows(move):
             return move
+        if turn.time_left is not None and SOLVE_SHARE * turn.time_left < QUICK:
+            return self._quick(turn)
         if not p.is_finite and not p.is_empty:
             # gcd > 1: short positions and the g = 2 periodicity engine (a share of the budget)
             exact = self.oracle.solve_gcd(p, time_limit=0.5 * deadline.left())
@@ -126,10 +145,10 @@ class PerfectBot(Bot):
                     if turn.allows(w):
                         return w
         if p.is_finite:
-            # solving decides the game, so it may take up to 3 * think (and 25 % of the clock)
+            # solving decides the game, so it may take up to 3 * think (and SOLVE_SHARE of the clock)
             extended = 3 * self.think
             if turn.time_left is not None:
-                extended = min(extended, 0.25 * max(0.0, turn.time_left))
+                extended = min(extended, SOLVE_SHARE * max(0.0, turn.time_left))
             if extended > deadline.left() and solver_ready():  # not while the solver compiles
                 deadline = _Deadline(extended)
             exact = self.oracle.solve(p, time_limit=0.7 * deadline.left(), wait=True)
@@ -146,6 +165,18 @@ class PerfectBot(Bot):
                 else:
                     return self._swindle(turn, deadline) or self._fallback(turn)
         return self._search(turn, deadline)
+
+    def _quick(self, turn: Turn) -> int:
+        """A move in time trouble: a known or instantly solved winning move, else a near-pass."""
+        p = turn.position
+        exact = self.oracle.known(p) if p.is_finite else None
+        if exact is None and p.is_finite and p.genus <= QUICK_GENUS:
+            exact = self.oracle.solve(p, time_limit=1.0)
+        if exact is not None and exact.outcome is Outcome.N:
+            for w in exact.winning_moves:
+                if turn.allows(w):
+                    return w
+        return self._fallback(turn)
 
     def learn(self, record: object, seat: int) -> None:
         self._stalls = 0
@@ -241,7 +272,7 @@ class PerfectBot(Bot):
             return False
         known = known_outcome(after)
         if known is not None:
-            return known
+            return known is Outcome.P
         if after.is_finite:
             exact = self._exact(after, deadline)
             if exact is not None:
@@ -290,7 +321,7 @@ class PerfectBot(Bot):
                 if n in open_moves:
                     return n
         if p.is_empty:
-            # no prime allowed (seed 001): the smallest undecided opening, 16 — every odd reply
+            # no prime allowed (first KotH rules): the smallest undecided opening, 16 — every odd reply
             # leaves a coprime pair (N, solvable while small), many even ones have known answers
             # ({2}: 3, {4}: 6, {8}: 12, {10,16}: 24, {16,18}: 5, {16,24}: 10)
             return min(open_moves)

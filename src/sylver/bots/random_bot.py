@@ -8,7 +8,7 @@ _SAMPLES = 10_000
 
 
 class RandomBot(Bot):
-    """Uniform over the legal moves other than 1 (1 only when nothing else is allowed).
+    """Names a legal move other than 1 at random (1 only when nothing else is allowed).
 
     With g = 1 the legal moves are the gaps 2..t: sampled by rejection (a gap's density is about 1/2
     for KotH starts) and, when rejection keeps failing, by listing them.  With g > 1 there are

@@ -1,4 +1,5 @@
-"""``sage``: plays by the theorems of the paper (shared/seeds/004), without search.
+"""``sage``: plays by the theorems of the paper, without search (G. Sicherman, "Theory and Practice
+of Sylver Coinage", Integers 2002; the sections below are the paper's).
 
 Idea: a move that leaves a position the theory proves P wins (a prime p >= 5 on the empty position
 or when every named number is a multiple of p; the published P-positions {4,6}, {6,9}, {8,12},
@@ -13,12 +14,13 @@ from __future__ import annotations
 
 from sylver.bots.base import Bot, Turn
 from sylver.bots.candidates import least_scored, reply_count
-from sylver.bots.lore import known_outcome, proven_n, winning_move_by_theory
+from sylver.position import Outcome
+from sylver.theory import known_outcome, proven_n, winning_move_by_theory
 
 
 class SageBot(Bot):
-    """Theory first: win by a theorem when one applies, never move into a proven N-position,
-    otherwise leave the fewest legal replies."""
+    """Wins by a theorem when one applies, never moves into a position the theory proves lost, and
+    otherwise leaves the opponent the fewest legal replies."""
 
     name = "sage"
 
@@ -31,5 +33,5 @@ class SageBot(Bot):
             turn,
             self.rng,
             score=lambda after: (1 if proven_n(after) else 0, reply_count(after)),
-            wins_at_once=lambda after: after.is_terminal or known_outcome(after) is True,
+            wins_at_once=lambda after: after.is_terminal or known_outcome(after) is Outcome.P,
         )

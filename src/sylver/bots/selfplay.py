@@ -11,8 +11,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from sylver.bots.base import Bot, Turn, is_prime
+from sylver.bots.base import Bot, Turn
 from sylver.position import GameRecord, Position
+from sylver.theory import is_prime
 
 
 @dataclass(frozen=True)
@@ -48,34 +49,39 @@ def play_game(
     history: list[int] = list(p.generators)
     moves: list[int] = []
     used = [0.0, 0.0]
+    seat = 0
+
+    def lost(reason: str, detail: str = "") -> Played:  # the player to move (seat) lost
+        return Played(winner=1 - seat, reason=reason, moves=tuple(moves), seconds=(used[0], used[1]), detail=detail)
+
     for ply in range(max_plies):
         seat = ply % 2
         limits = [x for x in (per_move, None if clock is None else clock - used[seat]) if x is not None]
         time_left = min(limits) if limits else None
         turn = Turn(
-            p, tuple(history), time_left, max_move, no_prime_first and ply == 0 and p.is_empty,
-            {"seat": seat},
+            p, tuple(history), time_left=time_left, max_move=max_move,
+            no_prime_first=no_prime_first and ply == 0 and p.is_empty, extra={"seat": seat},
         )
         t0 = time.monotonic()
         try:
             n = bots[seat].choose(turn)
         except Exception as exc:  # a crash is a loss, as in the arena
-            return Played(1 - seat, "crash", tuple(moves), (used[0], used[1]), repr(exc))
+            return lost("crash", repr(exc))
         spent = time.monotonic() - t0
         used[seat] += spent
         if time_left is not None and spent > time_left:
-            return Played(1 - seat, "time", tuple(moves), (used[0], used[1]), f"{spent:.2f} s")
+            return lost("time", f"{spent:.2f} s")
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            return Played(1 - seat, "invalid move", tuple(moves), (used[0], used[1]), repr(n))
+            return lost("invalid move", repr(n))
         moves.append(n)
         if n == 1:
-            return Played(1 - seat, "named 1", tuple(moves), (used[0], used[1]))
+            return lost("named 1")
         if not p.is_legal(n):
-            return Played(1 - seat, "illegal move", tuple(moves), (used[0], used[1]), p.witness_text(n) or "")
+            return lost("illegal move", p.witness_text(n) or "")
         if max_move is not None and n > max_move:
-            return Played(1 - seat, "over the cap", tuple(moves), (used[0], used[1]), str(n))
+            return lost("over the cap", str(n))
         if turn.no_prime_first and is_prime(n):
-            return Played(1 - seat, "prime first move", tuple(moves), (used[0], used[1]), str(n))
+            return lost("prime first move", str(n))
         p = p.play(n)
         history.append(n)
     raise RuntimeError(f"no result after {max_plies} plies")

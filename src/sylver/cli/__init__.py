@@ -1,5 +1,9 @@
 """The ``sylver`` command.  Each command group lives in its own module and registers on ``app``;
-``main`` turns every library error into one line on stderr and exit status 2 (no traceback)."""
+``main`` turns every library error into one line on stderr and exit status 2 (no traceback).
+
+Start-up time matters here (every command pays it): the command modules import only typer and rich
+at module level and the library where a command runs, so ``sylver --help`` imports no numpy and
+``sylver wythoff`` no numba; small kernel calls run as Python (:mod:`sylver.jit`)."""
 
 from __future__ import annotations
 
@@ -8,7 +12,8 @@ import sys
 import typer
 
 # Importing a command module registers its commands on ``app``.
-from sylver.cli import analyze, arena, play, serve, solve, wythoff  # noqa: E402,F401
+from sylver import jit
+from sylver.cli import analyze, arena, play, serve, solve, warmup, wythoff  # noqa: E402,F401
 from sylver.cli.common import app, fail
 from sylver.errors import BotError
 
@@ -21,10 +26,33 @@ def version() -> None:
     print(dist_version("sylver"))
 
 
+def _join_numbers(argv: list[str]) -> list[str]:
+    """Join each run of plain-number arguments into one (``4 5 6`` -> ``"4 5 6"``).
+
+    A position given as separate integers is joined with blanks by the commands anyway; Click's
+    parser takes time quadratic in the number of arguments (100,000 numbers: seconds), one argument
+    costs nothing.  The first number after an option stays apart: it may be that option's value."""
+    out: list[str] = []
+    run: list[str] = []
+    for arg in argv + ["-"]:
+        if arg.isascii() and arg.isdigit() and not (out and out[-1].startswith("-") and not run):
+            run.append(arg)
+            continue
+        if run:
+            out.append(" ".join(run))
+            run = []
+        out.append(arg)
+    return out[:-1]
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the console script."""
+    jit.interpret_small_calls()
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) > 64:
+        args = _join_numbers(args)
     try:
-        app(args=argv, prog_name="sylver")
+        app(args=args, prog_name="sylver")
     except (ValueError, BotError, OverflowError) as exc:
         fail(str(exc))
     except MemoryError:

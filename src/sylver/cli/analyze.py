@@ -1,4 +1,5 @@
-"""`sylver analyze POSITION...`: what the theory of shared/seeds/004 says about a position."""
+"""`sylver analyze POSITION...`: what the theory says about a position (Sicherman, "Theory and
+Practice of Sylver Coinage", Integers 2002)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,7 @@ import re
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
-from sylver import theory
 from sylver.cli.common import app, console, fail, position_from_args, print_json
 
 _NUMBER_LIKE = re.compile(r"^[-+]?[0-9.,{}\[\]() ]*$")
@@ -66,6 +64,11 @@ def _rows(r: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def _print_report(r: dict[str, Any]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from sylver.theory import PAPER
+
     table = Table(show_header=False, box=None, pad_edge=False)
     table.add_column(style="bold cyan", no_wrap=True)
     table.add_column(overflow="fold")
@@ -91,6 +94,7 @@ def _print_report(r: dict[str, Any]) -> None:
         table.add_row("engine (sylver solve)", f"{engine['outcome']}{wins}{more}: {engine['reason']}")
     for note in r["notes"]:
         table.add_row("note", Text(note, style="dim"))
+    table.add_row("sec. N", Text(f"the sections of {PAPER}", style="dim"))
     console.print(table)
 
 
@@ -110,11 +114,11 @@ def analyze(
         ),
     ] = "10000",
 ) -> None:
-    """Analyse a position with the theory of shared/seeds/004 (t, ends, enders, enclosure, outcome).
+    """Analyse a position with the theory of the game (t, ends, enders, enclosure, outcome).
 
-    Prints t and t̄, the genus and legal moves, the ends, the ender kind and antisymmetry, the
-    enclosure, short/long, Roberts's classification, the paper's published result, and the outcome
-    where theorems alone decide it.  POSITION is separate integers (4 5) or one string ("{4,5}").
+    Prints t and t̄, the genus and legal moves, the ends, the ender kind and antisymmetry, the enclosure, short/long, Roberts's classification, the paper's published result, and the outcome where theorems alone decide it. POSITION is separate integers (4 5) or one string ("{4,5}").
+
+    The theory and the sections cited ("sec. N") are those of G. Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002.
     """
     args = position or []
     for arg in args:
@@ -122,6 +126,8 @@ def analyze(
             fail(f"no such option: {arg} (see `sylver analyze --help`)")
     if not re.fullmatch(r"[0-9]{1,12}", limit.strip()):
         fail(f"--limit {limit!r} is not a non-negative integer")
+    from sylver import theory
+
     p = position_from_args(args)
     r = theory.report(p, move_list_limit=int(limit))
     if p.gcd > 1:

@@ -10,11 +10,17 @@ from sylver.cli.common import app, console, fail, print_json
 
 BOT_HELP = ("Bot spec (repeat): a built-in name, path/file.py:Class, or 'cmd:PROGRAM ARGS'; "
             "prefix name=NAME, to rename.")
-RULES_HELP = "Rules preset: koth (seed 000), koth-2020 (seed 001) or classic (seed 002)."
+RULES_HELP = ("Rules preset: koth (the King-of-the-Hill competition), koth-2020 (its first rules), classic (the "
+              "nextMove competition's reference referee: 30 s clock, nextMove gets the time used) or "
+              "classic-readme (its README: 36 s clock, nextMove gets the time left).")
+TIME_ARG_HELP = "What nextMove bots get as their third argument: 'used' (seconds used this game) or 'left'."
+UNSAFE_HELP = ("Run bots without the sandbox where bubblewrap is unavailable (only bots you trust: they can "
+               "then see and kill other processes, read your files and use the network).")
 
 
 def _rules(rules: str, start: str | None, cap: int | None, clock: float | None, move_time: float | None,
-           no_prime_first: bool | None, gap_list_limit: int | None, penalties: int | None):  # noqa: ANN202
+           no_prime_first: bool | None, gap_list_limit: int | None, penalties: int | None,
+           time_arg: str | None = None):  # noqa: ANN202
     from sylver.arena.rules import make_rules
     from sylver.position import parse_numbers
 
@@ -25,10 +31,22 @@ def _rules(rules: str, start: str | None, cap: int | None, clock: float | None, 
         except ValueError as exc:
             fail(f"--start: {exc}")
     try:
-        return make_rules(rules, start=start_t, cap=cap, clock=clock, move_time=move_time,
-                          no_prime_first=no_prime_first, gap_list_limit=gap_list_limit, penalties=penalties)
+        r = make_rules(rules, start=start_t, cap=cap, clock=clock, move_time=move_time,
+                       no_prime_first=no_prime_first, gap_list_limit=gap_list_limit, penalties=penalties,
+                       time_arg=time_arg)
     except ValueError as exc:
         fail(str(exc))
+    if start_t:
+        from sylver.arena.board import small_generators
+        from sylver.errors import TooLargeError
+        from sylver.semigroup import Semigroup
+
+        try:
+            Semigroup(start_t)
+        except TooLargeError as exc:
+            if small_generators(list(start_t)) is None:
+                fail(f"--start: the referee cannot judge moves from this start ({exc})")
+    return r
 
 
 def _specs(texts: list[str]):  # noqa: ANN202
@@ -92,13 +110,15 @@ def tournament(
     clock: float = typer.Option(None, "--clock", help="Chess clock per bot per game, seconds (0: none)."),
     move_time: float = typer.Option(None, "--move-time", help="Limit per call, seconds (0: none)."),
     no_prime_first: bool = typer.Option(None, "--no-prime-first/--prime-first-ok",
-                                        help="Forbid a prime as the first move (seed 001)."),
+                                        help="Forbid a prime as the first move (the first King-of-the-Hill rules)."),
     gap_list_limit: int = typer.Option(None, "--gap-list-limit",
                                        help="nextMove bots get the remaining moves when at most this many."),
     penalties: int = typer.Option(None, "--penalties", help="Illegal answers that lose (3: three strikes)."),
+    time_arg: str = typer.Option(None, "--time-arg", help=TIME_ARG_HELP),
     disqualify_on_timeout: bool = typer.Option(False, "--disqualify-on-timeout",
                                                help="Disqualify a bot that times out and replay every round."),
     memory: int = typer.Option(4096, "--memory", help="Address-space limit per bot, MiB."),
+    unsafe_no_sandbox: bool = typer.Option(False, "--unsafe-no-sandbox", help=UNSAFE_HELP),
     report_every: int = typer.Option(0, "--report-every", help="Print standings every N games (0: ~10 times)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No per-game lines."),
     as_json: bool = typer.Option(False, "--json", help="Print the standings as JSON."),
@@ -113,8 +133,11 @@ def tournament(
         fail("--rounds must be at least 1")
     if memory < 64:
         fail("--memory must be at least 64 MiB")
-    r = _rules(rules, start, cap, clock, move_time, no_prime_first, gap_list_limit, penalties)
-    config = Config(specs, r, rounds, seed, disqualify_on_timeout, memory)
+    r = _rules(rules, start, cap, clock, move_time, no_prime_first, gap_list_limit, penalties, time_arg)
+    config = Config(
+        specs, r, rounds=rounds, seed=seed, disqualify_on_timeout=disqualify_on_timeout, memory_mb=memory,
+        unsafe_no_sandbox=unsafe_no_sandbox,
+    )
     total = rounds * len(specs) * (len(specs) - 1)
     _run(config, out, concurrency, cluster, quiet, as_json, every=report_every or max(1, total // 10))
 
@@ -136,7 +159,9 @@ def match(
     no_prime_first: bool = typer.Option(None, "--no-prime-first/--prime-first-ok"),
     gap_list_limit: int = typer.Option(None, "--gap-list-limit"),
     penalties: int = typer.Option(None, "--penalties"),
+    time_arg: str = typer.Option(None, "--time-arg", help=TIME_ARG_HELP),
     memory: int = typer.Option(4096, "--memory"),
+    unsafe_no_sandbox: bool = typer.Option(False, "--unsafe-no-sandbox", help=UNSAFE_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -146,8 +171,9 @@ def match(
     specs = _specs([bot_a, bot_b])
     if games < 1:
         fail("--games must be at least 1")
-    r = _rules(rules, start, cap, clock, move_time, no_prime_first, gap_list_limit, penalties)
-    config = Config(specs, r, (games + 1) // 2, seed, False, memory, pairs=[(0, 1)])
+    r = _rules(rules, start, cap, clock, move_time, no_prime_first, gap_list_limit, penalties, time_arg)
+    config = Config(specs, r, rounds=(games + 1) // 2, seed=seed, memory_mb=memory, pairs=[(0, 1)],
+                    unsafe_no_sandbox=unsafe_no_sandbox)
     _run(config, out, concurrency, cluster, quiet, as_json, match_names=config.names)
 
 
@@ -158,7 +184,9 @@ def check(
     move_time: float = typer.Option(None, "--move-time"),
     clock: float = typer.Option(None, "--clock"),
     cap: int = typer.Option(None, "--cap"),
+    time_arg: str = typer.Option(None, "--time-arg", help=TIME_ARG_HELP),
     memory: int = typer.Option(4096, "--memory"),
+    unsafe_no_sandbox: bool = typer.Option(False, "--unsafe-no-sandbox", help=UNSAFE_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Check that a bot starts, answers legal moves in a few positions, learns and quits."""
@@ -167,8 +195,13 @@ def check(
     from sylver.arena.check import run_check
 
     spec = _specs([bot])[0]
-    r = _rules(rules, None, cap, clock, move_time, None, None, None)
-    steps = run_check(spec, r, memory)
+    r = _rules(rules, None, cap, clock, move_time, None, None, None, time_arg)
+    from sylver.errors import BotError
+
+    try:
+        steps = run_check(spec, r, memory, unsafe_no_sandbox)
+    except BotError as exc:
+        fail(str(exc))
     ok = all(s.ok for s in steps)
     if as_json:
         print_json({"bot": spec.name, "ok": ok, "steps": [s.__dict__ for s in steps]})

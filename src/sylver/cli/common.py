@@ -5,16 +5,17 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.console import Console
 
 from sylver.errors import InvalidPositionError
-from sylver.position import Position
+
+if TYPE_CHECKING:  # imported where used, so that every command does not pay for it
+    from sylver.position import Position
 
 app = typer.Typer(
-    help="Sylver Coinage: analysis, exact solving, bots, tournaments; and Wythoff's Nim.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
@@ -34,6 +35,8 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 def position_from_args(args: list[str], allow_empty: bool = False) -> Position:
     """``["4", "5"]``, ``["4,5"]`` or ``["{4,5}"]`` -> Position; bad input exits 2 with a message."""
+    from sylver.position import Position
+
     text = " ".join(args)
     try:
         p = Position.parse(text)
@@ -71,4 +74,9 @@ def print_json(obj: Any) -> None:
 
 @app.callback()
 def _root() -> None:
-    """Sylver Coinage: analysis, exact solving, bots, tournaments; and Wythoff's Nim."""
+    """Sylver Coinage: analysis, exact solving, bots, tournaments; and Wythoff's Nim.
+
+    The theory is that of G. Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002 ("sec. N" in the output refers to its sections). Tournaments follow the rules of the King-of-the-Hill Sylver Coinage bot competition or of the `nextMove` Sylver Coinage bot competition, whose bots run here unchanged.
+
+    On a new install, the first command that needs compiled code compiles it (about a minute, once); `sylver warmup` does it ahead.
+    """

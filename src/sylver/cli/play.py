@@ -5,14 +5,16 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 
 from sylver.cli.common import app, ask_move, console, fail
 from sylver.errors import InvalidMoveError, InvalidPositionError
-from sylver.position import Position
+
+if TYPE_CHECKING:  # imported where used: `sylver --help` and the other commands do not need it
+    from sylver.position import Position
 
 SHOW_MOVES_LIMIT = 120
 """Legal moves are listed when there are at most this many."""
@@ -31,25 +33,20 @@ def _moves_line(p: Position) -> str:
 
 
 def _hint(p: Position) -> str:
-    from sylver.bots.lore import known_outcome, proven_n, winning_move_by_theory
-    from sylver.bots.oracle import Oracle, solver_ready
+    from sylver.bots.oracle import hint
+    from sylver.position import Outcome
 
-    if p.is_finite and solver_ready(wait=60.0):
-        exact = Oracle(max_genus=300).solve(p, time_limit=3.0, complete=True, wait=True)
-        if exact is not None:
-            if exact.winning_moves:
-                return "Winning moves: " + ", ".join(map(str, exact.winning_moves))
-            return "No winning move: this position is lost against perfect play."
-    move = winning_move_by_theory(p)
-    if move is not None:
-        return f"Winning move (by the theory): {move}"
-    if known_outcome(p) is True:
+    h = hint(p)
+    if h.exact:
+        if h.winning_moves:
+            return "Winning moves: " + ", ".join(map(str, h.winning_moves))
+        return "No winning move: this position is lost against perfect play."
+    if h.winning_moves:
+        return f"Winning move (by the theory): {h.winning_moves[0]}"
+    if h.outcome is Outcome.P:
         return "No winning move: this position is lost against perfect play (theory)."
-    if proven_n(p):
-        return (
-            "A winning move exists (an ender with t > 1: strategy stealing), but the position is "
-            "too large to find it quickly."
-        )
+    if h.outcome is Outcome.N:
+        return f"A winning move exists, but the position is too large to find it quickly: {h.reason}"
     return "Not known: the position is too large to solve quickly."
 
 
@@ -64,6 +61,7 @@ def play_sylver(
     """One game in the terminal; True if the human won, False if the bot won, None if abandoned."""
     from sylver.bots import make_bot
     from sylver.bots.base import Turn
+    from sylver.position import Position
 
     options: dict[str, object] = {"think": think} if bot_name == "perfect" else {}
     bot = make_bot(bot_name, random.Random(seed), **options)
@@ -151,6 +149,8 @@ def play(
         fail(f"unknown bot {bot!r}; built-in bots: {', '.join(sorted(BOTS))}")
     position = None
     if start is not None:
+        from sylver.position import Position
+
         try:
             position = Position.parse(start)
         except InvalidPositionError as exc:

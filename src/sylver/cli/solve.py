@@ -12,7 +12,6 @@ from typing import Annotated, Any
 import typer
 
 from sylver.cli.common import app, console, err_console, fail, position_from_args, print_json
-from sylver.position import Position
 
 
 def _peak_rss() -> int:
@@ -28,7 +27,7 @@ def _moves_text(moves: tuple[int, ...] | list[int]) -> str:
     return ", ".join(map(str, moves)) if moves else "none"
 
 
-def _open_store(path: Path | None, no_store: bool) -> Any:
+def _open_store(path: str | None, no_store: bool) -> Any:
     if no_store:
         return None
     from sylver.solver.store import Store
@@ -126,6 +125,13 @@ def _report(sol: Any, as_json: bool, extra: dict[str, Any] | None = None) -> Non
     console.print(f"Frobenius number t = {sol.frobenius_number}, {sol.genus} legal moves")
     source = "from the results store" if sol.from_store else f"{sol.states:,} positions searched"
     console.print(f"{source}, {sol.seconds:.3f} s, peak memory {_mb(_peak_rss())}")
+    if sol.self_check is not None:
+        c = sol.self_check
+        console.print(f"self-check passed: the position after {_moves_text(c.moves)} is P on a fresh "
+                      f"search ({c.states:,} positions, {c.seconds:.3f} s)")
+    if sol.saturated:
+        console.print("the transposition tables reached the --memory budget (results were overwritten "
+                      "and recomputed); a larger --memory may be faster")
     for key, value in (extra or {}).items():
         console.print(f"{key}: {value}")
 
@@ -202,7 +208,7 @@ def solve(
     batch: Annotated[Path | None, typer.Option("--batch", help="Solve each position in FILE (one per line); one JSON line each with --json.")] = None,
     certificate: Annotated[Path | None, typer.Option("--certificate", help="Write a proof certificate to FILE (check it with `sylver verify`).")] = None,
     memory: Annotated[str, typer.Option("--memory", help="Transposition-table budget, e.g. 512M or 4G.")] = "1G",
-    store: Annotated[Path | None, typer.Option("--store", help="Results store (SQLite); default: in the user cache directory.")] = None,
+    store: Annotated[str | None, typer.Option("--store", help="Results store: an SQLite file or a postgresql:// URL (shared by several machines); default: in the user cache directory.")] = None,
     no_store: Annotated[bool, typer.Option("--no-store", help="Neither read nor write the results store.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes deciding root moves in parallel.")] = 1,
     cluster: Annotated[str | None, typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
@@ -210,6 +216,7 @@ def solve(
     stats: Annotated[bool, typer.Option("--stats", help="Also print the search counters (pruning, table).")] = False,
     odd_limit: Annotated[int | None, typer.Option("--odd-limit", help="g = 2: scan the odd moves up to X at most.")] = None,
     checkpoint: Annotated[Path | None, typer.Option("--checkpoint", help="g = 2: directory for resumable scan state (default: beside the results store).")] = None,
+    check: Annotated[bool | None, typer.Option("--check/--no-check", help="Self-check an N answer: the position after each winning move, searched afresh, must be P. Default: on when a table reached the --memory budget.", show_default=False)] = None,
 ) -> None:
     """Solve a position exactly: P or N, every winning move (or the least with --first), and a proof.
 
@@ -217,6 +224,7 @@ def solve(
     unknown, with the reason (short positions, the Periodicity Theorem for g = 2, the theorems)."""
     from sylver.solver import (
         MemoryBudgetError,
+        SelfCheckError,
         SolveInterrupted,
         SolveTimeout,
         WorkerDiedError,
@@ -226,8 +234,8 @@ def solve(
 
     if jobs < 1:
         fail(f"--jobs must be at least 1, not {jobs}")
-    if time_limit is not None and time_limit <= 0:
-        fail("--time-limit must be positive")
+    if time_limit is not None and not 0 < time_limit < float("inf"):
+        fail(f"--time-limit must be a positive number of seconds, not {time_limit}")
     try:
         parse_memory(memory)
     except ValueError as exc:
@@ -239,7 +247,7 @@ def solve(
             fail("give either positions or --batch FILE, not both")
         if certificate is not None:
             fail("--certificate needs a single position, not --batch")
-        _solve_batch(batch, first, as_json, memory, store, no_store, jobs, cluster, time_limit)
+        _solve_batch(batch, first, as_json, memory, store, no_store, jobs, cluster, time_limit, check)
         return
     if not position:
         fail("give a position, e.g. `sylver solve 4 5`, or --batch FILE")
@@ -252,7 +260,7 @@ def solve(
         sol = solve_position(
             pos, first=first, time_limit=time_limit, memory=memory, store=db, jobs=jobs,
             cluster=cluster, progress=view, odd_limit=odd_limit,
-            checkpoint=_checkpoint_dir(checkpoint, db),
+            checkpoint=_checkpoint_dir(checkpoint, db), check=check,
         )
     except SolveInterrupted as exc:
         view.stop()
@@ -261,7 +269,7 @@ def solve(
     except SolveTimeout as exc:
         view.stop()
         fail(str(exc), 3)
-    except (MemoryBudgetError, WorkerDiedError) as exc:
+    except (MemoryBudgetError, WorkerDiedError, SelfCheckError) as exc:
         view.stop()
         fail(str(exc))
     view.stop()
@@ -307,16 +315,19 @@ def _checkpoint_dir(path: Path | None, db: Any) -> Path | None:
     the results store (none with ``--no-store``)."""
     if path is not None:
         return path
-    if db is None:
-        return None
+    if db is None or getattr(db, "postgres", False):
+        from platformdirs import user_cache_dir
+
+        return None if db is None else Path(user_cache_dir("sylver")) / "scans"
     return Path(db.path).parent / "scans"
 
 
 def _solve_batch(
-    path: Path, first: bool, as_json: bool, memory: str, store: Path | None, no_store: bool,
-    jobs: int, cluster: str | None, time_limit: float | None,
+    path: Path, first: bool, as_json: bool, memory: str, store: str | None, no_store: bool,
+    jobs: int, cluster: str | None, time_limit: float | None, check: bool | None = None,
 ) -> None:
-    from sylver.solver import SolveInterrupted, SolveTimeout, WorkerDiedError
+    from sylver.position import Position
+    from sylver.solver import SelfCheckError, SolveInterrupted, SolveTimeout, WorkerDiedError
     from sylver.solver import solve as solve_position
 
     try:
@@ -335,12 +346,12 @@ def _solve_batch(
             pos = Position.parse(text)
             sol = solve_position(
                 pos, first=first, time_limit=time_limit, memory=memory, store=db, jobs=jobs,
-                cluster=cluster,
+                cluster=cluster, check=check,
             )
         except SolveInterrupted as exc:
             _interrupted(exc.partial, as_json)
             raise typer.Exit(130) from None
-        except (ValueError, SolveTimeout, WorkerDiedError) as exc:  # MemoryBudgetError is a ValueError
+        except (ValueError, SolveTimeout, WorkerDiedError, SelfCheckError) as exc:  # MemoryBudgetError is a ValueError
             errors += 1
             if as_json:
                 print_json({"line": lineno, "input": text, "error": str(exc)})

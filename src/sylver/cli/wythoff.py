@@ -1,4 +1,5 @@
-"""`sylver wythoff`: the perfect Wythoff's Nim player (shared/seeds/003), and the interactive game.
+"""`sylver wythoff`: the perfect Wythoff's Nim player (as the perfect-player challenge asks), and the
+interactive game.
 
 ``sylver wythoff 13 9`` prints the position after a winning move, ``(10, 6)``, or ``lost``;
 ``--all`` every winning move, ``--json`` the complete answer, ``--misere`` the misère game,
@@ -14,23 +15,18 @@ import random
 import re
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from sylver.cli.common import app, ask_move, fail, print_json
 from sylver.errors import InvalidMoveError, InvalidPositionError, TooLargeError
-from sylver.wythoff import (
-    WythoffPosition,
-    nim_value,
-    outcome,
-    sum_nim_value,
-    winning_move,
-    winning_move_in_sum,
-    winning_moves,
-)
+
+if TYPE_CHECKING:  # imported where used: `sylver --help` and the other commands do not need them
+    from rich.console import Console
+
+    from sylver.wythoff import WythoffPosition
 
 _INT = re.compile(r"[+-]?\d+")
 _SPLIT = re.compile(r"[\s,;()\[\]{}]+")
@@ -43,6 +39,8 @@ def _allow_huge_numbers() -> None:
 
 
 def _piles_from_args(args: list[str]) -> list[WythoffPosition]:
+    from sylver.wythoff import WythoffPosition
+
     tokens = [t for a in args for t in _SPLIT.split(a) if t]
     for t in tokens:
         if not _INT.fullmatch(t):
@@ -107,6 +105,8 @@ def wythoff(
 def _single(
     p: WythoffPosition, all_moves: bool, misere: bool, json_out: bool, show_value: bool
 ) -> None:
+    from sylver.wythoff import nim_value, outcome, winning_move, winning_moves
+
     moves = winning_moves(p.i, p.j, misere)
     result = outcome(p.i, p.j, misere)
     if json_out:
@@ -136,6 +136,8 @@ def _single(
 
 
 def _sum(games: list[WythoffPosition], misere: bool, json_out: bool, show_value: bool) -> None:
+    from sylver.wythoff import sum_nim_value, winning_move_in_sum
+
     move = winning_move_in_sum(games, misere=misere)
     over = misere and all(g.is_over() for g in games)
     won = move is not None or over
@@ -184,20 +186,12 @@ def _board(p: WythoffPosition) -> str:
 
 
 def _random_start(rng: random.Random, want_n: bool, misere: bool) -> WythoffPosition:
+    from sylver.wythoff import WythoffPosition
+
     while True:
         p = WythoffPosition(rng.randint(4, 20), rng.randint(4, 20))
         if (not p.is_p_position(misere)) == want_n:
             return p
-
-
-def _computer_move(p: WythoffPosition, misere: bool) -> WythoffPosition:
-    """The perfect move; from a lost position, the smallest move (it leaves the most chances)."""
-    best = winning_move(p.i, p.j, misere)
-    if best is not None:
-        return best
-    if p.i >= p.j:
-        return WythoffPosition(p.i - 1, p.j)
-    return WythoffPosition(p.i, p.j - 1)
 
 
 _HELP = (
@@ -225,6 +219,8 @@ def play_wythoff(
 
     Returns True if the human won, False if the computer won, None if the human quit.
     """
+    from sylver.wythoff import WythoffPosition, computer_move, winner, winning_move
+
     rng = rng or random.Random()
     if start is None:
         pos = _random_start(rng, want_n=first, misere=misere)
@@ -245,11 +241,11 @@ def play_wythoff(
             show = False
         if pos.is_over():
             # the player to move faces (0, 0): the other one took the last counter
-            human_won = (not human) != misere
+            human_won = winner(pos, last_mover=not human, other=human, misere=misere)
             console.print("You win!" if human_won else "I win.", highlight=False)
             return human_won
         if not human:
-            new = _computer_move(pos, misere)
+            new = computer_move(pos, misere)
             console.print(f"I move to {new}.", highlight=False)
             pos, human, show = new, True, True
             continue

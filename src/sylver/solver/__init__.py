@@ -24,10 +24,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sylver.errors import MemoryBudgetError, WorkerDiedError
+from sylver import jit
+from sylver.errors import MemoryBudgetError, SelfCheckError, WorkerDiedError
 from sylver.position import Outcome, Position
-from sylver.solver import kernels as _k
-from sylver.solver.engine import (
+
+jit.watch_compilation()  # before the kernels load: a cold numba cache compiles them (about a minute)
+
+from sylver.solver import kernels as _k  # noqa: E402
+from sylver.solver.engine import (  # noqa: E402
     ENGINE,
     MAX_FROBENIUS,
     Counters,
@@ -44,6 +48,8 @@ if TYPE_CHECKING:
 __all__ = [
     "MemoryBudgetError",
     "Progress",
+    "SelfCheck",
+    "SelfCheckError",
     "count_reachable",
     "Solution",
     "SolveInterrupted",
@@ -53,6 +59,22 @@ __all__ = [
     "root_gaps",
     "solve",
 ]
+
+
+@dataclass(frozen=True)
+class SelfCheck:
+    """The self-check of an N answer: each claimed winning move, played, gives a position that a
+    fresh search (new, empty tables: nothing the first search stored is used) finds P."""
+
+    moves: tuple[int, ...]
+    """The winning moves checked."""
+    states: int
+    """Positions the fresh searches expanded."""
+    seconds: float
+    """What the check cost (wall clock)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"moves": list(self.moves), "states": self.states, "seconds": round(self.seconds, 6)}
 
 
 @dataclass(frozen=True)
@@ -84,6 +106,11 @@ class Solution:
     """Outcome of the position after each root move decided (partial results of an interrupted solve)."""
     stats: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
     """Search counters: children generated, ender prunes, terminal wins, table hits, overwrites."""
+    saturated: bool = False
+    """True when a transposition table reached its memory budget, so later results overwrote
+    stored ones (slower, never wrong; it turns the self-check on by default)."""
+    self_check: SelfCheck | None = None
+    """The self-check of an N answer, when one ran."""
     probably_p: bool = False
     """gcd 2, outcome not proven: no odd winning move, and every even move is known to lose or
     produces a long position (the paper's "Probably P", sec. 2)."""
@@ -121,6 +148,8 @@ class Solution:
             "gcd": self.gcd,
             "short": self.short,
             "method": self.method,
+            "saturated": self.saturated,
+            "self_check": None if self.self_check is None else self.self_check.to_dict(),
         }
         if self.gcd != 1:
             d["odd_tail"] = None if self.odd_tail is None else self.odd_tail.to_dict()
@@ -252,6 +281,7 @@ def solve(
     prune: bool = True,
     odd_limit: int | None = None,
     checkpoint: str | Path | None = None,
+    check: bool | None = None,
 ) -> Solution:
     """Solve ``position`` exactly: its outcome and all its winning moves (the least with ``first``).
 
@@ -268,6 +298,10 @@ def solve(
     :class:`WorkerDiedError`).  ``progress`` is called with a
     :class:`Progress` about every few milliseconds on long solves.  Ctrl-C raises
     :class:`SolveInterrupted` carrying the root moves decided so far.
+
+    ``check``: self-check an N answer (see :class:`SelfCheck`; a contradiction raises
+    :class:`SelfCheckError` instead of answering); ``None`` (the default) checks when a table
+    reached its memory budget (``Solution.saturated``).
     """
     start = time.monotonic()
     if isinstance(position, Position) and (position.is_empty or position.gcd > 1):
@@ -302,9 +336,46 @@ def solve(
         sol = _solve_local(
             position, first, time_limit, budget, progress, order, prune, start, None, db
         )
+    if sol.outcome is Outcome.N and (check or (check is None and sol.saturated)):
+        sol = _self_check(sol, budget, None if time_limit is None else start + time_limit)
     if db is not None:
         db.put(sol)
     return sol
+
+
+def _self_check(sol: Solution, budget: int, deadline: float | None) -> Solution:
+    """``sol`` with its :class:`SelfCheck`: each winning move's position searched afresh must be P."""
+    from dataclasses import replace
+
+    begin = time.monotonic()
+    gaps = root_gaps(sol.position)
+    counters = Counters()
+    with ENGINE.lock:
+        ENGINE.clear()  # nothing the first search stored is used
+        ENGINE.set_budget(budget)
+        for w in sol.winning_moves:
+            child = _child(gaps, w)
+            try:
+                value = 0 if _k.is_terminal(child, 0, child.shape[0]) else ENGINE.outcome(
+                    child, deadline=deadline, counters=counters
+                )
+            except SearchTimeout:
+                raise SolveTimeout(
+                    f"{sol.position.braces()}: the search answered N (winning move {w}), but its "
+                    f"self-check did not finish within the time limit; no answer is given",
+                    replace(sol, outcome=Outcome.P, winning_moves=(), complete=False),
+                ) from None
+            except TableThrash as exc:
+                raise memory_budget_error(sol.position, budget, exc.expanded, exc.overwrites, w) from None
+            if value != 0:
+                after = sol.position.play(w).braces()
+                raise SelfCheckError(
+                    f"the solver contradicted itself on {sol.position.braces()}: its search answered "
+                    f"N with winning move {w}, but a fresh search of {after} (the position after {w}) "
+                    f"answers N, not P; no answer is given (please report this position)"
+                )
+    check = SelfCheck(sol.winning_moves, counters.expanded, time.monotonic() - begin)
+    return replace(sol, self_check=check, seconds=sol.seconds + check.seconds)
 
 
 def _solve_local(
@@ -395,11 +466,13 @@ def _solve_local(
         except TableThrash as exc:
             raise memory_budget_error(position, budget, exc.expanded, exc.overwrites, current) from None
         peak = ENGINE.table_bytes + ENGINE.bits.nbytes + ENGINE.moves.nbytes * 2
+        saturated = ENGINE.saturated()
     outcome = Outcome.N if winning else Outcome.P
     complete = only is None and (not first or not winning)
     return Solution(
         position, outcome, tuple(winning), complete, t, base_states[0],
         time.monotonic() - start, peak, genus, False, decided, _stats(counters),
+        saturated=saturated,
     )
 
 
@@ -433,7 +506,7 @@ def _child_value(
 def count_reachable(position: Position) -> int:
     """How many distinct positions can be reached from ``position`` by legal moves, counting
     ``position`` itself and the final position {1} (after someone names 1).  A full enumeration:
-    sec. 2 of shared/seeds/004 gives 158793 for {12,17}."""
+    Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 2, gives 158793 for {12,17}."""
     check_solvable(position)
     gaps = root_gaps(position)
     size = 1 << 16

@@ -13,7 +13,7 @@ Format (JSON, ``"format": "sylver-certificate"``, ``"version": 1``):
   aligned with the position's legal moves other than 1 in increasing order: for the move x, either a
   reply y such that the position after x then y is {2,3} or another node (so x loses), or 0, which
   claims that the position after x is an ender with t > 1 and so N by strategy stealing
-  (shared/seeds/004 sec. 1: every ender with t > 1 is N).  Every position appears once, so shared
+  (Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1: every ender with t > 1 is N).  Every position appears once, so shared
   subproofs are written once.
 * ``root_replies`` (present when ``complete``): aligned with the root's legal moves other than 1,
   ``-1`` for a winning move (the position after it must be a node) or a reply / 0 as above for a
@@ -56,11 +56,22 @@ def _braces(gens: list[int] | tuple[int, ...]) -> str:
     return "{" + ",".join(map(str, gens)) + "}"
 
 
-def gap_mask(generators: list[int] | tuple[int, ...]) -> int:
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _short(value: object) -> str:
+    text = json.dumps(value) if isinstance(value, list | dict | str | int | float | bool | None) else repr(value)
+    return text if len(text) <= 60 else text[:50] + "…"
+
+
+def gap_mask(generators: list[int] | tuple[int, ...], what: str = "generators") -> int:
     """Bitmask of the gaps (bit n set iff n is not a sum with multiples of the generators); gcd 1."""
+    if not isinstance(generators, list | tuple) or not generators or not all(
+        _is_int(g) and g >= 1 for g in generators
+    ):
+        raise CertificateError(f"{what} {_short(generators)} is not a list of positive integers")
     gens = sorted(set(generators))
-    if not gens or any(not isinstance(g, int) or isinstance(g, bool) or g < 1 for g in gens):
-        raise CertificateError(f"{generators!r} is not a list of positive integers")
     if math.gcd(*gens) != 1:
         raise CertificateError(f"{_braces(gens)} has gcd {math.gcd(*gens)}, not 1")
     m = gens[0]
@@ -129,15 +140,17 @@ def check(cert: Any) -> None:
         if key not in cert:
             raise CertificateError(f"missing field {key!r}")
     root = cert["position"]
-    if not isinstance(root, list):
-        raise CertificateError("'position' must be a list of generators")
-    root_gaps = gap_mask(root)
+    root_gaps = gap_mask(root, "'position'")
     outcome = cert["outcome"]
     winning = cert["winning_moves"]
     if outcome not in ("P", "N"):
-        raise CertificateError(f"outcome must be 'P' or 'N', not {outcome!r}")
-    if not isinstance(winning, list) or winning != sorted(set(winning)):
+        raise CertificateError(f"outcome must be 'P' or 'N', not {_short(outcome)}")
+    if not isinstance(winning, list) or not all(_is_int(w) for w in winning):
+        raise CertificateError(f"'winning_moves' {_short(winning)} is not a list of integers")
+    if winning != sorted(set(winning)):
         raise CertificateError("'winning_moves' must be a sorted list without repeats")
+    if not isinstance(cert["complete"], bool):
+        raise CertificateError(f"'complete' must be true or false, not {_short(cert['complete'])}")
     if outcome == "P" and winning:
         raise CertificateError("a P-position has no winning moves")
     if outcome == "N" and not winning:
@@ -150,7 +163,7 @@ def check(cert: Any) -> None:
     for i, item in enumerate(raw):
         if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], list)):
             raise CertificateError(f"node {i} is not [generators, replies]")
-        gaps = gap_mask(item[0])
+        gaps = gap_mask(item[0], f"node {i}: generators")
         if gaps in nodes:
             raise CertificateError(f"node {i} ({_braces(item[0])}) appears twice")
         nodes[gaps] = (item[0], item[1])

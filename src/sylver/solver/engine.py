@@ -20,18 +20,22 @@ import numpy as np
 from sylver.solver import kernels as k
 
 MIN_TABLE = 1 << 12
-"""Smallest table (entries): the memory budget is at least twice this many 8-byte entries."""
+"""Smallest table (8-byte keys): ``2**kernels.P_BASE`` buckets; the memory budget is at least
+32 times this many bytes (128K: the least P table, its filter and an N table twice its size)."""
 START_TABLE = 1 << 15
-"""Entries of a fresh P table (256 KiB; its P filter, 32 KiB, fits the L1 cache), when the budget allows."""
-START_NTABLE = 1 << (k.NWIN - 5 + 4)
-"""Entries (4 bytes) of a fresh N table: 2 MiB, allocated lazily by the OS, enough for a solve of
-150 000 states without growing.  It is also the least size from which the N table can grow (the new
-index bit of a grown table is read from the stored window of the hash)."""
+"""Keys of a fresh P table (256 KiB; its P filter, 32 KiB, fits the L1 cache), when the budget allows."""
+START_NTABLE = 1 << (k.N_BASE + 3)
+"""Keys (8 bytes) of a fresh N table: 2 MiB, allocated lazily by the OS.  It is also the least size
+from which the N table can grow (``2**kernels.N_BASE`` buckets: the index bits beyond are read from
+the stored keys)."""
+LOAD = 0.25
+"""The P table (buckets of 8 slots that never spill) doubles when this fraction of its slots is
+used, until its share of the memory budget: a full bucket (which loses a P result, expensive to
+recompute) is then rare, about 1 in 5000 (Poisson with mean 2).  P-positions are about one state
+in ten, so this costs little memory."""
 LOAD_N = 0.5
-"""The N table (buckets of 16 slots that never spill) doubles when this fraction is used: at most
-4 / 0.25 = 16 bytes per stored N state, and few full buckets."""
-LOAD = 0.8
-"""The table doubles when this fraction of its slots is used (until the memory budget is reached)."""
+"""The same for the N table: 16 to 32 bytes per stored N state; at the moment it doubles about 2 %
+of its buckets are full (an N result lost is cheap to recompute: usually one P-table hit)."""
 SLICE = 20_000
 """Expansions per kernel call: the clock, progress and Ctrl-C are checked between calls."""
 MAX_FROBENIUS = 16383
@@ -95,8 +99,8 @@ def parse_memory(memory: str | int) -> int:
         if not m:
             raise ValueError(f"invalid memory budget {memory!r}: use e.g. 512M or 4G")
         value = int(float(m.group(1)) * _UNITS[m.group(2).upper()])
-    if value < MIN_TABLE * 16:
-        raise ValueError(f"memory budget {memory!r} is too small: at least {MIN_TABLE * 16 >> 10}K")
+    if value < MIN_TABLE * 32:
+        raise ValueError(f"memory budget {memory!r} is too small: at least {MIN_TABLE * 32 >> 10}K")
     return value
 
 
@@ -145,9 +149,9 @@ class Engine:
     """Transposition tables + stack; not thread-safe by itself (``lock`` serialises users).
 
     Two tables: ``ptable`` for P-positions (about one state in ten, so it stays small and hot) and
-    ``ntable`` for N-positions (4-byte entries: a 32-bit window of the hash, buckets of 16 that
-    never spill).  They grow by doubling at ``LOAD`` (P) and ``LOAD_N`` (N) until their share of the
-    memory budget (a quarter for P, half for N), then overwrite (graceful degradation)."""
+    ``ntable`` for N-positions, both of 8-byte keys in buckets of 8 that never spill (see
+    ``kernels``).  They grow by doubling at ``LOAD`` (P) and ``LOAD_N`` (N) until their share of the memory budget (a
+    quarter for P, the rest for N), then overwrite (graceful degradation)."""
 
     def __init__(self) -> None:
         self.lock = threading.RLock()
@@ -158,13 +162,13 @@ class Engine:
         did not limit (enlarging the budget would not help)."""
         self.max_p, self.max_n = START_TABLE, START_NTABLE
         self.ptable = table_zeros(START_TABLE, np.uint64)
-        self.ntable = table_zeros(START_NTABLE, np.uint32)
+        self.ntable = table_zeros(START_NTABLE, np.uint64)
         self.pcount = self.ncount = 0
         self.use_filter = True
         self._new_filter()
         self.moves = np.empty(1 << 14, dtype=np.int64)
         self.keys = np.empty(1 << 14, dtype=np.int64)
-        self.chash = np.empty(1 << 14, dtype=np.uint64)
+        self.chash = np.empty(2 << 14, dtype=np.uint64)  # hash and key of each child
         self.counter = np.zeros(MAX_FROBENIUS + 1, dtype=np.int16)  # moves <= 16383: 2 bytes each
         self.counter2 = np.zeros(k.C2MASK + 1, dtype=np.int16)  # 128 KB: leaves the L2 to the P filter
         self.killer = np.zeros(MAX_FROBENIUS + 3, dtype=np.int16)  # by depth (at most genus + 2)
@@ -181,7 +185,7 @@ class Engine:
     def attach(self, ptable: np.ndarray, ntable: np.ndarray, check_thrash: bool = True) -> None:
         """Use fixed-size tables shared with other processes (``--jobs``); they never grow.
         ``check_thrash``: their size was limited by the memory budget (see ``THRASH_SLOTS``)."""
-        self.ptable, self.ntable = ptable, ntable.view(np.uint32)
+        self.ptable, self.ntable = ptable, ntable
         self.max_p, self.max_n = ptable.shape[0], self.ntable.shape[0]
         self.pcount = self.ncount = 0
         self.fixed = True
@@ -189,12 +193,15 @@ class Engine:
         self._new_filter()  # off: other processes write P entries that a private filter would miss
 
     def set_budget(self, memory_bytes: int) -> None:
-        """Cap the tables (powers of two): a quarter for P (8-byte entries), half for N (4 bytes)."""
+        """Cap the tables (powers of two of 8-byte keys): a quarter of the budget for P (and its
+        filter, an eighth of it), half for N; the largest power of two that fits for N when the
+        budget is not one (a budget of 12G: 2G for P, 8G for N)."""
         if self.fixed:
             return
-        entries = 1 << max(12, (memory_bytes // 8).bit_length() - 1)
-        self.max_p = max(MIN_TABLE, entries // 4)
-        self.max_n = max(MIN_TABLE, entries)
+        keys = max(MIN_TABLE * 4, memory_bytes // 8)
+        self.max_p = 1 << ((keys // 4).bit_length() - 1)
+        rest = keys - self.max_p - self.max_p // 8
+        self.max_n = max(MIN_TABLE, 1 << (rest.bit_length() - 1))
         n = self.ntable.shape[0]
         # Too large for the new cap; or an N table capped by an earlier, smaller budget below the
         # least size from which it can grow (START_NTABLE): it would stay that small for good.
@@ -206,7 +213,7 @@ class Engine:
         self.fixed = False
         self.check_thrash = True
         self.ptable = table_zeros(min(START_TABLE, self.max_p), np.uint64)
-        self.ntable = table_zeros(min(START_NTABLE, self.max_n), np.uint32)
+        self.ntable = table_zeros(min(START_NTABLE, self.max_n), np.uint64)
         self.pcount = self.ncount = 0
         self._new_filter()
 
@@ -238,18 +245,25 @@ class Engine:
         return int(size * load) if least <= size < cap else 0
 
     @staticmethod
-    def _grown(table: np.ndarray) -> tuple[np.ndarray, int]:
+    def _grown(table: np.ndarray, base: int) -> tuple[np.ndarray, int]:
         new = table_zeros(table.shape[0] * 2, np.uint64)
-        return new, int(k.tt_rehash(table, new, np.zeros(k.ST_SIZE, dtype=np.int64)))
+        return new, int(k.bt_grow(table, new, base))
 
     def _grow_tables(self) -> None:
         if self.pcount >= self._limit(self.ptable, self.max_p) > 0:
-            self.ptable, self.pcount = self._grown(self.ptable)
+            self.ptable, self.pcount = self._grown(self.ptable, k.P_BASE)
             self._new_filter()
         if self.ncount >= self._limit(self.ntable, self.max_n, LOAD_N, START_NTABLE) > 0:
-            new = table_zeros(self.ntable.shape[0] * 2, np.uint32)
-            self.ncount = int(k.nt_grow(self.ntable, new))
-            self.ntable = new
+            self.ntable, self.ncount = self._grown(self.ntable, k.N_BASE)
+
+    def saturated(self) -> bool:
+        """True when a table is at its budget cap and past its load: new results now overwrite
+        stored ones (see ``solve``'s self-check)."""
+        if self.fixed:
+            return bool(np.count_nonzero(self.ntable) >= LOAD_N * self.ntable.shape[0])
+        return (self.ptable.shape[0] >= self.max_p and self.pcount >= LOAD * self.ptable.shape[0]) or (
+            self.ntable.shape[0] >= self.max_n and self.ncount >= LOAD_N * self.ntable.shape[0]
+        )
 
     def _thrashing(self, st: np.ndarray) -> bool:
         """True when the search of ``st`` recomputes lost results again and again (``THRASH_SLOTS``)."""
@@ -267,7 +281,7 @@ class Engine:
             self.depth = max(depth, self.depth)
             d = self.depth + 1
             self.bits = np.zeros(d * W, dtype=np.uint64)
-            self.hashes = np.zeros(d, dtype=np.uint64)
+            self.hashes = np.zeros(2 * d, dtype=np.uint64)  # hash and key of each frame
             self.mvbase = np.zeros(d, dtype=np.int64)
             self.nmv = np.zeros(d, dtype=np.int64)
             self.idx = np.zeros(d, dtype=np.int64)
@@ -277,7 +291,7 @@ class Engine:
         n = self.moves.shape[0] * 2
         self.moves = np.resize(self.moves, n)
         self.keys = np.resize(self.keys, n)
-        self.chash = np.resize(self.chash, n)
+        self.chash = np.resize(self.chash, 2 * n)
 
     # -- search --------------------------------------------------------------------------------
     def outcome(
@@ -298,6 +312,7 @@ class Engine:
         W = self.W
         self.bits[:W] = gaps
         self.hashes[0] = k.gap_hash(self.bits, 0, W)
+        self.hashes[1] = k.key_hash(self.bits, 0, W)
         self.mvbase[0] = 0
         st = np.zeros(k.ST_SIZE, dtype=np.int64)
         st[k.SP] = 0
@@ -313,9 +328,9 @@ class Engine:
                 st[k.PLIMIT] = self._limit(self.ptable, self.max_p)
                 st[k.FSHIFT] = self.fshift
                 status = k.search(
-                    self.bits, W, self.hashes, self.mvbase, self.nmv, self.idx, self.moves,
-                    self.keys, self.chash, self.last, self.counter, self.counter2, self.killer,
-                    self.ptable, self.ntable, self.pfilt, st, SLICE,
+                    self.bits, W, (self.hashes, self.mvbase, self.nmv, self.idx, self.last),
+                    (self.moves, self.keys, self.chash), (self.counter, self.counter2, self.killer),
+                    (self.ptable, self.ntable, self.pfilt), st, SLICE,
                 )
                 self.ncount = int(st[k.COUNT])
                 self.pcount = int(st[k.PCOUNT])

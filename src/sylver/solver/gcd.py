@@ -619,10 +619,8 @@ def solve_any(
         reason=reason,
     )
     if store is not None and v.outcome is not None and not position.is_empty:
-        try:
-            store.put_result(position, v.outcome, tuple(v.winning), v.complete, 0)
-        except ValueError:
-            pass
+        # frobenius_number 0: the store's column for t, which a position with gcd > 1 does not have
+        store.put_result(position, v.outcome, tuple(v.winning), v.complete, 0)
     return sol
 
 

@@ -1,7 +1,7 @@
 """numba kernels of the exact solver: gap bitsets, move generation, transposition table, search.
 
 A position with gcd 1 is stored as its **gap bitset**: bit n of word n // 64 is set iff n is a legal
-move (a gap of the semigroup, shared/seeds/004 sec. 1).  Two positions are equal iff their gap sets
+move (a gap of the semigroup, Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1).  Two positions are equal iff their gap sets
 are, so the bitset is canonical.  Naming x removes every gap n with n - x in the new semigroup; in
 gap terms ``G'[n] = G[n] & G'[n - x]`` for n >= x (with G'[0] = 0), computed word by word on the
 complement (members): ``M' = M | (M' << x)``, closing each word under +x by doubling shifts when
@@ -12,14 +12,21 @@ depth: the position's words, its hash, its remaining moves), resumable: it runs 
 expanded positions and returns, so the caller can check the clock, show progress, grow the table,
 or stop on Ctrl-C without losing the work done.
 
-Transposition tables: flat ``uint64`` arrays, one word per state: the 64-bit hash of the gap set
-with the lowest bit replaced by the outcome (1 = N); 0 marks an empty slot.  P-positions and
-N-positions live in separate tables: P-positions are about one state in ten, so their table stays
-small, and most expansions are decided by it alone; in front of it a one-word Bloom filter (the P
-filter, two bits per P-position, an eighth of the P table) stays in the L2 cache and answers most
-lookups (the misses) without touching the table.  A hash selects a bucket
-of ``BUCKET`` slots (one cache line), spilling into the next two; when a table is at its memory
-budget and all three are full, one entry is overwritten (graceful degradation: a lost entry is recomputed, never wrong).
+Transposition tables: every position has two independent 64-bit hashes of its gap set, the
+**hash** (``gap_hash``) and the **key** (``key_hash``: another mixer, other constants).  P-positions
+and N-positions live in separate tables of 8-byte keys, in buckets of ``SLOTS`` = 8 (one cache line,
+compared in one vector operation) that never spill: a full bucket overwrites one key (graceful
+degradation: a lost result is recomputed, never wrong).  The bucket index takes its low ``base``
+bits from the hash and, as the table doubles, further bits from the key (``bucket``), so a table
+grows by splitting each bucket on a bit of its stored keys.  A stored key answers a lookup only when
+the bucket and the whole 63-bit key agree: two independent hashes agreeing on at least 63 + 9 bits,
+at most 8 / 2**72 per lookup whatever the table's size (the previous design compared 47 bits of a
+single hash in the N table; at 10**8 stored states that is a false N about once per 10**6 lookups,
+which made {16,26,82,88,701} come out N: see docs/solve.md, "Correctness at scale").
+P-positions are about one state in ten, so their table stays small, and most expansions are decided
+by it alone; in front of it a one-word Bloom filter (the P filter, two bits per P-position, an
+eighth of the P table) stays in the L2 cache and answers most lookups (the misses) without touching
+the table.
 
 Expanding a position (counted in ``stats``):
 
@@ -54,11 +61,16 @@ GOLD = np.uint64(0x9E3779B97F4A7C15)
 S30 = np.uint64(30)
 S27 = np.uint64(27)
 S31 = np.uint64(31)
+S33 = np.uint64(33)
+K1 = np.uint64(0xFF51AFD7ED558CCD)
+K2 = np.uint64(0xC4CEB9FE1A85EC53)
+KGOLD = np.uint64(0xD6E8FEB86659FD93)
 
 C2MASK = (1 << 16) - 1
 """Size - 1 of the two-move counter table."""
-BUCKET = 8
-"""Slots per bucket: 8 entries of 8 bytes, one 64-byte cache line; a probe reads one bucket."""
+C2MUL = 40503
+"""Multiplier of the earlier move in the two-move counter table's index (``_pair``: a prime near
+2**16 phi, so that pairs of moves below 2**14 spread over the table)."""
 
 # status codes returned by ``search``
 DONE = 0
@@ -66,25 +78,25 @@ BUDGET = 1
 GROW_TABLE = 2
 GROW_STACK = 3
 
-# layout of the int64 ``st`` array (search state and statistics)
+# layout of the int64 ``st`` array (search state, settings and statistics)
 SP = 0  # current depth
 RES = 1  # -1: frame SP must be expanded; 0/1: frame SP finished with outcome P/N
 FINAL = 2  # outcome of the root once DONE
-COUNT = 3  # entries in the table
-LIMIT = 4  # entries allowed before asking for a bigger table (0: never ask)
+COUNT = 3  # keys in the N table
+LIMIT = 4  # N keys allowed before asking for a bigger N table (0: never ask)
 EXPANDED = 5  # positions expanded (searched): the "states" figure
 ENDER = 6  # children proved N as enders (not searched)
 TERMINAL = 7  # children {2,3} found (move wins at once)
-TT_HIT = 8  # children whose outcome came from the table
-OVERWRITE = 9  # stores that overwrote another entry (table full)
-MAXDEPTH = 10
-ORDER = 11  # move-ordering mode
+TT_HIT = 8  # children whose outcome came from a table
+OVERWRITE = 9  # stores that overwrote another key (full bucket)
+MAXDEPTH = 10  # deepest frame reached
+ORDER = 11  # move-ordering mode (``ORDER_*``)
 PRUNE = 12  # 1: use the ender theorem
 CHILDREN = 13  # children generated
-KILLER = 14  # positions decided by the counter-move alone
-PREFETCH = 17  # 1: prefetch the N-table slots of pass 2
-PCOUNT = 15  # entries in the P table
-PLIMIT = 16  # P entries allowed before asking for a bigger P table (0: never ask)
+KILLER = 14  # positions decided by a hint move alone
+PCOUNT = 15  # keys in the P table
+PLIMIT = 16  # P keys allowed before asking for a bigger P table (0: never ask)
+PREFETCH = 17  # 1: prefetch the N-table lines of pass 2
 FSHIFT = 18  # 64 - log2(words of the P filter); 0: no filter (probe the P table directly)
 ST_SIZE = 24
 
@@ -360,168 +372,150 @@ def is_terminal(bits, off, W):  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline="always")
-def tt_probe(table, h):  # pragma: no cover - compiled
-    """Outcome stored for hash h (0 = P, 1 = N), or -1.  The search starts at the hash's bucket (a
-    cache line of ``BUCKET`` slots) and may spill into the next two; slots are never emptied, so an
-    empty slot ends it."""
-    mask = table.shape[0] - 1
-    i = np.int64(h >> np.uint64(1)) & (mask - (BUCKET - 1))
-    for k in range(3 * BUCKET):
-        e = table[(i + k) & mask]
-        if e == U0:
-            return -1
-        if (e & EVEN) == h:
-            return np.int64(e & U1)
-    return -1
+def _mix_key(z):  # pragma: no cover - compiled
+    """murmur3's finaliser (fmix64): a second bijection of uint64, with constants unrelated to
+    ``_mix``'s, for the key hash."""
+    z = (z ^ (z >> S33)) * K1
+    z = (z ^ (z >> S33)) * K2
+    return z ^ (z >> S33)
 
 
 @njit(cache=True, inline="always")
-def pt_has(ptab, h):  # pragma: no cover - compiled
-    """True when hash h is in the P table (whose entries are hashes with outcome bit 0): ``tt_probe(ptab,
-    h) == 0`` with the first bucket compared in one vector operation (a bucket with an empty slot ends
-    the search; a full one spills into the next two)."""
-    i = np.int64(h >> np.uint64(1)) & (ptab.shape[0] - BUCKET)
-    if _line_has64(ptab, i, h):
-        return True
-    if _line_has64(ptab, i, U0):
-        return False
-    return tt_probe(ptab, h) == 0
+def key_hash(bits, off, W):  # pragma: no cover - compiled
+    """The **key**: a second 64-bit hash of the gap set in ``bits[off:off+W]``, independent of
+    ``gap_hash`` (other mixer, other constants); odd, so never 0 (the empty slot).  Tables store
+    keys; ``gap_hash`` picks their bucket (see ``bucket``)."""
+    k = U0
+    for i in range(W):
+        w = bits[off + i]
+        if w != U0:
+            k ^= _mix_key(w + KGOLD * np.uint64(i + 1))
+    return k | U1
 
 
 @njit(cache=True, inline="always")
-def tt_store(table, h, outcome, st, slot):  # pragma: no cover - compiled
-    """Store the outcome of h in its bucket or the next two; when all are full, one entry of its
-    bucket (chosen by the hash) is overwritten."""
-    mask = table.shape[0] - 1
-    i = np.int64(h >> np.uint64(1)) & (mask - (BUCKET - 1))
-    v = h | np.uint64(outcome)
-    for k in range(3 * BUCKET):
-        j = (i + k) & mask
-        e = table[j]
-        if e == U0:
-            table[j] = v
-            st[slot] += 1
-            return
-        if (e & EVEN) == h:
-            table[j] = v
-            return
-    table[i + np.int64(h >> np.uint64(61))] = v
-    st[OVERWRITE] += 1
-
-
-@njit(cache=True, _nrt=False)
-def tt_rehash(old, new, st):  # pragma: no cover - compiled
-    """Move every entry of ``old`` into the (larger, empty) ``new``; return the number kept
-    (``st``: a zeroed scratch array of ``ST_SIZE``; no allocation, no reference counting)."""
-    for k in range(old.shape[0]):
-        e = old[k]
-        if e != U0:
-            tt_store(new, e & EVEN, np.int64(e & U1), st, COUNT)
-    return st[COUNT]
-
-
-NBUCKET = 16
-"""Slots per bucket of the N table: 16 entries of 4 bytes, one 64-byte cache line."""
-NWIN = 20
-"""An N-table entry is the 32-bit window ``h >> NWIN`` of the hash (0 -> 1); the bucket index comes
-from bits 5.. of the hash, so a probe compares 32 + log2(buckets) bits, at least 47 (the table never
-grows from fewer than ``2**(NWIN - 5)`` buckets, and a grown table's new index bit is read from the
-window)."""
-NW_MASK = np.uint64(0xFFFFFFFF)
+def word0_key(c0):  # pragma: no cover - compiled
+    """The term of word 0 in ``key_hash`` (unchanged by a move x >= 64, like ``word0_hash``)."""
+    return _mix_key(c0 + KGOLD) if c0 != U0 else U0
 
 
 @njit(cache=True, inline="always")
-def nt_fp(h):  # pragma: no cover - compiled
-    f = np.uint32((h >> np.uint64(NWIN)) & NW_MASK)
-    if f == np.uint32(0):
-        f = np.uint32(1)
-    return f
+def key2_word0(k, c1):  # pragma: no cover - compiled
+    """``key_hash`` of the 2-word gap set (c0, c1) from ``k = word0_key(c0)``."""
+    if c1 != U0:
+        k ^= _mix_key(c1 + KGOLD * np.uint64(2))
+    return k | U1
+
+
+SLOTS = 8
+"""Slots per bucket of both tables: 8 keys of 8 bytes, one 64-byte cache line, compared in one
+vector operation.  Buckets never spill: a full bucket overwrites one of its keys."""
+P_BASE = 9
+"""log2 of the buckets of the P table whose index comes from ``gap_hash`` (its least size,
+``MIN_TABLE``, has this many buckets)."""
+N_BASE = 15
+"""The same for the N table (its least growable size, ``START_NTABLE``, has 2**15 buckets)."""
+KSHIFT = np.uint64(24)
+"""The index bits of a grown table beyond its base come from the key, from this bit up: they are
+stored with it, so the table can double without the positions (``bt_grow``)."""
 
 
 @njit(cache=True, inline="always")
-def nt_base(ntab, h):  # pragma: no cover - compiled
-    """First slot of the bucket of hash h in the N table (bits 5.. of h)."""
-    return np.int64(h >> np.uint64(1)) & (ntab.shape[0] - NBUCKET)
+def bt_geometry(table, base):  # pragma: no cover - compiled
+    """(low, ext) masks of a bucket table: its bucket index is ``(h >> 6) & low`` (h = gap_hash)
+    joined with ``(key >> KSHIFT) & ext`` above bit ``base`` (``ext`` is 0 until it has more than
+    2**base buckets)."""
+    nb = table.shape[0] >> 3
+    if nb <= (1 << base):
+        return nb - 1, 0
+    return (1 << base) - 1, (nb >> base) - 1
 
 
 @njit(cache=True, inline="always")
-def nt_probe(ntab, h):  # pragma: no cover - compiled
-    """1 when the position with hash h is stored in the N table, else -1 (one cache line, no spill:
-    every entry compared has the same bucket index, so 32 + log2(buckets) bits are compared)."""
-    # entries fill a bucket in order and are never removed, so a match is never past an empty slot
-    return 1 if _line_has32(ntab, nt_base(ntab, h), nt_fp(h)) else -1
+def bucket(h, key, low, ext, base):  # pragma: no cover - compiled
+    """First slot of the bucket of the position with hash h and key ``key``.
+
+    A stored key matches a probe only when both have the same bucket (``base`` bits of h at least)
+    and the same 63-bit key: a false match needs two independent hashes to agree on 63 + ``base``
+    bits (at most 8 / 2**(63 + base) per lookup, whatever the table's size)."""
+    i = (np.int64(h >> np.uint64(6)) & low) | ((np.int64(key >> KSHIFT) & ext) << base)
+    return i << 3
 
 
 @njit(cache=True, inline="always")
-def nt_store(ntab, h, st):  # pragma: no cover - compiled
-    """Store h in its bucket; a full bucket loses one entry (chosen by the hash)."""
-    i = nt_base(ntab, h)
-    f = nt_fp(h)
-    if _line_mask32(ntab, i, f) != U0:
+def bt_store(table, i, key, st, slot):  # pragma: no cover - compiled
+    """Store ``key`` in the bucket at slot i (``bucket``): counted in ``st[slot]``; in a full
+    bucket one key (chosen by the key) is overwritten, counted in ``st[OVERWRITE]`` (a lost
+    result is recomputed, never wrong)."""
+    if _line_mask64(table, i, key) != U0:
         return
-    empty = _line_mask32(ntab, i, np.uint32(0))
+    empty = _line_mask64(table, i, U0)
     if empty != U0:
-        ntab[i + np.int64(_ctz(empty))] = f
-        st[COUNT] += 1
+        table[i + np.int64(_ctz(empty))] = key
+        st[slot] += 1
         return
-    ntab[i + np.int64(h >> np.uint64(60))] = f
+    table[i + np.int64((key >> np.uint64(1)) & np.uint64(SLOTS - 1))] = key
     st[OVERWRITE] += 1
 
 
 @njit(cache=True, _nrt=False)
-def nt_grow(old, new):  # pragma: no cover - compiled
-    """Move every entry of the N table ``old`` into ``new`` (twice its size, empty): the new index
-    bit (bit 5 + log2(old buckets) of the hash) is a bit of the stored window.  Returns the count."""
-    nb = old.shape[0] // NBUCKET
-    lg = 0
-    while (1 << lg) < nb:
-        lg += 1
-    sh = np.uint32(5 + lg - NWIN)
+def bt_grow(old, new, base):  # pragma: no cover - compiled
+    """Move every key of the bucket table ``old`` into ``new`` (twice its size, empty; ``old`` has
+    at least 2**base buckets): bucket b splits into b and b + (buckets of ``old``) by the key's next
+    index bit.  Returns the number of keys."""
+    nb = old.shape[0] >> 3
+    low, ext = bt_geometry(new, base)
     n = 0
     for b in range(nb):
-        j0 = b * NBUCKET
-        d0 = j0
-        d1 = j0 + old.shape[0]
-        for k in range(NBUCKET):
-            e = old[j0 + k]
-            if e == np.uint32(0):
-                break
-            if (e >> sh) & np.uint32(1):
-                new[d1] = e
-                d1 += 1
-            else:
-                new[d0] = e
-                d0 += 1
+        lowbits = b & low
+        for s in range(SLOTS):
+            e = old[b * SLOTS + s]
+            if e == U0:
+                continue
+            j = (lowbits | ((np.int64(e >> KSHIFT) & ext) << base)) << 3
+            j += np.int64(_ctz(_line_mask64(new, j, U0)))
+            new[j] = e
             n += 1
     return n
 
 
 @njit(cache=True, inline="always")
-def pf_bits(h):  # pragma: no cover - compiled
-    """The two bits of the P filter word that hash h sets (bits independent of its word index)."""
-    return (U1 << ((h >> np.uint64(7)) & U63)) | (U1 << ((h >> np.uint64(13)) & U63))
+def pf_bits(key):  # pragma: no cover - compiled
+    """The two bits of the P filter word that a key sets (bits independent of its word index)."""
+    return (U1 << ((key >> np.uint64(7)) & U63)) | (U1 << ((key >> np.uint64(13)) & U63))
 
 
 @njit(cache=True, inline="always")
-def pf_maybe(pfilt, fshift, h):  # pragma: no cover - compiled
-    """False when h is certainly not in the P table (both of its filter bits are not set)."""
+def pf_maybe(pfilt, fshift, key):  # pragma: no cover - compiled
+    """False when the key is certainly not in the P table (both of its filter bits are not set)."""
     if fshift == 0:
         return True
-    b = pf_bits(h)
-    return (pfilt[np.int64(h >> np.uint64(fshift))] & b) == b
+    b = pf_bits(key)
+    return (pfilt[np.int64(key >> np.uint64(fshift))] & b) == b
 
 
 @njit(cache=True, _nrt=False)
 def pf_build(ptab, pfilt, fshift):  # pragma: no cover - compiled
-    """Fill the P filter ``pfilt`` (cleared first) from every entry of ``ptab``."""
+    """Fill the P filter ``pfilt`` (cleared first) from every key of ``ptab``."""
     for k in range(pfilt.shape[0]):
         pfilt[k] = U0
     sh = np.uint64(fshift)
     for k in range(ptab.shape[0]):
         e = ptab[k]
         if e != U0:
-            h = e & EVEN
-            pfilt[np.int64(h >> sh)] |= pf_bits(h)
+            pfilt[np.int64(e >> sh)] |= pf_bits(e)
+
+
+@njit(cache=True, inline="always")
+def p_has(ptab, pfilt, fshift, h, key, pg):  # pragma: no cover - compiled
+    """True when the position (hash h, key) is stored in the P table (``pg``: its geometry)."""
+    return pf_maybe(pfilt, fshift, key) and _line_has64(ptab, bucket(h, key, pg[0], pg[1], P_BASE), key)
+
+
+@njit(cache=True, inline="always")
+def n_has(ntab, h, key, ng):  # pragma: no cover - compiled
+    """True when the position (hash h, key) is stored in the N table (``ng``: its geometry)."""
+    return _line_has64(ntab, bucket(h, key, ng[0], ng[1], N_BASE), key)
 
 
 @njit(cache=True)
@@ -581,22 +575,14 @@ def _hint_bits(i, kx, kx2, kx3):  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline="always")
-def _probe2(ptab, ntab, pfilt, fshift, h):  # pragma: no cover - compiled
-    if pf_maybe(pfilt, fshift, h) and pt_has(ptab, h):
-        return 0
-    if nt_probe(ntab, h) == 1:
-        return 1
-    return -1
-
-
-@njit(cache=True, inline="always")
-def _store2(ptab, ntab, pfilt, fshift, h, outcome, st):  # pragma: no cover - compiled
+def _store2(ptab, ntab, pfilt, fshift, h, key, outcome, st, pg, ng):  # pragma: no cover - compiled
+    """Store the outcome (0 = P, 1 = N) of the position with hash h and key ``key``."""
     if outcome == 0:
-        tt_store(ptab, h, 0, st, PCOUNT)
+        bt_store(ptab, bucket(h, key, pg[0], pg[1], P_BASE), key, st, PCOUNT)
         if fshift != 0:
-            pfilt[np.int64(h >> np.uint64(fshift))] |= pf_bits(h)
+            pfilt[np.int64(key >> np.uint64(fshift))] |= pf_bits(key)
     else:
-        nt_store(ntab, h, st)
+        bt_store(ntab, bucket(h, key, ng[0], ng[1], N_BASE), key, st, COUNT)
 
 
 @njit(cache=True, inline="always")
@@ -604,24 +590,56 @@ def _full(st):  # pragma: no cover - compiled
     return (st[LIMIT] > 0 and st[COUNT] >= st[LIMIT]) or (st[PLIMIT] > 0 and st[PCOUNT] >= st[PLIMIT])
 
 
+@njit(cache=True, inline="always")
+def _suspend(st, sp, res, children, status):  # pragma: no cover - compiled
+    """Save the search's place in ``st`` (resumed by the next call) and return ``status``."""
+    st[SP] = sp
+    st[RES] = res
+    st[CHILDREN] += children
+    return status
+
+
+@njit(cache=True, inline="always")
+def _pair(last, sp):  # pragma: no cover - compiled
+    """Slot of the two-move counter table for the last two moves that led to frame ``sp`` (> 1)."""
+    return (last[sp - 1] * C2MUL + last[sp]) & C2MASK
+
+
+@njit(cache=True, inline="always")
+def _learn(hints, last, sp, x):  # pragma: no cover - compiled
+    """Move x won in frame ``sp``: remember it as the killer at this depth, the counter-move to the
+    move that led here, and the reply after the last two moves."""
+    counter, counter2, killer = hints
+    killer[sp] = x
+    if sp > 0:
+        counter[last[sp]] = x
+        if sp > 1:
+            counter2[_pair(last, sp)] = x
+
+
 CHUNK = 4
 """Children generated (and their P-filter words prefetched) before any of them is looked up."""
 
 
 @njit(cache=True, _nrt=False)
-def search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter, counter2, killer, ptab, ntab, pfilt, st, budget):  # pragma: no cover
+def search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no cover - compiled
     """The search (``_search``), compiled twice: for 2 words (t < 128, the commonest width) with
     constant loop bounds (every bitset loop unrolled), and for any width."""
     if W == 2:
-        return _search(bits, 2, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter, counter2, killer, ptab, ntab, pfilt, st, budget)
-    return _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter, counter2, killer, ptab, ntab, pfilt, st, budget)
+        return _search(bits, 2, frames, lists, hints, tables, st, budget)
+    return _search(bits, W, frames, lists, hints, tables, st, budget)
 
 
 @njit(cache=True, inline="always")
-def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter, counter2, killer, ptab, ntab, pfilt, st, budget):  # pragma: no cover
+def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no cover - compiled
     """Run the search from the state in ``st`` for about ``budget`` expansions.
 
-    Frame d holds its gap set in ``bits[d*W:(d+1)*W]``, its hash in ``hashes[d]``, the move that led
+    ``frames`` = (hashes, mvbase, nmv, idx, last), one entry per depth (two in ``hashes``: the hash
+    and the key); ``lists`` = (moves, keys, chash), the move lists of all frames end to end (``keys``:
+    their sort keys; ``chash``: hash and key of each child); ``hints`` = (counter, counter2, killer),
+    the move-ordering hints (see ``_learn``); ``tables`` = (ptab, ntab, pfilt).
+
+    Frame d holds its gap set in ``bits[d*W:(d+1)*W]``, its hash and key in ``hashes[2d:2d+2]``, the move that led
     to it in ``last[d]`` and its untried moves in ``moves[mvbase[d] + idx[d] : mvbase[d] + nmv[d]]``.
     Before the first call the caller fills frame 0, sets ``st[SP] = 0``, ``st[RES] = -1`` and
     ``mvbase[0] = 0``.  Returns a status code (``DONE``, ``BUDGET``, ``GROW_TABLE``, ``GROW_STACK``).
@@ -637,45 +655,43 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
     Compiled without the numba runtime (``_nrt=False``): the loop allocates nothing, and reference
     counting of the array arguments (atomic increments, a third of the time) is not emitted.
     """
+    hashes, mvbase, nmv, idx, last = frames
+    moves, keys, chash = lists
+    counter, counter2, killer = hints
+    ptab, ntab, pfilt = tables
     sp = st[SP]
     res = st[RES]
     order = st[ORDER]
     prune = st[PRUNE] != 0
     fshift = st[FSHIFT]
     done = 0
-    depth_cap = hashes.shape[0] - 1
+    depth_cap = hashes.shape[0] // 2 - 1
+    pg = bt_geometry(ptab, P_BASE)
+    ng = bt_geometry(ntab, N_BASE)
     cap = moves.shape[0]
     children = 0
     while True:
         if res < 0:
             if done >= budget:
-                st[SP] = sp
-                st[RES] = res
-                st[CHILDREN] += children
-                return BUDGET
+                return _suspend(st, sp, res, children, BUDGET)
             off = sp * W
             # a position pushed below the root was looked up (P in pass 1, N in pass 2) of its parent;
             # it is stored since only if a sibling's subtree reached it (under 1 % of the cases), so
             # only the cheap P check is repeated, not the N table (usually a cache miss)
-            h0 = hashes[sp]
-            if pf_maybe(pfilt, fshift, h0) and pt_has(ptab, h0):
+            h0 = hashes[2 * sp]
+            k0 = hashes[2 * sp + 1]
+            if p_has(ptab, pfilt, fshift, h0, k0, pg):
                 res = 0
                 continue
-            if sp == 0 and nt_probe(ntab, h0) == 1:
+            if sp == 0 and n_has(ntab, h0, k0, ng):
                 res = 1
                 continue
             if sp + 1 > depth_cap:
-                st[SP] = sp
-                st[RES] = res
-                st[CHILDREN] += children
-                return GROW_STACK
+                return _suspend(st, sp, res, children, GROW_STACK)
             base = mvbase[sp]
             g = genus_of(bits, off, W)
             if base + g > cap:
-                st[SP] = sp
-                st[RES] = res
-                st[CHILDREN] += children
-                return GROW_STACK
+                return _suspend(st, sp, res, children, GROW_STACK)
             done += 1
             st[EXPANDED] += 1
             if sp > st[MAXDEPTH]:
@@ -700,7 +716,7 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
             # one that last won after the same last two moves, and the last winning move found at
             # this depth (killer)
             kx = counter[last[sp]] if sp > 0 else 0
-            kx2 = counter2[(last[sp - 1] * 40503 + last[sp]) & C2MASK] if sp > 1 else 0
+            kx2 = counter2[_pair(last, sp)] if sp > 1 else 0
             if kx2 == kx:
                 kx2 = 0
             kx3 = killer[sp]
@@ -720,16 +736,18 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
                     c0, c1 = child2(bits[off], bits[off + 1], hx)
                     terminal = c0 == np.uint64(2) and c1 == U0
                     hc = hash2(c0, c1)
+                    kc = key2_word0(word0_key(c0), c1)
                 else:
                     play_into(bits, off, coff, W, hx)
                     terminal = is_terminal(bits, coff, W)
                     hc = gap_hash(bits, coff, W)
+                    kc = key_hash(bits, coff, W)
                 children += 1
                 if terminal:
                     st[TERMINAL] += 1
                     win = True
                     continue
-                if pf_maybe(pfilt, fshift, hc) and pt_has(ptab, hc):
+                if p_has(ptab, pfilt, fshift, hc, kc, pg):
                     st[TT_HIT] += 1
                     st[KILLER] += 1
                     win = True
@@ -737,13 +755,15 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
                         counter[last[sp]] = hx
                     continue
                 moves[base + count] = hx
-                chash[base + count] = hc
+                chash[2 * (base + count)] = hc
+                chash[2 * (base + count) + 1] = kc
                 count += 1
             # the hints are tried already: their bits are cleared from each word as it is loaded
             nh = count
             b0 = bits[off]
             b1 = bits[off + 1] if W == 2 else U0
             h0word = word0_hash(b0)
+            k0word = word0_key(b0)
             i = W - 1
             w = bits[off + i] & ~_hint_bits(i, kx, kx2, kx3)
             if i == 0:
@@ -766,15 +786,18 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
                         # the commonest width (t < 128): the child in registers
                         c0, c1 = child2(b0, b1, x)
                         hc = hash2_word0(h0word if x >= 64 else word0_hash(c0), c1)
+                        kc = key2_word0(k0word if x >= 64 else word0_key(c0), c1)
                         terminal = c0 == np.uint64(2) and c1 == U0
                     else:
                         if W == 4:
                             # t < 256, with constant loop bounds: unrolled
                             play_into(bits, off, coff, 4, x)
                             hc = gap_hash(bits, coff, 4)
+                            kc = key_hash(bits, coff, 4)
                         else:
                             play_into(bits, off, coff, W, x)
                             hc = gap_hash(bits, coff, W)
+                            kc = key_hash(bits, coff, W)
                         terminal = is_terminal(bits, coff, W)
                     children += 1
                     if terminal:
@@ -783,17 +806,19 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
                         wx = x
                         break
                     if fshift != 0:
-                        _prefetch(pfilt, np.int64(hc >> np.uint64(fshift)))
+                        _prefetch(pfilt, np.int64(kc >> np.uint64(fshift)))
                     else:
-                        _prefetch(ptab, np.int64(hc >> np.uint64(1)) & (ptab.shape[0] - BUCKET))
+                        _prefetch(ptab, bucket(hc, kc, pg[0], pg[1], P_BASE))
                     moves[base + count] = x
-                    chash[base + count] = hc
+                    chash[2 * (base + count)] = hc
+                    chash[2 * (base + count) + 1] = kc
                     count += 1
                 if win:
                     break
                 for c in range(first, count):
-                    hc = chash[base + c]
-                    if pf_maybe(pfilt, fshift, hc) and pt_has(ptab, hc):
+                    hc = chash[2 * (base + c)]
+                    kc = chash[2 * (base + c) + 1]
+                    if p_has(ptab, pfilt, fshift, hc, kc, pg):
                         st[TT_HIT] += 1
                         win = True
                         wx = moves[base + c]
@@ -801,20 +826,16 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
                 if count == first:
                     break
             if win and wx != 0:
-                killer[sp] = wx
-            if win and wx != 0 and sp > 0:
-                counter[last[sp]] = wx
-                if sp > 1:
-                    counter2[(last[sp - 1] * 40503 + last[sp]) & C2MASK] = wx
+                _learn(hints, last, sp, wx)
             if not win:
                 # pass 2: drop the children known N: stored, or enders with t > 1 (theorem);
                 # the N-table lines are requested first so that their cache misses overlap
                 if st[PREFETCH] != 0:
                     for c in range(count):
-                        _prefetch(ntab, nt_base(ntab, chash[base + c]))
+                        _prefetch(ntab, bucket(chash[2 * (base + c)], chash[2 * (base + c) + 1], ng[0], ng[1], N_BASE))
                 j = 0
                 for c in range(count):
-                    if nt_probe(ntab, chash[base + c]) == 1:
+                    if n_has(ntab, chash[2 * (base + c)], chash[2 * (base + c) + 1], ng):
                         st[TT_HIT] += 1
                         continue
                     x = moves[base + c]
@@ -840,10 +861,10 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
                     j += 1
                 count = j
             if win:
-                _store2(ptab, ntab, pfilt, fshift, hashes[sp], 1, st)
+                _store2(ptab, ntab, pfilt, fshift, hashes[2 * sp], hashes[2 * sp + 1], 1, st, pg, ng)
                 res = 1
             elif count == 0:
-                _store2(ptab, ntab, pfilt, fshift, hashes[sp], 0, st)
+                _store2(ptab, ntab, pfilt, fshift, hashes[2 * sp], hashes[2 * sp + 1], 0, st, pg, ng)
                 res = 0
             else:
                 _sort_moves(moves, keys, base, base + count)
@@ -854,17 +875,16 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
                 play_into(bits, off, coff, W, x)
                 last[sp + 1] = x
                 hc = gap_hash(bits, coff, W)
-                hashes[sp + 1] = hc
+                kc = key_hash(bits, coff, W)
+                hashes[2 * sp + 2] = hc
+                hashes[2 * sp + 3] = kc
                 # its result will be stored in this line of the N table: request it now, so that
                 # the miss overlaps with the expansion (an N result is stored after pass 1)
-                _prefetch(ntab, nt_base(ntab, hc))
+                _prefetch(ntab, bucket(hc, kc, ng[0], ng[1], N_BASE))
                 sp += 1
                 continue
             if _full(st):
-                st[SP] = sp
-                st[RES] = res
-                st[CHILDREN] += children
-                return GROW_TABLE
+                return _suspend(st, sp, res, children, GROW_TABLE)
         else:
             # frame sp finished with outcome res; hand it to the parent
             if sp == 0:
@@ -876,12 +896,8 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
             sp -= 1
             off = sp * W
             if res == 0:
-                killer[sp] = moves[mvbase[sp] + idx[sp]]
-                if sp > 0:
-                    counter[last[sp]] = moves[mvbase[sp] + idx[sp]]
-                    if sp > 1:
-                        counter2[(last[sp - 1] * 40503 + last[sp]) & C2MASK] = moves[mvbase[sp] + idx[sp]]
-                _store2(ptab, ntab, pfilt, fshift, hashes[sp], 1, st)
+                _learn(hints, last, sp, moves[mvbase[sp] + idx[sp]])
+                _store2(ptab, ntab, pfilt, fshift, hashes[2 * sp], hashes[2 * sp + 1], 1, st, pg, ng)
                 res = 1
             else:
                 idx[sp] += 1
@@ -890,18 +906,17 @@ def _search(bits, W, hashes, mvbase, nmv, idx, moves, keys, chash, last, counter
                     play_into(bits, off, off + W, W, x)
                     last[sp + 1] = x
                     hc = gap_hash(bits, off + W, W)
-                    hashes[sp + 1] = hc
-                    _prefetch(ntab, nt_base(ntab, hc))
+                    kc = key_hash(bits, off + W, W)
+                    hashes[2 * sp + 2] = hc
+                    hashes[2 * sp + 3] = kc
+                    _prefetch(ntab, bucket(hc, kc, ng[0], ng[1], N_BASE))
                     sp += 1
                     res = -1
                     continue
-                _store2(ptab, ntab, pfilt, fshift, hashes[sp], 0, st)
+                _store2(ptab, ntab, pfilt, fshift, hashes[2 * sp], hashes[2 * sp + 1], 0, st, pg, ng)
                 res = 0
             if _full(st):
-                st[SP] = sp
-                st[RES] = res
-                st[CHILDREN] += children
-                return GROW_TABLE
+                return _suspend(st, sp, res, children, GROW_TABLE)
 
 
 @njit(cache=True)
@@ -948,6 +963,7 @@ def known_p_reply(bits, W, ptab):  # pragma: no cover - compiled
     """A move y >= 2 from the position in ``bits[0:W]`` whose result is {2,3} or stored as P; else 0.
 
     Uses ``bits[W:2W]`` as scratch."""
+    pg = bt_geometry(ptab, P_BASE)
     for i in range(W):
         w = bits[i]
         if i == 0:
@@ -958,7 +974,7 @@ def known_p_reply(bits, W, ptab):  # pragma: no cover - compiled
             play_into(bits, 0, W, W, y)
             if is_terminal(bits, W, W):
                 return y
-            if tt_probe(ptab, gap_hash(bits, W, W)) == 0:
+            if _line_has64(ptab, bucket(gap_hash(bits, W, W), key_hash(bits, W, W), pg[0], pg[1], P_BASE), key_hash(bits, W, W)):
                 return y
     return 0
 
@@ -1014,20 +1030,37 @@ def _next_gap(bits, off, W, start):  # pragma: no cover - compiled
         w = bits[off + i]
 
 
+@njit(cache=True, inline="always")
+def _seen_add(seen, h, key):  # pragma: no cover - compiled
+    """Insert the position (hash h, key) into ``seen``, a linear-probing table of (h, key) pairs
+    (``seen[2i]``, ``seen[2i+1]``; key 0 = empty); False when it was there already."""
+    mask = (seen.shape[0] >> 1) - 1
+    i = np.int64(h >> np.uint64(6)) & mask
+    while True:
+        k = seen[2 * i + 1]
+        if k == U0:
+            seen[2 * i] = h
+            seen[2 * i + 1] = key
+            return True
+        if k == key and seen[2 * i] == h:
+            return False
+        i = (i + 1) & mask
+
+
 @njit(cache=True)
 def count_reachable(root, seen):  # pragma: no cover - compiled
     """Number of distinct positions reachable from ``root`` by moves other than 1, counting the root.
 
-    ``seen`` is an empty open-addressing table of hashes (power-of-two size); returns -1 when it
-    fills beyond 3/4 (the caller retries with a larger one)."""
+    ``seen`` is an empty table for ``_seen_add`` (a power-of-two number of pairs); returns -1 when
+    it fills beyond half (the caller retries with a larger one)."""
     W = root.shape[0]
     depth = genus_of(root, 0, W) + 2
     bits = np.zeros(depth * W, dtype=np.uint64)
     cursor = np.zeros(depth, dtype=np.int64)
     bits[:W] = root
-    st = np.zeros(ST_SIZE, dtype=np.int64)
-    limit = seen.shape[0] * 3 // 4
-    tt_store(seen, gap_hash(bits, 0, W), 0, st, COUNT)
+    limit = seen.shape[0] >> 2
+    _seen_add(seen, gap_hash(bits, 0, W), key_hash(bits, 0, W))
+    count = 1
     cursor[0] = 2
     sp = 0
     while sp >= 0:
@@ -1038,13 +1071,11 @@ def count_reachable(root, seen):  # pragma: no cover - compiled
             continue
         cursor[sp] = x + 1
         play_into(bits, off, off + W, W, x)
-        h = gap_hash(bits, off + W, W)
-        if tt_probe(seen, h) >= 0:
+        if not _seen_add(seen, gap_hash(bits, off + W, W), key_hash(bits, off + W, W)):
             continue
-        before = st[OVERWRITE]
-        tt_store(seen, h, 0, st, COUNT)
-        if st[OVERWRITE] != before or st[COUNT] > limit:
+        count += 1
+        if count > limit:
             return -1
         sp += 1
         cursor[sp] = 2
-    return st[COUNT]
+    return count

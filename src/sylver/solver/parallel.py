@@ -2,7 +2,7 @@
 
 Each root move is one task; results are merged as they complete.  With a local process pool the
 workers share one pair of transposition tables: an anonymous shared memory mapping created before the
-workers are forked (entries are single aligned 64-bit words, so concurrent writes cannot tear; a
+workers are forked (keys are single aligned 64-bit words, so concurrent writes cannot tear; a
 lost race loses an entry, never correctness).  Elsewhere (Dask, or a spawning pool) each worker uses
 its own table, warm across the tasks it runs.  With ``first=True`` the
 least winning move is known as soon as every smaller move is decided, and the remaining tasks are
@@ -40,7 +40,7 @@ from sylver.solver import (
     memory_budget_error,
 )
 from sylver.solver import kernels as _k
-from sylver.solver.engine import ENGINE
+from sylver.solver.engine import ENGINE, LOAD_N
 
 
 class _Shared(NamedTuple):
@@ -333,7 +333,9 @@ def _run(
     w = winning()
     if first and w:
         w = w[:1]
+    # shared tables never grow: saturated once past the load at which a private one would double
+    saturated = shared is not None and np.count_nonzero(shared.ntable) >= LOAD_N * shared.ntable.shape[0]
     return Solution(
         position, Outcome.N if w else Outcome.P, tuple(w), not (first and w), t, states,
-        time.monotonic() - start, 0, len(moves) + 1, False, dict(decided),
+        time.monotonic() - start, 0, len(moves) + 1, False, dict(decided), saturated=bool(saturated),
     )

@@ -1,22 +1,33 @@
-"""Results store: solved positions kept in SQLite and reused (DESIGN.md, "Store").
+"""Results store: solved positions kept in SQLite or PostgreSQL and reused (docs/solve.md, "Results store").
 
 One row per position (its canonical text ``"4,5"``): outcome, winning moves, whether the set of
-winning moves is complete, the Frobenius number, and how it was obtained.  The database runs in WAL
-mode with a busy timeout, and every write is a read-check-write inside ``BEGIN IMMEDIATE``, so several
-processes can write at once.  A result that contradicts a stored one (another outcome, a winning move
-missing from a stored complete set, or a stored winning move missing from a new complete set) raises
-:class:`StoreConflictError`: one of the two computations is wrong, and that must never pass silently.
+winning moves is complete, the Frobenius number, and how it was obtained.  ``Store(location)`` opens
+an SQLite file (the default, under the user's cache directory) or, for a ``postgresql://`` URL, a
+PostgreSQL database (psycopg 3, the ``postgres`` extra) that several machines can share, e.g. the
+workers of a Dask cluster.  Both hold the same table (:data:`SCHEMA`) under the same rules.
+
+Every write is a read-check-write in one transaction that holds the position's write lock (SQLite:
+``BEGIN IMMEDIATE`` on a WAL database with a busy timeout; PostgreSQL: a transaction-scoped advisory
+lock on the position), so several processes and machines can write at once.  A result that
+contradicts a stored one (another outcome, a winning move missing from a stored complete set, or a
+stored winning move missing from a new complete set) raises :class:`StoreConflictError`: one of the
+two computations is wrong, and that must never pass silently.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
 
 from sylver.position import Outcome, Position
 
@@ -29,12 +40,28 @@ CREATE TABLE IF NOT EXISTS results (
     outcome TEXT NOT NULL CHECK (outcome IN ('P', 'N')),
     winning_moves TEXT NOT NULL,
     complete INTEGER NOT NULL,
-    frobenius_number INTEGER NOT NULL,
-    states INTEGER NOT NULL,
-    seconds REAL NOT NULL,
-    updated REAL NOT NULL
+    frobenius_number BIGINT NOT NULL,
+    states BIGINT NOT NULL,
+    seconds DOUBLE PRECISION NOT NULL,
+    updated DOUBLE PRECISION NOT NULL
 )
 """
+"""The one table, in SQL both databases read alike (SQLite: integer and real affinity, 64 bits)."""
+
+COLUMNS = "position, outcome, winning_moves, complete, frobenius_number, states, seconds, updated"
+
+URL_SCHEMES = ("postgresql://", "postgres://")
+"""A store location starting with one of these is a PostgreSQL connection URL."""
+
+_UPSERT = (
+    f"INSERT INTO results ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (position) DO UPDATE SET outcome = excluded.outcome, "
+    "winning_moves = excluded.winning_moves, complete = excluded.complete, "
+    "frobenius_number = excluded.frobenius_number, states = excluded.states, "
+    "seconds = excluded.seconds, updated = excluded.updated"
+)
+_SCHEMA_LOCK = 0x53594C5645520001
+"""Advisory-lock key under which PostgreSQL clients create the table (one at a time)."""
 
 
 class StoreConflictError(ValueError):
@@ -54,49 +81,152 @@ class Record:
     seconds: float
 
 
-def default_path() -> Path:
-    """``$SYLVER_STORE`` if set, else ``results.sqlite`` in the user's cache directory."""
+def default_location() -> str | Path:
+    """``$SYLVER_STORE`` if set (a path, or a PostgreSQL URL), else ``results.sqlite`` in the user's
+    cache directory."""
     env = os.environ.get("SYLVER_STORE")
     if env:
-        return Path(env)
+        return env if is_url(env) else Path(env)
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("sylver")) / "results.sqlite"
 
 
-class Store:
-    """A SQLite results store (opened lazily per process; safe to share a path between processes)."""
+def is_url(location: str | Path) -> bool:
+    """Is ``location`` a PostgreSQL URL (``postgresql://…`` or ``postgres://…``) rather than a path?"""
+    return isinstance(location, str) and location.startswith(URL_SCHEMES)
 
-    def __init__(self, path: str | Path | None = None, timeout: float = 60.0) -> None:
-        self.path = Path(path) if path is not None else default_path()
+
+def redact(url: str) -> str:
+    """``url`` with its password (in the authority or a ``password=`` parameter) replaced by ``***``."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        user, host = netloc.rsplit("@", 1)
+        if ":" in user:
+            user = user.split(":", 1)[0] + ":***"
+        netloc = f"{user}@{host}"
+    query = re.sub(r"(^|&)password=[^&]*", r"\1password=***", parts.query)
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+_INHERITED: list[Any] = []
+"""Connections a forked child inherited: kept alive, never closed (closing would end the parent's)."""
+
+
+class Store:
+    """A results store: an SQLite file, or a PostgreSQL database when ``location`` is a
+    ``postgresql://`` URL (default: :func:`default_location`).  Opened lazily, once per process; a Store pickles to its location, so it
+    can be handed to worker processes and machines, which open it again.
+
+    A URL may carry a password (``postgresql://user:secret@host/db``); it is never shown (repr,
+    messages), but it does travel to the workers with the Store: prefer ``PGPASSWORD`` or
+    ``~/.pgpass`` on each machine.
+    """
+
+    def __init__(self, location: str | Path | None = None, timeout: float = 60.0) -> None:
+        if location is None:
+            location = default_location()
+        self.postgres = is_url(location)
+        self.path: Path | str = str(location) if self.postgres else Path(location)
+        """The SQLite file, or the PostgreSQL URL."""
         self.timeout = timeout
-        self._conn: sqlite3.Connection | None = None
+        """Seconds to wait for the database (SQLite busy timeout; PostgreSQL connect and lock timeouts)."""
+        self._conn: Any = None
         self._pid = -1
 
+    def __str__(self) -> str:
+        return redact(str(self.path)) if self.postgres else str(self.path)
+
     def __repr__(self) -> str:
-        return f"Store({str(self.path)!r})"
+        return f"Store({str(self)!r})"
 
     def __reduce__(self) -> tuple[type, tuple[str, float]]:
         return (Store, (str(self.path), self.timeout))
 
-    def _db(self) -> sqlite3.Connection:
+    def _db(self) -> Any:
         if self._conn is None or self._pid != os.getpid():
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
-            except (OSError, sqlite3.Error) as exc:
-                raise ValueError(f"cannot open the results store {self.path}: {exc}") from None
-            try:
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute(f"PRAGMA busy_timeout={int(self.timeout * 1000)}")
-                conn.execute("PRAGMA synchronous=NORMAL")
-                conn.execute(SCHEMA)
-            except sqlite3.DatabaseError as exc:
-                conn.close()
-                raise ValueError(f"{self.path} is not a sylver results store: {exc}") from None
-            self._conn = conn
+            if self._conn is not None:
+                _INHERITED.append(self._conn)
+                self._conn = None
+            self._conn = self._open_postgres() if self.postgres else self._open_sqlite()
             self._pid = os.getpid()
         return self._conn
+
+    def _open_sqlite(self) -> sqlite3.Connection:
+        path = Path(self.path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(path, timeout=self.timeout, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise ValueError(f"cannot open the results store {path}: {exc}") from None
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute(f"PRAGMA busy_timeout={int(self.timeout * 1000)}")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute(SCHEMA)
+            conn.execute(f"SELECT {COLUMNS} FROM results LIMIT 0")
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise ValueError(f"{path} is not a sylver results store: {exc}") from None
+        return conn
+
+    def _open_postgres(self) -> Any:
+        try:
+            import psycopg
+        except ImportError:
+            raise ValueError(
+                f"the results store {self} needs psycopg 3: pip install 'sylver[postgres]'"
+            ) from None
+        try:
+            conn = psycopg.connect(str(self.path), autocommit=True, connect_timeout=max(1, round(self.timeout)))
+        except psycopg.Error as exc:
+            raise ValueError(f"cannot open the results store {self}: {_one_line(exc)}") from None
+        try:
+            conn.execute(f"SET lock_timeout = {int(self.timeout * 1000)}")
+            with conn.transaction():  # CREATE TABLE IF NOT EXISTS races with itself: one at a time
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+                conn.execute(SCHEMA)
+            conn.execute(f"SELECT {COLUMNS} FROM results LIMIT 0")
+        except psycopg.Error as exc:
+            conn.close()
+            raise ValueError(f"{self} is not a sylver results store: {_one_line(exc)}") from None
+        return conn
+
+    def _sql(self, query: str) -> str:
+        return query.replace("?", "%s") if self.postgres else query
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Database errors (a lost connection, a lock not granted in time) as one-line ValueErrors."""
+        errors: tuple[type[BaseException], ...] = (sqlite3.Error, *_psycopg_errors(self.postgres))
+        try:
+            yield
+        except errors as exc:
+            if self.postgres:  # the connection may be gone: open a new one next time
+                self.close()
+            raise ValueError(f"results store {self}: {_one_line(exc)}") from None
+
+    @contextmanager
+    def _locked(self, position: Position) -> Iterator[Any]:
+        """A transaction holding the write lock for ``position``; committed on success."""
+        db = self._db()
+        if self.postgres:
+            with db.transaction():
+                db.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_key(position),))
+                yield db
+            return
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
 
     def close(self) -> None:
         if self._conn is not None and self._pid == os.getpid():
@@ -112,22 +242,22 @@ class Store:
     # -- reading -------------------------------------------------------------------------------
     def get(self, position: Position) -> Record | None:
         """The stored result for ``position``, or None."""
-        row = self._db().execute(
-            "SELECT outcome, winning_moves, complete, frobenius_number, states, seconds "
-            "FROM results WHERE position = ?",
-            (str(position),),
-        ).fetchone()
+        with self._errors():
+            row = self._db().execute(self._sql(_SELECT_ONE), (str(position),)).fetchone()
         return None if row is None else _record(position, row)
 
     def __len__(self) -> int:
-        return int(self._db().execute("SELECT COUNT(*) FROM results").fetchone()[0])
+        with self._errors():
+            return int(self._db().execute("SELECT COUNT(*) FROM results").fetchone()[0])
 
     def records(self) -> list[Record]:
-        rows = self._db().execute(
-            "SELECT position, outcome, winning_moves, complete, frobenius_number, states, seconds "
-            "FROM results ORDER BY position"
-        ).fetchall()
-        return [_record(Position.parse(r[0]), r[1:]) for r in rows]
+        """Every stored result, by position text."""
+        with self._errors():
+            rows = self._db().execute(
+                "SELECT position, outcome, winning_moves, complete, frobenius_number, states, seconds "
+                "FROM results"
+            ).fetchall()
+        return [_record(Position.parse(r[0]), r[1:]) for r in sorted(rows, key=lambda r: r[0])]
 
     # -- writing -------------------------------------------------------------------------------
     def put(self, solution: Solution) -> None:
@@ -147,41 +277,52 @@ class Store:
         states: int = 0,
         seconds: float = 0.0,
     ) -> None:
+        """Record a result, merging with the stored one (:class:`StoreConflictError` if they contradict)."""
         moves = tuple(sorted(int(x) for x in winning_moves))
         if outcome is Outcome.P and moves:
             raise ValueError("a P-position has no winning moves")
         if outcome is Outcome.N and complete and not moves:
             raise ValueError("an N-position has at least one winning move")
         complete = complete or outcome is Outcome.P
-        db = self._db()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            row = db.execute(
-                "SELECT outcome, winning_moves, complete, frobenius_number, states, seconds "
-                "FROM results WHERE position = ?",
-                (str(position),),
-            ).fetchone()
+        with self._errors(), self._locked(position) as db:
+            row = db.execute(self._sql(_SELECT_ONE), (str(position),)).fetchone()
             if row is not None:
                 old = _record(position, row)
                 moves, complete = _merge(old, outcome, moves, complete)
                 states = max(states, old.states)
             db.execute(
-                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                self._sql(_UPSERT),
                 (
                     str(position), outcome.value, json.dumps(list(moves)), int(complete),
-                    frobenius_number, states, seconds, time.time(),
+                    int(frobenius_number), int(states), float(seconds), time.time(),
                 ),
             )
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
+
+
+_SELECT_ONE = (
+    "SELECT outcome, winning_moves, complete, frobenius_number, states, seconds FROM results WHERE position = ?"
+)
+
+
+def _psycopg_errors(postgres: bool) -> tuple[type[BaseException], ...]:
+    if not postgres:
+        return ()
+    try:
+        import psycopg
+    except ImportError:
+        return ()
+    return (psycopg.Error,)
+
+
+def _lock_key(position: Position) -> int:
+    """A signed 64-bit advisory-lock key for ``position`` (a collision only serialises two writers)."""
+    return int.from_bytes(hashlib.blake2b(str(position).encode(), digest_size=8).digest(), "big", signed=True)
 
 
 def _record(position: Position, row: tuple) -> Record:
     return Record(
-        position, Outcome(row[0]), tuple(json.loads(row[1])), bool(row[2]), int(row[3]),
-        int(row[4]), float(row[5]),
+        position=position, outcome=Outcome(row[0]), winning_moves=tuple(json.loads(row[1])),
+        complete=bool(row[2]), frobenius_number=int(row[3]), states=int(row[4]), seconds=float(row[5]),
     )
 
 

@@ -6,11 +6,17 @@ position back, so any number of clients (or tabs) can play at once and a restart
 Every error is a 4xx/5xx answer with a JSON body ``{"error": {"code": ..., "message": ...}}``; the
 message is one line that names the input and why (e.g. the witness ``13 = 4·2 + 5·1``).
 Interactive API documentation is served at ``/docs``.
+
+The event loop only reads requests and checks their sizes (constant time: the length of a text,
+of a list); parsing, validation and every library call run in :class:`~sylver.web.jobs.JobRunner`.
 """
 
 from __future__ import annotations
 
+import json
 import random
+import re
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -30,15 +36,16 @@ from sylver import theory, wythoff
 from sylver.arena.rules import preset
 from sylver.bots import BOTS, Turn, make_bot
 from sylver.errors import BotError, IllegalMoveError, InvalidMoveError, InvalidPositionError
-from sylver.position import GameRecord, Position, Termination, parse_numbers
+from sylver.position import GameRecord, Outcome, Position, Termination, parse_numbers
 from sylver.web.jobs import BusyError, JobRunner, JobTimeoutError, Limits
-from sylver.web.results import ResultsError, ResultsView
+from sylver.web.results import LOSING_ANSWERS, ResultsError, ResultsView, record_result
 
 STATIC = Path(__file__).resolve().parent / "static"
 
 
 def koth_rules() -> Any:
-    """The KotH rules of shared/seeds/000 (their start: two random coprime numbers)."""
+    """The rules of the King-of-the-Hill Sylver Coinage bot competition (the referee draws the start:
+    two random coprime numbers)."""
     return preset("koth")
 
 
@@ -123,6 +130,18 @@ class SolveIn(BaseModel):
     time_limit: float | None = Field(default=None, gt=0, description="Seconds (capped by the server).")
 
 
+class OutcomesIn(GameIn):
+    time_limit: float | None = Field(default=None, gt=0, description="Seconds (capped by the server).")
+
+
+class ImportIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(
+        description='A game record: one line of an arena\'s games.jsonl, {"start": [4, 5], "moves": [11]}, '
+        'or a plain list: the start in braces, then the moves ("{4,5} 11 7").'
+    )
+
+
 class WythoffIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     position: tuple[StrictInt, StrictInt] = Field(description="The queen's square / pile sizes (i, j).")
@@ -169,7 +188,7 @@ def create_app(
     app.add_middleware(_BodyLimit, limit=limits.max_body)
     _install_error_handlers(app)
     _sylver_routes(app, limits, runner)
-    _wythoff_routes(app, limits)
+    _wythoff_routes(app, limits, runner)
     if app.state.results is not None:
         _results_routes(app, app.state.results, limits, runner)
 
@@ -229,6 +248,13 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         detail = exc.detail if isinstance(exc.detail, str) else "error"
+        if exc.status_code == 400 and detail == "There was an error parsing the body":
+            # json.loads refuses integers longer than Python's integer-to-text limit this way
+            return answer(
+                422, "invalid_request",
+                f"the request body is not JSON the server can read (a number of more than "
+                f"{sys.get_int_max_str_digits():,} digits?)",
+            )
         return answer(exc.status_code, "not_found" if exc.status_code == 404 else f"http_{exc.status_code}", detail)
 
     @app.exception_handler(RequestValidationError)
@@ -261,42 +287,61 @@ def _install_error_handlers(app: FastAPI) -> None:
 
 # -- Sylver Coinage -------------------------------------------------------------------------------
 def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
+    async def work(fn: Any, *args: Any, key: Sequence[int] | str) -> Any:
+        """``fn(limits, *args)`` in a position process: the same start, the same process (its cache)."""
+        return await runner.run(
+            fn, limits, *args, lane="position", key=_key(key), timeout=2 * limits.job_time
+        )
+
+    about = {
+        "version": app.version,
+        "bots": [{"name": name, "about": _summary(cls.__doc__)} for name, cls in sorted(BOTS.items())],
+        "features": {"theory": True, "solver": True, "wythoff": True, "results": app.state.results is not None},
+        "limits": limits.public() | {"max_text": limits.max_text},
+        "paper": theory.PAPER,
+    }
+
     @app.get("/api/info", tags=["server"])
-    def info() -> dict[str, Any]:
-        """What this server offers: the built-in bots, the optional features, the limits."""
-        return {
-            "version": app.version,
-            "bots": [{"name": name, "about": _first_line(cls.__doc__)} for name, cls in sorted(BOTS.items())],
-            "features": {"theory": True, "solver": True, "wythoff": True, "results": app.state.results is not None},
-            "limits": limits.public(),
-        }
+    async def info() -> dict[str, Any]:
+        """What this server offers: the built-in bots, the optional features, the limits, how the page
+        cites the paper behind the theory, and whether the worker processes have warmed up (``ready``:
+        until then the first requests wait for them)."""
+        return about | {"ready": runner.ready}
 
     @app.post("/api/sylver/state", tags=["sylver"])
     async def state(game: GameIn) -> dict[str, Any]:
         """The position reached by a game, its legal moves (the first ones) and, if over, the result."""
-        start, moves = _game_numbers(game, limits)
-        return await runner.run(_state, limits, start, moves)
+        _size_game(game, limits)
+        return await work(_state, game.start, game.moves, key=game.start)
 
     @app.post("/api/sylver/move", tags=["sylver"])
     async def move(body: MoveIn) -> dict[str, Any]:
         """Name a number.  An illegal number is refused (409) with its witness; 1 ends the game."""
-        start, moves = _game_numbers(body, limits)
+        _size_game(body, limits)
         if body.move < 1:
             raise ApiError(422, "invalid_move", f"move {body.move} is not a positive integer")
         if body.move > limits.max_number:
             raise ApiError(422, "too_large", f"move {body.move} exceeds the server's limit {limits.max_number}")
-        return await runner.run(_human_move, limits, start, moves, body.move)
+        return await work(_human_move, body.start, body.moves, body.move, key=body.start)
 
     @app.post("/api/sylver/bot-move", tags=["sylver"])
     async def bot_move(body: BotMoveIn) -> dict[str, Any]:
         """Let a built-in bot name the next number (thinking at most the server's bot time)."""
-        start, moves = _game_numbers(body, limits)
+        _size_game(body, limits)
         if body.bot not in BOTS:
             raise ApiError(422, "unknown_bot", f"unknown bot {body.bot!r}; built-in bots: {', '.join(sorted(BOTS))}")
         return await runner.run(
-            _bot_move, limits, start, moves, body.bot, body.seed,
+            _bot_move, limits, body.start, body.moves, body.bot, body.seed,
             timeout=limits.bot_time + limits.job_time, lane="bot",
         )
+
+    @app.post("/api/sylver/import", tags=["sylver"])
+    async def import_record(body: ImportIn) -> dict[str, Any]:
+        """Read a game record and answer the position it reaches, as ``/api/sylver/state`` does, with the
+        record's ``players`` and result text when it has them.  A record is one line of the arena's
+        ``games.jsonl`` (or any JSON object with ``start`` and ``moves``), a JSON list of moves from the
+        empty start, or a plain list: the start in braces, then the moves (``{4,5} 11 7``)."""
+        return await work(_import, body.text, key=body.text[:64])
 
     @app.get("/api/sylver/cells", tags=["sylver"])
     async def cells(
@@ -305,7 +350,7 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
         hi: Annotated[int | None, Query(ge=1, description="Last number (default: lo + 99).")] = None,
     ) -> dict[str, Any]:
         """Which numbers lo…hi are legal: a string with one character per number, 1 legal, 0 illegal."""
-        numbers = _numbers_from_text(position, "position", limits)
+        _size_numbers(position, "position", limits)
         hi = lo + 99 if hi is None else hi
         if hi < lo:
             raise ApiError(422, "invalid_request", f"hi ({hi}) is smaller than lo ({lo})")
@@ -313,7 +358,7 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
             raise ApiError(422, "too_large", f"{hi - lo + 1} numbers asked; at most {limits.max_cells} per request")
         if hi > limits.max_number:
             raise ApiError(422, "too_large", f"hi = {hi} exceeds the server's limit {limits.max_number}")
-        return await runner.run(_cells, numbers, lo, hi)
+        return await work(_cells, position, lo, hi, key=position)
 
     @app.get("/api/sylver/witness", tags=["sylver"])
     async def witness(
@@ -321,102 +366,156 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
         n: Annotated[int, Query(description="The number to check.")],
     ) -> dict[str, Any]:
         """Is n legal here?  If not, the witness: n as a sum with multiples of the named numbers."""
-        numbers = _numbers_from_text(position, "position", limits)
+        _size_numbers(position, "position", limits)
         if n < 1:
             raise ApiError(422, "invalid_move", f"move {n} is not a positive integer")
         if n > limits.max_number:
             raise ApiError(422, "too_large", f"{n} exceeds the server's limit {limits.max_number}")
-        return await runner.run(_witness, numbers, n)
+        return await work(_witness, position, n, key=position)
 
     @app.post("/api/sylver/solve", tags=["sylver"])
     async def solve(body: SolveIn) -> dict[str, Any]:
         """Solve a gcd-1 position exactly within a time limit: the outcome and every winning move.
 
-        Past the limit the answer says so (``decided`` false), keeping any winning move already found
-        (then ``outcome`` is N and ``complete`` false).  gcd > 1, or t beyond the solver's range: 422."""
-        if isinstance(body.position, str):
-            numbers = _numbers_from_text(body.position, "position", limits)
-        else:
-            numbers = _check_numbers(body.position, "position", limits)
+        The answer names the time limit it had (``time_limit``) and what it decided: ``winning_moves``
+        and ``ruled_out`` (the moves proven to lose), ``root_moves_decided`` of ``root_moves`` (the legal
+        moves other than 1).  Past the limit ``complete`` is false; ``decided`` is true only if a winning
+        move was found (then ``outcome`` is N).  The solver process keeps what it learnt, so asking
+        again continues the search where it stopped: that is how the page's *keep solving* works.
+        gcd > 1, or t beyond the solver's range: 422."""
+        _size_numbers(body.position, "position", limits)
         seconds = min(body.time_limit or limits.solve_time, limits.solve_time)
         return await runner.run(
-            _solve, limits, numbers, seconds, timeout=2 * seconds + limits.job_time, lane="solve"
+            _solve, limits, body.position, seconds, timeout=2 * seconds + limits.job_time, lane="solve"
+        )
+
+    @app.post("/api/sylver/outcomes", tags=["sylver"])
+    async def outcomes(body: OutcomesIn) -> dict[str, Any]:
+        """Who wins at each step of a game: ``outcomes[k]`` is P, N or null (not decided within the time
+        limit) for the position after ``k`` moves (``by[k]``: ``theory`` or ``solver``; ``over`` once 1
+        is named).  The theory answers first; the solver then works from the last position back."""
+        _size_game(body, limits)
+        seconds = min(body.time_limit or limits.solve_time, limits.solve_time)
+        return await runner.run(
+            _outcomes, limits, body.start, body.moves, seconds,
+            timeout=2 * seconds + limits.job_time, lane="solve",
+        )
+
+    @app.post("/api/sylver/defence", tags=["sylver"])
+    async def defence(body: SolveIn) -> dict[str, Any]:
+        """Every move's refutations: for each legal move other than 1, the opponent's winning replies
+        (``refutations``, null when not decided within the time limit) and the theorem that refutes it,
+        if one does.  Sorted with the best defence first: in a P-position every move loses, and the
+        hardest to refute leaves the fewest winning replies among the opponent's legal replies."""
+        _size_numbers(body.position, "position", limits)
+        seconds = min(body.time_limit or limits.solve_time, limits.solve_time)
+        return await runner.run(
+            _defence, limits, body.position, seconds, timeout=2 * seconds + limits.job_time, lane="solve"
         )
 
     @app.get("/api/sylver/analyze", tags=["sylver"])
     async def analyze(
         position: Annotated[str, Query(description='The position, e.g. "4,5" (empty: no number named).')] = "",
     ) -> dict[str, Any]:
-        """What the theory says (shared/seeds/004): t, t̄, genus, ends, ender kind, enclosure,
-        the outcome when a theorem decides it and why — the same report as ``sylver analyze --json``."""
-        numbers = _numbers_from_text(position, "position", limits)
-        return await runner.run(_analyze, numbers, limits)
+        """What the theory says (Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002): t,
+        t̄, genus, ends, ender kind, enclosure, the outcome when a theorem decides it and why — the same
+        report as ``sylver analyze --json``."""
+        _size_numbers(position, "position", limits)
+        return await work(_analyze, position, key=position)
 
     @app.get("/api/sylver/random-start", tags=["sylver"])
     def random_start(seed: Annotated[int | None, Query(description="Seed for a reproducible start.")] = None) -> dict[str, Any]:
-        """A KotH start (shared/seeds/000): two random coprime numbers in [100000, 999999]."""
+        """A start of the King-of-the-Hill Sylver Coinage bot competition: two random coprime numbers in
+        [100000, 999999]."""
         return {"start": list(koth_rules().draw_start(random.Random(seed)))}
 
 
 # -- Wythoff's Nim --------------------------------------------------------------------------------
-def _wythoff_routes(app: FastAPI, limits: Limits) -> None:
-    # Every call here is integer arithmetic in O(digits²): fast enough to answer on the event loop.
+def _wythoff_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
+    # Integer arithmetic in O(digits²): tens of milliseconds at 4,000 digits, in a position process.
+    async def work(fn: Any, *args: Any) -> Any:
+        return await runner.run(fn, limits, *args, lane="position", timeout=2 * limits.job_time)
 
     @app.get("/api/wythoff/analyze", tags=["wythoff"])
-    def wythoff_analyze(
+    async def wythoff_analyze(
         i: Annotated[int, Query(description="First pile (the queen's column).")],
         j: Annotated[int, Query(description="Second pile (the queen's row).")],
         misere: Annotated[bool, Query(description="Misère play.")] = False,
     ) -> dict[str, Any]:
-        """Who wins from (i, j) with perfect play, and every winning move (at most three)."""
-        return _wythoff_facts(_pile_pair(i, j, limits), misere)
+        """Who wins from (i, j) with perfect play, and every winning move (at most three).  Piles of
+        any size up to ``max_pile_digits`` digits (see ``/api/info``)."""
+        return await work(_wythoff_analyze, i, j, misere)
 
     @app.post("/api/wythoff/move", tags=["wythoff"])
-    def wythoff_move(body: WythoffMoveIn) -> dict[str, Any]:
+    async def wythoff_move(body: WythoffMoveIn) -> dict[str, Any]:
         """Move the queen to ``to``; unless that ends the game, the perfect player answers."""
-        p = _pile_pair(*body.position, limits)
-        if p.is_over():
-            raise ApiError(409, "game_over", "the game is over: the queen is in the corner")
-        try:
-            after = p.play(body.to)
-        except (InvalidMoveError, InvalidPositionError) as exc:
-            raise ApiError(409, "illegal_move", str(exc)) from None
-        out: dict[str, Any] = {"you": list(after), "reply": None}
-        if not after.is_over():
-            reply = _wythoff_reply(after, body.misere)
-            out["reply"] = list(reply)
-            after = reply
-        out.update(_wythoff_facts(after, body.misere))
-        out["winner"] = _wythoff_winner(after, "you" if out["reply"] is None else "computer", body.misere)
-        return out
+        return await work(_wythoff_move, body.position, body.to, body.misere)
 
     @app.post("/api/wythoff/computer-move", tags=["wythoff"])
-    def wythoff_computer_move(body: WythoffIn) -> dict[str, Any]:
+    async def wythoff_computer_move(body: WythoffIn) -> dict[str, Any]:
         """The perfect player moves from ``position`` (a winning move when there is one)."""
-        p = _pile_pair(*body.position, limits)
-        if p.is_over():
-            raise ApiError(409, "game_over", "the game is over: the queen is in the corner")
-        reply = _wythoff_reply(p, body.misere)
-        out: dict[str, Any] = {"reply": list(reply)}
-        out.update(_wythoff_facts(reply, body.misere))
-        out["winner"] = _wythoff_winner(reply, "computer", body.misere)
-        return out
+        return await work(_wythoff_computer_move, body.position, body.misere)
 
     @app.get("/api/wythoff/cold", tags=["wythoff"])
-    def wythoff_cold(
+    async def wythoff_cold(
         limit: Annotated[int, Query(ge=0, description="Largest pile.")] = 20,
         misere: Annotated[bool, Query(description="Misère play.")] = False,
     ) -> dict[str, Any]:
         """The cold positions (P: the player to move loses) with both piles at most ``limit``."""
         if limit > limits.max_cold:
             raise ApiError(422, "too_large", f"limit {limit} exceeds the server's limit {limits.max_cold}")
-        return {"limit": limit, "misere": misere, "cold": [list(q) for q in wythoff.p_positions(limit, misere)]}
+        return await work(_wythoff_cold, limit, misere)
+
+
+def _wythoff_analyze(limits: Limits, i: int, j: int, misere: bool) -> dict[str, Any]:
+    return _wythoff_facts(_pile_pair(i, j, limits), misere)
+
+
+def _wythoff_move(
+    limits: Limits, position: tuple[int, int], to: tuple[int, int], misere: bool
+) -> dict[str, Any]:
+    p = _pile_pair(*position, limits)
+    if p.is_over():
+        raise ApiError(409, "game_over", "the game is over: the queen is in the corner")
+    try:
+        after = p.play(to)
+    except (InvalidMoveError, InvalidPositionError) as exc:
+        raise ApiError(409, "illegal_move", str(exc)) from None
+    out: dict[str, Any] = {"you": list(after), "reply": None}
+    if not after.is_over():
+        reply = wythoff.computer_move(after, misere)
+        out["reply"] = list(reply)
+        after = reply
+    out.update(_wythoff_facts(after, misere))
+    mover, other = ("you", "computer") if out["reply"] is None else ("computer", "you")
+    out["winner"] = wythoff.winner(after, mover, other, misere)
+    return out
+
+
+def _wythoff_computer_move(limits: Limits, position: tuple[int, int], misere: bool) -> dict[str, Any]:
+    p = _pile_pair(*position, limits)
+    if p.is_over():
+        raise ApiError(409, "game_over", "the game is over: the queen is in the corner")
+    reply = wythoff.computer_move(p, misere)
+    out: dict[str, Any] = {"reply": list(reply)}
+    out.update(_wythoff_facts(reply, misere))
+    out["winner"] = wythoff.winner(reply, "computer", "you", misere)
+    return out
+
+
+def _wythoff_cold(limits: Limits, limit: int, misere: bool) -> dict[str, Any]:
+    return {"limit": limit, "misere": misere, "cold": [list(q) for q in wythoff.p_positions(limit, misere)]}
 
 
 def _pile_pair(i: int, j: int, limits: Limits) -> wythoff.WythoffPosition:
+    """The position (i, j), refused (422) with a pile of more than ``max_pile_digits`` digits."""
+    largest = 10**limits.max_pile_digits - 1
     for name, x in (("i", i), ("j", j)):
-        if x > limits.max_pile:
-            raise ApiError(422, "too_large", f"{name} = {x} exceeds the server's limit {limits.max_pile}")
+        if x > largest:
+            raise ApiError(
+                422, "too_large", f"pile {name} has {x.bit_length() * 0.30103:,.0f} digits or more; "
+                f"at most {limits.max_pile_digits:,}",
+            )
     try:
         return wythoff.WythoffPosition(i, j)
     except InvalidPositionError as exc:
@@ -434,23 +533,6 @@ def _wythoff_facts(p: wythoff.WythoffPosition, misere: bool) -> dict[str, Any]:
         "moves": [list(q) for q in p.moves()] if small else None,
         "nim_value": p.nim_value(misere) if max(p) <= 64 else None,
     }
-
-
-def _wythoff_reply(p: wythoff.WythoffPosition, misere: bool) -> wythoff.WythoffPosition:
-    """The perfect player's move: a winning one; from a cold position the smallest move (one counter
-    from the larger pile), which leaves the opponent the most room to go wrong."""
-    best = p.winning_move(misere)
-    if best is not None:
-        return best
-    return p.play((p.i - 1, p.j) if p.i >= p.j else (p.i, p.j - 1))
-
-
-def _wythoff_winner(p: wythoff.WythoffPosition, mover: str, misere: bool) -> str | None:
-    """Who won once the queen is in the corner: the mover (normal play) or the other (misère)."""
-    if not p.is_over():
-        return None
-    other = "computer" if mover == "you" else "you"
-    return other if misere else mover
 
 
 # -- the tournament viewer -----------------------------------------------------------------------
@@ -486,9 +568,11 @@ def _results_routes(app: FastAPI, view: ResultsView, limits: Limits, runner: Job
         rec = await runner.run(_results_call, view.game, game, phase)
         if ply > rec["steps"]:
             raise ApiError(422, "invalid_request", f"ply {ply}: game {game} has {rec['steps']} replayable moves")
-        start = _check_numbers(_int_list(rec.get("start") or [], "start"), "start", limits)
-        moves = _check_moves(start, _int_list(rec["moves"][:ply], "moves"), limits)
-        return await runner.run(_state, limits, start, moves)
+        start = _int_list(rec.get("start") or [], "start")
+        moves = _int_list(rec["moves"][:ply], "moves")
+        return await runner.run(
+            _state, limits, start, moves, lane="position", key=_key(start), timeout=2 * limits.job_time
+        )
 
 
 def _results_call(fn: Any, *args: Any) -> Any:
@@ -500,22 +584,54 @@ def _results_call(fn: Any, *args: Any) -> Any:
         raise ApiError(500, "bad_results", str(exc)) from None
 
 
-def _int_list(values: list[Any], what: str) -> list[int]:
-    if not all(isinstance(x, int) and not isinstance(x, bool) for x in values):
-        raise ApiError(422, "invalid_request", f"{what}: the record holds a value that is not a move")
+def _int_list(values: Any, what: str) -> list[int]:
+    if not isinstance(values, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in values):
+        raise ApiError(422, "invalid_record", f"{what}: the record holds a value that is not a move")
     return list(values)
 
 
-def _first_line(doc: str | None) -> str:
-    return (doc or "").strip().splitlines()[0] if doc and doc.strip() else ""
+def _key(start: Sequence[int] | str) -> tuple[int, ...] | str:
+    """A hashable key of a start: requests of one game go to one position process."""
+    return start if isinstance(start, str) else tuple(start)
+
+
+def _summary(doc: str | None) -> str:
+    """The first paragraph of a docstring, on one line."""
+    first = (doc or "").strip().split("\n\n")[0]
+    return " ".join(first.split())
 
 
 # -- validation -----------------------------------------------------------------------------------
-def _numbers_from_text(text: str, what: str, limits: Limits) -> tuple[int, ...]:
-    try:
-        numbers = parse_numbers(text)
-    except InvalidPositionError as exc:
-        raise ApiError(422, "invalid_position", f"{what}: {exc}") from None
+# On the event loop only sizes are checked (constant time); the rest runs in the job.
+def _size_numbers(raw: Sequence[int] | str, what: str, limits: Limits) -> None:
+    """Refuse a position longer than the limits before anything reads it."""
+    if isinstance(raw, str):
+        if len(raw) > limits.max_text:
+            raise ApiError(
+                422, "too_large",
+                f"{what}: {len(raw):,} characters; at most {limits.max_text:,} ({limits.max_numbers:,} numbers)",
+            )
+    elif len(raw) > limits.max_numbers:
+        raise ApiError(422, "too_large", f"{what}: {len(raw):,} numbers; at most {limits.max_numbers:,}")
+
+
+def _size_game(game: GameIn, limits: Limits) -> None:
+    _size_numbers(game.start, "start", limits)
+    if len(game.moves) > limits.max_moves:
+        raise ApiError(422, "too_large", f"moves: {len(game.moves):,} moves; at most {limits.max_moves:,}")
+
+
+def _numbers(raw: Sequence[int] | str, what: str, limits: Limits) -> tuple[int, ...]:
+    """A position given at once, as a list or as text: parsed (in linear time) and checked."""
+    _size_numbers(raw, what, limits)
+    if isinstance(raw, str):
+        try:
+            numbers: Sequence[int] = parse_numbers(raw)
+        except InvalidPositionError as exc:
+            raise ApiError(422, "invalid_position", f"{what}: {exc}") from None
+        _size_numbers(numbers, what, limits)
+    else:
+        numbers = raw
     return _check_numbers(numbers, what, limits)
 
 
@@ -543,14 +659,14 @@ def _check_numbers(numbers: Sequence[int], what: str, limits: Limits) -> tuple[i
     return tuple(numbers)
 
 
-def _game_numbers(game: GameIn, limits: Limits) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    if isinstance(game.start, str):
-        start = _numbers_from_text(game.start, "start", limits)
-    else:
-        start = _check_numbers(game.start, "start", limits)
-    if len(game.moves) > limits.max_moves:
-        raise ApiError(422, "too_large", f"moves: {len(game.moves)} moves; at most {limits.max_moves}")
-    return start, _check_moves(start, game.moves, limits)
+def _game(
+    limits: Limits, start: Sequence[int] | str, moves: Sequence[int]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The start and the moves of a request, checked (not yet replayed)."""
+    numbers = _numbers(start, "start", limits)
+    if len(moves) > limits.max_moves:
+        raise ApiError(422, "too_large", f"moves: {len(moves):,} moves; at most {limits.max_moves:,}")
+    return numbers, _check_moves(numbers, moves, limits)
 
 
 def _check_moves(start: tuple[int, ...], moves: Sequence[int], limits: Limits) -> tuple[int, ...]:
@@ -588,10 +704,61 @@ def _check_size(p: Position, move: int, limits: Limits) -> None:
         )
 
 
-# -- the work (runs in the job threads) -----------------------------------------------------------
+# -- game records ----------------------------------------------------------------------------------
+_PLAIN_RECORD = re.compile(r"\s*\{([^{}]*)\}(.*)", re.S)
+
+
+def _parse_record(text: str) -> tuple[list[int] | str, list[int], list[str] | None, str | None]:
+    """(start, moves, players, result text) of a game record (see ``/api/sylver/import``)."""
+    body = text.strip()
+    if not body:
+        raise ApiError(422, "invalid_record", "the game record is empty")
+    if body[0] in "[{":
+        try:
+            data = json.loads(body)
+        except ValueError:
+            lines = [line for line in body.splitlines() if line.strip()]
+            if len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines):
+                raise ApiError(
+                    422, "invalid_record", f"the text holds {len(lines)} lines of JSON: paste one game record"
+                ) from None
+            data = None  # a plain list that starts with the start in braces
+        if isinstance(data, list):
+            return [], _int_list(data, "moves"), None, None
+        if isinstance(data, dict) and data:
+            moves = data.get("moves")
+            if not isinstance(moves, list):
+                raise ApiError(422, "invalid_record", "the JSON record has no list of moves (\"moves\": [...])")
+            last = moves[-1] if moves else None
+            if data.get("reason") in LOSING_ANSWERS and not (isinstance(last, int) and not isinstance(last, bool) and last >= 1):
+                moves = moves[:-1]  # an answer that is not a number lost the game: not a move to replay
+            players = data.get("players")
+            if not (isinstance(players, list) and len(players) == 2 and all(isinstance(x, str) for x in players)):
+                players = None
+            result = record_result(data) if {"winner", "loser", "reason"} <= data.keys() else None
+            return _int_list(data.get("start") or [], "start"), _int_list(moves, "moves"), players, result
+    m = _PLAIN_RECORD.fullmatch(body)
+    start, rest = (m.group(1), m.group(2)) if m else ("", body)
+    try:
+        moves = parse_numbers(rest)
+    except InvalidPositionError as exc:
+        raise ApiError(422, "invalid_record", f"moves: {exc}") from None
+    return start, moves, None, None
+
+
+def _import(limits: Limits, text: str) -> dict[str, Any]:
+    start, moves, players, result = _parse_record(text)
+    out = _state(limits, start, moves)
+    out["players"] = players
+    out["record_result"] = result
+    return out
+
+
+# -- the work (runs in the job threads and processes) ------------------------------------------------
 class _PositionCache:
-    """Positions reached by recent requests, least recently used dropped first, within a memory
-    budget (a position holds an Apéry set of up to ``max_multiplicity`` 8-byte entries)."""
+    """Positions reached by recent requests (in each position process), least recently used dropped
+    first, within a memory budget (a position holds an Apéry set of up to ``max_multiplicity``
+    8-byte entries)."""
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
@@ -622,7 +789,7 @@ class _PositionCache:
                 self._bytes -= dropped
 
 
-_CACHE = _PositionCache(256 << 20)
+_CACHE = _PositionCache(128 << 20)
 
 
 def _position_after(start: tuple[int, ...], moves: tuple[int, ...], deadline: float | None = None) -> Position:
@@ -664,10 +831,16 @@ def _replay(start: tuple[int, ...], moves: tuple[int, ...], limits: Limits) -> t
     """The position reached and the result (None while the game goes on).
 
     Only the last move may end the game: naming 1, or (a bot's) illegal number, which stays in the
-    record as the losing move."""
+    record as the losing move.  A start that holds 1 is a game over before any move: nobody won it."""
     deadline = time.monotonic() + limits.job_time
     if not moves:
-        return _position_after(start, ()), None
+        p = _position_after(start, ())
+        if not p.is_over:
+            return p, None
+        return p, {
+            "winner": None, "loser": None, "reason": Termination.NAMED_ONE.value, "ply": None, "move": None,
+            "detail": "the start holds 1: no move is left",
+        }
     before = _position_after(start, moves[:-1], deadline)
     last = moves[-1]
     if before.is_over:
@@ -690,9 +863,11 @@ def _replay(start: tuple[int, ...], moves: tuple[int, ...], limits: Limits) -> t
     }
 
 
-def _state(limits: Limits, start: tuple[int, ...], moves: tuple[int, ...]) -> dict[str, Any]:
-    p, result = _replay(start, moves, limits)
-    return _describe(p, start, moves, result, limits)
+def _state(limits: Limits, start: Sequence[int] | str, moves: Sequence[int]) -> dict[str, Any]:
+    """The ``/api/sylver/state`` answer for a game given as the request gave it."""
+    numbers, played = _game(limits, start, moves)
+    p, result = _replay(numbers, played, limits)
+    return _describe(p, numbers, played, result, limits)
 
 
 def _describe(
@@ -729,13 +904,13 @@ def _legal_string(p: Position, lo: int, hi: int) -> str:
     return "".join("1" if p.is_legal(n) else "0" for n in range(lo, hi + 1))
 
 
-def _cells(numbers: tuple[int, ...], lo: int, hi: int) -> dict[str, Any]:
-    p = _position_after(numbers, ())
+def _cells(limits: Limits, position: str, lo: int, hi: int) -> dict[str, Any]:
+    p = _position_after(_numbers(position, "position", limits), ())
     return {"position": list(p.generators), "lo": lo, "hi": hi, "legal": _legal_string(p, lo, hi)}
 
 
-def _witness(numbers: tuple[int, ...], n: int) -> dict[str, Any]:
-    p = _position_after(numbers, ())
+def _witness(limits: Limits, position: str, n: int) -> dict[str, Any]:
+    p = _position_after(_numbers(position, "position", limits), ())
     w = p.witness(n)
     return {
         "position": list(p.generators),
@@ -746,8 +921,9 @@ def _witness(numbers: tuple[int, ...], n: int) -> dict[str, Any]:
     }
 
 
-def _human_move(limits: Limits, start: tuple[int, ...], moves: tuple[int, ...], n: int) -> dict[str, Any]:
-    p, result = _replay(start, moves, limits)
+def _human_move(limits: Limits, start: Sequence[int] | str, moves: Sequence[int], n: int) -> dict[str, Any]:
+    numbers, played = _game(limits, start, moves)
+    p, result = _replay(numbers, played, limits)
     if result is not None:
         raise ApiError(409, "game_over", "the game is over: start a new game or undo")
     try:
@@ -764,18 +940,19 @@ def _human_move(limits: Limits, start: tuple[int, ...], moves: tuple[int, ...], 
             text=p.witness_text(n),
         ) from None
     _check_size(p, n, limits)
-    return _state(limits, start, moves + (n,))
+    return _state(limits, numbers, played + (n,))
 
 
 def _bot_move(
-    limits: Limits, start: tuple[int, ...], moves: tuple[int, ...], name: str, seed: int | None
+    limits: Limits, start: Sequence[int] | str, moves: Sequence[int], name: str, seed: int | None
 ) -> dict[str, Any]:
-    p, result = _replay(start, moves, limits)
+    numbers, played = _game(limits, start, moves)
+    p, result = _replay(numbers, played, limits)
     if result is not None:
         raise ApiError(409, "game_over", "the game is over: start a new game or undo")
     rng = random.Random(seed if seed is not None else random.SystemRandom().randrange(2**63))
     bot = make_bot(name, rng)
-    turn = Turn(position=p, history=start + moves, time_left=limits.bot_time)
+    turn = Turn(position=p, history=numbers + played, time_left=limits.bot_time)
     try:
         n = bot.choose(turn)
     except BotError as exc:
@@ -790,55 +967,205 @@ def _bot_move(
         _check_size(p, n, limits)
     except ApiError as exc:
         raise ApiError(500, "bot_error", f"the {name} bot's move is too large: {exc.message}") from None
-    out = _state(limits, start, moves + (n,))
+    out = _state(limits, numbers, played + (n,))
     out["bot_move"] = n
     return out
 
 
-def _solve(limits: Limits, numbers: tuple[int, ...], seconds: float) -> dict[str, Any]:
-    from sylver.solver import SolveTimeout, check_solvable, solve
+def _solvable(limits: Limits, raw: Sequence[int] | str) -> Position:
+    """The position of a solver request, or 422 ``not_solvable`` (gcd > 1, over, t too large)."""
+    from sylver.solver import check_solvable
 
-    p = _position_after(numbers, ())
+    p = _position_after(_numbers(raw, "position", limits), ())
     try:
         check_solvable(p)
     except ValueError as exc:
         raise ApiError(422, "not_solvable", str(exc)) from None
+    return p
+
+
+def _solve(limits: Limits, raw: Sequence[int] | str, seconds: float) -> dict[str, Any]:
+    from sylver.solver import SolveTimeout, solve
+
+    p = _solvable(limits, raw)
+    root_moves = p.genus - 1  # every legal move but 1, which always loses
     try:
         sol = solve(p, time_limit=seconds, memory=limits.solve_memory)
     except SolveTimeout as exc:
         part = exc.partial
-        found = list(part.winning_moves) if part is not None else []
+        decided = part.decided if part is not None else {}
+        wins = sorted(x for x, o in decided.items() if o is Outcome.P)
         return {
             "position": list(p.generators),
-            "decided": bool(found),
-            "outcome": "N" if found else None,
-            "winning_moves": found,
+            "decided": bool(wins),
+            "outcome": "N" if wins else None,
+            "winning_moves": wins,
+            "ruled_out": sorted(x for x, o in decided.items() if o is Outcome.N),
             "complete": False,
+            "frobenius_number": p.frobenius_number,
+            "genus": p.genus,
+            "root_moves": root_moves,
+            "root_moves_decided": len(decided),
             "states": part.states if part is not None else 0,
             "seconds": round(part.seconds, 6) if part is not None else seconds,
-            "reason": f"not fully solved within {seconds:g} s: {exc}",
+            "time_limit": seconds,
+            "from_store": False,
+            "reason": f"not fully solved within the time limit of {seconds:g} s: "
+            f"{len(decided)} of {root_moves} moves decided",
         }
     out = sol.to_dict()
-    out["decided"] = True
-    out["reason"] = ""
+    winning = set(sol.winning_moves)
+    out.update(
+        decided=True,
+        reason="",
+        ruled_out=[x for x in p.legal_moves() if x != 1 and x not in winning],
+        root_moves=root_moves,
+        root_moves_decided=root_moves,
+        time_limit=seconds,
+    )
     return out
 
 
-def _warm_up() -> None:
-    """Run each kind of work once in a fresh worker process (imports and numba compilation)."""
+_OUTCOMES: OrderedDict[tuple[int, ...], str] = OrderedDict()
+"""Outcomes the solver decided in this worker process (least recently used dropped first)."""
+_OUTCOMES_SIZE = 100_000
+
+
+def _positions(start: tuple[int, ...], moves: tuple[int, ...], deadline: float) -> list[Position]:
+    """The positions of a game: the start and after each move (but not after an illegal last move)."""
+    p = _position_after(start, ())
+    out = [p]
+    for i, x in enumerate(moves):
+        if time.monotonic() > deadline:
+            raise ApiError(504, "timeout", f"replaying the game took too long (stopped at move {i} of {len(moves)})")
+        if p.is_over:
+            raise ApiError(422, "game_over", f"moves[{i}]: the game ended when 1 was named")
+        if i == len(moves) - 1 and not p.is_legal(x):
+            break
+        try:
+            p = p.play(x)
+        except IllegalMoveError as exc:
+            raise ApiError(422, "illegal_move", f"moves[{i}]: {exc}", move=x, witness=exc.witness) from None
+        out.append(p)
+    return out
+
+
+def _outcomes(
+    limits: Limits, start: Sequence[int] | str, moves: Sequence[int], seconds: float
+) -> dict[str, Any]:
+    from sylver.solver import SolveTimeout, solve
+    from sylver.solver.engine import MAX_FROBENIUS
+
+    began = time.monotonic()
+    deadline = began + seconds
+    numbers, played = _game(limits, start, moves)
+    positions = _positions(numbers, played, began + limits.job_time)
+    outcomes: list[str | None] = [None] * len(positions)
+    by: list[str | None] = [None] * len(positions)
+    pending: list[int] = []
+    for k, p in enumerate(positions):
+        if p.is_over:
+            by[k] = "over"
+            continue
+        known = _OUTCOMES.get(p.generators)
+        if known is not None:
+            outcomes[k], by[k] = known, "solver"
+            continue
+        if time.monotonic() < deadline:
+            verdict, _ = theory.outcome_by_theory(p)
+            if verdict is not None:
+                outcomes[k], by[k] = verdict.value, "theory"
+                continue
+        if p.is_finite and p.frobenius_number <= MAX_FROBENIUS:
+            pending.append(k)
+    for k in reversed(pending):  # the later positions are smaller, and warm the table for the earlier
+        left = deadline - time.monotonic()
+        if left <= 0.01:
+            break
+        try:
+            sol = solve(positions[k], first=True, time_limit=left, memory=limits.solve_memory)
+        except SolveTimeout:
+            break
+        outcomes[k], by[k] = sol.outcome.value, "solver"
+        _OUTCOMES[positions[k].generators] = sol.outcome.value
+        if len(_OUTCOMES) > _OUTCOMES_SIZE:
+            _OUTCOMES.popitem(last=False)
+    return {
+        "outcomes": outcomes,
+        "by": by,
+        "complete": all(o is not None or b == "over" for o, b in zip(outcomes, by, strict=True)),
+        "seconds": round(time.monotonic() - began, 6),
+        "time_limit": seconds,
+    }
+
+
+def _defence(limits: Limits, raw: Sequence[int] | str, seconds: float) -> dict[str, Any]:
+    from sylver.solver import SolveTimeout, solve
+
+    began = time.monotonic()
+    deadline = began + seconds
+    p = _solvable(limits, raw)
+    rows: dict[int, dict[str, Any]] = {}
+    for x in p.legal_moves():
+        if x == 1:
+            continue
+        child = p.play(x)
+        verdict, why = theory.outcome_by_theory(child)
+        rows[x] = {
+            "move": x,
+            "legal_replies": child.genus - 1 if child.frobenius_number > 1 else 0,
+            "refutations": [] if verdict is Outcome.P else None,
+            "theory": why if verdict is Outcome.N else None,
+        }
+    # The moves no theorem refutes first: they are the best practical tries.
+    for row in sorted(rows.values(), key=lambda r: (r["theory"] is not None, r["legal_replies"])):
+        if row["refutations"] is not None:
+            continue
+        left = deadline - time.monotonic()
+        if left <= 0.01:
+            break
+        try:
+            sol = solve(p.play(row["move"]), time_limit=left, memory=limits.solve_memory)
+        except SolveTimeout:
+            break
+        row["refutations"] = list(sol.winning_moves)
+
+    def rank(r: dict[str, Any]) -> tuple[bool, float, bool, int]:
+        share = len(r["refutations"]) / max(r["legal_replies"], 1) if r["refutations"] is not None else 2.0
+        return (r["refutations"] is None, share, r["theory"] is not None, r["move"])
+
+    ordered = sorted(rows.values(), key=rank)
+    return {
+        "position": list(p.generators),
+        "moves": ordered,
+        "complete": all(r["refutations"] is not None for r in ordered),
+        "seconds": round(time.monotonic() - began, 6),
+        "time_limit": seconds,
+    }
+
+
+def _warm_up(lane: str) -> None:
+    """Run the lane's kind of work once in a fresh worker process (imports, numba compilation)."""
+    if lane == "position":
+        p = Position([7, 11, 13, 30])
+        theory.report(p.play(17), move_list_limit=100)
+        wythoff.winning_moves(10**40, 3)
+        return
     from sylver.solver import solve
 
     solve(Position([4, 5]), time_limit=60)
     solve(Position([7, 11, 13, 30]), time_limit=60)
-    for name in BOTS:
-        try:
-            make_bot(name, random.Random(0)).choose(Turn(position=Position([7, 11]), time_left=1.0))
-        except Exception:  # noqa: BLE001 - warming up must never break start-up
-            pass
+    theory.outcome_by_theory(Position([7, 11, 13, 30]))
+    if lane == "bot":
+        for name in BOTS:
+            try:
+                make_bot(name, random.Random(0)).choose(Turn(position=Position([7, 11]), time_left=1.0))
+            except Exception:  # noqa: BLE001 - warming up must never break start-up
+                pass
 
 
-def _analyze(numbers: tuple[int, ...], limits: Limits) -> dict[str, Any]:
-    return theory.report(_position_after(numbers, ()), move_list_limit=limits.max_cells)
+def _analyze(limits: Limits, position: str) -> dict[str, Any]:
+    return theory.report(_position_after(_numbers(position, "position", limits), ()), move_list_limit=limits.max_cells)
 
 
 __all__ = ["ApiError", "Limits", "create_app"]

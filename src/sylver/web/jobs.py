@@ -1,23 +1,27 @@
 """Bounded work for the web server: size limits, and a small worker pool with a time limit per job.
 
-Every library call that may take more than a moment runs in :class:`JobRunner`, never on the event
-loop, so one slow request cannot stall the others: quick calls (replaying a game, the theory report)
-in threads, bots and the solver in worker processes.  At most ``workers + queue`` jobs may be in
-progress; past that the server answers ``503 busy`` at once instead of piling up work.  A job that
-outlives its time limit gets a ``504`` answer; the library calls are given the same budget
-(``time_left`` for bots, ``time_limit`` for the solver), and a worker process that still runs past
-the deadline is terminated and replaced.
+Every library call runs in :class:`JobRunner`, never on the event loop, so one slow request cannot
+stall the others: positions, bots and the solver in worker processes (the event loop's process only
+reads requests and checks their sizes), reading tournament files in threads.  At most
+``workers + queue`` jobs may be in progress; past that the server answers ``503 busy`` at once
+instead of piling up work.  A job that outlives its time limit gets a ``504`` answer; the library
+calls are given the same budget (``time_left`` for bots, ``time_limit`` for the solver, a deadline
+between the moves of a replay), and a worker process that still runs past the deadline is
+terminated and replaced.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import multiprocessing
+import os
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -35,14 +39,19 @@ class Limits:
     max_work: int = 400_000_000
     """Largest (count of numbers) × (smallest number) of a position given at once: building it
     costs about that many steps (a few seconds at the limit)."""
-    max_body: int = 256 * 1024
-    """Largest request body in bytes (a 2,000-move game is about 30 KB)."""
+    max_body: int = 128 * 1024
+    """Largest request body in bytes (a 2,000-move game is about 30 KB, a tournament's record of it
+    with the times about 60 KB); a larger one is refused before it is read."""
+    max_numbers: int = 2_000
+    """Most numbers in a position given at once (a start, a position to analyse); as text at most
+    16 characters per number.  Checked before the text is parsed."""
     max_moves: int = 2_000
     """Longest move list a request may carry."""
     max_cells: int = 5_000
     """Most numbers whose legality one request lists (the grid pages through larger ranges)."""
-    max_pile: int = 10**15
-    """Largest Wythoff pile."""
+    max_pile_digits: int = field(default_factory=lambda: sys.get_int_max_str_digits() or 4_300)
+    """Most digits of a Wythoff pile: the library is exact for any size, and reads and writes
+    numbers of up to Python's integer-to-text limit (4,300 digits by default)."""
     max_cold: int = 10_000
     """Largest limit for the list of Wythoff cold positions."""
     bot_time: float = 3.0
@@ -54,9 +63,14 @@ class Limits:
     solve_memory: str = "256M"
     """Memory budget of the solver's transposition table."""
     workers: int = 2
-    """Quick jobs that run at once, and bot processes (plus one solver process)."""
+    """Position processes, bot processes (plus one solver process) and file-reading threads."""
     queue: int = 64
     """Jobs that may wait for a worker; more get ``503 busy``."""
+
+    @property
+    def max_text(self) -> int:
+        """Longest position text accepted (16 characters per number)."""
+        return 16 * self.max_numbers
 
     def public(self) -> dict[str, Any]:
         """The limits as a JSON object (shown by ``/api/info``)."""
@@ -71,102 +85,154 @@ class JobTimeoutError(Exception):
     """A job outlived its time limit."""
 
 
-PROCESS_LANES = ("bot", "solve")
-"""Lanes whose jobs run in worker processes: bots and the solver are long numba searches (and numba
-compiles on first use), which would hold this process's GIL and stall every other request."""
+PROCESS_LANES = ("position", "bot", "solve")
+"""Lanes whose jobs run in worker processes.  Python threads share this process's GIL, and a numba
+kernel holds it for its whole run: a replay or a theory report in a thread stalled the event loop
+for as long.  So every library call on positions runs in a process; only reading the tournament
+files stays in threads."""
 
 
 class JobRunner:
     """Runs blocking calls off the event loop, with admission control and a deadline.
 
-    Lanes: ``main`` (threads: quick library calls), ``bot`` (``workers`` processes) and ``solve``
-    (one process, so a long solve never holds up a bot's move).  A process job that outlives its
-    deadline is stopped for real: its lane's processes are terminated and restarted.
+    Lanes: ``main`` (threads: reading tournament files), ``position`` (``workers`` processes:
+    positions, replays, the theory; a job with a ``key`` goes to the same process as the key's
+    earlier jobs unless that one is busy, so a game's next request usually finds its position in that
+    process's cache), ``bot`` (``workers`` processes) and
+    ``solve`` (one process, so a long solve never holds up a bot's move, and its table stays warm).
+    A process job that outlives its deadline is stopped for real: its processes are terminated and
+    restarted.
     """
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self._threads = ThreadPoolExecutor(max_workers=max(1, limits.workers), thread_name_prefix="sylver-web")
-        self._sizes = {"bot": max(1, limits.workers), "solve": 1}
-        self._procs: dict[str, ProcessPoolExecutor | None] = dict.fromkeys(PROCESS_LANES)
-        self._warming: dict[str, list[Future[Any]]] = {lane: [] for lane in PROCESS_LANES}
+        workers = max(1, limits.workers)
+        self._threads = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sylver-web")
+        # pools per lane, and processes per pool
+        self._layout = {"position": (workers, 1), "bot": (1, workers), "solve": (1, 1)}
+        self._procs: dict[str, list[ProcessPoolExecutor | None]] = {
+            lane: [None] * pools for lane, (pools, _) in self._layout.items()
+        }
+        self._warm_fn: Callable[[str], object] | None = None
+        self._warming: list[Future[Any]] = []
+        self._ready: set[int] = set()  # ids of the pools that have finished a job: started for sure
+        self._busy = {lane: [0] * pools for lane, (pools, _) in self._layout.items()}  # jobs per pool
         self._pending = 0
         self._lock = threading.Lock()
         self._closed = False
 
-    def _pool(self, lane: str) -> Executor:
+    def _pool(self, lane: str, shard: int = 0) -> Executor:
         if lane == "main":
             return self._threads
         with self._lock:
-            pool = self._procs[lane]
+            pool = self._procs[lane][shard]
             if pool is None:
+                size = self._layout[lane][1]
                 pool = ProcessPoolExecutor(
-                    max_workers=self._sizes[lane], mp_context=multiprocessing.get_context("spawn")
+                    max_workers=size, mp_context=multiprocessing.get_context("spawn"), initializer=_background
                 )
-                self._procs[lane] = pool
+                self._procs[lane][shard] = pool
+                self._warm(pool, size, lane)
             return pool
 
-    def warm_up(self, fn: Callable[[], object]) -> None:
-        """Start every worker process now and run ``fn`` in it (imports, numba compilation), so the
-        first real request does not pay for them."""
-        for lane in PROCESS_LANES:
-            pool = self._pool(lane)
-            self._warming[lane] = [pool.submit(fn) for _ in range(self._sizes[lane])]
+    def _shard(self, lane: str, key: object) -> int:
+        """The pool for a job: the key's own pool (its cache) unless that one is busy and another
+        is not, so a long job never holds up the others."""
+        busy = self._busy.get(lane)
+        if not busy or len(busy) == 1:
+            return 0
+        with self._lock:
+            own = hash(key) % len(busy) if key is not None else 0
+            return own if busy[own] == 0 else min(range(len(busy)), key=lambda k: (busy[k], k != own))
 
-    def _warming_up(self, lane: str) -> bool:
-        return any(not f.done() for f in self._warming.get(lane, ()))
+    def warm_up(self, fn: Callable[[str], object]) -> None:
+        """Start every worker process now and run ``fn(lane)`` in it (imports, numba compilation), so
+        the first real request does not pay for them; a pool restarted later is warmed up again."""
+        self._warm_fn = fn
+        for lane, (pools, _) in self._layout.items():
+            for shard in range(pools):
+                self._pool(lane, shard)
+
+    def _warm(self, pool: ProcessPoolExecutor, size: int, lane: str) -> None:
+        if self._warm_fn is None:
+            return
+        started = functools.partial(self._started, id(pool))
+        for _ in range(size):
+            future = pool.submit(self._warm_fn, lane)
+            future.add_done_callback(started)
+            self._warming.append(future)
+
+    def _started(self, pool: int, _future: object) -> None:
+        self._ready.add(pool)
+
+    @property
+    def ready(self) -> bool:
+        """True once every warm-up job is done."""
+        return all(f.done() for f in self._warming)
 
     def wait_warm(self, timeout: float) -> bool:
         """Block until the warm-up jobs are done (True) or ``timeout`` seconds pass (False)."""
-        futures = [f for lane in PROCESS_LANES for f in self._warming.get(lane, ())]
-        done, _ = wait(futures, timeout=timeout)
-        return len(done) == len(futures)
+        done, _ = wait(self._warming, timeout=timeout)
+        return len(done) == len(self._warming)
 
     async def run(
-        self, fn: Callable[..., T], *args: Any, timeout: float | None = None, lane: str = "main"
+        self, fn: Callable[..., T], *args: Any, timeout: float | None = None, lane: str = "main",
+        key: object = None,
     ) -> T:
-        """``fn(*args)`` in ``lane``; raises BusyError or JobTimeoutError."""
+        """``fn(*args)`` in ``lane`` (``key``: the same key, the same process); raises BusyError or
+        JobTimeoutError."""
         with self._lock:
             if self._closed:
                 raise BusyError("the server is shutting down")
             if self._pending >= self.limits.workers + self.limits.queue:
                 raise BusyError(f"the server is busy ({self._pending} jobs in progress); try again shortly")
             self._pending += 1
+        shard = self._shard(lane, key)
+        done = functools.partial(self._done, lane, shard)
+        if lane in self._busy:
+            with self._lock:
+                self._busy[lane][shard] += 1
         try:
-            pool = self._pool(lane)
+            pool = self._pool(lane, shard)
             future = pool.submit(fn, *args)
         except BrokenProcessPool:
-            self._done(None)
-            self._restart(lane)
+            done(None)
+            self._restart(lane, shard)
             raise BusyError("a worker process stopped; try again") from None
         except BaseException:
-            self._done(None)
+            done(None)
             raise
-        future.add_done_callback(self._done)
+        future.add_done_callback(done)
+        future.add_done_callback(functools.partial(self._started, id(pool)))
         limit = self.limits.job_time if timeout is None else timeout
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), limit)
         except TimeoutError:
-            warming = lane != "main" and self._warming_up(lane)
+            # A process that has not finished any job yet is still starting (imports, numba): it is
+            # not stuck, and killing it would only make the next request start one again.
+            warming = lane != "main" and id(pool) not in self._ready
             if not future.cancel() and lane != "main" and not warming:
-                self._restart(lane, pool)  # the job is running: stop it for real
+                self._restart(lane, shard, pool)  # the job is running: stop it for real
             hint = " (the server is still starting its worker processes)" if warming else ""
             raise JobTimeoutError(f"the request took longer than {limit:g} s and was abandoned{hint}") from None
         except BrokenProcessPool:
-            self._restart(lane, pool)
+            self._restart(lane, shard, pool)
             raise BusyError("a worker process stopped; try again") from None
 
-    def _restart(self, lane: str, pool: Executor | None = None) -> None:
+    def _restart(self, lane: str, shard: int, pool: Executor | None = None) -> None:
         with self._lock:
-            current = self._procs.get(lane)
+            current = self._procs[lane][shard]
             if current is None or (pool is not None and current is not pool):
                 return
-            self._procs[lane] = None
+            self._procs[lane][shard] = None
+            self._ready.discard(id(current))
         _terminate(current)
 
-    def _done(self, _future: object) -> None:
+    def _done(self, lane: str, shard: int, _future: object) -> None:
         with self._lock:
             self._pending -= 1
+            if lane in self._busy:
+                self._busy[lane][shard] -= 1
 
     @property
     def pending(self) -> int:
@@ -176,11 +242,21 @@ class JobRunner:
     def shutdown(self) -> None:
         with self._lock:
             self._closed = True
-            pools = [p for p in self._procs.values() if p is not None]
-            self._procs = dict.fromkeys(PROCESS_LANES)
+            pools = [p for lane in self._procs.values() for p in lane if p is not None]
+            self._procs = {lane: [None] * len(shards) for lane, shards in self._procs.items()}
         self._threads.shutdown(wait=False, cancel_futures=True)
         for pool in pools:
             _terminate(pool)
+
+
+def _background() -> None:
+    """Worker processes yield the CPU to the server's own process: with every core busy solving, the
+    event loop still answers at once (nice 10: about a tenth of a core's share against it)."""
+    if hasattr(os, "nice"):
+        try:
+            os.nice(10)
+        except OSError:  # pragma: no cover - not allowed here: run at the same priority
+            pass
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:

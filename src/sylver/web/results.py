@@ -145,7 +145,7 @@ class ResultsView:
             "loser": r.get("loser"),
             "reason": r.get("reason"),
             "void": void,
-            "result": "void: " + str(r.get("error") or r.get("detail") or "") if void else _safe_result_text(r),
+            "result": "void: " + str(r.get("error") or r.get("detail") or "") if void else record_result(r),
         }
 
     def game(self, game: int, phase: int | None) -> dict[str, Any]:
@@ -164,7 +164,8 @@ class ResultsView:
         return rec
 
 
-def _safe_result_text(r: dict[str, Any]) -> str:
+def record_result(r: dict[str, Any]) -> str:
+    """The result line of a game record (``A wins {B named 1}``), or its reason if the record is odd."""
     try:
         return result_text(r)
     except (KeyError, TypeError):

@@ -17,6 +17,40 @@ const el = (tag, attrs = {}, ...children) => {
 };
 const fmt = (n) => (typeof n === "number" ? n.toLocaleString("en-US") : String(n));
 const braces = (xs) => "{" + xs.join(",") + "}";
+const plural = (n, word, many) => `${fmt(n)} ${n === 1 ? word : (many || word + "s")}`;
+const narrow = () => window.matchMedia("(max-width: 900px)").matches;
+
+/* JSON with integers of any size: the Wythoff API answers piles with thousands of digits, which
+   JSON.parse would round to doubles.  Integer literals of 16 digits or more (outside strings) are
+   read as strings; the Wythoff code turns them into BigInt. */
+function parseJSON(text) {
+  if (!/\d{16}/.test(text)) return JSON.parse(text);
+  const parts = [];
+  let last = 0, inString = false;
+  for (let k = 0; k < text.length; k++) {
+    const c = text[k];
+    if (inString) {
+      if (c === "\\") k++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') { inString = true; continue; }
+    if (c === "-" || (c >= "0" && c <= "9")) {
+      let e = k + 1;
+      while (e < text.length && "0123456789.eE+-".includes(text[e])) e++;
+      const token = text.slice(k, e);
+      if (/^-?\d{16,}$/.test(token)) { parts.push(text.slice(last, k), '"', token, '"'); last = e; }
+      k = e - 1;
+    }
+  }
+  parts.push(text.slice(last));
+  return JSON.parse(parts.join(""));
+}
+
+/* JSON.stringify that writes BigInt values as JSON integers. */
+function toJSON(value) {
+  return JSON.stringify(value, (_, v) => (typeof v === "bigint" ? `\u2060${v}` : v)).replace(/"\u2060(-?\d+)"/g, "$1");
+}
 
 class ApiError extends Error {
   constructor(status, body) {
@@ -32,7 +66,7 @@ async function api(method, path, body) {
   const opts = { method, headers: {} };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
-    opts.body = JSON.stringify(body);
+    opts.body = toJSON(body);
   }
   let res;
   try {
@@ -41,59 +75,144 @@ async function api(method, path, body) {
     throw new ApiError(0, { error: { code: "network", message: "cannot reach the server" } });
   }
   let data = null;
-  try { data = await res.json(); } catch (e) { data = null; }
+  try { data = parseJSON(await res.text()); } catch (e) { data = null; }
   if (!res.ok) throw new ApiError(res.status, data);
   return data;
 }
 
-const INFO = { bots: [], features: {}, limits: {} };
+const INFO = { bots: [], features: {}, limits: {}, paper: "" };
+const cite = (sec) => `${INFO.paper}, sec. ${sec}`;
 
-/* ------------------------------------------------------------------------------------------ tabs */
+/* ------------------------------------------------------------------------------------ tabs, URLs */
+/* The address names the view and, for Sylver Coinage, the game: #sylver/4,5/11,7 is the start {4,5}
+   after the moves 11 and 7.  Each move (and each step through the move list) is a history entry,
+   so Back and Forward walk through the game and a copied link reproduces the board. */
+const VIEW_SHOWN = {};
+const ROUTES = {};
+let tabs = [];
+
+function showView(name, focus) {
+  const tab = tabs.find((t) => t.dataset.view === name && !t.hidden) || tabs[0];
+  for (const t of tabs) {
+    const on = t === tab;
+    t.setAttribute("aria-selected", on ? "true" : "false");
+    t.tabIndex = on ? 0 : -1;
+    $("#" + t.getAttribute("aria-controls")).hidden = !on;
+  }
+  if (focus) tab.focus();
+  const hook = VIEW_SHOWN[tab.dataset.view];
+  if (hook) hook();
+  return tab.dataset.view;
+}
+
+async function route(focus = false) {
+  const parts = location.hash.replace(/^#/, "").split("/");
+  const view = showView(parts[0] || "sylver", focus);
+  const handler = ROUTES[view];
+  if (handler) await handler(parts.slice(1));
+}
+
 function setupTabs() {
-  const tabs = [...document.querySelectorAll('[role="tab"]')];
-  const show = (tab, focus) => {
-    for (const t of tabs) {
-      const on = t === tab;
-      t.setAttribute("aria-selected", on ? "true" : "false");
-      t.tabIndex = on ? 0 : -1;
-      $("#" + t.getAttribute("aria-controls")).hidden = !on;
-    }
-    if (focus) tab.focus();
-    history.replaceState(null, "", "#" + tab.dataset.view);
-    const hook = VIEW_SHOWN[tab.dataset.view];
-    if (hook) hook();
+  tabs = [...document.querySelectorAll('[role="tab"]')];
+  const go = (tab, focus) => {
+    const view = tab.dataset.view;
+    const url = view === "sylver" && sc.state ? scUrl() : "#" + view;
+    if (location.hash !== url) history.pushState(null, "", url);
+    route(focus);
   };
   tabs.forEach((t) => {
-    t.addEventListener("click", () => show(t, false));
+    t.addEventListener("click", () => go(t, false));
     t.addEventListener("keydown", (ev) => {
       const visible = tabs.filter((x) => !x.hidden);
       const i = visible.indexOf(t);
-      if (ev.key === "ArrowRight") show(visible[(i + 1) % visible.length], true);
-      else if (ev.key === "ArrowLeft") show(visible[(i - 1 + visible.length) % visible.length], true);
+      if (ev.key === "ArrowRight") go(visible[(i + 1) % visible.length], true);
+      else if (ev.key === "ArrowLeft") go(visible[(i - 1 + visible.length) % visible.length], true);
       else return;
       ev.preventDefault();
     });
   });
-  const wanted = tabs.find((t) => "#" + t.dataset.view === location.hash && !t.hidden);
-  if (wanted) show(wanted, false);
+  window.addEventListener("popstate", () => route());
 }
-const VIEW_SHOWN = {};
+
+/* Scroll a list (not the page) so that one of its items shows. */
+function scrollWithin(list, item) {
+  if (!item) return;
+  const top = item.offsetTop - list.offsetTop;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (top + item.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + item.offsetHeight - list.clientHeight;
+}
+
+function verdict(outcome, p, n) {
+  return el("span", { class: "verdict" },
+    el("span", { class: "badge " + outcome, text: outcome }),
+    el("span", { class: "verdict-text", text: outcome === "N" ? (n || "the player to move wins") : (p || "the player to move loses") }));
+}
+
+function fact(dl, name, value, title) {
+  dl.append(el("dt", { title }, name), el("dd", {}, value));
+}
+
+/* The grid of numbers 1, 2, 3, …: legal ones green, illegal grey, named ones dark, t outlined.  Cells
+   grow with the number of digits, so 11-digit numbers stay inside their cells on any screen. */
+function gridCells(grid, { lo, hi, legalAt, named, t, winning, ruledOut, ends, buttons, more }) {
+  const digits = String(hi).length;
+  grid.style.setProperty("--digits", String(Math.max(digits, 2)));
+  grid.classList.toggle("long", digits > 6);
+  const frag = document.createDocumentFragment();
+  for (let n = lo; n <= hi; n++) {
+    const legal = legalAt(n);
+    const cls = ["cell", legal ? "legal" : "illegal"];
+    const notes = [legal ? "legal" : "illegal"];
+    if (named.has(n)) { cls.push("named"); notes.push("named"); }
+    if (t !== null && n === t) { cls.push("t"); notes.push("t, the largest legal move"); }
+    if (winning && winning.has(n)) { cls.push("win"); notes.push("a winning move"); }
+    else if (ruledOut && ruledOut.has(n)) { cls.push("lost"); notes.push("ruled out: it loses"); }
+    if (ends && ends.has(n) && n !== t) { cls.push("end"); notes.push("an end"); }
+    const label = `${n}: ${notes.join(", ")}`;
+    frag.append(buttons
+      ? el("button", { type: "button", class: cls.join(" "), "data-n": String(n), "aria-label": label, tabindex: legal ? "0" : "-1", text: String(n) })
+      : el("span", { class: cls.join(" "), "data-n": String(n), title: label, text: String(n) }));
+  }
+  grid.innerHTML = "";
+  grid.append(frag);
+  if (more) grid.append(el("span", { class: "cell illegal more", "aria-hidden": "true", text: "…" }));
+}
 
 /* =============================================================================== Sylver Coinage */
-const PAGE = 500; // numbers per grid page when t is large
-
+const PAGE = 500;        // numbers per grid page when t is large
+const SLICE = 1;         // seconds per solver request: the answer after each shows the progress
 const sc = {
   start: [],
-  moves: [],
-  bot: "random",
-  humanSeat: 0,
+  line: [],        // the moves of the game; the board shows the first `ply` of them
+  ply: 0,
+  states: new Map(), // ply -> /api/sylver/state answer for the line so far
   state: null,
-  lo: 1,          // first number shown in the grid
-  window: null,   // {lo, hi, legal} when paging through a large range
-  winning: null,  // Set of winning moves from the solver, when decided
+  bot: "perfect",  // "" : nobody, the user plays both sides
+  humanSeat: 0,
+  players: null,   // names of an imported record's players
+  recordResult: null,
+  lo: 1,           // first number shown in the grid
+  window: null,    // {lo, hi, legal} when paging through a large range
+  winning: null,   // Set of winning moves from the solver, when decided
+  ruledOut: null,  // Set of moves the solver has proven to lose
+  ends: null,
+  outcomes: null,  // /api/sylver/outcomes for the line (who wins after each move)
+  outcomesKey: "",
   busy: false,
-  token: 0,       // guards against answers that arrive after a newer request
+  token: 0,        // guards against answers that arrive after a newer request
 };
+const ANALYSIS = new Map(); // position -> {theory, solve, defence}: walking back and forth is instant
+
+function scUrl() {
+  return `#sylver/${sc.start.join(",")}/${sc.line.slice(0, sc.ply).join(",")}`;
+}
+
+function scSetUrl(push) {
+  const url = scUrl();
+  if (location.hash === url) return;
+  if (push) history.pushState(null, "", url);
+  else history.replaceState(null, "", url);
+}
 
 function scSetError(msg) {
   const box = $("#sc-error");
@@ -108,20 +227,30 @@ function scSetBusy(on) {
   if (!on) scControls();
 }
 
+function scBotTurn(s) {
+  return !!sc.bot && !s.over && s.to_move !== sc.humanSeat;
+}
+
 function scControls() {
   const s = sc.state;
   const over = !!(s && s.over);
   $("#sc-move").disabled = over;
   $("#sc-move-form button[type=submit]").disabled = over || sc.busy;
-  $("#sc-undo").disabled = sc.busy || !s || !s.moves.some((_, i) => i % 2 === sc.humanSeat);
-}
-
-function botName() {
-  return sc.bot;
+  $("#sc-undo").disabled = sc.busy || sc.ply === 0;
+  $("#sc-first").disabled = $("#sc-back").disabled = sc.busy || sc.ply === 0;
+  $("#sc-fwd").disabled = $("#sc-last").disabled = sc.busy || sc.ply >= sc.line.length;
 }
 
 function seatName(seat) {
-  return seat === sc.humanSeat ? "You" : "Bot";
+  if (sc.players) return sc.players[seat];
+  if (!sc.bot) return seat === 0 ? "First" : "Second";
+  return seat === sc.humanSeat ? "You" : `${sc.bot} bot`;
+}
+
+function scSettings() {
+  const form = $("#sc-setup");
+  sc.bot = form.elements.bot.value;
+  sc.humanSeat = form.elements.first.value === "human" ? 0 : 1;
 }
 
 async function scNewGame(ev) {
@@ -129,34 +258,73 @@ async function scNewGame(ev) {
   scSetError("");
   const form = $("#sc-setup");
   const kind = form.elements.start.value;
-  sc.bot = form.elements.bot.value || "random";
-  sc.humanSeat = form.elements.first.value === "human" ? 0 : 1;
+  scSettings();
   let start = [];
   try {
     if (kind === "list") start = $("#sc-start-list").value;
     else if (kind === "koth") start = (await api("GET", "/api/sylver/random-start")).start;
-    sc.moves = [];
     const state = await api("POST", "/api/sylver/state", { start, moves: [] });
-    sc.start = state.start;
-    scShow(state);
-    if (sc.humanSeat === 1) await scBotMove();
+    scAdopt(state, null, null);
+    scSetUrl(true);
+    if (scBotTurn(state)) await scBotMove();
   } catch (e) {
     scSetError(e.message);
   }
 }
 
+/* A new line (a new game, an import, a move that branches off): the board shows its end. */
+function scAdopt(state, players, result) {
+  sc.start = state.start;
+  sc.line = state.moves.slice();
+  sc.ply = sc.line.length;
+  sc.states = new Map([[sc.ply, state]]);
+  sc.players = players;
+  sc.recordResult = result;
+  scShow(state);
+}
+
+async function scLoad(start, moves) {
+  const state = await api("POST", "/api/sylver/state", { start, moves });
+  scAdopt(state, null, null);
+}
+
+/* Show the position after `ply` moves of the line (clicking a move, ◀ ▶, Back and Forward). */
+async function scGo(ply, push = true) {
+  ply = Math.max(0, Math.min(ply, sc.line.length));
+  if (ply === sc.ply && sc.state) return;
+  scSetError("");
+  let state = sc.states.get(ply);
+  if (!state) {
+    try {
+      state = await api("POST", "/api/sylver/state", { start: sc.start, moves: sc.line.slice(0, ply) });
+    } catch (e) {
+      scSetError(e.message);
+      return;
+    }
+    sc.states.set(ply, state);
+  }
+  sc.ply = ply;
+  scShow(state);
+  scSetUrl(push);
+}
+
 async function scPlay(n) {
   if (sc.busy || !sc.state) return;
   scSetError("");
-  if (sc.state.over) {
-    scSetError("The game is over: start a new game or undo.");
+  const s = sc.state;
+  if (s.over) {
+    scSetError("The game is over: start a new game, or go back in the move list.");
     return;
   }
-  if (sc.state.to_move !== sc.humanSeat) return;
+  if (scBotTurn(s)) {
+    scSetError(`It is the ${sc.bot} bot's move: ask it to move, or choose the opponent “nobody” to play both sides.`);
+    return;
+  }
   scSetBusy(true);
   try {
-    const state = await api("POST", "/api/sylver/move", { start: sc.start, moves: sc.moves, move: n });
-    scShow(state);
+    const state = await api("POST", "/api/sylver/move", { start: sc.start, moves: sc.line.slice(0, sc.ply), move: n });
+    scSetBusy(false);
+    scExtend(state);
   } catch (e) {
     scSetBusy(false);
     scSetError(e.message);
@@ -164,18 +332,30 @@ async function scPlay(n) {
     if (cell) { cell.classList.remove("shake"); void cell.offsetWidth; cell.classList.add("shake"); }
     return;
   }
-  scSetBusy(false);
-  if (!sc.state.over) await scBotMove();
+  if (scBotTurn(sc.state)) await scBotMove();
+}
+
+/* A move played at the shown position: the line continues from there (a later line is replaced). */
+function scExtend(state) {
+  const same = state.moves.length <= sc.line.length && state.moves.every((x, i) => x === sc.line[i]);
+  if (!same) {
+    sc.line = state.moves.slice();
+    for (const k of [...sc.states.keys()]) if (k >= state.moves.length) sc.states.delete(k);
+  }
+  sc.ply = state.moves.length;
+  sc.states.set(sc.ply, state);
+  scShow(state);
+  scSetUrl(true);
 }
 
 async function scBotMove() {
   scSetBusy(true);
   $("#sc-status").innerHTML = "";
-  $("#sc-status").append(el("span", { class: "spinner", "aria-hidden": "true" }), ` The ${botName()} bot is thinking…`);
+  $("#sc-status").append(el("span", { class: "spinner", "aria-hidden": "true" }), ` The ${sc.bot} bot is thinking…`);
   try {
-    const state = await api("POST", "/api/sylver/bot-move", { start: sc.start, moves: sc.moves, bot: sc.bot });
+    const state = await api("POST", "/api/sylver/bot-move", { start: sc.start, moves: sc.line.slice(0, sc.ply), bot: sc.bot });
     scSetBusy(false);
-    scShow(state);
+    scExtend(state);
   } catch (e) {
     scSetBusy(false);
     scSetError(e.message);
@@ -184,37 +364,25 @@ async function scBotMove() {
 }
 
 async function scUndo() {
-  if (sc.busy) return;
+  if (sc.busy || sc.ply === 0) return;
   scSetError("");
-  const moves = sc.moves.slice();
-  // Undo the human's last move and the bot's reply (if any).
-  let removedHuman = false;
-  while (moves.length) {
-    const seat = (moves.length - 1) % 2;
-    moves.pop();
-    if (seat === sc.humanSeat) { removedHuman = true; break; }
-  }
-  if (!removedHuman) return;
-  try {
-    const state = await api("POST", "/api/sylver/state", { start: sc.start, moves });
-    scShow(state);
-  } catch (e) {
-    scSetError(e.message);
-  }
+  // Take back the user's last move and the bot's reply (against nobody: the last move).
+  let ply = sc.ply - 1;
+  if (sc.bot) while (ply > 0 && ply % 2 !== sc.humanSeat) ply -= 1;
+  sc.line = sc.line.slice(0, ply);
+  await scGo(ply);
 }
 
 function scShow(state) {
   sc.state = state;
-  sc.moves = state.moves;
   sc.window = null;
   sc.lo = 1;
   sc.winning = null;
+  sc.ruledOut = null;
   sc.ends = null;
   sc.token += 1;
   $("#sc-position").textContent = state.braces;
-  $("#sc-describe").textContent = state.finite
-    ? (state.over ? state.describe : `Legal moves: ${state.describe}.`)
-    : `Legal moves: ${state.describe}.`;
+  $("#sc-describe").textContent = state.over ? state.describe : `Legal moves: ${state.describe}.`;
   scStatus();
   scHistory();
   scGrid();
@@ -223,74 +391,173 @@ function scShow(state) {
   scAnalyse();
   scControls();
   scSave();
+  scOutcomes();
+}
+
+/* Names or settings changed: redraw what shows them. */
+function scRefresh() {
+  scStatus();
+  scHistory();
+  scFacts();
+  scControls();
+  scSave();
 }
 
 function scStatus() {
   const s = sc.state;
   const st = $("#sc-status");
   st.className = "status";
-  if (!s) { st.textContent = ""; return; }
+  st.innerHTML = "";
+  if (!s) return;
+  const viewing = sc.ply < sc.line.length ? ` (move ${sc.ply} of ${sc.line.length}: play a move to branch off here)` : "";
   if (s.result) {
     const r = s.result;
-    const youWin = r.winner === sc.humanSeat;
-    const who = r.loser === sc.humanSeat ? "you" : `the ${botName()} bot`;
-    let why = r.reason === "named 1" ? `${who} named 1` : `${who} named ${fmt(r.move)}, which is illegal` + (r.detail ? ` (${r.detail})` : "");
-    st.textContent = (youWin ? "You win: " : "The bot wins: ") + why + ".";
-    st.classList.add(youWin ? "win" : "lose");
+    if (r.winner === null) {
+      st.textContent = "The game is over before it starts: the start holds 1, so no move is left.";
+      return;
+    }
+    const loser = seatName(r.loser) === "You" ? "you" : seatName(r.loser);
+    const why = r.reason === "named 1" ? `${loser} named 1` : `${loser} named ${fmt(r.move)}, which is illegal` + (r.detail ? ` (${r.detail})` : "");
+    const youWin = sc.bot && !sc.players ? r.winner === sc.humanSeat : null;
+    st.textContent = `${sc.bot && !sc.players ? (youWin ? "You win" : `The ${sc.bot} bot wins`) : seatName(r.winner) + " wins"}: ${why}.`;
+    if (youWin !== null) st.classList.add(youWin ? "win" : "lose");
+    else st.classList.add("over");
     return;
   }
-  if (s.to_move === sc.humanSeat) {
-    st.textContent = s.position.length === 2 && s.position[0] === 2 && s.position[1] === 3
-      ? "Your move: only 1 is left — you must name it."
-      : "Your move.";
-  } else {
-    st.textContent = `The ${botName()} bot's move. `;
-    st.append(el("button", { type: "button", class: "linkish retry", onclick: () => scBotMove(), text: "Ask it to move" }));
+  if (scBotTurn(s)) {
+    st.append(`The ${sc.bot} bot's move${viewing}. `,
+      el("button", { type: "button", class: "linkish retry", onclick: () => scBotMove(), text: "Ask it to move" }));
+    return;
   }
+  const only1 = s.position.length === 2 && s.position[0] === 2 && s.position[1] === 3;
+  const who = sc.bot && !sc.players ? "Your move" : `${seatName(s.to_move)} to move`;
+  st.textContent = who + (only1 ? ": only 1 is left, and naming it loses." : ".") + viewing;
 }
 
-/* The game in progress survives a reload of the page. */
+/* The game in progress survives a reload of the page (the address holds it too). */
 const SAVE_KEY = "sylver.game";
 
 function scSave() {
   try {
-    localStorage.setItem(SAVE_KEY, JSON.stringify({ start: sc.start, moves: sc.moves, bot: sc.bot, humanSeat: sc.humanSeat }));
+    localStorage.setItem(SAVE_KEY, JSON.stringify({ start: sc.start, line: sc.line, ply: sc.ply, bot: sc.bot, humanSeat: sc.humanSeat, players: sc.players }));
   } catch (e) { /* private mode: nothing to keep */ }
 }
 
-async function scRestore() {
+function scSaved() {
   let saved = null;
   try { saved = JSON.parse(localStorage.getItem(SAVE_KEY) || "null"); } catch (e) { saved = null; }
-  if (!saved || !Array.isArray(saved.start) || !Array.isArray(saved.moves) || !INFO.bots.some((b) => b.name === saved.bot)) return false;
+  if (!saved || !Array.isArray(saved.start) || !Array.isArray(saved.line)) return null;
+  return saved;
+}
+
+function scApplySettings(bot, humanSeat) {
+  const form = $("#sc-setup");
+  if (bot === "" || INFO.bots.some((b) => b.name === bot)) form.elements.bot.value = bot;
+  form.elements.first.value = humanSeat === 1 ? "bot" : "human";
+  scSettings();
+}
+
+/* #sylver/START/MOVES: show that position; when it continues the line on the board (Back, Forward,
+   a copied link of the same game), the rest of the line stays walkable. */
+async function scRoute(parts) {
+  const saved = !sc.state ? scSaved() : null;
+  if (saved) scApplySettings(saved.bot, saved.humanSeat);
+  if (parts.length < 2) {
+    if (sc.state) { scSetUrl(false); return; }
+    if (saved) {
+      try {
+        await scLoad(saved.start, saved.line);
+        sc.players = Array.isArray(saved.players) ? saved.players : null;
+        await scGo(Math.min(saved.ply ?? sc.line.length, sc.line.length), false);
+        scSetUrl(false);
+        scStatus();
+        return;
+      } catch (e) { /* a saved game this server refuses: start afresh */ }
+    }
+    await scNewGame();
+    return;
+  }
+  const nums = (t) => (t ? decodeURIComponent(t).split(",").filter((x) => x !== "").map(Number) : []);
+  const start = nums(parts[0]), moves = nums(parts[1]);
+  if (start.some((x) => !Number.isSafeInteger(x)) || moves.some((x) => !Number.isSafeInteger(x))) {
+    scSetError(`The address ${location.hash} does not name a game: expected #sylver/4,5/11,7 (the start, then the moves).`);
+    return;
+  }
+  const sameStart = sc.state && braces(start) === braces(sc.start);
+  const base = saved && braces(saved.start) === braces(start) ? saved.line : sc.line;
+  const prefix = moves.length <= base.length && moves.every((x, i) => x === base[i]);
   try {
-    const state = await api("POST", "/api/sylver/state", { start: saved.start, moves: saved.moves });
-    sc.start = state.start;
-    sc.bot = saved.bot;
-    sc.humanSeat = saved.humanSeat === 1 ? 1 : 0;
-    const form = $("#sc-setup");
-    form.elements.bot.value = sc.bot;
-    form.elements.first.value = sc.humanSeat === 0 ? "human" : "bot";
-    if (state.start.length) { form.elements.start.value = "list"; $("#sc-start-list").value = state.start.join(", "); }
-    scShow(state);
-    return true;
+    if ((sameStart || saved) && prefix) {
+      if (!sameStart) await scLoad(start, base);
+      await scGo(moves.length, false);
+    } else {
+      await scLoad(start, moves);
+    }
+    scSetError("");
   } catch (e) {
-    return false;
+    scSetError(`The address names a game the server refuses: ${e.message}`);
   }
 }
 
+/* The move list: click a move to see the position after it; each move is marked with the outcome it
+   left (P: the mover has a won game; N: the opponent has) and the move that turned the game. */
 function scHistory() {
   const ol = $("#sc-history");
   ol.innerHTML = "";
-  const s = sc.state;
-  $("#sc-history-empty").hidden = s.moves.length > 0;
-  if (s.start.length) {
-    ol.append(el("li", { value: "0", class: "start" }, el("span", { class: "who", text: "Start" }), el("span", { class: "after", text: braces(s.start) })));
-  }
-  s.moves.forEach((n, i) => {
-    const who = seatName(i % 2);
-    ol.append(el("li", {}, el("span", { class: "who", text: who }), el("span", { class: "mv", text: fmt(n) })));
+  $("#sc-history-empty").hidden = sc.line.length > 0;
+  ol.append(el("li", { value: "0", "data-ply": "0", class: sc.ply === 0 ? "current" : null },
+    el("button", { type: "button", class: "linkish who", "data-ply": "0", text: "Start" }),
+    el("span", { class: "after", text: braces(sc.start) })));
+  const marks = scMarks();
+  sc.line.forEach((n, i) => {
+    const m = marks[i] || {};
+    ol.append(el("li", { "data-ply": String(i + 1), class: [sc.ply === i + 1 ? "current" : "", m.turn ? "turned" : ""].join(" ").trim() || null },
+      el("span", { class: "who", text: seatName(i % 2) }),
+      el("button", { type: "button", class: "linkish mv", "data-ply": String(i + 1), "aria-label": `move ${i + 1}: ${n}; show the position after it`, text: fmt(n) }),
+      m.outcome ? el("span", { class: "badge small " + m.outcome, title: m.title, text: m.outcome }) : null,
+      m.note ? el("span", { class: "note", text: m.note }) : null,
+      m.turn ? el("span", { class: "note turn", text: "the game turned: a won position handed over" }) : null));
   });
-  ol.scrollTop = ol.scrollHeight;
+  scrollWithin(ol, ol.querySelector("li.current"));
+}
+
+/* Per move: the outcome of the position it left, and whether it handed over a won game. */
+function scMarks() {
+  const out = [];
+  const o = sc.outcomes && sc.outcomesKey === scLineKey() ? sc.outcomes : null;
+  sc.line.forEach((n, i) => {
+    const before = o ? o.outcomes[i] : null;
+    const after = o ? o.outcomes[i + 1] : null;
+    const m = {};
+    if (o && i + 1 >= o.outcomes.length) m.note = "illegal: loses";
+    else if (n === 1) m.note = "named 1: loses";
+    if (after) {
+      m.outcome = after;
+      m.title = after === "P" ? "left a P-position: the mover has a won game" : "left an N-position: the opponent has a won game";
+    }
+    m.turn = before === "N" && (after === "N" || n === 1 || (o && i + 1 >= o.outcomes.length));
+    out.push(m);
+  });
+  return out;
+}
+
+function scLineKey() {
+  return braces(sc.start) + sc.line.join(",");
+}
+
+async function scOutcomes() {
+  const key = scLineKey();
+  if (sc.outcomesKey === key || !INFO.features.solver || !sc.line.length) return;
+  sc.outcomesKey = key;
+  sc.outcomes = null;
+  try {
+    const r = await api("POST", "/api/sylver/outcomes", { start: sc.start, moves: sc.line });
+    if (sc.outcomesKey !== key) return;
+    sc.outcomes = r;
+    scHistory();
+  } catch (e) {
+    if (sc.outcomesKey === key) sc.outcomesKey = "";
+  }
 }
 
 function scLegalAt(n) {
@@ -305,10 +572,10 @@ function scGrid() {
   const grid = $("#sc-grid");
   // the grid is rebuilt when analysis arrives: keep the keyboard focus on the same number
   const focused = grid.contains(document.activeElement) ? document.activeElement.dataset.n : null;
-  grid.innerHTML = "";
-  const ended = s.over && s.position.length === 1 && s.position[0] === 1;
+  const ended = s.position.length === 1 && s.position[0] === 1;
   document.querySelector("#view-sylver .legend").hidden = ended;
   if (ended) {
+    grid.innerHTML = "";
     $("#sc-pager").hidden = true;
     return;
   }
@@ -327,26 +594,10 @@ function scGrid() {
       return;
     }
   }
-  const named = new Set(s.position);
-  const t = s.frobenius_number;
-  const frag = document.createDocumentFragment();
-  for (let n = lo; n <= hi; n++) {
-    const legal = scLegalAt(n);
-    const cls = ["cell", legal ? "legal" : "illegal"];
-    if (named.has(n)) cls.push("named");
-    if (t !== null && n === t) cls.push("t");
-    if (sc.winning && sc.winning.has(n)) cls.push("win");
-    if (sc.ends && sc.ends.has(n) && n !== t) cls.push("end");
-    const label = `${n}: ${legal ? "legal" : "illegal"}${named.has(n) ? ", named" : ""}${t === n ? ", t (the largest legal move)" : ""}${sc.winning && sc.winning.has(n) ? ", a winning move" : ""}${sc.ends && sc.ends.has(n) ? ", an end" : ""}`;
-    frag.append(el("button", {
-      type: "button", class: cls.join(" "), "data-n": String(n), "aria-label": label,
-      tabindex: legal ? "0" : "-1", text: String(n),
-    }));
-  }
-  grid.append(frag);
-  if (!s.finite) {
-    grid.append(el("span", { class: "cell illegal", "aria-hidden": "true", text: "…" }));
-  }
+  gridCells(grid, {
+    lo, hi, legalAt: scLegalAt, named: new Set(s.position), t: s.frobenius_number,
+    winning: sc.winning, ruledOut: sc.ruledOut, ends: sc.ends, buttons: true, more: !s.finite,
+  });
   if (focused) {
     const cell = grid.querySelector(`[data-n="${focused}"]`);
     if (cell) cell.focus();
@@ -444,145 +695,340 @@ function scAnti() {
     : `${both} pair${both === 1 ? "" : "s"} with both numbers legal (marked below the column).` }));
 }
 
-function verdict(outcome, p, n) {
-  return el("span", { class: "verdict" },
-    el("span", { class: "badge " + outcome, text: outcome }),
-    el("span", { class: "verdict-text", text: outcome === "N" ? (n || "the player to move wins") : (p || "the player to move loses") }));
-}
-
-function fact(dl, name, value, title) {
-  dl.append(el("dt", { title }, name), el("dd", {}, value));
-}
-
 function scFacts() {
   const s = sc.state;
   const dl = $("#sc-facts");
   dl.innerHTML = "";
-  fact(dl, "Position", s.braces);
+  fact(dl, "Position", el("span", { class: "position-small", text: s.braces }));
   fact(dl, "g", String(s.gcd), "the gcd of the named numbers");
   if (s.position.length === 1 && s.position[0] === 1) {
     fact(dl, "Legal moves", "none: 1 has been named");
   } else if (s.finite) {
-    fact(dl, "t", s.frobenius_number === null ? "—" : fmt(s.frobenius_number), "the largest legal move (Frobenius number)");
-    fact(dl, "Genus", s.genus === null ? "—" : fmt(s.genus), "the number of legal moves");
+    fact(dl, "t", s.frobenius_number === null ? "—" : fmt(s.frobenius_number), "the largest legal move (the Frobenius number)");
+    fact(dl, "Legal moves", s.genus === null ? "—" : fmt(s.genus), "the genus: how many numbers are still legal");
   } else {
-    fact(dl, "t̄", s.tbar === null ? "—" : fmt(s.tbar), "t̄ = g · t(S ÷ g)");
+    fact(dl, "t̄", s.tbar === null ? "—" : fmt(s.tbar), "t̄ = g · t(S ÷ g): the largest legal multiple of g");
     fact(dl, "Legal moves", "infinitely many");
   }
-  fact(dl, "To move", s.over ? "game over" : seatName(s.to_move));
+  fact(dl, "To move", s.over ? "nobody: the game is over" : seatName(s.to_move));
 }
 
-/* The theory report and the solver: filled in by scAnalyse when the server offers them. */
-async function scAnalyse() {
+/* ------------------------------------------------------------------- theory, solver, best defence */
+function scEntry(key) {
+  let entry = ANALYSIS.get(key);
+  if (!entry) {
+    entry = {};
+    ANALYSIS.set(key, entry);
+    if (ANALYSIS.size > 300) ANALYSIS.delete(ANALYSIS.keys().next().value);
+  }
+  return entry;
+}
+
+function scAnalyse() {
   const s = sc.state;
   const token = sc.token;
-  const theory = $("#sc-theory");
-  theory.innerHTML = "";
+  const entry = scEntry(braces(s.position));
+  $("#sc-theory").innerHTML = "";
+  $("#sc-defence").hidden = true;
   const solver = $("#sc-solver");
-  if (s.over) { solver.hidden = true; return; }
-  if (INFO.features.theory) {
-    try {
-      const rep = await api("GET", `/api/sylver/analyze?position=${encodeURIComponent(s.position.join(","))}`);
-      if (token !== sc.token) return;
-      scTheory(rep);
-    } catch (e) {
-      if (token === sc.token) theory.append(el("p", { class: "error", text: e.message }));
-    }
-  }
+  if (s.position.length === 1 && s.position[0] === 1) { solver.hidden = true; return; }
+  if (INFO.features.theory) scTheoryFor(entry, token);
   if (INFO.features.solver) {
     solver.hidden = false;
-    const body = $("#sc-solver-body");
-    body.innerHTML = "";
-    if (!s.finite) {
-      body.append(el("p", { class: "reason", text: "Exact solving needs g = 1: this position has infinitely many legal moves." }));
-      return;
-    }
-    body.append(el("p", {}, el("span", { class: "spinner", "aria-hidden": "true" }), ` Solving (at most ${INFO.limits.solve_time} s)…`));
-    try {
-      const sol = await api("POST", "/api/sylver/solve", { position: s.position });
-      if (token !== sc.token) return;
-      scSolution(sol);
-    } catch (e) {
-      if (token !== sc.token) return;
-      body.innerHTML = "";
-      body.append(el("p", { class: "reason", text: e.message }));
-    }
+    scSolve(entry, token, false);
   }
 }
+
+async function scTheoryFor(entry, token) {
+  const s = sc.state;
+  if (!entry.theory) {
+    try {
+      entry.theory = await api("GET", `/api/sylver/analyze?position=${encodeURIComponent(s.position.join(","))}`);
+    } catch (e) {
+      if (token === sc.token) $("#sc-theory").append(el("p", { class: "error", text: e.message }));
+      return;
+    }
+  }
+  if (token === sc.token) scTheory(entry.theory);
+}
+
+const TERMS = [
+  ["t", "the largest legal move (every larger number is a sum of named ones)", 1],
+  ["end", "a legal move that makes no other move illegal; t is always one", 1],
+  ["ender", "a position whose only end is t; the player to move wins every ender with t > 1 (strategy stealing), and an ender is quiet when t is odd", "1, 3"],
+  ["enclosure E", "the ender reached by also naming, for each n < t/2 with n and t − n both legal, the larger of the two", 3],
+];
 
 function scTheory(rep) {
   const box = $("#sc-theory");
+  box.innerHTML = "";
   const dl = el("dl", { class: "facts" });
   if (rep.ender !== null && rep.ender !== undefined) {
-    const kinds = { quiet: "quiet ender", unquiet: "unquiet ender", none: "not an ender" };
+    const kinds = { quiet: "quiet ender (t odd)", unquiet: "unquiet ender (t even)", none: "not an ender" };
     fact(dl, "Ender", kinds[rep.ender] || String(rep.ender), "an ender has t as its only end (sec. 1); quiet iff t is odd (sec. 3)");
   }
   if (Array.isArray(rep.ends)) {
     const shown = rep.ends.slice(0, 40).map(fmt).join(", ") + (rep.ends.length > 40 ? `, … (${fmt(rep.ends.length)})` : "");
-    fact(dl, "Ends", rep.ends.length ? shown : "—", "legal moves that eliminate no other legal move");
+    fact(dl, "Ends", rep.ends.length ? shown : "—", "legal moves that make no other move illegal");
   } else if (rep.end_count) {
     fact(dl, "Ends", fmt(rep.end_count));
   }
   if (Array.isArray(rep.enclosure) && rep.gcd > 0) {
     const name = rep.gcd > 1 ? "Ē" : "E";
-    const adds = Array.isArray(rep.enclosure_moves) && rep.enclosure_moves.length ? ` (adjoins ${rep.enclosure_moves.map(fmt).join(", ")})` : " (it is its own enclosure)";
-    fact(dl, `Enclosure ${name}`, braces(rep.enclosure) + (rep.gcd > 0 ? adds : ""), "the ender reached by imposing antisymmetry about t (sec. 3)");
+    const adds = Array.isArray(rep.enclosure_moves) && rep.enclosure_moves.length ? ` (adds ${rep.enclosure_moves.map(fmt).join(", ")})` : " (the position itself)";
+    fact(dl, `Enclosure ${name}`, braces(rep.enclosure) + adds, "the ender reached by imposing antisymmetry about t (sec. 3)");
   }
   if (rep.prime_multiple) fact(dl, "Prime multiple", rep.prime_multiple, "short: a prime multiple of a quiet ender; long otherwise (sec. 1)");
   if (rep.roberts) fact(dl, "Roberts", `case ${rep.roberts.case}: ${rep.roberts.ender} (a₀ = ${rep.roberts.a0}, d = ${rep.roberts.d}, s = ${rep.roberts.s})`, "arithmetic progressions (sec. 4)");
-  fact(dl, "Outcome", rep.outcome_by_theory ? verdict(rep.outcome_by_theory) : "not decided by a theorem");
+  fact(dl, "Outcome", rep.outcome_by_theory ? verdict(rep.outcome_by_theory) : "no theorem decides it");
   if (rep.winning_move !== null && rep.winning_move !== undefined) {
     fact(dl, "Winning move", el("button", { type: "button", class: "chip", "aria-label": `play ${rep.winning_move}, a winning move by theory`, onclick: () => scPlay(rep.winning_move), text: fmt(rep.winning_move) }));
   }
   box.append(el("h3", { text: "Theory" }), dl);
-  if (rep.reason) box.append(el("p", { class: "reason", text: rep.reason }));
+  if (rep.reason) box.append(el("p", { class: "reason", text: "Why: " + rep.reason + "." }));
+  const terms = el("ul", { class: "terms" });
+  for (const [term, meaning, sec] of TERMS) terms.append(el("li", {}, el("b", { text: term }), `: ${meaning} (sec. ${sec}).`));
+  box.append(el("details", { class: "about" }, el("summary", { text: "What these words mean" }), terms,
+    el("p", { class: "hint cite", text: `Sections of ${INFO.paper}.` })));
   if (Array.isArray(rep.ends) && sc.state && sc.state.finite) {
     sc.ends = new Set(rep.ends);
     scGrid();
   }
 }
 
-function scSolution(sol) {
+/* The solver runs in short requests: each answer shows the progress (moves decided, winning moves,
+   moves ruled out), and the next request continues where the last stopped, until the time limit
+   of a round.  "Keep solving" grants another round. */
+function scSolve(entry, token, more) {
+  const s = sc.state;
+  // until: the elapsed time at which the round ends (a round: the server's time limit)
+  const sv = entry.solve || (entry.solve = { elapsed: 0, until: 0, requests: 0, last: null, wins: new Set(), ruled: new Set(), done: false, error: null, running: false });
+  sv.token = token;  // the page shows this position now: the running loop (if any) reports here
+  if (!sv.done && !sv.error && !sv.running && (more || sv.until === 0)) sv.until = sv.elapsed + INFO.limits.solve_time;
+  scSolverRender(sv);
+  if (sv.done || sv.error || sv.running || sv.elapsed >= sv.until) return;
+  sv.running = true;
+  sv.since = performance.now();
+  const clock = setInterval(() => {
+    const span = document.querySelector("#sc-solver-body .elapsed");
+    if (span && sv.token === sc.token) span.textContent = (sv.elapsed + (performance.now() - sv.since) / 1000).toFixed(1);
+  }, 100);
+  (async () => {
+    try {
+      while (!sv.done && sv.elapsed < sv.until && sv.token === sc.token) {
+        const slice = Math.max(0.05, Math.min(SLICE, sv.until - sv.elapsed));
+        sv.since = performance.now();
+        let r;
+        try {
+          r = await api("POST", "/api/sylver/solve", { position: s.position, time_limit: Number(slice.toFixed(2)) });
+        } catch (e) {
+          sv.error = e.message;
+          break;
+        } finally {
+          sv.elapsed += (performance.now() - sv.since) / 1000;
+        }
+        sv.requests += 1;
+        sv.last = r;
+        for (const w of r.winning_moves) sv.wins.add(w);
+        for (const x of r.ruled_out) sv.ruled.add(x);
+        sv.done = r.complete;
+        if (sv.token === sc.token) scSolverRender(sv);
+      }
+    } finally {
+      sv.running = false;
+      clearInterval(clock);
+      if (sv.token === sc.token) scSolverRender(sv);
+    }
+  })();
+}
+
+function scSolverRender(sv) {
+  const token = sv.token;
   const body = $("#sc-solver-body");
   body.innerHTML = "";
-  if (!sol.decided) {
-    body.append(el("p", { class: "reason", text: sol.reason }));
+  if (sv.error) {
+    body.append(el("p", { class: "reason", text: sv.error }));
     return;
   }
-  const dl = el("dl", { class: "facts" });
-  fact(dl, "Outcome", verdict(sol.outcome));
-  const wins = sol.winning_moves || [];
-  const chips = el("div", { class: "chips" });
-  for (const w of wins) {
-    chips.append(el("button", { type: "button", class: "chip", "aria-label": `play the winning move ${w}`, onclick: () => scPlay(w), text: fmt(w) }));
+  const r = sv.last;
+  const limit = `${INFO.limits.solve_time} s`;
+  if (sv.done) {
+    const dl = el("dl", { class: "facts" });
+    fact(dl, "Outcome", verdict(r.outcome, "every move loses against perfect play", "the player to move wins"));
+    const chips = el("div", { class: "chips" });
+    for (const w of r.winning_moves) chips.append(el("button", { type: "button", class: "chip", "aria-label": `play the winning move ${w}`, onclick: () => scPlay(w), text: fmt(w) }));
+    fact(dl, "Winning moves", r.winning_moves.length ? chips : "none");
+    fact(dl, "Losing moves", r.ruled_out.length ? scList(r.ruled_out) : "—", "every other legal move (1 always loses)");
+    fact(dl, "Searched", `${fmt(r.states)} position${r.states === 1 ? "" : "s"}${r.from_store ? " (the answer was stored)" : ""}; ${sv.elapsed.toFixed(2)} s in ${plural(sv.requests, "request")}`);
+    body.append(dl);
+  } else {
+    const decided = sv.wins.size + sv.ruled.size;
+    const total = r ? r.root_moves : null;
+    const line = el("p", { class: "progress-line" });
+    if (sv.running) line.append(el("span", { class: "spinner", "aria-hidden": "true" }), " Solving: ");
+    else line.append("Not decided within the time limit: ");
+    line.append(el("span", { class: "elapsed", text: sv.elapsed.toFixed(1) }), ` s of solving so far (time limit ${limit} per round)`);
+    body.append(line);
+    const bar = el("progress", { max: String(total || 1), "aria-label": "moves decided" });
+    if (total !== null) bar.value = decided;
+    body.append(bar);
+    if (total !== null) body.append(el("p", { class: "hint", text: `${fmt(decided)} of ${plural(total, "move")} decided so far (1 always loses).` }));
+    const dl = el("dl", { class: "facts" });
+    if (sv.wins.size) {
+      const chips = el("div", { class: "chips" });
+      for (const w of [...sv.wins].sort((a, b) => a - b)) chips.append(el("button", { type: "button", class: "chip", onclick: () => scPlay(w), text: fmt(w) }));
+      fact(dl, "Winning", chips, "the player to move wins: these moves win (there may be more)");
+    }
+    if (sv.ruled.size) fact(dl, "Ruled out", scList([...sv.ruled].sort((a, b) => a - b)), "moves proven to lose");
+    body.append(dl);
+    if (!sv.running) {
+      body.append(el("button", { type: "button", id: "sc-keep", class: "primary", text: `Keep solving (another ${limit})`,
+        onclick: () => scSolve(scEntry(braces(sc.state.position)), sc.token, true) }));
+    }
   }
-  if (sol.outcome === "N") fact(dl, sol.complete ? "Winning moves" : "A winning move", wins.length ? chips : "—");
-  else fact(dl, "Winning moves", "none");
-  if (sol.states !== undefined) fact(dl, "Searched", `${fmt(sol.states)} position${sol.states === 1 ? "" : "s"} in ${sol.seconds.toFixed(3)} s${sol.from_store ? " (from the store)" : ""}`);
-  body.append(dl);
-  if (!sol.complete && sol.reason) body.append(el("p", { class: "reason", text: sol.reason + " — there may be more winning moves." }));
-  sc.winning = new Set(wins);
+  if (token !== sc.token) return;
+  sc.winning = sv.wins.size ? new Set(sv.wins) : null;
+  sc.ruledOut = sv.ruled.size ? new Set(sv.ruled) : null;
   scGrid();
+  if (sv.done && r.outcome === "P") scDefence(ANALYSIS.get(braces(sc.state.position)), token);
+}
+
+function scList(xs) {
+  const shown = xs.slice(0, 30).map(fmt).join(", ");
+  return xs.length > 30 ? `${shown}, … (${fmt(xs.length)})` : shown;
+}
+
+/* In a P-position every move loses; the best defence leaves the opponent the fewest winning replies
+   (the hardest refutation to find), and a move no theorem refutes is a better try than one that a
+   theorem does. */
+async function scDefence(entry, token) {
+  const box = $("#sc-defence");
+  box.hidden = false;
+  const body = $("#sc-defence-body");
+  if (!entry.defence) {
+    body.innerHTML = "";
+    body.append(el("p", {}, el("span", { class: "spinner", "aria-hidden": "true" }), " Looking for the hardest moves to refute…"));
+    if (entry.defenceLoading) return;
+    entry.defenceLoading = true;
+    try {
+      entry.defence = await api("POST", "/api/sylver/defence", { position: sc.state.position });
+    } catch (e) {
+      entry.defence = { error: e.message };
+    } finally {
+      entry.defenceLoading = false;
+    }
+  }
+  if (token !== sc.token) return;
+  body.innerHTML = "";
+  const d = entry.defence;
+  if (d.error) { body.append(el("p", { class: "reason", text: d.error })); return; }
+  if (!d.moves.length) { body.append(el("p", { class: "reason", text: "The only legal move is 1, and naming it loses." })); return; }
+  const ol = el("ol", { class: "defence" });
+  for (const row of d.moves.slice(0, 8)) {
+    let how;
+    if (row.refutations === null) how = "not refuted within the time limit";
+    else if (row.refutations.length === 1) how = `only ${fmt(row.refutations[0])} wins against it (1 of ${plural(row.legal_replies, "reply", "replies")})`;
+    else how = `${row.refutations.length} of ${plural(row.legal_replies, "reply", "replies")} win against it: ${scList(row.refutations)}`;
+    ol.append(el("li", {},
+      el("button", { type: "button", class: "chip plain", "aria-label": `play ${row.move}`, onclick: () => scPlay(row.move), text: fmt(row.move) }),
+      ` ${how}`,
+      row.theory ? el("span", { class: "tag", title: row.theory, text: "a theorem refutes it" }) : el("span", { class: "tag good", text: "no theorem refutes it" })));
+  }
+  body.append(el("p", { class: "hint", text: "Every move loses against perfect play. The hardest to refute first:" }), ol);
+  if (!d.complete) body.append(el("p", { class: "hint", text: `Not every move was examined within the time limit (${d.time_limit} s).` }));
+}
+
+/* ------------------------------------------------------------------------- import and export */
+function scRecord() {
+  const names = sc.players || [seatName(0), seatName(1)];
+  const rec = { start: sc.start, moves: sc.line, players: names, first: names[0] };
+  const last = sc.states.get(sc.line.length);
+  if (last && last.result && last.result.winner !== null) {
+    const r = last.result;
+    Object.assign(rec, {
+      winner: names[r.winner], loser: names[r.loser],
+      reason: r.reason === "named 1" ? "named-one" : "illegal",
+      detail: r.reason === "named 1" ? "named 1" : `illegal move ${r.move} = ${r.detail}`,
+    });
+  }
+  return rec;
+}
+
+function scExport() {
+  const rec = scRecord();
+  $("#sc-export-json").value = JSON.stringify(rec);
+  $("#sc-export-plain").value = `${braces(sc.start)} ${sc.line.join(" ")}`.trim();
+  $("#sc-export-link").href = "data:application/json;charset=utf-8," + encodeURIComponent(JSON.stringify(rec) + "\n");
+  $("#sc-export").hidden = false;
+  $("#sc-import").hidden = true;
+}
+
+async function scImport(ev) {
+  ev.preventDefault();
+  const text = $("#sc-import-text").value;
+  const err = $("#sc-import-error");
+  err.hidden = true;
+  try {
+    const state = await api("POST", "/api/sylver/import", { text });
+    scApplySettings("", sc.humanSeat);  // a record is analysed: the user plays both sides
+    scAdopt(state, state.players, state.record_result);
+    scSetUrl(true);
+    $("#sc-import").hidden = true;
+    $("#sc-import-text").value = "";
+  } catch (e) {
+    err.textContent = e.message;
+    err.hidden = false;
+  }
 }
 
 function setupSylver() {
   const sel = $("#sc-bot");
   sel.innerHTML = "";
+  sel.append(el("option", { value: "", title: "You name the numbers for both players (an analysis board).", text: "nobody: I play both sides" }));
   for (const b of INFO.bots) sel.append(el("option", { value: b.name, title: b.about, text: b.name }));
   const preferred = INFO.bots.find((b) => b.name === "perfect") || INFO.bots[0];
   if (preferred) sel.value = preferred.name;
+  const about = () => { const b = INFO.bots.find((x) => x.name === sel.value); $("#sc-bot-about").textContent = b ? b.about : "You name the numbers for both players."; };
+  sel.addEventListener("change", about);
+  about();
   $("#sc-setup").addEventListener("submit", scNewGame);
   $("#sc-start-list").addEventListener("focus", () => { $("#sc-setup").elements.start.value = "list"; });
   $("#sc-move-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const raw = $("#sc-move").value.trim().replace(/[\s,_]/g, "");
-    if (!/^\d+$/.test(raw)) { scSetError(`"${$("#sc-move").value}" is not a positive integer.`); return; }
+    const typed = $("#sc-move").value.trim();
+    const raw = typed.replace(/[\s,_]/g, "");
+    if (!/^\d+$/.test(raw) || /^0+$/.test(raw)) { scSetError(`“${typed}” is not a positive integer: type a number such as 11.`); return; }
     const n = Number(raw);
-    if (!Number.isSafeInteger(n) || n < 1) { scSetError(`"${raw}" is not a positive integer the page can send.`); return; }
+    if (!Number.isSafeInteger(n) || n > INFO.limits.max_number) { scSetError(`${raw} is larger than this server accepts (at most ${fmt(INFO.limits.max_number)}).`); return; }
     $("#sc-move").value = "";
     scPlay(n);
   });
   $("#sc-undo").addEventListener("click", scUndo);
+  $("#sc-jump").addEventListener("click", () => $("#sc-analysis").scrollIntoView({ block: "start" }));
+  $("#sc-first").addEventListener("click", () => scGo(0));
+  $("#sc-back").addEventListener("click", () => scGo(sc.ply - 1));
+  $("#sc-fwd").addEventListener("click", () => scGo(sc.ply + 1));
+  $("#sc-last").addEventListener("click", () => scGo(sc.line.length));
+  const hist = $("#sc-history");
+  hist.addEventListener("click", (ev) => {
+    const b = ev.target.closest("button[data-ply]");
+    if (b) scGo(Number(b.dataset.ply));
+  });
+  $("#sc-moves-card").addEventListener("keydown", (ev) => {
+    if (ev.target.closest("textarea, input")) return;
+    if (ev.key === "ArrowRight") { scGo(sc.ply + 1); ev.preventDefault(); }
+    else if (ev.key === "ArrowLeft") { scGo(sc.ply - 1); ev.preventDefault(); }
+  });
+  $("#sc-export-open").addEventListener("click", scExport);
+  $("#sc-import-open").addEventListener("click", () => { $("#sc-import").hidden = false; $("#sc-export").hidden = true; $("#sc-import-text").focus(); });
+  $("#sc-import").addEventListener("submit", scImport);
+  for (const b of document.querySelectorAll("[data-copy]")) {
+    b.addEventListener("click", async () => {
+      const area = $("#" + b.dataset.copy);
+      area.select();
+      try { await navigator.clipboard.writeText(area.value); b.textContent = "Copied"; } catch (e) { document.execCommand("copy"); }
+    });
+  }
   const spoilers = $("#sc-spoilers");
   try { spoilers.checked = localStorage.getItem("sylver.spoilers") !== "off"; } catch (e) { /* no storage */ }
   const applySpoilers = () => {
@@ -614,11 +1060,16 @@ function setupSylver() {
   $("#sc-prev").addEventListener("click", () => scPage(-1));
   $("#sc-next").addEventListener("click", () => scPage(1));
   $("#sc-goto").addEventListener("keydown", scGoto);
-  scRestore().then((restored) => { if (!restored) scNewGame(); });
+  ROUTES.sylver = scRoute;
 }
 
 /* ================================================================================ Wythoff */
-const wy = { pos: [0, 0], size: 8, humanFirst: true, misere: false, facts: null, history: [], cold: null, over: false, busy: false };
+/* Piles are BigInt: the engine is exact for any size the server reads (thousands of digits).  The
+   board is drawn while both piles are at most BOARD_MAX; beyond, the page shows the numbers and a
+   "take k counters" form. */
+const BOARD_MAX = 40;
+const wy = { pos: [0n, 0n], size: 8, humanFirst: true, misere: false, facts: null, history: [], cold: null, over: false, busy: false };
+const pair = (p) => `(${p[0]}, ${p[1]})`;
 
 function wySetError(msg) {
   const box = $("#wy-error");
@@ -626,12 +1077,30 @@ function wySetError(msg) {
   box.hidden = !msg;
 }
 
+/* A pile size typed by the user: a whole number ≥ 0, or a one-line error naming the input. */
+function readPile(input, name) {
+  const typed = input.value.trim();
+  const raw = typed.replace(/[\s,_]/g, "");
+  if (raw === "") throw new Error(`${name} is empty: type the number of counters (0 or more).`);
+  if (!/^\d+$/.test(raw)) throw new Error(`${name}: “${typed}” is not a whole number of counters (0 or more).`);
+  const digits = raw.replace(/^0+(?=\d)/, "");
+  if (digits.length > INFO.limits.max_pile_digits) {
+    throw new Error(`${name} has ${fmt(digits.length)} digits; the server reads piles of up to ${fmt(INFO.limits.max_pile_digits)} digits.`);
+  }
+  return BigInt(digits);
+}
+
+const onBoard = () => wy.pos[0] <= BigInt(BOARD_MAX) && wy.pos[1] <= BigInt(BOARD_MAX);
+
 async function wyNewGame(ev) {
   if (ev) ev.preventDefault();
   wySetError("");
-  const i = Number($("#wy-i").value), j = Number($("#wy-j").value);
-  if (!Number.isInteger(i) || !Number.isInteger(j) || i < 0 || j < 0 || i > 40 || j > 40) {
-    wySetError("The queen's square needs whole numbers from 0 to 40.");
+  let i, j;
+  try {
+    i = readPile($("#wy-i"), "Pile i");
+    j = readPile($("#wy-j"), "Pile j");
+  } catch (e) {
+    wySetError(e.message);
     return;
   }
   wy.humanFirst = $("#wy-setup").elements.wyfirst.value === "human";
@@ -639,7 +1108,7 @@ async function wyNewGame(ev) {
   $("#wy-rule").textContent = wy.misere
     ? "Misère: whoever moves her to the corner (0, 0) loses."
     : "Whoever moves her to the corner (0, 0) wins.";
-  wy.size = Math.max(8, i + 1, j + 1);
+  wy.size = 8;
   wy.history = [];
   wy.cold = null;
   try {
@@ -654,10 +1123,11 @@ async function wyNewGame(ev) {
 
 function wyShow(facts, winner) {
   wy.facts = facts;
-  wy.pos = facts.position;
+  wy.pos = facts.position.map(BigInt);
   wy.over = facts.over || !!winner;
   wy.winner = winner;
-  $("#wy-position").textContent = `(${wy.pos[0]}, ${wy.pos[1]})`;
+  if (onBoard()) wy.size = Math.max(wy.size, Number(wy.pos[0]) + 1, Number(wy.pos[1]) + 1);
+  $("#wy-position").textContent = pair(wy.pos);
   const st = $("#wy-status");
   st.className = "status";
   if (wy.over && !winner) {
@@ -669,7 +1139,7 @@ function wyShow(facts, winner) {
       : (wy.misere ? "The perfect player wins: you took the last counter." : "The perfect player wins: it moved the queen to the corner.");
     st.classList.add(youWin ? "win" : "lose");
   } else {
-    st.textContent = "Your move: click a highlighted square.";
+    st.textContent = onBoard() ? "Your move: click a highlighted square." : "Your move: take counters from one pile or the same number from both.";
   }
   wyFacts();
   wyHistory();
@@ -681,10 +1151,9 @@ async function wyMove(to) {
   wySetError("");
   wy.busy = true;
   try {
-    const from = wy.pos;
-    const r = await api("POST", "/api/wythoff/move", { position: from, to, misere: wy.misere });
-    wy.history.push({ who: "You", to: r.you });
-    if (r.reply) wy.history.push({ who: "Perfect player", to: r.reply });
+    const r = await api("POST", "/api/wythoff/move", { position: wy.pos, to, misere: wy.misere });
+    wy.history.push({ who: "You", to: r.you.map(BigInt) });
+    if (r.reply) wy.history.push({ who: "Perfect player", to: r.reply.map(BigInt) });
     wyShow(r, r.winner);
   } catch (e) {
     wySetError(e.message);
@@ -695,12 +1164,13 @@ async function wyMove(to) {
 
 async function wyComputer() {
   const r = await api("POST", "/api/wythoff/computer-move", { position: wy.pos, misere: wy.misere });
-  wy.history.push({ who: "Perfect player", to: r.reply });
+  wy.history.push({ who: "Perfect player", to: r.reply.map(BigInt) });
   wyShow(r, r.winner);
   if ($("#wy-cold").checked) wyLoadCold();
 }
 
 async function wyLoadCold() {
+  if (!onBoard()) return;
   try {
     const r = await api("GET", `/api/wythoff/cold?limit=${wy.size - 1}&misere=${wy.misere}`);
     wy.cold = new Set(r.cold.map((p) => p.join(",")));
@@ -714,12 +1184,12 @@ function wyFacts() {
   const f = wy.facts;
   const dl = $("#wy-facts");
   dl.innerHTML = "";
-  fact(dl, "Queen at", `(${f.position[0]}, ${f.position[1]})`);
+  fact(dl, "Queen at", el("span", { class: "number", text: pair(wy.pos) }));
   fact(dl, "Rules", f.misere ? "misère: whoever takes the last counter loses" : "normal: whoever reaches the corner wins");
   if (!wy.over) {
     fact(dl, "Outcome", verdict(f.outcome, "cold: the player to move loses", "hot: the player to move wins"));
     if ($("#wy-hint").checked) {
-      fact(dl, "Winning moves", f.winning_moves.length ? f.winning_moves.map((p) => `(${p[0]}, ${p[1]})`).join(", ") : "none");
+      fact(dl, "Winning moves", f.winning_moves.length ? el("span", { class: "number", text: f.winning_moves.map(pair).join(", ") }) : "none");
     }
     if (f.nim_value !== null && f.nim_value !== undefined) fact(dl, "Nim value", String(f.nim_value), "the Grundy value of the position");
   }
@@ -729,14 +1199,21 @@ function wyHistory() {
   const ol = $("#wy-history");
   ol.innerHTML = "";
   for (const h of wy.history) {
-    ol.append(el("li", {}, el("span", { class: "who", text: h.who }), el("span", { class: "mv", text: `(${h.to[0]}, ${h.to[1]})` })));
+    ol.append(el("li", {}, el("span", { class: "who", text: h.who }), el("span", { class: "mv number", text: pair(h.to) })));
   }
 }
 
 function wyBoard() {
   const board = $("#wy-board");
+  const big = !onBoard();
+  board.hidden = big;
+  $("#wy-board-legend").hidden = big;
+  $("#wy-numbers").hidden = !big;
+  $("#wy-cold-switch").hidden = big;
+  if (big) { wyNumbers(); return; }
   board.innerHTML = "";
   const n = wy.size;
+  const [qi, qj] = wy.pos.map(Number);
   board.style.gridTemplateColumns = `1.6rem repeat(${n}, minmax(0, 1fr))`;
   const reach = new Set(!wy.over && wy.facts.moves ? wy.facts.moves.map((p) => p.join(",")) : []);
   const wins = new Set($("#wy-hint").checked && !wy.over ? wy.facts.winning_moves.map((p) => p.join(",")) : []);
@@ -746,7 +1223,7 @@ function wyBoard() {
     frag.append(el("span", { class: "axis", "aria-hidden": "true", text: String(y) }));
     for (let x = 0; x < n; x++) {
       const key = `${x},${y}`;
-      const queen = x === wy.pos[0] && y === wy.pos[1];
+      const queen = x === qi && y === qj;
       const cls = ["sq"];
       if ((x + y) % 2 === 1) cls.push("dark");
       const canGo = reach.has(key);
@@ -772,6 +1249,40 @@ function wyBoard() {
   board.append(frag);
 }
 
+/* Piles too large for a board: the numbers, the winning moves (with the hint on) and a move form. */
+function wyNumbers() {
+  $("#wy-pile-i").textContent = String(wy.pos[0]);
+  $("#wy-pile-j").textContent = String(wy.pos[1]);
+  $("#wy-take").hidden = wy.over;
+  const chips = $("#wy-win-chips");
+  chips.innerHTML = "";
+  if ($("#wy-hint").checked && !wy.over) {
+    for (const w of wy.facts.winning_moves) {
+      const to = w.map(BigInt);
+      chips.append(el("button", { type: "button", class: "chip number", "aria-label": `move to ${pair(to)}, a winning move`, onclick: () => wyMove(to), text: pair(to) }));
+    }
+    if (!wy.facts.winning_moves.length) chips.append(el("span", { class: "hint", text: "No winning move: every move leaves a hot position." }));
+  }
+}
+
+function wyTake(ev) {
+  ev.preventDefault();
+  wySetError("");
+  let k;
+  try {
+    k = readPile($("#wy-take-k"), "The number of counters");
+  } catch (e) {
+    wySetError(e.message);
+    return;
+  }
+  if (k < 1n) { wySetError("Take at least one counter."); return; }
+  const from = $("#wy-take-from").value;
+  const [i, j] = wy.pos;
+  const to = from === "i" ? [i - k, j] : from === "j" ? [i, j - k] : [i - k, j - k];
+  if (to[0] < 0n || to[1] < 0n) { wySetError(`There are not ${k} counters to take there.`); return; }
+  wyMove(to);
+}
+
 const QUEEN_SVG = '<svg viewBox="0 0 40 40" aria-hidden="true"><path class="queen" d="M6 14 L11 29 H29 L34 14 L26 21 L20 9 L14 21 Z"/><rect class="queen" x="10" y="31" width="20" height="4" rx="1.5"/><circle class="queen" cx="6" cy="12" r="3"/><circle class="queen" cx="20" cy="7" r="3"/><circle class="queen" cx="34" cy="12" r="3"/></svg>';
 
 function setupWythoff() {
@@ -782,15 +1293,17 @@ function setupWythoff() {
   });
   $("#wy-board").addEventListener("click", (ev) => {
     const b = ev.target.closest(".sq.reach");
-    if (b) wyMove([Number(b.dataset.x), Number(b.dataset.y)]);
+    if (b) wyMove([BigInt(b.dataset.x), BigInt(b.dataset.y)]);
   });
+  $("#wy-take").addEventListener("submit", wyTake);
   $("#wy-cold").addEventListener("change", () => { if ($("#wy-cold").checked && !wy.cold) wyLoadCold(); else wyBoard(); });
   $("#wy-hint").addEventListener("change", () => { wyFacts(); wyBoard(); });
-  wyNewGame();
+  let started = false;
+  VIEW_SHOWN.wythoff = () => { if (!started) { started = true; wyNewGame(); } };
 }
 
 /* ============================================================================= tournament */
-const rs = { offset: 0, limit: 50, bot: "", total: 0, game: null, ply: 0, token: 0, summary: null };
+const rs = { offset: 0, limit: 50, bot: "", total: 0, game: null, ply: 0, token: 0, summary: null, outcomes: null };
 
 const STANDING_COLUMNS = [
   ["rank", "#"], ["name", "bot"], ["points", "points"], ["games", "games"], ["wl", "W–L"],
@@ -876,28 +1389,61 @@ async function rsOpen(game, phase) {
   try {
     const g = await api("GET", `/api/results/games/${game}?phase=${phase}`);
     rs.game = g;
+    rs.outcomes = null;
     for (const tr of document.querySelectorAll("#rs-games tbody tr")) {
       tr.classList.toggle("selected", tr.dataset.game === String(g.game) && tr.dataset.phase === String(g.phase ?? 0));
     }
     $("#rs-replay-hint").hidden = true;
     $("#rs-replay-body").hidden = false;
     $("#rs-game-title").textContent = `Game ${g.game}: ${g.players[0]} (first) vs ${g.players[1]} — ${g.result}`;
-    const slider = $("#rs-slider");
-    slider.max = String(g.steps);
-    const ol = $("#rs-moves");
-    ol.innerHTML = "";
-    (g.moves || []).forEach((m, k) => {
-      const losing = k >= g.steps;
-      ol.append(el("li", { "data-ply": String(k + 1) },
-        el("span", { class: "who", text: g.players[k % 2] }),
-        el("button", { type: "button", class: "linkish mv", "data-ply": String(Math.min(k + 1, g.steps)), text: typeof m === "number" ? fmt(m) : JSON.stringify(m) }),
-        losing ? el("span", { class: "after", text: "(loses)" }) : null));
-    });
+    $("#rs-slider").max = String(g.steps);
+    rsMoves();
+    if (narrow()) $("#rs-replay").scrollIntoView({ block: "start" });
     await rsStep(0);
+    rsLoadOutcomes(g);
   } catch (e) {
     $("#rs-replay-hint").hidden = false;
     $("#rs-replay-hint").textContent = e.message;
   }
+}
+
+/* The replay's move list: each move with the outcome it left and the move where the game turned. */
+function rsMoves() {
+  const g = rs.game;
+  const ol = $("#rs-moves");
+  ol.innerHTML = "";
+  const o = rs.outcomes;
+  (g.moves || []).forEach((m, k) => {
+    const losing = k >= g.steps;
+    const after = o && k + 1 < o.outcomes.length ? o.outcomes[k + 1] : null;
+    const before = o ? o.outcomes[k] : null;
+    const turned = before === "N" && (after === "N" || losing || m === 1);
+    ol.append(el("li", { "data-ply": String(k + 1), class: [turned ? "turned" : "", rs.ply === k + 1 ? "current" : ""].join(" ").trim() || null },
+      el("span", { class: "who", text: g.players[k % 2] }),
+      el("button", { type: "button", class: "linkish mv", "data-ply": String(Math.min(k + 1, g.steps)), text: typeof m === "number" ? fmt(m) : JSON.stringify(m) }),
+      after ? el("span", { class: "badge small " + after, title: after === "P" ? "left a P-position: the mover has a won game" : "left an N-position: the opponent has a won game", text: after }) : null,
+      losing ? el("span", { class: "note", text: "loses" }) : null,
+      turned ? el("span", { class: "note turn", text: "the game turned" }) : null));
+  });
+}
+
+async function rsLoadOutcomes(g) {
+  if (!INFO.features.solver || !g.steps) return;
+  try {
+    const r = await api("POST", "/api/sylver/outcomes", { start: g.start || [], moves: g.moves.slice(0, g.steps) });
+    if (rs.game !== g) return;
+    rs.outcomes = r;
+    rsMoves();
+    rsVerdict();
+  } catch (e) { /* the marks are a bonus: the replay works without them */ }
+}
+
+function rsVerdict() {
+  const dd = $("#rs-verdict");
+  if (!dd) return;
+  const o = rs.outcomes ? rs.outcomes.outcomes[rs.ply] : null;
+  dd.innerHTML = "";
+  dd.append(o ? verdict(o, `${rs.game.players[rs.ply % 2]} (to move) loses with perfect play`, `${rs.game.players[rs.ply % 2]} (to move) wins with perfect play`) : "not decided");
 }
 
 async function rsStep(ply) {
@@ -911,8 +1457,8 @@ async function rsStep(ply) {
   $("#rs-first").disabled = $("#rs-back").disabled = ply === 0;
   $("#rs-last").disabled = $("#rs-fwd").disabled = ply === g.steps;
   for (const li of document.querySelectorAll("#rs-moves li")) li.classList.toggle("current", Number(li.dataset.ply) === ply);
-  const cur = document.querySelector(`#rs-moves li[data-ply="${ply}"]`);
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  scrollWithin($("#rs-moves"), document.querySelector(`#rs-moves li[data-ply="${ply}"]`));
+  $("#rs-analyse").href = `#sylver/${(g.start || []).join(",")}/${g.moves.slice(0, ply).join(",")}`;
   try {
     const s = await api("GET", `/api/results/games/${g.game}/position?ply=${ply}&phase=${g.phase ?? 0}`);
     if (token !== rs.token) return;
@@ -925,15 +1471,33 @@ async function rsStep(ply) {
     fact(dl, "g", String(s.gcd));
     if (s.finite) {
       fact(dl, "t", fmt(s.frobenius_number));
-      fact(dl, "Genus", fmt(s.genus));
+      fact(dl, "Legal moves", fmt(s.genus));
     } else {
       fact(dl, "Legal moves", s.describe);
     }
     if (ply === g.steps) fact(dl, "Result", g.result);
     else fact(dl, "To move", g.players[ply % 2]);
+    fact(dl, "Verdict", el("span", { id: "rs-verdict" }));
+    rsVerdict();
+    rsBoard(s);
   } catch (e) {
     if (token === rs.token) $("#rs-step").textContent = e.message;
   }
+}
+
+/* The replayed position as a grid: the named numbers, the legal and illegal ones, t (the first
+   numbers only when t is large). */
+function rsBoard(s) {
+  const grid = $("#rs-grid");
+  const ended = s.position.length === 1 && s.position[0] === 1;
+  grid.hidden = ended;
+  if (ended) return;
+  const hi = Math.min(s.cells.length, s.finite ? s.cells_top : s.cells.length, 300);
+  gridCells(grid, {
+    lo: 1, hi, legalAt: (n) => s.cells[n - 1] === "1", named: new Set(s.position), t: s.frobenius_number,
+    buttons: false, more: !s.finite || hi < s.cells_top,
+  });
+  grid.setAttribute("aria-label", `The numbers 1 to ${hi}${hi < s.cells_top ? " (of " + fmt(s.cells_top) + ")" : ""}: green legal, grey illegal, dark named`);
 }
 
 function setupResults() {
@@ -968,6 +1532,15 @@ function setupResults() {
     if (ev.key === "ArrowRight") { rsStep(rs.ply + 1); ev.preventDefault(); }
     else if (ev.key === "ArrowLeft") { rsStep(rs.ply - 1); ev.preventDefault(); }
   });
+  // "Analyse this position": the Sylver Coinage board, both sides played by the user
+  $("#rs-analyse").addEventListener("click", async (ev) => {
+    ev.preventDefault();
+    history.pushState(null, "", $("#rs-analyse").getAttribute("href"));
+    await route();
+    scApplySettings("", sc.humanSeat);
+    sc.players = rs.game.players.slice();
+    scRefresh();
+  });
 }
 
 /* ============================================================================= boot */
@@ -979,12 +1552,14 @@ async function boot() {
     return;
   }
   $("#version").textContent = INFO.version || "";
+  for (const span of document.querySelectorAll(".paper")) span.textContent = INFO.paper;
   if (INFO.features.wythoff) $("#tab-wythoff").hidden = false;
   if (INFO.features.results) $("#tab-results").hidden = false;
   setupSylver();
-  if (INFO.features.wythoff && typeof setupWythoff === "function") setupWythoff();
-  if (INFO.features.results && typeof setupResults === "function") setupResults();
+  if (INFO.features.wythoff) setupWythoff();
+  if (INFO.features.results) setupResults();
   setupTabs();
+  await route();
   document.body.dataset.ready = "true";
 }
 

@@ -1,0 +1,64 @@
+"""`sylver warmup`: compile every numba kernel now (the first run on a machine), not in a later command."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from sylver.cli.common import app, err_console
+
+
+@app.command()
+def warmup() -> None:
+    """Compile the numba kernels ahead (about a minute, once per install; `make` runs it).
+
+    Every command that needs a kernel compiles it at its first run on a machine and caches it next to the sources; this compiles them all at once, with a line per kernel that takes long. Afterwards every kernel loads from the cache in a fraction of a second. It also byte-compiles sylver's Python modules, which Python does not cache by itself where PYTHONDONTWRITEBYTECODE is set.
+    """
+    import compileall
+
+    from sylver import jit
+
+    jit.use_compiled()
+    jit.watch_compilation(always=True)
+    started = time.monotonic()
+    err_console.print("warm-up: Python byte code …", highlight=False)
+    compileall.compile_dir(Path(jit.__file__).parent, quiet=2)
+    for what, run in _WORKLOADS:
+        err_console.print(f"warm-up: {what} …", highlight=False)
+        run()
+    err_console.print(f"warm-up: done in {time.monotonic() - started:.1f} s", highlight=False)
+
+
+def _semigroup_and_theory() -> None:
+    from sylver import theory
+    from sylver.position import Position
+
+    for p in (Position([7, 11, 13]), Position([4, 6]), Position([16, 20, 28, 35, 54])):
+        theory.report(p)
+    Position([7, 11, 13]).play(23).legal_moves()
+
+
+def _wythoff() -> None:
+    from sylver.wythoff import grundy_table, winning_moves
+
+    grundy_table(5)
+    grundy_table(5, misere=True)
+    winning_moves(13, 9)
+
+
+def _solver() -> None:
+    from sylver.position import Position
+    from sylver.solver import count_reachable, solve
+    from sylver.solver.prove import build_certificate
+
+    build_certificate(solve(Position([7, 11, 13])))
+    solve(Position([4, 5]), first=True)
+    solve(Position([16, 20, 28, 35, 54]))  # 150,000 states: the tables grow (0.1 s)
+    count_reachable(Position([5, 7]))
+
+
+_WORKLOADS = (
+    ("semigroup and theory kernels", _semigroup_and_theory),
+    ("Wythoff kernel", _wythoff),
+    ("solver kernels (the long part)", _solver),
+)

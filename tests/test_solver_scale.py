@@ -1,0 +1,142 @@
+"""The solver where its transposition tables overwrite: the same answers with a budget so small that
+most stores overwrite an entry as with one where nothing is lost, with ``first`` and without, and
+against the plain-Python reference solver where it can run.
+
+A search of {16,26,82,88,701} (124 M states) once named a winning move that its own next solve
+refuted: the N table compared 47 bits of one hash, so at that size about one lookup in a million
+matched a position never stored (docs/solve.md, "Correctness at scale").  Tables now store a second,
+independent 64-bit key; these tests hold the engine to one answer whatever its tables lose.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sylver import Outcome, Position
+from sylver.errors import SelfCheckError
+from sylver.solver import SelfCheck, reference, solve
+from sylver.solver.engine import ENGINE, Engine
+
+TINY = "256K"
+"""P table 8K keys, N table 16K keys: every position below stores 15 000 to 200 000 results, and
+at this budget 7-90 % of its expansions overwrite one (measured), without thrashing."""
+
+# 15 000-150 000 states each at a normal budget; chosen once at random (seed 2026) by t range.
+T_BELOW_128 = ["9,29,32", "9,33,35", "8,34,35", "8,33,36", "8,37,38", "9,29,37", "9,32,33", "8,33,35", "9,29,35"]
+T_128_TO_511 = [
+    "6,69,95", "4,151", "6,41,98", "6,52,87,133", "7,47,62,121", "6,77", "5,76,99", "5,74,116,202",
+    "5,77", "5,73", "5,94", "6,58,117,149", "6,52,107", "7,32,185", "7,47,59", "6,21,146", "7,37",
+    "6,49,76", "7,32,132", "6,43,74", "6,53", "5,104,171", "4,119", "7,45,51", "5,99",
+]
+T_512_UP = [  # 9 to 24 words per state
+    "4,435", "4,507", "4,245,350", "4,227,418", "4,210,329", "4,333", "4,221,374", "4,417",
+    "4,319,345", "4,221", "4,281,283", "4,229",
+]
+SATURATING = T_BELOW_128 + T_128_TO_511 + T_512_UP
+
+
+def _fresh(position: Position, **kw: object):
+    ENGINE.clear()
+    return solve(position, **kw)
+
+
+@pytest.mark.parametrize("text", SATURATING)
+def test_same_answer_when_tables_overwrite(text: str) -> None:
+    """Complete and first-move answers, at a budget where nothing is lost and at ``TINY``, agree;
+    at ``TINY`` the tables saturate, and the self-check (on by default then) passes."""
+    p = Position(text)
+    big = _fresh(p, check=False)
+    tiny = _fresh(p, memory=TINY)  # check=None: on, since the tables saturate
+    assert big.complete and tiny.complete
+    assert (tiny.outcome, tiny.winning_moves) == (big.outcome, big.winning_moves), text
+    assert tiny.saturated and tiny.stats["overwrites"] > tiny.states // 20
+    assert not big.saturated
+    if big.outcome is Outcome.N:
+        assert tiny.self_check is not None and tiny.self_check.moves == big.winning_moves
+        for memory in ("1G", TINY):
+            first = _fresh(p, first=True, memory=memory, check=False)
+            assert first.winning_moves == big.winning_moves[:1], (text, memory)
+    else:
+        assert tiny.self_check is None
+
+
+def test_sample_covers_the_regime() -> None:
+    """The sample has P and N positions, wide states (t >= 128 and >= 512), and positions whose
+    least winning move is not their least legal move (the root moves are tried in increasing order)."""
+    ts = [Position(t).frobenius_number for t in SATURATING]
+    assert sum(t >= 512 for t in ts) >= 10 and sum(128 <= t < 512 for t in ts) >= 20
+    late = 0
+    for text in T_BELOW_128 + T_128_TO_511[:8]:
+        p = Position(text)
+        sol = _fresh(p, check=False)
+        if sol.outcome is Outcome.N and sol.winning_moves[0] > min(x for x in p.legal_moves() if x > 1):
+            late += 1
+    assert late >= 10
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_reference_at_a_tiny_budget(seed: int) -> None:
+    """Small random positions, with tables of a few hundred slots (the least budget), against the
+    plain-Python reference solver."""
+    rng = random.Random(100 + seed)
+    done = 0
+    while done < 60:
+        gens = [rng.randint(3, 24) for _ in range(rng.randint(2, 4))]
+        p = Position(gens)
+        if p.gcd != 1 or p.is_terminal or p.genus > 30:
+            continue
+        slow = reference.solve(p)
+        fast = _fresh(p, memory="128K")
+        assert (fast.outcome, fast.winning_moves) == (slow.outcome, slow.winning_moves), p
+        done += 1
+
+
+class TestSelfCheck:
+    def test_on_request(self) -> None:
+        sol = _fresh(Position("12,17"), check=True)
+        assert sol.winning_moves == (50, 105)
+        assert isinstance(sol.self_check, SelfCheck) and sol.self_check.moves == (50, 105)
+        assert sol.self_check.states > 0
+        assert sol.to_dict()["self_check"]["moves"] == [50, 105]
+
+    def test_p_answer_has_no_check(self) -> None:
+        assert _fresh(Position("16,20,28,35,54"), check=True).self_check is None
+
+    def test_off_by_default_when_nothing_is_lost(self) -> None:
+        sol = _fresh(Position("12,17"))
+        assert not sol.saturated and sol.self_check is None and sol.to_dict()["self_check"] is None
+
+    def test_contradiction_is_an_error(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """A search that names a move that does not win (here faked: 2 in {12,17}, which leaves
+        {2,17}, an N-position) is caught by the real self-check: an error naming both results, and
+        no answer."""
+        from dataclasses import replace
+
+        import sylver.solver as solver
+
+        real = solver._solve_local
+        monkeypatch.setattr(
+            solver, "_solve_local",
+            lambda *a, **kw: replace(real(*a, **kw), outcome=Outcome.N, winning_moves=(2,)),
+        )
+        with pytest.raises(SelfCheckError, match=r"\{12,17\}.*winning move 2\b.*\{2,17\}.*N, not P"):
+            _fresh(Position("12,17"), check=True)
+
+
+class TestBudget:
+    @pytest.mark.parametrize("memory", ["128K", "256K", "1G", "12G", "16G", "64G"])
+    def test_tables_fit_the_budget(self, memory: str) -> None:
+        """The tables' caps (8-byte keys, plus the P filter) fit the budget, and a large budget lets
+        the N table grow to at least a third of it (16G: 8 GiB of N keys)."""
+        from sylver.solver.engine import parse_memory
+
+        budget = parse_memory(memory)
+        e = Engine()
+        e.set_budget(budget)
+        assert (e.max_p * 8) * 9 // 8 + e.max_n * 8 <= budget
+        if budget >= 1 << 30:
+            assert e.max_n * 8 >= budget // 3
+        if memory == "16G":
+            assert e.max_n == 1 << 30
