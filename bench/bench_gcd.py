@@ -68,15 +68,22 @@ def _one(position: str, kind: str, odd_limit: int | None, jobs: int) -> dict:
     if kind == "solve":
         sol = solve(p, odd_limit=odd_limit, jobs=jobs, store=None)
         out.update(outcome=sol.verdict, winning_moves=list(sol.winning_moves), complete=sol.complete,
-                   odd_tail=sol.odd_tail.to_dict() if sol.odd_tail else None, reason=sol.reason)
+                   odd_tail=sol.odd_tail.to_dict() if sol.odd_tail else None, reason=sol.reason,
+                   scan_bytes=sol.peak_bytes)
     else:
         from sylver.solver.gcd import Context
 
         ctx = Context(odd_limit=odd_limit, deadline=None, memory=1 << 30, store=None, jobs=jobs,
                       cluster=None, progress=None, checkpoint_dir=None)
+        from sylver.solver.engine import ENGINE
+
         b0 = time.perf_counter()
         scan = Scan(p, base=ctx.p_positions)
         out["build_and_base_seconds"] = time.perf_counter() - b0
+        # the base region: its value/mode arrays, and the gcd-1 solver's tables after solving it
+        out["base_array_bytes"] = int(scan.base.nbytes + scan.mode.nbytes)
+        out["gcd1_table_bytes"] = int(ENGINE.table_bytes)
+        out["gcd1_entries"] = int(ENGINE.count)
         until = odd_limit
         if kind == "first":
             scan.run(until=until, stop=lambda s: bool(s.root_hits()))
@@ -183,6 +190,7 @@ def main() -> None:
             if r["odd_tail"]:
                 print(f"  odd tail {r['odd_tail']}")
             print(f"  {r['reason']}")
+            print(f"  scans (shape graphs, windows, state tables, snapshots): {r['scan_bytes'] / 2**20:.1f} MB")
         else:
             print(f"  scanned to {r['scanned_to']:,}, odd winning moves {r['hits']}, period "
                   f"{r['period']} (paper-style start: {r['paper_start']})")
@@ -190,6 +198,10 @@ def main() -> None:
                   f"{r['base_positions']:,} base-region positions ({r['build_and_base_seconds']:.1f} s); "
                   f"{r['bytes_per_shape']:.0f} bytes per shape; {r['scan_bytes'] / 2**20:.1f} MB in all; "
                   f"{2 * r['rate']:,.0f} x per second")
+            nb = max(r["base_positions"], 1)
+            print(f"  base region: {r['base_array_bytes'] / 2**10:.0f} KB of value/mode arrays; the gcd-1 "
+                  f"solver's tables after its {r['base_positions']:,} positions: {r['gcd1_table_bytes'] / 2**20:.1f} MB "
+                  f"({r['gcd1_entries']:,} stored states, {r['gcd1_table_bytes'] / nb / 1024:.1f} KB per position)")
     print("\n" + json.dumps(rows))
 
 

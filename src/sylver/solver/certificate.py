@@ -407,8 +407,11 @@ def replay_scan(gens: list[int], base: Any, start: int, length: int) -> list[int
     An independent implementation of the engine of ``sylver.solver.periodic``: a position reached
     after an odd move is its even part E (a semigroup containing S, given by the gap mask of E ÷ 2)
     and its odd anchors a + 2δ (the offsets δ, a bit mask); while 2a > 2·t(E ÷ 2) its moves do not
-    depend on a.  ``base(generators)`` gives the outcome (True for P) of a position <E, n + 2δ> with
-    n ≤ t(E ÷ 2) (the base region).
+    depend on a.  In the base region (n ≤ t(E ÷ 2)) a position <E, n + 2δ> whose even part (E closed
+    under the sums of two anchors) is E itself has the shape's moves and is decided like the others;
+    one whose even part is a larger E' is the shape of family E' at height n when that is above E''s
+    base region (decided earlier in the step: E' has fewer gaps); for the rest, ``base(generators)``
+    gives the outcome (True for P).
     """
     g = math.gcd(*gens)
     if g != 2:
@@ -482,7 +485,21 @@ def replay_scan(gens: list[int], base: Any, start: int, length: int) -> list[int
         for s in order:
             fam, offs = keys[s]
             if n <= T[s]:
-                v = bool(base(family_gens(fam) + [n + 2 * d for d in _bit_list(offs)]))
+                # the even part of <E, n + 2δ>: E closed under the sums of two anchors
+                ds = _bit_list(offs)
+                even = fam
+                for a in range(len(ds)):
+                    for b in range(a, len(ds)):
+                        if (even >> (n + ds[a] + ds[b])) & 1:
+                            even = _close_half(even, n + ds[a] + ds[b])
+                other = index.get((even, reduce(offs, even)))
+                if even != fam and other is not None and n > max(even.bit_length() - 1, 0):
+                    v = bool(cur[other])  # that shape above its base region, decided earlier
+                elif even != fam:
+                    v = bool(base(family_gens(fam) + [n + 2 * d for d in ds]))
+                else:  # the moves are those of the shape: decided as above the base region
+                    v = not (any(cur[c] for c in kids[s][0])
+                             or any((hist[c] >> (j - 1)) & 1 for j, c in kids[s][1]))
             elif flags[fam]:
                 v = False
             else:

@@ -159,40 +159,29 @@ class Context:
         return self.deadline is None or time.monotonic() < self.deadline
 
 
-def _solve_one(p: Position) -> bool:
-    from sylver.solver import solve
+def _solve_chunk(ps: list[Position], memory: int) -> list[bool]:
+    from sylver.solver.periodic import solve_base
 
-    if p.is_terminal:
-        return True
-    return solve(p, first=True).outcome is Outcome.P
-
-
-def _solve_chunk(ps: list[Position]) -> list[bool]:
-    return [_solve_one(p) for p in ps]
+    return solve_base(ps, memory=memory)
 
 
 def _solve_many(positions: list[Position], ctx: Context) -> list[bool]:
-    from sylver.solver import SolveTimeout, solve
+    """Decide gcd-1 positions with :func:`sylver.solver.periodic.solve_base` (the self-checked
+    path of :func:`sylver.solver.solve`), split over processes with ``--jobs`` / ``--cluster``; they
+    get half the memory budget (the scans the other half)."""
+    from sylver.solver.periodic import solve_base
 
+    memory = max(ctx.memory // 2, 1 << 17)
     if (ctx.jobs > 1 or ctx.cluster) and len(positions) >= 64:
+        from functools import partial
+
         from sylver.executors import make_executor
 
         size = max(16, len(positions) // (8 * max(ctx.jobs, 1)))
         chunks = [positions[i : i + size] for i in range(0, len(positions), size)]
         with make_executor(ctx.jobs, ctx.cluster) as ex:
-            return [v for part in ex.map(_solve_chunk, chunks) for v in part]
-    out = []
-    for p in positions:
-        if p.is_terminal:
-            out.append(True)
-            continue
-        left = None if ctx.deadline is None else max(ctx.deadline - time.monotonic(), 0.001)
-        try:
-            sol = solve(p, first=True, time_limit=left)
-        except SolveTimeout:
-            raise TimeoutError("time limit reached") from None
-        out.append(sol.outcome is Outcome.P)
-    return out
+            return [v for part in ex.map(partial(_solve_chunk, memory=memory), chunks) for v in part]
+    return solve_base(positions, memory=memory, deadline=ctx.deadline)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -214,7 +203,7 @@ def _scan_for(position: Position, ctx: Context) -> tuple[Scan, int]:
     checkpoint = None
     if ctx.checkpoint_dir is not None:
         checkpoint = ctx.checkpoint_dir / f"{position}.npz"
-    scan = Scan(position, base=ctx.p_positions, checkpoint=checkpoint, memory=ctx.memory,
+    scan = Scan(position, base=ctx.p_positions, checkpoint=checkpoint, memory=max(ctx.memory // 2, 1 << 17),
                 deadline=ctx.deadline)
     ctx.scans.append(scan)
     return scan, 0

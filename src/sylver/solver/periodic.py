@@ -616,12 +616,31 @@ class Scan:
         return x in set(self.hits(0))
 
 
-def solve_base(positions: list[Position]) -> list[bool]:
-    """Decide gcd-1 positions with the exact solver: True for P."""
-    from sylver.position import Outcome
-    from sylver.solver import solve
+def solve_base(
+    positions: list[Position], *, memory: int | str = "1G", deadline: float | None = None
+) -> list[bool]:
+    """Decide gcd-1 positions (True for P): the one way the g > 1 engine obtains a gcd-1 result.
 
-    return [solve(p, first=True).outcome is Outcome.P for p in positions]
+    Each goes through :func:`sylver.solver.solve` (``first=True``, the default ``check=None``): an N
+    answer from a search whose tables reached ``memory`` is self-checked (the position after the
+    winning move, searched afresh, must be P; a contradiction raises
+    :class:`~sylver.errors.SelfCheckError`).  ``deadline`` (``time.monotonic()``) raises
+    :class:`TimeoutError` when it passes."""
+    from sylver.position import Outcome
+    from sylver.solver import SolveTimeout, solve
+
+    out = []
+    for p in positions:
+        if p.is_terminal:  # {1}: the previous player named 1 and lost
+            out.append(True)
+            continue
+        left = None if deadline is None else max(deadline - time.monotonic(), 0.001)
+        try:
+            sol = solve(p, first=True, memory=memory, time_limit=left)
+        except SolveTimeout:
+            raise TimeoutError("time limit reached") from None
+        out.append(sol.outcome is Outcome.P)
+    return out
 
 
 __all__ = ["Period", "Scan", "ScanProgress", "solve_base"]
