@@ -33,6 +33,9 @@ TARGETS = [
     ("12,32,62", "solve", None, "probably P"),
 ]
 QUICK = ("8,10,22", "8,30,34")
+MEMORY = {"12,32,62": "4G"}
+"""--memory of a target (default 1G): {12,32,62}'s shape graph (459,951 shapes, 27 M moves) needs more
+than the scan's half of 1G."""
 
 
 def cpu_model() -> str:
@@ -66,7 +69,7 @@ def _one(position: str, kind: str, odd_limit: int | None, jobs: int) -> dict:
     c0, w0 = time.process_time(), time.perf_counter()
     out: dict = {"position": position, "kind": kind, "warmup_seconds": warm}
     if kind == "solve":
-        sol = solve(p, odd_limit=odd_limit, jobs=jobs, store=None)
+        sol = solve(p, odd_limit=odd_limit, jobs=jobs, store=None, memory=MEMORY.get(position, "1G"))
         out.update(outcome=sol.verdict, winning_moves=list(sol.winning_moves), complete=sol.complete,
                    odd_tail=sol.odd_tail.to_dict() if sol.odd_tail else None, reason=sol.reason,
                    scan_bytes=sol.peak_bytes)

@@ -205,6 +205,70 @@ def test_composite_multiple_of_short(short_budget: None) -> None:
         assert is_short(Position([24, 42, x])) and Position([24, 42, x]).gcd == 2
 
 
+@pytest.mark.parametrize("y,reply", [(10, 7), (14, 16), (22, 16)])
+def test_replies_to_12_eliminated(y: int, reply: int) -> None:
+    """{12,y} is N for the replies y to 12 that the paper's search eliminated (sec. 2); the first
+    three here, found with ``first`` (26, 34, 38, 46, 50, 58: bench/bench_gcd.py)."""
+    sol = solve(Position([12, y]), first=True, odd_limit=2001)
+    assert sol.outcome is Outcome.N and sol.winning_moves == (reply,) and not sol.complete
+    after = Position([12, y, reply])
+    if after.gcd == 1:
+        assert direct_p(after)
+
+
+def test_6_44_82_four_wins() -> None:
+    """{6,44,82}: 4 wins, leaving {4,6} (sec. 2); 5993171 is a bench line."""
+    sol = solve(Position([6, 44, 82]), first=True, odd_limit=1001)
+    assert sol.outcome is Outcome.N and sol.winning_moves == (4,)
+    assert solve(Position([4, 6])).outcome is Outcome.P
+
+
+def test_batch_store_jobs_accept_gcd_above_one(tmp_path) -> None:
+    """--batch (with --odd-limit), the store and --jobs take positions with g > 1."""
+    from sylver.solver.store import Store
+
+    batch = tmp_path / "b.txt"
+    batch.write_text("8 10 22\n6 9\n{}\n6 40 74\n")
+    db = tmp_path / "r.sqlite"
+    code, out, err = cli("solve", "--batch", str(batch), "--json", "--store", str(db),
+                         "--odd-limit", "501", "--jobs", "2")
+    assert code == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [d["outcome"] for d in lines] == ["P", "P", "N", "N"]
+    assert [d["gcd"] for d in lines] == [2, 3, 0, 2]
+    assert lines[3]["odd_tail"]["scanned_to"] == 501 and not lines[3]["complete"]
+    rec = Store(str(db)).get(Position([8, 10, 22]))
+    assert rec is not None and rec.outcome is Outcome.P and rec.complete
+
+
+@pytest.mark.parametrize("args,message", [
+    (["6", "9", "--odd-limit", "-1"], "--odd-limit must be a positive integer"),
+    (["6", "9", "--odd-limit", "abc"], "--odd-limit must be a positive integer"),
+    (["6", "99999999999999999999999"], "too large"),
+])
+def test_bad_input_one_line(args: list[str], message: str) -> None:
+    code, out, err = cli("solve", *args, "--no-store")
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_many_generators_refused_by_the_memory_budget() -> None:
+    """S ÷ 2 of multiplicity 60 (59 gaps): the shape graph would pass the budget: one line, early."""
+    code, _, err = cli("solve", *map(str, range(120, 240, 2)), "--no-store", "--memory", "1M")
+    assert code == 2 and "needs more than" in err and "(60 generators)" in err
+
+
+def test_damaged_checkpoint(tmp_path) -> None:
+    """A damaged checkpoint file is reported (not silently replaced); an unwritable place too."""
+    ck = tmp_path / "scans"
+    ck.mkdir()
+    (ck / "6,40,74.npz").write_bytes(b"PK\x03\x04 not a zip file")
+    code, _, err = cli("solve", "6", "40", "74", "--no-store", "--checkpoint", str(ck), "--odd-limit", "101")
+    assert code == 2 and "is damaged" in err and "delete it" in err
+    code, _, err = cli("solve", "6", "40", "74", "--no-store", "--checkpoint",
+                       str(ck / "6,40,74.npz" / "sub"), "--odd-limit", "101")
+    assert code == 2 and "cannot create the checkpoint directory" in err
+
+
 def test_json_fields() -> None:
     d = solve(Position([6, 16]), odd_limit=301).to_dict()
     assert d["gcd"] == 2 and d["outcome"] == "N" and 7 in d["winning_moves"]
@@ -339,3 +403,18 @@ def test_tight_memory_budget_same_period() -> None:
     tight.run()
     assert tight.state.sample > 0
     assert tight.state.period == ref.state.period
+
+
+@pytest.mark.slow
+def test_cluster_base_region() -> None:
+    """--cluster: the base-region positions of {6,40,74} (704) are solved on a Dask cluster, with
+    the same answer as in this process."""
+    pytest.importorskip("distributed")
+    from distributed import LocalCluster
+
+    ref = solve(Position([6, 40, 74]), odd_limit=301)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as lc:
+        sol = solve(Position([6, 40, 74]), odd_limit=301, cluster=lc.scheduler_address)
+    assert sol.to_dict()["odd_tail"] == ref.to_dict()["odd_tail"]
+    assert sol.winning_moves == ref.winning_moves == (4,)

@@ -214,7 +214,7 @@ def solve(
     cluster: Annotated[str | None, typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
     time_limit: Annotated[float | None, typer.Option("--time-limit", help="Give up after this many seconds.")] = None,
     stats: Annotated[bool, typer.Option("--stats", help="Also print the search counters (pruning, table).")] = False,
-    odd_limit: Annotated[int | None, typer.Option("--odd-limit", help="g = 2: scan the odd moves up to X at most.")] = None,
+    odd_limit_text: Annotated[str | None, typer.Option("--odd-limit", metavar="X", help="g = 2: scan the odd moves up to X at most.")] = None,
     checkpoint: Annotated[Path | None, typer.Option("--checkpoint", help="g = 2: directory for resumable scan state (default: beside the results store).")] = None,
     check: Annotated[bool | None, typer.Option("--check/--no-check", help="Self-check an N answer: the position after each winning move, searched afresh, must be P. Default: on when a table reached the --memory budget.", show_default=False)] = None,
 ) -> None:
@@ -242,17 +242,17 @@ def solve(
         fail(str(exc))
     if no_store and store is not None:
         fail("--store and --no-store contradict each other")
+    odd_limit = _odd_limit(odd_limit_text)
     if batch is not None:
         if position:
             fail("give either positions or --batch FILE, not both")
         if certificate is not None:
             fail("--certificate needs a single position, not --batch")
-        _solve_batch(batch, first, as_json, memory, store, no_store, jobs, cluster, time_limit, check)
+        _solve_batch(batch, first, as_json, memory, store, no_store, jobs, cluster, time_limit, check,
+                     odd_limit)
         return
     if not position:
         fail("give a position, e.g. `sylver solve 4 5`, or --batch FILE")
-    if odd_limit is not None and odd_limit < 1:
-        fail(f"--odd-limit must be positive, not {odd_limit}")
     pos = position_from_args(position, allow_empty=True)
     db = _open_store(store, no_store)
     view = _ProgressView(not as_json)
@@ -310,6 +310,16 @@ def solve(
     _report(sol, as_json, extra)
 
 
+def _odd_limit(text: str | None) -> int | None:
+    """The value of --odd-limit: a positive integer (digits, ``_`` or ``,`` separators)."""
+    if text is None:
+        return None
+    digits = text.strip().replace("_", "").replace(",", "")
+    if not digits.isdigit() or int(digits) < 1:
+        fail(f"--odd-limit must be a positive integer (the largest odd move to scan), not {text!r}")
+    return int(digits)
+
+
 def _checkpoint_dir(path: Path | None, db: Any) -> Path | None:
     """Where long g = 2 scans keep their resumable state: ``--checkpoint``, else ``scans/`` beside
     the results store (none with ``--no-store``)."""
@@ -325,6 +335,7 @@ def _checkpoint_dir(path: Path | None, db: Any) -> Path | None:
 def _solve_batch(
     path: Path, first: bool, as_json: bool, memory: str, store: str | None, no_store: bool,
     jobs: int, cluster: str | None, time_limit: float | None, check: bool | None = None,
+    odd_limit: int | None = None,
 ) -> None:
     from sylver.position import Position
     from sylver.solver import SelfCheckError, SolveInterrupted, SolveTimeout, WorkerDiedError
@@ -346,7 +357,7 @@ def _solve_batch(
             pos = Position.parse(text)
             sol = solve_position(
                 pos, first=first, time_limit=time_limit, memory=memory, store=db, jobs=jobs,
-                cluster=cluster, check=check,
+                cluster=cluster, check=check, odd_limit=odd_limit,
             )
         except SolveInterrupted as exc:
             _interrupted(exc.partial, as_json)

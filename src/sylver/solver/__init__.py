@@ -288,7 +288,7 @@ def solve(
     A position with gcd > 1 (or the empty position) goes to :func:`sylver.solver.gcd.solve_any`,
     which answers what is proven (``outcome`` None when nothing is); ``odd_limit`` stops the scan of
     the odd moves of a g = 2 position at that x, and ``checkpoint`` (a directory) keeps long scans
-    resumable.  ``first`` does not apply there.
+    resumable; ``first`` stops at the first winning move found there too.
 
     ``time_limit`` (seconds) raises :class:`SolveTimeout` promptly; ``memory`` caps the transposition
     table (e.g. ``"4G"``; past it entries are overwritten, never a crash; a budget so small that the
@@ -310,7 +310,7 @@ def solve(
         return solve_any(
             position, odd_limit=odd_limit, time_limit=time_limit, memory=parse_memory(memory),
             store=_open_store(store), jobs=jobs, cluster=cluster, progress=progress,
-            checkpoint_dir=checkpoint,
+            checkpoint_dir=checkpoint, first=first,
         )
     check_solvable(position)
     budget = parse_memory(memory)

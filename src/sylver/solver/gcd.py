@@ -558,8 +558,10 @@ def solve_any(
     progress: Callable[[ScanProgress], None] | None = None,
     checkpoint_dir: str | Path | None = None,
     search_limit: int = SEARCH_LIMIT,
+    first: bool = False,
 ) -> Solution:
-    """Solve a position with g ≠ 1 (or the empty position): see the module docstring."""
+    """Solve a position with g ≠ 1 (or the empty position): see the module docstring.  ``first``:
+    stop at the first winning move found (the outcome is then all that is proven)."""
     from sylver.solver import Solution
 
     start = time.monotonic()
@@ -574,9 +576,9 @@ def solve_any(
         if position.is_empty:
             v = solve_empty(ctx)
         elif g == 2:
-            v = solve_g2(position, ctx, limit=odd_limit)
+            v = solve_g2(position, ctx, full=not first, limit=odd_limit)
         elif _is_prime(g):
-            v = solve_prime(position, ctx)
+            v = solve_prime(position, ctx, full=not first)
         else:
             v = solve_composite(position, ctx)
     except KeyboardInterrupt:

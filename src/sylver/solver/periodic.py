@@ -37,7 +37,7 @@ from sylver.solver.shapes import ShapeGraph, _bits, build, close, reduce_offsets
 def _offsets(mask: int) -> list[int]:
     return _bits(mask)
 
-CHECKPOINT_VERSION = 1
+CHECKPOINT_VERSION = 2
 SNAPSHOT_EVERY = 4096
 """Steps between in-memory snapshots of the state (to recompute an earlier state exactly)."""
 SLICE_SECONDS = 0.25
@@ -275,7 +275,7 @@ class Scan:
         deadline: float | None = None,
     ) -> None:
         self.position = position
-        self.graph = graph if graph is not None else build(position, deadline)
+        self.graph = graph if graph is not None else build(position, deadline, memory)
         self.checkpoint = Path(checkpoint) if checkpoint is not None else None
         self.memory = memory
         g = self.graph
@@ -549,20 +549,36 @@ class Scan:
         }
         for i, k in enumerate(snaps):
             data[f"snapH{i}"], data[f"snapF{i}"] = st.snapshots[k]
-        self.checkpoint.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.checkpoint.with_name(self.checkpoint.name + f".tmp{os.getpid()}")
-        with open(tmp, "wb") as fh:
-            np.savez(fh, **data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.checkpoint)
+        try:
+            self.checkpoint.parent.mkdir(parents=True, exist_ok=True)
+            with open(tmp, "wb") as fh:
+                np.savez(fh, **data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, self.checkpoint)
+        except OSError as exc:
+            raise ValueError(f"cannot write the scan checkpoint {self.checkpoint}: "
+                             f"{exc.strerror or exc}") from None
 
     def _load(self) -> ScanState | None:
+        """The state saved in the checkpoint file; None when there is none, or it belongs to another
+        version, position or graph; ValueError when it cannot be read (a damaged file is reported,
+        not silently replaced: deleting it starts the scan afresh)."""
         path = self.checkpoint
-        if path is None or not path.exists():
+        if path is None:
+            return None
+        if path.is_dir():
+            raise ValueError(f"the scan checkpoint {path} is a directory")
+        if not path.exists():
+            try:  # fail now, not after a long scan, if the checkpoint cannot be written
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise ValueError(f"cannot create the checkpoint directory {path.parent}: "
+                                 f"{exc.strerror or exc}") from None
             return None
         try:
-            z = np.load(path)
+            z = np.load(path, allow_pickle=False)
             if int(z["version"]) != CHECKPOINT_VERSION:
                 return None
             if tuple(int(x) for x in z["position"]) != self.position.generators:
@@ -579,8 +595,11 @@ class Scan:
                 period=Period(per[0], per[1]) if per[1] else None, snapshots=snaps,
                 seconds=float(z["seconds"]), sample=int(z["sample"]), snap_every=int(z["snap_every"]),
             )
-        except (OSError, ValueError, KeyError):
-            return None
+        except Exception as exc:  # zipfile.BadZipFile, EOFError, OSError, ValueError, KeyError, ...
+            raise ValueError(
+                f"the scan checkpoint {path} is damaged ({type(exc).__name__}: {exc}); delete it to "
+                "start the scan afresh"
+            ) from None
 
     # -- answers --------------------------------------------------------------------------------
     def family_tail_complete(self, f: int) -> bool:

@@ -151,10 +151,29 @@ class ShapeGraph:
         return int(sum(a.nbytes for a in arrays))
 
 
-def build(position: Position, deadline: float | None = None) -> ShapeGraph:
+BUILD_BYTES_PER_SHAPE = 640
+"""What building the graph holds per shape (its key, index entry and moves that keep the height),
+about: the measured peak of :func:`build` is below this plus ``BUILD_BYTES_PER_MOVE`` per move."""
+BUILD_BYTES_PER_MOVE = 12
+"""Bytes per move down while building (4) and in the finished graph (8)."""
+BUILD_BYTES_PER_EVEN_MOVE = 96
+"""Bytes per even move of a family (a Python tuple (y, family) in a list)."""
+
+
+def _short(position: Position) -> str:
+    g = position.generators
+    if len(g) <= 8:
+        return position.braces()
+    return "{" + ",".join(map(str, g[:3])) + ",…," + str(g[-1]) + f"}} ({len(g)} generators)"
+
+
+def build(position: Position, deadline: float | None = None, memory: int | None = None) -> ShapeGraph:
     """The shape graph of a position with g = 2 (see the module docstring); TimeoutError past
-    ``deadline`` (a time.monotonic() value)."""
+    ``deadline`` (a time.monotonic() value); :class:`~sylver.errors.TooLargeError` when the graph
+    would need more than ``memory`` bytes (estimated with ``BUILD_BYTES_PER_SHAPE`` and
+    ``BUILD_BYTES_PER_MOVE`` as it grows)."""
     import time
+    from array import array
 
     if position.gcd != 2:
         raise ValueError(f"{position.braces()} has gcd {position.gcd}, not 2")
@@ -163,6 +182,25 @@ def build(position: Position, deadline: float | None = None) -> ShapeGraph:
     fam_index: dict[int, int] = {}
     fam_gaps: list[int] = []
     fam_even: list[list[tuple[int, int]]] = []
+    moves = [0]  # moves down counted so far
+    even_moves = [0]  # even moves of the families counted so far
+    root_moves = [0]  # moves down of the families' own shapes
+
+    def too_large() -> None:
+        # each family's own shape (offsets {0}) will have t(E ÷ 2) moves down: counted in advance
+        need = ((len(keys) + len(fam_gaps)) * BUILD_BYTES_PER_SHAPE
+                + max(moves[0], root_moves[0]) * BUILD_BYTES_PER_MOVE
+                + even_moves[0] * BUILD_BYTES_PER_EVEN_MOVE)
+        if memory is not None and need > memory:
+            from sylver.errors import TooLargeError
+            from sylver.solver.engine import format_memory
+
+            raise TooLargeError(
+                f"the shape graph of {_short(position)} needs more than {format_memory(memory)} "
+                f"({len(fam_gaps):,} families and {len(keys):,} shapes so far; "
+                f"S ÷ 2 has multiplicity {h.generators[0]} and {len(h.semigroup.gaps()) if h.generators != (1,) else 0} gaps): "
+                f"use a larger --memory (the scan gets half of it)"
+            )
 
     def family(gaps: int) -> int:
         f = fam_index.get(gaps)
@@ -170,15 +208,21 @@ def build(position: Position, deadline: float | None = None) -> ShapeGraph:
             f = fam_index[gaps] = len(fam_gaps)
             fam_gaps.append(gaps)
             fam_even.append([])
-            evens = fam_even[f]
-            for y in _bits(gaps):
-                evens.append((y, family(close(gaps, y))))
+            fam_todo.append(f)
+            root_moves[0] += max(gaps.bit_length() - 1, 0)
         return f
 
-    family(root_gaps)
     index: dict[tuple[int, int], int] = {}
     keys: list[tuple[int, int]] = []
-    children: list[tuple[list[int], list[tuple[int, int]]]] = []
+    fam_todo: list[int] = []
+    family(root_gaps)
+    while fam_todo:  # every family reached by even moves (iteratively: chains can be long)
+        f = fam_todo.pop()
+        gaps = fam_gaps[f]
+        fam_even[f] = [(y, family(close(gaps, y))) for y in _bits(gaps)]
+        even_moves[0] += len(fam_even[f])
+        too_large()
+    children: list[tuple[list[int], array]] = []
     todo: list[int] = []
 
     def shape(f: int, offsets: int) -> int:
@@ -187,14 +231,16 @@ def build(position: Position, deadline: float | None = None) -> ShapeGraph:
         if i is None:
             i = index[key] = len(keys)
             keys.append(key)
-            children.append(([], []))
+            children.append(([], array("i")))
             todo.append(i)
         return i
 
     shape(0, 1)
     while todo:
-        if deadline is not None and len(keys) % 512 == 0 and time.monotonic() > deadline:
-            raise TimeoutError(f"the shape graph of {position.braces()} was not built in time")
+        if len(keys) % 512 == 0:
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"the shape graph of {position.braces()} was not built in time")
+            too_large()
         i = todo.pop()
         f, offsets = keys[i]
         gaps = fam_gaps[f]
@@ -208,10 +254,11 @@ def build(position: Position, deadline: float | None = None) -> ShapeGraph:
                 if d < k or (gaps >> (d - k)) & 1:
                     kept |= 1 << d
             same.add(shape(f, kept))
-        down = []
-        for j in range(1, gaps.bit_length()):
-            down.append((j, shape(f, ((offsets << j) & gaps) | 1)))
+        # the move down by 2j, j = 1 .. t(E ÷ 2), leads to down[j - 1]
+        down = array("i", (shape(f, ((offsets << j) & gaps) | 1) for j in range(1, gaps.bit_length())))
+        moves[0] += len(down)
         children[i] = (sorted(same), down)
+    too_large()
 
     # order: fewer gaps of E ÷ 2 first, then fewer legal odd moves above the least anchor
     def key(i: int) -> tuple[int, int, int]:
@@ -228,8 +275,9 @@ def build(position: Position, deadline: float | None = None) -> ShapeGraph:
     same_ptr = np.zeros(K + 1, dtype=np.int64)
     down_ptr = np.zeros(K + 1, dtype=np.int64)
     same_all: list[int] = []
-    down_j: list[int] = []
-    down_all: list[int] = []
+    down_j = np.empty(moves[0], dtype=np.int32)
+    down_all = np.empty(moves[0], dtype=np.int32)
+    at = 0
     fam_T = np.array([max(g.bit_length() - 1, 0) for g in fam_gaps], dtype=np.int32)
     for new, old in enumerate(order):
         f, offsets = keys[old]
@@ -237,14 +285,17 @@ def build(position: Position, deadline: float | None = None) -> ShapeGraph:
         T[new] = fam_T[f]
         offs.append(offsets)
         same, down = children[old]
+        children[old] = ([], array("i"))  # free as we go
         kids = [int(rank[c]) for c in same]
         assert all(c < new for c in kids), "shape order is not topological"
         same_all.extend(kids)
         same_ptr[new + 1] = len(same_all)
-        for j, c in down:
-            down_j.append(j)
-            down_all.append(int(rank[c]))
-        down_ptr[new + 1] = len(down_all)
+        m = len(down)
+        if m:
+            down_j[at : at + m] = np.arange(1, m + 1, dtype=np.int32)
+            down_all[at : at + m] = rank[np.frombuffer(down, dtype=np.int32)]
+        at += m
+        down_ptr[new + 1] = at
     fam_root = np.full(len(fam_gaps), -1, dtype=np.int64)
     for new in range(K):
         if offs[new] == 1:
@@ -262,8 +313,8 @@ def build(position: Position, deadline: float | None = None) -> ShapeGraph:
         same_ptr=same_ptr,
         same_idx=np.array(same_all, dtype=np.int32),
         down_ptr=down_ptr,
-        down_j=np.array(down_j, dtype=np.int32),
-        down_idx=np.array(down_all, dtype=np.int32),
+        down_j=down_j,
+        down_idx=down_all,
         root=int(rank[0]),
         fam_index=fam_index,
     )
