@@ -180,6 +180,8 @@ class Oracle:
             return None
         except (ValueError, MemoryError):
             return None
+        if sol.outcome is None:  # gcd > 1 and not proven
+            return None
         exact = Exact(sol.outcome, tuple(sol.winning_moves), bool(sol.complete), genus)
         self.memo[p] = exact
         return exact

@@ -381,7 +381,7 @@ def _solve_batch(
                 )
             else:
                 console.print(
-                    f"{sol.position.braces()} {sol.outcome.value} "
+                    f"{sol.position.braces()} {sol.verdict} "
                     f"[{_moves_text(sol.winning_moves)}]{'' if sol.complete else ' (first)'} "
                     f"t={sol.frobenius_number} states={sol.states:,} {sol.seconds:.3f}s",
                     markup=False, highlight=False,

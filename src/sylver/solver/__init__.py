@@ -309,7 +309,8 @@ def solve(
 
         return solve_any(
             position, odd_limit=odd_limit, time_limit=time_limit, memory=parse_memory(memory),
-            store=_open_store(store), jobs=jobs, cluster=cluster, progress=progress,
+            store=_open_store(store), jobs=jobs, cluster=cluster,
+            progress=progress,  # type: ignore[arg-type]  # called with a ScanProgress there
             checkpoint_dir=checkpoint, first=first,
         )
     check_solvable(position)

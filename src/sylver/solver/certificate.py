@@ -333,15 +333,15 @@ def check_gcd(cert: Any) -> None:
         if not is_p(after + [r]):
             raise CertificateError(f"{where}: after {x} and {r} the position is not proved P")
 
-    for key, (_gens, replies) in claims.items():
-        where = f"claim {_braces(list(key))}"
-        p, _t, moves_ = _short_moves(list(key))
+    for claimed, (_gens, replies) in claims.items():
+        where = f"claim {_braces(list(claimed))}"
+        p, _t, moves_ = _short_moves(list(claimed))
         if len(replies) != len(moves_):
             raise CertificateError(f"{where}: {len(replies)} replies for {len(moves_)} moves to answer")
         for x, r in zip(moves_, replies, strict=True):
-            refuted(where, list(key), x, r, p)
-    for key, item in periodic.items():
-        _check_periodic(list(key), item, refuted, is_p, want_hits=[])
+            refuted(where, list(claimed), x, r, p)
+    for claimed, item in periodic.items():
+        _check_periodic(list(claimed), item, refuted, is_p, want_hits=[])
     root = [int(x) for x in cert["position"]]
     where = f"root {_braces(root)}"
     if "root_periodic" in cert:

@@ -104,6 +104,8 @@ def build_certificate(
     """The certificate of ``solution`` (complete solutions prove every root move's value)."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     position: Position = solution.position
+    if solution.outcome is None:
+        raise ValueError(f"{position.braces()}: no proven outcome to certify")
     gaps = root_gaps(position)
     b = _Builder(deadline, tick)
     cert: dict[str, Any] = {

@@ -284,9 +284,9 @@ def build(position: Position, deadline: float | None = None, memory: int | None 
         fam[new] = f
         T[new] = fam_T[f]
         offs.append(offsets)
-        same, down = children[old]
+        same_old, down = children[old]
         children[old] = ([], array("i"))  # free as we go
-        kids = [int(rank[c]) for c in same]
+        kids = [int(rank[c]) for c in same_old]
         assert all(c < new for c in kids), "shape order is not topological"
         same_all.extend(kids)
         same_ptr[new + 1] = len(same_all)

@@ -1086,6 +1086,8 @@ def _outcomes(
             sol = solve(positions[k], first=True, time_limit=left, memory=limits.solve_memory)
         except SolveTimeout:
             break
+        if sol.outcome is None:  # gcd > 1, not proven in the time
+            continue
         outcomes[k], by[k] = sol.outcome.value, "solver"
         _OUTCOMES[positions[k].generators] = sol.outcome.value
         if len(_OUTCOMES) > _OUTCOMES_SIZE:
