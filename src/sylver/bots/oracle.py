@@ -118,9 +118,10 @@ class Oracle:
 
     def solve_gcd(self, p: Position, time_limit: float) -> Exact | None:
         """What the g > 1 engine proves about a position with gcd > 1 within ``time_limit`` s
-        (:func:`sylver.solver.solve`: short positions, the g = 2 periodicity engine, the theorems),
-        or None when it proves no outcome.  Positions whose g = 2 shape graph would be large
-        (multiplicity of S ÷ 2 above 6) are not tried."""
+        (:func:`sylver.solver.solve` with ``first``: short positions, the g = 2 periodicity
+        engine, the theorems; it stops at the first winning move), or None when it proves no
+        outcome.  Long g = 2 positions whose shape graph would be large (multiplicity of S ÷ 2
+        above 6) are not tried."""
         if p.is_empty or p.gcd < 2 or time_limit <= 0.01:
             return None
         hit = self.memo.get(p)
@@ -129,7 +130,10 @@ class Oracle:
         if self.failed.get(p, -1.0) >= time_limit:
             return None
         if p.gcd == 2 and p.generators[0] // 2 > 6:
-            return None
+            from sylver.theory import is_short
+
+            if not is_short(p):  # long: the shape graph of the scan would be large
+                return None
         started = time.monotonic()
         if not solver_ready(wait=0.5 * time_limit):
             return None
@@ -137,7 +141,7 @@ class Oracle:
 
         time_limit -= time.monotonic() - started
         try:
-            sol = solve(p, time_limit=max(time_limit, 0.01), odd_limit=20_001, store=None)
+            sol = solve(p, first=True, time_limit=max(time_limit, 0.01), odd_limit=20_001, store=None)
         except (SolveTimeout, TimeoutError, ValueError, MemoryError):
             sol = None
         if sol is None or sol.outcome is None:
