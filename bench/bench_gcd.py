@@ -31,6 +31,9 @@ TARGETS = [
     ("20,22,24,26,28,36", "solve", 1200, "P"),
     ("6,50,94", "tail", None, "neither period nor odd winning move below 10^8"),
     ("12,32,62", "solve", None, "probably P"),
+] + [
+    (f"12,{y}", "solvefirst", None, "N (a reply to 12 eliminated by the paper's search)")
+    for y in (26, 34, 38, 46, 50, 58)  # 10, 14, 22: tests/test_gcd.py
 ]
 QUICK = ("8,10,22", "8,30,34")
 MEMORY = {"12,32,62": "4G"}
@@ -68,7 +71,12 @@ def _one(position: str, kind: str, odd_limit: int | None, jobs: int) -> dict:
     p = Position(position)
     c0, w0 = time.process_time(), time.perf_counter()
     out: dict = {"position": position, "kind": kind, "warmup_seconds": warm}
-    if kind == "solve":
+    if kind == "solvefirst":
+        sol = solve(p, first=True, odd_limit=odd_limit or 2001, jobs=jobs, store=None)
+        out.update(outcome=sol.verdict, winning_moves=list(sol.winning_moves), complete=sol.complete,
+                   odd_tail=sol.odd_tail.to_dict() if sol.odd_tail else None, reason=sol.reason,
+                   scan_bytes=sol.peak_bytes)
+    elif kind == "solve":
         sol = solve(p, odd_limit=odd_limit, jobs=jobs, store=None, memory=MEMORY.get(position, "1G"))
         out.update(outcome=sol.verdict, winning_moves=list(sol.winning_moves), complete=sol.complete,
                    odd_tail=sol.odd_tail.to_dict() if sol.odd_tail else None, reason=sol.reason,
@@ -188,7 +196,7 @@ def main() -> None:
         print(f"\n{{{position}}} ({kind}{', --jobs 2' if jobs > 1 else ''}): paper: {paper}")
         print(f"  {r['seconds']:.2f} s wall, {r['cpu']:.2f} s CPU (target {target} s){met}; "
               f"peak RSS {r['peak_rss'] / 2**20:.0f} MB; warm-up {r['warmup_seconds']:.2f} s; {load()}")
-        if kind == "solve":
+        if kind in ("solve", "solvefirst"):
             print(f"  outcome {r['outcome']}, winning moves {r['winning_moves']}, complete {r['complete']}")
             if r["odd_tail"]:
                 print(f"  odd tail {r['odd_tail']}")

@@ -239,6 +239,9 @@ def test_batch_store_jobs_accept_gcd_above_one(tmp_path) -> None:
     assert lines[3]["odd_tail"]["scanned_to"] == 501 and not lines[3]["complete"]
     rec = Store(str(db)).get(Position([8, 10, 22]))
     assert rec is not None and rec.outcome is Outcome.P and rec.complete
+    assert len(Store(str(db))) > 4  # the even moves' positions were recorded too
+    again = solve(Position([8, 10, 22]), store=str(db))  # they are read back
+    assert again.outcome is Outcome.P and again.complete
 
 
 @pytest.mark.parametrize("args,message", [

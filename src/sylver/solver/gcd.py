@@ -159,6 +159,26 @@ class Context:
         return self.deadline is None or time.monotonic() < self.deadline
 
 
+def _from_store(position: Position, ctx: Context, full: bool) -> Verdict | None:
+    """A child's outcome recorded in the results store by an earlier solve (when only the outcome
+    is needed: ``full`` false)."""
+    if ctx.store is None or full:
+        return None
+    rec = ctx.store.get(position)
+    if rec is None:
+        return None
+    v = Verdict(rec.outcome, list(rec.winning_moves), rec.complete, "store",
+                f"{rec.outcome.value}, recorded in the results store by an earlier solve", full=False)
+    ctx.verdicts[position] = v
+    return v
+
+
+def _record(position: Position, v: Verdict, ctx: Context) -> None:
+    """Record a proven outcome in the results store (the column for t holds 0 for g > 1)."""
+    if ctx.store is not None and v.outcome is not None:
+        ctx.store.put_result(position, v.outcome, tuple(v.winning), v.complete, 0)
+
+
 def _solve_chunk(ps: list[Position], memory: int) -> list[bool]:
     from sylver.solver.periodic import solve_base
 
@@ -258,6 +278,9 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
     cached = ctx.verdicts.get(position)
     if cached is not None and (cached.complete or not full or cached.full):
         return cached
+    stored = _from_store(position, ctx, full)
+    if stored is not None:
+        return stored
     h = Position(x // 2 for x in position.generators)
     if h.generators == (1,):  # {2}: odd x gives {2, x}, N unless x = 3 (Hutchings)
         v = Verdict(
@@ -328,6 +351,7 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
     reason = _g2_reason(position, kind, t_h, odd, unknown_even, outcome, probably)
     v = Verdict(outcome, winning, complete, method, reason, probably, odd, short, unknown_even, full)
     ctx.verdicts[position] = v
+    _record(position, v, ctx)
     return v
 
 
@@ -375,6 +399,9 @@ def solve_prime(position: Position, ctx: Context, depth: int = 0, *, full: bool 
     cached = ctx.verdicts.get(position)
     if cached is not None and (cached.complete or not full or cached.full):
         return cached
+    stored = _from_store(position, ctx, full)
+    if stored is not None:
+        return stored
     p = position.gcd
     h = Position(x // p for x in position.generators)
     if h.generators == (1,):
@@ -449,6 +476,7 @@ def solve_prime(position: Position, ctx: Context, depth: int = 0, *, full: bool 
     v = Verdict(outcome, winning, complete, "short" if short else "search", "; ".join(reasons),
                 short=short, losing_unknown=undecided, full=full)
     ctx.verdicts[position] = v
+    _record(position, v, ctx)
     return v
 
 
@@ -609,9 +637,8 @@ def solve_any(
         probably_p=v.probably_p, gcd=g, short=v.short, method=v.method, odd_tail=v.odd_tail,
         reason=reason,
     )
-    if store is not None and v.outcome is not None and not position.is_empty:
-        # frobenius_number 0: the store's column for t, which a position with gcd > 1 does not have
-        store.put_result(position, v.outcome, tuple(v.winning), v.complete, 0)
+    if not position.is_empty:
+        _record(position, v, ctx)
     return sol
 
 
