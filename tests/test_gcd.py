@@ -166,7 +166,7 @@ def test_9_15_21_six_wins() -> None:
     assert sol.outcome is Outcome.N and 6 in sol.winning_moves and not sol.complete
 
 
-@pytest.mark.parametrize("gens,q", [([10, 15], 5), ([14, 21, 35], 7), ([15, 25], 5)])
+@pytest.mark.parametrize("gens,q", [([10, 15], 5), ([14, 21, 35], 7), ([15, 25], 5), ([5000, 5005], 5)])
 def test_hutchings_prime_g(gens: list[int], q: int) -> None:
     """Nontrivial positions with prime g ≥ 5: g wins (sec. 2)."""
     sol = solve(Position(gens))
@@ -248,6 +248,8 @@ def test_batch_store_jobs_accept_gcd_above_one(tmp_path) -> None:
     (["6", "9", "--odd-limit", "-1"], "--odd-limit must be a positive integer"),
     (["6", "9", "--odd-limit", "abc"], "--odd-limit must be a positive integer"),
     (["6", "99999999999999999999999"], "too large"),
+    (["2000", "2002"], "t(S ÷ 2) = 998,999: the g > 1 engine handles"),  # before any work
+    (["3000", "3003"], "t(S ÷ 3) = 998,999"),
 ])
 def test_bad_input_one_line(args: list[str], message: str) -> None:
     code, out, err = cli("solve", *args, "--no-store")

@@ -47,6 +47,10 @@ COMPOSITE_SECONDS = 10.0
 """Time given to the bounded search for a winning move in a position with composite g."""
 SUB_SCAN_LIMIT = 2_001
 """Odd moves scanned for a long g = 2 position met inside a bounded search."""
+MAX_T_H = 5_461
+"""Largest t(S ÷ g) the engine takes on (a third of the gcd-1 solver's limit on t, 16,383: the
+gcd-1 positions it solves, S ∪ {x} with x ≤ t(S ÷ 2) and the base region, have t ≤ 3·t(S ÷ 2)).
+Beyond it only the theorems answer (a prime factor q ≥ 5 of g wins)."""
 
 
 @dataclass(frozen=True)
@@ -415,8 +419,15 @@ def solve_prime(position: Position, ctx: Context, depth: int = 0, *, full: bool 
                         "(Hutchings's theorem, sec. 1)")
         ctx.verdicts[position] = v
         return v
-    short = _quiet(h)
     t_h = h.frobenius_number
+    if t_h > MAX_T_H:  # p >= 5 (else _check_range refused it): the theorem alone
+        v = Verdict(Outcome.N, [p], False, "theorem",
+                    f"{p} wins: it leaves {{{p}}}, which is P by Hutchings's p-theorem (sec. 1, sec. 2); "
+                    f"the other moves are not searched (t(S ÷ {p}) = {t_h:,} is beyond the engine's "
+                    f"{MAX_T_H:,})", full=full)
+        ctx.verdicts[position] = v
+        return v
+    short = _quiet(h)
     winning: list[int] = []
     undecided: list[int] = []
     reasons: list[str] = []
@@ -600,6 +611,8 @@ def solve_any(
         search_limit=search_limit,
     )
     g = position.gcd
+    if not position.is_empty:
+        _check_range(position, g)
     try:
         if position.is_empty:
             v = solve_empty(ctx)
@@ -640,6 +653,26 @@ def solve_any(
     if not position.is_empty:
         _record(position, v, ctx)
     return sol
+
+
+def _check_range(position: Position, g: int) -> None:
+    """TooLargeError when t(S ÷ g) is beyond ``MAX_T_H`` and no theorem answers (g without a prime
+    factor ≥ 5), before any work: the engine would solve gcd-1 positions beyond the solver's range."""
+    from sylver.theory import prime_factor_at_least_5
+
+    h = Position(x // g for x in position.generators)
+    if h.generators == (1,) or prime_factor_at_least_5(g) is not None:
+        return
+    t = h.frobenius_number
+    if t > MAX_T_H:
+        from sylver.errors import TooLargeError
+
+        gens = position.generators
+        text = position.braces() if len(gens) <= 8 else "{" + ",".join(map(str, gens[:3])) + f",…}} ({len(gens)} generators)"
+        raise TooLargeError(
+            f"{text} has g = {g} and t(S ÷ {g}) = {t:,}: the g > 1 engine handles t(S ÷ g) <= "
+            f"{MAX_T_H:,} (it solves gcd-1 positions with t up to about 3·t(S ÷ g))"
+        )
 
 
 QUICK_SECONDS = 5.0
