@@ -285,8 +285,8 @@ class Scan:
         # height Tmax - 1 (or Tmax) on, the next state is a function of the current one
         self.record_from = max(3, self.Tmax if self.Tmax % 2 else self.Tmax - 1)
         self._base_fn = base or solve_base
+        self.state = self._load() or self._fresh()  # first: a damaged checkpoint fails at once
         self.base, self.mode = self._base_values()
-        self.state = self._load() or self._fresh()
 
     # -- the base region ------------------------------------------------------------------------
     def _base_values(self) -> tuple[np.ndarray, np.ndarray]:
