@@ -108,6 +108,31 @@ class TestAgainstBruteForce:
         with pure_python():
             assert s.add(x).apery_set() == Semigroup(gens + [x]).apery_set()
 
+    def test_add_of_a_new_multiplicity_or_gcd_equals_rebuild(self) -> None:
+        """The O(m + x) path of ``add`` (x below the multiplicity, or x lowering the gcd)."""
+        rng = random.Random(11)
+        seen = {"multiplicity": 0, "gcd": 0}
+        for _ in range(3000):
+            g = rng.choice([1, 1, 2, 3, 4, 6, 12])
+            s = Semigroup(g * rng.randint(2, 60) for _ in range(rng.randint(2, 6)))
+            x = rng.randint(1, 3 * s.generators[-1])
+            if len(s.generators) < 2 or x in s or not (x < s.generators[0] or x % s.gcd):
+                continue
+            seen["multiplicity" if x < s.generators[0] else "gcd"] += 1
+            new, rebuilt = s.add(x), Semigroup(s.generators + (x,))
+            assert new.generators == rebuilt.generators and new.gcd == rebuilt.gcd
+            assert new.apery_set() == rebuilt.apery_set()
+        assert min(seen.values()) > 300
+
+    def test_descending_game_is_fast_path(self) -> None:
+        """A game that names ever smaller numbers (each move a new multiplicity) keeps every
+        generator until one is a sum, exactly as a rebuild says."""
+        s = Semigroup([503, 502])
+        for x in range(501, 300, -1):
+            s = s.add(x)
+        assert s == Semigroup(range(301, 504))
+        assert s.apery_set() == Semigroup(range(301, 504)).apery_set()
+
 
 class TestExactness:
     def test_sylvester_random_pairs(self) -> None:

@@ -375,8 +375,10 @@ class Semigroup:
         if not gens:
             return Semigroup((x,))
         g = self.gcd
-        if x < gens[0] or len(gens) == 1 or x % g:
+        if len(gens) == 1:
             return Semigroup(gens + (x,))
+        if x < gens[0] or x % g:
+            return self._rebased(x) or Semigroup(gens + (x,))
         xr = x // g
         ap_old = self._apery()
         ap: np.ndarray | list[int | None]
@@ -390,8 +392,38 @@ class Semigroup:
         new.gcd = g
         # x can eliminate larger generators only (sec. 1: no number helps eliminate a smaller one).
         reduced = tuple(y // g for y in gens) + (xr,)
-        kept = [y for y in reduced[:-1] if y < xr or not _is_sum_of_smaller(ap, y, reduced)]
+        kept = _still_minimal(ap, reduced[:-1], xr)
         new.generators = tuple(sorted(g * y for y in kept + [xr]))
+        new._freeze(ap)
+        return new
+
+    def _rebased(self, x: int) -> Semigroup | None:
+        """S + xN when x is a new multiplicity or lowers the gcd, in O(m + x) from the Apéry set of S.
+
+        With g' = gcd(g, x) and c = g/g': S ÷ g' = c·T + (x/g')·N, so its Apéry set w.r.t. its
+        multiplicity m' is the closure of {c·w : w ∈ Ap(T)} (placed by residue mod m') under
+        + m/g' and + x/g'.  None when values could leave int64 (the caller then rebuilds exactly)."""
+        gens, g = self.generators, self.gcd
+        g2 = math.gcd(g, x)
+        reduced = gens if g2 == 1 else tuple(y // g2 for y in gens)
+        xr, mr = x // g2, reduced[0]
+        ap_old = self._apery()
+        if not isinstance(ap_old, np.ndarray) or mr * max(reduced[-1], xr) >= INT64_SAFE:
+            return None
+        ap = self._new_apery(min(mr, xr), max(reduced[-1], xr), g2)
+        if not isinstance(ap, np.ndarray):
+            return None
+        values = (g // g2) * ap_old[ap_old != UNREACHABLE]
+        np.minimum.at(ap, values % ap.shape[0], values)
+        round_robin_add(ap, mr)
+        round_robin_add(ap, xr)
+        kept = _still_minimal(ap, reduced, xr)
+        new = Semigroup.__new__(Semigroup)
+        new._invariants = None
+        new.gcd = g2
+        kept.append(xr)
+        kept.sort()
+        new.generators = tuple(kept) if g2 == 1 else tuple(g2 * y for y in kept)
         new._freeze(ap)
         return new
 
@@ -460,9 +492,17 @@ def _member(ap: np.ndarray | list[int | None], n: int) -> bool:
     return v is not None and n >= v
 
 
-def _is_sum_of_smaller(ap: np.ndarray | list[int | None], g: int, gens: Sequence[int]) -> bool:
-    """Is generator g a sum of the *other* generators?  True iff g - h ∈ S for some generator h < g."""
-    return any(h < g and _member(ap, g - h) for h in gens)
+def _still_minimal(ap: np.ndarray | list[int | None], gens: Sequence[int], x: int) -> list[int]:
+    """The minimal generators y of S that stay minimal in S + xN (``ap``: the Apéry set of S + xN).
+
+    A sum of smaller elements of S + xN that was not one in S uses x: so y is eliminated iff
+    y - x ∈ S + xN, and x can eliminate larger generators only (sec. 1)."""
+    if isinstance(ap, np.ndarray):
+        ys = np.asarray(gens, dtype=np.int64)
+        d = ys - x
+        gone = (d > 0) & (d >= ap[d % ap.shape[0]])
+        return [int(y) for y in ys[~gone]]
+    return [y for y in gens if not (y > x and _member(ap, y - x))]
 
 
 def minimal_generators(numbers: Iterable[int]) -> tuple[int, ...]:

@@ -1,4 +1,4 @@
-"""``--jobs N``: the root moves of a solve, decided in parallel through an Executor (DESIGN.md).
+"""``--jobs N``: the root moves of a solve, decided in parallel through an Executor (docs/design.md).
 
 Each root move is one task; results are merged as they complete.  With a local process pool the
 workers share one pair of transposition tables: an anonymous shared memory mapping created before the

@@ -22,6 +22,7 @@ import os
 import re
 import sqlite3
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -117,6 +118,30 @@ def _one_line(exc: BaseException) -> str:
 _INHERITED: list[Any] = []
 """Connections a forked child inherited: kept alive, never closed (closing would end the parent's)."""
 
+_OPEN: weakref.WeakSet[Store] = weakref.WeakSet()
+"""Stores of this process with an open connection: their SQLite connections close before a fork."""
+
+
+def _close_before_fork() -> None:
+    """Close this process's SQLite connections before it forks (they reopen lazily).
+
+    SQLite keeps per-file lock state in process-global structures.  A child forked while the parent
+    holds a connection inherits that state without the locks themselves (POSIX locks belong to a
+    process), so a connection the child opens to the same file believes it holds locks it does not:
+    another process may then checkpoint and reset the WAL under it, and committed rows are lost.
+    (Python 3.11's sqlite3 connections are in a reference cycle, so a dropped one stays open until
+    the cyclic garbage collector runs: an open connection at fork time is the normal case.)
+    """
+    for store in list(_OPEN):
+        if not store.postgres:
+            try:
+                store.close()
+            except sqlite3.ProgrammingError:  # opened by another thread, possibly in use there
+                pass
+
+
+os.register_at_fork(before=_close_before_fork)
+
 
 class Store:
     """A results store: an SQLite file, or a PostgreSQL database when ``location`` is a
@@ -155,6 +180,7 @@ class Store:
                 self._conn = None
             self._conn = self._open_postgres() if self.postgres else self._open_sqlite()
             self._pid = os.getpid()
+            _OPEN.add(self)
         return self._conn
 
     def _open_sqlite(self) -> sqlite3.Connection:
@@ -232,6 +258,12 @@ class Store:
         if self._conn is not None and self._pid == os.getpid():
             self._conn.close()
         self._conn = None
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown, or a connection of another thread
+            pass
 
     def __enter__(self) -> Store:
         return self
