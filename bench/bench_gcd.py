@@ -1,10 +1,11 @@
 """Benchmark of positions with gcd > 1 (issue 11): the g = 2 periodicity engine and the paper's
 sec. 2 statements (Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002).
 
-    .venv/bin/python bench/bench_gcd.py              # every target (about an hour on 2 shared cores)
+    .venv/bin/python bench/bench_gcd.py              # every target (more than an hour on 2 shared cores)
     .venv/bin/python bench/bench_gcd.py --quick      # {8,10,22} and {8,30,34} only
     .venv/bin/python bench/bench_gcd.py --only 6,40,74 --only 8,30,34
     .venv/bin/python bench/bench_gcd.py --odd-limit-6-50-94 100000001   # the 10^8 scan (days)
+    .venv/bin/python bench/bench_gcd.py --only 12,26 --only 12,34   # replies to 12 the paper eliminated
 
 Each target runs in a fresh process (its peak RSS is its own), after a warm-up (numba kernels
 loaded from the cache, timed separately).  Wall-clock and CPU seconds are printed with the load

@@ -123,9 +123,9 @@ class TestPerfect:
         p = Position("14,20")
         assert theory.winning_move_by_theory(p) is None
         bot = fast("perfect")
-        bot.think = 30.0
-        move = bot.choose(Turn(p, tuple(p.generators), time_left=400.0))  # 15 s for the engine
-        assert move == 10 or solve(p.play(move), odd_limit=2001).outcome is Outcome.P
+        exact = bot.oracle.solve_gcd(p, time_limit=600.0)  # what the bot asks, without the clock
+        assert exact is not None and exact.outcome is Outcome.N and exact.winning_moves == (10,)
+        assert bot.choose(Turn(p, tuple(p.generators), time_left=20.0)) == 10  # remembered
 
     def test_lost_position_still_legal(self):
         p = Position("4,5,11")  # P: every move loses against perfect play

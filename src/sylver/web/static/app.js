@@ -786,7 +786,7 @@ function scTheory(rep) {
   }
   box.append(el("h3", { text: "Theory" }), dl);
   if (rep.reason) box.append(el("p", { class: "reason", text: "Why: " + rep.reason + "." }));
-  if (rep.engine) {  // gcd > 1: what the engine of `sylver solve` proves within a few seconds
+  if (rep.engine) {  // gcd > 1: what the engine proves within a few seconds
     const e = rep.engine;
     const eng = el("dl", { class: "facts" });
     fact(eng, "Outcome", e.outcome === "P" || e.outcome === "N" ? verdict(e.outcome) : e.outcome);
