@@ -30,7 +30,7 @@ from sylver.arena.board import Board
 from sylver.arena.rules import make_rules
 from sylver.arena.specs import parse_specs
 from sylver.arena.tournament import Config, run_tournament
-from sylver.position import Position
+from sylver.position import Position, Termination
 
 HERE = Path(__file__).parent
 
@@ -48,11 +48,13 @@ def machine() -> None:
           f"sandbox: {'bubblewrap' if not why else 'NONE (' + why + ')'}")
 
 
-def startup(n: int = 8) -> None:
+def startup(n: int = 8) -> float:
+    """Median start-up of a sandboxed bot, seconds (printed with that of an unsandboxed one)."""
     from sylver.arena.sandbox import BotProcess
 
     bots = HERE / "arena_bots.py"
     spec = parse_specs([f"{bots}:Instant"])[0]
+    medians = {}
     for sandbox in (True, False):
         walls = []
         for _ in range(n):
@@ -61,8 +63,10 @@ def startup(n: int = 8) -> None:
             proc.start()
             walls.append(time.perf_counter() - t)
             proc.close()
+        medians[sandbox] = statistics.median(walls)
         print(f"bot start-up (hello/ready) {'in the sandbox  ' if sandbox else 'without sandbox'}: median "
-              f"{statistics.median(walls) * 1e3:7.1f} ms ({n} starts; once per bot per worker, not per game)")
+              f"{medians[sandbox] * 1e3:7.1f} ms ({n} starts; once per bot per worker, not per game)")
+    return medians[True]
 
 
 def board_micro() -> None:
@@ -99,13 +103,13 @@ def overhead(games: int) -> None:
     ref, upd, gap = [], [], []
     moves = 0
     for r in out.records:
-        n = len(r["moves"])
+        n = len(r.moves)
         if n:
-            ref.append(r["referee_cpu"] / n)
-            upd.append(r["update_cpu"] / n)
-            gap += [w - c for w, c in zip(r["walls"], r["times"], strict=True)]
+            ref.append(r.referee_cpu / n)
+            upd.append(r.update_cpu / n)
+            gap += [w - c for w, c in zip(r.walls, r.times, strict=True)]
             moves += n
-    mx = max(max(r["moves"]) for r in out.records)
+    mx = max(max(r.moves) for r in out.records)
     print(f"games: {len(ref)} KotH games between two random-up-to-10^7 sandboxed bots, {moves} moves, "
           f"largest move {mx:,}")
     print(f"referee CPU per move (legality, bookkeeping, JSON, freezer, cgroup): median of games "
@@ -133,7 +137,7 @@ def ipc_roundtrip(n: int = 500) -> None:
           f"{statistics.median(walls) * 1e3:.3f} ms")
 
 
-def throughput(games: int) -> None:
+def throughput(games: int, start_up: float) -> None:
     bots = HERE / "arena_bots.py"
     specs = parse_specs([f"name=a,{bots}:Instant", f"name=b,{bots}:Instant"])
     rounds = max(1, games // 2)
@@ -142,13 +146,17 @@ def throughput(games: int) -> None:
         t = time.perf_counter()
         out = run_tournament(cfg, Path(d) / "t", concurrency=2)
         total = time.perf_counter() - t
-    walls = sorted(r["wall"] for r in out.records)
+    walls = sorted(r.wall for r in out.records)
+    starts = 2 * len({r.worker for r in out.records})  # each worker starts each bot once
     print(f"throughput: {len(out.records)} KotH games in {total:.2f} s = {len(out.records) / total:.1f} games/s "
           f"at --concurrency 2 (incl. start-up and results files); median game {statistics.median(walls) * 1e3:.1f} ms"
-          f"; target >= 20 games/s")
+          f"; target >= 20 games/s; load average now {os.getloadavg()[0]:.2f}")
+    print(f"sandbox start-up in that run: {starts} bot starts (2 bots x {starts // 2} workers) x "
+          f"{start_up * 1e3:.0f} ms = {starts * start_up / len(out.records) * 1e3:.2f} ms per game amortised "
+          f"(one start per game would cost {2 * start_up * 1e3:.0f} ms per game)")
 
 
-def loaded(games: int) -> None:
+def loaded(games: int) -> bool:
     """A KotH match at load 2 × cores: every timeout must come with the bot's CPU over the limit."""
     burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2 * (os.cpu_count() or 1))]
     try:
@@ -163,16 +171,20 @@ def loaded(games: int) -> None:
     finally:
         for p in burners:
             p.kill()
-    walls = [w for r in out.records for w in r["walls"]] or [0.0]
-    cpus = [c for r in out.records for c in r["times"]] or [0.0]
-    timeouts = [r for r in out.records if r["reason"] == "timeout"]
-    unfair = [r for r in timeouts if "wall-clock" in r["detail"]]
+    walls = [w for r in out.records for w in r.walls] or [0.0]
+    cpus = [c for r in out.records for c in r.times] or [0.0]
+    timeouts = [r for r in out.records if r.reason is Termination.TIMEOUT]
+    unfair = [r for r in timeouts if "wall-clock" in r.detail]
     print(f"load test: {len(out.records)} KotH games (1 s per move, bots compute 0.8 s) beside "
           f"{len(burners)} busy processes, load average {load:.1f}, in {total:.0f} s; per move CPU median "
           f"{statistics.median(cpus):.2f} s, wall median {statistics.median(walls):.2f} s, max {max(walls):.2f} s; "
           f"timeouts {len(timeouts)}, of which by the wall-clock guard: {len(unfair)}")
     for r in timeouts:
-        print(f"  game {r['game']}: {r['loser']} {r['detail']}")
+        print(f"  game {r.game}: {r.loser} {r.detail}")
+    fair = not unfair and all("CPU time" in r.detail for r in timeouts)
+    print(f"load test verdict: {'OK' if fair else 'FAILED'} (a timeout only when the bot's own CPU time passed "
+          f"its limit)")
+    return fair
 
 
 def main() -> None:
@@ -184,12 +196,12 @@ def main() -> None:
     args = ap.parse_args()
     machine()
     board_micro()
-    startup()
+    start_up = startup()
     ipc_roundtrip()
     overhead(args.overhead_games)
-    throughput(args.games)
-    if args.load:
-        loaded(args.load_games)
+    throughput(args.games, start_up)
+    if args.load and not loaded(args.load_games):
+        sys.exit(1)
 
 
 if __name__ == "__main__":

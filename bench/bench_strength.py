@@ -50,7 +50,7 @@ from sylver.bots import BOTS, make_bot
 from sylver.bots.base import Turn
 from sylver.bots.selfplay import Played, finish, play_game
 from sylver.compat import SEED002_CAP, SEED002_CLOCK, Seed000Bot, Seed002Bot, play_next_move
-from sylver.position import Outcome, Position
+from sylver.position import Outcome, Position, Termination
 
 KNOWN = Path(__file__).resolve().parents[2] / "shared" / "data" / "known_results.json"
 
@@ -195,9 +195,9 @@ def nextmove_match(opponent: str, games: int, seed: int) -> dict:
                 wins[kind][0] += won
                 wins[kind][1] += 1
                 clock.append(game.used[seat])
-                if game.reason != "named 1":
+                if game.reason is not Termination.NAMED_ONE:
                     loser = opponent if won else "perfect"
-                    bad.append(f"{loser} lost by {game.reason} from {set(start) or '{}'} ({game.moves[-1]})")
+                    bad.append(f"{loser} lost by {game.reason.phrase} from {set(start) or '{}'} ({game.moves[-1]})")
     return {"wins": wins, "clock": clock, "bad": bad, "seconds": time.monotonic() - started}
 
 
@@ -225,8 +225,8 @@ def match(opponent: str, games: int, seed: int, think: float, koth: bool) -> tup
         wins += won
         loser = opponent if won else "perfect"
         reasons[(loser, result.reason)] += 1
-        if result.reason not in ("named 1",):
-            print(f"   game {g}: {loser} lost by {result.reason} {result.detail}", flush=True)
+        if result.reason is not Termination.NAMED_ONE:
+            print(f"   game {g}: {loser} lost by {result.reason.phrase} {result.detail}", flush=True)
     return wins, games, reasons, time.monotonic() - started
 
 
@@ -283,7 +283,7 @@ def main() -> int:
         wins, n, reasons, secs = match("random", args.empty_games, args.seed, args.think, koth=False)
         print(f"   {rate(wins, n)}  ({secs:.0f} s)", flush=True)
         failed |= wins < 0.99 * n
-        bad_moves += sum(c for (_, r), c in reasons.items() if r not in ("named 1",))
+        bad_moves += sum(c for (_, r), c in reasons.items() if r is not Termination.NAMED_ONE)
 
     if "koth" in sections:
         print("KotH starts (two random coprime 6-digit numbers, 20 s per call):")
@@ -291,7 +291,7 @@ def main() -> int:
         wins, n, reasons, secs = match(opponent, args.games, args.seed + 1, args.think, koth=True)
         print(f"   perfect vs {opponent:7s} {rate(wins, n)}  ({secs:.0f} s)", flush=True)
         failed |= wins < 0.9 * n
-        bad_moves += sum(c for (_, r), c in reasons.items() if r not in ("named 1",))
+        bad_moves += sum(c for (_, r), c in reasons.items() if r is not Termination.NAMED_ONE)
     if "nextmove" in sections:
         print(f"perfect through Seed002Bot in the nextMove reference referee's loop (third argument: time used; "
               f"{SEED002_CLOCK:g} s a game, cap 10^6), {args.nextmove_games} games per start and seat;")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from sylver.arena.board import Board
+from sylver.arena.games import GameSpec, PlayedGame, VoidGame, game_from_json
 from sylver.arena.ratings import elo_ratings, standings
 from sylver.arena.rules import make_rules
 from sylver.arena.specs import parse_spec, parse_specs
@@ -83,8 +85,8 @@ def test_plan_is_deterministic() -> None:
     games = make_games(cfg, 0, [0, 1, 2])
     assert len(games) == 3 * 3 * 2
     assert games == make_games(cfg, 0, [0, 1, 2])
-    assert games[0]["seed"] == game_seed(9, 0, 1) != game_seed(10, 0, 1)
-    assert {tuple(g["seats"]) for g in games[:6]} == {(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)}
+    assert games[0].seed == game_seed(9, 0, 1) != game_seed(10, 0, 1)
+    assert {tuple(g.seats) for g in games[:6]} == {(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)}
 
 
 def test_elo_and_ranking() -> None:
@@ -94,10 +96,11 @@ def test_elo_and_ranking() -> None:
     assert abs(sum(e for e, _ in elo.values())) < 1e-6
     assert all(m > 0 for _, m in elo.values())
     rules = make_rules("koth")
-    recs = [{"players": ["x", "y"], "winner": "x", "loser": "y", "winner_seat": 0, "reason": "named-one",
-             "times": [0.1, 0.2, 0.3]},
-            {"players": ["y", "x"], "winner": "y", "loser": "x", "winner_seat": 0, "reason": "illegal",
-             "times": [0.1, 0.2]}]
+    recs = [PlayedGame.from_json(d) for d in (
+        {"players": ["x", "y"], "winner": "x", "loser": "y", "winner_seat": 0, "reason": "named-one",
+         "times": [0.1, 0.2, 0.3]},
+        {"players": ["y", "x"], "winner": "y", "loser": "x", "winner_seat": 0, "reason": "illegal",
+         "times": [0.1, 0.2]})]
     table = standings(["x", "y"], recs, rules, seed=1)
     assert [s.points for s in table] == [3, 3] and {s.name for s in table} == {"x", "y"}
     x = next(s for s in table if s.name == "x")
@@ -112,17 +115,17 @@ def test_seed_samples_run_unchanged(tmp_path: Path) -> None:
     out = run_tournament(Config(specs, make_rules("koth"), 1, seed=2), tmp_path / "koth", concurrency=2)
     assert len(out.records) == 12 and out.voids == 0
     for r in out.records:
-        assert r["reason"] in ("named-one", "illegal", "invalid"), r
-        assert not r["learn_errors"], r["learn_errors"]
-        assert r["reason"] != "invalid" or "SampleBot" == r["loser"]
+        assert r.reason in ("named-one", "illegal", "invalid"), r
+        assert not r.learn_errors, r.learn_errors
+        assert r.reason != "invalid" or "SampleBot" == r.loser
     # classic rules with a finite start: nextMove bots get the remaining moves and never play illegally
     specs = parse_specs([f"{BOTS / 'myOwnBot.py'}:myBot", f"name=two,{BOTS / 'seed002_two_args.py'}:myBot", "random"])
     rules = make_rules("classic", start=(7, 9), clock=10)
     out = run_tournament(Config(specs, rules, 2, seed=3), None, concurrency=2)
     assert len(out.records) == 12
     for r in out.records:
-        assert r["reason"] == "named-one", r
-        assert r["start"] == [7, 9]
+        assert r.reason == "named-one", r
+        assert r.start == (7, 9)
 
 
 def test_disqualify_on_timeout_replays_without_the_bot(tmp_path: Path) -> None:
@@ -132,7 +135,7 @@ def test_disqualify_on_timeout_replays_without_the_bot(tmp_path: Path) -> None:
                          concurrency=2)
     assert out.disqualified == ["SleepsForever"] and out.phase == 1
     assert len(out.records) == 4
-    assert all("SleepsForever" not in r["players"] for r in out.records)
+    assert all("SleepsForever" not in r.players for r in out.records)
     table = {s.name: s for s in out.table}
     assert table["SleepsForever"].disqualified and table["SleepsForever"].rank == 3
     assert table["Smallest"].points + table["other"].points == 12
@@ -222,11 +225,11 @@ def test_koth_2020_prime_first_move_loses() -> None:
     out = run_tournament(Config(specs, make_rules("koth-2020"), 1, seed=1), None, concurrency=1)
     assert len(out.records) == 2
     for r in out.records:
-        assert r["start"] == [] and r["reason"] == "prime-first" and r["winner_seat"] == 1
-        assert r["moves"] == [2]
+        assert r.start == () and r.reason == "prime-first" and r.winner_seat == 1
+        assert r.moves == (2,)
     out = run_tournament(Config(specs, make_rules("koth-2020", no_prime_first=False), 1, seed=1), None,
                          concurrency=1)
-    assert all(r["reason"] != "prime-first" for r in out.records)
+    assert all(r.reason != "prime-first" for r in out.records)
 
 
 def test_huge_moves_are_judged_not_voided() -> None:
@@ -235,15 +238,15 @@ def test_huge_moves_are_judged_not_voided() -> None:
     specs = parse_specs([f"{ZOO}:HugeFirst", f"{ZOO}:Smallest"])
     out = run_tournament(Config(specs, make_rules("koth-2020"), 1, seed=1), None, concurrency=1)
     assert out.voids == 0 and len(out.records) == 2
-    first = next(r for r in out.records if r["first"] == "HugeFirst")
-    assert first["moves"] == [10**16 + 2, 2, 3, 1] and first["winner"] == "HugeFirst", first
+    first = next(r for r in out.records if r.first == "HugeFirst")
+    assert first.moves == (10**16 + 2, 2, 3, 1) and first.winner == "HugeFirst", first
     specs = parse_specs([f"{ZOO}:Huge", f"name=h2,{ZOO}:Huge"])
     out = run_tournament(Config(specs, make_rules("koth-2020", no_prime_first=False), 1, seed=1), None,
                          concurrency=1)
     assert out.voids == 0 and len(out.records) == 2
     for r in out.records:
-        assert r["moves"] == [10**30, 10**30 + 1, 10**30 + 2] and r["reason"] == "too-large", r
-        assert r["loser"] == r["first"] and "no referee can judge" in r["detail"]
+        assert r.moves == (10**30, 10**30 + 1, 10**30 + 2) and r.reason == "too-large", r
+        assert r.loser == r.first and "no referee can judge" in r.detail
 
 
 def test_board_judges_one_or_two_huge_generators() -> None:
@@ -289,13 +292,13 @@ class _FlakyPool:
     def submit(self, fn, task):  # noqa: ANN001,ANN201
         from concurrent.futures import Future
 
-        gid = task["game"]["id"]
+        gid = task.game.id
         if self.fail.get(gid, 0) > 0:
             self.fail[gid] -= 1
             f: Future = Future()
             f.set_exception(ConnectionError("worker lost"))
             return f
-        return self.pool.submit(fn, dict(task, watch_parent=False))
+        return self.pool.submit(fn, dataclasses.replace(task, watch_parent=False))
 
 
 def test_a_game_lost_with_its_worker_is_played_once_more_then_void(tmp_path: Path) -> None:
@@ -311,7 +314,7 @@ def test_a_game_lost_with_its_worker_is_played_once_more_then_void(tmp_path: Pat
     events = ConsoleEvents(Console(file=text, width=300))
     out = run_tournament(Config(specs, make_rules("koth"), 2, seed=1), tmp_path / "v", concurrency=1,
                          events=events, executor_factory=lambda: pool)
-    assert out.voids == 1 and sorted(r["game"] for r in out.records) == [1, 3, 4]
+    assert out.voids == 1 and sorted(r.game for r in out.records) == [1, 3, 4]
     assert pool.fail == {1: 0, 2: 3}  # two attempts at game 2, no more
     void = [x for x in _lines(tmp_path / "v" / "games.jsonl") if x.get("void")]
     assert len(void) == 1 and void[0]["game"] == 2
@@ -333,10 +336,10 @@ def test_started_is_printed_when_the_game_starts() -> None:
     log: list[tuple[str, int, float]] = []
 
     class Record(Events):
-        def started(self, game: dict, number: int, total: int) -> None:
+        def started(self, game: GameSpec, number: int, total: int) -> None:
             log.append(("started", number, time.perf_counter()))
 
-        def finished(self, record: dict, number: int, total: int) -> None:
+        def finished(self, record: PlayedGame, number: int, total: int) -> None:
             log.append(("finished", number, time.perf_counter()))
 
     specs = parse_specs([f"{ZOO}:Slow", "random"])
@@ -344,8 +347,8 @@ def test_started_is_printed_when_the_game_starts() -> None:
     assert [x[:2] for x in log if x[1] == 1] == [("started", 1), ("finished", 1)], log
     assert [x[:2] for x in log if x[1] == 2] == [("started", 2), ("finished", 2)], log
     t = {(kind, n): at for kind, n, at in log}
-    first = next(r for r in out.records if r["game"] == 1)
-    assert t["started", 2] - t["started", 1] >= 0.8 * first["wall"] >= 0.8 * 0.1, (log, first["wall"])
+    first = next(r for r in out.records if r.game == 1)
+    assert t["started", 2] - t["started", 1] >= 0.8 * first.wall >= 0.8 * 0.1, (log, first.wall)
 
 
 def test_untrusted_bots_are_refused_without_a_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -365,3 +368,47 @@ def test_untrusted_bots_are_refused_without_a_sandbox(monkeypatch: pytest.Monkey
     sandbox.check_sandbox(parse_specs(["random", "greedy"]), False)  # built-in bots are trusted
     with pytest.raises(sandbox.SandboxUnavailable, match="no bwrap"):
         sandbox.check_sandbox(parse_specs(["random", f"{ZOO}:Smallest"]), False)
+
+
+def test_files_written_by_the_first_version_read_and_write_back_unchanged(tmp_path: Path) -> None:
+    """games.jsonl and plan.json of the first version of the arena (tests/data/arena, written before
+    the typed records) read into GameSpec / PlayedGame and write back to the same JSON, so the
+    earlier code reads what this one writes; a resume over such a directory replays nothing."""
+    data = Path(__file__).parent / "data" / "arena"
+    lines = [json.loads(x) for x in (data / "games-v1.jsonl").read_text().splitlines()]
+    reasons = set()
+    for d in lines:
+        rec = game_from_json(d)
+        assert isinstance(rec, PlayedGame) and rec.to_json() == d
+        reasons.add(rec.reason)
+        assert rec.winner == d["winner"] and rec.loser == d["loser"] and rec.first == d["first"]
+    assert {"named-one", "illegal", "invalid", "crash", "above-cap"} <= reasons
+    assert any(game_from_json(d).strikes for d in lines) and any(game_from_json(d).learn_errors for d in lines)
+    plan = json.loads((data / "plan-v1.json").read_text())
+    for g in plan["phases"][0]["games"]:
+        assert GameSpec.from_json(g).to_json() == g
+    void = {"game": 2, "phase": 0, "void": True, "players": ["a", "b"], "error": "referee error: boom",
+            "traceback": "Traceback ...", "round": 1}
+    assert isinstance(game_from_json(void), VoidGame) and game_from_json(void).to_json() == void
+
+
+def test_results_of_the_first_version_resume_without_replaying(tmp_path: Path) -> None:
+    """A results directory written by the first version (same bots, rules and seed) resumes: every
+    game is already there, nothing is played, and the standings come out as they were."""
+
+    data = Path(__file__).parent / "data" / "arena"
+    plan = json.loads((data / "plan-v1.json").read_text())
+    zoo = str(ZOO)
+    for b in plan["config"]["bots"]:  # the fixture was written from another checkout
+        b["target"] = zoo
+        b["text"] = f"{zoo}:{b['cls']}"
+    out = tmp_path / "v1"
+    out.mkdir()
+    (out / "plan.json").write_text(json.dumps(plan))
+    lines = (data / "games-v1.jsonl").read_text().splitlines()[:20]  # the classic run's games
+    (out / "games.jsonl").write_text("\n".join(lines) + "\n")
+    config = Config.from_json(plan["config"])
+    result = run_tournament(config, out, concurrency=1, check_start=False,
+                            executor_factory=lambda: pytest.fail("a finished game was played again"))
+    assert len(result.records) == 20 and (out / "games.jsonl").read_text().splitlines() == lines
+    assert sum(s.games for s in result.table) == 40

@@ -10,7 +10,7 @@ import pytest
 from sylver.bots import BOTS, Bot, Turn, make_bot
 from sylver.bots.oracle import opening_book
 from sylver.bots.selfplay import play_game
-from sylver.position import Outcome, Position
+from sylver.position import Outcome, Position, Termination
 from sylver.solver import solve
 from sylver.theory import is_prime
 
@@ -136,12 +136,12 @@ class TestPerfect:
         for g in range(3):
             bots = (fast("perfect", g), fast("random", 100 + g))
             result = play_game(bots, Position(), clock=30.0, max_move=10**6)
-            assert result.winner == 0 and result.reason == "named 1", result
+            assert result.winner == 0 and result.reason is Termination.NAMED_ONE, result
 
     def test_koth_game_against_greedy_is_clean(self):
         start = koth_start(random.Random(11))
         result = play_game((fast("perfect"), fast("greedy")), start, per_move=20.0)
-        assert result.reason == "named 1"
+        assert result.reason is Termination.NAMED_ONE
 
 
 class TestReferee:
@@ -157,13 +157,13 @@ class TestReferee:
 
     def test_illegal_move_loses_with_witness(self):
         r = play_game((self.Fixed([4]), self.Fixed([13])), Position("5"))
-        assert (r.winner, r.reason, r.detail) == (0, "illegal move", "13 = 4·2 + 5·1")
+        assert (r.winner, r.reason, r.detail) == (0, Termination.ILLEGAL_MOVE, "13 = 4·2 + 5·1")
 
     def test_cap_and_one(self):
         r = play_game((self.Fixed([11]), self.Fixed([1])), Position(), max_move=10)
-        assert (r.winner, r.reason) == (1, "over the cap")
+        assert (r.winner, r.reason) == (1, Termination.ABOVE_CAP)
         r = play_game((self.Fixed([1]), self.Fixed([2])), Position())
-        assert (r.winner, r.reason) == (1, "named 1")
+        assert (r.winner, r.reason) == (1, Termination.NAMED_ONE)
 
 
 class TestProperties:

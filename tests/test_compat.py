@@ -25,7 +25,7 @@ from sylver.arena.specs import parse_spec, parse_specs
 from sylver.arena.tournament import Config, run_tournament
 from sylver.bots.oracle import solver_ready
 from sylver.compat import RESERVE, GameClock, Seed000Bot, Seed002Bot, play_next_move
-from sylver.position import Outcome, Position
+from sylver.position import Outcome, Position, Termination
 from sylver.solver import solve
 from sylver.solver.engine import ENGINE
 
@@ -149,7 +149,7 @@ class TestDriver:
     def test_time_used(self):
         a, b = Recorder([4, 9, 5, 2], pause=0.02), Recorder([6, 7, 3, 1])
         g = play_next_move((a, b), time_arg="used")
-        assert (g.winner, g.reason, g.moves) == (0, "named 1", (4, 6, 9, 7, 5, 3, 2, 1))
+        assert (g.winner, g.reason, g.moves) == (0, Termination.NAMED_ONE, (4, 6, 9, 7, 5, 3, 2, 1))
         assert [c[2] for c in a.calls[:3]] == [(0.0,), (g.spent[0][0],), (g.spent[0][0] + g.spent[0][1],)]
         assert g.spent[0][0] >= 0.02 and g.used[0] == pytest.approx(sum(g.spent[0]))
         assert a.calls[1][:2] == ([4, 6], []) and a.calls[2][:2] == ([4, 6, 9, 7], [1, 2, 3, 5])
@@ -164,11 +164,11 @@ class TestDriver:
 
     def test_losses(self):
         g = play_next_move((Recorder([4, 9], pause=0.06), Recorder([6])), time_arg="used", clock=0.1)
-        assert (g.winner, g.reason) == (1, "time")
+        assert (g.winner, g.reason) == (1, Termination.TIMEOUT)
         g = play_next_move((Recorder([4, 8]), Recorder([6])))
-        assert (g.winner, g.reason, g.moves) == (1, "illegal", (4, 6, 8))
+        assert (g.winner, g.reason, g.moves) == (1, Termination.ILLEGAL_MOVE, (4, 6, 8))
         g = play_next_move((Recorder([4]), Recorder([1_000_001])))
-        assert (g.winner, g.reason) == (0, "above the cap")
+        assert (g.winner, g.reason) == (0, Termination.ABOVE_CAP)
 
 
 class TestGameClock:
@@ -226,7 +226,7 @@ class TestNextMoveReferee:
                 (bot, Seed002Bot(bot="random", seed=2)), start, convention=convention)
             p = Position(start)
             assert wins(p, moves[len(start)], rec), (start, moves)
-            assert w == 0 and reason == "named 1" and used[0] <= 30.0, (start, moves, reason)
+            assert w == 0 and reason is Termination.NAMED_ONE and used[0] <= 30.0, (start, moves, reason)
 
     def test_non_trivial_move_takes_time(self, convention, cold_solver):
         start, answer = NON_TRIVIAL
@@ -245,7 +245,7 @@ class TestNextMoveReferee:
                     bots = (perfect, other) if seat == 0 else (other, perfect)
                     w, reason, moves, used, spent = next_move_game(bots, start, convention=convention, clock=clock)
                     calls = [round(x, 3) for x in spent[seat]]
-                    assert reason == "named 1" and used[seat] <= clock, (opponent, seat, reason, calls, moves)
+                    assert reason is Termination.NAMED_ONE and used[seat] <= clock, (opponent, seat, reason, calls, moves)
                     assert w == seat or start, (opponent, seat, moves)  # {41,43}: N, the opponent may win
 
 
@@ -299,12 +299,12 @@ def test_arena_passes_the_reference_argument():
     assert (rules.time_arg, rules.clock, rules.cap) == ("used", 30.0, 10**6)
     specs = parse_specs([f"{BOTS / 'clock_echo.py'}:ClockEcho", "random"])
     out = run_tournament(Config(specs, rules, 1, seed=5), None, concurrency=1)
-    games = [r for r in out.records if r["loser"] == "ClockEcho" and r["reason"] == "crash"]
+    games = [r for r in out.records if r.loser == "ClockEcho" and r.reason is Termination.CRASH]
     assert games, out.records
     for r in games:
-        seat = r["players"].index("ClockEcho")
-        seen = ast.literal_eval(r["detail"].split("times ", 1)[1].split("]")[0] + "]")
-        own = r["times"][seat::2]  # the CPU time charged for each of its moves
+        seat = r.players.index("ClockEcho")
+        seen = ast.literal_eval(r.detail.split("times ", 1)[1].split("]")[0] + "]")
+        own = r.times[seat::2]  # the CPU time charged for each of its moves
         assert len(seen) >= 2 and len(own) >= len(seen) - 1
         charged = [sum(own[:k]) for k in range(len(seen))]
         assert seen[0] == 0.0 and seen == pytest.approx(charged, abs=1e-5) and charged[-1] > 0

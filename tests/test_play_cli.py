@@ -59,3 +59,30 @@ class TestPlay:
         r = play(["wythoff"], "")
         assert r.exit_code == 0
         assert "Wythoff" in r.output
+
+
+FLOAT_OPTIONS = [
+    (["play", "--think"], "at least 0.05 seconds"),
+    (["serve", "--bot-time"], "at least 0.05 seconds"),
+    (["serve", "--solve-time"], "at least 0.05 seconds"),
+    (["serve", "--job-time"], "at least 0.1 seconds"),
+    (["solve", "4", "5", "--time-limit"], "a positive number of seconds"),
+    (["match", "random", "greedy", "--clock"], "a positive number of seconds (0: none)"),
+    (["match", "random", "greedy", "--move-time"], "a positive number of seconds (0: none)"),
+    (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--clock"], "(0: none)"),
+    (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--move-time"], "(0: none)"),
+    (["check", "random", "--clock"], "(0: none)"),
+    (["check", "random", "--move-time"], "(0: none)"),
+]
+
+
+def test_every_option_in_seconds_rejects_nan_inf_and_negatives(tmp_path, monkeypatch):
+    """One validator (cli.common.seconds) for every float option: one line, exit 2, nothing run."""
+    monkeypatch.chdir(tmp_path)
+    for args, expected in FLOAT_OPTIONS:
+        for bad in ("nan", "inf", "-inf", "-1"):
+            r = runner.invoke(app, [*args, bad])
+            assert r.exit_code == 2, (args, bad, r.output)
+            line = f"sylver: error: {args[-1]} must be "
+            assert r.output.startswith(line) and expected in r.output and r.output.count("\n") == 1, (args, bad, r.output)
+    assert not (tmp_path / "unused").exists()

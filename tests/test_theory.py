@@ -340,6 +340,16 @@ class TestOutcomes:
         if got is not None:
             assert (got is Outcome.N) == brute_is_n(p.generators)
 
+    def test_eight_twelve_family_every_member(self) -> None:
+        """{8,12,8n+2,8n+6} is P (sec. 2), n = 1 included (sorted: 8,10,12,14); and {8,10,12}
+        wins by 14 into it."""
+        for n in range(1, 12):
+            rec = T.known_result([8, 12, 8 * n + 2, 8 * n + 6])
+            assert rec is not None and rec.outcome is Outcome.P, n
+        assert T.known_result([8, 12, 18, 26]) is None
+        assert T.winning_move_to_known_p([8, 10, 12]) is not None
+        assert T.winning_move_to_known_p([8, 10, 12])[0] == 14
+
     def test_published_results(self, known_results: list[dict]) -> None:
         for entry in known_results:
             got, reason = T.outcome_by_theory(entry["position"])

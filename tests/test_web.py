@@ -225,7 +225,7 @@ class TestBotMove:
             pytest.fail("the game did not end")
         expected = GameRecord(Position([6, 10]), tuple(moves)).result()
         assert expected is not None
-        assert s["result"]["winner"] == expected.winner and s["result"]["reason"] == expected.reason.value
+        assert s["result"]["winner"] == expected.winner and s["result"]["reason"] == expected.reason.phrase
 
     def test_empty_start(self, client: TestClient) -> None:
         s = client.post("/api/sylver/bot-move", json={"seed": 1}).json()

@@ -36,7 +36,7 @@ from sylver.bots import make_bot
 from sylver.bots.base import Bot, Turn
 from sylver.bots.oracle import solver_ready
 from sylver.bots.perfect import SOLVE_SHARE, PerfectBot
-from sylver.position import GameRecord, Position
+from sylver.position import GameRecord, Position, Termination
 
 SEED000_CALL_LIMIT = 20.0
 """Seconds each ``announce`` (and ``learn``) may take in the King-of-the-Hill competition."""
@@ -235,8 +235,8 @@ class NextMoveGame:
 
     winner: int
     """Seat of the winner (0 moved first)."""
-    reason: str
-    """Why the loser lost: ``named 1``, ``illegal``, ``above the cap``, ``time`` or ``crash``."""
+    reason: Termination
+    """Why the loser lost: named 1, an illegal or above-cap answer, time, or a crash."""
     moves: tuple[int, ...]
     """Every number named, the start first, the losing answer last."""
     used: tuple[float, float]
@@ -262,9 +262,10 @@ def play_next_move(
     spent: tuple[list[float], list[float]] = ([], [])
     seat = 0
 
-    def end(reason: str, answer: object) -> NextMoveGame:
+    def end(reason: Termination, answer: object) -> NextMoveGame:
         named = tuple(moves) + ((answer,) if isinstance(answer, int) else ())
-        return NextMoveGame(1 - seat, reason, named, (used[0], used[1]), (tuple(spent[0]), tuple(spent[1])))
+        return NextMoveGame(winner=1 - seat, reason=reason, moves=named, used=(used[0], used[1]),
+                            spent=(tuple(spent[0]), tuple(spent[1])))
 
     while True:
         p = Position(moves)
@@ -277,18 +278,18 @@ def play_next_move(
                 t = used[seat] if time_arg == "used" else clock - used[seat]
                 v = bots[seat].nextMove(list(moves), list(remaining), t)
         except Exception:  # noqa: BLE001 - a crash loses, as in the competition
-            return end("crash", None)
+            return end(Termination.CRASH, None)
         dt = time.perf_counter() - t0
         used[seat] += dt
         spent[seat].append(dt)
         if used[seat] > clock:
-            return end("time", v)
+            return end(Termination.TIMEOUT, v)
         if v == 1:
-            return end("named 1", v)
+            return end(Termination.NAMED_ONE, v)
         if isinstance(v, bool) or not isinstance(v, int) or not p.is_legal(v):
-            return end("illegal", v)
+            return end(Termination.ILLEGAL_MOVE, v)
         if cap is not None and v > cap:
-            return end("above the cap", v)
+            return end(Termination.ABOVE_CAP, v)
         moves.append(v)
         seat = 1 - seat
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 
 from sylver.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, TooLargeError
 from sylver.semigroup import GAP_LIST_LIMIT, Semigroup, check_number
@@ -27,12 +27,54 @@ class Outcome(Enum):
         return self.value
 
 
-class Termination(Enum):
-    """Why a game ended under the rules of the game itself."""
+class Termination(StrEnum):
+    """Why a game ended: the one vocabulary of the library, the arena (``reason`` in its
+    ``games.jsonl``, whose codes are the values), its standings, reports and the web page.
 
-    NAMED_ONE = "named 1"
-    ILLEGAL_MOVE = "illegal move"
-    INVALID_MOVE = "invalid move"
+    The first three end a game under the rules of the game itself; the others are the arena's
+    (its rules' options, time, and a bot that fails).
+    """
+
+    NAMED_ONE = "named-one"
+    """Named 1 (the normal end of a game)."""
+    ILLEGAL_MOVE = "illegal"
+    """Named a sum with multiples of the named numbers."""
+    INVALID_MOVE = "invalid"
+    """Answered something that is not a positive integer (or one too long to carry)."""
+    PRIME_FIRST = "prime-first"
+    """Named a prime as the first move where the rules forbid it (the first King-of-the-Hill rules)."""
+    ABOVE_CAP = "above-cap"
+    """Named a number above the rules' cap (the ``nextMove`` competition)."""
+    TOO_LARGE = "too-large"
+    """Named a legal number after which no referee could judge the game."""
+    TIMEOUT = "timeout"
+    """Exceeded its time (CPU time, a chess clock, or the wall-clock guard)."""
+    CRASH = "crash"
+    """Raised, exited, was killed or ran out of memory."""
+    PROTOCOL = "protocol"
+    """Wrote something that is not a protocol message."""
+
+    @property
+    def phrase(self) -> str:
+        """Two or three words for people (the web page's ``reason``): ``named 1``, ``illegal move``…"""
+        return _PHRASES.get(self, self.value.replace("-", " "))
+
+    @property
+    def is_bad_answer(self) -> bool:
+        """An answer that breaks the rules (a strike where the rules give several; ``illegal`` in
+        the standings)."""
+        return self in _BAD_ANSWERS
+
+    @property
+    def is_failure(self) -> bool:
+        """The bot failed as a program (``crashes`` in the standings)."""
+        return self in (Termination.CRASH, Termination.PROTOCOL)
+
+
+_PHRASES = {Termination.NAMED_ONE: "named 1", Termination.ILLEGAL_MOVE: "illegal move",
+            Termination.INVALID_MOVE: "invalid move"}
+_BAD_ANSWERS = frozenset({Termination.ILLEGAL_MOVE, Termination.PRIME_FIRST, Termination.ABOVE_CAP,
+                          Termination.INVALID_MOVE, Termination.TOO_LARGE})
 
 
 _SEPARATOR = re.compile(r"\s*[,;]\s*|\s+")

@@ -671,7 +671,11 @@ _FAMILY_CITE = f"{_S2}: the series {{8,12,8n+2,8n+6}}, n = 1, 2, 3, ..., is P"
 
 
 def _family_member(gens: tuple[int, ...]) -> bool:
-    return len(gens) == 4 and gens[:2] == (8, 12) and gens[2] % 8 == 2 and gens[3] == gens[2] + 4
+    """Is <gens> = {8,12,8n+2,8n+6} for some n ≥ 1?  (For n = 1 the sorted generators are 8,10,12,14.)"""
+    if len(gens) != 4 or 8 not in gens or 12 not in gens:
+        return False
+    a, b = sorted(set(gens) - {8, 12})
+    return a % 8 == 2 and b == a + 4
 
 
 def known_result(position: PositionLike) -> KnownResult | None:

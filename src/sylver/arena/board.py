@@ -20,7 +20,7 @@ import numpy as np
 
 from sylver.errors import TooLargeError
 from sylver.position import Position, format_product_sum
-from sylver.semigroup import INT64_SAFE, MAX_MULTIPLICITY, Semigroup, round_robin_add
+from sylver.semigroup import INT64_SAFE, MAX_MULTIPLICITY, Semigroup, apery_witness, round_robin_add
 
 
 def small_representation(n: int, gens: tuple[int, ...]) -> dict[int, int] | None:
@@ -132,7 +132,7 @@ class Board:
     def witness(self, n: int) -> dict[int, int] | None:
         """Coefficients c_x >= 0 with Σ c_x·x = n over the named numbers, or None if n is legal.
 
-        Walks down the Apéry set (each Apéry element minus some generator is again one), so it costs
+        Walks down the board's own Apéry set (:func:`sylver.semigroup.apery_witness`), so it costs
         no rebuild even after hundreds of moves.
         """
         if self.is_legal(n):
@@ -143,19 +143,8 @@ class Board:
         if ap is None:
             return self.position().witness(n)
         m = self._m
-        gens = sorted({x for x in self.named if x != m})
-        base = int(ap[n % m])
-        coeffs = {m: (n - base) // m}
-        while base:
-            for x in gens:
-                prev = base - x
-                if prev >= 0 and ap[prev % m] == prev:
-                    coeffs[x] = coeffs.get(x, 0) + 1
-                    base = prev
-                    break
-            else:  # pragma: no cover - impossible for a consistent Apéry set
-                return self.position().witness(n)
-        return {x: c for x, c in sorted(coeffs.items()) if c}
+        w = apery_witness(ap, [m] + sorted({x for x in self.named if x != m}), n)
+        return dict(sorted(w.items()))
 
     def witness_text(self, n: int) -> str:
         """``13 = 4·2 + 5·1`` for an illegal n."""

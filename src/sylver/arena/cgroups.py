@@ -61,18 +61,46 @@ def _probe(base: str) -> list[str]:
     return [f for f, names in _FEATURES.items() if any(n in files for n in names)]
 
 
+def hierarchy_roots(base: str) -> dict[str, str]:
+    """Feature -> the ``sylver-arena`` directory providing it in the one hierarchy mounted at ``base``."""
+    return {feature: os.path.join(base, GROUP) for feature in _probe(base)}
+
+
+def v2_base() -> str | None:
+    """Where the cgroup v2 (unified) hierarchy is mounted (None: it is not)."""
+    try:
+        with open("/proc/self/mounts") as f:
+            for line in f:
+                fields = line.split()
+                if len(fields) > 2 and fields[2] == "cgroup2":
+                    return fields[1]
+    except OSError:
+        pass
+    return None
+
+
 def roots() -> dict[str, str]:
-    """Feature -> the ``sylver-arena`` directory providing it (cached per process)."""
+    """Feature -> the ``sylver-arena`` directory providing it (cached per process).
+
+    The hierarchies are tried in the order of ``_BASES``: on a machine with both (systemd's
+    "hybrid" layout) the v1 controllers come first, as they always provide ``pids``."""
     global _roots
     if _roots is None:
         found: dict[str, str] = {}
         for base in _BASES:
-            for feature in _probe(base):
-                found.setdefault(feature, os.path.join(base, GROUP))
+            for feature, root in hierarchy_roots(base).items():
+                found.setdefault(feature, root)
             if len(found) == len(_FEATURES):
                 break
         _roots = found
     return _roots
+
+
+def use_roots(found: dict[str, str] | None) -> None:
+    """Use these ``sylver-arena`` directories from now on (None: probe again), in this process and
+    the worker processes it forks afterwards (to run on one hierarchy of a hybrid machine)."""
+    global _roots
+    _roots = found
 
 
 def pid_alive(pid: int) -> bool:

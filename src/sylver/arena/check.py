@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 
 from sylver.arena.board import Board
-from sylver.arena.referee import classify_answer
+from sylver.arena.referee import classify_answer, rules_message
 from sylver.arena.rules import Rules
 from sylver.arena.sandbox import BotProcess, StartError, check_sandbox
 from sylver.arena.specs import BotSpec
@@ -47,9 +47,7 @@ def run_check(spec: BotSpec, rules: Rules, memory_mb: int = 4096, unsafe_no_sand
             if start is None:
                 start = list(Rules().draw_start(random.Random(gid)))
             proc.send({"type": "game", "game": gid, "seat": 0, "seed": gid, "start": start, "first_id": 0,
-                       "second_id": 1, "opponent": "check", "rules": {"cap": rules.cap, "clock": rules.clock,
-                       "move_time": rules.move_time, "no_prime_first": rules.no_prime_first,
-                       "time_arg": rules.time_arg}})
+                       "second_id": 1, "opponent": "check", "rules": rules_message(rules)})
             limits = [x for x in (rules.move_time, rules.clock) if x]
             time_left = min(limits) if limits else None
             board = Board(start)

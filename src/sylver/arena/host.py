@@ -284,8 +284,9 @@ class Adapter:
         from sylver.bots.base import Turn  # noqa: PLC0415
 
         pos = self.position(history)
-        turn = Turn(pos, tuple(history), time_left, msg.get("max_move"), bool(msg.get("no_prime_first")),
-                    {"seat": msg.get("seat"), "game": msg.get("game")})
+        turn = Turn(pos, tuple(history), time_left=time_left, max_move=msg.get("max_move"),
+                    no_prime_first=bool(msg.get("no_prime_first")),
+                    extra={"seat": msg.get("seat"), "game": msg.get("game")})
         return self.instance.choose(turn)  # type: ignore[attr-defined]
 
     def learn(self, msg: dict) -> None:

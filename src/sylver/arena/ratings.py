@@ -13,8 +13,9 @@ import random
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 
-from sylver.arena.referee import CRASH_REASONS, ILLEGAL_REASONS
+from sylver.arena.games import PlayedGame
 from sylver.arena.rules import CLASSIC, Rules
+from sylver.position import Termination
 
 ELO_K = 400 / math.log(10)
 
@@ -100,7 +101,7 @@ def elo_ratings(names: list[str], results: list[tuple[str, str, float]]) -> dict
     return out
 
 
-def standings(names: list[str], records: list[dict], rules: Rules, seed: int,
+def standings(names: list[str], records: list[PlayedGame], rules: Rules, seed: int,
               disqualified: list[str] = ()) -> list[BotStats]:  # type: ignore[assignment]
     """The ranked standings of ``records`` (finished, non-void games of the current phase)."""
     stats = {n: BotStats(n) for n in names}
@@ -111,16 +112,14 @@ def standings(names: list[str], records: list[dict], rules: Rules, seed: int,
     pair: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     elo_results = []
     for r in records:
-        if r.get("void"):
-            continue
-        a, b = r["players"]
-        w, lo = r["winner"], r["loser"]
+        a, b = r.players
+        w, lo = r.winner, r.loser
         if a not in stats or b not in stats:
             continue
         for seat, n in enumerate((a, b)):
             st = stats[n]
             st.games += 1
-            my_moves = [t for i, t in enumerate(r.get("times", [])) if i % 2 == seat]
+            my_moves = [t for i, t in enumerate(r.times) if i % 2 == seat]
             st.moves += len(my_moves)
             st.total_time += sum(my_moves)
             if my_moves:
@@ -130,26 +129,25 @@ def standings(names: list[str], records: list[dict], rules: Rules, seed: int,
         sw.points += rules.win_points
         sl.losses += 1
         sl.points += rules.loss_points
-        if r.get("winner_seat", 0) == 0:
+        if r.winner_seat == 0:
             sw.wins_first += 1
         else:
             sw.wins_second += 1
-        reason = r.get("reason", "")
-        if reason in CRASH_REASONS:
+        if r.reason.is_failure:
             sl.crashes += 1
-        elif reason == "timeout":
+        elif r.reason is Termination.TIMEOUT:
             sl.timeouts += 1
-        elif reason in ILLEGAL_REASONS:
+        elif r.reason.is_bad_answer:
             sl.illegal += 1
-        elif reason == "named-one":
+        elif r.reason is Termination.NAMED_ONE:
             sl.named_one += 1
-        for e in r.get("learn_errors", []):
-            if e.get("bot") in stats:
-                stats[e["bot"]].learn_errors += 1
-                if e.get("reason") == "timeout":
-                    stats[e["bot"]].timeouts += 1
+        for e in r.learn_errors:
+            if e.bot in stats:
+                stats[e.bot].learn_errors += 1
+                if e.reason is Termination.TIMEOUT:
+                    stats[e.bot].timeouts += 1
                 else:
-                    stats[e["bot"]].crashes += 1
+                    stats[e.bot].crashes += 1
         pair[(w, lo)][0] += 1
         pair[(lo, w)][1] += 1
         elo_results.append((w, lo, 1.0))
@@ -160,8 +158,8 @@ def standings(names: list[str], records: list[dict], rules: Rules, seed: int,
     for st in stats.values():
         st.wins_above_half = st.wins - st.games / 2
         st.disqualified = st.name in disqualified
-    for n, (e, m) in elo_ratings(list(names), elo_results).items():
-        stats[n].elo, stats[n].elo_margin = e, m
+    for n, (elo, margin) in elo_ratings(list(names), elo_results).items():
+        stats[n].elo, stats[n].elo_margin = elo, margin
     if rules.preset in CLASSIC:
         key = lambda s: (s.disqualified, -s.match_score, -s.wins, -(s.wins - s.losses), s.lot)  # noqa: E731
     else:

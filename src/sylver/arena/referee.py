@@ -1,6 +1,7 @@
 """The referee: plays one game between two sandboxed bots under a set of :class:`Rules`.
 
-Every way a bot can fail is a loss with a reason code (``games.jsonl`` field ``reason``):
+Every way a bot can fail is a loss with a reason, a :class:`sylver.position.Termination` whose value
+is the code in ``games.jsonl`` (field ``reason``):
 
 ============== ==================================================================
 ``named-one``  named 1 (the normal end of a game)
@@ -16,24 +17,29 @@ Every way a bot can fail is a loss with a reason code (``games.jsonl`` field ``r
 ``protocol``   wrote something that is not a protocol message on stdout (``cmd:`` bots)
 ============== ==================================================================
 
-With ``penalties = k > 1`` an illegal answer (illegal, prime-first, above-cap, invalid) only loses
-at the k-th; the earlier ones are listed in ``strikes`` and the bot is asked again.
+With ``penalties = k > 1`` an illegal answer (illegal, prime-first, above-cap, invalid, too-large:
+``Termination.is_bad_answer``) only loses at the k-th; the earlier ones are listed in ``strikes``
+and the bot is asked again.
+
+:func:`play_game` is a short loop over the seats: :meth:`_Game.ask` returns a seat's classified
+:class:`Answer`, :class:`Clocks` keeps each seat's time and chess clock, :class:`Strikes` the
+forgiven answers; the result is a :class:`sylver.arena.games.PlayedGame`.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sylver.arena.board import Board
+from sylver.arena.games import GameSpec, LearnError, PlayedGame, Strike
 from sylver.arena.rules import MAX_ANSWER_DIGITS, Rules
-from sylver.arena.sandbox import BotProcess, OversizeInt
+from sylver.arena.sandbox import BotProcess, OversizeInt, Reply
+from sylver.position import Termination
 from sylver.theory import is_prime
 
-ILLEGAL_REASONS = ("illegal", "prime-first", "above-cap", "invalid", "too-large")
 _TOO_LONG = 10**MAX_ANSWER_DIGITS
-CRASH_REASONS = ("crash", "protocol")
 LEARN_TIME = 20.0
 """Seconds ``learn`` may take when the rules set no per-call limit (King-of-the-Hill: 20 s)."""
 
@@ -48,168 +54,252 @@ class Seat:
     start_error: str = ""
     """Set when the bot could not even be started for this game (it forfeits)."""
 
-
-def _describe_failure(kind: str, reply_msg: dict | None, detail: str) -> tuple[str, str]:
-    """Reason code and detail for a reply that is not a move."""
-    if kind:
-        return kind, detail
-    assert reply_msg is not None
-    if reply_msg.get("type") == "error":
-        where = reply_msg.get("where", "move")
-        message = str(reply_msg.get("message", "error"))
-        if reply_msg.get("error") == "MemoryError":
-            return "crash", f"out of memory in {where}: {message}"
-        return "crash", f"exception in {where}: {message}"
-    return "protocol", f"expected a move, got {str(reply_msg)[:100]}"
+    @property
+    def playing(self) -> bool:
+        return self.process is not None and not self.start_error
 
 
-def classify_answer(value: object, board: Board, rules: Rules, first_move: bool) -> tuple[str, str]:
-    """``("", "")`` for a good move, else the reason code and detail."""
+@dataclass(frozen=True, kw_only=True)
+class Answer:
+    """What a seat answered on its turn: a move (``reason`` None), or why it loses (``reason``)."""
+
+    value: object = None
+    reason: Termination | None = None
+    detail: str = ""
+    counted: bool = True
+    """False when no answer came that counts as one (a failure, a chess clock run out)."""
+    cpu: float = 0.0
+    wall: float = 0.0
+
+
+def describe_failure(reply: Reply) -> tuple[Termination, str]:
+    """Reason and detail for a reply that is not the awaited message."""
+    if reply.failure:
+        return Termination(reply.failure), reply.detail
+    msg = reply.msg or {}
+    if msg.get("type") == "error":
+        where = msg.get("where", "move")
+        message = str(msg.get("message", "error"))
+        if msg.get("error") == "MemoryError":
+            return Termination.CRASH, f"out of memory in {where}: {message}"
+        return Termination.CRASH, f"exception in {where}: {message}"
+    return Termination.PROTOCOL, f"expected a move, got {str(reply.msg)[:100]}"
+
+
+def classify_answer(value: object, board: Board, rules: Rules, first_move: bool) -> tuple[Termination | None, str]:
+    """``(None, "")`` for a good move, else the reason and detail."""
     if isinstance(value, OversizeInt) or isinstance(value, int) and not isinstance(value, bool) \
             and abs(value) >= _TOO_LONG:
         digits = value.digits if isinstance(value, OversizeInt) else len(str(abs(value)))
-        return "invalid", (f"answered an integer with {'about ' if isinstance(value, OversizeInt) else ''}"
-                           f"{digits:,} digits; answers have at most {MAX_ANSWER_DIGITS} digits")
+        return Termination.INVALID_MOVE, (f"answered an integer with {'about ' if isinstance(value, OversizeInt) else ''}"
+                                          f"{digits:,} digits; answers have at most {MAX_ANSWER_DIGITS} digits")
     if isinstance(value, bool) or not isinstance(value, int):
-        return "invalid", f"answered {value!r}, not an integer"
+        return Termination.INVALID_MOVE, f"answered {value!r}, not an integer"
     if value < 1:
-        return "invalid", f"answered {value}, not a positive integer"
+        return Termination.INVALID_MOVE, f"answered {value}, not a positive integer"
     if value == 1:
-        return "named-one", "named 1"
+        return Termination.NAMED_ONE, "named 1"
     if rules.cap is not None and value > rules.cap:
-        return "above-cap", f"{value} is above the cap {rules.cap}"
+        return Termination.ABOVE_CAP, f"{value} is above the cap {rules.cap}"
     if first_move and rules.no_prime_first and is_prime(value):
-        return "prime-first", f"{value} is a prime and the first move may not be one"
+        return Termination.PRIME_FIRST, f"{value} is a prime and the first move may not be one"
     if not board.is_legal(value):
-        return "illegal", f"illegal move {board.witness_text(value)}"
+        return Termination.ILLEGAL_MOVE, f"illegal move {board.witness_text(value)}"
     why = board.unjudgeable(value)
     if why:
-        return "too-large", why
-    return "", ""
+        return Termination.TOO_LARGE, why
+    return None, ""
 
 
-def play_game(game: dict, rules: Rules, seats: list[Seat], on_turn: Callable[[int], None] | None = None) -> dict:
-    """Play one game; ``seats[0]`` moves first.  Returns the record written to games.jsonl.
+def rules_message(rules: Rules) -> dict:
+    """The rules as the bots are told them at the start of a game."""
+    return {"cap": rules.cap, "clock": rules.clock, "move_time": rules.move_time,
+            "no_prime_first": rules.no_prime_first, "time_arg": rules.time_arg}
+
+
+class Clocks:
+    """Each seat's time: what it used in the game, and what is left on its chess clock (if any)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.left: list[float | None] = [rules.clock, rules.clock]
+        self.used = [0.0, 0.0]
+
+    def time_left(self, seat: int) -> float | None:
+        """Seconds the seat may use in its next call (None: no limit)."""
+        limits = [x for x in (self.rules.move_time, self.left[seat]) if x is not None]
+        return max(0.0, min(limits)) if limits else None
+
+    def charge(self, seat: int, cpu: float) -> bool:
+        """Count ``cpu`` seconds against the seat; False when that exhausted its chess clock."""
+        self.used[seat] += cpu
+        left = self.left[seat]
+        if left is None:
+            return True
+        self.left[seat] = left - cpu
+        return left - cpu >= 0
+
+
+class Strikes:
+    """Illegal answers forgiven under rules with several penalties (the k-th loses)."""
+
+    def __init__(self, penalties: int) -> None:
+        self.penalties = penalties
+        self.count = [0, 0]
+        self.log: list[Strike] = []
+
+    def forgive(self, seat: int, ply: int, answer: Answer) -> bool:
+        """Record the bad answer as a strike and return True, unless it is the one that loses."""
+        if answer.reason is None or not answer.reason.is_bad_answer or self.count[seat] + 1 >= self.penalties:
+            return False
+        self.count[seat] += 1
+        self.log.append(Strike(seat=seat, ply=ply, answer=answer.value, reason=answer.reason, detail=answer.detail))
+        return True
+
+
+@dataclass
+class _Game:
+    """The state of a game in progress (the referee's own)."""
+
+    spec: GameSpec
+    rules: Rules
+    seats: list[Seat]
+    on_turn: Callable[[int], None] | None
+    board: Board = field(init=False)
+    history: list[int] = field(init=False)
+    moves: list[object] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+    walls: list[float] = field(default_factory=list)
+    pending: int | None = None
+    update_cpu: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.board = Board(list(self.spec.start))
+        self.history = list(self.spec.start)
+
+    def _call(self, s: int, msg: dict, time_left: float | None, **kw: object) -> Reply:
+        if self.on_turn is not None:
+            self.on_turn(s)
+        proc = self.seats[s].process
+        assert proc is not None
+        reply = proc.call(msg, time_left, **kw)  # type: ignore[arg-type]
+        if self.on_turn is not None:
+            self.on_turn(-1)
+        return reply
+
+    def _update_board(self) -> None:
+        """Name the last move on the board (runs while the bot on move thinks)."""
+        if self.pending is not None:
+            u = time.thread_time()
+            self.board.add(self.pending)
+            self.update_cpu += time.thread_time() - u
+            self.pending = None
+
+    def ask(self, s: int, clocks: Clocks) -> Answer:
+        """The answer of seat ``s`` on its turn, classified."""
+        seat = self.seats[s]
+        if not seat.playing:
+            return Answer(reason=Termination.CRASH, detail=seat.start_error or "not running", counted=False)
+        time_left = clocks.time_left(s)
+        msg = {"type": "turn", "game": self.spec.id, "seat": s, "history": self.history, "time_left": time_left,
+               "time_used": clocks.used[s], "max_move": self.rules.cap,
+               "no_prime_first": self.rules.no_prime_first and not self.moves,
+               "gap_list_limit": self.rules.gap_list_limit}
+        other = self.seats[1 - s].process
+        reply = self._call(s, msg, time_left, before_wait=self._update_board, pause=False,
+                           idle=other if other is not None and other.alive else None)
+        in_time = clocks.charge(s, reply.cpu)
+        if reply.failure or reply.msg is None or reply.msg.get("type") != "move":
+            failure, why = describe_failure(reply)
+            return Answer(reason=failure, detail=why, counted=False, cpu=reply.cpu, wall=reply.wall)
+        value = reply.msg.get("move")
+        if not in_time:
+            return Answer(value=value, reason=Termination.TIMEOUT, counted=False, cpu=reply.cpu, wall=reply.wall,
+                          detail=f"chess clock exhausted ({self.rules.clock:g} s)")
+        reason, detail = classify_answer(value, self.board, self.rules, not self.moves)
+        return Answer(value=value, reason=reason, detail=detail, cpu=reply.cpu, wall=reply.wall)
+
+    def record(self, s: int, answer: Answer) -> None:
+        """Keep a counted answer (a move, or the one that loses the game)."""
+        self.times.append(round(answer.cpu, 6))
+        self.walls.append(round(answer.wall, 6))
+        self.moves.append(answer.value)
+        if answer.reason is None:
+            self.history.append(answer.value)  # type: ignore[arg-type]
+            self.pending = answer.value  # type: ignore[assignment]
+
+    def tell_result(self, winner: int, reason: Termination, last: Answer | None) -> list[LearnError]:
+        """Tell each bot still running how the game ended; the errors of those that fail."""
+        full: list[object] = list(self.history)
+        if last is not None:
+            v = last.value
+            full.append(v if isinstance(v, int | float | str) or v is None else repr(v))
+        errors = []
+        for s, seat in enumerate(self.seats):
+            proc = seat.process
+            if proc is None or seat.start_error or not proc.alive:
+                continue
+            r = self._call(s, {"type": "result", "game": self.spec.id, "seat": s, "history": full,
+                               "start": list(self.spec.start), "first_id": self.seats[0].bot_id,
+                               "second_id": self.seats[1].bot_id, "winner": winner, "reason": reason.value},
+                           self.rules.move_time or LEARN_TIME)
+            if r.failure or r.msg is None or r.msg.get("type") != "ok":
+                code, text = describe_failure(r)
+                errors.append(LearnError(seat=s, bot=seat.name, reason=code, detail=f"in learn: {text}"))
+        return errors
+
+    def announce(self) -> None:
+        """Tell each bot that a game starts."""
+        for s, seat in enumerate(self.seats):
+            if seat.playing:
+                seat.process.send({  # type: ignore[union-attr]
+                    "type": "game", "game": self.spec.id, "seat": s, "seed": self.spec.seed * 2 + s,
+                    "start": list(self.spec.start), "first_id": self.seats[0].bot_id,
+                    "second_id": self.seats[1].bot_id, "opponent": self.seats[1 - s].name,
+                    "rules": rules_message(self.rules),
+                })
+
+
+def play_game(spec: GameSpec, rules: Rules, seats: list[Seat],
+              on_turn: Callable[[int], None] | None = None) -> PlayedGame:
+    """Play one game; ``seats[0]`` moves first.  Returns its record (a line of games.jsonl).
 
     ``on_turn(s)`` is called before each call to the bot in seat s and ``on_turn(-1)`` after it
     (the worker's journal: who was on move if the worker dies)."""
     t_start = time.perf_counter()
     ref_t0 = time.thread_time()
-    update_cpu = [0.0]
-    start = [int(x) for x in game["start"]]
-    board = Board(start)
-    history: list[int] = list(start)
-    moves: list[object] = []
-    times: list[float] = []
-    walls: list[float] = []
-    strikes: list[dict] = []
-    clocks = [rules.clock, rules.clock]
-    used = [0.0, 0.0]
-    first_id, second_id = seats[0].bot_id, seats[1].bot_id
-    for s, seat in enumerate(seats):
-        if seat.process is not None and not seat.start_error:
-            seat.process.send({
-                "type": "game", "game": game["id"], "seat": s, "seed": game["seed"] * 2 + s,
-                "start": start, "first_id": first_id, "second_id": second_id,
-                "opponent": seats[1 - s].name,
-                "rules": {"cap": rules.cap, "clock": rules.clock, "move_time": rules.move_time,
-                          "no_prime_first": rules.no_prime_first, "time_arg": rules.time_arg},
-            })
-    loser = -1
-    reason = detail = ""
-    last_value: object = None
-    pending: int | None = None
+    game = _Game(spec, rules, seats, on_turn)
+    clocks, strikes = Clocks(rules), Strikes(rules.penalties)
+    game.announce()
     ply = 0
-    penalties = [0, 0]
-    while loser < 0:
+    while True:
         s = ply % 2
-        seat = seats[s]
-        if seat.start_error or seat.process is None:
-            loser, reason, detail = s, "crash", seat.start_error or "not running"
+        answer = game.ask(s, clocks)
+        if not answer.counted:
             break
-        limits = [x for x in (rules.move_time, clocks[s]) if x is not None]
-        time_left = max(0.0, min(limits)) if limits else None
-        msg = {"type": "turn", "game": game["id"], "seat": s, "history": history, "time_left": time_left,
-               "time_used": used[s], "max_move": rules.cap, "no_prime_first": rules.no_prime_first and not moves,
-               "gap_list_limit": rules.gap_list_limit}
-        todo = pending
-        pending = None
-
-        def overlap(todo: int | None = todo) -> None:
-            if todo is not None:
-                u = time.thread_time()
-                board.add(todo)
-                update_cpu[0] += time.thread_time() - u
-
-        other = seats[1 - s].process
-        if on_turn is not None:
-            on_turn(s)
-        reply = seat.process.call(msg, time_left, before_wait=overlap, pause=False,
-                                  idle=other if other is not None and other.alive else None)
-        if on_turn is not None:
-            on_turn(-1)
-        used[s] += reply.cpu
-        if clocks[s] is not None:
-            clocks[s] -= reply.cpu  # type: ignore[operator]
-        if reply.failure or reply.msg is None or reply.msg.get("type") != "move":
-            loser = s
-            reason, detail = _describe_failure(reply.failure, reply.msg, reply.detail)
-            break
-        value = reply.msg.get("move")
-        if clocks[s] is not None and clocks[s] < 0:  # type: ignore[operator]
-            loser, reason, detail = s, "timeout", f"chess clock exhausted ({rules.clock:g} s)"
-            last_value = value
-            break
-        reason, detail = classify_answer(value, board, rules, not moves)
-        if reason in ILLEGAL_REASONS and penalties[s] + 1 < rules.penalties:
-            penalties[s] += 1
-            strikes.append({"seat": s, "ply": len(moves), "answer": value, "reason": reason, "detail": detail})
-            reason = detail = ""
+        if strikes.forgive(s, len(game.moves), answer):
             continue
-        times.append(round(reply.cpu, 6))
-        walls.append(round(reply.wall, 6))
-        moves.append(value)
-        if reason:
-            loser, last_value = s, value
+        game.record(s, answer)
+        if answer.reason is not None:
             break
-        history.append(value)  # type: ignore[arg-type]
-        pending = value  # type: ignore[assignment]
         ply += 1
-    referee_cpu = time.thread_time() - ref_t0 - update_cpu[0]
+    referee_cpu = time.thread_time() - ref_t0 - game.update_cpu
     for seat in seats:
         if seat.process is not None:
             seat.process.pause()
             seat.process.reap_strays()  # nothing a bot started outlives the game
-    winner = 1 - loser
-    full: list[object] = list(history)
-    if moves and len(moves) + len(start) > len(history):
-        full.append(last_value if isinstance(last_value, int | float | str) or last_value is None else repr(last_value))
-    learn_errors = []
-    for s, seat in enumerate(seats):
-        proc = seat.process
-        if proc is None or seat.start_error or not proc.alive:
-            continue
-        if on_turn is not None:
-            on_turn(s)
-        r = proc.call({"type": "result", "game": game["id"], "seat": s, "history": full, "start": start,
-                       "first_id": first_id, "second_id": second_id, "winner": winner, "reason": reason},
-                      rules.move_time or LEARN_TIME)
-        if on_turn is not None:
-            on_turn(-1)
-        if r.failure or r.msg is None or r.msg.get("type") != "ok":
-            code, text = _describe_failure(r.failure, r.msg, r.detail)
-            learn_errors.append({"seat": s, "bot": seat.name, "reason": code, "detail": f"in learn: {text}"})
-    names = [seats[0].name, seats[1].name]
+    assert answer.reason is not None
+    winner = 1 - s
+    learn_errors = game.tell_result(winner, answer.reason, answer if answer.counted else None)
     witness = None
-    if reason == "illegal":
-        w = board.witness(int(last_value))  # type: ignore[call-overload]
+    if answer.reason is Termination.ILLEGAL_MOVE:
+        w = game.board.witness(int(answer.value))  # type: ignore[call-overload]
         witness = {str(k): v for k, v in (w or {}).items()}
-    return {
-        "game": game["id"], "phase": game.get("phase", 0), "round": game.get("round", 0),
-        "seed": game["seed"], "players": names, "first": names[0],
-        "start": start, "moves": moves, "times": times, "walls": walls,
-        "winner": names[winner], "loser": names[loser], "winner_seat": winner,
-        "reason": reason, "detail": detail, "witness": witness, "strikes": strikes, "learn_errors": learn_errors,
-        "cpu": [round(used[0], 4), round(used[1], 4)], "wall": round(time.perf_counter() - t_start, 4),
-        "referee_cpu": round(referee_cpu, 6), "update_cpu": round(update_cpu[0], 6),
-    }
+    return PlayedGame(
+        game=spec.id, phase=spec.phase, round=spec.round, seed=spec.seed, players=(seats[0].name, seats[1].name),
+        start=spec.start, moves=tuple(game.moves), times=tuple(game.times), walls=tuple(game.walls),
+        winner_seat=winner, reason=answer.reason, detail=answer.detail, witness=witness,
+        strikes=tuple(strikes.log), learn_errors=tuple(learn_errors),
+        cpu=(round(clocks.used[0], 4), round(clocks.used[1], 4)), wall=round(time.perf_counter() - t_start, 4),
+        referee_cpu=round(referee_cpu, 6), update_cpu=round(game.update_cpu, 6),
+    )

@@ -16,28 +16,21 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from sylver.arena.games import GameSpec, PlayedGame, VoidGame
 from sylver.arena.ratings import BotStats
 from sylver.arena.rules import CLASSIC, Rules
 from sylver.arena.tournament import Events
+from sylver.position import Termination
 
-_WHY = {
-    "named-one": "named 1", "illegal": "", "prime-first": "", "above-cap": "", "too-large": "",
-    "invalid": "invalid answer: ",
-    "timeout": "timeout: ", "crash": "crash: ", "protocol": "protocol error: ",
-}
+_WHY = {Termination.INVALID_MOVE: "invalid answer: ", Termination.TIMEOUT: "timeout: ", Termination.CRASH: "crash: ",
+        Termination.PROTOCOL: "protocol error: "}
+"""What precedes the detail of a loss in a result line (the detail of the others says it all)."""
 
 
-def result_text(rec: dict) -> str:
+def result_text(rec: PlayedGame) -> str:
     """``A wins {B: illegal move 13 = 4·2 + 5·1}``."""
-    reason = rec.get("reason", "")
-    detail = rec.get("detail", "")
-    if reason == "named-one":
-        why = "named 1"
-    elif reason in ("illegal", "prime-first", "above-cap", "too-large"):
-        why = detail
-    else:
-        why = f"{_WHY.get(reason, reason + ': ')}{detail}"
-    return f"{rec['winner']} wins {{{rec['loser']} {why}}}"
+    why = "named 1" if rec.reason is Termination.NAMED_ONE else f"{_WHY.get(rec.reason, '')}{rec.detail}"
+    return f"{rec.winner} wins {{{rec.loser} {why}}}"
 
 
 class ConsoleEvents(Events):
@@ -86,26 +79,26 @@ class ConsoleEvents(Events):
             self.task = self.progress.add_task("games", total=total, completed=done)
         self.count = done
 
-    def started(self, game: dict, number: int, total: int) -> None:
+    def started(self, game: GameSpec, number: int, total: int) -> None:
         if not self.quiet:
-            a, b = game["players"]
+            a, b = game.players
             self._print(f"Started game {number} of {total} ({a} vs {b})")
 
-    def finished(self, rec: dict, number: int, total: int) -> None:
-        a, b = rec["players"]
+    def finished(self, rec: PlayedGame, number: int, total: int) -> None:
+        a, b = rec.players
         self.count += 1
         if self.progress is not None and self.task is not None:
             self.progress.advance(self.task)
-        w = rec["winner"]
+        w = rec.winner
         self.score[w][0] += 1
-        self.score[rec["loser"]][1] += 1
+        self.score[rec.loser][1] += 1
         if self.rules is not None:
             self.points[w] += self.rules.win_points
-            self.points[rec["loser"]] += self.rules.loss_points
+            self.points[rec.loser] += self.rules.loss_points
         if not self.quiet:
             self._print(f"Finished game {number} ({a} vs {b}): {result_text(rec)}")
-            for e in rec.get("learn_errors", []):
-                self._print(f"  {e['bot']}: {e['reason']} {e['detail']}", "yellow")
+            for e in rec.learn_errors:
+                self._print(f"  {e.bot}: {e.reason.value} {e.detail}", "yellow")
         if self.match:
             if not self.quiet:
                 x, y = self.names
@@ -117,8 +110,8 @@ class ConsoleEvents(Events):
             self._print("Standings after {} games: {}".format(
                 self.count, ", ".join(f"{k} {v:g}" for k, v in top)))
 
-    def void(self, rec: dict) -> None:
-        self._print(f"VOID game {rec['game']} ({' vs '.join(rec.get('players', []))}): {rec.get('error')}",
+    def void(self, rec: VoidGame) -> None:
+        self._print(f"VOID game {rec.game} ({' vs '.join(rec.players)}): {rec.error}",
                     "bold red")
 
     def disqualified(self, names: list[str]) -> None:

@@ -32,6 +32,7 @@ import sys
 import sysconfig
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,13 +96,13 @@ def _loads(data: bytes | str) -> object:
     return obj
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Reply:
     """The outcome of one call: a message, or why there is none."""
 
     msg: dict | None
-    cpu: float
-    wall: float
+    cpu: float = 0.0
+    wall: float = 0.0
     failure: str = ""
     """"" (a message came), ``timeout``, ``crash``, ``protocol``."""
     detail: str = ""
@@ -214,18 +215,34 @@ def _python_paths() -> list[str]:
     return paths
 
 
+PRIVATE_DIRS = ("/", "/tmp", "/dev", "/proc")
+"""Directories the sandbox replaces by its own: what lives in them is bound file by file."""
+
+
+def _folder_of(path: str) -> str:
+    """The folder to show for ``path`` (a file): its directory, or the file itself when that
+    directory is one the sandbox replaces (a bot at /tmp/bot.py must not reveal the whole /tmp)."""
+    folder = os.path.dirname(path)
+    return path if os.path.realpath(folder) in PRIVATE_DIRS else folder
+
+
 def _bind_set(paths: list[str]) -> list[str]:
     """Existing absolute paths, resolved, without those under /usr or under another one."""
     out: list[str] = []
     for p in sorted({os.path.realpath(p) for p in paths if p and os.path.isabs(p) and os.path.exists(p)}):
-        if p == "/" or p == "/usr" or p.startswith("/usr/") or any(p == q or p.startswith(q + "/") for q in out):
+        if p in PRIVATE_DIRS or p == "/usr" or p.startswith("/usr/") or any(p == q or p.startswith(q + "/") for q in out):
             continue
         out.append(p)
     return out
 
 
 def sandbox_argv(spec: BotSpec, argv: list[str]) -> list[str]:
-    """The bwrap command line that runs ``argv`` for ``spec`` in its sandbox."""
+    """The bwrap command line that runs ``argv`` for ``spec`` in its sandbox.
+
+    bwrap applies its mount operations in order: the private ``/tmp`` (and ``/dev``, ``/proc``) come
+    first and the read-only binds after them, so a bot, a virtualenv or a checkout that lives under
+    ``/tmp`` (a CI clone) is bound on top of the private ``/tmp`` rather than hidden by it.
+    """
     bwrap = shutil.which("bwrap")
     assert bwrap is not None
     args = [bwrap, "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts",
@@ -238,18 +255,36 @@ def sandbox_argv(spec: BotSpec, argv: list[str]) -> list[str]:
             args += ["--ro-bind", top, top]
     if os.path.isfile("/etc/ld.so.cache"):
         args += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_SIZE // 16), "--tmpfs", "/dev/shm",
+             "--remount-ro", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
     if spec.kind == "python":
-        wanted = _python_paths() + [os.path.dirname(spec.target)]
+        wanted = _python_paths() + [_folder_of(spec.target)]
     else:  # the program's installation (e.g. a virtualenv: bin/..), and the files named in its arguments
         prog = argv[0]
         wanted = [os.path.dirname(os.path.dirname(p)) for p in (prog, os.path.realpath(prog))]
-        wanted += [a if os.path.isdir(a) else os.path.dirname(a) for a in argv if os.path.isabs(a) and os.path.exists(a)]
-    for p in _bind_set(wanted):
-        args += ["--ro-bind", p, p]
-    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_SIZE // 16), "--tmpfs", "/dev/shm",
-             "--remount-ro", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp", "--remount-ro", "/",
-             "--chdir", "/tmp", "--"]
-    return args + argv
+        wanted += [a if os.path.isdir(a) else _folder_of(a) for a in argv if os.path.isabs(a) and os.path.exists(a)]
+    return args + _binds(_bind_set(wanted)) + ["--remount-ro", "/", "--chdir", "/tmp", "--"] + argv
+
+
+def _binds(paths: list[str]) -> list[str]:
+    """Read-only binds of ``paths``.  Those deeper in ``/tmp`` go into a read-only skeleton mounted
+    on their top folder there (``/tmp/ci`` for ``/tmp/ci/main/.venv``): the folders that lead to
+    them exist only in it, so the bot cannot write beside them; the rest of its ``/tmp`` stays
+    writable and private."""
+    args: list[str] = []
+    skeletons: dict[str, list[str]] = {}
+    for p in paths:
+        parts = p.split("/")
+        if p.startswith("/tmp/") and len(parts) > 3:
+            skeletons.setdefault("/".join(parts[:3]), []).append(p)
+        else:
+            args += ["--ro-bind", p, p]
+    for top, inside in skeletons.items():
+        args += ["--size", str(1 << 20), "--tmpfs", top]
+        for p in inside:
+            args += ["--ro-bind", p, p]
+        args += ["--remount-ro", top]
+    return args
 
 
 def _sandbox_env(spec: BotSpec) -> dict[str, str]:
@@ -272,7 +307,7 @@ def sandbox_problem() -> str:
     """Why untrusted bots cannot be sandboxed on this machine ("" if they can)."""
     if shutil.which("bwrap") is None:
         return "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
-    probe = BotSpec("python", "probe", str(HOST), "", (), "")
+    probe = BotSpec(kind="python", name="probe", target=str(HOST), cls="", argv=(), text="")
     argv = sandbox_argv(probe, [sys.executable, "-c", "import os; os.listdir('/tmp')"])
     try:
         r = subprocess.run(argv, capture_output=True, text=True, timeout=60, env=_sandbox_env(probe))  # noqa: S603
@@ -281,6 +316,27 @@ def sandbox_problem() -> str:
     if r.returncode != 0:
         why = (r.stderr.strip().splitlines() or [f"exit status {r.returncode}"])[-1]
         return f"bubblewrap cannot create the sandbox here ({why[:200]})"
+    return ""
+
+
+@functools.cache
+def user_namespaces_problem() -> str:
+    """Why this machine cannot give a process a new user namespace ("" if it can): the one thing
+    bubblewrap needs from the kernel.  Tried in a child process, so nothing here changes."""
+    try:
+        if Path("/proc/sys/user/max_user_namespaces").read_text().strip() == "0":
+            return "user namespaces are disabled (/proc/sys/user/max_user_namespaces is 0)"
+    except OSError:
+        pass
+    code = ("import ctypes, os, sys\n"
+            "libc = ctypes.CDLL(None, use_errno=True)\n"
+            "sys.exit(0 if libc.unshare(0x10000000) == 0 else ctypes.get_errno())")  # CLONE_NEWUSER
+    try:
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)  # noqa: S603
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"cannot test for user namespaces: {exc}"
+    if r.returncode != 0:
+        return f"the kernel refuses a new user namespace ({os.strerror(r.returncode)})"
     return ""
 
 
@@ -311,6 +367,93 @@ def _warm_kernels() -> None:
 
         warm_up()
         _warmed = True
+
+
+def _limits_in_child(cgroup: BotCgroup, memory_mb: int) -> Callable[[], None]:
+    """What a bot's first process runs between fork and exec: join its cgroups, die with its
+    parent, and set its resource limits."""
+    procs_files = cgroup.procs_files
+    memory = memory_mb * 1024 * 1024
+    if cgroup.limits_processes:
+        nproc = None
+    else:
+        nproc = MAX_PROCESSES if os.geteuid() == 0 else _user_processes() + MAX_PROCESSES
+
+    def limits() -> None:
+        for path in procs_files:
+            try:
+                with open(path, "w") as f:
+                    f.write(str(os.getpid()))
+            except OSError:
+                pass
+        try:
+            libc = ctypes.CDLL(None)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except Exception:  # noqa: BLE001
+            pass
+        for res, val in (
+            (resource.RLIMIT_AS, memory),
+            (resource.RLIMIT_NPROC, nproc),
+            (resource.RLIMIT_FSIZE, 256 << 20),
+            (resource.RLIMIT_CORE, 0),
+        ):
+            if val is not None:
+                try:
+                    resource.setrlimit(res, (val, val))
+                except (ValueError, OSError):
+                    pass
+
+    return limits
+
+
+class CallClock:
+    """The limits of one call: its CPU budget and its wall-clock guard (see :meth:`BotProcess.call`).
+
+    The load factor and the CPU waiting are read once the call outlasts its first wait (a fast
+    answer needs neither); waiting before that counts as the bot's own time."""
+
+    def __init__(self, bot: BotProcess, c0: float, budget: float | None, wall: float | None) -> None:
+        self.bot, self.pid, self.c0, self.budget = bot, bot.pid, c0, budget
+        self.wall_given = wall is not None
+        if wall is not None:
+            self.guard = wall
+        else:
+            self.guard = UNLIMITED_WALL if budget is None else budget * WALL_FACTOR + WALL_SLACK
+        self.t0 = time.perf_counter()
+        self.deadline = self.t0 + self.guard
+        self.used = 0.0
+        """CPU seconds used in the call, as last measured."""
+        self.polled = False
+        """True once a wait ended without output."""
+        self.load = 0.0
+        self.delay0 = 0.0
+
+    def check(self, now: float) -> tuple[Reply | None, float]:
+        """A timeout if the call has passed a limit, else None and how long to wait for output."""
+        budget, guard, t0 = self.budget, self.guard, self.t0
+        if self.polled and budget is not None:
+            self.used = (self.bot._cpu() or self.c0) - self.c0
+            if self.used > budget + 0.05:
+                return Reply(msg=None, cpu=self.used, failure="timeout",
+                             detail=f"used {self.used:.2f} s of CPU time (limit {budget:.3g} s)"), 0.0
+        if self.polled and not self.load:
+            self.load = load_factor()
+            self.delay0 = _run_delay(self.pid)
+            self.deadline = t0 + guard * self.load
+        if now >= self.deadline:
+            waited = _run_delay(self.pid) - self.delay0
+            if now - t0 - waited >= guard:
+                rule = "2 × its time + 1 s, " if not self.wall_given and budget is not None else ""
+                return Reply(msg=None, cpu=self.used, failure="timeout", detail=(
+                    f"no answer within the wall-clock guard of {guard:.3g} s ({rule}at least × the load "
+                    f"factor {self.load:.2g}): {now - t0:.3g} s passed, {waited:.2g} s of them waiting for a "
+                    f"CPU, and it used {self.used:.2f} s of CPU time")), 0.0
+            wait = max(0.01, guard - (now - t0 - waited))
+        else:
+            wait = self.deadline - now
+        if budget is not None:
+            wait = min(wait, max(0.005, min(0.25, budget - self.used + 0.02)))
+        return None, wait
 
 
 class BotProcess:
@@ -349,6 +492,29 @@ class BotProcess:
                                          "--unsafe-no-sandbox to run it without one (only bots you trust)")
         safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in self.spec.name)[:40]
         self.workdir = tempfile.mkdtemp(prefix=f"sylver-bot-{os.getpid()}-{safe}-")
+        self._spawn()
+        hello = dict(hello or {})
+        hello.update(type="hello", protocol=1, id=self.bot_id, name=self.spec.name)
+        r = self.call(hello, None, wall=STARTUP_WALL, pause=False)
+        why = ""
+        if r.failure or r.msg is None:
+            why = r.detail or r.failure
+        elif r.msg.get("type") == "error":
+            why = str(r.msg.get("message", "?"))
+        elif r.msg.get("type") != "ready":
+            why = f"expected a ready message, got {r.msg!r:.100}"
+        if why:
+            self.close()
+            raise StartError(f"bot {self.spec.name} cannot start: {why}")
+        assert r.msg is not None
+        self.api = str(r.msg.get("api", self.spec.kind))
+        if self.sandboxed:
+            self._find_first_process()
+        self.pause()
+        return r.msg
+
+    def _command(self) -> tuple[list[str], dict[str, str], str]:
+        """The command line, environment and working directory of the bot's first process."""
         if self.spec.kind == "cmd":
             argv = list(self.spec.argv)
         else:
@@ -366,40 +532,14 @@ class BotProcess:
             env.pop("PYTHONSTARTUP", None)
             cwd = self.workdir
         env.update(threads)
+        return argv, env, cwd
+
+    def _spawn(self) -> None:
+        """Start the first process in cgroups of its own and within the limits, its stderr to bot.log."""
+        argv, env, cwd = self._command()
         cgroup = BotCgroup(MAX_PROCESSES)
         self.cgroup = cgroup if cgroup.dirs else None
-        procs_files = cgroup.procs_files
         log = open(os.path.join(self.workdir, "bot.log"), "wb")  # noqa: SIM115
-        memory = self.memory_mb * 1024 * 1024
-        if cgroup.limits_processes:
-            nproc = None
-        else:
-            nproc = MAX_PROCESSES if os.geteuid() == 0 else _user_processes() + MAX_PROCESSES
-
-        def limits() -> None:  # runs in the child between fork and exec
-            for path in procs_files:
-                try:
-                    with open(path, "w") as f:
-                        f.write(str(os.getpid()))
-                except OSError:
-                    pass
-            try:
-                libc = ctypes.CDLL(None)
-                libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-            except Exception:  # noqa: BLE001
-                pass
-            for res, val in (
-                (resource.RLIMIT_AS, memory),
-                (resource.RLIMIT_NPROC, nproc),
-                (resource.RLIMIT_FSIZE, 256 << 20),
-                (resource.RLIMIT_CORE, 0),
-            ):
-                if val is not None:
-                    try:
-                        resource.setrlimit(res, (val, val))
-                    except (ValueError, OSError):
-                        pass
-
         try:
             self.proc = subprocess.Popen(  # noqa: S603
                 argv,
@@ -409,7 +549,7 @@ class BotProcess:
                 cwd=cwd,
                 env=env,
                 start_new_session=True,
-                preexec_fn=limits,  # noqa: PLW1509
+                preexec_fn=_limits_in_child(cgroup, self.memory_mb),  # noqa: PLW1509
                 close_fds=True,
             )
         except OSError as exc:
@@ -423,24 +563,6 @@ class BotProcess:
         self.cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
         os.set_blocking(self.proc.stdout.fileno(), False)  # type: ignore[union-attr]
         os.set_blocking(self.proc.stdin.fileno(), False)  # type: ignore[union-attr]
-        hello = dict(hello or {})
-        hello.update(type="hello", protocol=1, id=self.bot_id, name=self.spec.name)
-        r = self.call(hello, None, wall=STARTUP_WALL, pause=False)
-        if r.failure or r.msg is None:
-            why = r.detail or r.failure
-            self.close()
-            raise StartError(f"bot {self.spec.name} cannot start: {why}")
-        if r.msg.get("type") == "error":
-            self.close()
-            raise StartError(f"bot {self.spec.name} cannot start: {r.msg.get('message', '?')}")
-        if r.msg.get("type") != "ready":
-            self.close()
-            raise StartError(f"bot {self.spec.name} cannot start: expected a ready message, got {r.msg!r:.100}")
-        self.api = str(r.msg.get("api", self.spec.kind))
-        if self.sandboxed:
-            self._find_first_process()
-        self.pause()
-        return r.msg
 
     def _find_first_process(self) -> None:
         """The sandboxed bot's first process: PID 2 of its namespace (bwrap, then bwrap's reaper)."""
@@ -594,7 +716,8 @@ class BotProcess:
         return True
 
     def call(self, msg: dict, time_left: float | None, *, wall: float | None = None,
-             pause: bool = True, before_wait=None, idle: BotProcess | None = None) -> Reply:  # noqa: ANN001
+             pause: bool = True, before_wait: Callable[[], None] | None = None,
+             idle: BotProcess | None = None) -> Reply:
         """Send ``msg`` and wait for one answer within ``time_left`` seconds of CPU time.
 
         ``before_wait`` runs after the message is sent (the referee's own bookkeeping overlaps the
@@ -606,108 +729,69 @@ class BotProcess:
         the bot did not spend waiting for a CPU, and is never shorter than itself × the load factor.
         """
         assert self.proc is not None
-        pid = self.pid
         self.resume()
         c0 = self._cpu_last if self._cpu_last is not None else self._cpu()
         if c0 is None or not self.alive:
             if before_wait:
                 before_wait()
-            return Reply(None, 0.0, 0.0, "crash", self.exit_description())
-        budget: float | None
-        if time_left is not None:
-            limit = max(time_left, 0.0)
-            budget = limit
-            # The kernel's backstop: the first process's CPU time is at most the tree's (c0).
-            soft = int(c0 + limit + 2.0) + 1
-            hard = self.cpu_hard
-            if hard != resource.RLIM_INFINITY and soft > hard:
-                soft = hard
-            if soft != self._cpu_soft:
-                try:
-                    resource.prlimit(pid, resource.RLIMIT_CPU, (soft, hard))
-                    self._cpu_soft = soft
-                except (OSError, ValueError):
-                    pass
-            guard = wall if wall is not None else limit * WALL_FACTOR + WALL_SLACK
-        else:
-            budget = None
-            guard = wall if wall is not None else UNLIMITED_WALL
-        # The load factor and the CPU waiting are read once the call outlasts its first wait (a
-        # fast answer needs neither); waiting before that counts as the bot's own time.
-        load = 0.0
-        delay0 = 0.0
-        t0 = time.perf_counter()
+            return Reply(msg=None, failure="crash", detail=self.exit_description())
+        budget = None if time_left is None else max(time_left, 0.0)
+        if budget is not None:
+            self._arm_cpu_limit(c0, budget)
+        clock = CallClock(self, c0, budget, wall)
         extra = self._unsolicited()
         if extra:
             if before_wait:
                 before_wait()
             self.kill()
-            return Reply(None, 0.0, 0.0, "protocol", f"wrote {extra!r} without being asked")
+            return Reply(msg=None, failure="protocol", detail=f"wrote {extra!r} without being asked")
         sent = self.send(msg)
         if before_wait:
             before_wait()
         if not sent:
-            return Reply(None, 0.0, time.perf_counter() - t0, "crash", self.exit_description())
+            return Reply(msg=None, wall=time.perf_counter() - clock.t0, failure="crash",
+                         detail=self.exit_description())
+        result = self._await_answer(clock, idle)
+        self._settle(result, clock)
+        if pause and not self.dead:
+            self.pause()
+        return result
+
+    def _arm_cpu_limit(self, c0: float, budget: float) -> None:
+        """The kernel's backstop: RLIMIT_CPU of the first process at its CPU time so far (at most
+        the tree's, c0) + the budget + a margin."""
+        soft = int(c0 + budget + 2.0) + 1
+        hard = self.cpu_hard
+        if hard != resource.RLIM_INFINITY and soft > hard:
+            soft = hard
+        if soft != self._cpu_soft:
+            try:
+                resource.prlimit(self.pid, resource.RLIMIT_CPU, (soft, hard))
+                self._cpu_soft = soft
+            except (OSError, ValueError):
+                pass
+
+    def _await_answer(self, clock: CallClock, idle: BotProcess | None) -> Reply:
+        """Read the bot's output until a message, a failure, or a limit of ``clock``."""
         fd = self.proc.stdout.fileno()  # type: ignore[union-attr]
-        deadline = t0 + guard
-        used = 0.0
-        polled = False
-        result: Reply | None = None
         while True:
-            line, ok = self._take_line()
-            if not ok:
-                result = Reply(None, 0.0, 0.0, "protocol", "an output line longer than 1 MiB")
-                break
-            if line is not None:
-                stripped = line.strip()
-                if not stripped:
-                    continue
-                try:
-                    obj = _loads(stripped)
-                except ValueError:
-                    obj = None
-                if not isinstance(obj, dict):
-                    text = stripped[:60].decode(errors="replace")
-                    result = Reply(None, 0.0, 0.0, "protocol", f"garbage on stdout: {text!r}")
-                    break
-                if obj.get("type") == "log":
-                    continue
-                result = Reply(obj, 0.0, 0.0)
-                break
+            reply = self._next_message()
+            if reply is not None:
+                return reply
             now = time.perf_counter()
-            if polled and budget is not None:
-                used = (self._cpu() or c0) - c0
-                if used > budget + 0.05:
-                    result = Reply(None, used, 0.0, "timeout", f"used {used:.2f} s of CPU time (limit {budget:.3g} s)")
-                    break
-            if polled and not load:
-                load = load_factor()
-                delay0 = _run_delay(pid)
-                deadline = t0 + guard * load
-            if now >= deadline:
-                waited = _run_delay(pid) - delay0
-                if now - t0 - waited >= guard:
-                    result = Reply(None, used, 0.0, "timeout", (
-                        f"no answer within the wall-clock guard of {guard:.3g} s "
-                        f"({'2 × its time + 1 s, ' if wall is None and budget is not None else ''}"
-                        f"at least × the load factor {load:.2g}): {now - t0:.3g} s passed, {waited:.2g} s of "
-                        f"them waiting for a CPU, and it used {used:.2f} s of CPU time"))
-                    break
-                wait = max(0.01, guard - (now - t0 - waited))
-            else:
-                wait = deadline - now
-            if budget is not None:
-                wait = min(wait, max(0.005, min(0.25, budget - used + 0.02)))
+            reply, wait = clock.check(now)
+            if reply is not None:
+                return reply
             if idle is not None and not idle.stopped:
-                if now - t0 >= PAUSE_GRACE:
+                if now - clock.t0 >= PAUSE_GRACE:
                     idle.pause()
                 else:
-                    wait = min(wait, PAUSE_GRACE - (now - t0))
+                    wait = min(wait, PAUSE_GRACE - (now - clock.t0))
             try:
                 ready, _, _ = select.select([fd], [], [], wait)
             except (OSError, ValueError):
                 ready = [fd]
-            polled = polled or not ready
+            clock.polled = clock.polled or not ready
             if ready:
                 try:
                     chunk = os.read(fd, 1 << 16)
@@ -716,14 +800,38 @@ class BotProcess:
                 except OSError:
                     chunk = b""
                 if not chunk:
-                    result = Reply(None, 0.0, 0.0, "crash", "")
-                    break
+                    return Reply(msg=None, failure="crash")
                 self.buf += chunk
-        wall_used = time.perf_counter() - t0
+
+    def _next_message(self) -> Reply | None:
+        """The next message in what the bot has written (log messages skipped), a protocol failure,
+        or None while no complete line has come."""
+        while True:
+            line, ok = self._take_line()
+            if not ok:
+                return Reply(msg=None, failure="protocol", detail="an output line longer than 1 MiB")
+            if line is None:
+                return None
+            stripped = line.strip()
+            if not stripped:
+                continue
+            try:
+                obj = _loads(stripped)
+            except ValueError:
+                obj = None
+            if not isinstance(obj, dict):
+                text = stripped[:60].decode(errors="replace")
+                return Reply(msg=None, failure="protocol", detail=f"garbage on stdout: {text!r}")
+            if obj.get("type") != "log":
+                return Reply(msg=obj)
+
+    def _settle(self, result: Reply, clock: CallClock) -> None:
+        """Fill in the call's CPU and wall time, and turn what they and the bot's exit show into the
+        failure they are (a crash by SIGXCPU is a timeout; a late answer too)."""
+        result.wall = time.perf_counter() - clock.t0
         c1 = self._cpu()
         self._cpu_last = c1
-        proc_cpu = (c1 - c0) if c1 is not None else result.cpu
-        result.wall = wall_used
+        proc_cpu = (c1 - clock.c0) if c1 is not None else result.cpu
         reported = result.msg.get("cpu") if result.msg else None
         if isinstance(reported, int | float) and reported >= 0 and proc_cpu <= reported + 0.03:
             result.cpu = float(reported)
@@ -737,14 +845,11 @@ class BotProcess:
                 result.detail = f"exceeded its CPU time ({result.detail})"
         elif result.failure:
             self.kill()
-        elif budget is not None and result.cpu > budget:
+        elif clock.budget is not None and result.cpu > clock.budget:
             result.failure = "timeout"
-            result.detail = f"used {result.cpu:.2f} s of CPU time (limit {budget:.3g} s)"
+            result.detail = f"used {result.cpu:.2f} s of CPU time (limit {clock.budget:.3g} s)"
         if not self.dead and result.msg and result.msg.get("type") == "error":
             self.reap_strays()
-        if pause and not self.dead:
-            self.pause()
-        return result
 
     def reap_strays(self) -> int:
         """Kill every process the bot started (its first process stays); return how many."""

@@ -5,6 +5,7 @@ A display name can be given with ``name=NAME,SPEC`` (any kind) or ``SPEC,name=NA
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shlex
 import shutil
@@ -12,7 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BotSpec:
     """How to start one bot."""
 
@@ -73,7 +74,7 @@ def parse_spec(text: str) -> BotSpec:
         # The bot runs in a directory of its own: arguments naming existing files become absolute.
         args = tuple(os.path.abspath(a) if not a.startswith("-") and os.path.exists(a) else a for a in argv[1:])
         argv = (os.path.abspath(found),) + args
-        return BotSpec("cmd", name or Path(prog).name, argv[0], "", argv, text)
+        return BotSpec(kind="cmd", name=name or Path(prog).name, target=argv[0], argv=argv, text=text)
     if ":" in raw or raw.endswith(".py"):
         path, _, cls = raw.rpartition(":") if ":" in raw else (raw, "", "")
         p = Path(path).expanduser()
@@ -81,9 +82,9 @@ def parse_spec(text: str) -> BotSpec:
             raise ValueError(f"bot spec {text!r}: expected path/file.py:Class")
         if not p.is_file():
             raise ValueError(f"bot {text!r}: file {path!r} not found")
-        return BotSpec("python", name or cls or p.stem, str(p.resolve()), cls, (), text)
+        return BotSpec(kind="python", name=name or cls or p.stem, target=str(p.resolve()), cls=cls, text=text)
     if raw in BOTS:
-        return BotSpec("builtin", name or raw, raw, "", (), text)
+        return BotSpec(kind="builtin", name=name or raw, target=raw, text=text)
     raise ValueError(
         f"unknown bot {raw!r}: give a built-in bot ({', '.join(sorted(BOTS))}), "
         "path/file.py:Class or cmd:PROGRAM ARGS"
@@ -99,6 +100,6 @@ def parse_specs(texts: list[str]) -> list[BotSpec]:
         n = seen.get(s.name, 0) + 1
         seen[s.name] = n
         if n > 1:
-            s = BotSpec(s.kind, f"{s.name}#{n}", s.target, s.cls, s.argv, s.text)
+            s = dataclasses.replace(s, name=f"{s.name}#{n}")
         out.append(s)
     return out

@@ -28,14 +28,17 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from sylver.arena.cgroups import sweep_stale
+from sylver.arena.games import GameLine, GameSpec, PlayedGame, VoidGame, game_from_json
 from sylver.arena.ratings import BotStats, standings
 from sylver.arena.rules import Rules
 from sylver.arena.sandbox import DEFAULT_MEMORY_MB, BotProcess, check_sandbox
 from sylver.arena.specs import BotSpec
-from sylver.arena.worker import read_journals, run_game
+from sylver.arena.worker import GameTask, read_journals, run_game
 from sylver.executors import default_jobs, make_executor
+from sylver.position import Termination
 
 PLAN_VERSION = 1
 
@@ -70,9 +73,9 @@ class Config:
 
     @classmethod
     def from_json(cls, d: dict) -> Config:
-        return cls([BotSpec.from_json(s) for s in d["bots"]], Rules.from_json(d["rules"]), d["rounds"],
-                   d["seed"], d["disqualify_on_timeout"], d["memory_mb"],
-                   [tuple(p) for p in d["pairs"]] if d.get("pairs") else None)
+        return cls([BotSpec.from_json(s) for s in d["bots"]], Rules.from_json(d["rules"]), rounds=d["rounds"],
+                   seed=d["seed"], disqualify_on_timeout=d["disqualify_on_timeout"], memory_mb=d["memory_mb"],
+                   pairs=[tuple(p) for p in d["pairs"]] if d.get("pairs") else None)
 
     def identity(self) -> dict:
         """What must match for a resume (specs by their text and name, not resolved paths)."""
@@ -87,7 +90,7 @@ class Config:
         return [s.name for s in self.specs]
 
 
-def make_games(config: Config, phase: int, active: list[int]) -> list[dict]:
+def make_games(config: Config, phase: int, active: list[int]) -> list[GameSpec]:
     """Every game of one phase: each round, every pair twice (each bot first once)."""
     import random
 
@@ -101,9 +104,9 @@ def make_games(config: Config, phase: int, active: list[int]) -> list[dict]:
                 gid += 1
                 seed = game_seed(config.seed, phase, gid)
                 start = config.rules.draw_start(random.Random(seed))
-                games.append({"id": gid, "phase": phase, "round": rnd, "seats": [first, second],
-                              "players": [config.specs[first].name, config.specs[second].name],
-                              "seed": seed, "start": list(start)})
+                games.append(GameSpec(id=gid, phase=phase, round=rnd, seats=(first, second),
+                                      players=(config.specs[first].name, config.specs[second].name),
+                                      seed=seed, start=tuple(start)))
     return games
 
 
@@ -127,7 +130,7 @@ class ResultsDir:
 
     def __init__(self, path: str | Path | None) -> None:
         self.path = Path(path) if path else None
-        self.records: list[dict] = []
+        self.records: list[GameLine] = []
 
     def load_or_create(self, config: Config) -> dict:
         """The plan (phases, games): loaded on resume, written first otherwise."""
@@ -167,9 +170,9 @@ class ResultsDir:
             if end > len(data):  # no newline: a line cut by a kill
                 break
             try:
-                self.records.append(json.loads(line))
+                self.records.append(game_from_json(json.loads(line)))
                 good_end = end
-            except ValueError:
+            except (ValueError, KeyError, TypeError):
                 if line.strip():
                     break
                 good_end = end
@@ -178,18 +181,18 @@ class ResultsDir:
             with open(path, "r+b") as f:
                 f.truncate(good_end)
 
-    def append(self, record: dict) -> None:
+    def append(self, record: GameLine) -> None:
         self.records.append(record)
         if self.path is None:
             return
         with open(self.path / "games.jsonl", "a") as f:
-            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+            f.write(json.dumps(record.to_json(), ensure_ascii=False) + "\n")
             f.flush()
             os.fsync(f.fileno())
 
-    def done(self, phase: int) -> dict[int, dict]:
+    def done(self, phase: int) -> dict[int, PlayedGame]:
         """The finished (non-void) games of a phase by id."""
-        return {r["game"]: r for r in self.records if r.get("phase", 0) == phase and not r.get("void")}
+        return {r.game: r for r in self.records if r.phase == phase and isinstance(r, PlayedGame)}
 
     def write_standings(self, table: list[BotStats], config: Config, extra: dict) -> None:
         if self.path is None:
@@ -215,19 +218,19 @@ class Events:
     """What the runner tells its user (the CLI prints these; tests may record them)."""
 
     def phase(self, phase: int, active: list[str], total: int, done: int) -> None: ...
-    def started(self, game: dict, number: int, total: int) -> None: ...
-    def finished(self, record: dict, number: int, total: int) -> None: ...
-    def void(self, record: dict) -> None: ...
+    def started(self, game: GameSpec, number: int, total: int) -> None: ...
+    def finished(self, record: PlayedGame, number: int, total: int) -> None: ...
+    def void(self, record: VoidGame) -> None: ...
     def disqualified(self, names: list[str]) -> None: ...
     def note(self, text: str) -> None: ...
 
 
 @dataclass
-class Outcome:
+class TournamentResult:
     """What :func:`run_tournament` returns."""
 
     table: list[BotStats]
-    records: list[dict]
+    records: list[PlayedGame]
     disqualified: list[str] = field(default_factory=list)
     phase: int = 0
     voids: int = 0
@@ -288,157 +291,203 @@ def _exit_text(code: int | None) -> str:
     return f"exited with status {code}"
 
 
-def forfeit_record(g: dict, phase: int, loser: int, detail: str) -> dict:
+def forfeit_record(g: GameSpec, loser: int, detail: str, worker: str) -> PlayedGame:
     """The record of a game that the bot in seat ``loser`` lost before it could end (a crash)."""
-    names = g["players"]
-    return {"game": g["id"], "phase": phase, "round": g["round"], "seed": g["seed"], "players": names,
-            "first": names[0], "start": g["start"], "moves": [], "times": [], "walls": [],
-            "winner": names[1 - loser], "loser": names[loser], "winner_seat": 1 - loser, "reason": "crash",
-            "detail": detail, "witness": None, "strikes": [], "learn_errors": [], "cpu": [0.0, 0.0],
-            "wall": 0.0, "referee_cpu": 0.0, "update_cpu": 0.0}
+    return PlayedGame(game=g.id, phase=g.phase, round=g.round, seed=g.seed, players=g.players, start=g.start,
+                      moves=(), times=(), walls=(), winner_seat=1 - loser, reason=Termination.CRASH, detail=detail,
+                      worker=worker)
 
 
-def _disqualified_in(records: list[dict]) -> list[str]:
+def _disqualified_in(records: list[PlayedGame]) -> list[str]:
     out = []
     for r in records:
-        if r.get("void"):
-            continue
-        if r.get("reason") == "timeout" and r["loser"] not in out:
-            out.append(r["loser"])
-        for e in r.get("learn_errors", []):
-            if e.get("reason") == "timeout" and e["bot"] not in out:
-                out.append(e["bot"])
+        if r.reason is Termination.TIMEOUT and r.loser not in out:
+            out.append(r.loser)
+        for e in r.learn_errors:
+            if e.reason is Termination.TIMEOUT and e.bot not in out:
+                out.append(e.bot)
     return out
 
 
-def _run_batch(config: Config, phase: int, todo: list[dict], games: list[dict], key: str, jobs: int,
-               cluster: str | None, journal: str | None, attempts: dict[int, int], max_attempts: int,
-               executor_factory: Callable | None, results: ResultsDir, ev: Events,
-               voids: int) -> tuple[list[dict], bool, int]:
-    """Play ``todo`` on one executor until done or the executor breaks; returns (what is left to
-    play, stop, voids)."""
-    factory = executor_factory or (lambda: make_executor(jobs, cluster))
-    stop = broken = False
-    lost: list[dict] = []
-    workers: dict = {}
-    announced: set[int] = set()
+class _PhaseRunner:
+    """Plays the games of one phase on executors, one after the other if one breaks; counts the
+    attempts of each game and the voids."""
 
-    def announce(g: dict) -> None:
-        if g["id"] not in announced:
-            announced.add(g["id"])
-            ev.started(g, g["id"], len(games))
+    def __init__(self, config: Config, phase: int, games: list[GameSpec], *, key: str, jobs: int,
+                 cluster: str | None, journal: str | None, max_attempts: int, executor_factory: Callable | None,
+                 results: ResultsDir, events: Events) -> None:
+        self.config, self.phase, self.games, self.key = config, phase, games, key
+        self.jobs, self.cluster, self.journal = jobs, cluster, journal
+        self.max_attempts = max_attempts
+        self.factory = executor_factory or (lambda: make_executor(jobs, cluster))
+        self.results, self.ev = results, events
+        self.attempts: dict[int, int] = {}
+        self.voids = 0
+        self.stop = False
+        self.announced: set[int] = set()
 
-    def give_up(g: dict, why: str, again: list[dict]) -> int:
-        attempts[g["id"]] = attempts.get(g["id"], 0) + 1
-        if attempts[g["id"]] < max_attempts:
-            ev.note(f"game {g['id']}: {why}; playing it again")
+    def announce(self, g: GameSpec) -> None:
+        """Tell that ``g`` started (once per attempt)."""
+        if g.id not in self.announced:
+            self.announced.add(g.id)
+            self.ev.started(g, g.id, len(self.games))
+
+    def give_up(self, g: GameSpec, why: str, again: list[GameSpec]) -> None:
+        """A game lost through no fault of a bot: played again (at the front of ``again``) until
+        ``max_attempts``, then recorded as void."""
+        self.attempts[g.id] = self.attempts.get(g.id, 0) + 1
+        if self.attempts[g.id] < self.max_attempts:
+            self.ev.note(f"game {g.id}: {why}; playing it again")
             again.insert(0, g)
-            return 0
-        rec = {"game": g["id"], "phase": phase, "void": True, "players": g["players"],
-               "error": f"{why} ({attempts[g['id']]} attempts): the game is void"}
-        results.append(rec)
-        ev.void(rec)
-        return 1
+            return
+        rec = VoidGame(game=g.id, phase=self.phase, players=g.players,
+                       error=f"{why} ({self.attempts[g.id]} attempts): the game is void")
+        self.results.append(rec)
+        self.ev.void(rec)
+        self.voids += 1
 
-    queue = list(todo)
-    with factory() as executor, _kill_workers_on_interrupt(executor):
-        window = jobs + 2 if not cluster else max(4, jobs * 2)
-        inflight: dict[Future, dict] = {}
-        client = getattr(executor, "_client", None)  # Dask: workers tell when they start a game
-        topic = f"sylver-arena-started-{key}" if client is not None else ""
-        told: list[dict] = []
-        if client is not None and topic:
-            client.subscribe_topic(topic, lambda event: told.append(event[1]))
-        while (queue or inflight) and not broken:
-            while queue and len(inflight) < window and not stop:
-                g = queue.pop(0)
-                task = {"key": key, "rules": config.rules.to_json(), "game": g,
-                        "specs": [config.specs[s].to_json() for s in g["seats"]],
-                        "ids": list(g["seats"]), "memory_mb": config.memory_mb,
-                        "sandbox": not config.unsafe_no_sandbox, "journal": journal, "started_topic": topic}
-                try:
-                    fut = executor.submit(run_game, task)
-                except (BrokenProcessPool, RuntimeError):
-                    queue.insert(0, g)
-                    broken = True
-                    break
-                inflight[fut] = g
-                if journal is None and not topic:  # no way to know when it starts
-                    announce(g)
-            if not inflight:
+    def task(self, g: GameSpec, topic: str) -> GameTask:
+        a, b = g.seats
+        c = self.config
+        return GameTask(key=self.key, game=g, rules=c.rules, bots=(c.specs[a], c.specs[b]), memory_mb=c.memory_mb,
+                        sandbox=not c.unsafe_no_sandbox, journal=self.journal, started_topic=topic)
+
+    def finished(self, g: GameSpec, rec: GameLine) -> None:
+        """Keep the record of a game its worker returned."""
+        self.announce(g)
+        self.results.append(rec)
+        if isinstance(rec, VoidGame):
+            self.voids += 1
+            self.ev.void(rec)
+            return
+        self.ev.finished(rec, g.id, len(self.games))
+        if self.config.disqualify_on_timeout and _disqualified_in([rec]):
+            self.stop = True
+
+    def play(self, todo: list[GameSpec]) -> list[GameSpec]:
+        """Play ``todo`` on one executor until done, stopped or the executor breaks; what is left."""
+        queue = list(todo)
+        with self.factory() as executor, _kill_workers_on_interrupt(executor):
+            batch = _Batch(self, executor, queue)
+            batch.run()
+        if not batch.broken:
+            return []
+        return self._after_break(batch.lost, batch.workers) + queue
+
+    def _after_break(self, lost: list[GameSpec], workers: dict) -> list[GameSpec]:
+        """The pool broke: its processes are gone, their exit statuses known.  Each game it held is
+        played again, or lost by the unsandboxed bot on move (it killed its host), or void."""
+        sweep_stale()  # leftover cgroups of the dead workers' bots (frozen ones cannot die)
+        playing = read_journals(self.journal) if self.journal is not None else {}
+        if self.journal is not None:  # the next pool's workers start afresh
+            for name in os.listdir(self.journal):
+                os.unlink(os.path.join(self.journal, name))
+        retry: list[GameSpec] = []
+        for g in lost:
+            j = playing.get((self.phase, g.id))
+            if j is None:  # still queued in the pool
+                retry.append(g)
+                continue
+            pid, seat, sandboxed = j
+            code = getattr(workers.get(pid), "exitcode", None)
+            if code == -signal.SIGTERM:  # stopped by the pool because another worker died
+                retry.append(g)
+                continue
+            why = f"the referee's worker process (pid {pid}) {_exit_text(code)}"
+            if seat >= 0 and not sandboxed:
+                rec = forfeit_record(g, seat, f"killed its host: {why} during its turn (without the sandbox a "
+                                     "bot can kill its referee)", worker=f"{os.uname().nodename}:{pid}")
+                self.results.append(rec)
+                self.announce(g)
+                self.ev.finished(rec, g.id, len(self.games))
+                continue
+            self.give_up(g, why, retry)
+        return retry
+
+
+class _Batch:
+    """The games in flight on one executor: a window of submitted tasks, collected as they end."""
+
+    def __init__(self, runner: _PhaseRunner, executor: Any, queue: list[GameSpec]) -> None:
+        self.runner, self.executor, self.queue = runner, executor, queue
+        self.window = runner.jobs + 2 if not runner.cluster else max(4, runner.jobs * 2)
+        self.inflight: dict[Future, GameSpec] = {}
+        self.broken = False
+        self.lost: list[GameSpec] = []
+        self.workers: dict = {}
+        self.client = getattr(executor, "_client", None)  # Dask: workers tell when they start a game
+        self.topic = f"sylver-arena-started-{runner.key}" if self.client is not None else ""
+        self.told: list[dict] = []
+
+    def run(self) -> None:
+        r = self.runner
+        if self.client is not None and self.topic:
+            self.client.subscribe_topic(self.topic, lambda event: self.told.append(event[1]))
+        while (self.queue or self.inflight) and not self.broken:
+            self._submit()
+            if not self.inflight:
                 break
-            finished, _ = wait(list(inflight), timeout=0.05, return_when=FIRST_COMPLETED)
+            finished, _ = wait(list(self.inflight), timeout=0.05, return_when=FIRST_COMPLETED)
             for fut in finished:
-                g = inflight.pop(fut)
-                try:
-                    rec = fut.result()
-                except BrokenProcessPool:
-                    broken = True
-                    lost.append(g)
-                    continue
-                except Exception as exc:  # noqa: BLE001 - a lost (cluster) worker: play it again once
-                    voids += give_up(g, f"its worker failed ({type(exc).__name__}: {exc})", queue)
-                    continue
-                announce(g)
-                rec.setdefault("phase", phase)
-                rec.setdefault("round", g["round"])
-                results.append(rec)
-                if rec.get("void"):
-                    voids += 1
-                    ev.void(rec)
-                    continue
-                ev.finished(rec, g["id"], len(games))
-                if config.disqualify_on_timeout and _disqualified_in([rec]):
-                    stop = True
-            playing = read_journals(journal) if journal is not None else {}  # a local worker's journal
-            playing.update({(e["phase"], e["game"]): (0, 0, True) for e in list(told)})
-            for g in inflight.values():
-                if g["id"] not in announced and (phase, g["id"]) in playing:
-                    announce(g)
-            if broken:
-                workers = dict(getattr(executor, "_processes", None) or {})
-                lost += inflight.values()
-                inflight.clear()
-            if stop:
-                queue.clear()
-        if client is not None and topic:
+                self._collect(fut)
+            self._announce_started()
+            if self.broken:
+                self.workers = dict(getattr(self.executor, "_processes", None) or {})
+                self.lost += self.inflight.values()
+                self.inflight.clear()
+            if r.stop:
+                self.queue.clear()
+        if self.client is not None and self.topic:
             try:
-                client.unsubscribe_topic(topic)
+                self.client.unsubscribe_topic(self.topic)
             except Exception:  # noqa: BLE001
                 pass
-        _release_cluster_bots(executor)
-    if not broken:
-        return [], stop, voids
-    # The pool broke: its processes are gone, their exit statuses known.  Leftover cgroups of the
-    # dead workers' bots (frozen ones cannot die) are removed.
-    sweep_stale()
-    playing = read_journals(journal) if journal is not None else {}
-    if journal is not None:  # the next pool's workers start afresh
-        for name in os.listdir(journal):
-            os.unlink(os.path.join(journal, name))
-    retry: list[dict] = []
-    for g in lost:
-        j = playing.get((phase, g["id"]))
-        if j is None:  # still queued in the pool
-            retry.append(g)
-            continue
-        pid, seat, sandboxed = j
-        proc = workers.get(pid)
-        code = getattr(proc, "exitcode", None)
-        if code == -signal.SIGTERM:  # stopped by the pool because another worker died
-            retry.append(g)
-            continue
-        why = f"the referee's worker process (pid {pid}) {_exit_text(code)}"
-        if seat >= 0 and not sandboxed:
-            rec = forfeit_record(g, phase, seat, f"killed its host: {why} during its turn (without the "
-                                 "sandbox a bot can kill its referee)")
-            rec["worker"] = f"{os.uname().nodename}:{pid}"
-            results.append(rec)
-            announce(g)
-            ev.finished(rec, g["id"], len(games))
-            continue
-        voids += give_up(g, why, retry)
-    return retry + queue, stop, voids
+        _release_cluster_bots(self.executor)
+
+    def _submit(self) -> None:
+        r = self.runner
+        while self.queue and len(self.inflight) < self.window and not r.stop:
+            g = self.queue.pop(0)
+            try:
+                fut = self.executor.submit(run_game, r.task(g, self.topic))
+            except (BrokenProcessPool, RuntimeError):
+                self.queue.insert(0, g)
+                self.broken = True
+                return
+            self.inflight[fut] = g
+            if r.journal is None and not self.topic:  # no way to know when it starts
+                r.announce(g)
+
+    def _collect(self, fut: Future) -> None:
+        g = self.inflight.pop(fut)
+        try:
+            rec = fut.result()
+        except BrokenProcessPool:
+            self.broken = True
+            self.lost.append(g)
+            return
+        except Exception as exc:  # noqa: BLE001 - a lost (cluster) worker: play it again once
+            self.runner.give_up(g, f"its worker failed ({type(exc).__name__}: {exc})", self.queue)
+            return
+        self.runner.finished(g, rec)
+
+    def _announce_started(self) -> None:
+        """Announce the games a worker has taken up (its journal, or a cluster worker's event)."""
+        r = self.runner
+        playing = read_journals(r.journal) if r.journal is not None else {}
+        playing.update({(e["phase"], e["game"]): (0, 0, True) for e in list(self.told)})
+        for g in self.inflight.values():
+            if g.id not in r.announced and (r.phase, g.id) in playing:
+                r.announce(g)
+
+
+def _phase_games(plan: dict, config: Config, phase: int, active: list[int], results: ResultsDir) -> list[GameSpec]:
+    """The games of a phase: from the plan, or planned now (and the plan saved before any is played)."""
+    if len(plan["phases"]) <= phase:
+        plan["phases"].append({"phase": phase, "bots": [config.names[i] for i in active],
+                               "games": [g.to_json() for g in make_games(config, phase, active)]})
+        results.save_plan(plan)
+    return [GameSpec.from_json(g) for g in plan["phases"][phase]["games"]]
 
 
 def run_tournament(
@@ -451,7 +500,7 @@ def run_tournament(
     max_attempts: int = 2,
     check_start: bool = True,
     executor_factory: Callable | None = None,
-) -> Outcome:
+) -> TournamentResult:
     """Run (or resume) a tournament; return the final standings.
 
     A game lost with its worker process is played again once (``max_attempts`` in all), then
@@ -473,11 +522,7 @@ def run_tournament(
     key = f"{os.getpid()}-{time.time_ns()}"
     while True:
         active = [i for i, n in enumerate(names) if n not in disq]
-        if len(plan["phases"]) <= phase:
-            plan["phases"].append({"phase": phase, "bots": [names[i] for i in active],
-                                   "games": make_games(config, phase, active)})
-            results.save_plan(plan)
-        games = plan["phases"][phase]["games"]
+        games = _phase_games(plan, config, phase, active, results)
         done = results.done(phase)
         new_disq = _disqualified_in(list(done.values())) if config.disqualify_on_timeout else []
         if new_disq and len(names) - len(set(disq + new_disq)) >= 2:
@@ -486,18 +531,19 @@ def run_tournament(
             ev.disqualified(new_disq)
             phase += 1
             continue
-        todo = [g for g in games if g["id"] not in done]
+        todo = [g for g in games if g.id not in done]
         ev.phase(phase, [names[i] for i in active], len(games), len(done))
         if todo and check_start:
             preflight(config, active)
-        stop = False
-        attempts: dict[int, int] = {}
         journal = tempfile.mkdtemp(prefix=f"sylver-journal-{os.getpid()}-") if not cluster else None
+        runner = _PhaseRunner(config, phase, games, key=key, jobs=jobs, cluster=cluster, journal=journal,
+                              max_attempts=max_attempts, executor_factory=executor_factory, results=results,
+                              events=ev)
         try:
-            while todo and not stop:
-                todo, stop, voids = _run_batch(config, phase, todo, games, key, jobs, cluster, journal, attempts,
-                                               max_attempts, executor_factory, results, ev, voids)
+            while todo and not runner.stop:
+                todo = runner.play(todo)
         finally:
+            voids += runner.voids
             if journal is not None:
                 shutil.rmtree(journal, ignore_errors=True)
         done = results.done(phase)
@@ -512,7 +558,7 @@ def run_tournament(
                 disq += new_disq
                 ev.note("fewer than two bots remain after disqualifications: the last phase stands")
         break
-    records = sorted(results.done(phase).values(), key=lambda r: r["game"])
+    records = sorted(results.done(phase).values(), key=lambda r: r.game)
     if len(plan["phases"]) > phase:
         active_names = plan["phases"][phase]["bots"]
     else:
@@ -520,4 +566,5 @@ def run_tournament(
     table = standings(active_names + [n for n in names if n in disq], records, config.rules, config.seed, disq)
     results.write_standings(table, config, {"phase": phase, "disqualified": disq, "games": len(records),
                                             "voids": voids})
-    return Outcome(table, records, disq, phase, voids, time.perf_counter() - t0)
+    return TournamentResult(table, records, disqualified=disq, phase=phase, voids=voids,
+                            seconds=time.perf_counter() - t0)

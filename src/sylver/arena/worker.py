@@ -1,13 +1,14 @@
 """What runs on an executor worker: one game per task, with the bots' processes kept alive between
 games in the same worker thread (starting a Python bot costs ~0.1–1 s; a game can take 1 ms).
 
-A task is a plain dict (picklable, for a local process pool or Dask).  The cache is per thread and
-per tournament; a bot whose process died or failed is started afresh for its next game.
+A task is a :class:`GameTask` (picklable, for a local process pool or Dask).  The cache is per
+thread and per tournament; a bot whose process died or failed is started afresh for its next game.
 """
 
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import multiprocessing.util
 import os
 import signal
@@ -15,13 +16,33 @@ import threading
 import time
 import traceback
 
+from sylver.arena.games import GameLine, GameSpec, VoidGame
 from sylver.arena.referee import Seat, play_game
 from sylver.arena.rules import Rules
-from sylver.arena.sandbox import BotProcess, StartError
+from sylver.arena.sandbox import DEFAULT_MEMORY_MB, BotProcess, StartError
 from sylver.arena.specs import BotSpec
 
 JOURNAL_LINE = 64
 """Bytes of a journal record (see :class:`Journal`)."""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class GameTask:
+    """One game for a worker: the game, its rules and bots, and how to run them."""
+
+    key: str
+    """The tournament run (a worker keeps the bots of one run between games)."""
+    game: GameSpec
+    rules: Rules
+    bots: tuple[BotSpec, BotSpec]
+    """The bots in seat order."""
+    memory_mb: int = DEFAULT_MEMORY_MB
+    sandbox: bool = True
+    journal: str | None = None
+    """The directory of the local workers' journals (None on a cluster)."""
+    started_topic: str = ""
+    """The Dask event topic on which a cluster worker tells that it starts the game."""
+    watch_parent: bool = True
 
 _local = threading.local()
 _all_caches: list[dict] = []
@@ -104,7 +125,7 @@ class Journal:
     ``<journal dir>/<pid>-<thread>``, opened once, rewritten in place (``<pid> <phase> <game> <seat on
     move or -1> <1 if that bot is sandboxed>``)."""
 
-    def __init__(self, directory: str, game: dict) -> None:
+    def __init__(self, directory: str, game: GameSpec) -> None:
         fds = getattr(_local, "journals", None)
         if fds is None or fds[0] != directory:
             if fds is not None:
@@ -113,7 +134,7 @@ class Journal:
             fds = (directory, os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
             _local.journals = fds
         self.fd = fds[1]
-        self.prefix = f"{os.getpid()} {game.get('phase', 0)} {game['id']}"
+        self.prefix = f"{os.getpid()} {game.phase} {game.id}"
         self.sandboxed = [True, True]
         self.mark(-1)
 
@@ -122,12 +143,12 @@ class Journal:
         os.pwrite(self.fd, f"{self.prefix} {seat} {flag}".ljust(JOURNAL_LINE - 1).encode() + b"\n", 0)
 
 
-def _tell_started(topic: str, game: dict) -> None:
+def _tell_started(topic: str, game: GameSpec) -> None:
     """On a Dask worker: tell the runner that the game starts (an event on ``topic``)."""
     try:
         from distributed import get_worker
 
-        get_worker().log_event(topic, {"phase": game.get("phase", 0), "game": game["id"]})
+        get_worker().log_event(topic, {"phase": game.phase, "game": game.id})
     except Exception:  # noqa: BLE001 - only the progress line depends on it
         pass
 
@@ -150,48 +171,40 @@ def read_journals(directory: str) -> dict[tuple[int, int], tuple[int, int, bool]
     return out
 
 
-def run_game(task: dict) -> dict:
-    """Play the game described by ``task`` and return its record (``void`` on a referee error)."""
-    if task.get("watch_parent", True):
+def _release(seats: list[Seat], key: str) -> None:
+    for seat in seats:
+        if seat.process is not None:
+            seat.process.close()
+            _cache().pop((key, seat.bot_id), None)
+
+
+def run_game(task: GameTask) -> GameLine:
+    """Play the game of ``task`` and return its record (void on a referee error)."""
+    if task.watch_parent:
         _watch_parent()
-    key = task["key"]
-    rules = Rules.from_json(task["rules"])
-    game = task["game"]
-    specs = [BotSpec.from_json(s) for s in task["specs"]]
-    ids = task["ids"]
-    journal = Journal(task["journal"], game) if task.get("journal") else None
-    if task.get("started_topic"):
-        _tell_started(task["started_topic"], game)
+    game = task.game
+    journal = Journal(task.journal, game) if task.journal else None
+    if task.started_topic:
+        _tell_started(task.started_topic, game)
     try:
         seats = []
-        for spec, bot_id in zip(specs, ids, strict=True):
-            proc, err = _get_bot(key, spec, bot_id, task.get("memory_mb", 4096), task.get("sandbox", True))
+        for spec, bot_id in zip(task.bots, game.seats, strict=True):
+            proc, err = _get_bot(task.key, spec, bot_id, task.memory_mb, task.sandbox)
             seats.append(Seat(spec.name, bot_id, proc, f"could not start: {err}" if err else ""))
         if journal is not None:
             journal.sandboxed = [s.process is None or s.process.sandboxed for s in seats]
         try:
-            record = play_game(game, rules, seats, journal.mark if journal is not None else None)
+            record = play_game(game, task.rules, seats, journal.mark if journal is not None else None)
         except (KeyboardInterrupt, SystemExit):
-            for seat in seats:
-                if seat.process is not None:
-                    seat.process.close()
-                    _cache().pop((key, seat.bot_id), None)
+            _release(seats, task.key)
             raise
         except Exception as exc:  # noqa: BLE001 - a referee error voids the game, loudly
-            for seat in seats:
-                if seat.process is not None:
-                    seat.process.close()
-                    _cache().pop((key, seat.bot_id), None)
-            return {"game": game["id"], "phase": game.get("phase", 0), "void": True,
-                    "players": [s.name for s in seats],
-                    "error": f"referee error: {type(exc).__name__}: {exc}",
-                    "traceback": traceback.format_exc()[-2000:]}
+            _release(seats, task.key)
+            return VoidGame(game=game.id, phase=game.phase, players=game.players, round=game.round,
+                            error=f"referee error: {type(exc).__name__}: {exc}",
+                            traceback=traceback.format_exc()[-2000:])
     finally:
         if journal is not None:
             journal.mark(-1)
-    for seat in seats:
-        if seat.process is not None and not seat.process.alive:
-            seat.process.close()
-            _cache().pop((key, seat.bot_id), None)
-    record["worker"] = f"{os.uname().nodename}:{os.getpid()}"
-    return record
+    _release([s for s in seats if s.process is not None and not s.process.alive], task.key)
+    return dataclasses.replace(record, worker=f"{os.uname().nodename}:{os.getpid()}")

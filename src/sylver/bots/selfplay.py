@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 
 from sylver.bots.base import Bot, Turn
-from sylver.position import GameRecord, Position
+from sylver.position import GameRecord, Position, Termination
 from sylver.theory import is_prime
 
 
@@ -22,9 +22,8 @@ class Played:
 
     winner: int
     """Seat of the winner (0 moved first)."""
-    reason: str
-    """Why the loser lost: ``named 1``, ``illegal move``, ``invalid move``, ``over the cap``,
-    ``prime first move``, ``time`` or ``crash``."""
+    reason: Termination
+    """Why the loser lost: named 1, an illegal, invalid, above-cap or prime-first answer, time or a crash."""
     moves: tuple[int, ...]
     """The numbers named, in order."""
     seconds: tuple[float, float]
@@ -51,7 +50,7 @@ def play_game(
     used = [0.0, 0.0]
     seat = 0
 
-    def lost(reason: str, detail: str = "") -> Played:  # the player to move (seat) lost
+    def lost(reason: Termination, detail: str = "") -> Played:  # the player to move (seat) lost
         return Played(winner=1 - seat, reason=reason, moves=tuple(moves), seconds=(used[0], used[1]), detail=detail)
 
     for ply in range(max_plies):
@@ -66,22 +65,22 @@ def play_game(
         try:
             n = bots[seat].choose(turn)
         except Exception as exc:  # a crash is a loss, as in the arena
-            return lost("crash", repr(exc))
+            return lost(Termination.CRASH, repr(exc))
         spent = time.monotonic() - t0
         used[seat] += spent
         if time_left is not None and spent > time_left:
-            return lost("time", f"{spent:.2f} s")
+            return lost(Termination.TIMEOUT, f"{spent:.2f} s")
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            return lost("invalid move", repr(n))
+            return lost(Termination.INVALID_MOVE, repr(n))
         moves.append(n)
         if n == 1:
-            return lost("named 1")
+            return lost(Termination.NAMED_ONE)
         if not p.is_legal(n):
-            return lost("illegal move", p.witness_text(n) or "")
+            return lost(Termination.ILLEGAL_MOVE, p.witness_text(n) or "")
         if max_move is not None and n > max_move:
-            return lost("over the cap", str(n))
+            return lost(Termination.ABOVE_CAP, str(n))
         if turn.no_prime_first and is_prime(n):
-            return lost("prime first move", str(n))
+            return lost(Termination.PRIME_FIRST, str(n))
         p = p.play(n)
         history.append(n)
     raise RuntimeError(f"no result after {max_plies} plies")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from sylver.cli.common import app, console, fail, print_json
+from sylver.cli.common import app, console, fail, print_json, seconds
 
 BOT_HELP = ("Bot spec (repeat): a built-in name, path/file.py:Class, or 'cmd:PROGRAM ARGS'; "
             "prefix name=NAME, to rename.")
@@ -107,8 +107,10 @@ def tournament(
     cluster: str = typer.Option(None, "--cluster", help="Dask scheduler address, e.g. tcp://HOST:8786."),
     start: str = typer.Option(None, "--start", help="Fixed start position, e.g. '4,5' (replaces a random start)."),
     cap: int = typer.Option(None, "--cap", help="Largest number a bot may name (0: no cap)."),
-    clock: float = typer.Option(None, "--clock", help="Chess clock per bot per game, seconds (0: none)."),
-    move_time: float = typer.Option(None, "--move-time", help="Limit per call, seconds (0: none)."),
+    clock: float = typer.Option(None, "--clock", help="Chess clock per bot per game, seconds (0: none).",
+                                callback=seconds(zero="none")),
+    move_time: float = typer.Option(None, "--move-time", help="Limit per call, seconds (0: none).",
+                                    callback=seconds(zero="none")),
     no_prime_first: bool = typer.Option(None, "--no-prime-first/--prime-first-ok",
                                         help="Forbid a prime as the first move (the first King-of-the-Hill rules)."),
     gap_list_limit: int = typer.Option(None, "--gap-list-limit",
@@ -154,8 +156,8 @@ def match(
     cluster: str = typer.Option(None, "--cluster"),
     start: str = typer.Option(None, "--start"),
     cap: int = typer.Option(None, "--cap"),
-    clock: float = typer.Option(None, "--clock"),
-    move_time: float = typer.Option(None, "--move-time"),
+    clock: float = typer.Option(None, "--clock", callback=seconds(zero="none")),
+    move_time: float = typer.Option(None, "--move-time", callback=seconds(zero="none")),
     no_prime_first: bool = typer.Option(None, "--no-prime-first/--prime-first-ok"),
     gap_list_limit: int = typer.Option(None, "--gap-list-limit"),
     penalties: int = typer.Option(None, "--penalties"),
@@ -181,8 +183,8 @@ def match(
 def check(
     bot: str = typer.Argument(..., help="Bot spec: built-in name, path/file.py:Class or 'cmd:PROGRAM ARGS'."),
     rules: str = typer.Option("koth", "--rules", help=RULES_HELP),
-    move_time: float = typer.Option(None, "--move-time"),
-    clock: float = typer.Option(None, "--clock"),
+    move_time: float = typer.Option(None, "--move-time", callback=seconds(zero="none")),
+    clock: float = typer.Option(None, "--clock", callback=seconds(zero="none")),
     cap: int = typer.Option(None, "--cap"),
     time_arg: str = typer.Option(None, "--time-arg", help=TIME_ARG_HELP),
     memory: int = typer.Option(4096, "--memory"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -31,6 +32,26 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``error: message`` on stderr (one line) and exit with ``code``."""
     print(f"sylver: error: {message}", file=sys.stderr)
     raise SystemExit(code)
+
+
+def seconds(minimum: float = 0.0, *, zero: str = "") -> Callable[..., float | None]:
+    """The Typer callback of every option given in seconds: a finite number, at least ``minimum``;
+    when ``zero`` is set (e.g. "no limit"), 0 is accepted too and means that.  nan, inf and
+    negative numbers exit with a one-line error naming the option."""
+
+    def check(ctx: typer.Context, param: typer.CallbackParam, value: float | None) -> float | None:
+        if value is None or ctx.resilient_parsing:
+            return value
+        name = param.opts[0] if param.opts else f"--{param.name}"
+        if zero and value == 0:
+            return value
+        if not math.isfinite(value) or value < minimum or value <= 0:
+            least = f"at least {minimum:g}" if minimum > 0 else "a positive number of"
+            also = f" (0: {zero})" if zero else ""
+            fail(f"{name} must be {least} seconds{also}, not {value:g}")
+        return value
+
+    return check
 
 
 def position_from_args(args: list[str], allow_empty: bool = False) -> Position:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
-from sylver.cli.common import app, ask_move, console, fail
+from sylver.cli.common import app, ask_move, console, fail, seconds
 from sylver.errors import InvalidMoveError, InvalidPositionError
 
 if TYPE_CHECKING:  # imported where used: `sylver --help` and the other commands do not need it
@@ -129,7 +129,7 @@ def play(
     ] = None,
     first: Annotated[bool, typer.Option("--first/--second", help="Move first (default) or second.")] = True,
     seed: Annotated[int | None, typer.Option(help="Seed for the bot's random choices.")] = None,
-    think: Annotated[float, typer.Option(help="Seconds the perfect bot may think per move.", min=0.05)] = 2.0,
+    think: Annotated[float, typer.Option(help="Seconds the perfect bot may think per move.", callback=seconds(0.05))] = 2.0,
 ) -> None:
     """Play against a bot in the terminal (Sylver Coinage, or `sylver play wythoff`)."""
     name = (game or "sylver").lower()

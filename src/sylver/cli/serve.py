@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from sylver.cli.common import app, fail
+from sylver.cli.common import app, fail, seconds
 
 
 @app.command()
@@ -18,9 +18,9 @@ def serve(
     results: Annotated[
         Path | None, typer.Option("--results", help="An arena results directory (sylver tournament --out DIR) to browse.")
     ] = None,
-    bot_time: Annotated[float, typer.Option(min=0.05, help="Seconds a bot may think about one move.")] = 3.0,
-    solve_time: Annotated[float, typer.Option(min=0.05, help="Most seconds the solver spends on one request.")] = 5.0,
-    job_time: Annotated[float, typer.Option(min=0.1, help="Hard limit in seconds for any one request's work.")] = 10.0,
+    bot_time: Annotated[float, typer.Option(help="Seconds a bot may think about one move.", callback=seconds(0.05))] = 3.0,
+    solve_time: Annotated[float, typer.Option(help="Most seconds the solver spends on one request.", callback=seconds(0.05))] = 5.0,
+    job_time: Annotated[float, typer.Option(help="Hard limit in seconds for any one request's work.", callback=seconds(0.1))] = 10.0,
     workers: Annotated[int, typer.Option(min=1, max=64, help="Requests computed at once.")] = 2,
     queue: Annotated[int, typer.Option(min=0, help="Requests that may wait for a worker (more get 503 busy).")] = 64,
     max_number: Annotated[int, typer.Option(min=2, help="Largest number accepted in a position or move.")] = 10**12,

@@ -11,7 +11,15 @@ from typing import Annotated, Any
 
 import typer
 
-from sylver.cli.common import app, console, err_console, fail, position_from_args, print_json
+from sylver.cli.common import (
+    app,
+    console,
+    err_console,
+    fail,
+    position_from_args,
+    print_json,
+    seconds,
+)
 
 
 def _peak_rss() -> int:
@@ -212,7 +220,7 @@ def solve(
     no_store: Annotated[bool, typer.Option("--no-store", help="Neither read nor write the results store.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes deciding root moves in parallel.")] = 1,
     cluster: Annotated[str | None, typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
-    time_limit: Annotated[float | None, typer.Option("--time-limit", help="Give up after this many seconds.")] = None,
+    time_limit: Annotated[float | None, typer.Option("--time-limit", help="Give up after this many seconds.", callback=seconds())] = None,
     stats: Annotated[bool, typer.Option("--stats", help="Also print the search counters (pruning, table).")] = False,
     odd_limit_text: Annotated[str | None, typer.Option("--odd-limit", metavar="X", help="g = 2: scan the odd moves up to X at most.")] = None,
     checkpoint: Annotated[Path | None, typer.Option("--checkpoint", help="g = 2: directory for resumable scan state (default: beside the results store).")] = None,
@@ -234,8 +242,6 @@ def solve(
 
     if jobs < 1:
         fail(f"--jobs must be at least 1, not {jobs}")
-    if time_limit is not None and not 0 < time_limit < float("inf"):
-        fail(f"--time-limit must be a positive number of seconds, not {time_limit}")
     try:
         parse_memory(memory)
     except ValueError as exc:

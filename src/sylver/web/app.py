@@ -838,7 +838,7 @@ def _replay(start: tuple[int, ...], moves: tuple[int, ...], limits: Limits) -> t
         if not p.is_over:
             return p, None
         return p, {
-            "winner": None, "loser": None, "reason": Termination.NAMED_ONE.value, "ply": None, "move": None,
+            "winner": None, "loser": None, "reason": Termination.NAMED_ONE.phrase, "ply": None, "move": None,
             "detail": "the start holds 1: no move is left",
         }
     before = _position_after(start, moves[:-1], deadline)
@@ -856,7 +856,7 @@ def _replay(start: tuple[int, ...], moves: tuple[int, ...], limits: Limits) -> t
     return after, {
         "winner": winner,
         "loser": 1 - winner,
-        "reason": result.reason.value,
+        "reason": result.reason.phrase,
         "ply": len(moves) - 1,
         "move": last,
         "detail": result.detail,

@@ -14,12 +14,16 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from sylver.arena.games import GameLine, PlayedGame, VoidGame, game_from_json
 from sylver.arena.ratings import standings as compute_standings
 from sylver.arena.report import result_text
 from sylver.arena.rules import Rules
+from sylver.position import Termination
 
-LOSING_ANSWERS = frozenset({"named-one", "illegal", "prime-first", "above-cap", "invalid"})
-"""Reasons whose losing answer is the last entry of ``moves`` (the others: no answer was given)."""
+LOSING_ANSWERS = frozenset({Termination.NAMED_ONE, Termination.ILLEGAL_MOVE, Termination.PRIME_FIRST,
+                            Termination.ABOVE_CAP, Termination.INVALID_MOVE})
+"""Reasons whose losing answer is the last entry of ``moves`` and is not replayed (the others: no
+answer was given, or, ``too-large``, the answer was legal)."""
 
 
 class ResultsError(ValueError):
@@ -68,18 +72,16 @@ class ResultsView:
             raise ResultsError(f"{self.path / 'plan.json'} has disappeared")
         return plan
 
-    def records(self) -> list[dict[str, Any]]:
-        def parse(data: bytes) -> list[dict[str, Any]]:
+    def records(self) -> list[GameLine]:
+        def parse(data: bytes) -> list[GameLine]:
             out = []
             for line in data.split(b"\n"):
                 if not line.strip():
                     continue
                 try:
-                    rec = json.loads(line)
-                except ValueError:  # a line being written right now
+                    out.append(game_from_json(json.loads(line)))
+                except (ValueError, KeyError, TypeError, AttributeError):  # a line being written right now
                     continue
-                if isinstance(rec, dict) and "game" in rec:
-                    out.append(rec)
             return out
 
         return self._read("games.jsonl", parse) or []
@@ -95,7 +97,7 @@ class ResultsView:
             phases[-1] if phases else {"phase": 0, "bots": [b.get("name") for b in config.get("bots", [])], "games": []}
         )
         records = self.records()
-        current = [r for r in records if r.get("phase", 0) == phase.get("phase", 0) and not r.get("void")]
+        current = [r for r in records if r.phase == phase.get("phase", 0) and isinstance(r, PlayedGame)]
         final = self._read("standings.json", lambda data: json.loads(data))
         if final is not None and isinstance(final, dict) and "standings" in final:
             rows = final["standings"]
@@ -108,7 +110,7 @@ class ResultsView:
             finished = False
         for row in rows:
             row.pop("opponents", None)
-        bots = sorted({p for r in records for p in r.get("players", [])} | set(phase.get("bots") or []))
+        bots = sorted({p for r in records for p in r.players} | set(phase.get("bots") or []))
         return {
             "directory": str(self.path),
             "rules": rules.describe(),
@@ -117,7 +119,7 @@ class ResultsView:
             "finished": finished,
             "games_planned": len(phase.get("games") or []),
             "games_played": len(current),
-            "voids": sum(1 for r in records if r.get("void")),
+            "voids": sum(1 for r in records if r.void),
             "bots": bots,
             "standings": rows,
         }
@@ -126,47 +128,38 @@ class ResultsView:
         """One page of the finished games (file order), optionally those of one bot."""
         records = self.records()
         if bot:
-            records = [r for r in records if bot in r.get("players", [])]
+            records = [r for r in records if bot in r.players]
         page = records[offset : offset + limit]
         return {"total": len(records), "offset": offset, "games": [self._row(r) for r in page]}
 
     @staticmethod
-    def _row(r: dict[str, Any]) -> dict[str, Any]:
-        void = bool(r.get("void"))
-        return {
-            "game": r.get("game"),
-            "phase": r.get("phase", 0),
-            "round": r.get("round"),
-            "players": r.get("players"),
-            "first": r.get("first"),
-            "start": r.get("start"),
-            "moves": len(r.get("moves") or []),
-            "winner": r.get("winner"),
-            "loser": r.get("loser"),
-            "reason": r.get("reason"),
-            "void": void,
-            "result": "void: " + str(r.get("error") or r.get("detail") or "") if void else record_result(r),
-        }
+    def _row(r: GameLine) -> dict[str, Any]:
+        row: dict[str, Any] = {"game": r.game, "phase": r.phase, "round": r.round, "players": list(r.players)}
+        if isinstance(r, VoidGame):
+            return {**row, "first": None, "start": None, "moves": 0, "winner": None, "loser": None, "reason": None,
+                    "void": True, "result": f"void: {r.error}"}
+        return {**row, "first": r.first, "start": list(r.start), "moves": len(r.moves), "winner": r.winner,
+                "loser": r.loser, "reason": r.reason.value, "void": False, "result": result_text(r)}
 
     def game(self, game: int, phase: int | None) -> dict[str, Any]:
         """The full record of one game, with how many of its moves were legal moves (replay steps)."""
-        found = [
-            r for r in self.records() if r.get("game") == game and (phase is None or r.get("phase", 0) == phase)
-        ]
+        found = [r for r in self.records() if r.game == game and (phase is None or r.phase == phase)]
         if not found:
             raise KeyError(f"no finished game {game}" + (f" in phase {phase}" if phase is not None else ""))
-        rec = dict(found[-1])
+        last = found[-1]
+        rec = last.to_json()
         moves = rec.get("moves") or []
-        losing_in_moves = rec.get("reason") in LOSING_ANSWERS and bool(moves) and not rec.get("void")
+        losing_in_moves = isinstance(last, PlayedGame) and last.reason in LOSING_ANSWERS and bool(moves)
         rec["steps"] = len(moves) - (1 if losing_in_moves else 0)
         rec["losing_move"] = moves[-1] if losing_in_moves else None
-        rec["result"] = self._row(rec)["result"]
+        rec["result"] = self._row(last)["result"]
         return rec
 
 
 def record_result(r: dict[str, Any]) -> str:
-    """The result line of a game record (``A wins {B named 1}``), or its reason if the record is odd."""
+    """The result line of a game record given as JSON (``A wins {B named 1}``), or its reason if the
+    record is odd."""
     try:
-        return result_text(r)
-    except (KeyError, TypeError):
+        return result_text(PlayedGame.from_json(r))
+    except (KeyError, TypeError, ValueError):
         return str(r.get("reason", ""))
