@@ -38,6 +38,8 @@ class TestReport:
             assert key in data
         assert data["gcd"] == 2 and data["frobenius_number"] is None and data["tbar"] == 46
         assert data["enclosure"] == [14, 22, 26, 30, 34, 38] and data["legal_move_count"] is None
+        # gcd > 1: what the engine of `sylver solve` proves within 5 s
+        assert data["engine"]["outcome"] in ("P", "N", "probably-P", "unknown") and data["engine"]["reason"]
 
     def test_rich_report(self) -> None:
         r = analyze("7", "11", "13", "15")

@@ -116,6 +116,17 @@ class TestPerfect:
             p = Position((16, int(reply)))
             assert bot.choose(Turn(p, time_left=20.0)) == answer
 
+    def test_gcd_above_one_uses_the_engine(self):
+        """{14,20} (g = 2, short) is decided by no theorem; the g > 1 engine finds 10 ({10,14} is P)."""
+        from sylver import theory
+
+        p = Position("14,20")
+        assert theory.winning_move_by_theory(p) is None
+        bot = fast("perfect")
+        exact = bot.oracle.solve_gcd(p, time_limit=600.0)  # what the bot asks, without the clock
+        assert exact is not None and exact.outcome is Outcome.N and exact.winning_moves == (10,)
+        assert bot.choose(Turn(p, tuple(p.generators), time_left=20.0)) == 10  # remembered
+
     def test_lost_position_still_legal(self):
         p = Position("4,5,11")  # P: every move loses against perfect play
         n = fast("perfect").choose(Turn(p, time_left=5.0))

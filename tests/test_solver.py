@@ -56,16 +56,15 @@ class TestAPI:
         assert p.outcome is Outcome.P and p.complete
 
     @pytest.mark.parametrize("text", ["4,6", "5", "6,9"])
-    def test_gcd_above_one_is_refused_with_theory(self, text: str) -> None:
-        p = Position(text)
-        with pytest.raises(ValueError, match="exact solving needs gcd 1"):
-            solve(p)
+    def test_gcd_above_one_is_answered(self, text: str) -> None:
+        """gcd > 1 goes to the g > 1 engine (tests/test_gcd.py): these three are P."""
+        sol = solve(Position(text))
+        assert sol.outcome is Outcome.P and sol.gcd > 1 and sol.reason
 
     def test_over_and_empty(self) -> None:
         with pytest.raises(ValueError, match="over"):
             solve(Position("1"))
-        with pytest.raises(ValueError, match="empty"):
-            solve(Position())
+        assert solve(Position()).outcome is Outcome.N  # any prime >= 5 wins
 
     def test_frobenius_number_beyond_2047(self) -> None:
         """Bitsets of many words: {2,2049} has t = 2047 (1024 legal moves); naming 3 leaves {2,3}."""

@@ -69,12 +69,13 @@ class TestSolveCommand:
 
     def test_batch(self, tmp_path: Path) -> None:
         batch = tmp_path / "positions.txt"
-        batch.write_text("4 5\n# a comment\n\n{5,14}\n4,6\nnot a position\n")
+        batch.write_text("4 5\n# a comment\n\n{5,14}\n4,6\nnot a position\n1\n")
         out = run("solve", "--batch", str(batch), "--json", "--no-store")
         lines = [json.loads(line) for line in out.stdout.splitlines()]
         assert [d.get("winning_moves") for d in lines[:2]] == [[11], [18]]
-        assert "gcd 2" in lines[2]["error"] and lines[2]["line"] == 5
+        assert lines[2]["outcome"] == "P" and lines[2]["gcd"] == 2
         assert "not a positive integer" in lines[3]["error"]
+        assert "game is over" in lines[4]["error"]
         assert out.returncode == 2
 
     def test_jobs(self, tmp_path: Path) -> None:
@@ -85,7 +86,8 @@ class TestSolveCommand:
     @pytest.mark.parametrize(
         ("args", "message"),
         [
-            (["4", "6"], "exact solving needs gcd 1"),
+            (["4", "6", "--odd-limit", "0"], "--odd-limit"),
+            (["9", "15", "21", "--certificate", "/tmp/x.json"], "--certificate is not available"),
             (["4", "x"], "not a positive integer"),
             ([], "give a position"),
             (["1"], "game is over"),

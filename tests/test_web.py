@@ -710,6 +710,10 @@ class TestAnalyze:
     def test_gcd_above_one(self, client: TestClient) -> None:
         rep = client.get("/api/sylver/analyze", params={"position": "14,22,26,30"}).json()
         assert rep["enclosure"] == [14, 22, 26, 30, 34, 38] and rep["ender"] is None
+        assert rep["engine"]["outcome"] in ("P", "N", "probably-P", "unknown") and rep["engine"]["reason"]
+        rep = client.get("/api/sylver/analyze", params={"position": "8,14"}).json()
+        # P (short: about a second); "unknown" only when the machine is too busy for the 5 s
+        assert rep["engine"]["outcome"] in ("P", "unknown") and rep["engine"]["method"] in ("short", "search")
 
     def test_koth_size(self, client: TestClient) -> None:
         rep = client.get("/api/sylver/analyze", params={"position": "100003,100019"}).json()

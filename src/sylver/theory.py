@@ -745,6 +745,46 @@ def winning_move_to_known_p(position: PositionLike) -> tuple[int, str] | None:
 
 
 # ------------------------------------------------------------------------------------------------
+# Sec. 2: positions with g > 1 (the solver's engine is sylver.solver.gcd; these are the bounds)
+# ------------------------------------------------------------------------------------------------
+
+
+def short_move_bound(position: PositionLike) -> int | None:
+    """For a short position S = h × p (p prime, h a quiet ender): t(h), the largest move not
+    divisible by p that can win (sec. 1 end, sec. 2: by the Quiet End Theorem every larger such move
+    leaves a quiet ender, which is N).  None when S is not short."""
+    p = as_position(position)
+    if not is_short(p):
+        return None
+    g = p.gcd
+    return Position(x // g for x in p.generators).frobenius_number
+
+
+def possible_winning_replies(position: PositionLike, x: int) -> list[int]:
+    """The replies to x in S (g = g(S) > 1) that could win and are not multiples of g (sec. 2).
+
+    A reply y that eliminates x leaves S + y, a position of the same kind already met below x; the
+    others are the legal y, g ∤ y, with x ∉ <S, y>.  They lie below x + t̄(S) (larger ones are
+    eliminated by x).  In {12,15,21} the move 100 has 63 of them, from 41 to 218, and 200 has 113,
+    from 91 to 418 (sec. 2).
+    """
+    p = as_position(position)
+    g = p.gcd
+    if g < 2:
+        raise ValueError(f"possible_winning_replies needs g > 1 ({p.braces()} has g = {g})")
+    after = p.play(x)
+    if after.gcd != 1:
+        raise ValueError(f"{x} keeps a common divisor with {p.braces()}: give a move with gcd(g, x) = 1")
+    out = []
+    for y in after.legal_moves():
+        if y == 1 or y % g == 0:
+            continue
+        if x not in Position(p.generators + (y,)).semigroup:
+            out.append(y)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
 # The {4,6} family (from sec. 1: {4,6} is P)
 # ------------------------------------------------------------------------------------------------
 
@@ -1125,6 +1165,7 @@ __all__ = [
     "moves_not_eliminating_t",
     "odds_and_enders",
     "outcome_by_theory",
+    "possible_winning_replies",
     "prime_multiple_kind",
     "proven_n",
     "quietly_eliminates",
@@ -1133,6 +1174,7 @@ __all__ = [
     "roberts_frobenius_number",
     "satisfies_strong_antisymmetry",
     "satisfies_weak_antisymmetry",
+    "short_move_bound",
     "t",
     "tbar",
     "winning_move_by_theory",

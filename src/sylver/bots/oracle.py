@@ -116,6 +116,41 @@ class Oracle:
             return hit
         return opening_book().get(p.generators)
 
+    def solve_gcd(self, p: Position, time_limit: float) -> Exact | None:
+        """What the g > 1 engine proves about a position with gcd > 1 within ``time_limit`` s
+        (:func:`sylver.solver.solve` with ``first``: short positions, the g = 2 periodicity
+        engine, the theorems; it stops at the first winning move), or None when it proves no
+        outcome.  Long g = 2 positions whose shape graph would be large (multiplicity of S ÷ 2
+        above 6) are not tried."""
+        if p.is_empty or p.gcd < 2 or time_limit <= 0.01:
+            return None
+        hit = self.memo.get(p)
+        if hit is not None:
+            return hit
+        if self.failed.get(p, -1.0) >= time_limit:
+            return None
+        if p.gcd == 2 and p.generators[0] // 2 > 6:
+            from sylver.theory import is_short
+
+            if not is_short(p):  # long: the shape graph of the scan would be large
+                return None
+        started = time.monotonic()
+        if not solver_ready(wait=0.5 * time_limit):
+            return None
+        from sylver.solver import SolveTimeout, solve
+
+        time_limit -= time.monotonic() - started
+        try:
+            sol = solve(p, first=True, time_limit=max(time_limit, 0.01), odd_limit=20_001, store=None)
+        except (SolveTimeout, TimeoutError, ValueError, MemoryError):
+            sol = None
+        if sol is None or sol.outcome is None:
+            self.failed[p] = max(self.failed.get(p, 0.0), time.monotonic() - started)
+            return None
+        exact = Exact(sol.outcome, tuple(sol.winning_moves), bool(sol.complete), 0)
+        self.memo[p] = exact
+        return exact
+
     def solve(self, p: Position, time_limit: float, complete: bool = False, wait: bool = False) -> Exact | None:
         """The exact value of a gcd-1 position, or None when out of reach within ``time_limit`` s.
 
@@ -148,6 +183,8 @@ class Oracle:
             self.failed[p] = max(self.failed.get(p, 0.0), time.monotonic() - started)
             return None
         except (ValueError, MemoryError):
+            return None
+        if sol.outcome is None:  # gcd > 1 and not proven
             return None
         exact = Exact(sol.outcome, tuple(sol.winning_moves), bool(sol.complete), genus)
         self.memo[p] = exact

@@ -8,7 +8,8 @@ Order of business on each move (each step within the move's time budget):
    prime p >= 5, the published P-positions with g > 1 ({4,6}, {6,9}, {8,12}, {8,14}, {10,16,24},
    {8,10,22}, the series {8,12,8n+2,8n+6}, ...), the {4,6} family {4,6,x}, and {2,3}.
 2. **Exact**: the opening book shipped in the package, the memo of positions solved earlier, then the
-   exact solver (:func:`sylver.solver.solve`) under a time limit.  In an N-position it names a
+   exact solver (:func:`sylver.solver.solve`) under a time limit; with gcd > 1, the same call's g > 1
+   engine (short positions, the g = 2 periodicity engine) for a winning move.  In an N-position it names a
    winning move; in a P-position (a lost game against perfect play) it *swindles*: it names the move
    whose resulting position has the fewest winning replies per legal reply, so a fallible opponent
    most likely goes wrong.
@@ -136,6 +137,13 @@ class PerfectBot(Bot):
             return move
         if turn.time_left is not None and SOLVE_SHARE * turn.time_left < QUICK:
             return self._quick(turn)
+        if not p.is_finite and not p.is_empty:
+            # gcd > 1: short positions and the g = 2 periodicity engine (a share of the budget)
+            exact = self.oracle.solve_gcd(p, time_limit=0.5 * deadline.left())
+            if exact is not None and exact.outcome is Outcome.N:
+                for w in exact.winning_moves:
+                    if turn.allows(w):
+                        return w
         if p.is_finite:
             # solving decides the game, so it may take up to 3 * think (and SOLVE_SHARE of the clock)
             extended = 3 * self.think

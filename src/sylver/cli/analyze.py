@@ -87,6 +87,11 @@ def _print_report(r: dict[str, Any]) -> None:
         table.add_row("illegal below t", " ".join(str(n) for n in range(1, t) if n not in legal))
     table.add_row("outcome", verdict)
     table.add_row("why", r["reason"])
+    engine = r.get("engine")
+    if engine is not None:
+        wins = f" [{', '.join(map(str, engine['winning_moves']))}]" if engine["winning_moves"] else ""
+        more = "" if engine["complete"] else " (not all)" if engine["winning_moves"] else ""
+        table.add_row("engine (sylver solve)", f"{engine['outcome']}{wins}{more}: {engine['reason']}")
     for note in r["notes"]:
         table.add_row("note", Text(note, style="dim"))
     table.add_row("sec. N", Text(f"the sections of {PAPER}", style="dim"))
@@ -125,6 +130,10 @@ def analyze(
 
     p = position_from_args(args)
     r = theory.report(p, move_list_limit=int(limit))
+    if p.gcd > 1:
+        from sylver.solver.gcd import answer_within
+
+        r["engine"] = answer_within(p)
     if json_output:
         print_json(r)
     else:

@@ -53,7 +53,12 @@ class _ProgressView:
         self.started = time.monotonic()
 
     def __call__(self, p: Any) -> None:
-        if not self.enabled or p.seconds < 0.5:
+        if not self.enabled:
+            return
+        if hasattr(p, "height"):  # the scan of the odd moves of a g = 2 position
+            self._scan(p)
+            return
+        if p.seconds < 0.5:
             return
         if self.live is None:
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -75,6 +80,35 @@ class _ProgressView:
             rate=p.states / max(p.seconds, 1e-9), wins=_moves_text(p.winning_moves),
         )
 
+    def _scan(self, p: Any) -> None:
+        if self.live is None:
+            from rich.progress import (
+                BarColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self.live = Progress(
+                TextColumn("[bold]scanning odd moves[/]"),
+                BarColumn(),
+                TextColumn("x = {task.fields[x]:,}"),
+                TextColumn("({task.fields[rate]:,.0f} x/s)"),
+                TextColumn("{task.fields[shapes]:,} shapes, {task.fields[mem]}"),
+                TextColumn("winning so far: {task.fields[wins]}"),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=err_console,
+                transient=True,
+            )
+            self.live.start()
+            self.task = self.live.add_task("scan", total=p.limit, x=0, rate=0, shapes=0, mem="", wins="none")
+        self.live.update(
+            self.task, completed=p.height, total=p.limit, x=p.height, rate=2 * p.rate, shapes=p.shapes,
+            mem=_mb(p.memory), wins=_moves_text(p.hits),
+        )
+
     def stop(self) -> None:
         if self.live is not None:
             self.live.stop()
@@ -87,6 +121,9 @@ def _report(sol: Any, as_json: bool, extra: dict[str, Any] | None = None) -> Non
         d["peak_rss_bytes"] = _peak_rss()
         d.update(extra or {})
         print_json(d)
+        return
+    if sol.gcd != 1:
+        _report_gcd(sol, extra)
         return
     pos = sol.position.braces()
     who = "the player to move loses" if sol.outcome.value == "P" else "the player to move wins"
@@ -107,7 +144,51 @@ def _report(sol: Any, as_json: bool, extra: dict[str, Any] | None = None) -> Non
         console.print(f"{key}: {value}")
 
 
+_VERDICT_TEXT = {
+    "P": "the player to move loses",
+    "N": "the player to move wins",
+    "probably-P": "no odd winning move, and every even move is known to lose or gives a long position",
+    "unknown": "not decided",
+}
+
+
+def _report_gcd(sol: Any, extra: dict[str, Any] | None) -> None:
+    """The answer for a position with gcd > 1 (or the empty position), in words."""
+    pos = sol.position.braces()
+    v = sol.verdict
+    console.print(f"[bold]{pos}[/]: [bold]{v}[/] ({_VERDICT_TEXT[v]}); g = {sol.gcd}, method: {sol.method}")
+    if sol.winning_moves or sol.outcome is not None:
+        label = "winning moves" if sol.complete else "winning moves proven (others may exist)"
+        console.print(f"{label}: {_moves_text(sol.winning_moves)}")
+    tail = sol.odd_tail
+    if tail is not None:
+        period = (
+            f", period {tail.period_length:,} certified from x = {tail.period_start:,}"
+            if tail.period_length else ""
+        )
+        console.print(
+            f"odd moves: scanned to {tail.scanned_to:,}{period}; odd winning moves "
+            f"{_moves_text(tail.odd_winning_moves)}" + ("" if tail.complete else f"; undecided: {tail.open_moves}")
+        )
+    console.print(sol.reason, markup=False, highlight=False, soft_wrap=True)
+    console.print(f"{sol.seconds:.3f} s, peak memory {_mb(_peak_rss())}")
+    for key, value in (extra or {}).items():
+        console.print(f"{key}: {value}")
+
+
 def _interrupted(partial: Any, as_json: bool) -> None:
+    if getattr(partial, "gcd", 1) != 1:
+        if as_json:
+            d = partial.to_dict()
+            d["interrupted"] = True
+            print_json(d)
+        else:
+            tail = partial.odd_tail
+            done = f"odd moves scanned to {tail.scanned_to:,}; " if tail is not None else ""
+            console.print(f"[bold]{partial.position.braces()}[/]: interrupted after {partial.seconds:.1f} s; "
+                          f"{done}winning moves found so far: {_moves_text(partial.winning_moves)}")
+            console.print(partial.reason + " (rerun the same command to resume)", markup=False, highlight=False)
+        return
     decided = partial.decided
     wins = sorted(x for x, o in decided.items() if o.value == "P")
     loses = sorted(x for x, o in decided.items() if o.value == "N")
@@ -141,9 +222,14 @@ def solve(
     cluster: Annotated[str | None, typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
     time_limit: Annotated[float | None, typer.Option("--time-limit", help="Give up after this many seconds.", callback=seconds())] = None,
     stats: Annotated[bool, typer.Option("--stats", help="Also print the search counters (pruning, table).")] = False,
+    odd_limit_text: Annotated[str | None, typer.Option("--odd-limit", metavar="X", help="g = 2: scan the odd moves up to X at most.")] = None,
+    checkpoint: Annotated[Path | None, typer.Option("--checkpoint", help="g = 2: directory for resumable scan state (default: beside the results store).")] = None,
     check: Annotated[bool | None, typer.Option("--check/--no-check", help="Self-check an N answer: the position after each winning move, searched afresh, must be P. Default: on when a table reached the --memory budget.", show_default=False)] = None,
 ) -> None:
-    """Solve a position exactly: P or N, every winning move (or the least with --first), and a proof."""
+    """Solve a position exactly: P or N, every winning move (or the least with --first), and a proof.
+
+    With gcd > 1 (infinitely many legal moves) the answer is what is proven: P, N, probably-P or
+    unknown, with the reason (short positions, the Periodicity Theorem for g = 2, the theorems)."""
     from sylver.solver import (
         MemoryBudgetError,
         SelfCheckError,
@@ -162,22 +248,25 @@ def solve(
         fail(str(exc))
     if no_store and store is not None:
         fail("--store and --no-store contradict each other")
+    odd_limit = _odd_limit(odd_limit_text)
     if batch is not None:
         if position:
             fail("give either positions or --batch FILE, not both")
         if certificate is not None:
             fail("--certificate needs a single position, not --batch")
-        _solve_batch(batch, first, as_json, memory, store, no_store, jobs, cluster, time_limit, check)
+        _solve_batch(batch, first, as_json, memory, store, no_store, jobs, cluster, time_limit, check,
+                     odd_limit)
         return
     if not position:
         fail("give a position, e.g. `sylver solve 4 5`, or --batch FILE")
-    pos = position_from_args(position)
+    pos = position_from_args(position, allow_empty=True)
     db = _open_store(store, no_store)
     view = _ProgressView(not as_json)
     try:
         sol = solve_position(
             pos, first=first, time_limit=time_limit, memory=memory, store=db, jobs=jobs,
-            cluster=cluster, progress=view, check=check,
+            cluster=cluster, progress=view, odd_limit=odd_limit,
+            checkpoint=_checkpoint_dir(checkpoint, db), check=check,
         )
     except SolveInterrupted as exc:
         view.stop()
@@ -193,6 +282,23 @@ def solve(
     extra: dict[str, Any] = {}
     if stats and sol.stats:
         extra["stats"] = sol.stats if as_json else ", ".join(f"{k} {v:,}" for k, v in sol.stats.items())
+    if certificate is not None and sol.gcd != 1:
+        from sylver.solver.prove import NotCertifiable, build_gcd_certificate, write_any_certificate
+
+        try:
+            cert = build_gcd_certificate(sol, time_limit=time_limit)
+            size = write_any_certificate(cert, certificate)
+        except NotCertifiable as exc:
+            fail(f"--certificate is not available: {exc}")
+        except TimeoutError as exc:
+            fail(str(exc), 3)
+        except OSError as exc:
+            fail(f"cannot write {certificate}: {exc.strerror}")
+        extra["certificate"] = str(certificate) if as_json else (
+            f"{certificate} ({len(cert['claims'])} short and {len(cert['periodic'])} periodic claims, "
+            f"{len(cert['nodes']):,} P-positions with gcd 1, {size:,} bytes)"
+        )
+        certificate = None
     if certificate is not None:
         from sylver.solver.prove import build_certificate, write_certificate
 
@@ -210,9 +316,32 @@ def solve(
     _report(sol, as_json, extra)
 
 
+def _odd_limit(text: str | None) -> int | None:
+    """The value of --odd-limit: a positive integer (digits, ``_`` or ``,`` separators)."""
+    if text is None:
+        return None
+    digits = text.strip().replace("_", "").replace(",", "")
+    if not digits.isdigit() or int(digits) < 1:
+        fail(f"--odd-limit must be a positive integer (the largest odd move to scan), not {text!r}")
+    return int(digits)
+
+
+def _checkpoint_dir(path: Path | None, db: Any) -> Path | None:
+    """Where long g = 2 scans keep their resumable state: ``--checkpoint``, else ``scans/`` beside
+    the results store (none with ``--no-store``)."""
+    if path is not None:
+        return path
+    if db is None or getattr(db, "postgres", False):
+        from platformdirs import user_cache_dir
+
+        return None if db is None else Path(user_cache_dir("sylver")) / "scans"
+    return Path(db.path).parent / "scans"
+
+
 def _solve_batch(
     path: Path, first: bool, as_json: bool, memory: str, store: str | None, no_store: bool,
     jobs: int, cluster: str | None, time_limit: float | None, check: bool | None = None,
+    odd_limit: int | None = None,
 ) -> None:
     from sylver.position import Position
     from sylver.solver import SelfCheckError, SolveInterrupted, SolveTimeout, WorkerDiedError
@@ -232,11 +361,9 @@ def _solve_batch(
             continue
         try:
             pos = Position.parse(text)
-            if pos.is_empty:
-                raise ValueError("the position is empty")
             sol = solve_position(
                 pos, first=first, time_limit=time_limit, memory=memory, store=db, jobs=jobs,
-                cluster=cluster, check=check,
+                cluster=cluster, check=check, odd_limit=odd_limit,
             )
         except SolveInterrupted as exc:
             _interrupted(exc.partial, as_json)
@@ -252,12 +379,19 @@ def _solve_batch(
             d = sol.to_dict()
             print_json(d)
         else:
-            console.print(
-                f"{sol.position.braces()} {sol.outcome.value} "
-                f"[{_moves_text(sol.winning_moves)}]{'' if sol.complete else ' (first)'} "
-                f"t={sol.frobenius_number} states={sol.states:,} {sol.seconds:.3f}s",
-                markup=False, highlight=False,
-            )
+            if sol.gcd != 1:
+                console.print(
+                    f"{sol.position.braces()} {sol.verdict} [{_moves_text(sol.winning_moves)}]"
+                    f"{'' if sol.complete else ' (incomplete)'} g={sol.gcd} {sol.method} {sol.seconds:.3f}s",
+                    markup=False, highlight=False,
+                )
+            else:
+                console.print(
+                    f"{sol.position.braces()} {sol.verdict} "
+                    f"[{_moves_text(sol.winning_moves)}]{'' if sol.complete else ' (first)'} "
+                    f"t={sol.frobenius_number} states={sol.states:,} {sol.seconds:.3f}s",
+                    markup=False, highlight=False,
+                )
         sys.stdout.flush()
     if errors:
         raise typer.Exit(2)
@@ -265,11 +399,11 @@ def _solve_batch(
 
 @app.command()
 def verify(
-    file: Annotated[Path, typer.Argument(help="A certificate written by `sylver solve --certificate`.")],
+    file: Annotated[Path, typer.Argument(help="A certificate written by `sylver solve --certificate` (gcd 1, short positions, or a replay record of a g = 2 scan).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print {\"valid\": ..., \"flaw\": ...}.")] = False,
 ) -> None:
     """Check a proof certificate independently of the solver; print `valid` or the first flaw (exit 1)."""
-    from sylver.solver.certificate import CertificateError, check
+    from sylver.solver.certificate import CertificateError, check_any
 
     try:
         text = file.read_text(encoding="utf-8")
@@ -282,7 +416,7 @@ def verify(
     except json.JSONDecodeError as exc:
         fail(f"{file} is not JSON: {exc}")
     try:
-        check(cert)
+        check_any(cert)
     except CertificateError as exc:
         if as_json:
             print_json({"valid": False, "flaw": str(exc)})

@@ -1,4 +1,6 @@
-"""Exact solving of Sylver Coinage positions with gcd 1 (Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1-2).
+"""Exact solving of Sylver Coinage positions (Sicherman, "Theory and Practice of Sylver Coinage",
+Integers 2002, sec. 1-2): exhaustive search for gcd 1, and for gcd > 1 what is proven
+(:mod:`sylver.solver.gcd`: short positions, the periodicity engine for g = 2, the theorems).
 
 >>> from sylver import Position
 >>> from sylver.solver import solve
@@ -40,6 +42,7 @@ from sylver.solver.engine import (  # noqa: E402
 )
 
 if TYPE_CHECKING:
+    from sylver.solver.gcd import OddTail
     from sylver.solver.store import Store
 
 __all__ = [
@@ -76,18 +79,19 @@ class SelfCheck:
 
 @dataclass(frozen=True)
 class Solution:
-    """The exact value of a position with gcd 1."""
+    """The value of a position: exact for gcd 1; for gcd > 1 what is proven (see ``verdict``)."""
 
     position: Position
     """The solved position."""
-    outcome: Outcome
-    """``Outcome.P``: the player to move loses; ``Outcome.N``: the player to move wins."""
+    outcome: Outcome | None
+    """``Outcome.P``: the player to move loses; ``Outcome.N``: the player to move wins; None when
+    not proven (only for gcd > 1: then ``verdict`` is ``"unknown"`` or ``"probably-P"``)."""
     winning_moves: tuple[int, ...]
     """Winning moves, sorted (empty for P).  All of them when ``complete``, else a subset."""
     complete: bool
     """True when ``winning_moves`` is the complete set."""
-    frobenius_number: int
-    """t: the largest legal move."""
+    frobenius_number: int | None
+    """t: the largest legal move (None for gcd > 1: infinitely many moves are legal)."""
     states: int
     """Positions expanded by the search (0 when the answer came from the store)."""
     seconds: float
@@ -107,23 +111,50 @@ class Solution:
     stored ones (slower, never wrong; it turns the self-check on by default)."""
     self_check: SelfCheck | None = None
     """The self-check of an N answer, when one ran."""
+    probably_p: bool = False
+    """gcd 2, outcome not proven: no odd winning move, and every even move is known to lose or
+    produces a long position (the paper's "Probably P", sec. 2)."""
+    gcd: int = 1
+    """g(S) (0 for the empty position)."""
+    short: bool | None = None
+    """For prime g: is S ÷ g a quiet ender (S *short*, sec. 1)?  None otherwise."""
+    method: str = "search"
+    """How the answer was obtained: ``search`` (gcd 1), ``short``, ``periodicity``, ``theorem``."""
+    odd_tail: OddTail | None = None
+    """For g = 2: what the scan of the odd moves established."""
+    reason: str = ""
+    """For gcd > 1: why, in words, with the theorems used and what is undecided."""
+
+    @property
+    def verdict(self) -> str:
+        """``"P"``, ``"N"``, ``"probably-P"`` or ``"unknown"``."""
+        if self.outcome is not None:
+            return self.outcome.value
+        return "probably-P" if self.probably_p else "unknown"
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form printed by ``sylver solve --json``."""
-        return {
+        d: dict[str, Any] = {
             "position": list(self.position.generators),
-            "outcome": self.outcome.value,
+            "outcome": self.verdict,
             "winning_moves": list(self.winning_moves),
             "complete": self.complete,
             "frobenius_number": self.frobenius_number,
-            "genus": self.genus,
+            "genus": self.genus if self.gcd == 1 else None,
             "states": self.states,
             "seconds": round(self.seconds, 6),
             "peak_bytes": self.peak_bytes,
             "from_store": self.from_store,
+            "gcd": self.gcd,
+            "short": self.short,
+            "method": self.method,
             "saturated": self.saturated,
             "self_check": None if self.self_check is None else self.self_check.to_dict(),
         }
+        if self.gcd != 1:
+            d["odd_tail"] = None if self.odd_tail is None else self.odd_tail.to_dict()
+            d["reason"] = self.reason
+        return d
 
 
 class SolveTimeout(TimeoutError):
@@ -248,9 +279,16 @@ def solve(
     progress: Callable[[Progress], None] | None = None,
     order: int = _k.ORDER_GENUS,
     prune: bool = True,
+    odd_limit: int | None = None,
+    checkpoint: str | Path | None = None,
     check: bool | None = None,
 ) -> Solution:
     """Solve ``position`` exactly: its outcome and all its winning moves (the least with ``first``).
+
+    A position with gcd > 1 (or the empty position) goes to :func:`sylver.solver.gcd.solve_any`,
+    which answers what is proven (``outcome`` None when nothing is); ``odd_limit`` stops the scan of
+    the odd moves of a g = 2 position at that x, and ``checkpoint`` (a directory) keeps long scans
+    resumable; ``first`` stops at the first winning move found there too.
 
     ``time_limit`` (seconds) raises :class:`SolveTimeout` promptly; ``memory`` caps the transposition
     table (e.g. ``"4G"``; past it entries are overwritten, never a crash; a budget so small that the
@@ -266,6 +304,15 @@ def solve(
     reached its memory budget (``Solution.saturated``).
     """
     start = time.monotonic()
+    if isinstance(position, Position) and (position.is_empty or position.gcd > 1):
+        from sylver.solver.gcd import solve_any
+
+        return solve_any(
+            position, odd_limit=odd_limit, time_limit=time_limit, memory=parse_memory(memory),
+            store=_open_store(store), jobs=jobs, cluster=cluster,
+            progress=progress,  # type: ignore[arg-type]  # called with a ScanProgress there
+            checkpoint_dir=checkpoint, first=first,
+        )
     check_solvable(position)
     budget = parse_memory(memory)
     db = _open_store(store)

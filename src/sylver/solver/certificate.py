@@ -20,7 +20,19 @@ Format (JSON, ``"format": "sylver-certificate"``, ``"version": 1``):
   losing move.  Without it (``--first``), each listed winning move must lead to a node.
 
 Checking is local: each node is checked against its own legal moves, and positions strictly lose
-gaps along every move, so by induction every node is P.  Naming 1 is never a winning move (it loses
+gaps along every move, so by induction every node is P.
+
+**Short positions with prime g** (``"format": "sylver-gcd-certificate"``, version 1; Sicherman,
+"Theory and Practice of Sylver Coinage", Integers 2002, sec. 1 end): ``position``, ``outcome``,
+``winning_moves``, ``complete``, ``nodes`` (gcd-1 P-positions as above) and ``claims``: a list of
+``[generators, replies]``, each a position T with prime g = p claimed P.  The checker verifies that
+h = T ÷ p is a quiet ender from the definition (every gap n < t(h) has t(h) − n in h), so every move
+z > t(h) with p ∤ z leaves a quiet ender, which is N (the Quiet End Theorem, sec. 1); ``replies`` then
+covers the finitely many other moves in increasing order — the z ≤ t(h) with p ∤ z (z ≥ 2), then the
+p·y for each gap y of h — each with a reply r such that T + x + r is {2,3}, a node or a claim, or 0
+(T + x is an ender with t > 1, or p ≥ 5 and T + x ≠ {p}: p wins there, since {p} is P by
+Hutchings's p-theorem).  The root (itself short) is checked the same way: ``root_replies`` as for
+gcd 1 (−1 marks a winning move, whose position must be a node or a claim).  Naming 1 is never a winning move (it loses
 at once), so it is not listed.  A position is handled as the bitmask of its gaps (a Python int);
 naming x closes the set of members under +x by doubling shifts.
 """
@@ -210,6 +222,372 @@ def check(cert: Any) -> None:
         raise CertificateError(f"{where}: a P claim must be complete")
 
 
+GCD_FORMAT = "sylver-gcd-certificate"
+
+
+def _gaps_any(gens: list[int]) -> tuple[int, int]:
+    """(g, gap mask of the position ÷ g) for a position with g >= 1."""
+    g = math.gcd(*gens)
+    return g, gap_mask([x // g for x in gens])
+
+
+def _min_gens(gaps: int) -> list[int]:
+    """The minimal generators of the numerical semigroup with this gap mask (members that are not a
+    sum of two nonzero members; they are at most 2t + 1)."""
+    t = gaps.bit_length() - 1
+    if t < 1:
+        return [1]
+
+    def member(n: int) -> bool:
+        return n > t or not (gaps >> n) & 1
+
+    return [m for m in range(2, 2 * t + 2)
+            if member(m) and not any(member(a) and member(m - a) for a in range(1, m))]
+
+
+def _key(gens: list[int]) -> tuple[int, ...]:
+    g, gaps = _gaps_any(gens)
+    return tuple(g * x for x in _min_gens(gaps))
+
+
+def _quiet_ender(gaps: int) -> bool:
+    t = gaps.bit_length() - 1
+    if t < 1:
+        return False
+    return all((gaps >> (t - n)) & 1 == 0 for n in range(1, t) if (gaps >> n) & 1)
+
+
+def _prime(n: int) -> bool:
+    return n >= 2 and all(n % q for q in range(2, math.isqrt(n) + 1))
+
+
+def _short_moves(gens: list[int]) -> tuple[int, int, list[int]]:
+    """(p, t(h), the moves that a claim must answer) for a short position T = h × p."""
+    p, hg = _gaps_any(gens)
+    if not _prime(p):
+        raise CertificateError(f"{_braces(gens)} has g = {p}, not a prime")
+    if not _quiet_ender(hg):
+        raise CertificateError(f"{_braces(gens)} ÷ {p} is not a quiet ender: the position is not short")
+    t = hg.bit_length() - 1
+    out = [z for z in range(2, t + 1) if z % p]
+    out += [p * y for y in range(1, t + 1) if (hg >> y) & 1]
+    return p, t, out
+
+
+def check_gcd(cert: Any) -> None:
+    """Check a ``sylver-gcd-certificate`` (short positions with prime g): raise or return."""
+    if cert.get("version") != 1:
+        raise CertificateError(f"unsupported certificate version {cert.get('version')!r}")
+    for key in ("position", "outcome", "winning_moves", "complete", "nodes", "claims"):
+        if key not in cert:
+            raise CertificateError(f"missing field {key!r}")
+    nodes: set[int] = set()
+    for i, item in enumerate(cert["nodes"]):
+        if not (isinstance(item, list) and len(item) == 2):
+            raise CertificateError(f"node {i} is not [generators, replies]")
+    # the gcd-1 nodes: checked by the gcd-1 checker (a P claim with every node)
+    sub = {"format": FORMAT, "version": VERSION, "position": [2, 3], "outcome": "P", "winning_moves": [],
+           "complete": True, "nodes": cert["nodes"]}
+    check(sub)
+    for item in cert["nodes"]:
+        nodes.add(gap_mask(item[0]))
+    claims: dict[tuple[int, ...], list[Any]] = {}
+    for i, item in enumerate(cert["claims"]):
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], list)):
+            raise CertificateError(f"claim {i} is not [generators, replies]")
+        claims[_key(item[0])] = item
+    periodic: dict[tuple[int, ...], dict[str, Any]] = {}
+    for i, item in enumerate(cert.get("periodic", [])):
+        if not (isinstance(item, dict) and {"position", "start", "length", "base", "even_replies"} <= set(item)):
+            raise CertificateError(f"periodic claim {i} lacks position/start/length/base/even_replies")
+        periodic[_key(item["position"])] = item
+
+    def is_p(gens: list[int]) -> bool:
+        g = math.gcd(*gens)
+        if g == 1:
+            gaps = gap_mask(gens)
+            return gaps == 0b10 or gaps in nodes
+        if len(_key(gens)) == 1 and _prime(g) and g >= 5:
+            return True  # {p}, p >= 5: Hutchings's p-theorem
+        return _key(gens) in claims or _key(gens) in periodic
+
+    def refuted(where: str, gens: list[int], x: int, r: object, p: int) -> None:
+        after = gens + [x]
+        if r == 0:
+            ag = math.gcd(*after)
+            if ag == 1:
+                gaps = gap_mask(after)
+                if gaps.bit_length() - 1 > 1 and is_ender(gaps):
+                    return
+            elif ag == p and p >= 5 and len(_key(after)) > 1:
+                return
+            raise CertificateError(f"{where}: the position after {x} is neither an ender with t > 1 "
+                                   "nor a position where a prime g >= 5 wins")
+        if not isinstance(r, int) or isinstance(r, bool) or r < 2:
+            raise CertificateError(f"{where}: reply {r!r} to {x} is not a move")
+        ag, agaps = _gaps_any(after)
+        if r % ag == 0 and ag > 1 and (agaps >> (r // ag)) & 1 == 0:
+            raise CertificateError(f"{where}: reply {r} to {x} is illegal")
+        if ag == 1 and not (agaps >> r) & 1:
+            raise CertificateError(f"{where}: reply {r} to {x} is illegal")
+        if not is_p(after + [r]):
+            raise CertificateError(f"{where}: after {x} and {r} the position is not proved P")
+
+    for claimed, (_gens, replies) in claims.items():
+        where = f"claim {_braces(list(claimed))}"
+        p, _t, moves_ = _short_moves(list(claimed))
+        if len(replies) != len(moves_):
+            raise CertificateError(f"{where}: {len(replies)} replies for {len(moves_)} moves to answer")
+        for x, r in zip(moves_, replies, strict=True):
+            refuted(where, list(claimed), x, r, p)
+    for claimed, item in periodic.items():
+        _check_periodic(list(claimed), item, refuted, is_p, want_hits=[])
+    root = [int(x) for x in cert["position"]]
+    where = f"root {_braces(root)}"
+    if "root_periodic" in cert:
+        item = cert["root_periodic"]
+        winning = cert["winning_moves"]
+        odd = [w for w in winning if w % 2]
+        for w in winning:
+            if not is_p(root + [w]):
+                raise CertificateError(f"{where}: the position after winning move {w} is not proved P")
+        _check_periodic(root, item, refuted, is_p, want_hits=odd, complete=cert["complete"],
+                        even_winning=[w for w in winning if w % 2 == 0])
+        if (cert["outcome"] == "P") != (not winning):
+            raise CertificateError(f"{where}: outcome and winning moves disagree")
+        return
+    p, _t, moves_ = _short_moves(root)
+    winning = cert["winning_moves"]
+    if cert["outcome"] not in ("P", "N") or (cert["outcome"] == "P") != (not winning):
+        raise CertificateError(f"{where}: outcome and winning moves disagree")
+    for w in winning:
+        if w % p and w > _t:
+            raise CertificateError(f"{where}: {w} leaves a quiet ender, so it cannot win")
+        if not is_p(root + [w]):
+            raise CertificateError(f"{where}: the position after winning move {w} is not proved P")
+    if cert["complete"]:
+        rr = cert.get("root_replies")
+        if not isinstance(rr, list) or len(rr) != len(moves_):
+            raise CertificateError(f"{where}: 'root_replies' must answer each of the {len(moves_)} moves")
+        marked = sorted(x for x, r in zip(moves_, rr, strict=True) if r == -1)
+        if marked != sorted(winning):
+            raise CertificateError(f"{where}: 'root_replies' mark {marked} as winning, not {winning}")
+        for x, r in zip(moves_, rr, strict=True):
+            if r != -1:
+                refuted(where, root, x, r, p)
+    elif cert["outcome"] == "P":
+        raise CertificateError(f"{where}: a P claim must be complete")
+
+
+# -- the Periodicity Theorem (g = 2), replayed -------------------------------------------------------
+
+
+def _close_half(gaps: int, y: int) -> int:
+    """Gap mask of <H, y> from the gap mask of H (y a gap): members closed under +y."""
+    top = gaps.bit_length()
+    full = (1 << top) - 1
+    members = (full & ~gaps) | (1 << y)
+    for _ in range(top):
+        grown = members | ((members << y) & full)
+        if grown == members:
+            break
+        members = grown
+    return gaps & ~members
+
+
+def _bit_list(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if (mask >> i) & 1]
+
+
+def replay_scan(gens: list[int], base: Any, start: int, length: int) -> list[int]:
+    """Scan the odd moves of a position S with g = 2 from x = 3 to start - 2 + length, in plain Python,
+    and return the odd x with S + x P; raise unless the state after start - 2 recurs after
+    start - 2 + length (so the values are periodic from ``start`` on).
+
+    An independent implementation of the engine of ``sylver.solver.periodic``: a position reached
+    after an odd move is its even part E (a semigroup containing S, given by the gap mask of E ÷ 2)
+    and its odd anchors a + 2δ (the offsets δ, a bit mask); while 2a > 2·t(E ÷ 2) its moves do not
+    depend on a.  In the base region (n ≤ t(E ÷ 2)) a position <E, n + 2δ> whose even part (E closed
+    under the sums of two anchors) is E itself has the shape's moves and is decided like the others;
+    one whose even part is a larger E' is the shape of family E' at height n when that is above E''s
+    base region (decided earlier in the step: E' has fewer gaps); for the rest, ``base(generators)``
+    gives the outcome (True for P).
+    """
+    g = math.gcd(*gens)
+    if g != 2:
+        raise CertificateError(f"{_braces(gens)} has g = {g}, not 2")
+    root = gap_mask([x // 2 for x in gens]) if len(set(gens)) > 1 or gens[0] != 2 else 0
+    index: dict[tuple[int, int], int] = {}
+    keys: list[tuple[int, int]] = []
+    kids: list[tuple[list[int], list[tuple[int, int]]]] = []
+
+    def shape(fam: int, offs: int) -> int:
+        k = (fam, offs)
+        if k not in index:
+            index[k] = len(keys)
+            keys.append(k)
+            kids.append(([], []))
+        return index[k]
+
+    def reduce(offs: int, fam: int) -> int:
+        kept: list[int] = []
+        for d in _bit_list(offs):
+            if all((fam >> (d - e)) & 1 for e in kept):
+                kept.append(d)
+        return sum(1 << d for d in kept)
+
+    def ups(offs: int, fam: int) -> list[int]:
+        top = offs.bit_length() + fam.bit_length()
+        return [k for k in range(1, top + 1)
+                if not (offs >> k) & 1 and all((fam >> (k - d)) & 1 for d in _bit_list(offs) if d < k)]
+
+    shape(root, 1)
+    i = 0
+    while i < len(keys):
+        fam, offs = keys[i]
+        same = set()
+        for y in _bit_list(fam):
+            nf = _close_half(fam, y)
+            same.add(shape(nf, reduce(offs, nf)))
+        for k in ups(offs, fam):
+            new = 1 << k
+            for d in _bit_list(offs):
+                if d < k or (fam >> (d - k)) & 1:
+                    new |= 1 << d
+            same.add(shape(fam, new))
+        down = [(j, shape(fam, ((offs << j) & fam) | 1)) for j in range(1, fam.bit_length())]
+        kids[i] = (sorted(same), down)
+        i += 1
+    order = sorted(range(len(keys)), key=lambda s: (bin(keys[s][0]).count("1"),
+                                                    len(ups(keys[s][1], keys[s][0])), s))
+    pos = {s: k for k, s in enumerate(order)}
+    for s in order:
+        if any(pos[c] >= pos[s] for c in kids[s][0]):
+            raise CertificateError("the shape order is not topological")  # pragma: no cover
+    T = [max(keys[s][0].bit_length() - 1, 0) for s in range(len(keys))]
+    fams = sorted({f for f, _ in keys})
+    fam_root = {f: index[(f, 1)] for f in fams}
+    Tmax = max(T)
+    if start - 2 < max(3, Tmax - 1):
+        raise CertificateError(f"the period must start after the base region (x > {Tmax})")
+
+    def family_gens(fam: int) -> list[int]:
+        return [2 * x for x in _min_gens(fam)] if fam else [2]
+
+    hist = [0] * len(keys)  # bit j-1: the value j heights ago (1 = P)
+    flags = {f: False for f in fams}
+    hits = []
+    snap = None
+    n = 3
+    end = start - 2 + length
+    while n <= end:
+        cur = [0] * len(keys)
+        for s in order:
+            fam, offs = keys[s]
+            if n <= T[s]:
+                # the even part of <E, n + 2δ>: E closed under the sums of two anchors
+                ds = _bit_list(offs)
+                even = fam
+                for a in range(len(ds)):
+                    for b in range(a, len(ds)):
+                        if (even >> (n + ds[a] + ds[b])) & 1:
+                            even = _close_half(even, n + ds[a] + ds[b])
+                other = index.get((even, reduce(offs, even)))
+                if even != fam and other is not None and n > max(even.bit_length() - 1, 0):
+                    v = bool(cur[other])  # that shape above its base region, decided earlier
+                elif even != fam:
+                    v = bool(base(family_gens(fam) + [n + 2 * d for d in ds]))
+                else:  # the moves are those of the shape: decided as above the base region
+                    v = not (any(cur[c] for c in kids[s][0])
+                             or any((hist[c] >> (j - 1)) & 1 for j, c in kids[s][1]))
+            elif flags[fam]:
+                v = False
+            else:
+                v = not (any(cur[c] for c in kids[s][0])
+                         or any((hist[c] >> (j - 1)) & 1 for j, c in kids[s][1]))
+            cur[s] = int(v)
+        if cur[index[(root, 1)]]:
+            hits.append(n)
+        for s in range(len(keys)):
+            t = T[s]
+            fam = keys[s][0]
+            leaving = (hist[s] >> (t - 1)) & 1 if t else cur[s]
+            hist[s] = ((hist[s] << 1) | cur[s]) & ((1 << t) - 1)
+            if leaving and fam_root[fam] == s:
+                flags[fam] = True
+        if n == start - 2:
+            snap = (list(hist), dict(flags))
+        n += 2
+    if snap != (hist, flags):
+        raise CertificateError(f"{_braces(gens)}: the state after {start - 2} does not recur after {end}")
+    return hits
+
+
+def _check_periodic(gens: list[int], item: dict[str, Any], refuted: Any, is_p: Any, *,
+                    want_hits: list[int], complete: bool = True, even_winning: list[int] | None = None) -> None:
+    """A long position with g = 2: replay its scan (odd moves) and check its even moves."""
+    where = f"periodic claim {_braces(gens)}"
+    base: dict[int, bool] = {}
+    for entry in item["base"]:
+        bg, r = entry
+        gaps = gap_mask(bg)
+        if r == -1:
+            if not is_p(list(bg)):
+                raise CertificateError(f"{where}: base-region position {_braces(bg)} is not proved P")
+            base[gaps] = True
+        else:
+            _refute_gcd1(where, list(bg), r, is_p)
+            base[gaps] = False
+
+    def lookup(bg: list[int]) -> bool:
+        gaps = gap_mask(bg)
+        if gaps == 0b10:
+            return True
+        if gaps not in base:
+            raise CertificateError(f"{where}: base-region position {_braces(bg)} has no entry")
+        return base[gaps]
+
+    hits = replay_scan(gens, lookup, int(item["start"]), int(item["length"]))
+    if sorted(hits) != sorted(want_hits):
+        raise CertificateError(f"{where}: the odd winning moves are {hits}, not {want_hits}")
+    _, hg = _gaps_any(gens)
+    evens = [2 * y for y in _bit_list(hg)]
+    replies = item["even_replies"]
+    if len(replies) != len(evens):
+        raise CertificateError(f"{where}: {len(replies)} even replies for {len(evens)} even moves")
+    for x, r in zip(evens, replies, strict=True):
+        if r == -1:
+            if even_winning is None or x not in even_winning or not is_p(gens + [x]):
+                raise CertificateError(f"{where}: the even move {x} is not proved winning")
+            continue
+        if r is None and not complete:
+            continue
+        refuted(where, gens, x, r, 2)
+    if even_winning and sorted(even_winning) != sorted(x for x, r in zip(evens, replies, strict=True) if r == -1):
+        raise CertificateError(f"{where}: the even winning moves do not match 'even_replies'")
+
+
+def _refute_gcd1(where: str, gens: list[int], r: object, is_p: Any) -> None:
+    """A gcd-1 position refuted by the reply r (or 0: an ender with t > 1)."""
+    gaps = gap_mask(gens)
+    if r == 0:
+        if gaps.bit_length() - 1 > 1 and is_ender(gaps):
+            return
+        raise CertificateError(f"{where}: {_braces(gens)} is not an ender with t > 1")
+    if not isinstance(r, int) or isinstance(r, bool) or r < 2 or not (gaps >> r) & 1:
+        raise CertificateError(f"{where}: {r!r} is not a legal reply in {_braces(gens)}")
+    if not is_p(gens + [r]):
+        raise CertificateError(f"{where}: after {r} in {_braces(gens)} the position is not proved P")
+
+
+def check_any(cert: Any) -> None:
+    """Check a certificate of either format."""
+    if isinstance(cert, dict) and cert.get("format") == GCD_FORMAT:
+        check_gcd(cert)
+    else:
+        check(cert)
+
+
 def check_file(path: str) -> None:
     try:
         with open(path, encoding="utf-8") as fh:
@@ -218,7 +596,7 @@ def check_file(path: str) -> None:
         raise CertificateError(f"cannot read {path}: {exc.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise CertificateError(f"{path} is not JSON: {exc}") from None
-    check(cert)
+    check_any(cert)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -104,6 +104,8 @@ def build_certificate(
     """The certificate of ``solution`` (complete solutions prove every root move's value)."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     position: Position = solution.position
+    if solution.outcome is None:
+        raise ValueError(f"{position.braces()}: no proven outcome to certify")
     gaps = root_gaps(position)
     b = _Builder(deadline, tick)
     cert: dict[str, Any] = {
@@ -151,3 +153,183 @@ def write_certificate(cert: dict[str, Any], path: str | Path) -> int:
 
 
 __all__ = ["Outcome", "build_certificate", "write_certificate"]
+
+
+# ------------------------------------------------------------------------------------------------
+# Short positions with prime g (format "sylver-gcd-certificate")
+# ------------------------------------------------------------------------------------------------
+
+
+class NotCertifiable(ValueError):
+    """The answer rests on something a certificate cannot carry (a long position, a bounded search)."""
+
+
+class _GcdBuilder:
+    """Collects the gcd-1 nodes and the short P claims behind a short position's answer."""
+
+    def __init__(self, deadline: float | None) -> None:
+        self.nodes: dict[tuple[int, ...], list[Any]] = {}
+        self.claims: dict[tuple[int, ...], list[Any]] = {}
+        self.periodic: dict[tuple[int, ...], dict[str, Any]] = {}
+        self.deadline = deadline
+
+    def periodic_claim(self, q: Position, even_winning: list[int], complete: bool = True) -> dict[str, Any]:
+        """The replay record of a long position with g = 2: the certified period, the base-region
+        positions (each proved), and a refutation of each even move (-1: a winning even move)."""
+        from sylver.solver.periodic import Scan
+
+        scan = Scan(q)
+        scan.run()
+        per = scan.state.period
+        if per is None:
+            raise NotCertifiable(f"no period was certified for {q.braces()}")
+        base = []
+        for bp, is_p in scan.base_list:
+            if is_p:
+                self.p_gcd1(bp)
+                base.append([list(bp.generators), -1])
+            else:
+                base.append([list(bp.generators), self.refute(bp)])
+        h = Position(x // 2 for x in q.generators)
+        replies: list[int | None] = []
+        for y in h.semigroup.gaps():
+            x = 2 * y
+            if x in even_winning:
+                self.prove_p(q.play(x))
+                replies.append(-1)
+            else:
+                try:
+                    replies.append(self.refute(q.play(x)))
+                except NotCertifiable:
+                    if complete:
+                        raise
+                    replies.append(None)
+        return {"position": list(q.generators), "start": per.start, "length": per.length,
+                "base": base, "even_replies": replies}
+
+    def _left(self) -> float | None:
+        return None if self.deadline is None else max(self.deadline - time.monotonic(), 0.001)
+
+    def p_gcd1(self, q: Position) -> None:
+        """Add the P-proof of the gcd-1 position q (a node and its subproofs)."""
+        from sylver.solver import solve
+
+        if q.is_terminal or q.generators in self.nodes:
+            return
+        sol = solve(q, time_limit=self._left())
+        if sol.outcome is not Outcome.P:
+            raise RuntimeError(f"{q.braces()} is not P")
+        cert = build_certificate(sol, time_limit=self._left())
+        self.nodes[q.generators] = [list(q.generators), cert.get("root_replies", [])]
+        for gens, replies in cert["nodes"]:
+            self.nodes.setdefault(tuple(gens), [gens, replies])
+
+    def refute(self, after: Position) -> int:
+        """A reply that wins in ``after`` (N), with its proof added; 0 for a theorem."""
+        from sylver.solver import solve
+        from sylver.theory import is_ender, is_prime
+
+        g = after.gcd
+        if g == 1:
+            if after.frobenius_number > 1 and is_ender(after):
+                return 0
+            sol = solve(after, first=True, time_limit=self._left())
+            r = sol.winning_moves[0]
+            self.p_gcd1(after.play(r))
+            return r
+        if g >= 5 and is_prime(g) and len(after.generators) > 1:
+            return 0
+        sol = solve(after, time_limit=self._left())
+        if sol.outcome is not Outcome.N:
+            raise NotCertifiable(f"{after.braces()} is not proved N")
+        for r in sol.winning_moves:
+            child = after.play(r)
+            try:
+                self.prove_p(child)
+            except NotCertifiable:
+                continue
+            return r
+        raise NotCertifiable(f"no winning reply in {after.braces()} can be certified")
+
+    def prove_p(self, q: Position) -> None:
+        """Add the proof that q (gcd 1, or short with prime g) is P."""
+        from sylver.theory import is_prime, is_short
+
+        g = q.gcd
+        if g == 1:
+            self.p_gcd1(q)
+            return
+        if len(q.generators) == 1 and g >= 5 and is_prime(g):
+            return
+        if q.generators in self.claims or q.generators in self.periodic:
+            return
+        if g == 2 and not is_short(q):
+            self.periodic[q.generators] = self.periodic_claim(q, [])
+            return
+        if not is_short(q):
+            raise NotCertifiable(f"{q.braces()} is long with g = {g}: no certificate covers it")
+        self.claims[q.generators] = [list(q.generators), None]  # guards against cycles
+        replies = [self.refute(q.play(x)) for x in short_moves(q)]
+        self.claims[q.generators][1] = replies
+
+
+def short_moves(q: Position) -> list[int]:
+    """The moves of a short position that a certificate answers (the checker's order): the z ≤ t(h)
+    with p ∤ z (z ≥ 2), then p·y for each gap y of h."""
+    p = q.gcd
+    h = Position(x // p for x in q.generators)
+    t = h.frobenius_number
+    return [z for z in range(2, t + 1) if z % p] + [p * y for y in h.semigroup.gaps()]
+
+
+def build_gcd_certificate(solution: Solution, *, time_limit: float | None = None) -> dict[str, Any]:
+    """The certificate of the answer for a short position with prime g (sylver-gcd-certificate).
+
+    Raises :class:`NotCertifiable` when the answer rests on a long position or a bounded search."""
+    from sylver.solver.certificate import GCD_FORMAT
+    from sylver.theory import is_short
+
+    position = solution.position
+    long2 = solution.gcd == 2 and not is_short(position)
+    if solution.outcome is None or not (is_short(position) or long2):
+        raise NotCertifiable(
+            f"certificates cover gcd 1, short positions with prime g and long positions with g = 2; "
+            f"{position.braces()} has g = {solution.gcd}"
+            + ("" if solution.outcome is not None else " and no proven outcome")
+        )
+    b = _GcdBuilder(None if time_limit is None else time.monotonic() + time_limit)
+    cert: dict[str, Any] = {
+        "format": GCD_FORMAT, "version": 1, "position": list(position.generators),
+        "outcome": solution.outcome.value, "winning_moves": list(solution.winning_moves),
+        "complete": solution.complete,
+    }
+    winning = set(solution.winning_moves)
+    for w in solution.winning_moves:
+        b.prove_p(position.play(w))
+    if long2:
+        cert["root_periodic"] = b.periodic_claim(
+            position, [w for w in winning if w % 2 == 0], solution.complete
+        )
+    elif solution.complete:
+        cert["root_replies"] = [
+            -1 if x in winning else b.refute(position.play(x)) for x in short_moves(position)
+        ]
+    cert["claims"] = list(b.claims.values())
+    cert["periodic"] = list(b.periodic.values())
+    cert["nodes"] = list(b.nodes.values())
+    return cert
+
+
+def write_any_certificate(cert: dict[str, Any], path: str | Path) -> int:
+    """Write a certificate of either format (nodes and claims one per line)."""
+    if cert.get("format") != "sylver-gcd-certificate":
+        return write_certificate(cert, path)
+    head = {k: v for k, v in cert.items() if k not in ("nodes", "claims")}
+    parts = [json.dumps(head, separators=(",", ":"))[:-1], ',"claims":[\n']
+    parts.append(",\n".join(json.dumps(c, separators=(",", ":")) for c in cert["claims"]))
+    parts.append('\n],"nodes":[\n')
+    parts.append(",\n".join(json.dumps(n, separators=(",", ":")) for n in cert["nodes"]))
+    parts.append("\n]}\n")
+    text = "".join(parts)
+    Path(path).write_text(text, encoding="utf-8")
+    return len(text.encode())

@@ -293,10 +293,14 @@ class Store:
 
     # -- writing -------------------------------------------------------------------------------
     def put(self, solution: Solution) -> None:
-        """Record ``solution``, merging with a stored result; a contradiction raises."""
+        """Record ``solution``, merging with a stored result; a contradiction raises.  Nothing is
+        recorded when the outcome is not proven (gcd > 1: probably-P or unknown); a position with
+        gcd > 1 has no Frobenius number (the column holds 0)."""
+        if solution.outcome is None:
+            return
         self.put_result(
             solution.position, solution.outcome, solution.winning_moves, solution.complete,
-            solution.frobenius_number, solution.states, solution.seconds,
+            solution.frobenius_number or 0, solution.states, solution.seconds,
         )
 
     def put_result(

@@ -1086,6 +1086,8 @@ def _outcomes(
             sol = solve(positions[k], first=True, time_limit=left, memory=limits.solve_memory)
         except SolveTimeout:
             break
+        if sol.outcome is None:  # gcd > 1, not proven in the time
+            continue
         outcomes[k], by[k] = sol.outcome.value, "solver"
         _OUTCOMES[positions[k].generators] = sol.outcome.value
         if len(_OUTCOMES) > _OUTCOMES_SIZE:
@@ -1165,7 +1167,15 @@ def _warm_up(lane: str) -> None:
 
 
 def _analyze(limits: Limits, position: str) -> dict[str, Any]:
-    return theory.report(_position_after(_numbers(position, "position", limits), ()), move_list_limit=limits.max_cells)
+    """The theory's report; for gcd > 1 also ``engine``: what the g > 1 engine proves within the
+    solver's time (as ``sylver analyze``)."""
+    p = _position_after(_numbers(position, "position", limits), ())
+    r = theory.report(p, move_list_limit=limits.max_cells)
+    if p.gcd > 1:
+        from sylver.solver.gcd import QUICK_SECONDS, answer_within
+
+        r["engine"] = answer_within(p, min(limits.solve_time, QUICK_SECONDS))
+    return r
 
 
 __all__ = ["ApiError", "Limits", "create_app"]

@@ -786,6 +786,20 @@ function scTheory(rep) {
   }
   box.append(el("h3", { text: "Theory" }), dl);
   if (rep.reason) box.append(el("p", { class: "reason", text: "Why: " + rep.reason + "." }));
+  if (rep.engine) {  // gcd > 1: what the engine proves within a few seconds
+    const e = rep.engine;
+    const eng = el("dl", { class: "facts" });
+    fact(eng, "Outcome", e.outcome === "P" || e.outcome === "N" ? verdict(e.outcome) : e.outcome);
+    if (Array.isArray(e.winning_moves) && e.winning_moves.length) {
+      const chips = el("span", {});
+      for (const m of e.winning_moves.slice(0, 20)) {
+        chips.append(el("button", { type: "button", class: "chip", "aria-label": `play ${m}, a winning move proven by the engine`, onclick: () => scPlay(m), text: fmt(m) }), " ");
+      }
+      fact(eng, e.complete ? "Winning moves" : "Winning moves (proven; others may exist)", chips);
+    }
+    box.append(el("h3", { text: "Engine (g > 1)" }), eng);
+    if (e.reason) box.append(el("p", { class: "reason", text: "Why: " + e.reason + "." }));
+  }
   const terms = el("ul", { class: "terms" });
   for (const [term, meaning, sec] of TERMS) terms.append(el("li", {}, el("b", { text: term }), `: ${meaning} (sec. ${sec}).`));
   box.append(el("details", { class: "about" }, el("summary", { text: "What these words mean" }), terms,

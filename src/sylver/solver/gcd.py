@@ -1,0 +1,720 @@
+"""Solving positions with g ≠ 1: what is proven, never more (Sicherman, "Theory and Practice of
+Sylver Coinage", Integers 2002, sec. 1 end and sec. 2).
+
+A position S with g = g(S) > 1 has infinitely many legal moves.  Write h = S ÷ g.
+
+* **g = 2** (:func:`solve_g2`).  The odd moves: if h is a quiet ender (S is *short*, sec. 1), an odd
+  move x > t(h) leaves a quiet ender (Quiet End Theorem), which is N, so only the odd x ≤ t(h) can
+  win and each is solved exactly; otherwise (S *long*) the periodicity engine
+  (:mod:`sylver.solver.periodic`) scans the odd moves until a certified period (or, once a winning
+  odd move m is found, until m + t̄: every larger x loses to m).  The even moves 2y give g = 2
+  positions, decided the same way (one scan covers every family that even moves reach from S),
+  memoised by family.
+* **prime g = p ≥ 3** (:func:`solve_prime`).  Short: the finitely many moves z ≤ t(h) not divisible
+  by p are solved exactly; a move p·y gives a position with g = p, decided recursively (p ≥ 5: it is
+  N by Hutchings's theorem, since p wins there).  Long: p wins when p ≥ 5; otherwise a bounded
+  search for a winning move.
+* **composite g**: a prime factor q ≥ 5 of g wins ({q} is P); otherwise a bounded search among the
+  moves that leave a short position with prime g, or g = 1.
+* **the empty position**: every prime p ≥ 5 wins (Hutchings's p-theorem); the openings 2^a·3^b are
+  answered as far as they are known.
+
+The outcome is ``P`` or ``N`` when proven, ``"probably-P"`` (sec. 2: no odd winning move, and every
+even move is known to lose or produces a long position), or unknown (``None``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sylver.position import Outcome, Position
+
+if TYPE_CHECKING:
+    from sylver.solver import Solution
+    from sylver.solver.periodic import Scan, ScanProgress
+    from sylver.solver.store import Store
+
+PROBABLY_P = "probably-P"
+UNKNOWN = "unknown"
+SEARCH_LIMIT = 64
+"""Default bound of the bounded searches (moves tried in long positions with g ≥ 3 and composite g)."""
+COMPOSITE_SECONDS = 10.0
+"""Time given to the bounded search for a winning move in a position with composite g."""
+SUB_SCAN_LIMIT = 2_001
+"""Odd moves scanned for a long g = 2 position met inside a bounded search."""
+MAX_T_H = 5_461
+"""Largest t(S ÷ g) the engine takes on (a third of the gcd-1 solver's limit on t, 16,383: the
+gcd-1 positions it solves, S ∪ {x} with x ≤ t(S ÷ 2) and the base region, have t ≤ 3·t(S ÷ 2)).
+Beyond it only the theorems answer (a prime factor q ≥ 5 of g wins)."""
+
+
+@dataclass(frozen=True)
+class OddTail:
+    """What the scan of the odd moves of a position with g = 2 established."""
+
+    scanned_to: int
+    """Every odd move up to here is decided."""
+    period_start: int | None
+    """The scan's state after each height ≥ period_start - 2 repeats with period_length (certified)."""
+    period_length: int | None
+    """The certified period, in units of x (None when no period was certified)."""
+    odd_winning_moves: tuple[int, ...]
+    """The odd winning moves found (all of them when ``complete``)."""
+    complete: bool
+    """True when every odd move is decided (a certified period, the Quiet End Theorem for short
+    positions, or the scan past m + t̄ after the first odd winning move m)."""
+    open_moves: str
+    """What is undecided, e.g. ``"odd x > 100001"``; empty when complete."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scanned_to": self.scanned_to,
+            "period_start": self.period_start,
+            "period_length": self.period_length,
+            "odd_winning_moves": list(self.odd_winning_moves),
+            "complete": self.complete,
+            "open_moves": self.open_moves,
+        }
+
+
+@dataclass
+class Verdict:
+    """The answer for one position (internal; :class:`~sylver.solver.Solution` is the public form)."""
+
+    outcome: Outcome | None
+    winning: list[int]
+    complete: bool
+    method: str
+    reason: str
+    probably_p: bool = False
+    odd_tail: OddTail | None = None
+    short: bool | None = None
+    losing_unknown: list[int] = field(default_factory=list)
+    full: bool = True
+    """False when the search stopped at the first winning move."""
+
+    @property
+    def verdict(self) -> str:
+        if self.outcome is not None:
+            return self.outcome.value
+        return PROBABLY_P if self.probably_p else UNKNOWN
+
+
+def _is_prime(n: int) -> bool:
+    from sylver.theory import is_prime
+
+    return is_prime(n)
+
+
+def _quiet(h: Position) -> bool:
+    from sylver.theory import is_quiet_ender
+
+    return h.generators != (1,) and is_quiet_ender(h)
+
+
+def _gaps(h: Position) -> list[int]:
+    return [] if h.generators == (1,) else h.semigroup.gaps()
+
+
+class Context:
+    """Budget and caches shared by one call of :func:`solve_any` (and its recursion)."""
+
+    def __init__(
+        self,
+        *,
+        odd_limit: int | None,
+        deadline: float | None,
+        memory: int,
+        store: Store | None,
+        jobs: int,
+        cluster: str | None,
+        progress: Callable[[ScanProgress], None] | None,
+        checkpoint_dir: Path | None,
+        search_limit: int = SEARCH_LIMIT,
+    ) -> None:
+        self.odd_limit = odd_limit
+        self.deadline = deadline
+        self.memory = memory
+        self.store = store
+        self.jobs = jobs
+        self.cluster = cluster
+        self.progress = progress
+        self.checkpoint_dir = checkpoint_dir
+        self.search_limit = search_limit
+        self.gcd1: dict[Position, bool] = {}
+        self.verdicts: dict[Position, Verdict] = {}
+        self.scans: list[Scan] = []
+
+    # -- gcd-1 positions -------------------------------------------------------------------------
+    def p_positions(self, positions: list[Position]) -> list[bool]:
+        """Which of these gcd-1 positions are P (exact solves, memoised; in parallel with jobs)."""
+        todo = [p for p in dict.fromkeys(positions) if p not in self.gcd1]
+        if todo:
+            for p, v in zip(todo, _solve_many(todo, self), strict=True):
+                self.gcd1[p] = v
+        return [self.gcd1[p] for p in positions]
+
+    def time_left(self) -> bool:
+        return self.deadline is None or time.monotonic() < self.deadline
+
+
+def _from_store(position: Position, ctx: Context, full: bool) -> Verdict | None:
+    """A child's outcome recorded in the results store by an earlier solve (when only the outcome
+    is needed: ``full`` false)."""
+    if ctx.store is None or full:
+        return None
+    rec = ctx.store.get(position)
+    if rec is None:
+        return None
+    v = Verdict(rec.outcome, list(rec.winning_moves), rec.complete, "store",
+                f"{rec.outcome.value}, recorded in the results store by an earlier solve", full=False)
+    ctx.verdicts[position] = v
+    return v
+
+
+def _record(position: Position, v: Verdict, ctx: Context) -> None:
+    """Record a proven outcome in the results store (the column for t holds 0 for g > 1)."""
+    if ctx.store is not None and v.outcome is not None:
+        ctx.store.put_result(position, v.outcome, tuple(v.winning), v.complete, 0)
+
+
+def _solve_chunk(ps: list[Position], memory: int) -> list[bool]:
+    from sylver.solver.periodic import solve_base
+
+    return solve_base(ps, memory=memory)
+
+
+def _solve_many(positions: list[Position], ctx: Context) -> list[bool]:
+    """Decide gcd-1 positions with :func:`sylver.solver.periodic.solve_base` (the self-checked
+    path of :func:`sylver.solver.solve`), split over processes with ``--jobs`` / ``--cluster``; they
+    get half the memory budget (the scans the other half)."""
+    from sylver.solver.periodic import solve_base
+
+    memory = max(ctx.memory // 2, 1 << 17)
+    if (ctx.jobs > 1 or ctx.cluster) and len(positions) >= 64:
+        from functools import partial
+
+        from sylver.executors import make_executor
+
+        size = max(16, len(positions) // (8 * max(ctx.jobs, 1)))
+        chunks = [positions[i : i + size] for i in range(0, len(positions), size)]
+        with make_executor(ctx.jobs, ctx.cluster) as ex:
+            return [v for part in ex.map(partial(_solve_chunk, memory=memory), chunks) for v in part]
+    return solve_base(positions, memory=memory, deadline=ctx.deadline)
+
+
+# ------------------------------------------------------------------------------------------------
+# g = 2
+# ------------------------------------------------------------------------------------------------
+
+
+def _scan_for(position: Position, ctx: Context) -> tuple[Scan, int]:
+    """A scan whose shape graph contains the family of ``position`` (g = 2), and the family index."""
+    from sylver.solver.periodic import Scan
+    from sylver.solver.shapes import gap_mask
+
+    h = Position(x // 2 for x in position.generators)
+    key = gap_mask(h)
+    for scan in ctx.scans:
+        f = scan.graph.fam_index.get(key)
+        if f is not None:
+            return scan, f
+    checkpoint = None
+    if ctx.checkpoint_dir is not None:
+        checkpoint = ctx.checkpoint_dir / f"{position}.npz"
+    scan = Scan(position, base=ctx.p_positions, checkpoint=checkpoint, memory=max(ctx.memory // 2, 1 << 17),
+                deadline=ctx.deadline)
+    ctx.scans.append(scan)
+    return scan, 0
+
+
+def _run_scan(scan: Scan, ctx: Context, limit: int | None, needed: Callable[[], bool]) -> None:
+    """Scan until ``needed()`` is false, a period is certified, the odd limit or the deadline."""
+    until = limit
+    if until is not None and until % 2 == 0:
+        until -= 1
+    last = [0.0]
+    if not needed():
+        return
+
+    def stop(_scan: Scan) -> bool:
+        if ctx.deadline is not None and time.monotonic() >= ctx.deadline:
+            return True
+        now = time.monotonic()
+        if now - last[0] < 0.2:
+            return False
+        last[0] = now
+        return not needed()
+
+    scan.run(until=until, stop=stop, deadline=ctx.deadline, progress=ctx.progress)
+
+
+def _family_odd(scan: Scan, f: int) -> OddTail:
+    st = scan.state
+    T = int(scan.graph.fam_T[f])
+    complete = scan.family_tail_complete(f)
+    hits = tuple(scan.hits(f))
+    per = st.period
+    if complete:
+        open_moves = ""
+    elif hits:
+        open_moves = f"odd x in {scan.scanned_to + 2}..{hits[0] + 2 * T}"
+    else:
+        open_moves = f"odd x > {scan.scanned_to}"
+    return OddTail(
+        scan.scanned_to, per.start if per else None, per.length if per else None, hits, complete,
+        open_moves,
+    )
+
+
+def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int | None = None) -> Verdict:
+    """The verdict for a position with g = 2 (see the module docstring).
+
+    ``full``: every winning move is sought (else the search stops at the first: the outcome is all
+    a parent needs).  ``limit``: the odd moves of a long position are scanned up to it (None: no
+    limit).
+    """
+    cached = ctx.verdicts.get(position)
+    if cached is not None and (cached.complete or not full or cached.full):
+        return cached
+    stored = _from_store(position, ctx, full)
+    if stored is not None:
+        return stored
+    h = Position(x // 2 for x in position.generators)
+    if h.generators == (1,):  # {2}: odd x gives {2, x}, N unless x = 3 (Hutchings)
+        v = Verdict(
+            Outcome.N, [3], True, "theorem",
+            "every odd x gives the coprime pair {2,x}, which is N unless x = 3 (Hutchings's theorem, "
+            "sec. 1); {2,3} is P",
+            odd_tail=OddTail(3, None, None, (3,), True, ""),
+        )
+        ctx.verdicts[position] = v
+        return v
+    short = _quiet(h)
+    t_h = h.frobenius_number
+    if short:
+        cands = list(range(3, t_h + 1, 2))
+        if full:
+            vals = ctx.p_positions([position.play(x) for x in cands])
+        else:  # stop at the first winning move
+            vals = []
+            for x in cands:
+                vals.append(ctx.p_positions([position.play(x)])[0])
+                if vals[-1]:
+                    break
+        decided = cands[: len(vals)]
+        hits = tuple(x for x, v in zip(decided, vals, strict=True) if v)
+        done = len(vals) == len(cands)
+        odd = OddTail(t_h if done else decided[-1], None, None, hits, done,
+                      "" if done else f"odd x in {decided[-1] + 2}..{t_h}")
+        method = "short"
+    else:
+        scan, f = _scan_for(position, ctx)
+        _run_scan(scan, ctx, limit, lambda: not scan.family_tail_complete(f) and (full or not scan.hits(f)))
+        odd = _family_odd(scan, f)
+        method = "periodicity"
+    winning = list(odd.odd_winning_moves)
+    unknown_even: list[int] = []
+    long_open: list[int] = []
+    if full or not winning:
+        # the even moves: short children first (cheap), then long ones
+        children = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
+        children.sort(key=lambda c: (not _quiet(Position(x // 2 for x in c[1].generators)), c[0]))
+        for x, child in children:
+            if not full and winning:
+                break
+            if not ctx.time_left():
+                unknown_even.append(x)
+                continue
+            cv = solve_g2(child, ctx, full=False, limit=limit)
+            if cv.outcome is Outcome.P:
+                winning.append(x)
+            elif cv.outcome is None:
+                unknown_even.append(x)
+                if cv.short is False:
+                    long_open.append(x)
+    winning.sort()
+    unknown_even.sort()
+    complete = odd.complete and not unknown_even and (full or not winning)
+    if winning:
+        outcome: Outcome | None = Outcome.N
+    elif odd.complete and not unknown_even:
+        outcome = Outcome.P
+    else:
+        outcome = None
+    probably = (
+        outcome is None and odd.complete and not odd.odd_winning_moves
+        and set(unknown_even) == set(long_open)
+    )
+    kind = "short" if short else "long"
+    reason = _g2_reason(position, kind, t_h, odd, unknown_even, outcome, probably)
+    v = Verdict(outcome, winning, complete, method, reason, probably, odd, short, unknown_even, full)
+    ctx.verdicts[position] = v
+    _record(position, v, ctx)
+    return v
+
+
+def _g2_reason(
+    position: Position, kind: str, t_h: int, odd: OddTail, unknown_even: list[int],
+    outcome: Outcome | None, probably: bool,
+) -> str:
+    cite = "Sicherman, \"Theory and Practice of Sylver Coinage\", Integers 2002"
+    parts = []
+    if kind == "short":
+        parts.append(
+            f"short (S ÷ 2 is a quiet ender with t = {t_h}): no odd move above {t_h} can win "
+            f"(Quiet End Theorem, {cite}, sec. 1); the odd moves up to {t_h} were solved exactly"
+        )
+    else:
+        if odd.period_length:
+            parts.append(
+                f"long: the odd moves were scanned to {odd.scanned_to:,} and a period of "
+                f"{odd.period_length:,} was certified from x = {odd.period_start:,} (Periodicity "
+                f"Theorem, {cite}, sec. 2)"
+            )
+        elif odd.complete:
+            parts.append(
+                f"long: the odd moves were scanned to {odd.scanned_to:,}; every larger odd move loses "
+                f"to the odd winning move {odd.odd_winning_moves[0]:,}"
+            )
+        else:
+            parts.append(f"long: the odd moves were scanned to {odd.scanned_to:,} without a period")
+    if unknown_even:
+        parts.append(f"undecided even moves: {', '.join(map(str, unknown_even))}")
+    if probably:
+        parts.append("probably P (sec. 2): no odd winning move, and every even move is known to lose "
+                     "or produces a long position")
+    return "; ".join(parts)
+
+
+# ------------------------------------------------------------------------------------------------
+# prime g >= 3, composite g, the empty position
+# ------------------------------------------------------------------------------------------------
+
+
+def solve_prime(position: Position, ctx: Context, depth: int = 0, *, full: bool = True) -> Verdict:
+    """The verdict for a position with prime g ≥ 3 (see the module docstring); ``full`` as for
+    :func:`solve_g2`."""
+    cached = ctx.verdicts.get(position)
+    if cached is not None and (cached.complete or not full or cached.full):
+        return cached
+    stored = _from_store(position, ctx, full)
+    if stored is not None:
+        return stored
+    p = position.gcd
+    h = Position(x // p for x in position.generators)
+    if h.generators == (1,):
+        if p >= 5:
+            v = Verdict(Outcome.P, [], True, "theorem",
+                        f"Hutchings's p-theorem (sec. 1): every move from {{{p}}} gives a coprime pair, "
+                        "an ender with t > 1, hence N")
+        else:  # {3}: every move z gives the coprime pair {3, z}, N unless z = 2
+            v = Verdict(Outcome.N, [2], True, "theorem",
+                        "every move z gives the coprime pair {3,z}, which is N unless z = 2 "
+                        "(Hutchings's theorem, sec. 1)")
+        ctx.verdicts[position] = v
+        return v
+    t_h = h.frobenius_number
+    if t_h > MAX_T_H:  # p >= 5 (else _check_range refused it): the theorem alone
+        v = Verdict(Outcome.N, [p], False, "theorem",
+                    f"{p} wins: it leaves {{{p}}}, which is P by Hutchings's p-theorem (sec. 1, sec. 2); "
+                    f"the other moves are not searched (t(S ÷ {p}) = {t_h:,} is beyond the engine's "
+                    f"{MAX_T_H:,})", full=full)
+        ctx.verdicts[position] = v
+        return v
+    short = _quiet(h)
+    winning: list[int] = []
+    undecided: list[int] = []
+    reasons: list[str] = []
+    if p >= 5:
+        winning.append(p)
+        reasons.append(f"{p} wins: it leaves {{{p}}}, which is P by Hutchings's p-theorem (sec. 1, sec. 2)")
+    # short: every move z > t(h) with p ∤ z leaves a quiet ender (N); long, p = 3: a bounded search
+    bound = t_h if short else (0 if p >= 5 else ctx.search_limit)
+    for z in range(2, bound + 1):
+        if z % p == 0:
+            continue
+        if (not short or not full) and winning:
+            break  # one winning move is all that is sought
+        if not ctx.time_left():
+            break
+        if ctx.p_positions([position.play(z)])[0]:
+            winning.append(z)
+    for y in _gaps(h):
+        if winning and not full:
+            break
+        if y == 1:
+            continue  # p itself: handled above ({p} is P for p >= 5, N for p = 3)
+        x = p * y
+        child = position.play(x)
+        if p >= 5:
+            continue  # child has prime g >= 5 and is not {p}: N, since p wins there
+        if (not short and depth > 1) or not ctx.time_left():
+            undecided.append(x)
+            continue
+        cv = solve_prime(child, ctx, depth + 1, full=False)
+        if cv.outcome is Outcome.P:
+            winning.append(x)
+        elif cv.outcome is None:
+            undecided.append(x)
+    winning = sorted(set(winning))
+    complete = short and not undecided and (full or not winning)
+    if winning:
+        outcome: Outcome | None = Outcome.N
+    elif complete:
+        outcome = Outcome.P
+    else:
+        outcome = None
+    if short:
+        reasons.append(
+            f"short (S ÷ {p} is a quiet ender with t = {t_h}): no move above {t_h} that is not a "
+            f"multiple of {p} can win (Quiet End Theorem, sec. 1); those up to {t_h} were solved exactly"
+        )
+    elif p >= 5:
+        reasons.append(f"long: the other moves not divisible by {p} are not decided")
+    else:
+        reasons.append(
+            f"long: moves not divisible by {p} were tried up to {bound} (infinitely many remain; "
+            "sec. 2: long positions with g = 3 are generally intractable)"
+        )
+    if undecided:
+        reasons.append(f"undecided multiples of {p}: {', '.join(map(str, undecided))}")
+    v = Verdict(outcome, winning, complete, "short" if short else "search", "; ".join(reasons),
+                short=short, losing_unknown=undecided, full=full)
+    ctx.verdicts[position] = v
+    _record(position, v, ctx)
+    return v
+
+
+def solve_composite(position: Position, ctx: Context) -> Verdict:
+    """Composite g: a prime factor q ≥ 5 wins; otherwise a bounded search (sec. 2)."""
+    from sylver.theory import prime_factor_at_least_5
+
+    g = position.gcd
+    q = prime_factor_at_least_5(g)
+    if q is not None:
+        return Verdict(Outcome.N, [q], False, "theorem",
+                       f"{q} wins: it leaves {{{q}}}, which is P by Hutchings's p-theorem (sec. 1, sec. 2); "
+                       "the other winning moves are not decided")
+    # moves p·z that leave a position with prime g = p; by the Quiet End Theorem (sec. 1) those with
+    # z > t(h) and gcd(z, g/p) = 1 leave short positions when h = S ÷ g is a quiet ender (sec. 2:
+    # {24,42} = {8,14}×3 and its moves 38, 40, 44, 46, ...)
+    h = Position(x // g for x in position.generators)
+    family = ""
+    if _quiet(h):
+        t_h = h.frobenius_number
+        for p in sorted({p for p in range(2, g + 1) if g % p == 0 and _is_prime(p)}):
+            zs = [z for z in range(t_h + 1, t_h + 40) if math.gcd(z, g // p) == 1][:4]
+            family += (f"; every move {p}·z with z > {t_h} and gcd(z, {g // p}) = 1 "
+                       f"({', '.join(str(p * z) for z in zs)}, ...) leaves a short position with g = {p}")
+    winning: list[int] = []
+    decided_n: list[int] = []
+    undecided: list[int] = []
+    saved = ctx.deadline
+    budget = time.monotonic() + COMPOSITE_SECONDS
+    ctx.deadline = budget if saved is None else min(saved, budget)
+    try:
+        for x in range(2, ctx.search_limit + 1):
+            if x in position.semigroup:
+                continue
+            child = position.play(x)
+            cg = child.gcd
+            if cg < 2 or not _is_prime(cg):
+                continue
+            hc = Position(y // cg for y in child.generators)
+            if not (_quiet(hc) or hc.generators == (1,)):
+                continue
+            if not ctx.time_left():
+                undecided.append(x)
+                continue
+            try:
+                cv = (solve_g2(child, ctx, full=False, limit=SUB_SCAN_LIMIT) if cg == 2
+                      else solve_prime(child, ctx, full=False))
+            except TimeoutError:
+                undecided.append(x)
+                continue
+            if cv.outcome is Outcome.P:
+                winning.append(x)
+                break
+            if cv.outcome is Outcome.N:
+                decided_n.append(x)
+            else:
+                undecided.append(x)
+    finally:
+        ctx.deadline = saved
+    searched = (
+        f"the moves up to {ctx.search_limit} that leave a short position with prime g were tried "
+        f"for {COMPOSITE_SECONDS:g} s at most: {_list(decided_n)} lose"
+        + (f", {_list(undecided)} undecided" if undecided else "")
+    )
+    if winning:
+        reason = (f"{winning[0]} wins: it leaves {position.play(winning[0]).braces()}, which is P; "
+                  "the other winning moves are not decided (sec. 2: cases with composite g are "
+                  f"generally intractable){family}")
+        return Verdict(Outcome.N, winning, False, "search", reason)
+    return Verdict(None, [], False, "search",
+                   f"g = {g}: no theorem decides it, and no winning move was found: {searched}{family}")
+
+
+def _list(xs: list[int]) -> str:
+    return ", ".join(map(str, xs)) if xs else "none"
+
+
+def solve_empty(ctx: Context) -> Verdict:
+    """The empty position (sec. 2, last paragraphs)."""
+    from sylver.theory import is_prime
+
+    primes = [p for p in range(5, 100) if is_prime(p)]
+    reason = (
+        "N: every prime p >= 5 wins, since {p} is P by Hutchings's p-theorem (sec. 2); listed up to 100. "
+        "Every multiple of such a prime loses to the prime.  Of the openings 2^a·3^b: 1 loses at once, "
+        "2 loses to 3 and 3 to 2, 4 loses to 6, 6 loses to 4 and 9, 8 loses to 12 and 14, 9 loses to 6, "
+        "and 12 loses to 8 (the paper derives {8,12} P from the series {8,12,8n+2,8n+6}); every opening "
+        "2^a·3^b greater than 12 is undecided (Conway's prize question)"
+    )
+    return Verdict(Outcome.N, primes, False, "theorem", reason)
+
+
+# ------------------------------------------------------------------------------------------------
+# entry point
+# ------------------------------------------------------------------------------------------------
+
+
+def solve_any(
+    position: Position,
+    *,
+    odd_limit: int | None = None,
+    time_limit: float | None = None,
+    memory: int = 1 << 30,
+    store: Store | None = None,
+    jobs: int = 1,
+    cluster: str | None = None,
+    progress: Callable[[ScanProgress], None] | None = None,
+    checkpoint_dir: str | Path | None = None,
+    search_limit: int = SEARCH_LIMIT,
+    first: bool = False,
+) -> Solution:
+    """Solve a position with g ≠ 1 (or the empty position): see the module docstring.  ``first``:
+    stop at the first winning move found (the outcome is then all that is proven)."""
+    from sylver.solver import Solution
+
+    start = time.monotonic()
+    ctx = Context(
+        odd_limit=odd_limit, deadline=None if time_limit is None else start + time_limit,
+        memory=memory, store=store, jobs=jobs, cluster=cluster, progress=progress,
+        checkpoint_dir=Path(checkpoint_dir) if checkpoint_dir is not None else None,
+        search_limit=search_limit,
+    )
+    g = position.gcd
+    if not position.is_empty:
+        _check_range(position, g)
+    try:
+        if position.is_empty:
+            v = solve_empty(ctx)
+        elif g == 2:
+            v = solve_g2(position, ctx, full=not first, limit=odd_limit)
+        elif _is_prime(g):
+            v = solve_prime(position, ctx, full=not first)
+        else:
+            v = solve_composite(position, ctx)
+    except KeyboardInterrupt:
+        from sylver.solver import SolveInterrupted
+
+        raise SolveInterrupted(_partial(position, ctx, start)) from None
+    except TimeoutError:
+        from sylver.solver import SolveTimeout
+
+        raise SolveTimeout(
+            f"{position.braces()} not solved within {time_limit:g} s", _partial(position, ctx, start)
+        ) from None
+    known = None
+    try:
+        from sylver.theory import known_result
+
+        known = known_result(position)
+    except Exception:  # pragma: no cover - theory must not break solving
+        known = None
+    reason = v.reason
+    if known is not None and known.outcome is not v.outcome:
+        reason += f"; the paper states {known.outcome.value}" + (
+            f" with winning moves {list(known.winning_moves)}" if known.winning_moves else ""
+        ) + " (Sicherman, \"Theory and Practice of Sylver Coinage\", Integers 2002, sec. 2)"
+    sol = Solution(
+        position, v.outcome, tuple(v.winning), v.complete, None, 0, time.monotonic() - start,
+        sum(s.memory_bytes() for s in ctx.scans), 0, False,
+        probably_p=v.probably_p, gcd=g, short=v.short, method=v.method, odd_tail=v.odd_tail,
+        reason=reason,
+    )
+    if not position.is_empty:
+        _record(position, v, ctx)
+    return sol
+
+
+def _check_range(position: Position, g: int) -> None:
+    """TooLargeError when t(S ÷ g) is beyond ``MAX_T_H`` and no theorem answers (g without a prime
+    factor ≥ 5), before any work: the engine would solve gcd-1 positions beyond the solver's range."""
+    from sylver.theory import prime_factor_at_least_5
+
+    h = Position(x // g for x in position.generators)
+    if h.generators == (1,) or prime_factor_at_least_5(g) is not None:
+        return
+    t = h.frobenius_number
+    if t > MAX_T_H:
+        from sylver.errors import TooLargeError
+
+        gens = position.generators
+        text = position.braces() if len(gens) <= 8 else "{" + ",".join(map(str, gens[:3])) + f",…}} ({len(gens)} generators)"
+        raise TooLargeError(
+            f"{text} has g = {g} and t(S ÷ {g}) = {t:,}: the g > 1 engine handles t(S ÷ g) <= "
+            f"{MAX_T_H:,} (it solves gcd-1 positions with t up to about 3·t(S ÷ g))"
+        )
+
+
+QUICK_SECONDS = 5.0
+"""Time :func:`answer_within` gives the engine by default (`sylver analyze`, the web page)."""
+QUICK_ODD_LIMIT = 20_001
+"""Odd moves :func:`answer_within` lets the g = 2 engine scan."""
+
+
+def answer_within(
+    position: Position, seconds: float = QUICK_SECONDS, odd_limit: int = QUICK_ODD_LIMIT
+) -> dict[str, Any]:
+    """What the engine proves about a position with gcd > 1 within ``seconds`` (for `sylver
+    analyze` and the web page): ``outcome`` (P, N, probably-P, unknown), ``winning_moves``,
+    ``complete``, ``method``, ``reason``, ``odd_tail``; never raises for a valid position."""
+    from sylver.solver import solve
+
+    keys = ("outcome", "winning_moves", "complete", "method", "reason", "odd_tail")
+    try:
+        d = solve(position, time_limit=seconds, odd_limit=odd_limit, store=None).to_dict()
+    except (TimeoutError, ValueError) as exc:
+        reason = str(exc) if isinstance(exc, ValueError) else f"not decided within {seconds:g} s"
+        return {"outcome": "unknown", "winning_moves": [], "complete": False, "method": "search",
+                "reason": reason, "odd_tail": None}
+    return {k: d.get(k) for k in keys}
+
+
+def _partial(position: Position, ctx: Context, start: float) -> Solution:
+    """What an interrupted solve had established: the root scan's odd winning moves so far."""
+    from sylver.solver import Solution
+
+    tail = None
+    wins: tuple[int, ...] = ()
+    if ctx.scans and ctx.scans[0].position == position:
+        tail = _family_odd(ctx.scans[0], 0)
+        wins = tail.odd_winning_moves
+    return Solution(
+        position, Outcome.N if wins else None, wins, False, None, 0, time.monotonic() - start,
+        sum(s.memory_bytes() for s in ctx.scans), 0, False, gcd=position.gcd, method="periodicity",
+        odd_tail=tail, reason="interrupted" + (
+            f"; the scan state is saved in {ctx.scans[0].checkpoint}" if ctx.scans and ctx.scans[0].checkpoint else ""
+        ),
+    )
+
+
+__all__ = ["OddTail", "PROBABLY_P", "UNKNOWN", "Verdict", "answer_within", "solve_any"]

@@ -1,0 +1,425 @@
+"""Positions with gcd > 1: the g = 2 periodicity engine, short positions, the theorems (Sicherman,
+"Theory and Practice of Sylver Coinage", Integers 2002, sec. 1 end and sec. 2).
+
+The larger statements of the paper ({8,30,34}[49337], {6,44,82} → 5993171, the period of
+{6,40,74}, {16,22,24,26,28,30,34} and {20,22,24,26,28,36} P, {6,50,94}) are bench lines in
+bench/bench_gcd.py."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from sylver import Outcome, Position
+from sylver.solver import solve
+from sylver.solver.periodic import Scan
+from sylver.solver.shapes import build
+from sylver.theory import is_short, possible_winning_replies
+
+DIFFERENTIAL = [[2], [4, 6], [6, 16], [8, 14], [8, 10, 22], [10, 16, 24]]
+
+
+def direct_p(p: Position) -> bool:
+    return p.is_terminal or solve(p, first=True).outcome is Outcome.P
+
+
+# -- the periodicity engine ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("gens", DIFFERENTIAL, ids=lambda g: ",".join(map(str, g)))
+def test_scan_matches_direct_solves(gens: list[int]) -> None:
+    """The engine's outcome of S + x equals a direct gcd-1 solve of S ∪ {x} for every odd x ≤ 301,
+    both scanning every height and through the certified period."""
+    S = Position(gens)
+    full = Scan(S)
+    full.run(until=301, past_period=True)
+    periodic = Scan(S)
+    periodic.run(until=301)
+    for x in range(3, 302, 2):
+        want = direct_p(Position(gens + [x]))
+        assert (x in full.root_hits()) == want, x
+        assert periodic.is_p(x) == want, x
+
+
+@pytest.mark.parametrize("gens", [[8, 10, 22], [6, 16]], ids=lambda g: ",".join(map(str, g)))
+def test_every_shape_matches_direct_solves(gens: list[int]) -> None:
+    """Every shape (not only S + x) at every height up to 91 agrees with the gcd-1 solver."""
+    S = Position(gens)
+    scan = Scan(S)
+    g = scan.graph
+    shapes = range(g.shapes)  # all of them (50 and 75)
+    while scan.state.n <= 91:
+        scan.run(until=scan.state.n, past_period=True)
+        n = scan.scanned_to
+        for s in shapes:
+            assert bool(scan.state.cur[s]) == direct_p(g.concrete(s, n)), (g.concrete(s, n), n)
+
+
+def test_8_10_22_period() -> None:
+    """{8,10,22}: t̄ = 14 (the paper's example), no odd winning move, a certified period."""
+    S = Position([8, 10, 22])
+    assert S.tbar == 14
+    scan = Scan(S)
+    scan.run()
+    assert scan.state.period is not None and scan.root_hits() == []
+    # the period is certified by an exact comparison of the states: recompute both and compare
+    per = scan.state.period
+    a = scan.state_before(per.start)
+    b = scan.state_before(per.start + per.length)
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+    c = scan.state_before(per.start - 2)
+    d = scan.state_before(per.start - 2 + per.length)
+    assert not (np.array_equal(c[0], d[0]) and np.array_equal(c[1], d[1])), "the start is the least"
+
+
+def test_shape_graph_invariants() -> None:
+    g = build(Position([8, 10, 22]))
+    assert g.fam_gaps[0] == sum(1 << n for n in (1, 2, 3, 6, 7))  # {4,5,11}: gaps 1,2,3,6,7
+    assert int(g.T[g.root]) == 7 and g.offsets[g.root] == 1
+    for s in range(g.shapes):
+        for c in g.same_idx[g.same_ptr[s] : g.same_ptr[s + 1]]:
+            assert c < s  # moves keeping the height lead to earlier shapes
+        # at most multiplicity(E ÷ 2) anchors
+        h = Position(x // 2 for x in g.family_position(int(g.fam[s])).generators)
+        m = h.generators[0]
+        assert bin(g.offsets[s]).count("1") <= m
+
+
+def test_checkpoint_resume(tmp_path) -> None:
+    """A scan interrupted and resumed from its checkpoint reaches the same state and answer."""
+    S = Position([6, 16])
+    ref = Scan(S)
+    ref.run(until=301, past_period=True)
+    ck = tmp_path / "6,16.npz"
+    first = Scan(S, checkpoint=ck)
+    first.run(until=101, past_period=True)
+    assert ck.exists()
+    second = Scan(S, checkpoint=ck)
+    assert second.scanned_to == 101
+    second.run(until=301, past_period=True)
+    assert second.root_hits() == ref.root_hits()
+    assert np.array_equal(second.state.H, ref.state.H)
+    assert second.state.period == ref.state.period
+
+
+# -- solve() on g > 1 -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("gens", [[4, 6], [8, 14], [10, 16, 24]], ids=str)
+def test_short_g2_p(gens: list[int]) -> None:
+    sol = solve(Position(gens))
+    assert sol.outcome is Outcome.P and sol.complete and sol.short and sol.method == "short"
+    assert sol.gcd == 2 and sol.odd_tail is not None and sol.odd_tail.complete
+
+
+def test_8_10_22_is_p() -> None:
+    sol = solve(Position([8, 10, 22]))
+    assert sol.outcome is Outcome.P and sol.complete and sol.short is False
+    assert sol.method == "periodicity"
+    tail = sol.odd_tail
+    assert tail.period_length and tail.period_start and tail.odd_winning_moves == ()
+    d = sol.to_dict()
+    assert d["outcome"] == "P" and d["odd_tail"]["period_length"] == tail.period_length
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_series_8_12_p(n: int) -> None:
+    """{8,12,8n+2,8n+6} is P (sec. 2)."""
+    sol = solve(Position([8, 12, 8 * n + 2, 8 * n + 6]))
+    assert sol.outcome is Outcome.P and sol.complete
+
+
+@pytest.fixture
+def short_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bounded searches of composite g get 1 s (the default is 10 s)."""
+    import sylver.solver.gcd as gcd
+
+    monkeypatch.setattr(gcd, "COMPOSITE_SECONDS", 1.0)
+
+
+def test_8_12_unknown_says_why(short_budget: None) -> None:
+    """{8,12} has g = 4: the paper derives P from the series; the engine cannot prove it."""
+    sol = solve(Position([8, 12]))
+    assert sol.outcome is None and sol.verdict == "unknown"
+    assert "g = 4" in sol.reason and "the paper states P" in sol.reason
+
+
+@pytest.mark.parametrize("gens", [[6, 9], [12, 15, 18], [12, 18, 21]], ids=str)
+def test_short_g3_p(gens: list[int]) -> None:
+    sol = solve(Position(gens))
+    assert sol.outcome is Outcome.P and sol.complete and sol.gcd == 3 and sol.short
+
+
+def test_12_15_21_possible_replies() -> None:
+    """{12,15,21}: the move 100 has 63 possible winning replies not divisible by 3, from 41 to 218;
+    the move 200 has 113, from 91 to 418 (sec. 2)."""
+    a = possible_winning_replies([12, 15, 21], 100)
+    b = possible_winning_replies([12, 15, 21], 200)
+    assert (len(a), a[0], a[-1]) == (63, 41, 218)
+    assert (len(b), b[0], b[-1]) == (113, 91, 418)
+
+
+def test_9_15_21_six_wins() -> None:
+    sol = solve(Position([9, 15, 21]))
+    assert sol.outcome is Outcome.N and 6 in sol.winning_moves and not sol.complete
+
+
+@pytest.mark.parametrize("gens,q", [([10, 15], 5), ([14, 21, 35], 7), ([15, 25], 5), ([5000, 5005], 5)])
+def test_hutchings_prime_g(gens: list[int], q: int) -> None:
+    """Nontrivial positions with prime g ≥ 5: g wins (sec. 2)."""
+    sol = solve(Position(gens))
+    assert sol.outcome is Outcome.N and q in sol.winning_moves
+
+
+def test_p_theorem() -> None:
+    for p in (5, 7, 11, 13):
+        assert solve(Position([p])).outcome is Outcome.P
+    assert solve(Position([2])).winning_moves == (3,)
+    assert solve(Position([3])).winning_moves == (2,)
+
+
+def test_empty_position() -> None:
+    sol = solve(Position())
+    assert sol.outcome is Outcome.N and not sol.complete and sol.gcd == 0
+    assert {5, 7, 11, 13} <= set(sol.winning_moves)
+    assert "Conway" in sol.reason and "greater than 12" in sol.reason
+
+
+@pytest.mark.parametrize("opening,reply", [(4, 6), (6, 4), (8, 14), (9, 6)])
+def test_openings(opening: int, reply: int) -> None:
+    """4 loses to 6, 6 loses to 4 (and 9), 8 loses to 14 (and 12), 9 loses to 6 (sec. 2)."""
+    sol = solve(Position([opening]))
+    assert sol.outcome is Outcome.N and reply in sol.winning_moves
+    assert solve(Position([opening, reply])).outcome is Outcome.P
+
+
+def test_composite_multiple_of_short(short_budget: None) -> None:
+    """{24,42} = {8,14}×3: the moves 38, 40, 44, 46, ... leave short positions with g = 2; one of
+    them is probably P (sec. 2), but none is decided within the budget: said plainly."""
+    sol = solve(Position([24, 42]))
+    assert sol.outcome in (None, Outcome.N) and not sol.complete
+    assert "(38, 40, 44, 46, ...) leaves a short position with g = 2" in sol.reason
+    for x in (38, 40, 44, 46):
+        assert is_short(Position([24, 42, x])) and Position([24, 42, x]).gcd == 2
+
+
+@pytest.mark.parametrize("y,reply", [(10, 7), (14, 16), (22, 16)])
+def test_replies_to_12_eliminated(y: int, reply: int) -> None:
+    """{12,y} is N for the replies y to 12 that the paper's search eliminated (sec. 2); the first
+    three here, found with ``first`` (26, 34, 38, 46, 50, 58: bench/bench_gcd.py)."""
+    sol = solve(Position([12, y]), first=True, odd_limit=2001)
+    assert sol.outcome is Outcome.N and sol.winning_moves == (reply,) and not sol.complete
+    after = Position([12, y, reply])
+    if after.gcd == 1:
+        assert direct_p(after)
+
+
+def test_6_44_82_four_wins() -> None:
+    """{6,44,82}: 4 wins, leaving {4,6} (sec. 2); 5993171 is a bench line."""
+    sol = solve(Position([6, 44, 82]), first=True, odd_limit=1001)
+    assert sol.outcome is Outcome.N and sol.winning_moves == (4,)
+    assert solve(Position([4, 6])).outcome is Outcome.P
+
+
+def test_batch_store_jobs_accept_gcd_above_one(tmp_path) -> None:
+    """--batch (with --odd-limit), the store and --jobs take positions with g > 1."""
+    from sylver.solver.store import Store
+
+    batch = tmp_path / "b.txt"
+    batch.write_text("8 10 22\n6 9\n{}\n6 40 74\n")
+    db = tmp_path / "r.sqlite"
+    code, out, err = cli("solve", "--batch", str(batch), "--json", "--store", str(db),
+                         "--odd-limit", "501", "--jobs", "2")
+    assert code == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [d["outcome"] for d in lines] == ["P", "P", "N", "N"]
+    assert [d["gcd"] for d in lines] == [2, 3, 0, 2]
+    assert lines[3]["odd_tail"]["scanned_to"] == 501 and not lines[3]["complete"]
+    rec = Store(str(db)).get(Position([8, 10, 22]))
+    assert rec is not None and rec.outcome is Outcome.P and rec.complete
+    assert len(Store(str(db))) > 4  # the even moves' positions were recorded too
+    again = solve(Position([8, 10, 22]), store=str(db))  # they are read back
+    assert again.outcome is Outcome.P and again.complete
+
+
+@pytest.mark.parametrize("args,message", [
+    (["6", "9", "--odd-limit", "-1"], "--odd-limit must be a positive integer"),
+    (["6", "9", "--odd-limit", "abc"], "--odd-limit must be a positive integer"),
+    (["6", "99999999999999999999999"], "too large"),
+    (["2000", "2002"], "t(S ÷ 2) = 998,999: the g > 1 engine handles"),  # before any work
+    (["3000", "3003"], "t(S ÷ 3) = 998,999"),
+])
+def test_bad_input_one_line(args: list[str], message: str) -> None:
+    code, out, err = cli("solve", *args, "--no-store")
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_many_generators_refused_by_the_memory_budget() -> None:
+    """S ÷ 2 of multiplicity 60 (59 gaps): the shape graph would pass the budget: one line, early."""
+    code, _, err = cli("solve", *map(str, range(120, 240, 2)), "--no-store", "--memory", "1M")
+    assert code == 2 and "needs more than" in err and "(60 generators)" in err
+
+
+def test_damaged_checkpoint(tmp_path) -> None:
+    """A damaged checkpoint file is reported (not silently replaced); an unwritable place too."""
+    ck = tmp_path / "scans"
+    ck.mkdir()
+    (ck / "6,40,74.npz").write_bytes(b"PK\x03\x04 not a zip file")
+    code, _, err = cli("solve", "6", "40", "74", "--no-store", "--checkpoint", str(ck), "--odd-limit", "101")
+    assert code == 2 and "is damaged" in err and "delete it" in err
+    code, _, err = cli("solve", "6", "40", "74", "--no-store", "--checkpoint",
+                       str(ck / "6,40,74.npz" / "sub"), "--odd-limit", "101")
+    assert code == 2 and "cannot create the checkpoint directory" in err
+
+
+def test_json_fields() -> None:
+    d = solve(Position([6, 16]), odd_limit=301).to_dict()
+    assert d["gcd"] == 2 and d["outcome"] == "N" and 7 in d["winning_moves"]
+    assert set(d["odd_tail"]) == {
+        "scanned_to", "period_start", "period_length", "odd_winning_moves", "complete", "open_moves"
+    }
+    json.dumps(d)
+
+
+# -- the command line -----------------------------------------------------------------------------
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    import contextlib
+    import io
+
+    from sylver.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(list(args))
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_cli_human_and_json(tmp_path) -> None:
+    code, out, err = cli("solve", "8", "10", "22", "--no-store")
+    assert code == 0, err
+    assert "{8,10,22}: P" in out and "period" in out and "Periodicity Theorem" in out
+    code, out, _ = cli("solve", "{}", "--json", "--no-store")
+    d = json.loads(out)
+    assert code == 0 and d["outcome"] == "N" and d["gcd"] == 0 and 5 in d["winning_moves"]
+    code, out, _ = cli("solve", "6", "40", "74", "--odd-limit", "1001", "--json", "--no-store")
+    d = json.loads(out)
+    assert d["outcome"] == "N" and 4 in d["winning_moves"]  # 4 leaves {4,6}
+    assert d["odd_tail"]["scanned_to"] == 1001
+    assert d["odd_tail"]["open_moves"] == "odd x > 1001" and not d["complete"]
+
+
+@pytest.mark.slow
+def test_cli_interrupt_and_resume(tmp_path) -> None:
+    """Ctrl-C in a long scan saves its state; the same command resumes from it."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    ck = tmp_path / "scans"
+    cmd = [sys.executable, "-m", "sylver", "solve", "6", "40", "74", "--no-store", "--checkpoint", str(ck)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ))
+    deadline = time.monotonic() + 120
+    while not (ck / "6,40,74.npz").exists() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stdout and "Traceback" not in stderr
+    before = Scan(Position([6, 40, 74]), checkpoint=ck / "6,40,74.npz").scanned_to
+    assert before > 3
+    code, out, err = cli("solve", "6", "40", "74", "--no-store", "--checkpoint", str(ck),
+                         "--odd-limit", str(before + 2000), "--json")
+    assert code == 0, err
+    assert json.loads(out)["odd_tail"]["scanned_to"] == before + 2000
+
+
+# -- proofs ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("gens", [[8, 10, 22], [8, 14], [6, 9], [12, 18, 21], [6, 16]], ids=str)
+def test_certificates_verify(gens: list[int], tmp_path) -> None:
+    from sylver.solver.certificate import check_file
+    from sylver.solver.prove import build_gcd_certificate, write_any_certificate
+
+    sol = solve(Position(gens))
+    cert = build_gcd_certificate(sol)
+    path = tmp_path / "c.json"
+    write_any_certificate(cert, path)
+    check_file(str(path))
+    code, out, _ = cli("verify", str(path))
+    assert code == 0 and out.strip() == "valid"
+
+
+def test_certificate_flaws_are_caught() -> None:
+    """A wrong period start, a false base-region value, a missing claim: each is rejected."""
+    import copy
+
+    from sylver.solver.certificate import CertificateError, check_any, replay_scan
+    from sylver.solver.prove import build_gcd_certificate
+
+    cert = build_gcd_certificate(solve(Position([8, 14])))
+    check_any(cert)
+    per = cert["periodic"][0]
+    bad = copy.deepcopy(cert)
+    bad["periodic"][0]["start"] = per["start"] - 2  # the certified start is the least
+    with pytest.raises(CertificateError, match="does not recur"):
+        check_any(bad)
+    # a false value for a base-region position ({8,14}'s records have none: every base-region
+    # position of {8,10,12,14} is decided by the scan itself)
+    bad = build_gcd_certificate(solve(Position([8, 10, 22])))
+    check_any(bad)
+    entry = bad["root_periodic"]["base"][0]
+    entry[1] = 2 if entry[1] == -1 else -1
+    with pytest.raises(CertificateError):
+        check_any(bad)
+    bad = copy.deepcopy(cert)
+    bad["claims"] = []
+    with pytest.raises(CertificateError, match="not proved P"):
+        check_any(bad)
+    # the replay is independent of the engine: it reproduces the engine's answer for {8,10,22}
+    scan = Scan(Position([8, 10, 22]))
+    scan.run()
+    values = {tuple(p.generators): v for p, v in scan.base_list}
+    hits = replay_scan([8, 10, 22], lambda g: values[Position(g).generators],
+                       scan.state.period.start, scan.state.period.length)
+    assert hits == []
+
+
+def test_tight_memory_budget_same_period() -> None:
+    """Under a memory budget too small for a hash of every state, only some states are kept (and
+    fewer snapshots): the same least period and start are certified."""
+    S = Position([16, 22, 24, 26, 28, 30, 34])  # period 5040 from 631: 2,800 states
+    ref = Scan(S)
+    ref.run()
+    known = dict(ref.base_list)
+    tight = Scan(S, graph=ref.graph, memory=96 << 10, base=lambda ps: [known[p] for p in ps])
+    tight.run()
+    assert tight.state.sample > 0
+    assert tight.state.period == ref.state.period
+
+
+@pytest.mark.slow
+def test_cluster_base_region() -> None:
+    """--cluster: the base-region positions of {6,40,74} (704) are solved on a Dask cluster, with
+    the same answer as in this process."""
+    pytest.importorskip("distributed")
+    from distributed import LocalCluster
+
+    ref = solve(Position([6, 40, 74]), odd_limit=301)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as lc:
+        sol = solve(Position([6, 40, 74]), odd_limit=301, cluster=lc.scheduler_address)
+    assert sol.to_dict()["odd_tail"] == ref.to_dict()["odd_tail"]
+    assert sol.winning_moves == ref.winning_moves == (4,)
