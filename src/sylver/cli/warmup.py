@@ -57,8 +57,17 @@ def _solver() -> None:
     count_reachable(Position([5, 7]))
 
 
+def _gcd() -> None:
+    from sylver.position import Position
+    from sylver.solver import solve
+
+    solve(Position([8, 10, 22]))  # g = 2: the periodicity scan (shape graph, scan and state kernels)
+    solve(Position([6, 9]))  # g = 3: a short position
+
+
 _WORKLOADS = (
     ("semigroup and theory kernels", _semigroup_and_theory),
     ("Wythoff kernel", _wythoff),
     ("solver kernels (the long part)", _solver),
+    ("gcd > 1 kernels (the periodicity scan)", _gcd),
 )
