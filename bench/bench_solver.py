@@ -5,13 +5,16 @@ CPU model and the load average.
     .venv/bin/python bench/bench_solver.py --quick      # the two smallest targets only
     .venv/bin/python bench/bench_solver.py --repeat 5   # median of 5 runs per target
     .venv/bin/python bench/bench_solver.py --base main~1 --quick   # A/B against another commit
+    .venv/bin/python bench/bench_solver.py --base bb88c51 --positions 16,20,28,35,54 16,26,33,62,89,102
     .venv/bin/python bench/bench_solver.py --scale      # the large positions only (an hour or more)
 
 Each target runs in a fresh process (so its peak RSS is its own), after a JIT warm-up that is timed
 separately; the table is cleared before every run; times are wall-clock medians, with the CPU time of
 the same run beside them.  ``--base REF`` checks REF out in a temporary git worktree and runs every
 target there too, alternating with this tree, so that both figures come from the same machine at
-the same time (the only comparison worth printing: figures published elsewhere ran elsewhere).
+the same time (the only comparison worth printing: figures published elsewhere ran elsewhere); the
+worktree is the one ``bench_startup.py`` keeps per commit (~/.cache/sylver-bench/<commit>), so a
+second A/B against the same commit reuses its compiled kernels (compiling them takes minutes).
 The published state counts of rudi-cilibrasi/sylver-coinage are printed for the search sizes only.
 """
 
@@ -32,6 +35,7 @@ TARGETS = [
     ("16,20,28,86,105", 4_122_547, 1.6),
     ("16,20,28,82,145", 6_835_860, 3.0),
     ("16,20,28,74,273", 12_989_520, 7.0),
+    ("16,26,62,95,98,102", 44_985_582, 90.0),
 ]
 ALL_MOVES = ["12,17", "15,19", "16,17"]
 SCALE = [
@@ -148,34 +152,31 @@ def scale(memory: str, only: list[str] | None = None) -> None:
 
 
 def ab(ref: str, targets: list, repeat: int) -> None:
-    """Each target at ``ref`` (a temporary git worktree) and in this tree, alternating, in one run."""
-    import shutil
-    import tempfile
-    from pathlib import Path
+    """Each target at ``ref`` (the worktree of ``bench_startup.base_worktree``, kept for the next
+    A/B against the same commit) and in this tree, alternating, in one run."""
+    from bench_startup import base_worktree
 
     global BASE_SRC
-    root = Path(__file__).resolve().parents[1]
-    tmp = Path(tempfile.mkdtemp(prefix="sylver-base-"))
-    subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", "-q", str(tmp / "tree"), ref], check=True)
-    BASE_SRC = str(tmp / "tree" / "src")
-    commit = subprocess.run(["git", "-C", str(tmp / "tree"), "log", "-1", "--format=%h %s"],
+    tree, _sha = base_worktree(ref)
+    BASE_SRC = str(tree / "src")
+    commit = subprocess.run(["git", "-C", str(tree), "log", "-1", "--format=%h %s"],
                             capture_output=True, text=True).stdout.strip()
     print(f"\n## A/B: this tree against {ref} ({commit[:70]}), least CPU seconds of {repeat} runs each, "
-          "alternating (the base compiles its kernels first)")
-    try:
-        run_child("5,14", base=True)  # its first compilation, outside the figures
-        for pos, _states, _target in targets:
-            cur, old = [], []
-            for _ in range(repeat):
-                old.append(run_child(pos, base=True))
-                cur.append(run_child(pos))
-            a = min(r["cpu_min"] for r in old)
-            b = min(r["cpu_min"] for r in cur)
-            print(f"  {'{' + pos + '}':<22} base {a:.3f} s ({old[0]['states']:,} states)  this {b:.3f} s "
-                  f"({cur[0]['states']:,} states)  ratio {a / b:.2f}x  [{load()}]", flush=True)
-    finally:
-        subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(tmp / "tree")], check=False)
-        shutil.rmtree(tmp, ignore_errors=True)
+          "alternating (the base compiles its kernels first, once per commit)")
+    for base in (True, False):  # first compilations outside the figures: a solve whose tables grow
+        run_child("16,26,33,62,89,102", base=base)
+    for pos, _states, _target in targets:
+        cur, old = [], []
+        for _ in range(repeat):
+            old.append(run_child(pos, base=True))
+            cur.append(run_child(pos))
+        a = min(r["cpu_min"] for r in old)
+        b = min(r["cpu_min"] for r in cur)
+        same = all(r["outcome"] == old[0]["outcome"] and r["winning_moves"] == old[0]["winning_moves"]
+                   for r in old + cur)
+        print(f"  {'{' + pos + '}':<22} base {a:.3f} s ({old[0]['states']:,} states)  this {b:.3f} s "
+              f"({cur[0]['states']:,} states)  ratio {a / b:.2f}x  "
+              f"{'same outcome' if same else '!! OUTCOMES DIFFER'}  [{load()}]", flush=True)
 
 
 def load() -> str:
@@ -196,6 +197,8 @@ def main() -> None:
     ap.add_argument("--scale", nargs="*", metavar="POS",
                     help="only the large positions (an hour or more), or those given (e.g. 16,26,82,88,701)")
     ap.add_argument("--base", help="also run the targets at this git commit (A/B, interleaved)")
+    ap.add_argument("--positions", nargs="+", metavar="POS",
+                    help="only these targets (e.g. 16,20,28,35,54), for --base or the target table")
     ns = ap.parse_args()
     if ns.one:
         print(json.dumps(_one(ns.one, ns.repeat, not ns.all, ns.jobs, not ns.no_prune, ns.memory,
@@ -207,10 +210,13 @@ def main() -> None:
         scale("16G" if ns.memory == "1G" else ns.memory, ns.scale)
         print(f"\n# done, {load()}")
         return
-    if ns.base:
-        ab(ns.base, TARGETS[:2] if ns.quick else TARGETS, ns.repeat)
-        return
     targets = TARGETS[:2] if ns.quick else TARGETS
+    if ns.positions:
+        targets = [t for t in TARGETS if t[0] in ns.positions]
+        targets += [(p, 0, 0.0) for p in ns.positions if p not in {t[0] for t in TARGETS}]
+    if ns.base:
+        ab(ns.base, targets, ns.repeat)
+        return
     print("\n## targets: outcome only (published P-positions), one process, after warm-up")
     header = f"{'position':<22} {'outcome':>7} {'states':>11} {'seconds':>8} {'cpu s':>7} {'states/s':>11} {'B/state':>8} {'peak RSS':>9} {'target':>7} {'peer states':>12}"
     print(header)

@@ -86,3 +86,72 @@ def test_every_option_in_seconds_rejects_nan_inf_and_negatives(tmp_path, monkeyp
             line = f"sylver: error: {args[-1]} must be "
             assert r.output.startswith(line) and expected in r.output and r.output.count("\n") == 1, (args, bad, r.output)
     assert not (tmp_path / "unused").exists()
+
+
+UNBOUNDED_INT_OPTIONS = {"--seed"}
+"""Integer options that take any integer."""
+INT_OPTIONS = [
+    (["serve", "--port"], ("-1", "65536"), "from 0 to 65535"),
+    (["serve", "--workers"], ("0", "65"), "from 1 to 64"),
+    (["serve", "--queue"], ("-1",), "at least 0"),
+    (["serve", "--max-number"], ("1",), "at least 2"),
+    (["serve", "--max-multiplicity"], ("0",), "at least 2"),
+    (["solve", "4", "5", "--jobs"], ("0",), "at least 1"),
+    (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--rounds"], ("0",), "at least 1"),
+    (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--concurrency"], ("0",), "at least 1"),
+    (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--cap"], ("-1",), "at least 1 (0: no cap)"),
+    (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--gap-list-limit"], ("-1",), "at least 0"),
+    (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--penalties"], ("0",), "at least 1"),
+    (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--memory"], ("63",), "at least 64 MiB"),
+    (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--report-every"], ("-1",),
+     "at least 1 (0: ~10 times)"),
+    (["match", "random", "greedy", "-o", "unused", "--games"], ("0", "-3"), "at least 1"),
+    (["match", "random", "greedy", "-o", "unused", "--concurrency"], ("0",), "at least 1"),
+    (["match", "random", "greedy", "-o", "unused", "--cap"], ("-1",), "at least 1 (0: no cap)"),
+    (["match", "random", "greedy", "-o", "unused", "--gap-list-limit"], ("-1",), "at least 0"),
+    (["match", "random", "greedy", "-o", "unused", "--penalties"], ("0",), "at least 1"),
+    (["match", "random", "greedy", "-o", "unused", "--memory"], ("1",), "at least 64 MiB"),
+    (["check", "random", "--cap"], ("-1",), "at least 1 (0: no cap)"),
+    (["check", "random", "--memory"], ("0",), "at least 64 MiB"),
+]
+
+
+def _number_options(kind: str) -> set[tuple[str, str]]:
+    """(command, option) for every option of ``kind`` ("integer" or "float") of every command."""
+    import typer.main
+
+    names = {"integer": {"integer", "int"}, "float": {"float"}}[kind]  # Click's names, Typer's copy's
+    group = typer.main.get_command(app)
+    return {(name, param.opts[0]) for name, command in group.commands.items() for param in command.params
+            if param.type.name in names and param.opts[0].startswith("--")}
+
+
+def test_every_integer_option_rejects_out_of_range_values(tmp_path, monkeypatch):
+    """One validator (cli.common.integer) for every integer option with a range: one line, exit 2,
+    nothing run."""
+    monkeypatch.chdir(tmp_path)
+    for args, bad_values, expected in INT_OPTIONS:
+        for bad in bad_values:
+            r = runner.invoke(app, [*args, bad])
+            assert r.exit_code == 2, (args, bad, r.output)
+            line = f"sylver: error: {args[-1]} must be {expected}, not {bad}\n"
+            assert r.output == line, (args, bad, r.output)
+    ranged = {(args[0], "--concurrency" if args[-1] == "-j" else args[-1]) for args, _, _ in INT_OPTIONS}
+    unbounded = {(c, o) for c, o in _number_options("integer") if o in UNBOUNDED_INT_OPTIONS}
+    assert _number_options("integer") == ranged | unbounded
+    assert not (tmp_path / "unused").exists()
+
+
+def test_a_number_option_given_text_is_one_line(tmp_path, monkeypatch):
+    """`--port abc`, `--clock x`: Click's reading error is one line too, and exit 2."""
+    monkeypatch.chdir(tmp_path)
+    options = _number_options("integer") | _number_options("float")
+    assert len(options) > 20
+    needs = {"solve": ["4", "5"], "match": ["random", "greedy"], "check": ["random"],
+             "tournament": ["-b", "random", "-b", "greedy", "-o", "unused"]}
+    for command, option in sorted(options):
+        r = runner.invoke(app, [command, *needs.get(command, []), option, "1x"])
+        assert r.exit_code == 2, (command, option, r.output)
+        assert r.output.startswith(f"sylver: error: {option}: '1x' is not a valid ") and r.output.count("\n") == 1, (
+            command, option, r.output)
+    assert not (tmp_path / "unused").exists()

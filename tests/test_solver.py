@@ -258,6 +258,61 @@ class TestDifferential:
             reference.solve(Position("12,17"))
 
 
+class TestKunzKeys:
+    """Table keys from the Kunz vector w.r.t. 16 (``kernels.state_keys``): exact for t < 240."""
+
+    @staticmethod
+    def _keys(gaps: np.ndarray, pad: int = 0) -> tuple[int, int]:
+        from sylver.solver import kernels
+
+        bits = np.concatenate([gaps, np.zeros(pad, dtype=np.uint64)])
+        h, key = kernels.state_keys(bits, 0, bits.shape[0])
+        return int(h), int(key)
+
+    def test_keys_are_the_position(self) -> None:
+        """Positions with 16 in S and t < 240 have hash = key, distinct for distinct positions, and
+        the same whatever the width of the bitset; others keep two different hashes."""
+        from sylver.solver import root_gaps
+
+        rng = random.Random(16)
+        seen: dict[int, tuple[int, ...]] = {}
+        kinds = set()
+        for _ in range(600):
+            gens = [rng.choice([8, 16, 16, 9])] + [rng.randint(17, 400) for _ in range(rng.randint(1, 4))]
+            if math.gcd(*gens) != 1:
+                continue
+            p = Position(gens)
+            gaps = root_gaps(p)
+            h, key = self._keys(gaps)
+            assert (h, key) == self._keys(gaps, pad=3), p
+            exact = (16 in p.semigroup) and p.frobenius_number < 240
+            kinds.add((exact, (16 in p.semigroup)))
+            assert (h == key) == exact, p
+            assert key != 0
+            if exact:
+                g = tuple(p.semigroup.gaps())
+                assert seen.setdefault(key, g) == g, p
+        assert kinds == {(True, True), (False, True), (False, False)}
+
+    @pytest.mark.parametrize("seed", range(2))
+    def test_positions_with_16_against_reference(self, seed: int) -> None:
+        """The exact keys (16 in S, t < 240) against the plain-Python reference solver."""
+        rng = random.Random(seed)
+        done = 0
+        while done < 40:
+            gens = [rng.choice([8, 16])] + [rng.randint(9, 60) for _ in range(rng.randint(1, 4))]
+            if math.gcd(*gens) != 1:
+                continue
+            p = Position(gens)
+            if p.is_terminal or p.genus > 30:
+                continue
+            ENGINE.clear() if seed else None
+            fast = solve(p)
+            slow = reference.solve(p)
+            assert (fast.outcome, fast.winning_moves) == (slow.outcome, slow.winning_moves), p
+            done += 1
+
+
 class TestEnumeration:
     def test_reachable_positions_from_12_17(self) -> None:
         """Sec. 2 of the paper: 158793 positions can be reached from {12,17}, counting itself."""

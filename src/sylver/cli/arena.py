@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from sylver.cli.common import app, console, fail, print_json, seconds
+from sylver.cli.common import app, console, fail, integer, print_json, seconds
 
 BOT_HELP = ("Bot spec (repeat): a built-in name, path/file.py:Class, or 'cmd:PROGRAM ARGS'; "
             "prefix name=NAME, to rename.")
@@ -63,8 +63,6 @@ def _run(config, out, concurrency, cluster, quiet, as_json, match_names=None, ev
     from sylver.arena.tournament import run_tournament
     from sylver.errors import BotError
 
-    if concurrency is not None and concurrency < 1:
-        fail("--concurrency must be at least 1")
     events = ConsoleEvents(console, quiet=quiet or as_json, match=match_names is not None, every=every,
                            rules=config.rules)
     if match_names:
@@ -101,27 +99,33 @@ def tournament(
     bot: list[str] = typer.Option(..., "--bot", "-b", help=BOT_HELP),  # noqa: B008
     out: Path = typer.Option(..., "--out", "-o", help="Results directory (rerun the same command to resume)."),  # noqa: B008
     rules: str = typer.Option("koth", "--rules", help=RULES_HELP),
-    rounds: int = typer.Option(100, "--rounds", help="Round-robin rounds (each pair plays twice a round)."),
+    rounds: int = typer.Option(100, "--rounds", help="Round-robin rounds (each pair plays twice a round).",
+                               callback=integer(1)),
     seed: int = typer.Option(0, "--seed", help="Tournament seed (starts, lots, bots' random seeds)."),
-    concurrency: int = typer.Option(None, "--concurrency", "-j", help="Local worker processes (default: cores)."),
+    concurrency: int = typer.Option(None, "--concurrency", "-j", help="Local worker processes (default: cores).",
+                                    callback=integer(1)),
     cluster: str = typer.Option(None, "--cluster", help="Dask scheduler address, e.g. tcp://HOST:8786."),
     start: str = typer.Option(None, "--start", help="Fixed start position, e.g. '4,5' (replaces a random start)."),
-    cap: int = typer.Option(None, "--cap", help="Largest number a bot may name (0: no cap)."),
+    cap: int = typer.Option(None, "--cap", help="Largest number a bot may name (0: no cap).",
+                            callback=integer(1, zero="no cap")),
     clock: float = typer.Option(None, "--clock", help="Chess clock per bot per game, seconds (0: none).",
                                 callback=seconds(zero="none")),
     move_time: float = typer.Option(None, "--move-time", help="Limit per call, seconds (0: none).",
                                     callback=seconds(zero="none")),
     no_prime_first: bool = typer.Option(None, "--no-prime-first/--prime-first-ok",
                                         help="Forbid a prime as the first move (the first King-of-the-Hill rules)."),
-    gap_list_limit: int = typer.Option(None, "--gap-list-limit",
+    gap_list_limit: int = typer.Option(None, "--gap-list-limit", callback=integer(0),
                                        help="nextMove bots get the remaining moves when at most this many."),
-    penalties: int = typer.Option(None, "--penalties", help="Illegal answers that lose (3: three strikes)."),
+    penalties: int = typer.Option(None, "--penalties", help="Illegal answers that lose (3: three strikes).",
+                                  callback=integer(1)),
     time_arg: str = typer.Option(None, "--time-arg", help=TIME_ARG_HELP),
     disqualify_on_timeout: bool = typer.Option(False, "--disqualify-on-timeout",
                                                help="Disqualify a bot that times out and replay every round."),
-    memory: int = typer.Option(4096, "--memory", help="Address-space limit per bot, MiB."),
+    memory: int = typer.Option(4096, "--memory", help="Address-space limit per bot, MiB.",
+                               callback=integer(64, unit="MiB")),
     unsafe_no_sandbox: bool = typer.Option(False, "--unsafe-no-sandbox", help=UNSAFE_HELP),
-    report_every: int = typer.Option(0, "--report-every", help="Print standings every N games (0: ~10 times)."),
+    report_every: int = typer.Option(0, "--report-every", help="Print standings every N games (0: ~10 times).",
+                                     callback=integer(1, zero="~10 times")),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No per-game lines."),
     as_json: bool = typer.Option(False, "--json", help="Print the standings as JSON."),
 ) -> None:
@@ -131,10 +135,6 @@ def tournament(
     specs = _specs(bot)
     if len(specs) < 2:
         fail("a tournament needs at least two --bot")
-    if rounds < 1:
-        fail("--rounds must be at least 1")
-    if memory < 64:
-        fail("--memory must be at least 64 MiB")
     r = _rules(rules, start, cap, clock, move_time, no_prime_first, gap_list_limit, penalties, time_arg)
     config = Config(
         specs, r, rounds=rounds, seed=seed, disqualify_on_timeout=disqualify_on_timeout, memory_mb=memory,
@@ -148,21 +148,22 @@ def tournament(
 def match(
     bot_a: str = typer.Argument(..., metavar="A", help="First bot spec."),
     bot_b: str = typer.Argument(..., metavar="B", help="Second bot spec."),
-    games: int = typer.Option(10, "--games", "-n", help="Games (seat-swapped pairs; rounded up to even)."),
+    games: int = typer.Option(10, "--games", "-n", help="Games (seat-swapped pairs; rounded up to even).",
+                              callback=integer(1)),
     out: Path = typer.Option(None, "--out", "-o", help="Results directory (optional; resumable)."),  # noqa: B008
     rules: str = typer.Option("koth", "--rules", help=RULES_HELP),
     seed: int = typer.Option(0, "--seed"),
-    concurrency: int = typer.Option(None, "--concurrency", "-j"),
+    concurrency: int = typer.Option(None, "--concurrency", "-j", callback=integer(1)),
     cluster: str = typer.Option(None, "--cluster"),
     start: str = typer.Option(None, "--start"),
-    cap: int = typer.Option(None, "--cap"),
+    cap: int = typer.Option(None, "--cap", callback=integer(1, zero="no cap")),
     clock: float = typer.Option(None, "--clock", callback=seconds(zero="none")),
     move_time: float = typer.Option(None, "--move-time", callback=seconds(zero="none")),
     no_prime_first: bool = typer.Option(None, "--no-prime-first/--prime-first-ok"),
-    gap_list_limit: int = typer.Option(None, "--gap-list-limit"),
-    penalties: int = typer.Option(None, "--penalties"),
+    gap_list_limit: int = typer.Option(None, "--gap-list-limit", callback=integer(0)),
+    penalties: int = typer.Option(None, "--penalties", callback=integer(1)),
     time_arg: str = typer.Option(None, "--time-arg", help=TIME_ARG_HELP),
-    memory: int = typer.Option(4096, "--memory"),
+    memory: int = typer.Option(4096, "--memory", callback=integer(64, unit="MiB")),
     unsafe_no_sandbox: bool = typer.Option(False, "--unsafe-no-sandbox", help=UNSAFE_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q"),
     as_json: bool = typer.Option(False, "--json"),
@@ -171,8 +172,6 @@ def match(
     from sylver.arena.tournament import Config
 
     specs = _specs([bot_a, bot_b])
-    if games < 1:
-        fail("--games must be at least 1")
     r = _rules(rules, start, cap, clock, move_time, no_prime_first, gap_list_limit, penalties, time_arg)
     config = Config(specs, r, rounds=(games + 1) // 2, seed=seed, memory_mb=memory, pairs=[(0, 1)],
                     unsafe_no_sandbox=unsafe_no_sandbox)
@@ -185,9 +184,9 @@ def check(
     rules: str = typer.Option("koth", "--rules", help=RULES_HELP),
     move_time: float = typer.Option(None, "--move-time", callback=seconds(zero="none")),
     clock: float = typer.Option(None, "--clock", callback=seconds(zero="none")),
-    cap: int = typer.Option(None, "--cap"),
+    cap: int = typer.Option(None, "--cap", callback=integer(1, zero="no cap")),
     time_arg: str = typer.Option(None, "--time-arg", help=TIME_ARG_HELP),
-    memory: int = typer.Option(4096, "--memory"),
+    memory: int = typer.Option(4096, "--memory", callback=integer(64, unit="MiB")),
     unsafe_no_sandbox: bool = typer.Option(False, "--unsafe-no-sandbox", help=UNSAFE_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:

@@ -1,4 +1,5 @@
-"""Shared pieces of the CLI: the Typer app, error exit, position arguments, JSON output."""
+"""Shared pieces of the CLI: the Typer app, error exit, option validators, position arguments,
+JSON output."""
 
 from __future__ import annotations
 
@@ -10,13 +11,30 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
 from sylver.errors import InvalidPositionError
 
 if TYPE_CHECKING:  # imported where used, so that every command does not pay for it
     from sylver.position import Position
 
+
+class OneLineErrors(TyperGroup):
+    """The command group: a value an option's type cannot read (``--port abc``, ``--clock x``) is a
+    one-line error and exit 2 like every bad input, not Click's boxed usage message."""
+
+    def invoke(self, ctx: Any) -> Any:  # Click's Context, or the copy in Typer >= 0.28
+        try:
+            return super().invoke(ctx)
+        except typer.BadParameter as exc:
+            if type(exc) is not typer.BadParameter or exc.param is None:  # e.g. a missing option
+                raise
+            name = exc.param.opts[0] if exc.param.opts else exc.param.human_readable_name
+            fail(f"{name}: {exc.message.rstrip('.')}")
+
+
 app = typer.Typer(
+    cls=OneLineErrors,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
@@ -49,6 +67,25 @@ def seconds(minimum: float = 0.0, *, zero: str = "") -> Callable[..., float | No
             least = f"at least {minimum:g}" if minimum > 0 else "a positive number of"
             also = f" (0: {zero})" if zero else ""
             fail(f"{name} must be {least} seconds{also}, not {value:g}")
+        return value
+
+    return check
+
+
+def integer(minimum: int, maximum: int | None = None, *, zero: str = "", unit: str = "",
+            ) -> Callable[..., int | None]:
+    """The Typer callback of every integer option with a range: at least ``minimum``, at most
+    ``maximum`` if given; when ``zero`` is set (e.g. "no cap"), 0 is accepted too and means that.
+    A number out of range exits with a one-line error naming the option (as :func:`seconds`)."""
+
+    def check(ctx: typer.Context, param: typer.CallbackParam, value: int | None) -> int | None:
+        if value is None or ctx.resilient_parsing or (zero and value == 0):
+            return value
+        if value < minimum or (maximum is not None and value > maximum):
+            name = param.opts[0] if param.opts else f"--{param.name}"
+            allowed = f"from {minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
+            also = f" (0: {zero})" if zero else ""
+            fail(f"{name} must be {allowed}{' ' + unit if unit else ''}{also}, not {value}")
         return value
 
     return check

@@ -8,24 +8,25 @@ from typing import Annotated
 
 import typer
 
-from sylver.cli.common import app, fail, seconds
+from sylver.cli.common import app, fail, integer, seconds
 
 
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for every interface).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")] = 8000,
+    port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).", callback=integer(0, 65535))] = 8000,
     results: Annotated[
         Path | None, typer.Option("--results", help="An arena results directory (sylver tournament --out DIR) to browse.")
     ] = None,
     bot_time: Annotated[float, typer.Option(help="Seconds a bot may think about one move.", callback=seconds(0.05))] = 3.0,
     solve_time: Annotated[float, typer.Option(help="Most seconds the solver spends on one request.", callback=seconds(0.05))] = 5.0,
     job_time: Annotated[float, typer.Option(help="Hard limit in seconds for any one request's work.", callback=seconds(0.1))] = 10.0,
-    workers: Annotated[int, typer.Option(min=1, max=64, help="Requests computed at once.")] = 2,
-    queue: Annotated[int, typer.Option(min=0, help="Requests that may wait for a worker (more get 503 busy).")] = 64,
-    max_number: Annotated[int, typer.Option(min=2, help="Largest number accepted in a position or move.")] = 10**12,
+    workers: Annotated[int, typer.Option(help="Requests computed at once (at most 64).", callback=integer(1, 64))] = 2,
+    queue: Annotated[int, typer.Option(help="Requests that may wait for a worker (more get 503 busy).", callback=integer(0))] = 64,
+    max_number: Annotated[int, typer.Option(help="Largest number accepted in a position or move.", callback=integer(2))] = 10**12,
     max_multiplicity: Annotated[
-        int, typer.Option(min=2, help="Largest smallest number of a position (its work grows with it).")
+        int, typer.Option(help="Largest smallest number of a position (its work grows with it).",
+                          callback=integer(2))
     ] = 2_000_000,
     solve_memory: Annotated[str, typer.Option(help="Memory budget of the solver's table (e.g. 256M, 1G).")] = "256M",
 ) -> None:

@@ -66,7 +66,9 @@ def table_zeros(n: int, dtype: type) -> np.ndarray:
     advice = getattr(mmap, "MADV_HUGEPAGE", None)
     if nbytes < HUGE_PAGE or advice is None:
         return np.zeros(n, dtype=dtype)
-    area = mmap.mmap(-1, nbytes + HUGE_PAGE)  # anonymous memory is zeroed
+    # private: the transparent huge pages of shared anonymous memory (shmem) are off on most
+    # systems (``shmem_enabled`` = never), so a shared mapping would stay on 4 KiB pages
+    area = mmap.mmap(-1, nbytes + HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # zeroed
     try:
         area.madvise(advice)
     except OSError:  # pragma: no cover - kernels without THP
@@ -311,8 +313,7 @@ class Engine:
         self._prepare(W, depth)
         W = self.W
         self.bits[:W] = gaps
-        self.hashes[0] = k.gap_hash(self.bits, 0, W)
-        self.hashes[1] = k.key_hash(self.bits, 0, W)
+        self.hashes[0], self.hashes[1] = k.state_keys(self.bits, 0, W)
         self.mvbase[0] = 0
         st = np.zeros(k.ST_SIZE, dtype=np.int64)
         st[k.SP] = 0

@@ -22,7 +22,9 @@ grows by splitting each bucket on a bit of its stored keys.  A stored key answer
 the bucket and the whole 63-bit key agree: two independent hashes agreeing on at least 63 + 9 bits,
 at most 8 / 2**72 per lookup whatever the table's size (the previous design compared 47 bits of a
 single hash in the N table; at 10**8 stored states that is a false N about once per 10**6 lookups,
-which made {16,26,82,88,701} come out N: see docs/solve.md, "Correctness at scale").
+which made {16,26,82,88,701} come out N: see docs/solve.md, "Correctness at scale").  When 16 is
+in the semigroup, both are computed from the position's Kunz vector instead (``state_keys``); for
+t < 240 the key is then a bijection of the position itself, and no false match is possible.
 P-positions are about one state in ten, so their table stays small, and most expansions are decided
 by it alone; in front of it a one-word Bloom filter (the P filter, two bits per P-position, an
 eighth of the P table) stays in the L2 cache and answers most lookups (the misses) without touching
@@ -407,6 +409,94 @@ def key2_word0(k, c1):  # pragma: no cover - compiled
     return k | U1
 
 
+TOP = np.uint64(0xFFFF000000000000)
+LO32 = np.uint64(0xFFFFFFFF)
+S16 = np.uint64(16)
+S32 = np.uint64(32)
+S48 = np.uint64(48)
+G257 = np.uint64((0x9E3779B97F4A7C15 * 257) & 0xFFFFFFFFFFFFFFFF)
+G258 = np.uint64((0x9E3779B97F4A7C15 * 258) & 0xFFFFFFFFFFFFFFFF)
+K257 = np.uint64((0xD6E8FEB86659FD93 * 257) & 0xFFFFFFFFFFFFFFFF)
+K258 = np.uint64((0xD6E8FEB86659FD93 * 258) & 0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True, inline="always")
+def kunz_low(x, y1):  # pragma: no cover - compiled
+    """Word 0 of the **Kunz form** (``state_keys``) from x, the XOR of all words of the gap set, and
+    y1, the XOR of its odd words: bits 0-31 give planes 0 and 1 (the XOR of the even rows and that
+    of the odd rows), bits 32-47 plane 2 (rows 3, 7, 11, ...), bits 48-63 plane 3 (rows 7, 15, ...)."""
+    return ((x ^ (x >> S32)) & LO32) | ((x & TOP) >> S16) | (y1 & TOP)
+
+
+@njit(cache=True, inline="always")
+def exact_key(e):  # pragma: no cover - compiled
+    """Key (and hash) of a position whose Kunz form is the one word ``e``: a bijection of it (so two
+    positions with the same key are equal), never 0 (bit 0 of ``e`` is always 0)."""
+    return _mix(e ^ U1)
+
+
+@njit(cache=True, inline="always")
+def keys2(c0, c1):  # pragma: no cover - compiled
+    """``state_keys`` of the 2-word gap set (c0, c1) held in registers."""
+    if (c0 >> S16) & U1 == U0:
+        k = exact_key(kunz_low(c0 ^ c1, c1))
+        return k, k
+    return hash2(c0, c1), key2_word0(word0_key(c0), c1)
+
+
+@njit(cache=True, inline="always")
+def state_keys(bits, off, W):  # pragma: no cover - compiled
+    """(hash, key) of the position with gap set ``bits[off:off+W]``: the hash picks its table bucket,
+    the key is stored (``bucket``).  Both depend on the position only, not on W.
+
+    When 16 is in the semigroup (not a gap) and t < 4080, the gap set is read as rows of 16 bits
+    (row j: the gaps 16j .. 16j + 15); since n - 16 is a gap whenever n >= 16 is, each column r (the
+    gaps = r mod 16) is a prefix r, r + 16, ..., r + 16(k_r - 1) of the rows, and the position is its
+    Kunz vector (k_1, ..., k_15) (Apery set w.r.t. 16: r + 16 k_r).  Bit b of every k_r at once is
+    plane b, the XOR of the rows j = 2^b - 1 mod 2^b (bit b of k = XOR over i >= 1 of [k >= i 2^b]).
+    Planes 0-3 fill word 0 of the Kunz form (``kunz_low``), planes 4-7 word 1.  For t < 240 (k_r <= 15,
+    every position of a search from a root with t < 240) word 1 is 0 and the key is a bijection of
+    word 0 (``exact_key``): equal keys mean equal positions, no collision is possible.  Otherwise the
+    hash and key are two independent hashes of the two words (other constants than ``gap_hash`` and
+    ``key_hash``, which hash the gap set itself when 16 is a gap or t >= 4080)."""
+    if W == 2:
+        return keys2(bits[off], bits[off + 1])
+    if (bits[off] >> S16) & U1 == U0:
+        x = U0
+        y1 = U0
+        y3 = U0
+        y7 = U0
+        y15 = U0
+        y31 = U0
+        hi = U0
+        for i in range(W):
+            w = bits[off + i]
+            x ^= w
+            if i & 1:
+                y1 ^= w
+            if i & 3 == 3:
+                y3 ^= w
+            if i & 7 == 7:
+                y7 ^= w
+            if i & 15 == 15:
+                y15 ^= w
+            if i & 31 == 31:
+                y31 ^= w
+            if i >= 63:
+                hi |= w if i > 63 else w >> S48
+        if hi == U0:
+            c0 = kunz_low(x, y1)
+            c1 = (y3 >> S48) | ((y7 & TOP) >> S32) | ((y15 & TOP) >> S16) | (y31 & TOP)
+            if c1 == U0:
+                k = exact_key(c0)
+                return k, k
+            h = (_mix(c0 + G257) ^ _mix(c1 + G258)) & EVEN
+            if h == U0:
+                h = np.uint64(2)
+            return h, (_mix_key(c0 + K257) ^ _mix_key(c1 + K258)) | U1
+    return gap_hash(bits, off, W), key_hash(bits, off, W)
+
+
 SLOTS = 8
 """Slots per bucket of both tables: 8 keys of 8 bytes, one 64-byte cache line, compared in one
 vector operation.  Buckets never spill: a full bucket overwrites one of its keys."""
@@ -735,13 +825,11 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                 if W == 2:
                     c0, c1 = child2(bits[off], bits[off + 1], hx)
                     terminal = c0 == np.uint64(2) and c1 == U0
-                    hc = hash2(c0, c1)
-                    kc = key2_word0(word0_key(c0), c1)
+                    hc, kc = keys2(c0, c1)
                 else:
                     play_into(bits, off, coff, W, hx)
                     terminal = is_terminal(bits, coff, W)
-                    hc = gap_hash(bits, coff, W)
-                    kc = key_hash(bits, coff, W)
+                    hc, kc = state_keys(bits, coff, W)
                 children += 1
                 if terminal:
                     st[TERMINAL] += 1
@@ -785,19 +873,22 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                     if W == 2:
                         # the commonest width (t < 128): the child in registers
                         c0, c1 = child2(b0, b1, x)
-                        hc = hash2_word0(h0word if x >= 64 else word0_hash(c0), c1)
-                        kc = key2_word0(k0word if x >= 64 else word0_key(c0), c1)
+                        if (c0 >> S16) & U1 == U0:
+                            # 16 in S: the Kunz form, one word (``state_keys``)
+                            hc = exact_key(kunz_low(c0 ^ c1, c1))
+                            kc = hc
+                        else:
+                            hc = hash2_word0(h0word if x >= 64 else word0_hash(c0), c1)
+                            kc = key2_word0(k0word if x >= 64 else word0_key(c0), c1)
                         terminal = c0 == np.uint64(2) and c1 == U0
                     else:
                         if W == 4:
                             # t < 256, with constant loop bounds: unrolled
                             play_into(bits, off, coff, 4, x)
-                            hc = gap_hash(bits, coff, 4)
-                            kc = key_hash(bits, coff, 4)
+                            hc, kc = state_keys(bits, coff, 4)
                         else:
                             play_into(bits, off, coff, W, x)
-                            hc = gap_hash(bits, coff, W)
-                            kc = key_hash(bits, coff, W)
+                            hc, kc = state_keys(bits, coff, W)
                         terminal = is_terminal(bits, coff, W)
                     children += 1
                     if terminal:
@@ -874,8 +965,7 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                 x = moves[base]
                 play_into(bits, off, coff, W, x)
                 last[sp + 1] = x
-                hc = gap_hash(bits, coff, W)
-                kc = key_hash(bits, coff, W)
+                hc, kc = state_keys(bits, coff, W)
                 hashes[2 * sp + 2] = hc
                 hashes[2 * sp + 3] = kc
                 # its result will be stored in this line of the N table: request it now, so that
@@ -905,8 +995,7 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                     x = moves[mvbase[sp] + idx[sp]]
                     play_into(bits, off, off + W, W, x)
                     last[sp + 1] = x
-                    hc = gap_hash(bits, off + W, W)
-                    kc = key_hash(bits, off + W, W)
+                    hc, kc = state_keys(bits, off + W, W)
                     hashes[2 * sp + 2] = hc
                     hashes[2 * sp + 3] = kc
                     _prefetch(ntab, bucket(hc, kc, ng[0], ng[1], N_BASE))
@@ -974,7 +1063,8 @@ def known_p_reply(bits, W, ptab):  # pragma: no cover - compiled
             play_into(bits, 0, W, W, y)
             if is_terminal(bits, W, W):
                 return y
-            if _line_has64(ptab, bucket(gap_hash(bits, W, W), key_hash(bits, W, W), pg[0], pg[1], P_BASE), key_hash(bits, W, W)):
+            hc, kc = state_keys(bits, W, W)
+            if _line_has64(ptab, bucket(hc, kc, pg[0], pg[1], P_BASE), kc):
                 return y
     return 0
 

@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -287,12 +287,31 @@ def _install_error_handlers(app: FastAPI) -> None:
 
 # -- Sylver Coinage -------------------------------------------------------------------------------
 def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
+    """The server's description and the Sylver Coinage API, in the order /docs lists them."""
+    _info_route(app, limits, runner)
+    work = _in_position_process(limits, runner)
+    _game_routes(app, limits, runner, work)
+    _board_routes(app, limits, work)
+    _solver_routes(app, limits, runner)
+    _theory_routes(app, limits, work)
+
+
+PositionWork = Callable[..., Awaitable[Any]]
+"""``await work(fn, *args, key=start)``: ``fn(limits, *args)`` run in a position process."""
+
+
+def _in_position_process(limits: Limits, runner: JobRunner) -> PositionWork:
+    """``fn(limits, *args)`` in a position process: the same start, the same process (its cache)."""
+
     async def work(fn: Any, *args: Any, key: Sequence[int] | str) -> Any:
-        """``fn(limits, *args)`` in a position process: the same start, the same process (its cache)."""
         return await runner.run(
             fn, limits, *args, lane="position", key=_key(key), timeout=2 * limits.job_time
         )
 
+    return work
+
+
+def _info_route(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
     about = {
         "version": app.version,
         "bots": [{"name": name, "about": _summary(cls.__doc__)} for name, cls in sorted(BOTS.items())],
@@ -308,6 +327,10 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
         until then the first requests wait for them)."""
         return about | {"ready": runner.ready}
 
+
+
+def _game_routes(app: FastAPI, limits: Limits, runner: JobRunner, work: PositionWork) -> None:
+    """A game's state, a human's or a bot's move, and an imported record."""
     @app.post("/api/sylver/state", tags=["sylver"])
     async def state(game: GameIn) -> dict[str, Any]:
         """The position reached by a game, its legal moves (the first ones) and, if over, the result."""
@@ -343,6 +366,10 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
         empty start, or a plain list: the start in braces, then the moves (``{4,5} 11 7``)."""
         return await work(_import, body.text, key=body.text[:64])
 
+
+
+def _board_routes(app: FastAPI, limits: Limits, work: PositionWork) -> None:
+    """Which numbers are legal in a position, and the witness of an illegal one."""
     @app.get("/api/sylver/cells", tags=["sylver"])
     async def cells(
         position: Annotated[str, Query(description='The position, e.g. "4,5" (empty: no number named).')] = "",
@@ -373,6 +400,10 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
             raise ApiError(422, "too_large", f"{n} exceeds the server's limit {limits.max_number}")
         return await work(_witness, position, n, key=position)
 
+
+
+def _solver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
+    """The exact solver within a time limit: a position, a game's steps, every move's refutations."""
     @app.post("/api/sylver/solve", tags=["sylver"])
     async def solve(body: SolveIn) -> dict[str, Any]:
         """Solve a gcd-1 position exactly within a time limit: the outcome and every winning move.
@@ -413,6 +444,10 @@ def _sylver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
             _defence, limits, body.position, seconds, timeout=2 * seconds + limits.job_time, lane="solve"
         )
 
+
+
+def _theory_routes(app: FastAPI, limits: Limits, work: PositionWork) -> None:
+    """What the theory says about a position, and a start of the King-of-the-Hill competition."""
     @app.get("/api/sylver/analyze", tags=["sylver"])
     async def analyze(
         position: Annotated[str, Query(description='The position, e.g. "4,5" (empty: no number named).')] = "",
