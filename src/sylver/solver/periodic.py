@@ -31,11 +31,11 @@ import numpy as np
 from numba import njit
 
 from sylver.position import Position
-from sylver.solver.shapes import ShapeGraph, _bits, build, close, reduce_offsets
+from sylver.solver.shapes import ShapeGraph, build, close, reduce_offsets, set_bits
 
 
 def _offsets(mask: int) -> list[int]:
-    return _bits(mask)
+    return set_bits(mask)
 
 CHECKPOINT_VERSION = 2
 SNAPSHOT_EVERY = 4096

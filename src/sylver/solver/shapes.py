@@ -57,7 +57,8 @@ def close(gaps: int, y: int) -> int:
     return gaps & ~members
 
 
-def _bits(mask: int) -> list[int]:
+def set_bits(mask: int) -> list[int]:
+    """The positions of the 1 bits of ``mask``, least first."""
     out = []
     n = 0
     while mask:
@@ -71,7 +72,7 @@ def _bits(mask: int) -> list[int]:
 def reduce_offsets(offsets: int, gaps: int) -> int:
     """Drop the offsets made redundant in the family with gap mask ``gaps`` (bit 0 stays)."""
     kept: list[int] = []
-    for d in _bits(offsets):
+    for d in set_bits(offsets):
         if all((gaps >> (d - e)) & 1 for e in kept):
             kept.append(d)
     out = 0
@@ -83,7 +84,7 @@ def reduce_offsets(offsets: int, gaps: int) -> int:
 def up_moves(offsets: int, gaps: int) -> int:
     """Bit k set iff a + 2k is a legal odd move above the least anchor a (k ≥ 1)."""
     legal = -1
-    for d in _bits(offsets):
+    for d in set_bits(offsets):
         legal &= (gaps << d) | ((1 << d) - 1)
     return legal & ~1 & ((1 << (offsets.bit_length() + gaps.bit_length() + 1)) - 1)
 
@@ -139,7 +140,7 @@ class ShapeGraph:
     def concrete(self, shape: int, height: int) -> Position:
         """The position of shape ``shape`` at odd height ``height``: <E, height + 2δ for each offset>."""
         gens = list(family_generators(self.fam_gaps[int(self.fam[shape])]))
-        gens += [height + 2 * d for d in _bits(self.offsets[shape])]
+        gens += [height + 2 * d for d in set_bits(self.offsets[shape])]
         return Position(gens)
 
     def family_position(self, f: int) -> Position:
@@ -219,7 +220,7 @@ def build(position: Position, deadline: float | None = None, memory: int | None 
     while fam_todo:  # every family reached by even moves (iteratively: chains can be long)
         f = fam_todo.pop()
         gaps = fam_gaps[f]
-        fam_even[f] = [(y, family(close(gaps, y))) for y in _bits(gaps)]
+        fam_even[f] = [(y, family(close(gaps, y))) for y in set_bits(gaps)]
         even_moves[0] += len(fam_even[f])
         too_large()
     children: list[tuple[list[int], array]] = []
@@ -247,10 +248,10 @@ def build(position: Position, deadline: float | None = None, memory: int | None 
         same: set[int] = set()
         for _y, g in fam_even[f]:
             same.add(shape(g, reduce_offsets(offsets, fam_gaps[g])))
-        for k in _bits(up_moves(offsets, gaps)):
+        for k in set_bits(up_moves(offsets, gaps)):
             # offsets d > k with d - k in E ÷ 2 become redundant
             kept = 1 << k
-            for d in _bits(offsets):
+            for d in set_bits(offsets):
                 if d < k or (gaps >> (d - k)) & 1:
                     kept |= 1 << d
             same.add(shape(f, kept))
