@@ -489,6 +489,7 @@ def test_keep_solving(page: object) -> None:
     page.goto(page.url.split("#")[0] + "#sylver/" + position + "/")  # type: ignore[attr-defined]
     page.wait_for_selector("#sc-solver-body .elapsed", timeout=5_000)  # type: ignore[attr-defined]
     page.wait_for_selector("#sc-keep")  # type: ignore[attr-defined]
+    page.wait_for_selector("#sc-solver-body .hint", timeout=10_000)  # type: ignore[attr-defined]
     text = page.inner_text("#sc-solver-body")  # type: ignore[attr-defined]
     assert "Not decided within the time limit" in text and "time limit 0.05 s per round" in text
     root_moves = Position.parse(position).genus - 1
