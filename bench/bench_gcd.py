@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import subprocess
 import sys
 import time
+
+from machine import cpu_model, load  # noqa: E402 - bench/ is the script's directory
 
 # (position, kind, target seconds, what the paper says)
 TARGETS = [
@@ -40,22 +40,6 @@ QUICK = ("8,10,22", "8,30,34")
 MEMORY = {"12,32,62": "4G"}
 """--memory of a target (default 1G): {12,32,62}'s shape graph (459,951 shapes, 27 M moves) needs more
 than the scan's half of 1G."""
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
-
-
-def load() -> str:
-    a, b, c = os.getloadavg()
-    return f"load average {a:.2f} {b:.2f} {c:.2f} on {os.cpu_count()} cores"
 
 
 def _one(position: str, kind: str, odd_limit: int | None, jobs: int) -> dict:

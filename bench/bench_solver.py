@@ -28,6 +28,8 @@ import subprocess
 import sys
 import time
 
+from machine import cpu_model, load  # noqa: E402 - bench/ is the script's directory
+
 TARGETS = [
     # position, the peer's published states (its Kunz engine), our target seconds
     ("16,20,28,35,54", 160_049, 0.05),
@@ -44,18 +46,6 @@ SCALE = [
     ("16,26,82,88,667,701", "N"),
     ("16,26,82,88,695,697", "P"),
 ]
-
-
-def cpu_model() -> str:
-    try:
-        for line in open("/proc/cpuinfo", encoding="utf-8"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    import platform
-
-    return platform.processor() or "unknown CPU"
 
 
 def _one(position: str, repeat: int, first: bool, jobs: int, prune: bool, memory: str = "1G",
@@ -177,11 +167,6 @@ def ab(ref: str, targets: list, repeat: int) -> None:
         print(f"  {'{' + pos + '}':<22} base {a:.3f} s ({old[0]['states']:,} states)  this {b:.3f} s "
               f"({cur[0]['states']:,} states)  ratio {a / b:.2f}x  "
               f"{'same outcome' if same else '!! OUTCOMES DIFFER'}  [{load()}]", flush=True)
-
-
-def load() -> str:
-    a, b, c = os.getloadavg()
-    return f"load average {a:.2f} {b:.2f} {c:.2f} on {os.cpu_count()} cores"
 
 
 def main() -> None:

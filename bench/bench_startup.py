@@ -34,6 +34,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine import cpu_model, load  # noqa: E402 - bench/ is the script's directory
+
 ROOT = Path(__file__).resolve().parent.parent
 COMMANDS = [
     # (arguments, target in seconds: median wall time on a quiet machine)
@@ -43,21 +45,6 @@ COMMANDS = [
     (["analyze", "4", "5"], 0.8),
     (["solve", "16", "20", "28", "35", "54", "--no-store"], 1.0),
 ]
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
-
-
-def load() -> str:
-    a, b, c = os.getloadavg()
-    return f"load average {a:.2f} {b:.2f} {c:.2f} on {os.cpu_count()} cores"
 
 
 def sylver_command() -> list[str]:

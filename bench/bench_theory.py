@@ -9,24 +9,14 @@ model, the range checked, the solver's time (total and the slowest position) and
 
 from __future__ import annotations
 
-import platform
 import sys
 import time
+
+from machine import cpu_model  # noqa: E402 - bench/ is the script's directory
 
 from sylver.position import Position
 from sylver.solver import solve
 from sylver.theory import four_six_family
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def main(x_max: int) -> int:

@@ -20,7 +20,6 @@ import asyncio
 import json
 import multiprocessing
 import os
-import platform
 import socket
 import statistics
 import threading
@@ -29,23 +28,13 @@ from typing import Any
 
 import httpx
 import uvicorn
+from machine import cpu_model  # noqa: E402 - bench/ is the script's directory
 
 from sylver.web.app import create_app
 
 REQUESTS = 400
 CONCURRENCY = 40
 PROBE_SECONDS = 8.0
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def percentile(xs: list[float], q: float) -> float:
