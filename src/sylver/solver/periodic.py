@@ -20,6 +20,7 @@ from an in-memory snapshot), so a hash collision can cost time but never give a 
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from collections.abc import Callable
@@ -37,11 +38,23 @@ from sylver.solver.shapes import ShapeGraph, build, close, reduce_offsets, set_b
 def _offsets(mask: int) -> list[int]:
     return set_bits(mask)
 
-CHECKPOINT_VERSION = 2
+CHECKPOINT_VERSION = 3
 SNAPSHOT_EVERY = 4096
 """Steps between in-memory snapshots of the state (to recompute an earlier state exactly)."""
 SLICE_SECONDS = 0.25
 """The kernel returns to Python about this often (progress, clock, Ctrl-C, checkpoints)."""
+CHECKPOINT_SECONDS = 5.0
+"""A long scan writes its checkpoint this often (kill -9 loses at most about this much work)."""
+
+
+def _checksum(data: dict[str, Any]) -> bytes:
+    """SHA-256 of a checkpoint's arrays (names, dtypes, shapes and bytes, in name order)."""
+    digest = hashlib.sha256()
+    for key in sorted(data):
+        a = np.ascontiguousarray(data[key])
+        digest.update(f"{key}:{a.dtype.str}:{a.shape};".encode())
+        digest.update(a.tobytes())
+    return digest.digest()
 
 
 @njit(cache=True, inline="always")
@@ -52,16 +65,17 @@ def _mix(z):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def state_hash(H, flags):  # pragma: no cover - compiled
-    """A 64-bit hash of the scan state (windows and family bits)."""
+def state_hash(H, flags, s_lo, s_hi, f_lo, f_hi):  # pragma: no cover - compiled
+    """A 64-bit hash of part of the scan state: the windows of shapes s_lo..s_hi - 1 and the bits of
+    families f_lo..f_hi - 1."""
     h = np.uint64(0x9E3779B97F4A7C15)
-    K, Wd = H.shape
-    for s in range(K):
+    Wd = H.shape[1]
+    for s in range(s_lo, s_hi):
         for w in range(Wd):
             v = H[s, w]
             if v != 0:
                 h += _mix(v ^ _mix(np.uint64(s * Wd + w + 1)))
-    for f in range(flags.shape[0]):
+    for f in range(f_lo, f_hi):
         if flags[f]:
             h += _mix(np.uint64(0xD1B54A32D192ED03) + np.uint64(f))
     if h == 0:
@@ -70,117 +84,219 @@ def state_hash(H, flags):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def scan_kernel(
-    n, n_end, deadline_steps, T, fam, same_ptr, same_idx, down_ptr, down_j, down_idx, fam_root,
-    fam_T, base, mode, H, flags, cur, killer, first_hit, hits, nhits, hkeys, hvals, hcount, record_from,
-    sample, out,
-):  # pragma: no cover - compiled
-    """Decide heights n, n + 2, … ≤ n_end (at most ``deadline_steps`` of them).
+def whole_hash(H, flags, K0):  # pragma: no cover - compiled
+    """The hash of the whole state, from those of the rest and of S's own family."""
+    return state_hash(H, flags, 0, K0, 1, flags.shape[0]) ^ _mix(state_hash(H, flags, K0, H.shape[0], 0, 1))
 
-    Only the states after heights n with ((n - 1) / 2) & sample = 0 are stored (all with
-    sample = 0); every state is looked up.  ``out`` receives [reason, next height, matched height]: reason 0 = stopped (limit or steps),
-    1 = the state after height out[1] - 2 has the hash of the state after height out[2], 2 = the
-    hash table needs to grow.  ``hits`` receives (family, height) for every P-position E + height
-    (a family's P-hits lie within t̄ of its first one, so there are few).
+
+@njit(cache=True, inline="always")
+def _find(keys, h):  # pragma: no cover - compiled
+    """The slot of ``h`` in the open-addressing table ``keys``, or the empty slot where it goes."""
+    cap = keys.shape[0]
+    i = np.int64(h & np.uint64(cap - 1))
+    while keys[i] != 0 and keys[i] != h:
+        i = (i + 1) & (cap - 1)
+    return i
+
+
+@njit(cache=True)
+def _values(n, s_lo, T, fam, same_ptr, same_idx, same_col, tab, phase, down_ptr, down_j, down_idx,
+            base, mode, H, flags, cur, killer):  # pragma: no cover - compiled
+    """The values (1 = P) of shapes s_lo, s_lo + 1, … at height n, each from the values decided
+    before it: a move to a P shape makes it N.  A move that keeps the height into a shape with
+    ``same_col[e] >= 0`` reads that shape's value from row ``phase`` of the table of the periodic
+    rest instead of ``cur``.  ``killer[s]``: the move that made s N last time, tried first."""
+    for s in range(s_lo, T.shape[0]):
+        m = -2
+        if n <= T[s]:
+            m = mode[s, (n - 3) >> 1]
+        if m >= 0:
+            cur[s] = cur[m]
+            continue
+        if m == -1:
+            cur[s] = base[s, (n - 3) >> 1]
+            continue
+        if flags[fam[s]]:
+            cur[s] = 0
+            continue
+        v = 1
+        kk = killer[s]
+        if kk >= 0:
+            if kk < 1 << 30:
+                c = same_col[kk]
+                if c >= 0:
+                    if (tab[phase, c >> 6] >> np.uint64(c & 63)) & np.uint64(1):
+                        v = 0
+                elif cur[same_idx[kk]]:
+                    v = 0
+            else:
+                e = kk - (1 << 30)
+                j = down_j[e] - 1
+                if (H[down_idx[e], j >> 6] >> np.uint64(j & 63)) & np.uint64(1):
+                    v = 0
+        if v:
+            for e in range(same_ptr[s], same_ptr[s + 1]):
+                c = same_col[e]
+                if c >= 0:
+                    if (tab[phase, c >> 6] >> np.uint64(c & 63)) & np.uint64(1):
+                        v = 0
+                elif cur[same_idx[e]]:
+                    v = 0
+                if v == 0:
+                    killer[s] = e
+                    break
+        if v:
+            for e in range(down_ptr[s], down_ptr[s + 1]):
+                j = down_j[e] - 1
+                if (H[down_idx[e], j >> 6] >> np.uint64(j & 63)) & np.uint64(1):
+                    v = 0
+                    killer[s] = e + (1 << 30)
+                    break
+        cur[s] = v
+
+
+@njit(cache=True)
+def _shift(s_lo, s_hi, T, fam, fam_root, H, flags, cur):  # pragma: no cover - compiled
+    """Shift the windows of shapes s_lo..s_hi - 1 by one height; the bit leaving a family's own
+    window sets the family's bit."""
+    for s in range(s_lo, s_hi):
+        Ts = T[s]
+        carry = np.uint64(cur[s])
+        if Ts == 0:
+            if carry and fam_root[fam[s]] == s:
+                flags[fam[s]] = 1
+            continue
+        nw = (Ts + 63) >> 6
+        top = (Ts - 1) & 63
+        leaving = (H[s, nw - 1] >> np.uint64(top)) & np.uint64(1)
+        for w in range(nw):
+            x = H[s, w]
+            H[s, w] = (x << np.uint64(1)) | carry
+            carry = x >> np.uint64(63)
+        if top < 63:
+            H[s, nw - 1] &= (np.uint64(1) << np.uint64(top + 1)) - np.uint64(1)
+        if leaving and fam_root[fam[s]] == s:
+            flags[fam[s]] = 1
+
+
+@njit(cache=True)
+def _record_hits(n, fam_root, f_hi, cur, first_hit, hits, nhits):  # pragma: no cover - compiled
+    """Record the P-positions E + n of families 0..f_hi - 1."""
+    for f in range(f_hi):
+        if cur[fam_root[f]]:
+            if first_hit[f] == 0:
+                first_hit[f] = n
+            if nhits[0] < hits.shape[0]:
+                hits[nhits[0], 0] = f
+                hits[nhits[0], 1] = n
+                nhits[0] += 1
+
+
+@njit(cache=True)
+def _remember(keys, vals, count, h, n, sample_bit):  # pragma: no cover - compiled
+    """Look ``h`` up; return the height stored with it, or 0 after storing ``n`` (unless
+    ``sample_bit``: under a tight memory budget only some states are kept) or -1 when the table
+    needs to grow."""
+    i = _find(keys, h)
+    if keys[i] == h:
+        return vals[i]
+    if sample_bit:
+        return 0
+    keys[i] = h
+    vals[i] = n
+    count[0] += 1
+    if 2 * count[0] > keys.shape[0]:
+        return -1
+    return 0
+
+
+@njit(cache=True)
+def scan_kernel(
+    n, n_end, deadline_steps, K0, T, fam, same_ptr, same_idx, no_col, no_tab, down_ptr, down_j, down_idx,
+    fam_root, base, mode, H, flags, cur, killer, first_hit, hits, nhits, hkeys, hvals, hcount, rkeys,
+    rvals, rcount, record_from, sample, out,
+):  # pragma: no cover - compiled
+    """Decide every shape at heights n, n + 2, … ≤ n_end (at most ``deadline_steps`` of them).
+
+    From height ``record_from`` on, the state after each height is looked up, and stored when
+    ((n - 1) / 2) & sample = 0, in two tables: the whole state in ``hkeys`` and the **rest** (the
+    shapes 0..K0 - 1 and families 1.. of every family but S's own, which never depend on S's
+    family) in ``rkeys`` (a table of capacity 0 is skipped).  ``out`` receives [reason, next
+    height, matched height]: reason 0 = stopped (limit or steps), 1 / 3 = the whole state / the rest
+    after height out[1] - 2 has the hash of that after height out[2], 2 / 4 = that table needs to
+    grow.  ``hits`` receives (family, height) for every P-position E + height (a family's P-hits lie
+    within t̄ of its first one, so there are few).  ``no_col`` (all -1) and ``no_tab``: no table.
     """
     K = T.shape[0]
     F = fam_root.shape[0]
-    cap = hkeys.shape[0]
     steps = 0
     reason = 0
     matched = 0
     while n <= n_end and steps < deadline_steps:
-        for s in range(K):
-            Ts = T[s]
-            m = -2
-            if n <= Ts:
-                m = mode[s, (n - 3) >> 1]
-            if m >= 0:
-                v = cur[m]
-            elif m == -1:
-                v = base[s, (n - 3) >> 1]
-            elif flags[fam[s]]:
-                v = 0
-            else:
-                v = 1
-                kk = killer[s]
-                if kk >= 0:
-                    if kk < 1 << 30:
-                        if cur[same_idx[kk]]:
-                            v = 0
-                    else:
-                        e = kk - (1 << 30)
-                        j = down_j[e] - 1
-                        if (H[down_idx[e], j >> 6] >> np.uint64(j & 63)) & np.uint64(1):
-                            v = 0
-                if v:
-                    for e in range(same_ptr[s], same_ptr[s + 1]):
-                        if cur[same_idx[e]]:
-                            v = 0
-                            killer[s] = e
-                            break
-                if v:
-                    for e in range(down_ptr[s], down_ptr[s + 1]):
-                        j = down_j[e] - 1
-                        if (H[down_idx[e], j >> 6] >> np.uint64(j & 63)) & np.uint64(1):
-                            v = 0
-                            killer[s] = e + (1 << 30)
-                            break
-            cur[s] = v
-        # record the P-positions E + n
-        for f in range(F):
-            if cur[fam_root[f]]:
-                if first_hit[f] == 0:
-                    first_hit[f] = n
-                if nhits[0] < hits.shape[0]:
-                    hits[nhits[0], 0] = f
-                    hits[nhits[0], 1] = n
-                    nhits[0] += 1
-        # shift every window by one height; the bit leaving a family's own window sets its flag
-        for s in range(K):
-            Ts = T[s]
-            carry = np.uint64(cur[s])
-            if Ts == 0:
-                if carry and fam_root[fam[s]] == s:
-                    flags[fam[s]] = 1
-                continue
-            nw = (Ts + 63) >> 6
-            top = (Ts - 1) & 63
-            leaving = (H[s, nw - 1] >> np.uint64(top)) & np.uint64(1)
-            for w in range(nw):
-                x = H[s, w]
-                H[s, w] = (x << np.uint64(1)) | carry
-                carry = x >> np.uint64(63)
-            if top < 63:
-                H[s, nw - 1] &= (np.uint64(1) << np.uint64(top + 1)) - np.uint64(1)
-            if leaving and fam_root[fam[s]] == s:
-                flags[fam[s]] = 1
+        _values(n, 0, T, fam, same_ptr, same_idx, no_col, no_tab, 0, down_ptr, down_j, down_idx, base, mode,
+                H, flags, cur, killer)
+        _record_hits(n, fam_root, F, cur, first_hit, hits, nhits)
+        _shift(0, K, T, fam, fam_root, H, flags, cur)
         steps += 1
         if n >= record_from:
-            h = state_hash(H, flags)
-            i = np.int64(h & np.uint64(cap - 1))
-            found = False
-            while hkeys[i] != 0:
-                if hkeys[i] == h:
-                    matched = hvals[i]
-                    found = True
+            skip = ((n - 1) >> 1) & sample
+            h_rest = state_hash(H, flags, 0, K0, 1, F)
+            h_all = h_rest ^ _mix(state_hash(H, flags, K0, K, 0, 1))  # = whole_hash
+            got = _remember(hkeys, hvals, hcount, h_all, n, skip)
+            if got != 0:
+                reason = 1 if got > 0 else 2
+                matched = got
+                n += 2
+                break
+            if rkeys.shape[0]:
+                got = _remember(rkeys, rvals, rcount, h_rest, n, skip)
+                if got != 0:
+                    reason = 3 if got > 0 else 4
+                    matched = got
+                    n += 2
                     break
-                i = (i + 1) & (cap - 1)
-            if found:
-                reason = 1
-                n += 2
-                break
-            if ((n - 1) >> 1) & sample:  # under a tight memory budget only some states are kept
-                n += 2
-                continue
-            hkeys[i] = h
-            hvals[i] = n
-            hcount[0] += 1
-            if 2 * hcount[0] > cap:
-                reason = 2
-                n += 2
-                break
         n += 2
+    out[0] = reason
+    out[1] = n
+    out[2] = matched
+
+
+@njit(cache=True)
+def family_kernel(
+    n, n_end, deadline_steps, K0, T, fam, same_ptr, same_idx, same_col, tab, phase, down_ptr, down_j,
+    down_idx, fam_root, H, flags, cur, killer, first_hit, hits, nhits, hkeys, hvals, hcount, hashing,
+    sample, out,
+):  # pragma: no cover - compiled
+    """Decide the shapes K0..K - 1 of S's own family at heights n, n + 2, … ≤ n_end (at most
+    ``deadline_steps``), once the rest is periodic: its values at the same height come from row
+    ``phase`` of ``tab`` (phase 0 at the start of each period of the rest).  With ``hashing``, the
+    state of S's family (its windows and bit) at each phase 0 is looked up and stored (block i kept
+    when i & sample = 0) in ``hkeys``; ``out`` as for :func:`scan_kernel` (reasons 0, 1, 2)."""
+    K = T.shape[0]
+    plen = tab.shape[0]
+    no_base = np.zeros((1, 1), dtype=np.uint8)  # S's family is above its base region here
+    no_mode = np.zeros((1, 1), dtype=np.int32)
+    steps = 0
+    reason = 0
+    matched = 0
+    while n <= n_end and steps < deadline_steps:
+        _values(n, K0, T, fam, same_ptr, same_idx, same_col, tab, phase, down_ptr, down_j, down_idx, no_base,
+                no_mode, H, flags, cur, killer)
+        _record_hits(n, fam_root, 1, cur, first_hit, hits, nhits)
+        _shift(K0, K, T, fam, fam_root, H, flags, cur)
+        steps += 1
+        n += 2
+        phase += 1
+        if phase == plen:
+            phase = 0
+            if hashing:
+                block = hcount[1]
+                hcount[1] += 1
+                got = _remember(hkeys, hvals, hcount, state_hash(H, flags, K0, K, 0, 1), n, block & sample)
+                if got != 0:
+                    reason = 1 if got > 0 else 2
+                    matched = got
+                    break
     out[0] = reason
     out[1] = n
     out[2] = matched
@@ -211,17 +327,28 @@ def rehash(keys, vals, nkeys, nvals):  # pragma: no cover - compiled
 
 @dataclass
 class Period:
-    """A certified period of the scan: the state after height ``start`` recurs after height
+    """A certified period of the scan: the state before height ``start`` recurs before height
     ``start + length`` (``length`` in units of x, i.e. twice the number of steps)."""
 
     start: int
     length: int
 
 
-@dataclass
+def _table(capacity: int = 1 << 12) -> tuple[np.ndarray, np.ndarray]:
+    return np.zeros(capacity, dtype=np.uint64), np.zeros(capacity, dtype=np.int64)
+
+
+@dataclass(kw_only=True)
 class ScanState:
     """Everything a scan needs to continue: the next height, the windows ``H`` and family bits
-    ``flags``, the first P-hit of every family, the root's P-hits, the hash table of states."""
+    ``flags``, the first P-hit of every family, the P-hits, the hash tables of states.
+
+    The scan has two stages.  First every shape is decided at every height, and two tables of state
+    hashes are kept: of the whole state (``hkeys``) and of the **rest** (``rkeys``: every family but
+    S's own; they never depend on S's family, so the rest evolves on its own).  Once the rest is
+    certified periodic (``rest``), its values at each phase of its period are tabulated (``tab``)
+    and from ``family_from`` on only S's own family is decided; its state is hashed at each phase 0
+    of the rest (in ``hkeys``, reset at the switch): a repeat there is a repeat of the whole state."""
 
     n: int
     H: np.ndarray
@@ -234,16 +361,28 @@ class ScanState:
     hkeys: np.ndarray
     hvals: np.ndarray
     hcount: int
+    rkeys: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))
+    rvals: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    rcount: int = 0
     period: Period | None = None
+    rest: Period | None = None
+    """The certified period of the rest (the families other than S's own)."""
+    tab: np.ndarray | None = None
+    """Row i: the values (bits) of the rest's shapes that S's family reads, at phase i of ``rest``."""
+    family_from: int = 0
+    """The height from which only S's own family is decided (0: not yet)."""
+    blocks: int = 0
+    """Phase-0 states of S's family looked up so far (block i is stored when i & sample = 0)."""
     snapshots: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
     seconds: float = 0.0
     sample: int = 0
-    """States stored in the hash table: after the heights n with ((n - 1) / 2) & sample = 0."""
+    """States stored in the hash tables: after the heights n with ((n - 1) / 2) & sample = 0
+    (blocks i & sample = 0 once only S's family is decided)."""
     snap_every: int = SNAPSHOT_EVERY
     """Steps between snapshots."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ScanProgress:
     """A snapshot for progress displays of a long scan."""
 
@@ -284,9 +423,27 @@ class Scan:
         # the step deciding height n reads the base region iff n <= Tmax: from the state after
         # height Tmax - 1 (or Tmax) on, the next state is a function of the current one
         self.record_from = max(3, self.Tmax if self.Tmax % 2 else self.Tmax - 1)
+        # S's own family has the most gaps, so its shapes come last in the graph's order
+        self.K0 = int(np.count_nonzero(g.fam != 0))
+        assert (g.fam[self.K0:] == 0).all(), "S's family is not last"
+        self._no_col = np.full(g.same_idx.shape[0], -1, dtype=np.int64)
+        self._no_tab = np.zeros((1, 1), dtype=np.uint64)
+        self.cols, self.same_col = self._rest_columns()
         self._base_fn = base or solve_base
         self.state = self._load() or self._fresh()  # first: a damaged checkpoint fails at once
         self.base, self.mode = self._base_values()
+
+    def _rest_columns(self) -> tuple[np.ndarray, np.ndarray]:
+        """The rest's shapes that S's family reads (by moves that keep the height), and for each
+        move the column of its target in the table of the rest (-1: a shape of S's family)."""
+        g = self.graph
+        lo = int(g.same_ptr[self.K0])
+        targets = g.same_idx[lo:]
+        cols = np.unique(targets[targets < self.K0]).astype(np.int64)
+        same_col = self._no_col.copy()
+        inner = targets < self.K0
+        same_col[lo:][inner] = np.searchsorted(cols, targets[inner])
+        return cols, same_col
 
     # -- the base region ------------------------------------------------------------------------
     def _base_values(self) -> tuple[np.ndarray, np.ndarray]:
@@ -337,7 +494,8 @@ class Scan:
     # -- state ----------------------------------------------------------------------------------
     def _fresh(self) -> ScanState:
         g = self.graph
-        cap = 1 << 12
+        hkeys, hvals = _table()
+        rkeys, rvals = _table()
         return ScanState(
             n=3,
             H=np.zeros((g.shapes, self.Wd), dtype=np.uint64),
@@ -346,9 +504,7 @@ class Scan:
             killer=np.full(g.shapes, -1, dtype=np.int64),
             first_hit=np.zeros(g.families, dtype=np.int64),
             hits=[],
-            hkeys=np.zeros(cap, dtype=np.uint64),
-            hvals=np.zeros(cap, dtype=np.int64),
-            hcount=0,
+            hkeys=hkeys, hvals=hvals, hcount=0, rkeys=rkeys, rvals=rvals, rcount=0,
         )
 
     @property
@@ -359,16 +515,37 @@ class Scan:
     def memory_bytes(self) -> int:
         st = self.state
         snaps = sum(a.nbytes + b.nbytes for a, b in st.snapshots.values())
+        tab = st.tab.nbytes if st.tab is not None else 0
         return int(self.graph.nbytes() + self.base.nbytes + self.mode.nbytes + st.H.nbytes + st.hkeys.nbytes
-                   + st.hvals.nbytes + snaps)
+                   + st.hvals.nbytes + st.rkeys.nbytes + st.rvals.nbytes + tab + snaps)
 
     def _run_kernel(self, st: ScanState, n_end: int, steps: int, record_from: int,
-                    hits: np.ndarray, nhits: np.ndarray, out: np.ndarray, hcount: np.ndarray) -> None:
+                    hits: np.ndarray, nhits: np.ndarray, out: np.ndarray, hcount: np.ndarray,
+                    rcount: np.ndarray | None = None) -> None:
+        """Decide every shape (the first stage); ``rcount`` None: no table of the rest."""
         g = self.graph
+        rkeys, rvals = (st.rkeys, st.rvals) if rcount is not None else (st.rkeys[:0], st.rvals[:0])
         scan_kernel(
-            st.n, n_end, steps, g.T, g.fam, g.same_ptr, g.same_idx, g.down_ptr, g.down_j,
-            g.down_idx, g.fam_root, g.fam_T, self.base, self.mode, st.H, st.flags, st.cur, st.killer,
-            st.first_hit, hits, nhits, st.hkeys, st.hvals, hcount, record_from, st.sample, out,
+            st.n, n_end, steps, self.K0, g.T, g.fam, g.same_ptr, g.same_idx, self._no_col, self._no_tab,
+            g.down_ptr, g.down_j, g.down_idx, g.fam_root, self.base, self.mode, st.H, st.flags, st.cur,
+            st.killer, st.first_hit, hits, nhits, st.hkeys, st.hvals, hcount, rkeys, rvals,
+            rcount if rcount is not None else np.zeros(1, dtype=np.int64), record_from, st.sample, out,
+        )
+
+    def _phase(self, n: int) -> int:
+        rest = self.state.rest
+        assert rest is not None
+        return ((n - rest.start) // 2) % (rest.length // 2)
+
+    def _run_family(self, st: ScanState, n_end: int, steps: int, hashing: bool, hits: np.ndarray,
+                    nhits: np.ndarray, out: np.ndarray, hcount: np.ndarray) -> None:
+        """Decide S's own family only (the second stage)."""
+        g = self.graph
+        assert st.tab is not None
+        family_kernel(
+            st.n, n_end, steps, self.K0, g.T, g.fam, g.same_ptr, g.same_idx, self.same_col, st.tab,
+            self._phase(st.n), g.down_ptr, g.down_j, g.down_idx, g.fam_root, st.H, st.flags, st.cur,
+            st.killer, st.first_hit, hits, nhits, st.hkeys, st.hvals, hcount, hashing, st.sample, out,
         )
 
     def run(
@@ -378,21 +555,23 @@ class Scan:
         stop: Callable[[Scan], bool] | None = None,
         deadline: float | None = None,
         progress: Callable[[ScanProgress], None] | None = None,
-        checkpoint_every: float = 30.0,
+        checkpoint_every: float = CHECKPOINT_SECONDS,
         past_period: bool = False,
     ) -> None:
         """Scan upward until height ``until`` (odd, inclusive), a certified period, ``stop(self)``
         true (checked between slices), or the ``deadline`` (time.monotonic()).  With ``past_period`` the
-        scan goes on after certifying a period (the tests compare every height)."""
+        scan goes on after certifying a period and decides every shape at every height (the tests
+        compare them all).  The checkpoint is written every ``checkpoint_every`` seconds, or less
+        often when writing it takes longer than a tenth of that."""
         st = self.state
         limit = until if until is not None else 1 << 62
         hits = np.zeros((1 << 16, 2), dtype=np.int64)
         nhits = np.zeros(1, dtype=np.int64)
         out = np.zeros(3, dtype=np.int64)
-        hcount = np.array([st.hcount], dtype=np.int64)
         steps = 256
         started = time.monotonic()
-        last_ck = started - checkpoint_every + 2.0  # the first checkpoint after 2 s
+        last_ck = started
+        ck_cost = 0.0
         last_n = st.n
         try:
             while (st.period is None or past_period) and st.n <= limit:
@@ -405,46 +584,126 @@ class Scan:
                 n_end = min(limit, self._next_snapshot_height(st.n) - 2)
                 t0 = time.monotonic()
                 nhits[0] = 0
-                self._run_kernel(st, n_end, steps, self.record_from, hits, nhits, out, hcount)
+                if st.family_from:
+                    self._family_slice(st, n_end, steps, hits, nhits, out)
+                else:
+                    self._full_slice(st, n_end, steps, hits, nhits, out, past_period)
                 if nhits[0] == hits.shape[0]:  # pragma: no cover - bounded by families × t̄
                     raise RuntimeError("too many P-hits in one slice")
                 st.hits.extend((int(f), int(x)) for f, x in hits[: nhits[0]])
-                st.n = int(out[1])
-                st.hcount = int(hcount[0])
                 dt = time.monotonic() - t0
                 if dt < SLICE_SECONDS / 2:
                     steps = min(steps * 2, 1 << 24)
                 elif dt > SLICE_SECONDS * 2:
                     steps = max(steps // 2, 1)
-                if out[0] == 1 and st.period is None:
-                    here, there = st.n - 2, int(out[2])
-                    if self._same_state(st, there):
-                        if st.sample:
-                            there = self._least_start(st, there, here - there)
-                        st.period = Period(there + 2, here - there)
-                    else:  # a hash collision: record this state too and go on
-                        insert(st.hkeys, st.hvals, state_hash(st.H, st.flags), here)
-                        st.hcount += 1
-                        hcount[0] = st.hcount
-                elif out[0] == 2:
-                    self._grow(st, hcount)
                 now = time.monotonic()
                 if progress is not None:
                     rate = (st.n - last_n) / 2 / max(now - started, 1e-9)
                     progress(self.progress(rate, limit if until is not None else None))
-                if self.checkpoint is not None and now - last_ck >= checkpoint_every:
+                if self.checkpoint is not None and now - last_ck >= max(checkpoint_every, 10 * ck_cost):
                     self.save()
-                    last_ck = now
+                    last_ck = time.monotonic()
+                    ck_cost = last_ck - now
         finally:
             st.seconds += time.monotonic() - started
             if self.checkpoint is not None:
                 self.save()
 
+    def _full_slice(self, st: ScanState, n_end: int, steps: int, hits: np.ndarray, nhits: np.ndarray,
+                    out: np.ndarray, past_period: bool) -> None:
+        """A slice of the first stage, and what its stop means (a repeat, a table to grow)."""
+        hcount = np.array([st.hcount], dtype=np.int64)
+        rcount = np.array([st.rcount], dtype=np.int64) if st.rest is None else None
+        self._run_kernel(st, n_end, steps, self.record_from, hits, nhits, out, hcount, rcount)
+        st.n = int(out[1])
+        st.hcount = int(hcount[0])
+        if rcount is not None:
+            st.rcount = int(rcount[0])
+        reason, here, there = int(out[0]), st.n - 2, int(out[2])
+        if reason == 1 and st.period is None:
+            if self._same_state(st, there):
+                start = there + 2
+                if st.sample:
+                    start = self._least_start(start, here - there, self._same_whole)
+                st.period = Period(start, here - there)
+            else:  # a hash collision: record this state too and go on
+                insert(st.hkeys, st.hvals, whole_hash(st.H, st.flags, self.K0), here)
+                st.hcount += 1
+        elif reason == 2:
+            st.hkeys, st.hvals, st.hcount = self._grow(st.hkeys, st.hvals, lambda v: (v - 1) >> 1)
+        elif reason == 3 and st.rest is None:
+            if self._same_rest(st, there):
+                start = there + 2
+                if st.sample:
+                    start = self._least_start(start, here - there, self._same_rest_at)
+                st.rest = Period(start, here - there)
+                st.rkeys, st.rvals, st.rcount = st.rkeys[:0].copy(), st.rvals[:0].copy(), 0
+                if not past_period and st.period is None:
+                    self._enter_family_stage(st)
+            else:
+                insert(st.rkeys, st.rvals, state_hash(st.H, st.flags, 0, self.K0, 1, st.flags.shape[0]), here)
+                st.rcount += 1
+        elif reason == 4:
+            st.rkeys, st.rvals, st.rcount = self._grow(st.rkeys, st.rvals, lambda v: (v - 1) >> 1)
+
+    def _family_slice(self, st: ScanState, n_end: int, steps: int, hits: np.ndarray, nhits: np.ndarray,
+                      out: np.ndarray) -> None:
+        """A slice of the second stage (S's own family only)."""
+        hcount = np.array([st.hcount, st.blocks], dtype=np.int64)
+        self._run_family(st, n_end, steps, st.period is None, hits, nhits, out, hcount)
+        st.n = int(out[1])
+        st.hcount, st.blocks = int(hcount[0]), int(hcount[1])
+        reason, here, there = int(out[0]), st.n, int(out[2])
+        rest = st.rest
+        assert rest is not None
+        if reason == 1 and st.period is None:
+            H, f0 = self.family_state_before(there)
+            if np.array_equal(H, st.H[self.K0:]) and f0 == st.flags[0]:
+                length = here - there
+                start = self._least_start(there, length, self._same_family, lo=rest.start)
+                st.period = Period(start, length)
+            else:  # a hash collision
+                insert(st.hkeys, st.hvals, state_hash(st.H, st.flags, self.K0, len(st.H), 0, 1), here)
+                st.hcount += 1
+        elif reason == 2:
+            first = st.family_from + 2 * ((-self._phase(st.family_from)) % (rest.length // 2))
+            st.hkeys, st.hvals, st.hcount = self._grow(st.hkeys, st.hvals, lambda v: (v - first) // rest.length)
+
+    def _enter_family_stage(self, st: ScanState) -> None:
+        """The rest is periodic: tabulate the values it gives S's family over one period (deciding
+        every shape for one more period), then decide S's family alone.  Skipped when the table
+        would pass a quarter of the memory budget (the first stage goes on)."""
+        rest = st.rest
+        assert rest is not None
+        plen = rest.length // 2
+        words = max(1, (len(self.cols) + 63) // 64)
+        if plen * words * 8 > self.memory // 4:
+            return
+        tab = np.zeros((plen, words), dtype=np.uint64)
+        hits = np.zeros((1 << 16, 2), dtype=np.int64)
+        nhits = np.zeros(1, dtype=np.int64)
+        out = np.zeros(3, dtype=np.int64)
+        one = np.zeros(1, dtype=np.int64)
+        for _ in range(plen):
+            row = self._phase(st.n)
+            nhits[0] = 0
+            self._run_kernel(st, st.n, 1, 1 << 62, hits, nhits, out, one)
+            st.n = int(out[1])
+            st.hits.extend((int(f), int(x)) for f, x in hits[: nhits[0]])
+            bits = np.packbits(st.cur[self.cols], bitorder="little")
+            tab[row, :] = np.pad(bits, (0, words * 8 - bits.shape[0])).view(np.uint64)
+        st.tab = tab
+        st.family_from = st.n
+        st.hkeys, st.hvals = _table()
+        st.hcount, st.blocks, st.sample = 0, 0, 0
+        st.snapshots[st.n] = (st.H[self.K0:].copy(), st.flags[:1].copy())
+
     def progress(self, rate: float, limit: int | None) -> ScanProgress:
         st = self.state
         return ScanProgress(
-            self.scanned_to, limit, rate, self.graph.shapes, self.graph.families,
-            self.memory_bytes(), st.seconds, tuple(self.hits(0)),
+            height=self.scanned_to, limit=limit, rate=rate, shapes=self.graph.shapes,
+            families=self.graph.families, memory=self.memory_bytes(), seconds=st.seconds,
+            hits=tuple(self.hits(0)),
         )
 
     # -- exact period certification ------------------------------------------------------------------
@@ -453,22 +712,28 @@ class Scan:
         return (n // step + 1) * step + 1
 
     def _snapshot(self, st: ScanState) -> None:
-        """Keep the state before height st.n when st.n is a snapshot height; past a quarter of the
-        memory budget, keep every other snapshot (recomputing an earlier state then takes longer)."""
+        """Keep the state before height st.n when st.n is a snapshot height (in the second stage,
+        that of S's family); past a quarter of the memory budget, keep every other snapshot
+        (recomputing an earlier state then takes longer)."""
         if (st.n - 1) % (2 * st.snap_every) == 0 and st.n not in st.snapshots:
-            st.snapshots[st.n] = (st.H.copy(), st.flags.copy())
-            size = st.H.nbytes + st.flags.nbytes
+            if st.family_from:
+                st.snapshots[st.n] = (st.H[self.K0:].copy(), st.flags[:1].copy())
+            else:
+                st.snapshots[st.n] = (st.H.copy(), st.flags.copy())
+            size = max(a.nbytes + b.nbytes for a, b in st.snapshots.values())
             while len(st.snapshots) * size > self.memory // 4 and len(st.snapshots) > 2:
                 st.snap_every *= 2
-                for k in [k for k in st.snapshots if (k - 1) % (2 * st.snap_every)]:
+                keep = (3, st.family_from)  # the first snapshot of each stage stays
+                for k in [k for k in st.snapshots if (k - 1) % (2 * st.snap_every) and k not in keep]:
                     del st.snapshots[k]
 
-    def state_before(self, height: int) -> tuple[np.ndarray, np.ndarray]:
-        """The state (windows, family bits) before deciding ``height``, recomputed from the nearest
-        earlier snapshot."""
+    def _first_stage_before(self, height: int) -> tuple[np.ndarray, np.ndarray]:
+        """The whole state before ``height`` (< family_from when set), recomputed with every shape
+        from the nearest earlier snapshot of the first stage."""
         st = self.state
-        starts = [k for k in st.snapshots if k <= height] or [3]
-        k = max(starts)
+        limit = st.family_from or (1 << 62)
+        starts = [k for k in st.snapshots if k <= height and k < limit and st.snapshots[k][0].shape[0] == st.H.shape[0]]
+        k = max(starts, default=3)
         if k == 3 and 3 not in st.snapshots:
             fresh = self._fresh()
             H, flags = fresh.H, fresh.flags
@@ -488,39 +753,88 @@ class Scan:
             assert int(out[1]) == height
         return tmp.H, tmp.flags
 
+    def family_state_before(self, height: int) -> tuple[np.ndarray, int]:
+        """The state of S's own family (its windows and its bit) before ``height``."""
+        st = self.state
+        if not st.family_from or height < st.family_from:
+            H, flags = self._first_stage_before(height)
+            return H[self.K0:], int(flags[0])
+        k = max(k for k in st.snapshots if st.family_from <= k <= height)
+        tmp = ScanState(
+            n=k, H=np.zeros_like(st.H), flags=np.zeros_like(st.flags), cur=np.zeros_like(st.cur),
+            killer=np.full_like(st.killer, -1), first_hit=np.zeros_like(st.first_hit), hits=[],
+            hkeys=np.zeros(2, dtype=np.uint64), hvals=np.zeros(2, dtype=np.int64), hcount=0,
+            rest=st.rest, tab=st.tab,
+        )
+        tmp.H[self.K0:], tmp.flags[:1] = st.snapshots[k]
+        if height > k:
+            out = np.zeros(3, dtype=np.int64)
+            one = np.zeros((1, 2), dtype=np.int64)
+            self._run_family(tmp, height - 2, 1 << 62, False, one, np.zeros(1, dtype=np.int64), out,
+                             np.zeros(2, dtype=np.int64))
+            assert int(out[1]) == height
+        return tmp.H[self.K0:], int(tmp.flags[0])
+
+    def state_before(self, height: int) -> tuple[np.ndarray, np.ndarray]:
+        """The whole state (windows, family bits) before deciding ``height``, recomputed from the
+        nearest earlier snapshot (in the second stage: the rest's part from its period)."""
+        st = self.state
+        if not st.family_from or height < st.family_from:
+            return self._first_stage_before(height)
+        rest = st.rest
+        assert rest is not None
+        H, flags = self._first_stage_before(rest.start + (height - rest.start) % rest.length)
+        H[self.K0:], flags[0] = self.family_state_before(height)
+        return H, flags
+
+    def _same_whole(self, a: int, b: int) -> bool:
+        x, y = self.state_before(a), self.state_before(b)
+        return bool(np.array_equal(x[0], y[0]) and np.array_equal(x[1], y[1]))
+
+    def _same_rest_at(self, a: int, b: int) -> bool:
+        x, y = self.state_before(a), self.state_before(b)
+        return bool(np.array_equal(x[0][: self.K0], y[0][: self.K0]) and np.array_equal(x[1][1:], y[1][1:]))
+
+    def _same_family(self, a: int, b: int) -> bool:
+        x, y = self.family_state_before(a), self.family_state_before(b)
+        return bool(np.array_equal(x[0], y[0]) and x[1] == y[1])
+
     def _same_state(self, st: ScanState, there: int) -> bool:
         H, flags = self.state_before(there + 2)
         return bool(np.array_equal(H, st.H) and np.array_equal(flags, st.flags))
 
-    def _grow(self, st: ScanState, hcount: np.ndarray) -> None:
-        """Double the hash table, or, when that would pass half the memory budget, keep only every
-        other stored state (``sample``): a repeat is then found up to twice as late, and the least
-        start is recovered afterwards (:meth:`_least_start`)."""
-        cap = st.hkeys.shape[0]
-        if 2 * cap * 16 <= self.memory // 2:
+    def _same_rest(self, st: ScanState, there: int) -> bool:
+        H, flags = self.state_before(there + 2)
+        return bool(np.array_equal(H[: self.K0], st.H[: self.K0]) and np.array_equal(flags[1:], st.flags[1:]))
+
+    def _grow(self, keys: np.ndarray, vals: np.ndarray, index: Callable[[np.ndarray], np.ndarray]) -> tuple[np.ndarray, np.ndarray, int]:
+        """A table of twice the capacity, or, when that would pass half the memory budget, keep
+        only every other stored state (``sample``; ``index(height)`` numbers the stored states): a
+        repeat is then found up to twice as late, and the least start is recovered afterwards
+        (:meth:`_least_start`)."""
+        st = self.state
+        cap = keys.shape[0]
+        tables = st.hkeys.nbytes + st.hvals.nbytes + st.rkeys.nbytes + st.rvals.nbytes
+        if tables + cap * 16 <= self.memory // 2:
             cap *= 2
         else:
             st.sample = 2 * st.sample + 1
-        nkeys = np.zeros(cap, dtype=np.uint64)
-        nvals = np.zeros(cap, dtype=np.int64)
-        keep = ((st.hvals - 1) >> 1) & st.sample == 0
-        keys = np.where(keep, st.hkeys, np.uint64(0))
-        rehash(keys, st.hvals, nkeys, nvals)
-        st.hkeys, st.hvals = nkeys, nvals
-        st.hcount = int(np.count_nonzero(nkeys))
-        hcount[0] = st.hcount
+        nkeys, nvals = _table(cap)
+        keep = (keys != 0) & ((index(vals) & st.sample) == 0)
+        rehash(np.where(keep, keys, np.uint64(0)), vals, nkeys, nvals)
+        return nkeys, nvals, int(np.count_nonzero(nkeys))
 
-    def _least_start(self, st: ScanState, there: int, length: int) -> int:
-        """The least height x ≥ record_from after which the state recurs ``length`` later (the
-        states after x and x + length are equal for every x from it on: binary search)."""
-        lo, hi = self.record_from, there  # the state after hi recurs
+    def _least_start(self, there: int, length: int, same: Callable[[int, int], bool], lo: int | None = None) -> int:
+        """The least height x ≥ ``lo`` (default: after record_from) with the states before x and
+        x + length equal (``same``), given that those before ``there`` and ``there + length`` are
+        (equal at x implies equal at x + 2: binary search)."""
+        lo = self.record_from + 2 if lo is None else lo
         if lo % 2 == 0:
             lo += 1
+        hi = there
         while lo < hi:
             mid = lo + ((hi - lo) // 4) * 2
-            a = self.state_before(mid + 2)
-            b = self.state_before(mid + 2 + length)
-            if np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]):
+            if same(mid, mid + length):
                 hi = mid
             else:
                 lo = mid + 2
@@ -528,7 +842,8 @@ class Scan:
 
     # -- checkpoints ------------------------------------------------------------------------------
     def save(self) -> None:
-        """Write the scan state to the checkpoint file atomically (temporary file, then rename)."""
+        """Write the scan state to the checkpoint file atomically (temporary file, then rename),
+        with a SHA-256 checksum of its contents."""
         if self.checkpoint is None:
             return
         st = self.state
@@ -541,7 +856,11 @@ class Scan:
             "H": st.H, "flags": st.flags, "killer": st.killer, "first_hit": st.first_hit,
             "hits": np.array(st.hits, dtype=np.int64).reshape(-1, 2),
             "hkeys": st.hkeys, "hvals": st.hvals, "hcount": np.array(st.hcount),
+            "rkeys": st.rkeys, "rvals": st.rvals, "rcount": np.array(st.rcount),
             "period": np.array([st.period.start, st.period.length] if st.period else [0, 0]),
+            "rest": np.array([st.rest.start, st.rest.length] if st.rest else [0, 0]),
+            "tab": st.tab if st.tab is not None else np.zeros((0, 1), dtype=np.uint64),
+            "family_from": np.array(st.family_from), "blocks": np.array(st.blocks),
             "snap_n": np.array(snaps, dtype=np.int64),
             "seconds": np.array(st.seconds),
             "sample": np.array(st.sample),
@@ -549,6 +868,7 @@ class Scan:
         }
         for i, k in enumerate(snaps):
             data[f"snapH{i}"], data[f"snapF{i}"] = st.snapshots[k]
+        data["checksum"] = np.frombuffer(_checksum(data), dtype=np.uint8)
         tmp = self.checkpoint.with_name(self.checkpoint.name + f".tmp{os.getpid()}")
         try:
             self.checkpoint.parent.mkdir(parents=True, exist_ok=True)
@@ -563,8 +883,9 @@ class Scan:
 
     def _load(self) -> ScanState | None:
         """The state saved in the checkpoint file; None when there is none, or it belongs to another
-        version, position or graph; ValueError when it cannot be read (a damaged file is reported,
-        not silently replaced: deleting it starts the scan afresh)."""
+        version, position or graph; ValueError when it cannot be read or its checksum does not match
+        (a damaged file is reported, never trusted nor silently replaced: deleting it starts the
+        scan afresh)."""
         path = self.checkpoint
         if path is None:
             return None
@@ -577,36 +898,50 @@ class Scan:
                 raise ValueError(f"cannot create the checkpoint directory {path.parent}: "
                                  f"{exc.strerror or exc}") from None
             return None
+        damaged = (f"the scan checkpoint {path} is damaged ({{}}); delete it to start the scan afresh")
         try:
-            z = np.load(path, allow_pickle=False)
-            if int(z["version"]) != CHECKPOINT_VERSION:
-                return None
-            if tuple(int(x) for x in z["position"]) != self.position.generators:
-                return None
-            if int(z["shapes"]) != self.graph.shapes or z["H"].shape != (self.graph.shapes, self.Wd):
-                return None
-            per = [int(x) for x in z["period"]]
-            snaps = {int(k): (z[f"snapH{i}"], z[f"snapF{i}"]) for i, k in enumerate(z["snap_n"])}
-            return ScanState(
-                n=int(z["n"]), H=z["H"].copy(), flags=z["flags"].copy(),
-                cur=np.zeros(self.graph.shapes, dtype=np.uint8), killer=z["killer"].copy(),
-                first_hit=z["first_hit"].copy(), hits=[(int(f), int(x)) for f, x in z["hits"]],
-                hkeys=z["hkeys"].copy(), hvals=z["hvals"].copy(), hcount=int(z["hcount"]),
-                period=Period(per[0], per[1]) if per[1] else None, snapshots=snaps,
-                seconds=float(z["seconds"]), sample=int(z["sample"]), snap_every=int(z["snap_every"]),
-            )
-        except Exception as exc:  # zipfile.BadZipFile, EOFError, OSError, ValueError, KeyError, ...
-            raise ValueError(
-                f"the scan checkpoint {path} is damaged ({type(exc).__name__}: {exc}); delete it to "
-                "start the scan afresh"
-            ) from None
+            with np.load(path, allow_pickle=False) as z:
+                data = {k: z[k] for k in z.files}
+        except Exception as exc:  # zipfile.BadZipFile, EOFError, OSError, ValueError, ...
+            raise ValueError(damaged.format(f"{type(exc).__name__}: {exc}")) from None
+        if "version" not in data or int(data["version"]) != CHECKPOINT_VERSION:
+            return None
+        stored = data.pop("checksum", None)
+        if stored is None or stored.tobytes() != _checksum(data):
+            raise ValueError(damaged.format("its checksum does not match its contents"))
+        if tuple(int(x) for x in data["position"]) != self.position.generators:
+            return None
+        if int(data["shapes"]) != self.graph.shapes or data["H"].shape != (self.graph.shapes, self.Wd):
+            return None
+        try:
+            return self._state_from(data)
+        except (KeyError, ValueError, IndexError) as exc:
+            raise ValueError(damaged.format(f"{type(exc).__name__}: {exc}")) from None
+
+    def _state_from(self, z: dict[str, np.ndarray]) -> ScanState:
+        per = [int(x) for x in z["period"]]
+        rest = [int(x) for x in z["rest"]]
+        snaps = {int(k): (z[f"snapH{i}"], z[f"snapF{i}"]) for i, k in enumerate(z["snap_n"])}
+        return ScanState(
+            n=int(z["n"]), H=z["H"].copy(), flags=z["flags"].copy(),
+            cur=np.zeros(self.graph.shapes, dtype=np.uint8), killer=z["killer"].copy(),
+            first_hit=z["first_hit"].copy(), hits=[(int(f), int(x)) for f, x in z["hits"]],
+            hkeys=z["hkeys"].copy(), hvals=z["hvals"].copy(), hcount=int(z["hcount"]),
+            rkeys=z["rkeys"].copy(), rvals=z["rvals"].copy(), rcount=int(z["rcount"]),
+            period=Period(per[0], per[1]) if per[1] else None,
+            rest=Period(rest[0], rest[1]) if rest[1] else None,
+            tab=z["tab"].copy() if z["tab"].shape[0] else None,
+            family_from=int(z["family_from"]), blocks=int(z["blocks"]), snapshots=snaps,
+            seconds=float(z["seconds"]), sample=int(z["sample"]), snap_every=int(z["snap_every"]),
+        )
 
     # -- answers --------------------------------------------------------------------------------
     def family_tail_complete(self, f: int) -> bool:
-        """Are all the odd P-hits of family f known (period certified, the scan past the first
-        hit's window, or a short family scanned past t(E ÷ 2))?"""
+        """Are all the odd P-hits of family f known (period certified, for a family other than S's
+        own the rest's period, the scan past the first hit's window, or a short family scanned
+        past t(E ÷ 2))?"""
         st = self.state
-        if st.period is not None:
+        if st.period is not None or (f != 0 and st.rest is not None):
             return True
         T = int(self.graph.fam_T[f])
         first = int(st.first_hit[f])
