@@ -52,25 +52,11 @@ ALLOWED: Counter[str] = Counter({
     "sylver/solver/reference.py: solve: Solution(...) with more than 4 positional arguments": 1,
     # the certificate checker's loop, in the solver package too: split, or say why it is one piece
     "sylver/solver/certificate.py: check: over 80 lines, no reason in the docstring": 1,
-    # the gcd > 1 engine (issue 11), landed after part 1: its answers (Verdict, OddTail, Solution)
-    # become keyword-only with the rest of the solver in part 2, and its long drivers are split
     "sylver/cli/solve.py: solve: over 80 lines, no reason in the docstring": 1,
-    "sylver/solver/certificate.py: check_gcd: over 80 lines, no reason in the docstring": 1,
-    "sylver/solver/certificate.py: replay_scan: over 80 lines, no reason in the docstring": 1,
-    "sylver/solver/gcd.py: _family_odd: OddTail(...) with more than 4 positional arguments": 1,
-    "sylver/solver/gcd.py: _from_store: Verdict(...) with more than 4 positional arguments": 1,
+    # the gcd > 1 engine (issue 11): its two Solution(...) calls become keyword-only with the rest
+    # of the solver in part 2
     "sylver/solver/gcd.py: _partial: Solution(...) with more than 4 positional arguments": 1,
     "sylver/solver/gcd.py: solve_any: Solution(...) with more than 4 positional arguments": 1,
-    "sylver/solver/gcd.py: solve_composite: Verdict(...) with more than 4 positional arguments": 3,
-    "sylver/solver/gcd.py: solve_empty: Verdict(...) with more than 4 positional arguments": 1,
-    "sylver/solver/gcd.py: solve_g2: OddTail(...) with more than 4 positional arguments": 2,
-    "sylver/solver/gcd.py: solve_g2: Verdict(...) with more than 4 positional arguments": 2,
-    "sylver/solver/gcd.py: solve_g2: over 80 lines, no reason in the docstring": 1,
-    "sylver/solver/gcd.py: solve_prime: Verdict(...) with more than 4 positional arguments": 4,
-    "sylver/solver/gcd.py: solve_prime: over 80 lines, no reason in the docstring": 1,
-    "sylver/solver/periodic.py: Scan.progress: ScanProgress(...) with more than 4 positional "
-    "arguments": 1,
-    "sylver/solver/shapes.py: build: over 80 lines, no reason in the docstring": 1,
 })
 """Violations still allowed, as :func:`violations` words them, with their number of occurrences.
 

@@ -14,7 +14,7 @@ import pytest
 
 from sylver import Outcome, Position
 from sylver.solver import solve
-from sylver.solver.periodic import Scan
+from sylver.solver.periodic import Period, Scan
 from sylver.solver.shapes import build
 from sylver.theory import is_short, possible_winning_replies
 
@@ -102,6 +102,59 @@ def test_checkpoint_resume(tmp_path) -> None:
     assert second.root_hits() == ref.root_hits()
     assert np.array_equal(second.state.H, ref.state.H)
     assert second.state.period == ref.state.period
+
+
+def test_two_stages_same_period() -> None:
+    """Deciding S's own family alone once the rest is periodic (second stage) certifies the same
+    least period and start, and the same odd winning moves, as deciding every shape throughout
+    (``past_period``: one stage, a repeat of the whole state)."""
+    S = Position([16, 22, 24, 26, 28, 30, 34])  # the rest: period 1680 from 221; S: 5040 from 631
+    two = Scan(S)
+    two.run()
+    assert two.state.family_from > 0 and two.state.rest == Period(221, 1680)
+    one = Scan(S, graph=two.graph, base=lambda ps: [dict(two.base_list)[p] for p in ps])
+    one.run(until=two.scanned_to, past_period=True)
+    assert one.state.family_from == 0
+    assert one.state.period == two.state.period == Period(631, 5040)
+    assert one.root_hits() == two.root_hits()
+    # the whole state recurs (recomputed from the rest's period and S's family's snapshots)
+    per = two.state.period
+    a, b = two.state_before(per.start), two.state_before(per.start + per.length)
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+    c, d = two.state_before(per.start - 2), two.state_before(per.start - 2 + per.length)
+    assert not (np.array_equal(c[0], d[0]) and np.array_equal(c[1], d[1]))
+
+
+def test_checkpoint_resume_second_stage(tmp_path) -> None:
+    """A scan stopped in its second stage resumes from the checkpoint to the same period."""
+    S = Position([6, 16])
+    ref = Scan(S)
+    ref.run()
+    ck = tmp_path / "6,16.npz"
+    first = Scan(S, checkpoint=ck)
+    first.run(until=401)
+    assert first.state.family_from and first.state.period is None
+    second = Scan(S, checkpoint=ck)
+    assert second.scanned_to == 401 and second.state.family_from == first.state.family_from
+    second.run()
+    assert second.state.period == ref.state.period and second.root_hits() == ref.root_hits()
+
+
+def test_damaged_checkpoint_refused(tmp_path) -> None:
+    """A checkpoint whose contents do not match its checksum is refused with a clear message."""
+    S = Position([6, 16])
+    ck = tmp_path / "6,16.npz"
+    Scan(S, checkpoint=ck).run(until=201)
+    with np.load(ck) as z:
+        data = {k: z[k] for k in z.files}
+    data["H"] = data["H"].copy()
+    data["H"][0, 0] ^= 1
+    np.savez(ck, **data)
+    with pytest.raises(ValueError, match="damaged.*checksum does not match"):
+        Scan(S, checkpoint=ck)
+    ck.write_bytes(ck.read_bytes()[:100])
+    with pytest.raises(ValueError, match="damaged"):
+        Scan(S, checkpoint=ck)
 
 
 # -- solve() on g > 1 -----------------------------------------------------------------------------

@@ -281,37 +281,58 @@ def check_gcd(cert: Any) -> None:
     for key in ("position", "outcome", "winning_moves", "complete", "nodes", "claims"):
         if key not in cert:
             raise CertificateError(f"missing field {key!r}")
-    nodes: set[int] = set()
-    for i, item in enumerate(cert["nodes"]):
-        if not (isinstance(item, list) and len(item) == 2):
-            raise CertificateError(f"node {i} is not [generators, replies]")
-    # the gcd-1 nodes: checked by the gcd-1 checker (a P claim with every node)
-    sub = {"format": FORMAT, "version": VERSION, "position": [2, 3], "outcome": "P", "winning_moves": [],
-           "complete": True, "nodes": cert["nodes"]}
-    check(sub)
-    for item in cert["nodes"]:
-        nodes.add(gap_mask(item[0]))
-    claims: dict[tuple[int, ...], list[Any]] = {}
-    for i, item in enumerate(cert["claims"]):
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], list)):
-            raise CertificateError(f"claim {i} is not [generators, replies]")
-        claims[_key(item[0])] = item
-    periodic: dict[tuple[int, ...], dict[str, Any]] = {}
-    for i, item in enumerate(cert.get("periodic", [])):
-        if not (isinstance(item, dict) and {"position", "start", "length", "base", "even_replies"} <= set(item)):
-            raise CertificateError(f"periodic claim {i} lacks position/start/length/base/even_replies")
-        periodic[_key(item["position"])] = item
+    proofs = _GcdProofs(cert)
+    for claimed, (_gens, replies) in proofs.claims.items():
+        where = f"claim {_braces(list(claimed))}"
+        p, _t, moves_ = _short_moves(list(claimed))
+        if len(replies) != len(moves_):
+            raise CertificateError(f"{where}: {len(replies)} replies for {len(moves_)} moves to answer")
+        for x, r in zip(moves_, replies, strict=True):
+            proofs.refuted(where, list(claimed), x, r, p)
+    for claimed, item in proofs.periodic.items():
+        _check_periodic(list(claimed), item, proofs.refuted, proofs.is_p, want_hits=[])
+    root = [int(x) for x in cert["position"]]
+    if "root_periodic" in cert:
+        _check_root_periodic(cert, root, proofs)
+    else:
+        _check_root_short(cert, root, proofs)
 
-    def is_p(gens: list[int]) -> bool:
+
+class _GcdProofs:
+    """What a gcd certificate proves P: its gcd-1 nodes (checked by :func:`check`), its short
+    claims and its periodic claims (checked by :func:`check_gcd`), and the theorems."""
+
+    def __init__(self, cert: dict[str, Any]) -> None:
+        for i, item in enumerate(cert["nodes"]):
+            if not (isinstance(item, list) and len(item) == 2):
+                raise CertificateError(f"node {i} is not [generators, replies]")
+        # the gcd-1 nodes: checked by the gcd-1 checker (a P claim with every node)
+        sub = {"format": FORMAT, "version": VERSION, "position": [2, 3], "outcome": "P", "winning_moves": [],
+               "complete": True, "nodes": cert["nodes"]}
+        check(sub)
+        self.nodes = {gap_mask(item[0]) for item in cert["nodes"]}
+        self.claims: dict[tuple[int, ...], list[Any]] = {}
+        for i, item in enumerate(cert["claims"]):
+            if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], list)):
+                raise CertificateError(f"claim {i} is not [generators, replies]")
+            self.claims[_key(item[0])] = item
+        self.periodic: dict[tuple[int, ...], dict[str, Any]] = {}
+        for i, item in enumerate(cert.get("periodic", [])):
+            if not (isinstance(item, dict) and {"position", "start", "length", "base", "even_replies"} <= set(item)):
+                raise CertificateError(f"periodic claim {i} lacks position/start/length/base/even_replies")
+            self.periodic[_key(item["position"])] = item
+
+    def is_p(self, gens: list[int]) -> bool:
         g = math.gcd(*gens)
         if g == 1:
             gaps = gap_mask(gens)
-            return gaps == 0b10 or gaps in nodes
+            return gaps == 0b10 or gaps in self.nodes
         if len(_key(gens)) == 1 and _prime(g) and g >= 5:
             return True  # {p}, p >= 5: Hutchings's p-theorem
-        return _key(gens) in claims or _key(gens) in periodic
+        return _key(gens) in self.claims or _key(gens) in self.periodic
 
-    def refuted(where: str, gens: list[int], x: int, r: object, p: int) -> None:
+    def refuted(self, where: str, gens: list[int], x: int, r: object, p: int) -> None:
+        """Raise unless the reply r (0: a theorem) refutes the move x in ``gens`` (g = p)."""
         after = gens + [x]
         if r == 0:
             ag = math.gcd(*after)
@@ -330,32 +351,28 @@ def check_gcd(cert: Any) -> None:
             raise CertificateError(f"{where}: reply {r} to {x} is illegal")
         if ag == 1 and not (agaps >> r) & 1:
             raise CertificateError(f"{where}: reply {r} to {x} is illegal")
-        if not is_p(after + [r]):
+        if not self.is_p(after + [r]):
             raise CertificateError(f"{where}: after {x} and {r} the position is not proved P")
 
-    for claimed, (_gens, replies) in claims.items():
-        where = f"claim {_braces(list(claimed))}"
-        p, _t, moves_ = _short_moves(list(claimed))
-        if len(replies) != len(moves_):
-            raise CertificateError(f"{where}: {len(replies)} replies for {len(moves_)} moves to answer")
-        for x, r in zip(moves_, replies, strict=True):
-            refuted(where, list(claimed), x, r, p)
-    for claimed, item in periodic.items():
-        _check_periodic(list(claimed), item, refuted, is_p, want_hits=[])
-    root = [int(x) for x in cert["position"]]
+
+def _check_root_periodic(cert: dict[str, Any], root: list[int], proofs: _GcdProofs) -> None:
+    """The root is a long position with g = 2: its replayed scan and its even moves."""
     where = f"root {_braces(root)}"
-    if "root_periodic" in cert:
-        item = cert["root_periodic"]
-        winning = cert["winning_moves"]
-        odd = [w for w in winning if w % 2]
-        for w in winning:
-            if not is_p(root + [w]):
-                raise CertificateError(f"{where}: the position after winning move {w} is not proved P")
-        _check_periodic(root, item, refuted, is_p, want_hits=odd, complete=cert["complete"],
-                        even_winning=[w for w in winning if w % 2 == 0])
-        if (cert["outcome"] == "P") != (not winning):
-            raise CertificateError(f"{where}: outcome and winning moves disagree")
-        return
+    winning = cert["winning_moves"]
+    odd = [w for w in winning if w % 2]
+    for w in winning:
+        if not proofs.is_p(root + [w]):
+            raise CertificateError(f"{where}: the position after winning move {w} is not proved P")
+    _check_periodic(root, cert["root_periodic"], proofs.refuted, proofs.is_p, want_hits=odd,
+                    complete=cert["complete"], even_winning=[w for w in winning if w % 2 == 0])
+    if (cert["outcome"] == "P") != (not winning):
+        raise CertificateError(f"{where}: outcome and winning moves disagree")
+
+
+def _check_root_short(cert: dict[str, Any], root: list[int], proofs: _GcdProofs) -> None:
+    """The root is a short position with prime g: its winning moves, and (complete) a refutation
+    of every other move up to t(S ÷ g)."""
+    where = f"root {_braces(root)}"
     p, _t, moves_ = _short_moves(root)
     winning = cert["winning_moves"]
     if cert["outcome"] not in ("P", "N") or (cert["outcome"] == "P") != (not winning):
@@ -363,7 +380,7 @@ def check_gcd(cert: Any) -> None:
     for w in winning:
         if w % p and w > _t:
             raise CertificateError(f"{where}: {w} leaves a quiet ender, so it cannot win")
-        if not is_p(root + [w]):
+        if not proofs.is_p(root + [w]):
             raise CertificateError(f"{where}: the position after winning move {w} is not proved P")
     if cert["complete"]:
         rr = cert.get("root_replies")
@@ -374,7 +391,7 @@ def check_gcd(cert: Any) -> None:
             raise CertificateError(f"{where}: 'root_replies' mark {marked} as winning, not {winning}")
         for x, r in zip(moves_, rr, strict=True):
             if r != -1:
-                refuted(where, root, x, r, p)
+                proofs.refuted(where, root, x, r, p)
     elif cert["outcome"] == "P":
         raise CertificateError(f"{where}: a P claim must be complete")
 
@@ -416,104 +433,26 @@ def replay_scan(gens: list[int], base: Any, start: int, length: int) -> list[int
     g = math.gcd(*gens)
     if g != 2:
         raise CertificateError(f"{_braces(gens)} has g = {g}, not 2")
-    root = gap_mask([x // 2 for x in gens]) if len(set(gens)) > 1 or gens[0] != 2 else 0
-    index: dict[tuple[int, int], int] = {}
-    keys: list[tuple[int, int]] = []
-    kids: list[tuple[list[int], list[tuple[int, int]]]] = []
-
-    def shape(fam: int, offs: int) -> int:
-        k = (fam, offs)
-        if k not in index:
-            index[k] = len(keys)
-            keys.append(k)
-            kids.append(([], []))
-        return index[k]
-
-    def reduce(offs: int, fam: int) -> int:
-        kept: list[int] = []
-        for d in _bit_list(offs):
-            if all((fam >> (d - e)) & 1 for e in kept):
-                kept.append(d)
-        return sum(1 << d for d in kept)
-
-    def ups(offs: int, fam: int) -> list[int]:
-        top = offs.bit_length() + fam.bit_length()
-        return [k for k in range(1, top + 1)
-                if not (offs >> k) & 1 and all((fam >> (k - d)) & 1 for d in _bit_list(offs) if d < k)]
-
-    shape(root, 1)
-    i = 0
-    while i < len(keys):
-        fam, offs = keys[i]
-        same = set()
-        for y in _bit_list(fam):
-            nf = _close_half(fam, y)
-            same.add(shape(nf, reduce(offs, nf)))
-        for k in ups(offs, fam):
-            new = 1 << k
-            for d in _bit_list(offs):
-                if d < k or (fam >> (d - k)) & 1:
-                    new |= 1 << d
-            same.add(shape(fam, new))
-        down = [(j, shape(fam, ((offs << j) & fam) | 1)) for j in range(1, fam.bit_length())]
-        kids[i] = (sorted(same), down)
-        i += 1
-    order = sorted(range(len(keys)), key=lambda s: (bin(keys[s][0]).count("1"),
-                                                    len(ups(keys[s][1], keys[s][0])), s))
-    pos = {s: k for k, s in enumerate(order)}
-    for s in order:
-        if any(pos[c] >= pos[s] for c in kids[s][0]):
-            raise CertificateError("the shape order is not topological")  # pragma: no cover
-    T = [max(keys[s][0].bit_length() - 1, 0) for s in range(len(keys))]
-    fams = sorted({f for f, _ in keys})
-    fam_root = {f: index[(f, 1)] for f in fams}
-    Tmax = max(T)
-    if start - 2 < max(3, Tmax - 1):
-        raise CertificateError(f"the period must start after the base region (x > {Tmax})")
-
-    def family_gens(fam: int) -> list[int]:
-        return [2 * x for x in _min_gens(fam)] if fam else [2]
-
-    hist = [0] * len(keys)  # bit j-1: the value j heights ago (1 = P)
-    flags = {f: False for f in fams}
+    graph = _ReplayGraph(gap_mask([x // 2 for x in gens]) if len(set(gens)) > 1 or gens[0] != 2 else 0)
+    if start - 2 < max(3, max(graph.T) - 1):
+        raise CertificateError(f"the period must start after the base region (x > {max(graph.T)})")
+    hist = [0] * len(graph.keys)  # bit j-1: the value j heights ago (1 = P)
+    flags = {f: False for f, _ in graph.keys}
     hits = []
     snap = None
     n = 3
     end = start - 2 + length
+    root = graph.index[(graph.root, 1)]
     while n <= end:
-        cur = [0] * len(keys)
-        for s in order:
-            fam, offs = keys[s]
-            if n <= T[s]:
-                # the even part of <E, n + 2δ>: E closed under the sums of two anchors
-                ds = _bit_list(offs)
-                even = fam
-                for a in range(len(ds)):
-                    for b in range(a, len(ds)):
-                        if (even >> (n + ds[a] + ds[b])) & 1:
-                            even = _close_half(even, n + ds[a] + ds[b])
-                other = index.get((even, reduce(offs, even)))
-                if even != fam and other is not None and n > max(even.bit_length() - 1, 0):
-                    v = bool(cur[other])  # that shape above its base region, decided earlier
-                elif even != fam:
-                    v = bool(base(family_gens(fam) + [n + 2 * d for d in ds]))
-                else:  # the moves are those of the shape: decided as above the base region
-                    v = not (any(cur[c] for c in kids[s][0])
-                             or any((hist[c] >> (j - 1)) & 1 for j, c in kids[s][1]))
-            elif flags[fam]:
-                v = False
-            else:
-                v = not (any(cur[c] for c in kids[s][0])
-                         or any((hist[c] >> (j - 1)) & 1 for j, c in kids[s][1]))
-            cur[s] = int(v)
-        if cur[index[(root, 1)]]:
+        cur = graph.step(n, hist, flags, base)
+        if cur[root]:
             hits.append(n)
-        for s in range(len(keys)):
-            t = T[s]
-            fam = keys[s][0]
+        for s in range(len(graph.keys)):
+            t = graph.T[s]
+            fam = graph.keys[s][0]
             leaving = (hist[s] >> (t - 1)) & 1 if t else cur[s]
             hist[s] = ((hist[s] << 1) | cur[s]) & ((1 << t) - 1)
-            if leaving and fam_root[fam] == s:
+            if leaving and graph.index[(fam, 1)] == s:
                 flags[fam] = True
         if n == start - 2:
             snap = (list(hist), dict(flags))
@@ -521,6 +460,93 @@ def replay_scan(gens: list[int], base: Any, start: int, length: int) -> list[int
     if snap != (hist, flags):
         raise CertificateError(f"{_braces(gens)}: the state after {start - 2} does not recur after {end}")
     return hits
+
+
+class _ReplayGraph:
+    """The shapes (family gap mask, offsets) reachable from S + x for :func:`replay_scan`, with
+    their moves, in an order in which moves that keep the height lead to earlier shapes."""
+
+    def __init__(self, root: int) -> None:
+        self.root = root
+        self.index: dict[tuple[int, int], int] = {}
+        self.keys: list[tuple[int, int]] = []
+        self.kids: list[tuple[list[int], list[tuple[int, int]]]] = []
+        self.shape(root, 1)
+        i = 0
+        while i < len(self.keys):
+            fam, offs = self.keys[i]
+            same = set()
+            for y in _bit_list(fam):
+                nf = _close_half(fam, y)
+                same.add(self.shape(nf, self.reduce(offs, nf)))
+            for k in self.ups(offs, fam):
+                new = 1 << k
+                for d in _bit_list(offs):
+                    if d < k or (fam >> (d - k)) & 1:
+                        new |= 1 << d
+                same.add(self.shape(fam, new))
+            down = [(j, self.shape(fam, ((offs << j) & fam) | 1)) for j in range(1, fam.bit_length())]
+            self.kids[i] = (sorted(same), down)
+            i += 1
+        self.order = sorted(range(len(self.keys)), key=lambda s: (bin(self.keys[s][0]).count("1"),
+                                                                  len(self.ups(self.keys[s][1], self.keys[s][0])), s))
+        pos = {s: k for k, s in enumerate(self.order)}
+        for s in self.order:
+            if any(pos[c] >= pos[s] for c in self.kids[s][0]):
+                raise CertificateError("the shape order is not topological")  # pragma: no cover
+        self.T = [max(f.bit_length() - 1, 0) for f, _ in self.keys]
+
+    def shape(self, fam: int, offs: int) -> int:
+        k = (fam, offs)
+        if k not in self.index:
+            self.index[k] = len(self.keys)
+            self.keys.append(k)
+            self.kids.append(([], []))
+        return self.index[k]
+
+    @staticmethod
+    def reduce(offs: int, fam: int) -> int:
+        kept: list[int] = []
+        for d in _bit_list(offs):
+            if all((fam >> (d - e)) & 1 for e in kept):
+                kept.append(d)
+        return sum(1 << d for d in kept)
+
+    @staticmethod
+    def ups(offs: int, fam: int) -> list[int]:
+        top = offs.bit_length() + fam.bit_length()
+        return [k for k in range(1, top + 1)
+                if not (offs >> k) & 1 and all((fam >> (k - d)) & 1 for d in _bit_list(offs) if d < k)]
+
+    def step(self, n: int, hist: list[int], flags: dict[int, bool], base: Any) -> list[int]:
+        """The value (1 = P) of every shape at height n."""
+        cur = [0] * len(self.keys)
+        for s in self.order:
+            fam, offs = self.keys[s]
+            if n <= self.T[s]:
+                # the even part of <E, n + 2δ>: E closed under the sums of two anchors
+                ds = _bit_list(offs)
+                even = fam
+                for a in range(len(ds)):
+                    for b in range(a, len(ds)):
+                        if (even >> (n + ds[a] + ds[b])) & 1:
+                            even = _close_half(even, n + ds[a] + ds[b])
+                other = self.index.get((even, self.reduce(offs, even)))
+                if even != fam and other is not None and n > max(even.bit_length() - 1, 0):
+                    v = bool(cur[other])  # that shape above its base region, decided earlier
+                elif even != fam:
+                    gens = [2 * x for x in _min_gens(fam)] if fam else [2]
+                    v = bool(base(gens + [n + 2 * d for d in ds]))
+                else:  # the moves are those of the shape: decided as above the base region
+                    v = not (any(cur[c] for c in self.kids[s][0])
+                             or any((hist[c] >> (j - 1)) & 1 for j, c in self.kids[s][1]))
+            elif flags[fam]:
+                v = False
+            else:
+                v = not (any(cur[c] for c in self.kids[s][0])
+                         or any((hist[c] >> (j - 1)) & 1 for j, c in self.kids[s][1]))
+            cur[s] = int(v)
+        return cur
 
 
 def _check_periodic(gens: list[int], item: dict[str, Any], refuted: Any, is_p: Any, *,

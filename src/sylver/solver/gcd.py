@@ -53,7 +53,7 @@ gcd-1 positions it solves, S ∪ {x} with x ≤ t(S ÷ 2) and the base region, h
 Beyond it only the theorems answer (a prime factor q ≥ 5 of g wins)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class OddTail:
     """What the scan of the odd moves of a position with g = 2 established."""
 
@@ -82,7 +82,7 @@ class OddTail:
         }
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Verdict:
     """The answer for one position (internal; :class:`~sylver.solver.Solution` is the public form)."""
 
@@ -163,16 +163,19 @@ class Context:
         return self.deadline is None or time.monotonic() < self.deadline
 
 
-def _from_store(position: Position, ctx: Context, full: bool) -> Verdict | None:
-    """A child's outcome recorded in the results store by an earlier solve (when only the outcome
-    is needed: ``full`` false)."""
-    if ctx.store is None or full:
+def _known(position: Position, ctx: Context, full: bool) -> Verdict | None:
+    """The verdict already established for ``position`` in this call, or recorded in the results
+    store by an earlier solve (with ``full``, only a complete record: every winning move)."""
+    cached = ctx.verdicts.get(position)
+    if cached is not None and (cached.complete or not full or cached.full):
+        return cached
+    if ctx.store is None:
         return None
     rec = ctx.store.get(position)
-    if rec is None:
+    if rec is None or (full and not rec.complete):
         return None
-    v = Verdict(rec.outcome, list(rec.winning_moves), rec.complete, "store",
-                f"{rec.outcome.value}, recorded in the results store by an earlier solve", full=False)
+    v = Verdict(outcome=rec.outcome, winning=list(rec.winning_moves), complete=rec.complete, method="store",
+                reason=f"{rec.outcome.value}, recorded in the results store by an earlier solve", full=full)
     ctx.verdicts[position] = v
     return v
 
@@ -267,8 +270,9 @@ def _family_odd(scan: Scan, f: int) -> OddTail:
     else:
         open_moves = f"odd x > {scan.scanned_to}"
     return OddTail(
-        scan.scanned_to, per.start if per else None, per.length if per else None, hits, complete,
-        open_moves,
+        scanned_to=scan.scanned_to, period_start=per.start if per else None,
+        period_length=per.length if per else None, odd_winning_moves=hits, complete=complete,
+        open_moves=open_moves,
     )
 
 
@@ -279,65 +283,32 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
     a parent needs).  ``limit``: the odd moves of a long position are scanned up to it (None: no
     limit).
     """
-    cached = ctx.verdicts.get(position)
-    if cached is not None and (cached.complete or not full or cached.full):
-        return cached
-    stored = _from_store(position, ctx, full)
-    if stored is not None:
-        return stored
+    known = _known(position, ctx, full)
+    if known is not None:
+        return known
     h = Position(x // 2 for x in position.generators)
     if h.generators == (1,):  # {2}: odd x gives {2, x}, N unless x = 3 (Hutchings)
         v = Verdict(
-            Outcome.N, [3], True, "theorem",
-            "every odd x gives the coprime pair {2,x}, which is N unless x = 3 (Hutchings's theorem, "
-            "sec. 1); {2,3} is P",
-            odd_tail=OddTail(3, None, None, (3,), True, ""),
+            outcome=Outcome.N, winning=[3], complete=True, method="theorem",
+            reason="every odd x gives the coprime pair {2,x}, which is N unless x = 3 (Hutchings's "
+            "theorem, sec. 1); {2,3} is P",
+            odd_tail=OddTail(scanned_to=3, period_start=None, period_length=None, odd_winning_moves=(3,),
+                             complete=True, open_moves=""),
         )
         ctx.verdicts[position] = v
         return v
     short = _quiet(h)
-    t_h = h.frobenius_number
     if short:
-        cands = list(range(3, t_h + 1, 2))
-        if full:
-            vals = ctx.p_positions([position.play(x) for x in cands])
-        else:  # stop at the first winning move
-            vals = []
-            for x in cands:
-                vals.append(ctx.p_positions([position.play(x)])[0])
-                if vals[-1]:
-                    break
-        decided = cands[: len(vals)]
-        hits = tuple(x for x, v in zip(decided, vals, strict=True) if v)
-        done = len(vals) == len(cands)
-        odd = OddTail(t_h if done else decided[-1], None, None, hits, done,
-                      "" if done else f"odd x in {decided[-1] + 2}..{t_h}")
-        method = "short"
+        odd = _short_odd_tail(position, h.frobenius_number, ctx, full)
     else:
         scan, f = _scan_for(position, ctx)
         _run_scan(scan, ctx, limit, lambda: not scan.family_tail_complete(f) and (full or not scan.hits(f)))
         odd = _family_odd(scan, f)
-        method = "periodicity"
     winning = list(odd.odd_winning_moves)
     unknown_even: list[int] = []
     long_open: list[int] = []
     if full or not winning:
-        # the even moves: short children first (cheap), then long ones
-        children = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
-        children.sort(key=lambda c: (not _quiet(Position(x // 2 for x in c[1].generators)), c[0]))
-        for x, child in children:
-            if not full and winning:
-                break
-            if not ctx.time_left():
-                unknown_even.append(x)
-                continue
-            cv = solve_g2(child, ctx, full=False, limit=limit)
-            if cv.outcome is Outcome.P:
-                winning.append(x)
-            elif cv.outcome is None:
-                unknown_even.append(x)
-                if cv.short is False:
-                    long_open.append(x)
+        _even_moves(position, h, ctx, full, limit, winning, unknown_even, long_open)
     winning.sort()
     unknown_even.sort()
     complete = odd.complete and not unknown_even and (full or not winning)
@@ -351,12 +322,56 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
         outcome is None and odd.complete and not odd.odd_winning_moves
         and set(unknown_even) == set(long_open)
     )
-    kind = "short" if short else "long"
-    reason = _g2_reason(position, kind, t_h, odd, unknown_even, outcome, probably)
-    v = Verdict(outcome, winning, complete, method, reason, probably, odd, short, unknown_even, full)
+    reason = _g2_reason(position, "short" if short else "long", h.frobenius_number, odd, unknown_even,
+                        outcome, probably)
+    v = Verdict(outcome=outcome, winning=winning, complete=complete, method="short" if short else "periodicity",
+                reason=reason, probably_p=probably, odd_tail=odd, short=short, losing_unknown=unknown_even,
+                full=full)
     ctx.verdicts[position] = v
     _record(position, v, ctx)
     return v
+
+
+def _short_odd_tail(position: Position, t_h: int, ctx: Context, full: bool) -> OddTail:
+    """The odd moves of a short position: only x ≤ t(S ÷ 2) can win (Quiet End Theorem, sec. 1),
+    each solved exactly (without ``full``, up to the first winning one)."""
+    cands = list(range(3, t_h + 1, 2))
+    if full:
+        vals = ctx.p_positions([position.play(x) for x in cands])
+    else:  # stop at the first winning move
+        vals = []
+        for x in cands:
+            vals.append(ctx.p_positions([position.play(x)])[0])
+            if vals[-1]:
+                break
+    decided = cands[: len(vals)]
+    hits = tuple(x for x, v in zip(decided, vals, strict=True) if v)
+    done = len(vals) == len(cands)
+    return OddTail(scanned_to=t_h if done else decided[-1], period_start=None, period_length=None,
+                   odd_winning_moves=hits, complete=done,
+                   open_moves="" if done else f"odd x in {decided[-1] + 2}..{t_h}")
+
+
+def _even_moves(position: Position, h: Position, ctx: Context, full: bool, limit: int | None,
+                winning: list[int], unknown_even: list[int], long_open: list[int]) -> None:
+    """Decide the even moves 2y of a position with g = 2 (each a position with g = 2, solved for its
+    outcome only), short children first (cheap), then long ones; append to ``winning``,
+    ``unknown_even`` and (undecided long children) ``long_open``."""
+    children = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
+    children.sort(key=lambda c: (not _quiet(Position(x // 2 for x in c[1].generators)), c[0]))
+    for x, child in children:
+        if not full and winning:
+            break
+        if not ctx.time_left():
+            unknown_even.append(x)
+            continue
+        cv = solve_g2(child, ctx, full=False, limit=limit)
+        if cv.outcome is Outcome.P:
+            winning.append(x)
+        elif cv.outcome is None:
+            unknown_even.append(x)
+            if cv.short is False:
+                long_open.append(x)
 
 
 def _g2_reason(
@@ -400,33 +415,16 @@ def _g2_reason(
 def solve_prime(position: Position, ctx: Context, depth: int = 0, *, full: bool = True) -> Verdict:
     """The verdict for a position with prime g ≥ 3 (see the module docstring); ``full`` as for
     :func:`solve_g2`."""
-    cached = ctx.verdicts.get(position)
-    if cached is not None and (cached.complete or not full or cached.full):
-        return cached
-    stored = _from_store(position, ctx, full)
-    if stored is not None:
-        return stored
+    known = _known(position, ctx, full)
+    if known is not None:
+        return known
     p = position.gcd
     h = Position(x // p for x in position.generators)
-    if h.generators == (1,):
-        if p >= 5:
-            v = Verdict(Outcome.P, [], True, "theorem",
-                        f"Hutchings's p-theorem (sec. 1): every move from {{{p}}} gives a coprime pair, "
-                        "an ender with t > 1, hence N")
-        else:  # {3}: every move z gives the coprime pair {3, z}, N unless z = 2
-            v = Verdict(Outcome.N, [2], True, "theorem",
-                        "every move z gives the coprime pair {3,z}, which is N unless z = 2 "
-                        "(Hutchings's theorem, sec. 1)")
+    v = _prime_theorem(p, h, full)
+    if v is not None:
         ctx.verdicts[position] = v
         return v
     t_h = h.frobenius_number
-    if t_h > MAX_T_H:  # p >= 5 (else _check_range refused it): the theorem alone
-        v = Verdict(Outcome.N, [p], False, "theorem",
-                    f"{p} wins: it leaves {{{p}}}, which is P by Hutchings's p-theorem (sec. 1, sec. 2); "
-                    f"the other moves are not searched (t(S ÷ {p}) = {t_h:,} is beyond the engine's "
-                    f"{MAX_T_H:,})", full=full)
-        ctx.verdicts[position] = v
-        return v
     short = _quiet(h)
     winning: list[int] = []
     undecided: list[int] = []
@@ -445,23 +443,7 @@ def solve_prime(position: Position, ctx: Context, depth: int = 0, *, full: bool 
             break
         if ctx.p_positions([position.play(z)])[0]:
             winning.append(z)
-    for y in _gaps(h):
-        if winning and not full:
-            break
-        if y == 1:
-            continue  # p itself: handled above ({p} is P for p >= 5, N for p = 3)
-        x = p * y
-        child = position.play(x)
-        if p >= 5:
-            continue  # child has prime g >= 5 and is not {p}: N, since p wins there
-        if (not short and depth > 1) or not ctx.time_left():
-            undecided.append(x)
-            continue
-        cv = solve_prime(child, ctx, depth + 1, full=False)
-        if cv.outcome is Outcome.P:
-            winning.append(x)
-        elif cv.outcome is None:
-            undecided.append(x)
+    _multiples(position, h, ctx, depth, full, short, winning, undecided)
     winning = sorted(set(winning))
     complete = short and not undecided and (full or not winning)
     if winning:
@@ -470,25 +452,67 @@ def solve_prime(position: Position, ctx: Context, depth: int = 0, *, full: bool 
         outcome = Outcome.P
     else:
         outcome = None
-    if short:
-        reasons.append(
-            f"short (S ÷ {p} is a quiet ender with t = {t_h}): no move above {t_h} that is not a "
-            f"multiple of {p} can win (Quiet End Theorem, sec. 1); those up to {t_h} were solved exactly"
-        )
-    elif p >= 5:
-        reasons.append(f"long: the other moves not divisible by {p} are not decided")
-    else:
-        reasons.append(
-            f"long: moves not divisible by {p} were tried up to {bound} (infinitely many remain; "
-            "sec. 2: long positions with g = 3 are generally intractable)"
-        )
+    reasons.append(_prime_reason(p, t_h, short, bound))
     if undecided:
         reasons.append(f"undecided multiples of {p}: {', '.join(map(str, undecided))}")
-    v = Verdict(outcome, winning, complete, "short" if short else "search", "; ".join(reasons),
-                short=short, losing_unknown=undecided, full=full)
+    v = Verdict(outcome=outcome, winning=winning, complete=complete, method="short" if short else "search",
+                reason="; ".join(reasons), short=short, losing_unknown=undecided, full=full)
     ctx.verdicts[position] = v
     _record(position, v, ctx)
     return v
+
+
+def _prime_theorem(p: int, h: Position, full: bool) -> Verdict | None:
+    """The verdict that a theorem gives for a position p·h with prime g = p ≥ 3, if any: {p}
+    (Hutchings's theorem, sec. 1), or t(h) beyond the engine's range with p ≥ 5 (p wins)."""
+    if h.generators == (1,):
+        if p >= 5:
+            return Verdict(outcome=Outcome.P, winning=[], complete=True, method="theorem",
+                           reason=f"Hutchings's p-theorem (sec. 1): every move from {{{p}}} gives a coprime "
+                           "pair, an ender with t > 1, hence N")
+        # {3}: every move z gives the coprime pair {3, z}, N unless z = 2
+        return Verdict(outcome=Outcome.N, winning=[2], complete=True, method="theorem",
+                       reason="every move z gives the coprime pair {3,z}, which is N unless z = 2 "
+                       "(Hutchings's theorem, sec. 1)")
+    t_h = h.frobenius_number
+    if t_h > MAX_T_H:  # p >= 5 (else _check_range refused it): the theorem alone
+        return Verdict(outcome=Outcome.N, winning=[p], complete=False, method="theorem",
+                       reason=f"{p} wins: it leaves {{{p}}}, which is P by Hutchings's p-theorem (sec. 1, "
+                       f"sec. 2); the other moves are not searched (t(S ÷ {p}) = {t_h:,} is beyond the "
+                       f"engine's {MAX_T_H:,})", full=full)
+    return None
+
+
+def _multiples(position: Position, h: Position, ctx: Context, depth: int, full: bool, short: bool,
+               winning: list[int], undecided: list[int]) -> None:
+    """The moves p·y (y a gap of h, y > 1) of a position with prime g = p: positions with g = p,
+    decided recursively for p = 3 (N for p ≥ 5: p wins there); append to ``winning`` and
+    ``undecided``."""
+    p = position.gcd
+    for y in _gaps(h):
+        if winning and not full:
+            break
+        if y == 1 or p >= 5:
+            continue  # p itself is handled by the caller; for p >= 5 the child is N (p wins there)
+        x = p * y
+        if (not short and depth > 1) or not ctx.time_left():
+            undecided.append(x)
+            continue
+        cv = solve_prime(position.play(x), ctx, depth + 1, full=False)
+        if cv.outcome is Outcome.P:
+            winning.append(x)
+        elif cv.outcome is None:
+            undecided.append(x)
+
+
+def _prime_reason(p: int, t_h: int, short: bool, bound: int) -> str:
+    if short:
+        return (f"short (S ÷ {p} is a quiet ender with t = {t_h}): no move above {t_h} that is not a "
+                f"multiple of {p} can win (Quiet End Theorem, sec. 1); those up to {t_h} were solved exactly")
+    if p >= 5:
+        return f"long: the other moves not divisible by {p} are not decided"
+    return (f"long: moves not divisible by {p} were tried up to {bound} (infinitely many remain; "
+            "sec. 2: long positions with g = 3 are generally intractable)")
 
 
 def solve_composite(position: Position, ctx: Context) -> Verdict:
@@ -498,9 +522,9 @@ def solve_composite(position: Position, ctx: Context) -> Verdict:
     g = position.gcd
     q = prime_factor_at_least_5(g)
     if q is not None:
-        return Verdict(Outcome.N, [q], False, "theorem",
-                       f"{q} wins: it leaves {{{q}}}, which is P by Hutchings's p-theorem (sec. 1, sec. 2); "
-                       "the other winning moves are not decided")
+        return Verdict(outcome=Outcome.N, winning=[q], complete=False, method="theorem",
+                       reason=f"{q} wins: it leaves {{{q}}}, which is P by Hutchings's p-theorem (sec. 1, "
+                       "sec. 2); the other winning moves are not decided")
     # moves p·z that leave a position with prime g = p; by the Quiet End Theorem (sec. 1) those with
     # z > t(h) and gcd(z, g/p) = 1 leave short positions when h = S ÷ g is a quiet ender (sec. 2:
     # {24,42} = {8,14}×3 and its moves 38, 40, 44, 46, ...)
@@ -556,9 +580,9 @@ def solve_composite(position: Position, ctx: Context) -> Verdict:
         reason = (f"{winning[0]} wins: it leaves {position.play(winning[0]).braces()}, which is P; "
                   "the other winning moves are not decided (sec. 2: cases with composite g are "
                   f"generally intractable){family}")
-        return Verdict(Outcome.N, winning, False, "search", reason)
-    return Verdict(None, [], False, "search",
-                   f"g = {g}: no theorem decides it, and no winning move was found: {searched}{family}")
+        return Verdict(outcome=Outcome.N, winning=winning, complete=False, method="search", reason=reason)
+    return Verdict(outcome=None, winning=[], complete=False, method="search",
+                   reason=f"g = {g}: no theorem decides it, and no winning move was found: {searched}{family}")
 
 
 def _list(xs: list[int]) -> str:
@@ -577,7 +601,7 @@ def solve_empty(ctx: Context) -> Verdict:
         "and 12 loses to 8 (the paper derives {8,12} P from the series {8,12,8n+2,8n+6}); every opening "
         "2^a·3^b greater than 12 is undecided (Conway's prize question)"
     )
-    return Verdict(Outcome.N, primes, False, "theorem", reason)
+    return Verdict(outcome=Outcome.N, winning=primes, complete=False, method="theorem", reason=reason)
 
 
 # ------------------------------------------------------------------------------------------------

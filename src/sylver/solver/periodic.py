@@ -587,7 +587,9 @@ class Scan:
                 if st.family_from:
                     self._family_slice(st, n_end, steps, hits, nhits, out)
                 else:
-                    self._full_slice(st, n_end, steps, hits, nhits, out, past_period)
+                    self._full_slice(st, n_end, steps, hits, nhits, out)
+                    if st.rest is not None and st.period is None and not past_period:
+                        self._enter_family_stage(st, limit)
                 if nhits[0] == hits.shape[0]:  # pragma: no cover - bounded by families × t̄
                     raise RuntimeError("too many P-hits in one slice")
                 st.hits.extend((int(f), int(x)) for f, x in hits[: nhits[0]])
@@ -610,7 +612,7 @@ class Scan:
                 self.save()
 
     def _full_slice(self, st: ScanState, n_end: int, steps: int, hits: np.ndarray, nhits: np.ndarray,
-                    out: np.ndarray, past_period: bool) -> None:
+                    out: np.ndarray) -> None:
         """A slice of the first stage, and what its stop means (a repeat, a table to grow)."""
         hcount = np.array([st.hcount], dtype=np.int64)
         rcount = np.array([st.rcount], dtype=np.int64) if st.rest is None else None
@@ -638,8 +640,6 @@ class Scan:
                     start = self._least_start(start, here - there, self._same_rest_at)
                 st.rest = Period(start, here - there)
                 st.rkeys, st.rvals, st.rcount = st.rkeys[:0].copy(), st.rvals[:0].copy(), 0
-                if not past_period and st.period is None:
-                    self._enter_family_stage(st)
             else:
                 insert(st.rkeys, st.rvals, state_hash(st.H, st.flags, 0, self.K0, 1, st.flags.shape[0]), here)
                 st.rcount += 1
@@ -669,15 +669,16 @@ class Scan:
             first = st.family_from + 2 * ((-self._phase(st.family_from)) % (rest.length // 2))
             st.hkeys, st.hvals, st.hcount = self._grow(st.hkeys, st.hvals, lambda v: (v - first) // rest.length)
 
-    def _enter_family_stage(self, st: ScanState) -> None:
+    def _enter_family_stage(self, st: ScanState, limit: int) -> None:
         """The rest is periodic: tabulate the values it gives S's family over one period (deciding
-        every shape for one more period), then decide S's family alone.  Skipped when the table
-        would pass a quarter of the memory budget (the first stage goes on)."""
+        every shape for one more period), then decide S's family alone.  Not yet when that period
+        would pass the height ``limit``; never when the table would pass a quarter of the memory
+        budget (the first stage goes on)."""
         rest = st.rest
         assert rest is not None
         plen = rest.length // 2
         words = max(1, (len(self.cols) + 63) // 64)
-        if plen * words * 8 > self.memory // 4:
+        if plen * words * 8 > self.memory // 4 or st.n + rest.length - 2 > limit:
             return
         tab = np.zeros((plen, words), dtype=np.uint64)
         hits = np.zeros((1 << 16, 2), dtype=np.int64)

@@ -27,6 +27,8 @@ that finite graph.  :mod:`sylver.solver.periodic` scans the heights upward over 
 
 from __future__ import annotations
 
+import time
+from array import array
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -173,149 +175,155 @@ def build(position: Position, deadline: float | None = None, memory: int | None 
     ``deadline`` (a time.monotonic() value); :class:`~sylver.errors.TooLargeError` when the graph
     would need more than ``memory`` bytes (estimated with ``BUILD_BYTES_PER_SHAPE`` and
     ``BUILD_BYTES_PER_MOVE`` as it grows)."""
-    import time
-    from array import array
-
     if position.gcd != 2:
         raise ValueError(f"{position.braces()} has gcd {position.gcd}, not 2")
-    h = Position(x // 2 for x in position.generators)
-    root_gaps = gap_mask(h)
-    fam_index: dict[int, int] = {}
-    fam_gaps: list[int] = []
-    fam_even: list[list[tuple[int, int]]] = []
-    moves = [0]  # moves down counted so far
-    even_moves = [0]  # even moves of the families counted so far
-    root_moves = [0]  # moves down of the families' own shapes
+    b = _Builder(position, memory)
+    b.explore_families()
+    b.explore_shapes(deadline)
+    return b.graph()
 
-    def too_large() -> None:
+
+class _Builder:
+    """The state of :func:`build`: the families (by the gap mask of E ÷ 2) and the shapes (family,
+    offsets) found so far, with their moves."""
+
+    def __init__(self, position: Position, memory: int | None) -> None:
+        self.position = position
+        self.memory = memory
+        self.h = Position(x // 2 for x in position.generators)
+        self.fam_index: dict[int, int] = {}
+        self.fam_gaps: list[int] = []
+        self.fam_even: list[list[tuple[int, int]]] = []
+        self.fam_todo: list[int] = []
+        self.index: dict[tuple[int, int], int] = {}
+        self.keys: list[tuple[int, int]] = []
+        self.children: list[tuple[list[int], array]] = []
+        self.todo: list[int] = []
+        self.moves = 0  # moves down counted so far
+        self.even_moves = 0  # even moves of the families counted so far
+        self.root_moves = 0  # moves down of the families' own shapes
+        self.family(gap_mask(self.h))
+
+    def too_large(self) -> None:
         # each family's own shape (offsets {0}) will have t(E ÷ 2) moves down: counted in advance
-        need = ((len(keys) + len(fam_gaps)) * BUILD_BYTES_PER_SHAPE
-                + max(moves[0], root_moves[0]) * BUILD_BYTES_PER_MOVE
-                + even_moves[0] * BUILD_BYTES_PER_EVEN_MOVE)
-        if memory is not None and need > memory:
+        need = ((len(self.keys) + len(self.fam_gaps)) * BUILD_BYTES_PER_SHAPE
+                + max(self.moves, self.root_moves) * BUILD_BYTES_PER_MOVE
+                + self.even_moves * BUILD_BYTES_PER_EVEN_MOVE)
+        if self.memory is not None and need > self.memory:
             from sylver.errors import TooLargeError
             from sylver.solver.engine import format_memory
 
+            h = self.h
             raise TooLargeError(
-                f"the shape graph of {_short(position)} needs more than {format_memory(memory)} "
-                f"({len(fam_gaps):,} families and {len(keys):,} shapes so far; "
+                f"the shape graph of {_short(self.position)} needs more than {format_memory(self.memory)} "
+                f"({len(self.fam_gaps):,} families and {len(self.keys):,} shapes so far; "
                 f"S ÷ 2 has multiplicity {h.generators[0]} and {len(h.semigroup.gaps()) if h.generators != (1,) else 0} gaps): "
                 f"use a larger --memory (the scan gets half of it)"
             )
 
-    def family(gaps: int) -> int:
-        f = fam_index.get(gaps)
+    def family(self, gaps: int) -> int:
+        f = self.fam_index.get(gaps)
         if f is None:
-            f = fam_index[gaps] = len(fam_gaps)
-            fam_gaps.append(gaps)
-            fam_even.append([])
-            fam_todo.append(f)
-            root_moves[0] += max(gaps.bit_length() - 1, 0)
+            f = self.fam_index[gaps] = len(self.fam_gaps)
+            self.fam_gaps.append(gaps)
+            self.fam_even.append([])
+            self.fam_todo.append(f)
+            self.root_moves += max(gaps.bit_length() - 1, 0)
         return f
 
-    index: dict[tuple[int, int], int] = {}
-    keys: list[tuple[int, int]] = []
-    fam_todo: list[int] = []
-    family(root_gaps)
-    while fam_todo:  # every family reached by even moves (iteratively: chains can be long)
-        f = fam_todo.pop()
-        gaps = fam_gaps[f]
-        fam_even[f] = [(y, family(close(gaps, y))) for y in set_bits(gaps)]
-        even_moves[0] += len(fam_even[f])
-        too_large()
-    children: list[tuple[list[int], array]] = []
-    todo: list[int] = []
-
-    def shape(f: int, offsets: int) -> int:
+    def shape(self, f: int, offsets: int) -> int:
         key = (f, offsets)
-        i = index.get(key)
+        i = self.index.get(key)
         if i is None:
-            i = index[key] = len(keys)
-            keys.append(key)
-            children.append(([], array("i")))
-            todo.append(i)
+            i = self.index[key] = len(self.keys)
+            self.keys.append(key)
+            self.children.append(([], array("i")))
+            self.todo.append(i)
         return i
 
-    shape(0, 1)
-    while todo:
-        if len(keys) % 512 == 0:
-            if deadline is not None and time.monotonic() > deadline:
-                raise TimeoutError(f"the shape graph of {position.braces()} was not built in time")
-            too_large()
-        i = todo.pop()
-        f, offsets = keys[i]
-        gaps = fam_gaps[f]
-        same: set[int] = set()
-        for _y, g in fam_even[f]:
-            same.add(shape(g, reduce_offsets(offsets, fam_gaps[g])))
-        for k in set_bits(up_moves(offsets, gaps)):
-            # offsets d > k with d - k in E ÷ 2 become redundant
-            kept = 1 << k
-            for d in set_bits(offsets):
-                if d < k or (gaps >> (d - k)) & 1:
-                    kept |= 1 << d
-            same.add(shape(f, kept))
-        # the move down by 2j, j = 1 .. t(E ÷ 2), leads to down[j - 1]
-        down = array("i", (shape(f, ((offsets << j) & gaps) | 1) for j in range(1, gaps.bit_length())))
-        moves[0] += len(down)
-        children[i] = (sorted(same), down)
-    too_large()
+    def explore_families(self) -> None:
+        """Every family reached by even moves (iteratively: chains can be long)."""
+        while self.fam_todo:
+            f = self.fam_todo.pop()
+            gaps = self.fam_gaps[f]
+            self.fam_even[f] = [(y, self.family(close(gaps, y))) for y in set_bits(gaps)]
+            self.even_moves += len(self.fam_even[f])
+            self.too_large()
 
-    # order: fewer gaps of E ÷ 2 first, then fewer legal odd moves above the least anchor
-    def key(i: int) -> tuple[int, int, int]:
-        f, offsets = keys[i]
-        return (bin(fam_gaps[f]).count("1"), bin(up_moves(offsets, fam_gaps[f])).count("1"), i)
+    def explore_shapes(self, deadline: float | None) -> None:
+        """Every shape reached from S + x, with its moves."""
+        self.shape(0, 1)
+        while self.todo:
+            if len(self.keys) % 512 == 0:
+                if deadline is not None and time.monotonic() > deadline:
+                    raise TimeoutError(f"the shape graph of {self.position.braces()} was not built in time")
+                self.too_large()
+            i = self.todo.pop()
+            f, offsets = self.keys[i]
+            gaps = self.fam_gaps[f]
+            same: set[int] = set()
+            for _y, g in self.fam_even[f]:
+                same.add(self.shape(g, reduce_offsets(offsets, self.fam_gaps[g])))
+            for k in set_bits(up_moves(offsets, gaps)):
+                # offsets d > k with d - k in E ÷ 2 become redundant
+                kept = 1 << k
+                for d in set_bits(offsets):
+                    if d < k or (gaps >> (d - k)) & 1:
+                        kept |= 1 << d
+                same.add(self.shape(f, kept))
+            # the move down by 2j, j = 1 .. t(E ÷ 2), leads to down[j - 1]
+            down = array("i", (self.shape(f, ((offsets << j) & gaps) | 1) for j in range(1, gaps.bit_length())))
+            self.moves += len(down)
+            self.children[i] = (sorted(same), down)
+        self.too_large()
 
-    order = sorted(range(len(keys)), key=key)
-    rank = np.empty(len(keys), dtype=np.int64)
-    rank[order] = np.arange(len(keys))
-    K = len(keys)
-    fam = np.empty(K, dtype=np.int32)
-    T = np.empty(K, dtype=np.int32)
-    offs: list[int] = []
-    same_ptr = np.zeros(K + 1, dtype=np.int64)
-    down_ptr = np.zeros(K + 1, dtype=np.int64)
-    same_all: list[int] = []
-    down_j = np.empty(moves[0], dtype=np.int32)
-    down_all = np.empty(moves[0], dtype=np.int32)
-    at = 0
-    fam_T = np.array([max(g.bit_length() - 1, 0) for g in fam_gaps], dtype=np.int32)
-    for new, old in enumerate(order):
-        f, offsets = keys[old]
-        fam[new] = f
-        T[new] = fam_T[f]
-        offs.append(offsets)
-        same_old, down = children[old]
-        children[old] = ([], array("i"))  # free as we go
-        kids = [int(rank[c]) for c in same_old]
-        assert all(c < new for c in kids), "shape order is not topological"
-        same_all.extend(kids)
-        same_ptr[new + 1] = len(same_all)
-        m = len(down)
-        if m:
-            down_j[at : at + m] = np.arange(1, m + 1, dtype=np.int32)
-            down_all[at : at + m] = rank[np.frombuffer(down, dtype=np.int32)]
-        at += m
-        down_ptr[new + 1] = at
-    fam_root = np.full(len(fam_gaps), -1, dtype=np.int64)
-    for new in range(K):
-        if offs[new] == 1:
-            fam_root[fam[new]] = new
-    assert (fam_root >= 0).all()
-    return ShapeGraph(
-        position=position,
-        fam_gaps=fam_gaps,
-        fam_T=fam_T,
-        fam_root=fam_root,
-        fam_even=fam_even,
-        fam=fam,
-        offsets=offs,
-        T=T,
-        same_ptr=same_ptr,
-        same_idx=np.array(same_all, dtype=np.int32),
-        down_ptr=down_ptr,
-        down_j=down_j,
-        down_idx=down_all,
-        root=int(rank[0]),
-        fam_index=fam_index,
-    )
+    def graph(self) -> ShapeGraph:
+        """The graph, its shapes ordered by fewer gaps of E ÷ 2 first, then fewer legal odd moves
+        above the least anchor (so every move that keeps the height leads to an earlier shape)."""
+        keys, fam_gaps = self.keys, self.fam_gaps
+
+        def key(i: int) -> tuple[int, int, int]:
+            f, offsets = keys[i]
+            return (bin(fam_gaps[f]).count("1"), bin(up_moves(offsets, fam_gaps[f])).count("1"), i)
+
+        order = sorted(range(len(keys)), key=key)
+        rank = np.empty(len(keys), dtype=np.int64)
+        rank[order] = np.arange(len(keys))
+        K = len(keys)
+        fam = np.empty(K, dtype=np.int32)
+        T = np.empty(K, dtype=np.int32)
+        offs: list[int] = []
+        same_ptr = np.zeros(K + 1, dtype=np.int64)
+        down_ptr = np.zeros(K + 1, dtype=np.int64)
+        same_all: list[int] = []
+        down_j = np.empty(self.moves, dtype=np.int32)
+        down_all = np.empty(self.moves, dtype=np.int32)
+        at = 0
+        fam_T = np.array([max(g.bit_length() - 1, 0) for g in fam_gaps], dtype=np.int32)
+        for new, old in enumerate(order):
+            f, offsets = keys[old]
+            fam[new] = f
+            T[new] = fam_T[f]
+            offs.append(offsets)
+            same_old, down = self.children[old]
+            self.children[old] = ([], array("i"))  # free as we go
+            kids = [int(rank[c]) for c in same_old]
+            assert all(c < new for c in kids), "shape order is not topological"
+            same_all.extend(kids)
+            same_ptr[new + 1] = len(same_all)
+            m = len(down)
+            if m:
+                down_j[at : at + m] = np.arange(1, m + 1, dtype=np.int32)
+                down_all[at : at + m] = rank[np.frombuffer(down, dtype=np.int32)]
+            at += m
+            down_ptr[new + 1] = at
+        fam_root = np.full(len(fam_gaps), -1, dtype=np.int64)
+        for new in range(K):
+            if offs[new] == 1:
+                fam_root[fam[new]] = new
+        assert (fam_root >= 0).all()
+        return ShapeGraph(
+            position=self.position, fam_gaps=fam_gaps, fam_T=fam_T, fam_root=fam_root, fam_even=self.fam_even,
+            fam=fam, offsets=offs, T=T, same_ptr=same_ptr, same_idx=np.array(same_all, dtype=np.int32),
+            down_ptr=down_ptr, down_j=down_j, down_idx=down_all, root=int(rank[0]), fam_index=self.fam_index,
+        )
