@@ -379,20 +379,20 @@ def test_cli_interrupt_and_resume(tmp_path) -> None:
     import time
 
     ck = tmp_path / "scans"
-    cmd = [sys.executable, "-m", "sylver", "solve", "6", "40", "74", "--no-store", "--checkpoint", str(ck)]
+    cmd = [sys.executable, "-m", "sylver", "solve", "6", "50", "94", "--no-store", "--checkpoint", str(ck)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=dict(os.environ))
     deadline = time.monotonic() + 120
-    while not (ck / "6,40,74.npz").exists() and time.monotonic() < deadline:
+    while not (ck / "6,50,94.npz").exists() and time.monotonic() < deadline:
         time.sleep(0.5)
     time.sleep(1.0)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert "interrupted" in stdout and "Traceback" not in stderr
-    before = Scan(Position([6, 40, 74]), checkpoint=ck / "6,40,74.npz").scanned_to
+    before = Scan(Position([6, 50, 94]), checkpoint=ck / "6,50,94.npz").scanned_to
     assert before > 3
-    code, out, err = cli("solve", "6", "40", "74", "--no-store", "--checkpoint", str(ck),
+    code, out, err = cli("solve", "6", "50", "94", "--no-store", "--checkpoint", str(ck),
                          "--odd-limit", str(before + 2000), "--json")
     assert code == 0, err
     assert json.loads(out)["odd_tail"]["scanned_to"] == before + 2000

@@ -303,6 +303,83 @@ def family_kernel(
 
 
 @njit(cache=True)
+def family_kernel_short(
+    n, n_end, deadline_steps, K0, T, rest_p, phase, fsame_ptr, fsame_idx, in_ptr, in_src, in_j, root, H,
+    flags, cur, first_hit, hits, nhits, hkeys, hvals, hcount, hashing, sample, out,
+):  # pragma: no cover - compiled
+    """:func:`family_kernel` for t(S ÷ 2) < 64 (one word of window per shape), driven by what a
+    value changes rather than by what a shape reads: ``rest_p[phase]`` has bit r set when shape
+    K0 + r has a move that keeps the height into a P shape of the rest; ``pending[r]`` bit i is set
+    when shape K0 + r has a move down into a shape that was P, at the height i steps ahead (rebuilt
+    from the windows on entry, then kept up to date along the incoming moves down ``in_*`` of each
+    shape found P).  The moves that keep the height within S's family: ``fsame_*``."""
+    K = T.shape[0]
+    R = K - K0
+    plen = rest_p.shape[0]
+    pending = np.zeros(R, dtype=np.uint64)
+    for r in range(R):
+        h = H[K0 + r, 0]
+        if h == 0:
+            continue
+        for e in range(in_ptr[r], in_ptr[r + 1]):
+            j = in_j[e]
+            for i in range(j):
+                if (h >> np.uint64(j - 1 - i)) & np.uint64(1):
+                    pending[in_src[e]] |= np.uint64(1) << np.uint64(i)
+    Tr = T[root]
+    mask = (np.uint64(1) << np.uint64(Tr)) - np.uint64(1)
+    steps = 0
+    reason = 0
+    matched = 0
+    while n <= n_end and steps < deadline_steps:
+        f0 = flags[0]
+        for r in range(R):
+            v = 1
+            if f0 or pending[r] & np.uint64(1) or (rest_p[phase, r >> 6] >> np.uint64(r & 63)) & np.uint64(1):
+                v = 0
+            else:
+                for e in range(fsame_ptr[r], fsame_ptr[r + 1]):
+                    if cur[fsame_idx[e]]:
+                        v = 0
+                        break
+            cur[K0 + r] = v
+        if cur[root]:
+            if first_hit[0] == 0:
+                first_hit[0] = n
+            if nhits[0] < hits.shape[0]:
+                hits[nhits[0], 0] = 0
+                hits[nhits[0], 1] = n
+                nhits[0] += 1
+        for r in range(R):
+            pending[r] >>= np.uint64(1)
+        for r in range(R):
+            x = H[K0 + r, 0]
+            v = cur[K0 + r]
+            if v:
+                for e in range(in_ptr[r], in_ptr[r + 1]):
+                    pending[in_src[e]] |= np.uint64(1) << np.uint64(in_j[e] - 1)
+            if K0 + r == root and (x >> np.uint64(Tr - 1)) & np.uint64(1):
+                flags[0] = 1
+            H[K0 + r, 0] = ((x << np.uint64(1)) | np.uint64(v)) & mask
+        steps += 1
+        n += 2
+        phase += 1
+        if phase == plen:
+            phase = 0
+            if hashing:
+                block = hcount[1]
+                hcount[1] += 1
+                got = _remember(hkeys, hvals, hcount, state_hash(H, flags, K0, K, 0, 1), n, block & sample)
+                if got != 0:
+                    reason = 1 if got > 0 else 2
+                    matched = got
+                    break
+    out[0] = reason
+    out[1] = n
+    out[2] = matched
+
+
+@njit(cache=True)
 def insert(keys, vals, h, n):  # pragma: no cover - compiled
     cap = keys.shape[0]
     i = np.int64(h & np.uint64(cap - 1))
@@ -542,11 +619,50 @@ class Scan:
         """Decide S's own family only (the second stage)."""
         g = self.graph
         assert st.tab is not None
+        if 1 <= self.Tmax < 64:
+            short = self._short_family(st.tab)
+            family_kernel_short(
+                st.n, n_end, steps, self.K0, g.T, short["rest_p"], self._phase(st.n), short["fsame_ptr"],
+                short["fsame_idx"], short["in_ptr"], short["in_src"], short["in_j"], g.root, st.H, st.flags,
+                st.cur, st.first_hit, hits, nhits, st.hkeys, st.hvals, hcount, hashing, st.sample, out,
+            )
+            return
         family_kernel(
             st.n, n_end, steps, self.K0, g.T, g.fam, g.same_ptr, g.same_idx, self.same_col, st.tab,
             self._phase(st.n), g.down_ptr, g.down_j, g.down_idx, g.fam_root, st.H, st.flags, st.cur,
             st.killer, st.first_hit, hits, nhits, st.hkeys, st.hvals, hcount, hashing, st.sample, out,
         )
+
+    def _short_family(self, tab: np.ndarray) -> dict[str, np.ndarray]:
+        """The arrays of :func:`family_kernel_short` for the table ``tab`` of the rest (built once)."""
+        cached = getattr(self, "_short_arrays", None)
+        if cached is not None and cached[0] is tab:
+            return cached[1]
+        g, K0 = self.graph, self.K0
+        R = g.shapes - K0
+        bits = np.unpackbits(tab.view(np.uint8), axis=1, bitorder="little")[:, : len(self.cols)].astype(bool)
+        rest_p = np.zeros((tab.shape[0], (R + 63) // 64 * 64), dtype=bool)
+        fsame_ptr = np.zeros(R + 1, dtype=np.int64)
+        fsame: list[int] = []
+        for r in range(R):
+            lo, hi = int(g.same_ptr[K0 + r]), int(g.same_ptr[K0 + r + 1])
+            col = self.same_col[lo:hi]
+            if (col >= 0).any():
+                rest_p[:, r] = bits[:, col[col >= 0]].any(axis=1)
+            fsame.extend(int(c) for c in g.same_idx[lo:hi][col < 0])
+            fsame_ptr[r + 1] = len(fsame)
+        lo = int(g.down_ptr[K0])
+        src = np.repeat(np.arange(R, dtype=np.int64), np.diff(g.down_ptr[K0:]))
+        dst = g.down_idx[lo:].astype(np.int64) - K0
+        order = np.argsort(dst, kind="stable")
+        arrays = {
+            "rest_p": np.packbits(rest_p, axis=1, bitorder="little").view(np.uint64).copy(),
+            "fsame_ptr": fsame_ptr, "fsame_idx": np.array(fsame, dtype=np.int64),
+            "in_ptr": np.concatenate(([0], np.cumsum(np.bincount(dst, minlength=R)))).astype(np.int64),
+            "in_src": src[order], "in_j": g.down_j[lo:].astype(np.int64)[order],
+        }
+        self._short_arrays = (tab, arrays)
+        return arrays
 
     def run(
         self,
