@@ -31,25 +31,6 @@ WHY_LONG = re.compile(r"[^.]*\bbecause\b[^.]*", re.IGNORECASE)
 LENGTH_WORDS = re.compile(r"\b(long|length|one piece)\b", re.IGNORECASE)
 
 ALLOWED: Counter[str] = Counter({
-    # `solve()` and `_solve_local` move out of solver/__init__.py into a module of their own, which
-    # parallel.py imports without the private name; `Solution` becomes keyword-only (six sites) and
-    # `Progress`, `MemoryBudgetError` are built by keyword.
-    "sylver/solver/__init__.py: _solve_local: over 80 lines, no reason in the docstring": 1,
-    "sylver/solver/__init__.py: _solve_local: Solution(...) with more than 4 positional arguments": 1,
-    "sylver/solver/__init__.py: _solve_local.partial: Solution(...) with more than 4 positional "
-    "arguments": 1,
-    "sylver/solver/__init__.py: _solve_local.snapshot: Progress(...) with more than 4 positional "
-    "arguments": 1,
-    "sylver/solver/__init__.py: solve: Solution(...) with more than 4 positional arguments": 1,
-    "sylver/solver/__init__.py: memory_budget_error: MemoryBudgetError(...) with more than 4 "
-    "positional arguments": 1,
-    "sylver/solver/parallel.py: <module>: imports private sylver.solver._solve_local": 1,
-    "sylver/solver/parallel.py: _run: over 80 lines, no reason in the docstring": 1,
-    "sylver/solver/parallel.py: _run: Solution(...) with more than 4 positional arguments": 1,
-    "sylver/solver/parallel.py: _run.partial: Solution(...) with more than 4 positional "
-    "arguments": 1,
-    "sylver/solver/parallel.py: _run: Progress(...) with more than 4 positional arguments": 1,
-    "sylver/solver/reference.py: solve: Solution(...) with more than 4 positional arguments": 1,
     # the certificate checker's loop, in the solver package too: split, or say why it is one piece
     "sylver/solver/certificate.py: check: over 80 lines, no reason in the docstring": 1,
     # the gcd > 1 engine (issue 11), landed after part 1: its answers (Verdict, OddTail, Solution)
@@ -59,8 +40,6 @@ ALLOWED: Counter[str] = Counter({
     "sylver/solver/certificate.py: replay_scan: over 80 lines, no reason in the docstring": 1,
     "sylver/solver/gcd.py: _family_odd: OddTail(...) with more than 4 positional arguments": 1,
     "sylver/solver/gcd.py: _from_store: Verdict(...) with more than 4 positional arguments": 1,
-    "sylver/solver/gcd.py: _partial: Solution(...) with more than 4 positional arguments": 1,
-    "sylver/solver/gcd.py: solve_any: Solution(...) with more than 4 positional arguments": 1,
     "sylver/solver/gcd.py: solve_composite: Verdict(...) with more than 4 positional arguments": 3,
     "sylver/solver/gcd.py: solve_empty: Verdict(...) with more than 4 positional arguments": 1,
     "sylver/solver/gcd.py: solve_g2: OddTail(...) with more than 4 positional arguments": 2,
