@@ -31,8 +31,6 @@ WHY_LONG = re.compile(r"[^.]*\bbecause\b[^.]*", re.IGNORECASE)
 LENGTH_WORDS = re.compile(r"\b(long|length|one piece)\b", re.IGNORECASE)
 
 ALLOWED: Counter[str] = Counter({
-    # the certificate checker's loop, in the solver package too: split, or say why it is one piece
-    "sylver/solver/certificate.py: check: over 80 lines, no reason in the docstring": 1,
     # the gcd > 1 engine (issue 11), landed after part 1: its answers (Verdict, OddTail) become
     # keyword-only like the rest of the solver, and its long drivers are split
     "sylver/solver/certificate.py: check_gcd: over 80 lines, no reason in the docstring": 1,
