@@ -39,7 +39,7 @@ class TestInterpretedEqualsCompiled:
     def test_every_kernel_is_covered(self) -> None:
         assert _kernels(semigroup) == {"round_robin_add", "_first_add", "_gaps_into"}
         assert _kernels(theory) == {"_special_gaps", "_enclosure_moves"}
-        assert _kernels(wythoff) == {"_grundy_rectangle"}
+        assert _kernels(wythoff) == {"grundy_rectangle"}
 
     @pytest.mark.parametrize("seed", range(6))
     def test_semigroup_and_theory_kernels(self, seed: int) -> None:
@@ -76,8 +76,8 @@ class TestInterpretedEqualsCompiled:
 
     def test_grundy_kernel(self) -> None:
         for rows, cols, terminal in ((0, 0, 0), (3, 7, 0), (6, 6, 1), (9, 12, 0)):
-            py = wythoff._grundy_rectangle.py_func(rows, cols, terminal)
-            assert np.array_equal(py, wythoff._grundy_rectangle.compiled()(rows, cols, terminal))
+            py = wythoff.grundy_rectangle.py_func(rows, cols, terminal)
+            assert np.array_equal(py, wythoff.grundy_rectangle.compiled()(rows, cols, terminal))
 
 
 class TestTiers:
