@@ -32,7 +32,6 @@ from sylver.solver.engine import (
     root_gaps,
 )
 from sylver.solver.local import Request, solve_local
-from sylver.solver.parallel import solve_parallel
 from sylver.solver.solution import Progress, SelfCheck, Solution, SolveTimeout
 
 if TYPE_CHECKING:
@@ -94,6 +93,8 @@ def solve(
     if stored is not None:
         return stored
     if jobs and jobs > 1 or cluster:
+        from sylver.solver.parallel import solve_parallel  # multiprocessing: imported when used
+
         sol = solve_parallel(request, jobs=jobs, cluster=cluster)
     else:
         sol = solve_local(request)
