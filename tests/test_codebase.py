@@ -9,9 +9,9 @@
   (decorated with ``njit`` or ``jit``, numba's or :mod:`sylver.jit`'s) or its docstring says why
   it is long: a sentence with "because" and one of "long", "length", "one piece".
 
-``ALLOWED`` lists the violations that remain in the solver package until issue 16 part 2 (the
-solver's orchestration in a module of its own, keyword-only ``Solution``) removes them; it may only
-shrink: an entry that no longer matches a violation fails the test too.
+``ALLOWED`` lists the violations that remain in the solver package (the g > 1 engine's, after issue
+16 part 2 moved the orchestration into a module of its own and made ``Solution`` keyword-only); it
+may only shrink: an entry that no longer matches a violation fails the test too.
 """
 
 from __future__ import annotations
