@@ -27,6 +27,7 @@ that finite graph.  :mod:`sylver.solver.periodic` scans the heights upward over 
 
 from __future__ import annotations
 
+import functools
 import time
 from array import array
 from dataclasses import dataclass, field
@@ -91,8 +92,10 @@ def up_moves(offsets: int, gaps: int) -> int:
     return legal & ~1 & ((1 << (offsets.bit_length() + gaps.bit_length() + 1)) - 1)
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def family_generators(gaps: int) -> tuple[int, ...]:
-    """The generators of E (even numbers) for the gap mask of E ÷ 2."""
+    """The generators of E (even numbers) for the gap mask of E ÷ 2 (memoised: the base region asks
+    for them once per (shape, height))."""
     if gaps == 0:
         return (2,)
     top = gaps.bit_length()  # t + 1
