@@ -32,7 +32,15 @@ import numpy as np
 from numba import njit
 
 from sylver.position import Position
-from sylver.solver.shapes import ShapeGraph, build, close, reduce_offsets, set_bits
+from sylver.solver.shapes import (
+    ShapeGraph,
+    build,
+    close,
+    family_generators,
+    members,
+    reduce_offsets,
+    set_bits,
+)
 
 
 def _offsets(mask: int) -> list[int]:
@@ -536,9 +544,12 @@ class Scan:
         base = np.zeros((g.shapes, width), dtype=np.uint8)
         mode = np.full((g.shapes, width), -1, dtype=np.int32)
         index = {(int(g.fam[s]), g.offsets[s]): s for s in range(g.shapes)}
-        wanted: dict[Position, list[tuple[int, int]]] = {}
+        # positions by their members below a bound past their Frobenius number (a Position is
+        # built once per distinct semigroup, not once per (shape, height))
+        wanted: dict[int, tuple[list[int], list[tuple[int, int]]]] = {}
         for s in range(g.shapes):
             gaps = g.fam_gaps[int(g.fam[s])]
+            fam_gens = family_generators(gaps)
             ds = _offsets(g.offsets[s])
             for n in range(3, int(g.T[s]) + 1, 2):
                 i = (n - 3) // 2
@@ -557,11 +568,14 @@ class Scan:
                     if s2 is not None:
                         mode[s, i] = s2
                         continue
-                wanted.setdefault(g.concrete(s, n), []).append((s, i))
-        positions = list(wanted)
+                gens = [*fam_gens, *(n + 2 * d for d in ds)]
+                # every number above n + F(E) + 1 is in <E, n>, F(E) = 2·t(E ÷ 2)
+                key = members(gens, n + 2 * gaps.bit_length() + 2)
+                wanted.setdefault(key, (gens, []))[1].append((s, i))
+        positions = [Position(gens) for gens, _ in wanted.values()]
         values = self._base_fn(positions) if positions else []
-        for p, v in zip(positions, values, strict=True):
-            for s, i in wanted[p]:
+        for (_gens, pairs), v in zip(wanted.values(), values, strict=True):
+            for s, i in pairs:
                 base[s, i] = 1 if v else 0
         self.base_positions = len(positions)
         self.base_list = list(zip(positions, (bool(v) for v in values), strict=True))
