@@ -198,17 +198,17 @@ _line_mask32 = _line_mask(32, 16)
 _line_mask64 = _line_mask(64, 8)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _line_has32(arr, i, v):  # pragma: no cover - compiled
     return _line_mask32(arr, i, v) != U0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _line_has64(arr, i, v):  # pragma: no cover - compiled
     return _line_mask64(arr, i, v) != U0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _mix(z):  # pragma: no cover - compiled
     """splitmix64's finaliser: a bijection of uint64 with good avalanche."""
     z = (z ^ (z >> S30)) * M1
@@ -216,7 +216,7 @@ def _mix(z):  # pragma: no cover - compiled
     return z ^ (z >> S31)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def gap_hash(bits, off, W):  # pragma: no cover - compiled
     """64-bit hash of the gap set in ``bits[off:off+W]`` (zero words ignored, so W does not matter).
 
@@ -232,7 +232,7 @@ def gap_hash(bits, off, W):  # pragma: no cover - compiled
     return h
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _close(m, x):  # pragma: no cover - compiled
     """The word of members m closed under +x (0 < x < 64) by doubling shifts: m | m << x | m << 2x ..."""
     m |= m << np.uint64(x)
@@ -247,7 +247,7 @@ def _close(m, x):  # pragma: no cover - compiled
     return m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def child2(b0, b1, x):  # pragma: no cover - compiled
     """``play_into`` for a 2-word gap set (t < 128) held in registers: the words of the gap set
     (b0, b1) after naming gap x (no stores and reloads, no loop)."""
@@ -258,19 +258,19 @@ def child2(b0, b1, x):  # pragma: no cover - compiled
     return ~m, ~_close((~b1) | (m >> np.uint64(64 - x)), x)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def hash2(c0, c1):  # pragma: no cover - compiled
     """``gap_hash`` of the 2-word gap set (c0, c1) (the same value)."""
     return hash2_word0(word0_hash(c0), c1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def word0_hash(c0):  # pragma: no cover - compiled
     """The term of word 0 in ``gap_hash`` (a move x >= 64 leaves word 0 and so this term unchanged)."""
     return _mix(c0 + GOLD) if c0 != U0 else U0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def hash2_word0(h, c1):  # pragma: no cover - compiled
     """``gap_hash`` of the 2-word gap set (c0, c1) from ``h = word0_hash(c0)``."""
     if c1 != U0:
@@ -281,7 +281,7 @@ def hash2_word0(h, c1):  # pragma: no cover - compiled
     return h
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
     """Write into ``bits[dst:dst+W]`` the gap set of the position at ``src`` after naming gap x.
 
@@ -323,7 +323,7 @@ def play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
     # word stalls store-to-load forwarding)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def top_bit(bits, off, W):  # pragma: no cover - compiled
     """t: the largest gap (-1 when there is none)."""
     for i in range(W - 1, -1, -1):
@@ -333,7 +333,7 @@ def top_bit(bits, off, W):  # pragma: no cover - compiled
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def genus_of(bits, off, W):  # pragma: no cover - compiled
     g = 0
     for i in range(W):
@@ -341,7 +341,7 @@ def genus_of(bits, off, W):  # pragma: no cover - compiled
     return g
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def is_ender(bits, off, W, t):  # pragma: no cover - compiled
     """True iff every gap n with t/2 < n < t has t - n in S (weak antisymmetry = ender, sec. 3)."""
     lo = t // 2 + 1
@@ -362,7 +362,7 @@ def is_ender(bits, off, W, t):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def is_terminal(bits, off, W):  # pragma: no cover - compiled
     """True iff the only gap is 1 (the position {2,3})."""
     if bits[off] != np.uint64(2):
@@ -373,7 +373,7 @@ def is_terminal(bits, off, W):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _mix_key(z):  # pragma: no cover - compiled
     """murmur3's finaliser (fmix64): a second bijection of uint64, with constants unrelated to
     ``_mix``'s, for the key hash."""
@@ -382,7 +382,7 @@ def _mix_key(z):  # pragma: no cover - compiled
     return z ^ (z >> S33)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def key_hash(bits, off, W):  # pragma: no cover - compiled
     """The **key**: a second 64-bit hash of the gap set in ``bits[off:off+W]``, independent of
     ``gap_hash`` (other mixer, other constants); odd, so never 0 (the empty slot).  Tables store
@@ -395,13 +395,13 @@ def key_hash(bits, off, W):  # pragma: no cover - compiled
     return k | U1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def word0_key(c0):  # pragma: no cover - compiled
     """The term of word 0 in ``key_hash`` (unchanged by a move x >= 64, like ``word0_hash``)."""
     return _mix_key(c0 + KGOLD) if c0 != U0 else U0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def key2_word0(k, c1):  # pragma: no cover - compiled
     """``key_hash`` of the 2-word gap set (c0, c1) from ``k = word0_key(c0)``."""
     if c1 != U0:
@@ -420,7 +420,7 @@ K257 = np.uint64((0xD6E8FEB86659FD93 * 257) & 0xFFFFFFFFFFFFFFFF)
 K258 = np.uint64((0xD6E8FEB86659FD93 * 258) & 0xFFFFFFFFFFFFFFFF)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def kunz_low(x, y1):  # pragma: no cover - compiled
     """Word 0 of the **Kunz form** (``state_keys``) from x, the XOR of all words of the gap set, and
     y1, the XOR of its odd words: bits 0-31 give planes 0 and 1 (the XOR of the even rows and that
@@ -428,14 +428,14 @@ def kunz_low(x, y1):  # pragma: no cover - compiled
     return ((x ^ (x >> S32)) & LO32) | ((x & TOP) >> S16) | (y1 & TOP)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def exact_key(e):  # pragma: no cover - compiled
     """Key (and hash) of a position whose Kunz form is the one word ``e``: a bijection of it (so two
     positions with the same key are equal), never 0 (bit 0 of ``e`` is always 0)."""
     return _mix(e ^ U1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def keys2(c0, c1):  # pragma: no cover - compiled
     """``state_keys`` of the 2-word gap set (c0, c1) held in registers."""
     if (c0 >> S16) & U1 == U0:
@@ -444,7 +444,7 @@ def keys2(c0, c1):  # pragma: no cover - compiled
     return hash2(c0, c1), key2_word0(word0_key(c0), c1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def state_keys(bits, off, W):  # pragma: no cover - compiled
     """(hash, key) of the position with gap set ``bits[off:off+W]``: the hash picks its table bucket,
     the key is stored (``bucket``).  Both depend on the position only, not on W.
@@ -510,7 +510,7 @@ KSHIFT = np.uint64(24)
 stored with it, so the table can double without the positions (``bt_grow``)."""
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def bt_geometry(table, base):  # pragma: no cover - compiled
     """(low, ext) masks of a bucket table: its bucket index is ``(h >> 6) & low`` (h = gap_hash)
     joined with ``(key >> KSHIFT) & ext`` above bit ``base`` (``ext`` is 0 until it has more than
@@ -521,7 +521,7 @@ def bt_geometry(table, base):  # pragma: no cover - compiled
     return (1 << base) - 1, (nb >> base) - 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def bucket(h, key, low, ext, base):  # pragma: no cover - compiled
     """First slot of the bucket of the position with hash h and key ``key``.
 
@@ -532,7 +532,7 @@ def bucket(h, key, low, ext, base):  # pragma: no cover - compiled
     return i << 3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def bt_store(table, i, key, st, slot):  # pragma: no cover - compiled
     """Store ``key`` in the bucket at slot i (``bucket``): counted in ``st[slot]``; in a full
     bucket one key (chosen by the key) is overwritten, counted in ``st[OVERWRITE]`` (a lost
@@ -569,13 +569,13 @@ def bt_grow(old, new, base):  # pragma: no cover - compiled
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def pf_bits(key):  # pragma: no cover - compiled
     """The two bits of the P filter word that a key sets (bits independent of its word index)."""
     return (U1 << ((key >> np.uint64(7)) & U63)) | (U1 << ((key >> np.uint64(13)) & U63))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def pf_maybe(pfilt, fshift, key):  # pragma: no cover - compiled
     """False when the key is certainly not in the P table (both of its filter bits are not set)."""
     if fshift == 0:
@@ -596,13 +596,13 @@ def pf_build(ptab, pfilt, fshift):  # pragma: no cover - compiled
             pfilt[np.int64(e >> sh)] |= pf_bits(e)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def p_has(ptab, pfilt, fshift, h, key, pg):  # pragma: no cover - compiled
     """True when the position (hash h, key) is stored in the P table (``pg``: its geometry)."""
     return pf_maybe(pfilt, fshift, key) and _line_has64(ptab, bucket(h, key, pg[0], pg[1], P_BASE), key)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def n_has(ntab, h, key, ng):  # pragma: no cover - compiled
     """True when the position (hash h, key) is stored in the N table (``ng``: its geometry)."""
     return _line_has64(ntab, bucket(h, key, ng[0], ng[1], N_BASE), key)
@@ -636,7 +636,7 @@ def gap_list(bits, off, W):  # pragma: no cover - compiled
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _sort_moves(moves, keys, a, b):  # pragma: no cover - compiled
     """Insertion sort of moves[a:b] by keys[a:b] (short lists)."""
     for i in range(a + 1, b):
@@ -651,7 +651,7 @@ def _sort_moves(moves, keys, a, b):  # pragma: no cover - compiled
         moves[j + 1] = mv
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _hint_bits(i, kx, kx2, kx3):  # pragma: no cover - compiled
     """The bits of word i that are hint moves (0 stands for no hint: bit 0 is never a gap)."""
     m = U0
@@ -664,7 +664,7 @@ def _hint_bits(i, kx, kx2, kx3):  # pragma: no cover - compiled
     return m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _store2(ptab, ntab, pfilt, fshift, h, key, outcome, st, pg, ng):  # pragma: no cover - compiled
     """Store the outcome (0 = P, 1 = N) of the position with hash h and key ``key``."""
     if outcome == 0:
@@ -675,12 +675,12 @@ def _store2(ptab, ntab, pfilt, fshift, h, key, outcome, st, pg, ng):  # pragma: 
         bt_store(ntab, bucket(h, key, ng[0], ng[1], N_BASE), key, st, COUNT)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _full(st):  # pragma: no cover - compiled
     return (st[LIMIT] > 0 and st[COUNT] >= st[LIMIT]) or (st[PLIMIT] > 0 and st[PCOUNT] >= st[PLIMIT])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _suspend(st, sp, res, children, status):  # pragma: no cover - compiled
     """Save the search's place in ``st`` (resumed by the next call) and return ``status``."""
     st[SP] = sp
@@ -689,13 +689,13 @@ def _suspend(st, sp, res, children, status):  # pragma: no cover - compiled
     return status
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _pair(last, sp):  # pragma: no cover - compiled
     """Slot of the two-move counter table for the last two moves that led to frame ``sp`` (> 1)."""
     return (last[sp - 1] * C2MUL + last[sp]) & C2MASK
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _learn(hints, last, sp, x):  # pragma: no cover - compiled
     """Move x won in frame ``sp``: remember it as the killer at this depth, the counter-move to the
     move that led here, and the reply after the last two moves."""
@@ -713,14 +713,18 @@ CHUNK = 4
 
 @njit(cache=True, _nrt=False)
 def search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no cover - compiled
-    """The search (``_search``), compiled twice: for 2 words (t < 128, the commonest width) with
-    constant loop bounds (every bitset loop unrolled), and for any width."""
+    """The search (``_search``), inlined twice: for 2 words (t < 128, the commonest width) with
+    constant loop bounds (every bitset loop unrolled), and for any width.
+
+    The helpers and ``_search`` are inlined by LLVM (``forceinline``), not by numba
+    (``inline="always"``, which types every inlined body again at each call site: 5 minutes of
+    compilation instead of 30 seconds, for the same machine code)."""
     if W == 2:
         return _search(bits, 2, frames, lists, hints, tables, st, budget)
     return _search(bits, W, frames, lists, hints, tables, st, budget)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no cover - compiled
     """Run the search from the state in ``st`` for about ``budget`` expansions.
 
@@ -1120,7 +1124,7 @@ def _next_gap(bits, off, W, start):  # pragma: no cover - compiled
         w = bits[off + i]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _seen_add(seen, h, key):  # pragma: no cover - compiled
     """Insert the position (hash h, key) into ``seen``, a linear-probing table of (h, key) pairs
     (``seen[2i]``, ``seen[2i+1]``; key 0 = empty); False when it was there already."""
