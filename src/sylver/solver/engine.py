@@ -135,6 +135,7 @@ class Counters:
     overwrite: int = 0
     max_depth: int = 0
     killer: int = 0
+    refuted: int = 0
 
     def add(self, st: np.ndarray) -> None:
         self.expanded += int(st[k.EXPANDED])
@@ -145,6 +146,7 @@ class Counters:
         self.overwrite += int(st[k.OVERWRITE])
         self.max_depth = max(self.max_depth, int(st[k.MAXDEPTH]))
         self.killer += int(st[k.KILLER])
+        self.refuted += int(st[k.REFUTED])
 
 
 class Engine:

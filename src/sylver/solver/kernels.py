@@ -41,7 +41,9 @@ Expanding a position (counted in ``stats``):
 * pass 2 (no child known P) drops the children stored as N and, with pruning on, the children that
   are enders with t > 1 (``ENDER``): N by strategy stealing (sec. 1).  An ender is a position where
   every gap n with t/2 < n < t has t - n in S (the weak antisymmetry principle of sec. 3
-  characterises enders exactly);
+  characterises enders exactly).  It also drops, and stores as N, the children refuted without
+  being expanded (``REFUTED``, ``_refuted``): by the {2,3} rule, or by one of the hints their own
+  expansion would try first, whose result is stored P (a third of all expansions saved);
 * the remaining children are searched fewest gaps first (``ORDER_*``); the first that turns out P
   makes the position N, and if none does it is P.
 """
@@ -100,6 +102,7 @@ PCOUNT = 15  # keys in the P table
 PLIMIT = 16  # P keys allowed before asking for a bigger P table (0: never ask)
 PREFETCH = 17  # 1: prefetch the N-table lines of pass 2
 FSHIFT = 18  # 64 - log2(words of the P filter); 0: no filter (probe the P table directly)
+REFUTED = 19  # children proved N by a hint reply stored P or the {2,3} rule (not searched)
 ST_SIZE = 24
 
 ORDER_GENUS = 0  # fewest gaps first
@@ -696,6 +699,40 @@ def _pair(last, sp):  # pragma: no cover - compiled
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
+def _refuted(bits, coff, W, sp, x, last, hints, ptab, pfilt, fshift, pg, scratch):  # pragma: no cover - compiled
+    """True when the child at ``bits[coff:coff+W]`` (frame sp + 1, reached by move x) is N by a reply
+    known without expanding it: 2 or 3 by the {2,3} rule, or one of the hints its own expansion would
+    try first (``_learn``: the counter-move to x, the reply after the last two moves, the killer of
+    its depth) whose result is stored P.  For W > 2 that result is written to frame sp + 2 when
+    ``scratch`` (it exists), else no hint is tried."""
+    low = bits[coff] & np.uint64(12)
+    if low == np.uint64(4) or low == np.uint64(8):
+        return True
+    if W != 2 and not scratch:
+        return False
+    counter, counter2, killer = hints
+    for hint in range(3):
+        if hint == 0:
+            h = np.int64(counter[x])
+        elif hint == 1:
+            h = np.int64(counter2[(last[sp] * C2MUL + x) & C2MASK]) if sp > 0 else 0
+        else:
+            h = np.int64(killer[sp + 1])
+        # 2 and 3 never win unless the {2,3} rule above did
+        if h < 4 or (h >> 6) >= W or not ((bits[coff + (h >> 6)] >> np.uint64(h & 63)) & U1):
+            continue
+        if W == 2:
+            c0, c1 = child2(bits[coff], bits[coff + 1], h)
+            hc, kc = keys2(c0, c1)
+        else:
+            play_into(bits, coff, coff + W, W, h)
+            hc, kc = state_keys(bits, coff + W, W)
+        if p_has(ptab, pfilt, fshift, hc, kc, pg):
+            return True
+    return False
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
 def _learn(hints, last, sp, x):  # pragma: no cover - compiled
     """Move x won in frame ``sp``: remember it as the killer at this depth, the counter-move to the
     move that led here, and the reply after the last two moves."""
@@ -935,13 +972,16 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                         continue
                     x = moves[base + c]
                     key = -1 if c < nh else 0  # hints first; the others' keys are computed now
-                    if prune or (key == 0 and (order == ORDER_GENUS or order == ORDER_GENUS_DESC)):
-                        play_into(bits, off, coff, W, x)
-                        if prune:
-                            t = top_bit(bits, coff, W)
-                            if t > 1 and is_ender(bits, coff, W, t):
-                                st[ENDER] += 1
-                                continue
+                    play_into(bits, off, coff, W, x)
+                    if prune:
+                        t = top_bit(bits, coff, W)
+                        if t > 1 and is_ender(bits, coff, W, t):
+                            st[ENDER] += 1
+                            continue
+                    if _refuted(bits, coff, W, sp, x, last, hints, ptab, pfilt, fshift, pg, sp + 2 <= depth_cap):
+                        _store2(ptab, ntab, pfilt, fshift, chash[2 * (base + c)], chash[2 * (base + c) + 1], 1, st, pg, ng)
+                        st[REFUTED] += 1
+                        continue
                     if key == 0:
                         if order == ORDER_GENUS:
                             key = genus_of(bits, coff, W)
