@@ -853,6 +853,9 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
             kx3 = killer[sp]
             if kx3 == kx or kx3 == kx2:
                 kx3 = 0
+            if sp > 0:
+                # tried by the parent's pass 2 (``_refuted``) just before
+                kx = kx2 = kx3 = 0
             for hint in range(3):
                 hx = kx if hint == 0 else (kx2 if hint == 1 else kx3)
                 if win or hx < 2 or (hx < 4 and skip != np.uint64(2)) or (hx >> 6) >= W or not ((bits[off + (hx >> 6)] >> np.uint64(hx & 63)) & U1):
