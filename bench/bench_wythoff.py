@@ -11,7 +11,7 @@ import random
 import statistics
 import time
 
-from sylver.wythoff import _grundy_rectangle, is_p_position, winning_move, winning_moves
+from sylver.wythoff import grundy_rectangle, is_p_position, winning_move, winning_moves
 
 
 def random_piles(rng: random.Random, digits: int) -> tuple[int, int]:
@@ -51,13 +51,13 @@ def main() -> None:
     )
 
     t = time.perf_counter()
-    _grundy_rectangle(10, 10, 0)
+    grundy_rectangle(10, 10, 0)
     print(f"Grundy kernel warm-up (numba compile or cache load): {time.perf_counter() - t:.2f} s")
     for n, repeats in [(1000, 5), (4000, 1)]:
         times = []
         for _ in range(repeats):
             t = time.perf_counter()
-            table = _grundy_rectangle(n, n, 0)
+            table = grundy_rectangle(n, n, 0)
             times.append(time.perf_counter() - t)
         target = "  (target ≤ 5 s)" if n == 1000 else ""
         print(

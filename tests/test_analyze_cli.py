@@ -103,11 +103,11 @@ class TestErrors:
 def test_a_hundred_thousand_numbers_in_near_linear_time() -> None:
     """`sylver analyze $(seq 2 2 200000)`: the numbers reach Click as one argument (its parser is
     quadratic in the count of arguments); parsing and the reduction to minimal generators are linear."""
-    from sylver.cli import _join_numbers
+    from sylver.cli import join_numbers
 
     for n in (10_000, 100_000):
         args = ["analyze", *map(str, range(2, 2 * n + 1, 2)), "--json"]
-        joined = _join_numbers(args)
+        joined = join_numbers(args)
         assert joined == ["analyze", " ".join(args[1:-1]), "--json"]
         data = json.loads(runner.invoke(app, joined).stdout)
         assert data["position"] == [2] and data["gcd"] == 2

@@ -9,9 +9,9 @@
   (decorated with ``njit`` or ``jit``, numba's or :mod:`sylver.jit`'s) or its docstring says why
   it is long: a sentence with "because" and one of "long", "length", "one piece".
 
-``ALLOWED`` lists the violations that remain in the solver package until issue 16 part 2 (the
-solver's orchestration in a module of its own, keyword-only ``Solution``) removes them; it may only
-shrink: an entry that no longer matches a violation fails the test too.
+``ALLOWED`` lists the violations that remain in the solver package (the g > 1 engine's, after issue
+16 part 2 moved the orchestration into a module of its own and made ``Solution`` keyword-only); it
+may only shrink: an entry that no longer matches a violation fails the test too.
 """
 
 from __future__ import annotations
@@ -31,36 +31,12 @@ WHY_LONG = re.compile(r"[^.]*\bbecause\b[^.]*", re.IGNORECASE)
 LENGTH_WORDS = re.compile(r"\b(long|length|one piece)\b", re.IGNORECASE)
 
 ALLOWED: Counter[str] = Counter({
-    # `solve()` and `_solve_local` move out of solver/__init__.py into a module of their own, which
-    # parallel.py imports without the private name; `Solution` becomes keyword-only (six sites) and
-    # `Progress`, `MemoryBudgetError` are built by keyword.
-    "sylver/solver/__init__.py: _solve_local: over 80 lines, no reason in the docstring": 1,
-    "sylver/solver/__init__.py: _solve_local: Solution(...) with more than 4 positional arguments": 1,
-    "sylver/solver/__init__.py: _solve_local.partial: Solution(...) with more than 4 positional "
-    "arguments": 1,
-    "sylver/solver/__init__.py: _solve_local.snapshot: Progress(...) with more than 4 positional "
-    "arguments": 1,
-    "sylver/solver/__init__.py: solve: Solution(...) with more than 4 positional arguments": 1,
-    "sylver/solver/__init__.py: memory_budget_error: MemoryBudgetError(...) with more than 4 "
-    "positional arguments": 1,
-    "sylver/solver/parallel.py: <module>: imports private sylver.solver._solve_local": 1,
-    "sylver/solver/parallel.py: _run: over 80 lines, no reason in the docstring": 1,
-    "sylver/solver/parallel.py: _run: Solution(...) with more than 4 positional arguments": 1,
-    "sylver/solver/parallel.py: _run.partial: Solution(...) with more than 4 positional "
-    "arguments": 1,
-    "sylver/solver/parallel.py: _run: Progress(...) with more than 4 positional arguments": 1,
-    "sylver/solver/reference.py: solve: Solution(...) with more than 4 positional arguments": 1,
-    # the certificate checker's loop, in the solver package too: split, or say why it is one piece
-    "sylver/solver/certificate.py: check: over 80 lines, no reason in the docstring": 1,
-    # the gcd > 1 engine (issue 11), landed after part 1: its answers (Verdict, OddTail, Solution)
-    # become keyword-only with the rest of the solver in part 2, and its long drivers are split
-    "sylver/cli/solve.py: solve: over 80 lines, no reason in the docstring": 1,
+    # the gcd > 1 engine (issue 11), landed after part 1: its answers (Verdict, OddTail) become
+    # keyword-only like the rest of the solver, and its long drivers are split
     "sylver/solver/certificate.py: check_gcd: over 80 lines, no reason in the docstring": 1,
     "sylver/solver/certificate.py: replay_scan: over 80 lines, no reason in the docstring": 1,
     "sylver/solver/gcd.py: _family_odd: OddTail(...) with more than 4 positional arguments": 1,
     "sylver/solver/gcd.py: _from_store: Verdict(...) with more than 4 positional arguments": 1,
-    "sylver/solver/gcd.py: _partial: Solution(...) with more than 4 positional arguments": 1,
-    "sylver/solver/gcd.py: solve_any: Solution(...) with more than 4 positional arguments": 1,
     "sylver/solver/gcd.py: solve_composite: Verdict(...) with more than 4 positional arguments": 3,
     "sylver/solver/gcd.py: solve_empty: Verdict(...) with more than 4 positional arguments": 1,
     "sylver/solver/gcd.py: solve_g2: OddTail(...) with more than 4 positional arguments": 2,

@@ -39,7 +39,7 @@ class TestInterpretedEqualsCompiled:
     def test_every_kernel_is_covered(self) -> None:
         assert _kernels(semigroup) == {"round_robin_add", "_first_add", "_gaps_into"}
         assert _kernels(theory) == {"_special_gaps", "_enclosure_moves"}
-        assert _kernels(wythoff) == {"_grundy_rectangle"}
+        assert _kernels(wythoff) == {"grundy_rectangle"}
 
     @pytest.mark.parametrize("seed", range(6))
     def test_semigroup_and_theory_kernels(self, seed: int) -> None:
@@ -76,8 +76,8 @@ class TestInterpretedEqualsCompiled:
 
     def test_grundy_kernel(self) -> None:
         for rows, cols, terminal in ((0, 0, 0), (3, 7, 0), (6, 6, 1), (9, 12, 0)):
-            py = wythoff._grundy_rectangle.py_func(rows, cols, terminal)
-            assert np.array_equal(py, wythoff._grundy_rectangle.compiled()(rows, cols, terminal))
+            py = wythoff.grundy_rectangle.py_func(rows, cols, terminal)
+            assert np.array_equal(py, wythoff.grundy_rectangle.compiled()(rows, cols, terminal))
 
 
 class TestTiers:
@@ -126,7 +126,7 @@ class TestLazyImports:
     @pytest.mark.parametrize(
         ("args", "absent"),
         [
-            (["--help"], {"numpy", "numba", "sylver.position", "pydantic"}),
+            (["--help"], {"numpy", "numba", "sylver.position", "pydantic", "markdown_it"}),
             (["version"], {"numpy", "numba", "sylver.position", "pydantic"}),
             (["wythoff", "13", "9"], {"numba", "sylver.theory", "sylver.solver", "pydantic"}),
             (["analyze", "4", "5"], {"numba", "sylver.solver", "pydantic"}),
@@ -142,6 +142,20 @@ class TestLazyImports:
         assert out.returncode == 0, out.stderr
         loaded = set(out.stderr.split())
         assert not absent & loaded
+
+
+    def test_rich_markdown_still_works_after_the_cli_deferred_it(self) -> None:
+        code = (
+            "import sys\nimport sylver.cli\n"
+            "assert 'markdown_it' not in sys.modules\n"
+            "from rich.markdown import Markdown, Heading\n"
+            "import rich.markdown\n"
+            "md = Markdown('# title')\n"
+            "print(type(md).__module__, Heading.__name__, sys.modules['rich.markdown'].Markdown is type(md))\n"
+        )
+        out = _python(code)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.split() == ["rich.markdown", "Heading", "True"]
 
 
 class TestCompilationNotice:

@@ -187,7 +187,7 @@ class TestAPI:
         import signal
 
         from sylver.solver import WorkerDiedError
-        from sylver.solver.parallel import _SHARED
+        from sylver.solver.parallel import SHARED
 
         before = {p.pid for p in multiprocessing.active_children()}
         killed: list[int] = []
@@ -195,7 +195,7 @@ class TestAPI:
         def kill_a_worker(_: object) -> None:  # called as soon as the first root move is decided
             if killed:
                 return
-            (shared,) = _SHARED.values()
+            (shared,) = SHARED.values()
             seen = None
             for _ in range(1000):  # a worker busy with a long root move (seen twice, 20 ms apart)
                 busy = {(int(x), int(shared.who[x])) for x in np.flatnonzero(shared.who)}

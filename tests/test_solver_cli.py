@@ -162,9 +162,14 @@ class TestSolveCommand:
             [sys.executable, "-m", "sylver", "solve", "20", "21", "--no-store"],  # minutes of search
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
-        _wait_for_cpu(proc.pid, 4.0)  # start-up (imports, JIT cache: about 2 s of CPU), then search
-        proc.send_signal(signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=60)
+        try:
+            _wait_for_cpu(proc.pid, 4.0)  # start-up (imports, JIT cache: about 2 s of CPU), then search
+            proc.send_signal(signal.SIGINT)
+            stdout, stderr = proc.communicate(timeout=60)
+        finally:  # a failed assertion or timeout leaves no search running
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
         assert proc.returncode == 130, stderr
         assert "interrupted after" in stdout and "losing moves so far" in stdout
         assert "Traceback" not in stderr
@@ -175,12 +180,17 @@ class TestSolveCommand:
             [sys.executable, "-m", "sylver", "solve", "20", "21", "--no-store", "--jobs", "2"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         )
-        deadline = time.monotonic() + 120
-        while len(_children(proc.pid)) < 2 and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.1)
-        time.sleep(1.0)  # the workers search
-        os.killpg(proc.pid, signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=30)
+        try:
+            deadline = time.monotonic() + 120
+            while len(_children(proc.pid)) < 2 and time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.1)
+            time.sleep(1.0)  # the workers search
+            os.killpg(proc.pid, signal.SIGINT)
+            stdout, stderr = proc.communicate(timeout=30)
+        finally:  # a failed assertion or timeout leaves no search (and no worker) running
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.communicate()
         assert proc.returncode == 130, stderr
         assert "interrupted after" in stdout
         assert "Traceback" not in stderr

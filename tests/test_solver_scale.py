@@ -114,11 +114,11 @@ class TestSelfCheck:
         no answer."""
         from dataclasses import replace
 
-        import sylver.solver as solver
+        from sylver.solver import orchestration
 
-        real = solver._solve_local
+        real = orchestration.solve_local
         monkeypatch.setattr(
-            solver, "_solve_local",
+            orchestration, "solve_local",
             lambda *a, **kw: replace(real(*a, **kw), outcome=Outcome.N, winning_moves=(2,)),
         )
         with pytest.raises(SelfCheckError, match=r"\{12,17\}.*winning move 2\b.*\{2,17\}.*N, not P"):

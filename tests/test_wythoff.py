@@ -245,19 +245,19 @@ class TestBruteForce:
 
 class TestGrundyTable:
     def test_rectangles_agree_with_square(self):
-        from sylver.wythoff import _grundy_rectangle
+        from sylver.wythoff import grundy_rectangle
 
         square = grundy_table(600)
         for rows, cols in [(0, 600), (1, 600), (5, 400), (40, 599)]:
-            assert np.array_equal(_grundy_rectangle(rows, cols, 0), square[: rows + 1, : cols + 1])
+            assert np.array_equal(grundy_rectangle(rows, cols, 0), square[: rows + 1, : cols + 1])
 
     def test_long_thin_rectangle_rows_one_and_two(self):
         # G(1, j) = j + 1, j + 1, j - 2 and G(2, j) = j + 2, j - 1, j - 1 for j ≡ 0, 1, 2 (mod 3);
         # the thin kernel reuses its diagonal ring buffer 200,000 times here
-        from sylver.wythoff import _grundy_rectangle
+        from sylver.wythoff import grundy_rectangle
 
         j = np.arange(200_001)
-        table = _grundy_rectangle(2, 200_000, 0)
+        table = grundy_rectangle(2, 200_000, 0)
         assert np.array_equal(table[0], j)
         assert np.array_equal(table[1], np.where(j % 3 == 2, j - 2, j + 1))
         assert np.array_equal(table[2], np.where(j % 3 == 0, j + 2, j - 1))

@@ -692,7 +692,9 @@ def known_result(position: PositionLike) -> KnownResult | None:
 _known_p_cache: list[tuple[Position, str]] | None = None
 
 
-def _known_p_positions() -> list[tuple[Position, str]]:
+def known_p_positions() -> list[tuple[Position, str]]:
+    """Every P-position the paper states, or reaches by a stated winning move (sec. 2), with its
+    citation (the family {8,12,8n+2,8n+6} is not listed: :func:`known_result` answers it)."""
     global _known_p_cache
     if _known_p_cache is None:
         found: dict[Position, str] = {}
@@ -711,7 +713,7 @@ def _known_p_citation(p: Position) -> str | None:
     """Why ``p`` is a known P-position (stated P, or reached by a stated winning move), or None."""
     global _known_p_index
     if _known_p_index is None:
-        _known_p_index = dict(_known_p_positions())
+        _known_p_index = dict(known_p_positions())
     return _known_p_index.get(p)
 
 
@@ -726,7 +728,7 @@ def winning_move_to_known_p(position: PositionLike) -> tuple[int, str] | None:
     """
     p = as_position(position)
     sg = p.semigroup
-    candidates = list(_known_p_positions())
+    candidates = list(known_p_positions())
     for x in p.generators:  # members of the series {8,12,8n+2,8n+6} that S could be part of
         for n in {(x - 2) // 8 if x % 8 == 2 else 0, (x - 6) // 8 if x % 8 == 6 else 0} - {0}:
             candidates.append((Position([8, 12, 8 * n + 2, 8 * n + 6]), _FAMILY_CITE))
@@ -1160,6 +1162,7 @@ __all__ = [
     "is_short",
     "is_unquiet_ender",
     "known_outcome",
+    "known_p_positions",
     "known_result",
     "legal_table",
     "moves_not_eliminating_t",

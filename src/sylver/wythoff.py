@@ -398,7 +398,7 @@ def p_positions(limit: int, misere: bool = False) -> list[WythoffPosition]:
 
 
 @njit(cache=True)
-def _grundy_rectangle(
+def grundy_rectangle(
     rows: int, cols: int, terminal: int
 ) -> np.ndarray:  # pragma: no cover - compiled
     """G(i, j) for 0 ≤ i ≤ rows, 0 ≤ j ≤ cols (rows ≤ cols), G(0, 0) = terminal, else the mex.
@@ -497,7 +497,7 @@ class _GrundyCache:
                     f"{_short((rows + 1) * (cols + 1), 'cells')} (limit {MAX_TABLE_CELLS:,}); "
                     "no formula is known for large non-zero Grundy values"
                 )
-            table = _grundy_rectangle(new_r, new_c, self.terminal)
+            table = grundy_rectangle(new_r, new_c, self.terminal)
             table.setflags(write=False)
             self.table = table
             return table
@@ -797,6 +797,7 @@ __all__ = [
     "check_pile",
     "computer_move",
     "diagonal_p_position",
+    "grundy_rectangle",
     "grundy_table",
     "is_p_position",
     "lower_wythoff",

@@ -26,7 +26,7 @@ def version() -> None:
     print(dist_version("sylver"))
 
 
-def _join_numbers(argv: list[str]) -> list[str]:
+def join_numbers(argv: list[str]) -> list[str]:
     """Join each run of plain-number arguments into one (``4 5 6`` -> ``"4 5 6"``).
 
     A position given as separate integers is joined with blanks by the commands anyway; Click's
@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> None:
     jit.interpret_small_calls()
     args = sys.argv[1:] if argv is None else argv
     if len(args) > 64:
-        args = _join_numbers(args)
+        args = join_numbers(args)
     try:
         app(args=args, prog_name="sylver")
     except (ValueError, BotError, OverflowError) as exc:
@@ -62,4 +62,4 @@ def main(argv: list[str] | None = None) -> None:
         raise typer.Exit(1) from None
 
 
-__all__ = ["app", "main"]
+__all__ = ["app", "join_numbers", "main"]

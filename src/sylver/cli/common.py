@@ -3,9 +3,11 @@ JSON output."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import sys
+import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -17,6 +19,41 @@ from sylver.errors import InvalidPositionError
 
 if TYPE_CHECKING:  # imported where used, so that every command does not pay for it
     from sylver.position import Position
+
+
+def _defer_markdown() -> None:
+    """Let Typer's help formatter import ``rich.markdown`` without loading it.
+
+    ``typer.rich_utils`` (imported to render ``--help`` and usage errors) imports ``rich.markdown``,
+    which imports markdown-it: about 0.1 s, a third of ``sylver --help``, for markup mode
+    "markdown", which this app does not use (``rich_markup_mode="rich"`` below).  Until something
+    builds a ``Markdown``, the module is a placeholder whose ``Markdown`` loads the real module
+    (which then replaces the placeholder) and builds the real object."""
+    if "rich.markdown" in sys.modules:
+        return
+
+    def real() -> types.ModuleType:
+        if sys.modules.get("rich.markdown") is placeholder:
+            del sys.modules["rich.markdown"]
+        return importlib.import_module("rich.markdown")
+
+    class Markdown:
+        def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+            return real().Markdown(*args, **kwargs)
+
+    placeholder = types.ModuleType("rich.markdown", "placeholder until a Markdown is built")
+    placeholder.Markdown = Markdown  # type: ignore[attr-defined]
+
+    def attribute(name: str) -> Any:
+        if name.startswith("__"):  # asked by the import system (``__path__``…): not the real module's
+            raise AttributeError(name)
+        return getattr(real(), name)
+
+    placeholder.__getattr__ = attribute  # type: ignore[method-assign]
+    sys.modules["rich.markdown"] = placeholder
+
+
+_defer_markdown()
 
 
 class OneLineErrors(TyperGroup):
@@ -35,6 +72,7 @@ class OneLineErrors(TyperGroup):
 
 app = typer.Typer(
     cls=OneLineErrors,
+    rich_markup_mode="rich",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,

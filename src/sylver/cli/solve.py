@@ -230,44 +230,60 @@ def solve(
 
     With gcd > 1 (infinitely many legal moves) the answer is what is proven: P, N, probably-P or
     unknown, with the reason (short positions, the Periodicity Theorem for g = 2, the theorems)."""
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, not {jobs}")
+    budget = _budget(memory)
+    if no_store and store is not None:
+        fail("--store and --no-store contradict each other")
+    options: dict[str, Any] = {
+        "first": first, "time_limit": time_limit, "memory": budget, "jobs": jobs,
+        "cluster": cluster, "check": check, "odd_limit": _odd_limit(odd_limit_text),
+    }
+    db = _open_store(store, no_store)
+    if batch is not None:
+        if position:
+            fail("give either positions or --batch FILE, not both")
+        if certificate is not None:
+            fail("--certificate needs a single position, not --batch")
+        _solve_batch(batch, as_json, db, options)
+        return
+    if not position:
+        fail("give a position, e.g. `sylver solve 4 5`, or --batch FILE")
+    pos = position_from_args(position, allow_empty=True)
+    sol = _solve_one(pos, as_json, db, checkpoint=_checkpoint_dir(checkpoint, db), **options)
+    extra: dict[str, Any] = {}
+    if stats and sol.stats:
+        extra["stats"] = sol.stats if as_json else ", ".join(f"{k} {v:,}" for k, v in sol.stats.items())
+    if certificate is not None:
+        extra["certificate"] = _certify(sol, certificate, time_limit, as_json)
+    _report(sol, as_json, extra)
+
+
+def _budget(memory: str) -> int:
+    """The value of --memory in bytes (parsed once: the solver gets the number)."""
+    from sylver.solver import parse_memory
+
+    try:
+        return parse_memory(memory)
+    except ValueError as exc:
+        fail(str(exc))
+
+
+def _solve_one(pos: Any, as_json: bool, db: Any, **options: Any) -> Any:
+    """Solve ``pos`` with a progress line (not with --json); a solve that ends without an answer
+    is one line and its exit status (130 for Ctrl-C, with what was decided)."""
     from sylver.solver import (
         MemoryBudgetError,
         SelfCheckError,
         SolveInterrupted,
         SolveTimeout,
         WorkerDiedError,
-        parse_memory,
+        solve,
     )
-    from sylver.solver import solve as solve_position
 
-    if jobs < 1:
-        fail(f"--jobs must be at least 1, not {jobs}")
-    try:
-        parse_memory(memory)
-    except ValueError as exc:
-        fail(str(exc))
-    if no_store and store is not None:
-        fail("--store and --no-store contradict each other")
-    odd_limit = _odd_limit(odd_limit_text)
-    if batch is not None:
-        if position:
-            fail("give either positions or --batch FILE, not both")
-        if certificate is not None:
-            fail("--certificate needs a single position, not --batch")
-        _solve_batch(batch, first, as_json, memory, store, no_store, jobs, cluster, time_limit, check,
-                     odd_limit)
-        return
-    if not position:
-        fail("give a position, e.g. `sylver solve 4 5`, or --batch FILE")
-    pos = position_from_args(position, allow_empty=True)
-    db = _open_store(store, no_store)
     view = _ProgressView(not as_json)
     try:
-        sol = solve_position(
-            pos, first=first, time_limit=time_limit, memory=memory, store=db, jobs=jobs,
-            cluster=cluster, progress=view, odd_limit=odd_limit,
-            checkpoint=_checkpoint_dir(checkpoint, db), check=check,
-        )
+        sol = solve(pos, store=db, progress=view, **options)
     except SolveInterrupted as exc:
         view.stop()
         _interrupted(exc.partial, as_json)
@@ -279,41 +295,40 @@ def solve(
         view.stop()
         fail(str(exc))
     view.stop()
-    extra: dict[str, Any] = {}
-    if stats and sol.stats:
-        extra["stats"] = sol.stats if as_json else ", ".join(f"{k} {v:,}" for k, v in sol.stats.items())
-    if certificate is not None and sol.gcd != 1:
+    return sol
+
+
+def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool) -> str:
+    """Write the certificate of ``sol`` to ``path``; what to report about it."""
+    if sol.gcd != 1:
         from sylver.solver.prove import NotCertifiable, build_gcd_certificate, write_any_certificate
 
         try:
             cert = build_gcd_certificate(sol, time_limit=time_limit)
-            size = write_any_certificate(cert, certificate)
+            size = write_any_certificate(cert, path)
         except NotCertifiable as exc:
             fail(f"--certificate is not available: {exc}")
         except TimeoutError as exc:
             fail(str(exc), 3)
         except OSError as exc:
-            fail(f"cannot write {certificate}: {exc.strerror}")
-        extra["certificate"] = str(certificate) if as_json else (
-            f"{certificate} ({len(cert['claims'])} short and {len(cert['periodic'])} periodic claims, "
+            fail(f"cannot write {path}: {exc.strerror}")
+        return str(path) if as_json else (
+            f"{path} ({len(cert['claims'])} short and {len(cert['periodic'])} periodic claims, "
             f"{len(cert['nodes']):,} P-positions with gcd 1, {size:,} bytes)"
         )
-        certificate = None
-    if certificate is not None:
-        from sylver.solver.prove import build_certificate, write_certificate
+    from sylver.solver.prove import build_certificate, write_certificate
 
-        try:
-            cert = build_certificate(sol, time_limit=time_limit)
-        except KeyboardInterrupt:
-            fail("interrupted while building the certificate (no file written)", 130)
-        except TimeoutError as exc:
-            fail(str(exc), 3)
-        try:
-            size = write_certificate(cert, certificate)
-        except OSError as exc:
-            fail(f"cannot write {certificate}: {exc.strerror}")
-        extra["certificate"] = f"{certificate} ({len(cert['nodes']):,} P-positions, {size:,} bytes)" if not as_json else str(certificate)
-    _report(sol, as_json, extra)
+    try:
+        cert = build_certificate(sol, time_limit=time_limit)
+    except KeyboardInterrupt:
+        fail("interrupted while building the certificate (no file written)", 130)
+    except TimeoutError as exc:
+        fail(str(exc), 3)
+    try:
+        size = write_certificate(cert, path)
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror}")
+    return str(path) if as_json else f"{path} ({len(cert['nodes']):,} P-positions, {size:,} bytes)"
 
 
 def _odd_limit(text: str | None) -> int | None:
@@ -338,14 +353,10 @@ def _checkpoint_dir(path: Path | None, db: Any) -> Path | None:
     return Path(db.path).parent / "scans"
 
 
-def _solve_batch(
-    path: Path, first: bool, as_json: bool, memory: str, store: str | None, no_store: bool,
-    jobs: int, cluster: str | None, time_limit: float | None, check: bool | None = None,
-    odd_limit: int | None = None,
-) -> None:
+def _solve_batch(path: Path, as_json: bool, db: Any, options: dict[str, Any]) -> None:
+    """Solve each position of the file ``path`` (``-``: standard input), one line each."""
     from sylver.position import Position
-    from sylver.solver import SelfCheckError, SolveInterrupted, SolveTimeout, WorkerDiedError
-    from sylver.solver import solve as solve_position
+    from sylver.solver import SelfCheckError, SolveInterrupted, SolveTimeout, WorkerDiedError, solve
 
     try:
         lines = path.read_text(encoding="utf-8").splitlines() if str(path) != "-" else sys.stdin.read().splitlines()
@@ -353,7 +364,6 @@ def _solve_batch(
         fail(f"cannot read {path}: {exc.strerror}")
     except UnicodeDecodeError:
         fail(f"{path} is not a text file")
-    db = _open_store(store, no_store)
     errors = 0
     for lineno, raw in enumerate(lines, 1):
         text = raw.split("#", 1)[0].strip()
@@ -361,10 +371,7 @@ def _solve_batch(
             continue
         try:
             pos = Position.parse(text)
-            sol = solve_position(
-                pos, first=first, time_limit=time_limit, memory=memory, store=db, jobs=jobs,
-                cluster=cluster, check=check, odd_limit=odd_limit,
-            )
+            sol = solve(pos, store=db, **options)
         except SolveInterrupted as exc:
             _interrupted(exc.partial, as_json)
             raise typer.Exit(130) from None

@@ -132,6 +132,14 @@ def is_ender(gaps: int) -> bool:
 
 def check(cert: Any) -> None:
     """Raise :class:`CertificateError` naming the first flaw, or return if the certificate is valid."""
+    root, root_gaps, outcome, winning = _header(cert)
+    proof = _Proof(_nodes(cert["nodes"]))
+    proof.check_nodes()
+    proof.check_root(root, root_gaps, outcome, winning, cert)
+
+
+def _header(cert: Any) -> tuple[list[int], int, str, list[int]]:
+    """The root's generators and gap mask, the outcome and the winning moves claimed, checked."""
     if not isinstance(cert, dict) or cert.get("format") != FORMAT:
         raise CertificateError("not a sylver certificate (missing \"format\": \"sylver-certificate\")")
     if cert.get("version") != VERSION:
@@ -155,9 +163,12 @@ def check(cert: Any) -> None:
         raise CertificateError("a P-position has no winning moves")
     if outcome == "N" and not winning:
         raise CertificateError("an N-position needs a winning move")
+    return root, root_gaps, outcome, winning
 
+
+def _nodes(raw: Any) -> dict[int, tuple[list[int], list[int]]]:
+    """The P-positions claimed (``nodes``), by gap mask: their generators and replies."""
     nodes: dict[int, tuple[list[int], list[int]]] = {}
-    raw = cert["nodes"]
     if not isinstance(raw, list):
         raise CertificateError("'nodes' must be a list")
     for i, item in enumerate(raw):
@@ -167,11 +178,21 @@ def check(cert: Any) -> None:
         if gaps in nodes:
             raise CertificateError(f"node {i} ({_braces(item[0])}) appears twice")
         nodes[gaps] = (item[0], item[1])
+    return nodes
 
-    def is_p(gaps: int) -> bool:
-        return gaps == 0b10 or gaps in nodes
 
-    def check_reply(where: str, gaps: int, x: int, y: object) -> None:
+class _Proof:
+    """The claimed P-positions of a certificate, each refuting every move with a reply."""
+
+    def __init__(self, nodes: dict[int, tuple[list[int], list[int]]]) -> None:
+        self.nodes = nodes
+
+    def is_p(self, gaps: int) -> bool:
+        return gaps == 0b10 or gaps in self.nodes
+
+    def check_reply(self, where: str, gaps: int, x: int, y: object) -> None:
+        """The reply y to the move x in ``gaps`` leads to a claimed P-position (0: after x the
+        position is an ender with t > 1, N by strategy stealing)."""
         after = play(gaps, x)
         if y == 0:
             if after.bit_length() - 1 <= 1 or not is_ender(after):
@@ -182,32 +203,41 @@ def check(cert: Any) -> None:
             return
         if not isinstance(y, int) or isinstance(y, bool) or y < 2 or not (after >> y & 1):
             raise CertificateError(f"{where}: reply {y!r} to {x} is not a legal move other than 1")
-        if not is_p(play(after, y)):
+        if not self.is_p(play(after, y)):
             raise CertificateError(
                 f"{where}: after {x} and the reply {y} the position is not proved P (no node for it)"
             )
 
-    for gaps, (gens, replies) in nodes.items():
-        where = f"node {_braces(gens)}"
-        legal = moves(gaps)
-        if len(replies) != len(legal):
-            raise CertificateError(
-                f"{where}: {len(replies)} replies for {len(legal)} legal moves other than 1"
-            )
-        for x, y in zip(legal, replies, strict=True):
-            check_reply(where, gaps, x, y)
+    def check_nodes(self) -> None:
+        """Every node has a valid reply to each of its legal moves other than 1."""
+        for gaps, (gens, replies) in self.nodes.items():
+            where = f"node {_braces(gens)}"
+            legal = moves(gaps)
+            if len(replies) != len(legal):
+                raise CertificateError(
+                    f"{where}: {len(replies)} replies for {len(legal)} legal moves other than 1"
+                )
+            for x, y in zip(legal, replies, strict=True):
+                self.check_reply(where, gaps, x, y)
 
-    where = f"root {_braces(root)}"
-    legal = moves(root_gaps)
-    for w in winning:
-        if w not in legal:
-            raise CertificateError(f"{where}: winning move {w} is not a legal move other than 1")
-        if not is_p(play(root_gaps, w)):
-            raise CertificateError(f"{where}: the position after winning move {w} is not proved P")
-    if cert["complete"]:
+    def check_root(
+        self, root: list[int], root_gaps: int, outcome: str, winning: list[int], cert: dict
+    ) -> None:
+        """Each winning move leads to a claimed P-position; a complete claim refutes the others."""
+        where = f"root {_braces(root)}"
+        legal = moves(root_gaps)
+        for w in winning:
+            if w not in legal:
+                raise CertificateError(f"{where}: winning move {w} is not a legal move other than 1")
+            if not self.is_p(play(root_gaps, w)):
+                raise CertificateError(f"{where}: the position after winning move {w} is not proved P")
+        if not cert["complete"]:
+            if outcome == "P":
+                raise CertificateError(f"{where}: a P claim must be complete")
+            return
         root_replies = cert.get("root_replies")
         if outcome == "P" and root_replies is None:
-            if root_gaps not in nodes and root_gaps != 0b10:
+            if root_gaps not in self.nodes and root_gaps != 0b10:
                 raise CertificateError(f"{where}: claimed P but it is not a node")
             return
         if not isinstance(root_replies, list) or len(root_replies) != len(legal):
@@ -217,9 +247,7 @@ def check(cert: Any) -> None:
             raise CertificateError(f"{where}: 'root_replies' mark {claimed} as winning, not {winning}")
         for x, y in zip(legal, root_replies, strict=True):
             if y != -1:
-                check_reply(where, root_gaps, x, y)
-    elif outcome == "P":
-        raise CertificateError(f"{where}: a P claim must be complete")
+                self.check_reply(where, root_gaps, x, y)
 
 
 GCD_FORMAT = "sylver-gcd-certificate"

@@ -4,6 +4,10 @@ One module-level :class:`Engine` is reused by every :func:`sylver.solver.solve` 
 the table stays warm between calls (a bot that calls ``solve`` inside its own search pays for each
 position once).  Table entries are outcomes of positions, which do not depend on the root, so keeping
 them across calls is sound.
+
+This module is the kernel's boundary: a :class:`~sylver.position.Position` becomes a gap bitset here
+(:func:`root_gaps`, :func:`child_gaps`), and the kernel's 0/1 becomes an
+:class:`~sylver.position.Outcome` here (:meth:`Engine.search`); everything above speaks ``Outcome``.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sylver.errors import MemoryBudgetError, TooLargeError
+from sylver.position import Outcome, Position
 from sylver.solver import kernels as k
 
 MIN_TABLE = 1 << 12
@@ -297,6 +303,24 @@ class Engine:
         self.keys = np.resize(self.keys, n)
         self.chash = np.resize(self.chash, 2 * n)
 
+    def stats(self, counters: Counters) -> dict[str, int]:
+        """What a search did (``Solution.stats``): ``counters`` and the outcomes now stored."""
+        return {
+            "children": counters.children,
+            "ender_pruned": counters.ender,
+            "terminal": counters.terminal,
+            "table_hits": counters.tt_hit,
+            "overwrites": counters.overwrite,
+            "max_depth": counters.max_depth,
+            "killer_cutoffs": counters.killer,
+            "table_entries": self.count,
+        }
+
+    @property
+    def peak_bytes(self) -> int:
+        """Bytes held by the tables and the search stack (``Solution.peak_bytes``)."""
+        return self.table_bytes + self.bits.nbytes + self.moves.nbytes * 2
+
     # -- search --------------------------------------------------------------------------------
     def outcome(
         self,
@@ -307,9 +331,29 @@ class Engine:
         tick: Callable[[int], None] | None = None,
         order: int = k.ORDER_GENUS,
         prune: bool = True,
-    ) -> int:
-        """0 (P) or 1 (N) for the position with gap bitset ``gaps``; raises SearchTimeout, or
-        TableThrash (after clearing the tables) when they are far too small for the search."""
+    ) -> Outcome:
+        """The outcome of the position with gap bitset ``gaps``: :func:`settled` when it is, else
+        :meth:`search`."""
+        known = settled(gaps, prune, counters)
+        if known is not None:
+            return known
+        return self.search(
+            gaps, deadline=deadline, counters=counters, tick=tick, order=order, prune=prune
+        )
+
+    def search(
+        self,
+        gaps: np.ndarray,
+        *,
+        deadline: float | None = None,
+        counters: Counters | None = None,
+        tick: Callable[[int], None] | None = None,
+        order: int = k.ORDER_GENUS,
+        prune: bool = True,
+    ) -> Outcome:
+        """The outcome of the position with gap bitset ``gaps``, by the kernel's search; raises
+        SearchTimeout, or TableThrash (after clearing the tables) when they are far too small for
+        the search."""
         W = gaps.shape[0]
         depth = int(k.genus_of(gaps, 0, W)) + 2
         self._prepare(W, depth)
@@ -338,7 +382,7 @@ class Engine:
                 self.ncount = int(st[k.COUNT])
                 self.pcount = int(st[k.PCOUNT])
                 if status == k.DONE:
-                    return int(st[k.FINAL])
+                    return Outcome.P if st[k.FINAL] == 0 else Outcome.N  # the kernel's 0/1
                 if status == k.GROW_TABLE:
                     self._grow_tables()
                 elif status == k.GROW_STACK:
@@ -359,3 +403,111 @@ class Engine:
 
 ENGINE = Engine()
 """The process-wide engine (its table stays warm across solve calls)."""
+
+
+def settled(gaps: np.ndarray, prune: bool = True, counters: Counters | None = None) -> Outcome | None:
+    """The outcome of the position with gap bitset ``gaps`` when no search is needed: P when only
+    1 is legal (the mover must name it), N for an ender with t > 1 (with ``prune``: strategy
+    stealing, Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1); else None."""
+    W = gaps.shape[0]
+    if k.is_terminal(gaps, 0, W):
+        if counters is not None:
+            counters.terminal += 1
+        return Outcome.P
+    t = int(k.top_bit(gaps, 0, W))
+    if prune and t > 1 and k.is_ender(gaps, 0, W, t):
+        if counters is not None:
+            counters.ender += 1
+        return Outcome.N
+    return None
+
+
+def check_solvable(position: Position) -> None:
+    """Raise ValueError unless ``position`` can be solved exactly (gcd 1, game not over, t in range)."""
+    if not isinstance(position, Position):
+        raise TypeError(f"expected a Position, got {type(position).__name__}")
+    if position.is_empty:
+        raise ValueError(
+            "the empty position has infinitely many legal moves; exact solving needs gcd 1"
+        )
+    if position.is_over:
+        raise ValueError("the game is over: 1 has been named")
+    g = position.gcd
+    if g != 1:
+        raise ValueError(f"{position.braces()} has gcd {g}: {_gcd_message(position)}")
+    t = position.frobenius_number
+    if t > MAX_FROBENIUS:
+        raise TooLargeError(
+            f"{position.braces()} has Frobenius number {t}; the solver handles t <= {MAX_FROBENIUS}"
+        )
+
+
+def _gcd_message(position: Position) -> str:
+    text = (
+        "exact solving needs gcd 1 (with gcd > 1 infinitely many moves are legal, so the game "
+        "tree is infinite)"
+    )
+    try:
+        from sylver.theory import outcome_by_theory
+
+        verdict, reason = outcome_by_theory(position)
+    except Exception:  # theory must not hide this message
+        verdict, reason = None, ""
+    if verdict is not None:
+        text += f"; theory says it is {verdict}: {reason}"
+    elif reason:
+        text += f"; theory does not decide it ({reason})"
+    else:
+        text += "; theory does not decide it"
+    return text
+
+
+def root_gaps(position: Position, words: int | None = None) -> np.ndarray:
+    """The gap bitset of a gcd-1 position (uint64 words, bit n set iff n is a legal move), in
+    ``words`` words (default: as few as hold t)."""
+    W = position.frobenius_number // 64 + 1 if words is None else words
+    if len(position.generators) == 1:  # {1}
+        return np.zeros(W, dtype=np.uint64)
+    return k.gaps_from_apery(position.semigroup.apery_array(), W)
+
+
+def root_moves(gaps: np.ndarray) -> list[int]:
+    """The legal moves of the position with gap bitset ``gaps`` other than 1 (naming 1 loses)."""
+    return [int(x) for x in k.gap_list(gaps, 0, gaps.shape[0]) if x != 1]
+
+
+def child_gaps(gaps: np.ndarray, x: int) -> np.ndarray:
+    """The gap bitset after naming the legal move x in ``gaps`` (as many words)."""
+    W = gaps.shape[0]
+    buf = np.empty(2 * W, dtype=np.uint64)
+    buf[:W] = gaps
+    k.play_into(buf, 0, W, W, x)
+    return buf[W:].copy()
+
+
+def count_reachable(position: Position) -> int:
+    """How many distinct positions can be reached from ``position`` by legal moves, counting
+    ``position`` itself and the final position {1} (after someone names 1).  A full enumeration:
+    Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 2, gives 158793 for {12,17}."""
+    check_solvable(position)
+    gaps = root_gaps(position)
+    size = 1 << 16
+    while True:
+        n = int(k.count_reachable(gaps, np.zeros(size, dtype=np.uint64)))
+        if n >= 0:
+            return n + 1
+        size *= 4
+
+
+def memory_budget_error(
+    position: Position, budget: int, expanded: int, overwrites: int, move: int | None = None
+) -> MemoryBudgetError:
+    """The error for a search that thrashed in tables capped by ``budget`` bytes."""
+    suggested = max(64 << 20, 1 << (4 * budget - 1).bit_length())  # 4x, a power of two, >= 64M
+    where = "" if move is None else f" after root move {move}"
+    return MemoryBudgetError(
+        f"memory budget {format_memory(budget)} is far too small for {position.braces()}: the search "
+        f"is recomputing lost results ({overwrites:,} overwrites in {expanded:,} expansions{where}); "
+        f"use --memory {format_memory(suggested)} or more",
+        budget=budget, suggested=suggested, expanded=expanded, overwrites=overwrites, move=move,
+    )

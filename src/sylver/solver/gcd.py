@@ -645,8 +645,9 @@ def solve_any(
             f" with winning moves {list(known.winning_moves)}" if known.winning_moves else ""
         ) + " (Sicherman, \"Theory and Practice of Sylver Coinage\", Integers 2002, sec. 2)"
     sol = Solution(
-        position, v.outcome, tuple(v.winning), v.complete, None, 0, time.monotonic() - start,
-        sum(s.memory_bytes() for s in ctx.scans), 0, False,
+        position=position, outcome=v.outcome, winning_moves=tuple(v.winning), complete=v.complete,
+        frobenius_number=None, states=0, seconds=time.monotonic() - start,
+        peak_bytes=sum(s.memory_bytes() for s in ctx.scans),
         probably_p=v.probably_p, gcd=g, short=v.short, method=v.method, odd_tail=v.odd_tail,
         reason=reason,
     )
@@ -709,8 +710,9 @@ def _partial(position: Position, ctx: Context, start: float) -> Solution:
         tail = _family_odd(ctx.scans[0], 0)
         wins = tail.odd_winning_moves
     return Solution(
-        position, Outcome.N if wins else None, wins, False, None, 0, time.monotonic() - start,
-        sum(s.memory_bytes() for s in ctx.scans), 0, False, gcd=position.gcd, method="periodicity",
+        position=position, outcome=Outcome.N if wins else None, winning_moves=wins, complete=False,
+        frobenius_number=None, states=0, seconds=time.monotonic() - start,
+        peak_bytes=sum(s.memory_bytes() for s in ctx.scans), gcd=position.gcd, method="periodicity",
         odd_tail=tail, reason="interrupted" + (
             f"; the scan state is saved in {ctx.scans[0].checkpoint}" if ctx.scans and ctx.scans[0].checkpoint else ""
         ),

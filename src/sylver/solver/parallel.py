@@ -22,25 +22,19 @@ import os
 import signal
 import time
 import uuid
-from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, wait
-from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from sylver.errors import MemoryBudgetError, WorkerDiedError
 from sylver.position import Outcome, Position
-from sylver.solver import (
-    Progress,
-    Solution,
-    SolveInterrupted,
-    SolveTimeout,
-    _solve_local,
-    memory_budget_error,
-)
-from sylver.solver import kernels as _k
-from sylver.solver.engine import ENGINE, LOAD_N
+from sylver.solver.engine import ENGINE, LOAD_N, memory_budget_error, root_gaps, root_moves
+from sylver.solver.local import Request, RootMoves, solve_local
+from sylver.solver.solution import Solution, SolveInterrupted, SolveTimeout
+
+if TYPE_CHECKING:
+    from sylver.solver.store import Store
 
 
 class _Shared(NamedTuple):
@@ -54,8 +48,9 @@ class _Shared(NamedTuple):
     """int32 by root move: the pid of the worker deciding it (0: none), to name a worker that died."""
 
 
-_SHARED: dict[str, _Shared] = {}
-"""Shared tables by token; forked workers inherit this dict and the mapping behind it."""
+SHARED: dict[str, _Shared] = {}
+"""Shared tables by token, one per solve under way; forked workers inherit this dict and the
+mapping behind it (the tests read ``who`` from it to find a busy worker)."""
 SHARED_BASE = 1 << 24
 """Bytes of the shared N table for a root with up to ``SHARED_GENUS`` legal moves; it doubles for
 every 16 more, within half the memory budget.  The P table is an eighth of it.  Shared tables cannot
@@ -101,28 +96,25 @@ def decide_moves(
     moves: list[int],
     memory: int,
     time_limit: float | None,
-    store_path: str | None,
+    store: Store | None,
     token: str | None = None,
-) -> tuple[dict[int, int], int]:
-    """Worker task: the outcome (0 = P, 1 = N) of the position after each move, and states searched."""
-    shared = _SHARED.get(token) if token else None
+) -> tuple[dict[int, Outcome], int]:
+    """Worker task: the outcome of the position after each move, and the states searched (-1: the
+    time limit passed, the outcomes are those decided by then)."""
+    shared = SHARED.get(token) if token else None
     if shared is not None and ENGINE.ptable is not shared.ptable:
         ENGINE.attach(shared.ptable, shared.ntable, shared.limited)
-    position = Position(generators)
-    start = time.monotonic()
+    request = Request(position=Position(generators), time_limit=time_limit, budget=memory, store=store)
     if shared is not None:
         shared.who[moves] = os.getpid()
     try:
-        sol = _solve_local(
-            position, False, time_limit, memory, None, _k.ORDER_GENUS, True, start, moves, store_path
-        )
+        sol = solve_local(request, only=moves)
     except SolveTimeout as exc:
-        partial = exc.partial
-        return ({x: 0 if o is Outcome.P else 1 for x, o in partial.decided.items()} if partial else {}), -1
+        return (dict(exc.partial.decided) if exc.partial else {}), -1
     finally:
         if shared is not None:
             shared.who[moves] = 0
-    return {x: 0 if o is Outcome.P else 1 for x, o in sol.decided.items()}, sol.states
+    return sol.decided, sol.states
 
 
 def _worker_lost(exc: BaseException) -> bool:
@@ -168,8 +160,7 @@ def _worker_died(
     exc: BaseException,
     position: Position,
     move: int | None,
-    moves: list[int],
-    decided: dict[int, Outcome],
+    roots: RootMoves,
     who: np.ndarray | None,
     cluster: str | None,
 ) -> WorkerDiedError:
@@ -188,154 +179,120 @@ def _worker_died(
     if lost:
         what = f"root move{'s' if len(lost) > 1 else ''} {', '.join(map(str, lost))} of {pos}"
     else:
-        what = f"the root moves of {pos} ({len(decided)} of {len(moves)} decided)"
+        what = f"the root moves of {pos} ({len(roots.decided)} of {len(roots.moves)} decided)"
     return WorkerDiedError(
         f"a --jobs worker process died{f' ({details})' if details else ''} while deciding {what}; "
         f"rerun, or use fewer --jobs or a smaller --memory"
     )
 
 
-def solve_parallel(
-    position: Position,
-    *,
-    first: bool,
-    time_limit: float | None,
-    memory: int,
-    jobs: int,
-    cluster: str | None,
-    progress: Callable[[Progress], None] | None,
-    start: float,
-    store_path: str | Path | None = None,
-) -> Solution:
-    """Decide the root moves of ``position`` over ``jobs`` processes (or a Dask cluster)."""
-    from sylver.solver import root_gaps
-
-    gaps = root_gaps(position)
-    moves = [int(x) for x in _k.gap_list(gaps, 0, gaps.shape[0]) if x != 1]
-    per_job = max(memory // max(jobs, 1), 1 << 22)
-    deadline = None if time_limit is None else start + time_limit
-    store_arg = str(store_path) if store_path is not None else None
-
+def solve_parallel(request: Request, *, jobs: int, cluster: str | None) -> Solution:
+    """Decide the root moves of ``request.position`` over ``jobs`` processes (or a Dask cluster)."""
+    position = request.position
+    roots = RootMoves(position=position, moves=root_moves(root_gaps(position)), start=request.start)
     token = None
+    per_job = max(request.budget // max(jobs, 1), 1 << 22)
     if cluster is None and multiprocessing.get_start_method() == "fork":
         token = uuid.uuid4().hex
-        _SHARED[token] = _shared_tables(memory, len(moves) + 1, position.frobenius_number)
-        per_job = memory
+        SHARED[token] = _shared_tables(request.budget, len(roots.moves) + 1, position.frobenius_number)
+        per_job = request.budget
     try:
-        return _run(
-            position, moves, first, time_limit, jobs, cluster, progress, start, per_job,
-            store_arg, token, deadline, memory,
-        )
+        return _ParallelSolve(request, roots, jobs, cluster, per_job, token).run()
     finally:
         if token is not None:
-            del _SHARED[token]
+            del SHARED[token]
 
 
-def _run(
-    position: Position,
-    moves: list[int],
-    first: bool,
-    time_limit: float | None,
-    jobs: int,
-    cluster: str | None,
-    progress: Callable[[Progress], None] | None,
-    start: float,
-    per_job: int,
-    store_arg: str | None,
-    token: str | None,
-    deadline: float | None,
-    memory: int,
-) -> Solution:
-    from sylver.executors import make_executor
+class _ParallelSolve:
+    """One :func:`solve_parallel` call: a task per root move, merged as they complete."""
 
-    t = position.frobenius_number
-    gens = position.generators
-    decided: dict[int, Outcome] = {}
-    states = 1
+    def __init__(
+        self, request: Request, roots: RootMoves, jobs: int, cluster: str | None, per_job: int,
+        token: str | None,
+    ) -> None:
+        self.request, self.roots = request, roots
+        self.jobs, self.cluster = jobs, cluster
+        self.per_job, self.token = per_job, token
+        self.shared = SHARED.get(token) if token else None
+        self.futures: dict[Future, int] = {}
 
-    def winning() -> list[int]:
-        return sorted(x for x, o in decided.items() if o is Outcome.P)
+    def run(self) -> Solution:
+        from sylver.executors import make_executor
 
-    def partial() -> Solution:
-        w = winning()
-        return Solution(
-            position, Outcome.N if w else Outcome.P, tuple(w), False, t, states,
-            time.monotonic() - start, 0, len(moves) + 1, False, dict(decided),
+        request, roots = self.request, self.roots
+        with make_executor(self.jobs, self.cluster) as executor:
+            try:
+                self.submit(executor)
+                self.collect(executor)
+            except KeyboardInterrupt:
+                _stop(executor, self.futures)
+                raise SolveInterrupted(roots.solution(complete=False)) from None
+            except MemoryBudgetError as exc:  # from a worker: name the budget of the whole solve
+                _stop(executor, self.futures)
+                raise memory_budget_error(
+                    request.position, request.budget, exc.expanded, exc.overwrites, exc.move
+                ) from None
+            except Exception as exc:  # a timeout, a worker that died, a store conflict, ...
+                _stop(executor, self.futures)
+                if _worker_lost(exc):  # while submitting
+                    raise self.died(executor, exc, None) from None
+                raise
+        # shared tables never grow: saturated once past the load at which a private one would double
+        shared = self.shared
+        saturated = shared is not None and np.count_nonzero(shared.ntable) >= LOAD_N * shared.ntable.shape[0]
+        first = request.first
+        return roots.solution(
+            complete=not (first and roots.winning()), first=first, saturated=bool(saturated)
         )
 
-    def settled_first() -> bool:
-        for x in moves:
-            o = decided.get(x)
-            if o is None:
-                return False
-            if o is Outcome.P:
-                return True
-        return True
+    def submit(self, executor: Any) -> None:
+        """A task per root move, each with the time left."""
+        deadline = self.request.deadline
+        gens = self.request.position.generators
+        for x in self.roots.moves:
+            remaining = None if deadline is None else max(0.01, deadline - time.monotonic())
+            task = executor.submit(
+                decide_moves, gens, [x], self.per_job, remaining, self.request.store, self.token
+            )
+            self.futures[task] = x
 
-    shared = _SHARED.get(token) if token else None
-    who = None if shared is None else shared.who
-    with make_executor(jobs, cluster) as executor:
-        futures: dict[Future, int] = {}
+    def collect(self, executor: Any) -> None:
+        """Merge the tasks' results as they complete, until all are in (or, with ``first``, the
+        least winning move is known: the rest are stopped)."""
+        request, roots = self.request, self.roots
+        deadline = request.deadline
+        pending = set(self.futures)
+        while pending:
+            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+            done, pending = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+            if not done:
+                raise roots.timeout(request.time_limit)
+            for fut in done:
+                self.merge(executor, fut)
+            if request.progress is not None:
+                request.progress(roots.progress())
+            if request.first and roots.least_winning_known():
+                undone = {f: x for f, x in self.futures.items() if not f.done()}
+                if undone:
+                    _stop(executor, undone)
+                return
+
+    def merge(self, executor: Any, fut: Future) -> None:
+        """Add one finished task's outcomes (a worker that died or timed out raises)."""
+        roots = self.roots
         try:
-            for x in moves:
-                remaining = None if deadline is None else max(0.01, deadline - time.monotonic())
-                futures[executor.submit(decide_moves, gens, [x], per_job, remaining, store_arg, token)] = x
-            pending = set(futures)
-            while pending:
-                timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-                done, pending = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
-                if not done:
-                    raise SolveTimeout(
-                        f"{position.braces()} not solved within {time_limit:g} s "
-                        f"({len(decided)} of {len(moves)} root moves decided)",
-                        partial(),
-                    )
-                for fut in done:
-                    try:
-                        result, n = fut.result()
-                    except Exception as exc:
-                        if _worker_lost(exc):
-                            raise _worker_died(
-                                executor, exc, position, futures[fut], moves, decided, who, cluster
-                            ) from None
-                        raise
-                    if n < 0 and futures[fut] not in result:
-                        raise SolveTimeout(
-                            f"{position.braces()} not solved within {time_limit:g} s "
-                            f"({len(decided)} of {len(moves)} root moves decided)",
-                            partial(),
-                        )
-                    states += max(n, 0)
-                    for x, v in result.items():
-                        decided[x] = Outcome.P if v == 0 else Outcome.N
-                if progress is not None:
-                    progress(Progress(states, time.monotonic() - start, len(decided), len(moves), tuple(winning())))
-                if first and settled_first():
-                    undone = {f: x for f, x in futures.items() if not f.done()}
-                    if undone:
-                        _stop(executor, undone)
-                    break
-        except KeyboardInterrupt:
-            _stop(executor, futures)
-            raise SolveInterrupted(partial()) from None
-        except MemoryBudgetError as exc:  # from a worker: name the budget of the whole solve
-            _stop(executor, futures)
-            raise memory_budget_error(
-                position, memory, exc.expanded, exc.overwrites, exc.move
-            ) from None
-        except Exception as exc:  # a timeout, a worker that died, a store conflict, ...
-            _stop(executor, futures)
-            if _worker_lost(exc):  # while submitting
-                raise _worker_died(
-                    executor, exc, position, None, moves, decided, who, cluster
-                ) from None
+            result, n = fut.result()
+        except Exception as exc:
+            if _worker_lost(exc):
+                raise self.died(executor, exc, self.futures[fut]) from None
             raise
-    w = winning()
-    if first and w:
-        w = w[:1]
-    # shared tables never grow: saturated once past the load at which a private one would double
-    saturated = shared is not None and np.count_nonzero(shared.ntable) >= LOAD_N * shared.ntable.shape[0]
-    return Solution(
-        position, Outcome.N if w else Outcome.P, tuple(w), not (first and w), t, states,
-        time.monotonic() - start, 0, len(moves) + 1, False, dict(decided), saturated=bool(saturated),
-    )
+        if n < 0 and self.futures[fut] not in result:
+            raise roots.timeout(self.request.time_limit)
+        roots.states += max(n, 0)
+        roots.decided.update(result)
+
+    def died(self, executor: Any, exc: BaseException, move: int | None) -> WorkerDiedError:
+        who = None if self.shared is None else self.shared.who
+        return _worker_died(
+            executor, exc, self.request.position, move, self.roots, who, self.cluster
+        )

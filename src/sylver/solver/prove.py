@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 
 from sylver.position import Outcome, Position
-from sylver.solver import Solution, root_gaps
 from sylver.solver import kernels as _k
 from sylver.solver.certificate import FORMAT, VERSION
-from sylver.solver.engine import ENGINE, SearchTimeout
+from sylver.solver.engine import ENGINE, SearchTimeout, child_gaps, root_gaps
+from sylver.solver.solution import Solution
 
 
 class _Builder:
@@ -30,24 +30,9 @@ class _Builder:
         self.deadline = deadline
         self.tick = tick
 
-    def _child(self, gaps: np.ndarray, x: int) -> np.ndarray:
-        W = gaps.shape[0]
-        buf = np.empty(2 * W, dtype=np.uint64)
-        buf[:W] = gaps
-        _k.play_into(buf, 0, W, W, x)
-        return buf[W:].copy()
-
-    def _outcome(self, gaps: np.ndarray) -> int:
-        if _k.is_terminal(gaps, 0, gaps.shape[0]):
-            return 0
-        t = int(_k.top_bit(gaps, 0, gaps.shape[0]))
-        if t > 1 and _k.is_ender(gaps, 0, gaps.shape[0], t):
-            return 1
-        return ENGINE.outcome(gaps, deadline=self.deadline)
-
     def refute(self, gaps: np.ndarray, x: int) -> int:
         """A reply to x in ``gaps`` that wins (0 when the position after x is an ender with t > 1)."""
-        child = self._child(gaps, x)
+        child = child_gaps(gaps, x)
         W = child.shape[0]
         t = int(_k.top_bit(child, 0, W))
         if t > 1 and _k.is_ender(child, 0, W, t):
@@ -57,12 +42,12 @@ class _Builder:
         y = int(_k.known_p_reply(buf, W, ENGINE.ptable))
         if y == 0:
             for cand in _k.gap_list(child, 0, W):
-                if cand >= 2 and self._outcome(self._child(child, int(cand))) == 0:
+                if cand >= 2 and ENGINE.outcome(child_gaps(child, int(cand)), deadline=self.deadline) is Outcome.P:
                     y = int(cand)
                     break
         if y == 0:  # pragma: no cover - would mean the solver's answer was wrong
             raise RuntimeError(f"no winning reply to {x}: the position is not P")
-        self.add(self._child(child, y))
+        self.add(child_gaps(child, y))
         return y
 
     def add(self, gaps: np.ndarray) -> None:
@@ -127,13 +112,13 @@ def build_certificate(
                         continue
                     if x in winning:
                         replies.append(-1)
-                        b.add(b._child(gaps, x))
+                        b.add(child_gaps(gaps, x))
                     else:
                         replies.append(b.refute(gaps, x))
                 cert["root_replies"] = replies
             else:
                 for w in solution.winning_moves:
-                    b.add(b._child(gaps, w))
+                    b.add(child_gaps(gaps, w))
             b.run()
         except SearchTimeout:
             raise TimeoutError("certificate not built within the time limit") from None

@@ -18,7 +18,8 @@ import sys
 import time
 
 from sylver.position import Outcome, Position
-from sylver.solver import Solution, check_solvable
+from sylver.solver.engine import check_solvable
+from sylver.solver.solution import Solution
 
 MAX_GENUS = 80
 """Largest number of legal moves accepted (the memo grows quickly beyond)."""
@@ -75,12 +76,12 @@ def solve(position: Position, *, first: bool = False, **_ignored: object) -> Sol
     finally:
         sys.setrecursionlimit(limit)
     return Solution(
-        position,
-        Outcome.N if winning else Outcome.P,
-        tuple(winning),
-        not (first and winning),
-        position.frobenius_number,
-        states,
-        time.monotonic() - start,
+        position=position,
+        outcome=Outcome.N if winning else Outcome.P,
+        winning_moves=tuple(winning),
+        complete=not (first and winning),
+        frobenius_number=position.frobenius_number,
+        states=states,
+        seconds=time.monotonic() - start,
         genus=len(gaps),
     )

@@ -33,7 +33,7 @@ from urllib.parse import urlsplit, urlunsplit
 from sylver.position import Outcome, Position
 
 if TYPE_CHECKING:
-    from sylver.solver import Solution
+    from sylver.solver.solution import Solution
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -69,9 +69,19 @@ class StoreConflictError(ValueError):
     """A new result contradicts the stored one for the same position."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Record:
-    """A stored result."""
+    """A stored result: a row of :data:`SCHEMA`.
+
+    Its fields are the first seven of :class:`~sylver.solver.Solution`, with the same names and
+    meanings, and :meth:`Store.put` maps one onto the other.  It is a type of its own because it
+    says something else: a Solution is one call's answer (its own time and counters, possibly an
+    outcome not proven, None, and no t for gcd > 1, plus a self-check, a reason, the scan of the
+    odd moves...), while a Record is what every solve that recorded the position established
+    together (merged: the union of their winning moves, the largest search), always a proven
+    outcome, t stored as 0 for gcd > 1.  One type would make every reader of the store check for
+    None outcomes that cannot occur there, and carry fields a row does not have.
+    """
 
     position: Position
     outcome: Outcome

@@ -1,0 +1,205 @@
+"""The root moves of a gcd-1 solve decided one by one in this process (:func:`solve_local`), and
+what a solve in progress knows about its root moves (:class:`RootMoves`, shared with
+:mod:`sylver.solver.parallel`, which decides them over processes).
+
+A position is N iff some root move leads to a P-position (a winning move), so a solve decides the
+position after each legal move other than 1 (naming 1 loses); with ``first`` it stops at the least
+winning move.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sylver.position import Outcome, Position
+from sylver.solver import kernels as _k
+from sylver.solver.engine import (
+    ENGINE,
+    Counters,
+    SearchTimeout,
+    TableThrash,
+    child_gaps,
+    memory_budget_error,
+    parse_memory,
+    root_gaps,
+    root_moves,
+    settled,
+)
+from sylver.solver.solution import Progress, Solution, SolveInterrupted, SolveTimeout
+
+if TYPE_CHECKING:
+    from sylver.solver.store import Store
+
+PROGRESS_EVERY = 0.1
+"""Seconds between progress reports from inside a root move's search."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Request:
+    """One solve of a gcd-1 position, its options resolved once: the memory budget parsed (bytes),
+    the results store opened (None: no store)."""
+
+    position: Position
+    first: bool = False
+    """Stop at the least winning move."""
+    time_limit: float | None = None
+    """Seconds from ``start``; None: no limit."""
+    budget: int = field(default_factory=lambda: parse_memory("1G"))
+    """Bytes for the transposition tables."""
+    store: Store | None = None
+    progress: Callable[[Progress], None] | None = None
+    order: int = _k.ORDER_GENUS
+    """The kernel's move order (``kernels.ORDER_*``)."""
+    prune: bool = True
+    """Decide enders without a search (strategy stealing)."""
+    start: float = field(default_factory=time.monotonic)
+    """``time.monotonic()`` when the solve began."""
+
+    @property
+    def deadline(self) -> float | None:
+        return None if self.time_limit is None else self.start + self.time_limit
+
+
+@dataclass
+class RootMoves:
+    """The root moves of a gcd-1 position and the outcome of the position after each one decided
+    so far (P: a winning move), with the positions expanded (the root included)."""
+
+    position: Position
+    moves: list[int]
+    start: float
+    decided: dict[int, Outcome] = field(default_factory=dict)
+    states: int = 1
+
+    def winning(self) -> tuple[int, ...]:
+        """The winning moves found so far, sorted."""
+        return tuple(sorted(x for x, o in self.decided.items() if o is Outcome.P))
+
+    def progress(self, expanding: int = 0) -> Progress:
+        """A snapshot; ``expanding``: positions expanded so far by the search under way."""
+        return Progress(
+            states=self.states + expanding, seconds=time.monotonic() - self.start,
+            root_moves_decided=len(self.decided), root_moves=len(self.moves),
+            winning_moves=self.winning(),
+        )
+
+    def least_winning_known(self) -> bool:
+        """Is the least winning move known (or is there none)?  Every smaller move is decided."""
+        for x in self.moves:
+            o = self.decided.get(x)
+            if o is None:
+                return False
+            if o is Outcome.P:
+                return True
+        return True
+
+    def solution(self, *, complete: bool, first: bool = False, **more: Any) -> Solution:
+        """The answer so far (``first``: only the least winning move); ``more``: further fields."""
+        w = self.winning()
+        if first:
+            w = w[:1]
+        return Solution(
+            position=self.position, outcome=Outcome.N if w else Outcome.P, winning_moves=w,
+            complete=complete, frobenius_number=self.position.frobenius_number, states=self.states,
+            seconds=time.monotonic() - self.start, genus=len(self.moves) + 1,
+            decided=dict(self.decided), **more,
+        )
+
+    def timeout(self, time_limit: float | None, **more: Any) -> SolveTimeout:
+        """The error for a solve that ran out of time, with what it had decided."""
+        return SolveTimeout(
+            f"{self.position.braces()} not solved within {time_limit:g} s "
+            f"({len(self.decided)} of {len(self.moves)} root moves decided)",
+            self.solution(complete=False, **more),
+        )
+
+
+def solve_local(request: Request, only: list[int] | None = None) -> Solution:
+    """Decide every root move of ``request.position`` (or those in ``only``) in this process.
+
+    With a store, the position after each root move that needs a search is looked up first and
+    recorded once decided (P: complete; N: outcome only), so an interrupted solve resumes where it
+    stopped."""
+    return _LocalSolve(request, only).run()
+
+
+class _LocalSolve:
+    """One :func:`solve_local` call: the root moves, the counters, the progress reports."""
+
+    def __init__(self, request: Request, only: list[int] | None) -> None:
+        self.request = request
+        self.gaps = root_gaps(request.position)
+        moves = root_moves(self.gaps)
+        if only is not None:
+            wanted = set(only)
+            moves = [x for x in moves if x in wanted]
+        self.complete_set = only is None
+        self.roots = RootMoves(position=request.position, moves=moves, start=request.start)
+        self.counters = Counters()
+        self.last_report = request.start
+
+    def run(self) -> Solution:
+        request, roots = self.request, self.roots
+        with ENGINE.lock:
+            ENGINE.set_budget(request.budget)
+            current: int | None = None  # the root move being decided
+            try:
+                for current in roots.moves:
+                    outcome = self.decide(current)
+                    roots.decided[current] = outcome
+                    roots.states = 1 + self.counters.expanded
+                    if outcome is Outcome.P and request.first:
+                        break
+                    if request.progress is not None:
+                        request.progress(roots.progress())
+            except SearchTimeout:
+                raise roots.timeout(request.time_limit, stats=ENGINE.stats(self.counters)) from None
+            except KeyboardInterrupt:
+                partial = roots.solution(complete=False, stats=ENGINE.stats(self.counters))
+                raise SolveInterrupted(partial) from None
+            except TableThrash as exc:
+                raise memory_budget_error(
+                    request.position, request.budget, exc.expanded, exc.overwrites, current
+                ) from None
+            peak, saturated = ENGINE.peak_bytes, ENGINE.saturated()
+        return roots.solution(
+            complete=self.complete_set and not (request.first and roots.winning()),
+            peak_bytes=peak, stats=ENGINE.stats(self.counters), saturated=saturated,
+        )
+
+    def decide(self, x: int) -> Outcome:
+        """The outcome of the position after root move x: without a search when it is settled,
+        else from the store when it holds it, else searched (and recorded in the store)."""
+        request = self.request
+        store = request.store
+        after = None if store is None else request.position.play(x)
+        # with a store the position after x is needed anyway: its gaps come from it
+        child = child_gaps(self.gaps, x) if after is None else root_gaps(after, self.gaps.shape[0])
+        known = settled(child, request.prune, self.counters)
+        if known is not None:
+            return known
+        if store is not None and after is not None:
+            rec = store.get(after)
+            if rec is not None:
+                return rec.outcome
+        outcome = ENGINE.search(
+            child, deadline=request.deadline, counters=self.counters, tick=self.tick,
+            order=request.order, prune=request.prune,
+        )
+        if store is not None and after is not None:
+            store.put_result(after, outcome, (), outcome is Outcome.P, after.frobenius_number)
+        return outcome
+
+    def tick(self, expanded: int) -> None:
+        """Called by the engine between kernel slices: a progress report every ``PROGRESS_EVERY``."""
+        if self.request.progress is not None:
+            now = time.monotonic()
+            if now - self.last_report >= PROGRESS_EVERY:
+                self.last_report = now
+                self.request.progress(self.roots.progress(expanding=expanded))
+
+
+__all__ = ["Request", "RootMoves", "solve_local"]

@@ -1,0 +1,167 @@
+"""What one :func:`solve` call does, in order (re-exported as :func:`sylver.solver.solve`).
+
+1. A position with gcd > 1 (or the empty position) goes to :func:`sylver.solver.gcd.solve_any`.
+2. Otherwise the options are resolved once (:class:`~sylver.solver.local.Request`: the memory budget
+   parsed, the results store opened) and a complete result in the store is the answer.
+3. The root moves are decided in this process (:func:`~sylver.solver.local.solve_local`) or over
+   processes (:func:`~sylver.solver.parallel.solve_parallel`, ``jobs > 1`` or a Dask cluster).
+4. An N answer is self-checked when asked, or when a table reached its budget (:class:`SelfCheck`).
+5. The answer is recorded in the store.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sylver.errors import SelfCheckError
+from sylver.position import Outcome, Position
+from sylver.solver import kernels as _k
+from sylver.solver.engine import (
+    ENGINE,
+    Counters,
+    SearchTimeout,
+    TableThrash,
+    check_solvable,
+    child_gaps,
+    memory_budget_error,
+    parse_memory,
+    root_gaps,
+)
+from sylver.solver.local import Request, solve_local
+from sylver.solver.solution import Progress, SelfCheck, Solution, SolveTimeout
+
+if TYPE_CHECKING:
+    from sylver.solver.store import Store
+
+
+def solve(
+    position: Position,
+    *,
+    first: bool = False,
+    time_limit: float | None = None,
+    memory: str | int = "1G",
+    store: Store | str | Path | None = None,
+    jobs: int = 1,
+    cluster: str | None = None,
+    progress: Callable[[Progress], None] | None = None,
+    order: int = _k.ORDER_GENUS,
+    prune: bool = True,
+    odd_limit: int | None = None,
+    checkpoint: str | Path | None = None,
+    check: bool | None = None,
+) -> Solution:
+    """Solve ``position`` exactly: its outcome and all its winning moves (the least with ``first``).
+
+    A position with gcd > 1 (or the empty position) goes to :func:`sylver.solver.gcd.solve_any`,
+    which answers what is proven (``outcome`` None when nothing is); ``odd_limit`` stops the scan of
+    the odd moves of a g = 2 position at that x, and ``checkpoint`` (a directory) keeps long scans
+    resumable; ``first`` stops at the first winning move found there too.
+
+    ``time_limit`` (seconds) raises :class:`SolveTimeout` promptly; ``memory`` caps the transposition
+    table (e.g. ``"4G"``, or bytes; past it entries are overwritten, never a crash; a budget so small
+    that the search keeps recomputing lost results raises :class:`MemoryBudgetError`); ``store`` (a
+    path or a :class:`~sylver.solver.store.Store`) reuses and records results; ``jobs > 1`` splits
+    the root moves over processes (``cluster``: a Dask scheduler address; a worker process that dies
+    raises :class:`WorkerDiedError`).  ``progress`` is called with a :class:`Progress` about every
+    few milliseconds on long solves.  Ctrl-C raises :class:`SolveInterrupted` carrying the root
+    moves decided so far.
+
+    ``check``: self-check an N answer (see :class:`SelfCheck`; a contradiction raises
+    :class:`SelfCheckError` instead of answering); ``None`` (the default) checks when a table
+    reached its memory budget (``Solution.saturated``).
+    """
+    start = time.monotonic()
+    if isinstance(position, Position) and (position.is_empty or position.gcd > 1):
+        from sylver.solver.gcd import solve_any
+
+        return solve_any(
+            position, odd_limit=odd_limit, time_limit=time_limit, memory=parse_memory(memory),
+            store=open_store(store), jobs=jobs, cluster=cluster,
+            progress=progress,  # type: ignore[arg-type]  # called with a ScanProgress there
+            checkpoint_dir=checkpoint, first=first,
+        )
+    check_solvable(position)
+    request = Request(
+        position=position, first=first, time_limit=time_limit, budget=parse_memory(memory),
+        store=open_store(store), progress=progress, order=order, prune=prune, start=start,
+    )
+    stored = from_store(request)
+    if stored is not None:
+        return stored
+    if jobs and jobs > 1 or cluster:
+        from sylver.solver.parallel import solve_parallel  # multiprocessing: imported when used
+
+        sol = solve_parallel(request, jobs=jobs, cluster=cluster)
+    else:
+        sol = solve_local(request)
+    if sol.outcome is Outcome.N and (check or (check is None and sol.saturated)):
+        sol = self_check(sol, request)
+    if request.store is not None:
+        request.store.put(sol)
+    return sol
+
+
+def open_store(store: Store | str | Path | None) -> Store | None:
+    """``store`` as a :class:`~sylver.solver.store.Store` (a path or URL is opened; None stays None)."""
+    if store is None:
+        return None
+    from sylver.solver.store import Store
+
+    return store if isinstance(store, Store) else Store(store)
+
+
+def from_store(request: Request) -> Solution | None:
+    """The answer when the store holds a complete result for the position (``states`` 0)."""
+    if request.store is None:
+        return None
+    rec = request.store.get(request.position)
+    if rec is None or not rec.complete:
+        return None
+    first = request.first
+    return Solution(
+        position=request.position, outcome=rec.outcome,
+        winning_moves=rec.winning_moves[:1] if first else rec.winning_moves,
+        complete=not (first and len(rec.winning_moves) > 1),
+        frobenius_number=request.position.frobenius_number, states=0,
+        seconds=time.monotonic() - request.start, genus=request.position.genus, from_store=True,
+    )
+
+
+def self_check(sol: Solution, request: Request) -> Solution:
+    """``sol`` with its :class:`SelfCheck`: each winning move's position searched afresh must be P."""
+    begin = time.monotonic()
+    gaps = root_gaps(sol.position)
+    counters = Counters()
+    with ENGINE.lock:
+        ENGINE.clear()  # nothing the first search stored is used
+        ENGINE.set_budget(request.budget)
+        for w in sol.winning_moves:
+            try:
+                outcome = ENGINE.outcome(
+                    child_gaps(gaps, w), deadline=request.deadline, counters=counters
+                )
+            except SearchTimeout:
+                raise SolveTimeout(
+                    f"{sol.position.braces()}: the search answered N (winning move {w}), but its "
+                    f"self-check did not finish within the time limit; no answer is given",
+                    replace(sol, outcome=Outcome.P, winning_moves=(), complete=False),
+                ) from None
+            except TableThrash as exc:
+                raise memory_budget_error(
+                    sol.position, request.budget, exc.expanded, exc.overwrites, w
+                ) from None
+            if outcome is not Outcome.P:
+                after = sol.position.play(w).braces()
+                raise SelfCheckError(
+                    f"the solver contradicted itself on {sol.position.braces()}: its search answered "
+                    f"N with winning move {w}, but a fresh search of {after} (the position after {w}) "
+                    f"answers N, not P; no answer is given (please report this position)"
+                )
+    check = SelfCheck(
+        moves=sol.winning_moves, states=counters.expanded, seconds=time.monotonic() - begin
+    )
+    return replace(sol, self_check=check, seconds=sol.seconds + check.seconds)

@@ -1,0 +1,141 @@
+"""What a solve answers: :class:`Solution`, the :class:`Progress` snapshots it reports on the way,
+and the ways it ends without an answer (:class:`SolveTimeout`, :class:`SolveInterrupted`).
+
+Every type is keyword-only: ``Solution(position=p, outcome=Outcome.N, ...)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sylver.position import Outcome, Position
+
+if TYPE_CHECKING:
+    from sylver.solver.gcd import OddTail
+
+
+@dataclass(frozen=True, kw_only=True)
+class SelfCheck:
+    """The self-check of an N answer: each claimed winning move, played, gives a position that a
+    fresh search (new, empty tables: nothing the first search stored is used) finds P."""
+
+    moves: tuple[int, ...]
+    """The winning moves checked."""
+    states: int
+    """Positions the fresh searches expanded."""
+    seconds: float
+    """What the check cost (wall clock)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"moves": list(self.moves), "states": self.states, "seconds": round(self.seconds, 6)}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Solution:
+    """The value of a position: exact for gcd 1; for gcd > 1 what is proven (see ``verdict``).
+
+    Its first seven fields are also the columns of the results store's
+    :class:`~sylver.solver.store.Record` (see there why that is a type of its own)."""
+
+    position: Position
+    """The solved position."""
+    outcome: Outcome | None
+    """``Outcome.P``: the player to move loses; ``Outcome.N``: the player to move wins; None when
+    not proven (only for gcd > 1: then ``verdict`` is ``"unknown"`` or ``"probably-P"``)."""
+    winning_moves: tuple[int, ...]
+    """Winning moves, sorted (empty for P).  All of them when ``complete``, else a subset."""
+    complete: bool
+    """True when ``winning_moves`` is the complete set."""
+    frobenius_number: int | None
+    """t: the largest legal move (None for gcd > 1: infinitely many moves are legal)."""
+    states: int
+    """Positions expanded by the search (0 when the answer came from the store)."""
+    seconds: float
+    """Wall-clock time of the call."""
+    peak_bytes: int = 0
+    """Bytes held by the transposition table and search stack at the end."""
+    genus: int = 0
+    """The number of legal moves."""
+    from_store: bool = False
+    """True when the answer was read from the results store."""
+    decided: dict[int, Outcome] = field(default_factory=dict, compare=False, repr=False)
+    """Outcome of the position after each root move decided (partial results of an interrupted solve)."""
+    stats: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    """Search counters: children generated, ender prunes, terminal wins, table hits, overwrites."""
+    saturated: bool = False
+    """True when a transposition table reached its memory budget, so later results overwrote
+    stored ones (slower, never wrong; it turns the self-check on by default)."""
+    self_check: SelfCheck | None = None
+    """The self-check of an N answer, when one ran."""
+    probably_p: bool = False
+    """gcd 2, outcome not proven: no odd winning move, and every even move is known to lose or
+    produces a long position (the paper's "Probably P", sec. 2)."""
+    gcd: int = 1
+    """g(S) (0 for the empty position)."""
+    short: bool | None = None
+    """For prime g: is S ÷ g a quiet ender (S *short*, sec. 1)?  None otherwise."""
+    method: str = "search"
+    """How the answer was obtained: ``search`` (gcd 1), ``short``, ``periodicity``, ``theorem``."""
+    odd_tail: OddTail | None = None
+    """For g = 2: what the scan of the odd moves established."""
+    reason: str = ""
+    """For gcd > 1: why, in words, with the theorems used and what is undecided."""
+
+    @property
+    def verdict(self) -> str:
+        """``"P"``, ``"N"``, ``"probably-P"`` or ``"unknown"``."""
+        if self.outcome is not None:
+            return self.outcome.value
+        return "probably-P" if self.probably_p else "unknown"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form printed by ``sylver solve --json``."""
+        d: dict[str, Any] = {
+            "position": list(self.position.generators),
+            "outcome": self.verdict,
+            "winning_moves": list(self.winning_moves),
+            "complete": self.complete,
+            "frobenius_number": self.frobenius_number,
+            "genus": self.genus if self.gcd == 1 else None,
+            "states": self.states,
+            "seconds": round(self.seconds, 6),
+            "peak_bytes": self.peak_bytes,
+            "from_store": self.from_store,
+            "gcd": self.gcd,
+            "short": self.short,
+            "method": self.method,
+            "saturated": self.saturated,
+            "self_check": None if self.self_check is None else self.self_check.to_dict(),
+        }
+        if self.gcd != 1:
+            d["odd_tail"] = None if self.odd_tail is None else self.odd_tail.to_dict()
+            d["reason"] = self.reason
+        return d
+
+
+class SolveTimeout(TimeoutError):
+    """The time limit passed; ``partial`` holds the root moves decided so far."""
+
+    def __init__(self, message: str, partial: Solution | None = None) -> None:
+        super().__init__(message)
+        self.partial = partial
+
+
+class SolveInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a solve; ``partial`` holds the root moves decided so far."""
+
+    def __init__(self, partial: Solution) -> None:
+        super().__init__("interrupted")
+        self.partial = partial
+
+
+@dataclass(frozen=True, kw_only=True)
+class Progress:
+    """A snapshot for progress displays."""
+
+    states: int
+    seconds: float
+    root_moves_decided: int
+    root_moves: int
+    winning_moves: tuple[int, ...]
