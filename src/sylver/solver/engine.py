@@ -141,7 +141,6 @@ class Counters:
     overwrite: int = 0
     max_depth: int = 0
     killer: int = 0
-    refuted: int = 0
 
     def add(self, st: np.ndarray) -> None:
         self.expanded += int(st[k.EXPANDED])
@@ -152,7 +151,6 @@ class Counters:
         self.overwrite += int(st[k.OVERWRITE])
         self.max_depth = max(self.max_depth, int(st[k.MAXDEPTH]))
         self.killer += int(st[k.KILLER])
-        self.refuted += int(st[k.REFUTED])
 
 
 class Engine:

@@ -34,16 +34,17 @@ Expanding a position (counted in ``stats``):
 
 * the {2,3} rule: if exactly one of 2 and 3 is legal, naming it leaves {2,3}: the position is N at
   once; if both are, naming either lets the opponent name the other, so neither is generated;
-* pass 1 computes the children, hints first (counter-moves: the reply that last won against the
-  move that led here, or after the same last two moves; the killer: the last win at this depth),
-  then largest move first, ``CHUNK`` at a time with their P-filter words prefetched, and stops at
-  the first child that is {2,3} (``TERMINAL``) or stored as P (``TT_HIT``): the position is N;
+* pass 1 computes the children, largest move first, ``CHUNK`` at a time with their P-filter words
+  prefetched, and stops at the first child that is {2,3} (``TERMINAL``) or stored as P
+  (``TT_HIT``): the position is N;
 * pass 2 (no child known P) drops the children stored as N and, with pruning on, the children that
   are enders with t > 1 (``ENDER``): N by strategy stealing (sec. 1).  An ender is a position where
   every gap n with t/2 < n < t has t - n in S (the weak antisymmetry principle of sec. 3
   characterises enders exactly).  It also drops, and stores as N, the children refuted without
-  being expanded (``REFUTED``, ``_refuted``): by the {2,3} rule, or by one of the hints their own
-  expansion would try first, whose result is stored P (a third of all expansions saved);
+  being expanded (``_refuted``): by the {2,3} rule (``TERMINAL``), or by a hint (``KILLER``: the
+  reply that last won against the same move, or after the same last two moves, or at the same
+  depth, see ``_learn``) whose result is stored P.  This saves 35-50 % of the expansions (children
+  that pass 1 would have refuted by a stored P-position);
 * the remaining children are searched fewest gaps first (``ORDER_*``); the first that turns out P
   makes the position N, and if none does it is P.
 """
@@ -97,12 +98,11 @@ MAXDEPTH = 10  # deepest frame reached
 ORDER = 11  # move-ordering mode (``ORDER_*``)
 PRUNE = 12  # 1: use the ender theorem
 CHILDREN = 13  # children generated
-KILLER = 14  # positions decided by a hint move alone
+KILLER = 14  # children refuted by a hint move stored P, not expanded (``_refuted``)
 PCOUNT = 15  # keys in the P table
 PLIMIT = 16  # P keys allowed before asking for a bigger P table (0: never ask)
 PREFETCH = 17  # 1: prefetch the N-table lines of pass 2
 FSHIFT = 18  # 64 - log2(words of the P filter); 0: no filter (probe the P table directly)
-REFUTED = 19  # children proved N by a hint reply stored P or the {2,3} rule (not searched)
 ST_SIZE = 24
 
 ORDER_GENUS = 0  # fewest gaps first
@@ -655,19 +655,6 @@ def _sort_moves(moves, keys, a, b):  # pragma: no cover - compiled
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def _hint_bits(i, kx, kx2, kx3):  # pragma: no cover - compiled
-    """The bits of word i that are hint moves (0 stands for no hint: bit 0 is never a gap)."""
-    m = U0
-    if (kx >> 6) == i:
-        m |= U1 << np.uint64(kx & 63)
-    if (kx2 >> 6) == i:
-        m |= U1 << np.uint64(kx2 & 63)
-    if (kx3 >> 6) == i:
-        m |= U1 << np.uint64(kx3 & 63)
-    return m
-
-
-@njit(cache=True, forceinline=True, _nrt=False)
 def _store2(ptab, ntab, pfilt, fshift, h, key, outcome, st, pg, ng):  # pragma: no cover - compiled
     """Store the outcome (0 = P, 1 = N) of the position with hash h and key ``key``."""
     if outcome == 0:
@@ -693,32 +680,32 @@ def _suspend(st, sp, res, children, status):  # pragma: no cover - compiled
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def _pair(last, sp):  # pragma: no cover - compiled
-    """Slot of the two-move counter table for the last two moves that led to frame ``sp`` (> 1)."""
-    return (last[sp - 1] * C2MUL + last[sp]) & C2MASK
+def _pair(a, b):  # pragma: no cover - compiled
+    """Slot of the two-move counter table for the moves a then b."""
+    return (a * C2MUL + b) & C2MASK
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
 def _refuted(bits, coff, W, sp, x, last, hints, ptab, pfilt, fshift, pg, scratch):  # pragma: no cover - compiled
-    """True when the child at ``bits[coff:coff+W]`` (frame sp + 1, reached by move x) is N by a reply
-    known without expanding it: 2 or 3 by the {2,3} rule, or one of the hints its own expansion would
-    try first (``_learn``: the counter-move to x, the reply after the last two moves, the killer of
-    its depth) whose result is stored P.  For W > 2 that result is written to frame sp + 2 when
-    ``scratch`` (it exists), else no hint is tried."""
+    """Whether the child at ``bits[coff:coff+W]`` (frame sp + 1, reached by move x) is N by a reply
+    known without expanding it: 0 no; 2 yes, by the {2,3} rule; 1 yes, a hint whose result is stored
+    P (``_learn``: the reply that last won against x, the one after the last two moves, the killer of
+    its depth).  For W > 2 the hints' results are computed in frame sp + 2, and only when it exists
+    (``scratch``)."""
     low = bits[coff] & np.uint64(12)
     if low == np.uint64(4) or low == np.uint64(8):
-        return True
+        return 2
     if W != 2 and not scratch:
-        return False
+        return 0
     counter, counter2, killer = hints
     for hint in range(3):
         if hint == 0:
             h = np.int64(counter[x])
         elif hint == 1:
-            h = np.int64(counter2[(last[sp] * C2MUL + x) & C2MASK]) if sp > 0 else 0
+            h = np.int64(counter2[_pair(last[sp], x)]) if sp > 0 else 0
         else:
             h = np.int64(killer[sp + 1])
-        # 2 and 3 never win unless the {2,3} rule above did
+        # 2 and 3 never win once the {2,3} rule did not
         if h < 4 or (h >> 6) >= W or not ((bits[coff + (h >> 6)] >> np.uint64(h & 63)) & U1):
             continue
         if W == 2:
@@ -728,8 +715,8 @@ def _refuted(bits, coff, W, sp, x, last, hints, ptab, pfilt, fshift, pg, scratch
             play_into(bits, coff, coff + W, W, h)
             hc, kc = state_keys(bits, coff + W, W)
         if p_has(ptab, pfilt, fshift, hc, kc, pg):
-            return True
-    return False
+            return 1
+    return 0
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -741,7 +728,7 @@ def _learn(hints, last, sp, x):  # pragma: no cover - compiled
     if sp > 0:
         counter[last[sp]] = x
         if sp > 1:
-            counter2[_pair(last, sp)] = x
+            counter2[_pair(last[sp - 1], last[sp])] = x
 
 
 CHUNK = 4
@@ -779,16 +766,15 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
     ``ptab`` is small; in front of it ``pfilt`` (when ``st[FSHIFT]`` is not 0) is a one-word Bloom
     filter (two bits per P-position) an eighth of its size, which stays in the L2 cache and answers
     most lookups (the misses) alone.  Expanding a position first scans its children against the P
-    table (after the counter-move: the reply that last won against the move that led here; then
-    largest move first, ``CHUNK`` children at a time whose filter words are prefetched together);
-    only when no child is known P are the rest looked up in ``ntab``.
+    table (largest move first, ``CHUNK`` children at a time whose filter words are prefetched
+    together); only when no child is known P are the rest looked up in ``ntab`` and refuted by the
+    hints (``_refuted``) before they are pushed.
 
     Compiled without the numba runtime (``_nrt=False``): the loop allocates nothing, and reference
     counting of the array arguments (atomic increments, a third of the time) is not emitted.
     """
     hashes, mvbase, nmv, idx, last = frames
     moves, keys, chash = lists
-    counter, counter2, killer = hints
     ptab, ntab, pfilt = tables
     sp = st[SP]
     res = st[RES]
@@ -842,62 +828,14 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                 wx = 2 if low == np.uint64(4) else 3
             elif low == np.uint64(12):
                 skip = np.uint64(14)
-            # pass 1: children against the P table (hints first, then largest move first)
-            # hints: the reply that last won against the move that led here (counter-move), the
-            # one that last won after the same last two moves, and the last winning move found at
-            # this depth (killer)
-            kx = counter[last[sp]] if sp > 0 else 0
-            kx2 = counter2[_pair(last, sp)] if sp > 1 else 0
-            if kx2 == kx:
-                kx2 = 0
-            kx3 = killer[sp]
-            if kx3 == kx or kx3 == kx2:
-                kx3 = 0
-            if sp > 0:
-                # tried by the parent's pass 2 (``_refuted``) just before
-                kx = kx2 = kx3 = 0
-            for hint in range(3):
-                hx = kx if hint == 0 else (kx2 if hint == 1 else kx3)
-                if win or hx < 2 or (hx < 4 and skip != np.uint64(2)) or (hx >> 6) >= W or not ((bits[off + (hx >> 6)] >> np.uint64(hx & 63)) & U1):
-                    if hint == 0:
-                        kx = 0
-                    elif hint == 1:
-                        kx2 = 0
-                    else:
-                        kx3 = 0
-                    continue
-                if W == 2:
-                    c0, c1 = child2(bits[off], bits[off + 1], hx)
-                    terminal = c0 == np.uint64(2) and c1 == U0
-                    hc, kc = keys2(c0, c1)
-                else:
-                    play_into(bits, off, coff, W, hx)
-                    terminal = is_terminal(bits, coff, W)
-                    hc, kc = state_keys(bits, coff, W)
-                children += 1
-                if terminal:
-                    st[TERMINAL] += 1
-                    win = True
-                    continue
-                if p_has(ptab, pfilt, fshift, hc, kc, pg):
-                    st[TT_HIT] += 1
-                    st[KILLER] += 1
-                    win = True
-                    if hint >= 1 and sp > 0:
-                        counter[last[sp]] = hx
-                    continue
-                moves[base + count] = hx
-                chash[2 * (base + count)] = hc
-                chash[2 * (base + count) + 1] = kc
-                count += 1
-            # the hints are tried already: their bits are cleared from each word as it is loaded
-            nh = count
+            # pass 1: children against the P table, largest move first (the hints of ``_learn`` were
+            # tried by the parent's pass 2, ``_refuted``, before this position was pushed)
             b0 = bits[off]
             b1 = bits[off + 1] if W == 2 else U0
             h0word = word0_hash(b0)
             k0word = word0_key(b0)
             i = W - 1
-            w = bits[off + i] & ~_hint_bits(i, kx, kx2, kx3)
+            w = bits[off + i]
             if i == 0:
                 w &= ~skip
             while not win:
@@ -906,7 +844,7 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                 while count - first < CHUNK:
                     while w == U0 and i > 0:
                         i -= 1
-                        w = bits[off + i] & ~_hint_bits(i, kx, kx2, kx3)
+                        w = bits[off + i]
                         if i == 0:
                             w &= ~skip
                     if w == U0:
@@ -974,26 +912,25 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                         st[TT_HIT] += 1
                         continue
                     x = moves[base + c]
-                    key = -1 if c < nh else 0  # hints first; the others' keys are computed now
                     play_into(bits, off, coff, W, x)
                     if prune:
                         t = top_bit(bits, coff, W)
                         if t > 1 and is_ender(bits, coff, W, t):
                             st[ENDER] += 1
                             continue
-                    if _refuted(bits, coff, W, sp, x, last, hints, ptab, pfilt, fshift, pg, sp + 2 <= depth_cap):
+                    refuted = _refuted(bits, coff, W, sp, x, last, hints, ptab, pfilt, fshift, pg, sp + 2 <= depth_cap)
+                    if refuted != 0:
+                        st[KILLER if refuted == 1 else TERMINAL] += 1
                         _store2(ptab, ntab, pfilt, fshift, chash[2 * (base + c)], chash[2 * (base + c) + 1], 1, st, pg, ng)
-                        st[REFUTED] += 1
                         continue
-                    if key == 0:
-                        if order == ORDER_GENUS:
-                            key = genus_of(bits, coff, W)
-                        elif order == ORDER_ASC:
-                            key = x
-                        elif order == ORDER_DESC:
-                            key = -x
-                        else:
-                            key = -genus_of(bits, coff, W)
+                    if order == ORDER_GENUS:
+                        key = genus_of(bits, coff, W)
+                    elif order == ORDER_ASC:
+                        key = x
+                    elif order == ORDER_DESC:
+                        key = -x
+                    else:
+                        key = -genus_of(bits, coff, W)
                     moves[base + j] = x
                     keys[base + j] = key
                     j += 1
