@@ -43,8 +43,8 @@ Expanding a position (counted in ``stats``):
   characterises enders exactly).  It also drops, and stores as N, the children refuted without
   being expanded (``_refuted``): by the {2,3} rule (``TERMINAL``), or by a hint (``KILLER``: the
   reply that last won against the same move, or after the same last two moves, or at the same
-  depth, see ``_learn``) whose result is stored P.  This saves 35-50 % of the expansions (children
-  that pass 1 would have refuted by a stored P-position);
+  depth, see ``_learn``) whose result is stored P.  This saves a third to a half of the expansions
+  (children whose pass 1 would have found that P-position);
 * the remaining children are searched fewest gaps first (``ORDER_*``); the first that turns out P
   makes the position N, and if none does it is P.
 """
