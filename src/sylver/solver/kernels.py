@@ -34,14 +34,17 @@ Expanding a position (counted in ``stats``):
 
 * the {2,3} rule: if exactly one of 2 and 3 is legal, naming it leaves {2,3}: the position is N at
   once; if both are, naming either lets the opponent name the other, so neither is generated;
-* pass 1 computes the children, hints first (counter-moves: the reply that last won against the
-  move that led here, or after the same last two moves; the killer: the last win at this depth),
-  then largest move first, ``CHUNK`` at a time with their P-filter words prefetched, and stops at
-  the first child that is {2,3} (``TERMINAL``) or stored as P (``TT_HIT``): the position is N;
+* pass 1 computes the children, largest move first, ``CHUNK`` at a time with their P-filter words
+  prefetched, and stops at the first child that is {2,3} (``TERMINAL``) or stored as P
+  (``TT_HIT``): the position is N;
 * pass 2 (no child known P) drops the children stored as N and, with pruning on, the children that
   are enders with t > 1 (``ENDER``): N by strategy stealing (sec. 1).  An ender is a position where
   every gap n with t/2 < n < t has t - n in S (the weak antisymmetry principle of sec. 3
-  characterises enders exactly);
+  characterises enders exactly).  It also drops, and stores as N, the children refuted without
+  being expanded (``_refuted``): by the {2,3} rule (``TERMINAL``), or by a hint (``KILLER``: the
+  reply that last won against the same move, or after the same last two moves, or at the same
+  depth, see ``_learn``) whose result is stored P.  This saves a third to a half of the expansions
+  (children whose pass 1 would have found that P-position);
 * the remaining children are searched fewest gaps first (``ORDER_*``); the first that turns out P
   makes the position N, and if none does it is P.
 """
@@ -95,7 +98,7 @@ MAXDEPTH = 10  # deepest frame reached
 ORDER = 11  # move-ordering mode (``ORDER_*``)
 PRUNE = 12  # 1: use the ender theorem
 CHILDREN = 13  # children generated
-KILLER = 14  # positions decided by a hint move alone
+KILLER = 14  # children refuted by a hint move stored P, not expanded (``_refuted``)
 PCOUNT = 15  # keys in the P table
 PLIMIT = 16  # P keys allowed before asking for a bigger P table (0: never ask)
 PREFETCH = 17  # 1: prefetch the N-table lines of pass 2
@@ -198,17 +201,17 @@ _line_mask32 = _line_mask(32, 16)
 _line_mask64 = _line_mask(64, 8)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _line_has32(arr, i, v):  # pragma: no cover - compiled
     return _line_mask32(arr, i, v) != U0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _line_has64(arr, i, v):  # pragma: no cover - compiled
     return _line_mask64(arr, i, v) != U0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _mix(z):  # pragma: no cover - compiled
     """splitmix64's finaliser: a bijection of uint64 with good avalanche."""
     z = (z ^ (z >> S30)) * M1
@@ -216,7 +219,7 @@ def _mix(z):  # pragma: no cover - compiled
     return z ^ (z >> S31)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def gap_hash(bits, off, W):  # pragma: no cover - compiled
     """64-bit hash of the gap set in ``bits[off:off+W]`` (zero words ignored, so W does not matter).
 
@@ -232,7 +235,7 @@ def gap_hash(bits, off, W):  # pragma: no cover - compiled
     return h
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _close(m, x):  # pragma: no cover - compiled
     """The word of members m closed under +x (0 < x < 64) by doubling shifts: m | m << x | m << 2x ..."""
     m |= m << np.uint64(x)
@@ -247,7 +250,7 @@ def _close(m, x):  # pragma: no cover - compiled
     return m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def child2(b0, b1, x):  # pragma: no cover - compiled
     """``play_into`` for a 2-word gap set (t < 128) held in registers: the words of the gap set
     (b0, b1) after naming gap x (no stores and reloads, no loop)."""
@@ -258,19 +261,19 @@ def child2(b0, b1, x):  # pragma: no cover - compiled
     return ~m, ~_close((~b1) | (m >> np.uint64(64 - x)), x)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def hash2(c0, c1):  # pragma: no cover - compiled
     """``gap_hash`` of the 2-word gap set (c0, c1) (the same value)."""
     return hash2_word0(word0_hash(c0), c1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def word0_hash(c0):  # pragma: no cover - compiled
     """The term of word 0 in ``gap_hash`` (a move x >= 64 leaves word 0 and so this term unchanged)."""
     return _mix(c0 + GOLD) if c0 != U0 else U0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def hash2_word0(h, c1):  # pragma: no cover - compiled
     """``gap_hash`` of the 2-word gap set (c0, c1) from ``h = word0_hash(c0)``."""
     if c1 != U0:
@@ -281,7 +284,7 @@ def hash2_word0(h, c1):  # pragma: no cover - compiled
     return h
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
     """Write into ``bits[dst:dst+W]`` the gap set of the position at ``src`` after naming gap x.
 
@@ -323,7 +326,7 @@ def play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
     # word stalls store-to-load forwarding)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def top_bit(bits, off, W):  # pragma: no cover - compiled
     """t: the largest gap (-1 when there is none)."""
     for i in range(W - 1, -1, -1):
@@ -333,7 +336,7 @@ def top_bit(bits, off, W):  # pragma: no cover - compiled
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def genus_of(bits, off, W):  # pragma: no cover - compiled
     g = 0
     for i in range(W):
@@ -341,7 +344,7 @@ def genus_of(bits, off, W):  # pragma: no cover - compiled
     return g
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def is_ender(bits, off, W, t):  # pragma: no cover - compiled
     """True iff every gap n with t/2 < n < t has t - n in S (weak antisymmetry = ender, sec. 3)."""
     lo = t // 2 + 1
@@ -362,7 +365,7 @@ def is_ender(bits, off, W, t):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def is_terminal(bits, off, W):  # pragma: no cover - compiled
     """True iff the only gap is 1 (the position {2,3})."""
     if bits[off] != np.uint64(2):
@@ -373,7 +376,7 @@ def is_terminal(bits, off, W):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _mix_key(z):  # pragma: no cover - compiled
     """murmur3's finaliser (fmix64): a second bijection of uint64, with constants unrelated to
     ``_mix``'s, for the key hash."""
@@ -382,7 +385,7 @@ def _mix_key(z):  # pragma: no cover - compiled
     return z ^ (z >> S33)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def key_hash(bits, off, W):  # pragma: no cover - compiled
     """The **key**: a second 64-bit hash of the gap set in ``bits[off:off+W]``, independent of
     ``gap_hash`` (other mixer, other constants); odd, so never 0 (the empty slot).  Tables store
@@ -395,13 +398,13 @@ def key_hash(bits, off, W):  # pragma: no cover - compiled
     return k | U1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def word0_key(c0):  # pragma: no cover - compiled
     """The term of word 0 in ``key_hash`` (unchanged by a move x >= 64, like ``word0_hash``)."""
     return _mix_key(c0 + KGOLD) if c0 != U0 else U0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def key2_word0(k, c1):  # pragma: no cover - compiled
     """``key_hash`` of the 2-word gap set (c0, c1) from ``k = word0_key(c0)``."""
     if c1 != U0:
@@ -420,7 +423,7 @@ K257 = np.uint64((0xD6E8FEB86659FD93 * 257) & 0xFFFFFFFFFFFFFFFF)
 K258 = np.uint64((0xD6E8FEB86659FD93 * 258) & 0xFFFFFFFFFFFFFFFF)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def kunz_low(x, y1):  # pragma: no cover - compiled
     """Word 0 of the **Kunz form** (``state_keys``) from x, the XOR of all words of the gap set, and
     y1, the XOR of its odd words: bits 0-31 give planes 0 and 1 (the XOR of the even rows and that
@@ -428,14 +431,14 @@ def kunz_low(x, y1):  # pragma: no cover - compiled
     return ((x ^ (x >> S32)) & LO32) | ((x & TOP) >> S16) | (y1 & TOP)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def exact_key(e):  # pragma: no cover - compiled
     """Key (and hash) of a position whose Kunz form is the one word ``e``: a bijection of it (so two
     positions with the same key are equal), never 0 (bit 0 of ``e`` is always 0)."""
     return _mix(e ^ U1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def keys2(c0, c1):  # pragma: no cover - compiled
     """``state_keys`` of the 2-word gap set (c0, c1) held in registers."""
     if (c0 >> S16) & U1 == U0:
@@ -444,7 +447,7 @@ def keys2(c0, c1):  # pragma: no cover - compiled
     return hash2(c0, c1), key2_word0(word0_key(c0), c1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def state_keys(bits, off, W):  # pragma: no cover - compiled
     """(hash, key) of the position with gap set ``bits[off:off+W]``: the hash picks its table bucket,
     the key is stored (``bucket``).  Both depend on the position only, not on W.
@@ -510,7 +513,7 @@ KSHIFT = np.uint64(24)
 stored with it, so the table can double without the positions (``bt_grow``)."""
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def bt_geometry(table, base):  # pragma: no cover - compiled
     """(low, ext) masks of a bucket table: its bucket index is ``(h >> 6) & low`` (h = gap_hash)
     joined with ``(key >> KSHIFT) & ext`` above bit ``base`` (``ext`` is 0 until it has more than
@@ -521,7 +524,7 @@ def bt_geometry(table, base):  # pragma: no cover - compiled
     return (1 << base) - 1, (nb >> base) - 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def bucket(h, key, low, ext, base):  # pragma: no cover - compiled
     """First slot of the bucket of the position with hash h and key ``key``.
 
@@ -532,7 +535,7 @@ def bucket(h, key, low, ext, base):  # pragma: no cover - compiled
     return i << 3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def bt_store(table, i, key, st, slot):  # pragma: no cover - compiled
     """Store ``key`` in the bucket at slot i (``bucket``): counted in ``st[slot]``; in a full
     bucket one key (chosen by the key) is overwritten, counted in ``st[OVERWRITE]`` (a lost
@@ -569,13 +572,13 @@ def bt_grow(old, new, base):  # pragma: no cover - compiled
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def pf_bits(key):  # pragma: no cover - compiled
     """The two bits of the P filter word that a key sets (bits independent of its word index)."""
     return (U1 << ((key >> np.uint64(7)) & U63)) | (U1 << ((key >> np.uint64(13)) & U63))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def pf_maybe(pfilt, fshift, key):  # pragma: no cover - compiled
     """False when the key is certainly not in the P table (both of its filter bits are not set)."""
     if fshift == 0:
@@ -596,13 +599,13 @@ def pf_build(ptab, pfilt, fshift):  # pragma: no cover - compiled
             pfilt[np.int64(e >> sh)] |= pf_bits(e)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def p_has(ptab, pfilt, fshift, h, key, pg):  # pragma: no cover - compiled
     """True when the position (hash h, key) is stored in the P table (``pg``: its geometry)."""
     return pf_maybe(pfilt, fshift, key) and _line_has64(ptab, bucket(h, key, pg[0], pg[1], P_BASE), key)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def n_has(ntab, h, key, ng):  # pragma: no cover - compiled
     """True when the position (hash h, key) is stored in the N table (``ng``: its geometry)."""
     return _line_has64(ntab, bucket(h, key, ng[0], ng[1], N_BASE), key)
@@ -636,7 +639,7 @@ def gap_list(bits, off, W):  # pragma: no cover - compiled
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _sort_moves(moves, keys, a, b):  # pragma: no cover - compiled
     """Insertion sort of moves[a:b] by keys[a:b] (short lists)."""
     for i in range(a + 1, b):
@@ -651,20 +654,7 @@ def _sort_moves(moves, keys, a, b):  # pragma: no cover - compiled
         moves[j + 1] = mv
 
 
-@njit(cache=True, inline="always")
-def _hint_bits(i, kx, kx2, kx3):  # pragma: no cover - compiled
-    """The bits of word i that are hint moves (0 stands for no hint: bit 0 is never a gap)."""
-    m = U0
-    if (kx >> 6) == i:
-        m |= U1 << np.uint64(kx & 63)
-    if (kx2 >> 6) == i:
-        m |= U1 << np.uint64(kx2 & 63)
-    if (kx3 >> 6) == i:
-        m |= U1 << np.uint64(kx3 & 63)
-    return m
-
-
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _store2(ptab, ntab, pfilt, fshift, h, key, outcome, st, pg, ng):  # pragma: no cover - compiled
     """Store the outcome (0 = P, 1 = N) of the position with hash h and key ``key``."""
     if outcome == 0:
@@ -675,12 +665,12 @@ def _store2(ptab, ntab, pfilt, fshift, h, key, outcome, st, pg, ng):  # pragma: 
         bt_store(ntab, bucket(h, key, ng[0], ng[1], N_BASE), key, st, COUNT)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _full(st):  # pragma: no cover - compiled
     return (st[LIMIT] > 0 and st[COUNT] >= st[LIMIT]) or (st[PLIMIT] > 0 and st[PCOUNT] >= st[PLIMIT])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _suspend(st, sp, res, children, status):  # pragma: no cover - compiled
     """Save the search's place in ``st`` (resumed by the next call) and return ``status``."""
     st[SP] = sp
@@ -689,13 +679,47 @@ def _suspend(st, sp, res, children, status):  # pragma: no cover - compiled
     return status
 
 
-@njit(cache=True, inline="always")
-def _pair(last, sp):  # pragma: no cover - compiled
-    """Slot of the two-move counter table for the last two moves that led to frame ``sp`` (> 1)."""
-    return (last[sp - 1] * C2MUL + last[sp]) & C2MASK
+@njit(cache=True, forceinline=True, _nrt=False)
+def _pair(a, b):  # pragma: no cover - compiled
+    """Slot of the two-move counter table for the moves a then b."""
+    return (a * C2MUL + b) & C2MASK
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
+def _refuted(bits, coff, W, sp, x, last, hints, ptab, pfilt, fshift, pg, scratch):  # pragma: no cover - compiled
+    """Whether the child at ``bits[coff:coff+W]`` (frame sp + 1, reached by move x) is N by a reply
+    known without expanding it: 0 no; 2 yes, by the {2,3} rule; 1 yes, a hint whose result is stored
+    P (``_learn``: the reply that last won against x, the one after the last two moves, the killer of
+    its depth).  For W > 2 the hints' results are computed in frame sp + 2, and only when it exists
+    (``scratch``)."""
+    low = bits[coff] & np.uint64(12)
+    if low == np.uint64(4) or low == np.uint64(8):
+        return 2
+    if W != 2 and not scratch:
+        return 0
+    counter, counter2, killer = hints
+    for hint in range(3):
+        if hint == 0:
+            h = np.int64(counter[x])
+        elif hint == 1:
+            h = np.int64(counter2[_pair(last[sp], x)]) if sp > 0 else 0
+        else:
+            h = np.int64(killer[sp + 1])
+        # 2 and 3 never win once the {2,3} rule did not
+        if h < 4 or (h >> 6) >= W or not ((bits[coff + (h >> 6)] >> np.uint64(h & 63)) & U1):
+            continue
+        if W == 2:
+            c0, c1 = child2(bits[coff], bits[coff + 1], h)
+            hc, kc = keys2(c0, c1)
+        else:
+            play_into(bits, coff, coff + W, W, h)
+            hc, kc = state_keys(bits, coff + W, W)
+        if p_has(ptab, pfilt, fshift, hc, kc, pg):
+            return 1
+    return 0
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
 def _learn(hints, last, sp, x):  # pragma: no cover - compiled
     """Move x won in frame ``sp``: remember it as the killer at this depth, the counter-move to the
     move that led here, and the reply after the last two moves."""
@@ -704,7 +728,7 @@ def _learn(hints, last, sp, x):  # pragma: no cover - compiled
     if sp > 0:
         counter[last[sp]] = x
         if sp > 1:
-            counter2[_pair(last, sp)] = x
+            counter2[_pair(last[sp - 1], last[sp])] = x
 
 
 CHUNK = 4
@@ -713,14 +737,18 @@ CHUNK = 4
 
 @njit(cache=True, _nrt=False)
 def search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no cover - compiled
-    """The search (``_search``), compiled twice: for 2 words (t < 128, the commonest width) with
-    constant loop bounds (every bitset loop unrolled), and for any width."""
+    """The search (``_search``), inlined twice: for 2 words (t < 128, the commonest width) with
+    constant loop bounds (every bitset loop unrolled), and for any width.
+
+    The helpers and ``_search`` are inlined by LLVM (``forceinline``), not by numba
+    (``inline="always"``, which types every inlined body again at each call site: 5 minutes of
+    compilation instead of 30 seconds, for the same machine code)."""
     if W == 2:
         return _search(bits, 2, frames, lists, hints, tables, st, budget)
     return _search(bits, W, frames, lists, hints, tables, st, budget)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no cover - compiled
     """Run the search from the state in ``st`` for about ``budget`` expansions.
 
@@ -738,16 +766,15 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
     ``ptab`` is small; in front of it ``pfilt`` (when ``st[FSHIFT]`` is not 0) is a one-word Bloom
     filter (two bits per P-position) an eighth of its size, which stays in the L2 cache and answers
     most lookups (the misses) alone.  Expanding a position first scans its children against the P
-    table (after the counter-move: the reply that last won against the move that led here; then
-    largest move first, ``CHUNK`` children at a time whose filter words are prefetched together);
-    only when no child is known P are the rest looked up in ``ntab``.
+    table (largest move first, ``CHUNK`` children at a time whose filter words are prefetched
+    together); only when no child is known P are the rest looked up in ``ntab`` and refuted by the
+    hints (``_refuted``) before they are pushed.
 
     Compiled without the numba runtime (``_nrt=False``): the loop allocates nothing, and reference
     counting of the array arguments (atomic increments, a third of the time) is not emitted.
     """
     hashes, mvbase, nmv, idx, last = frames
     moves, keys, chash = lists
-    counter, counter2, killer = hints
     ptab, ntab, pfilt = tables
     sp = st[SP]
     res = st[RES]
@@ -801,59 +828,14 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                 wx = 2 if low == np.uint64(4) else 3
             elif low == np.uint64(12):
                 skip = np.uint64(14)
-            # pass 1: children against the P table (hints first, then largest move first)
-            # hints: the reply that last won against the move that led here (counter-move), the
-            # one that last won after the same last two moves, and the last winning move found at
-            # this depth (killer)
-            kx = counter[last[sp]] if sp > 0 else 0
-            kx2 = counter2[_pair(last, sp)] if sp > 1 else 0
-            if kx2 == kx:
-                kx2 = 0
-            kx3 = killer[sp]
-            if kx3 == kx or kx3 == kx2:
-                kx3 = 0
-            for hint in range(3):
-                hx = kx if hint == 0 else (kx2 if hint == 1 else kx3)
-                if win or hx < 2 or (hx < 4 and skip != np.uint64(2)) or (hx >> 6) >= W or not ((bits[off + (hx >> 6)] >> np.uint64(hx & 63)) & U1):
-                    if hint == 0:
-                        kx = 0
-                    elif hint == 1:
-                        kx2 = 0
-                    else:
-                        kx3 = 0
-                    continue
-                if W == 2:
-                    c0, c1 = child2(bits[off], bits[off + 1], hx)
-                    terminal = c0 == np.uint64(2) and c1 == U0
-                    hc, kc = keys2(c0, c1)
-                else:
-                    play_into(bits, off, coff, W, hx)
-                    terminal = is_terminal(bits, coff, W)
-                    hc, kc = state_keys(bits, coff, W)
-                children += 1
-                if terminal:
-                    st[TERMINAL] += 1
-                    win = True
-                    continue
-                if p_has(ptab, pfilt, fshift, hc, kc, pg):
-                    st[TT_HIT] += 1
-                    st[KILLER] += 1
-                    win = True
-                    if hint >= 1 and sp > 0:
-                        counter[last[sp]] = hx
-                    continue
-                moves[base + count] = hx
-                chash[2 * (base + count)] = hc
-                chash[2 * (base + count) + 1] = kc
-                count += 1
-            # the hints are tried already: their bits are cleared from each word as it is loaded
-            nh = count
+            # pass 1: children against the P table, largest move first (the hints of ``_learn`` were
+            # tried by the parent's pass 2, ``_refuted``, before this position was pushed)
             b0 = bits[off]
             b1 = bits[off + 1] if W == 2 else U0
             h0word = word0_hash(b0)
             k0word = word0_key(b0)
             i = W - 1
-            w = bits[off + i] & ~_hint_bits(i, kx, kx2, kx3)
+            w = bits[off + i]
             if i == 0:
                 w &= ~skip
             while not win:
@@ -862,7 +844,7 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                 while count - first < CHUNK:
                     while w == U0 and i > 0:
                         i -= 1
-                        w = bits[off + i] & ~_hint_bits(i, kx, kx2, kx3)
+                        w = bits[off + i]
                         if i == 0:
                             w &= ~skip
                     if w == U0:
@@ -930,23 +912,25 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                         st[TT_HIT] += 1
                         continue
                     x = moves[base + c]
-                    key = -1 if c < nh else 0  # hints first; the others' keys are computed now
-                    if prune or (key == 0 and (order == ORDER_GENUS or order == ORDER_GENUS_DESC)):
-                        play_into(bits, off, coff, W, x)
-                        if prune:
-                            t = top_bit(bits, coff, W)
-                            if t > 1 and is_ender(bits, coff, W, t):
-                                st[ENDER] += 1
-                                continue
-                    if key == 0:
-                        if order == ORDER_GENUS:
-                            key = genus_of(bits, coff, W)
-                        elif order == ORDER_ASC:
-                            key = x
-                        elif order == ORDER_DESC:
-                            key = -x
-                        else:
-                            key = -genus_of(bits, coff, W)
+                    play_into(bits, off, coff, W, x)
+                    if prune:
+                        t = top_bit(bits, coff, W)
+                        if t > 1 and is_ender(bits, coff, W, t):
+                            st[ENDER] += 1
+                            continue
+                    refuted = _refuted(bits, coff, W, sp, x, last, hints, ptab, pfilt, fshift, pg, sp + 2 <= depth_cap)
+                    if refuted != 0:
+                        st[KILLER if refuted == 1 else TERMINAL] += 1
+                        _store2(ptab, ntab, pfilt, fshift, chash[2 * (base + c)], chash[2 * (base + c) + 1], 1, st, pg, ng)
+                        continue
+                    if order == ORDER_GENUS:
+                        key = genus_of(bits, coff, W)
+                    elif order == ORDER_ASC:
+                        key = x
+                    elif order == ORDER_DESC:
+                        key = -x
+                    else:
+                        key = -genus_of(bits, coff, W)
                     moves[base + j] = x
                     keys[base + j] = key
                     j += 1
@@ -1120,7 +1104,7 @@ def _next_gap(bits, off, W, start):  # pragma: no cover - compiled
         w = bits[off + i]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _seen_add(seen, h, key):  # pragma: no cover - compiled
     """Insert the position (hash h, key) into ``seen``, a linear-probing table of (h, key) pairs
     (``seen[2i]``, ``seen[2i+1]``; key 0 = empty); False when it was there already."""
