@@ -125,6 +125,16 @@ def test_two_stages_same_period() -> None:
     assert not (np.array_equal(c[0], d[0]) and np.array_equal(c[1], d[1]))
 
 
+def test_even_moves_decided_by_the_rest() -> None:
+    """{8,30,34} scanned to 20,001: the rest's period (720 from 4,453) is certified, S's own is not
+    (its winning move 49337 lies beyond): every even move is decided by the rest, the odd moves are
+    open, and the answer says only that."""
+    sol = solve(Position([8, 30, 34]), odd_limit=20001, store=None)
+    assert sol.outcome is None and sol.verdict == "unknown" and not sol.complete
+    assert sol.odd_tail.scanned_to == 20001 and sol.odd_tail.open_moves == "odd x > 20001"
+    assert "undecided even moves" not in sol.reason and "paper states N" in sol.reason
+
+
 def test_checkpoint_resume_second_stage(tmp_path) -> None:
     """A scan stopped in its second stage resumes from the checkpoint to the same period."""
     S = Position([6, 16])

@@ -263,6 +263,8 @@ def _family_odd(scan: Scan, f: int) -> OddTail:
     complete = scan.family_tail_complete(f)
     hits = tuple(scan.hits(f))
     per = st.period
+    if per is None and f != 0:  # a family other than the scan's own is periodic with the rest
+        per = st.rest
     if complete:
         open_moves = ""
     elif hits:
@@ -392,7 +394,7 @@ def _g2_reason(
                 f"{odd.period_length:,} was certified from x = {odd.period_start:,} (Periodicity "
                 f"Theorem, {cite}, sec. 2)"
             )
-        elif odd.complete:
+        elif odd.complete and odd.odd_winning_moves:
             parts.append(
                 f"long: the odd moves were scanned to {odd.scanned_to:,}; every larger odd move loses "
                 f"to the odd winning move {odd.odd_winning_moves[0]:,}"
