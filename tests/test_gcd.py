@@ -486,3 +486,72 @@ def test_cluster_base_region() -> None:
         sol = solve(Position([6, 40, 74]), odd_limit=301, cluster=lc.scheduler_address)
     assert sol.to_dict()["odd_tail"] == ref.to_dict()["odd_tail"]
     assert sol.winning_moves == ref.winning_moves == (4,)
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a running process (Linux /proc)."""
+    import os
+
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.slow
+def test_cli_kill_and_resume(tmp_path) -> None:
+    """kill -9 in a long scan loses at most the work since the last checkpoint: the same command
+    resumes from the checkpoint and gives the answer of an uninterrupted run."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    limit = "100001"
+    args = ["solve", "6", "50", "94", "--no-store", "--odd-limit", limit, "--json"]
+    code, out, err = cli(*args)
+    assert code == 0, err
+    ref = json.loads(out)
+    assert ref["odd_tail"]["scanned_to"] == int(limit)
+
+    ck = tmp_path / "scans"
+    saved = ck / "6,50,94.npz"
+    args += ["--checkpoint", str(ck)]
+    proc = subprocess.Popen([sys.executable, "-m", "sylver", *args], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, SYLVER_CHECKPOINT_SECONDS="1"))
+    try:
+        deadline = time.monotonic() + 120
+        while not saved.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert proc.poll() is None, "the scan ended before its first checkpoint: raise the limit"
+        cpu = _cpu_seconds(proc.pid)
+        while _cpu_seconds(proc.pid) < cpu + 0.5 and proc.poll() is None:
+            time.sleep(0.02)  # half a CPU second past the first checkpoint: the kill lands mid-scan
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.kill()
+        _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == -signal.SIGKILL, stderr
+    with np.load(saved) as z:
+        before = int(z["n"]) - 2  # the checkpoint's state is after height n - 2
+    assert 3 < before < int(limit)
+    stale = ck / "6,50,94.npz.tmp4194305"  # as left by a run killed while writing (no such pid)
+    stale.write_bytes(b"partial")
+
+    code, out, err = cli(*args)
+    assert code == 0, err
+    assert f"from its checkpoint at x = {before:,}" in err  # resumed from the checkpoint, not from x = 3
+    assert not stale.exists()
+    got = json.loads(out)
+    for d in (ref, got):
+        for key in ("seconds", "peak_bytes", "peak_rss_bytes"):
+            d.pop(key)
+    assert got == ref
+
+
+def test_checkpoint_interval_checked(tmp_path, monkeypatch) -> None:
+    """A bad SYLVER_CHECKPOINT_SECONDS is a one-line error before any work."""
+    monkeypatch.setenv("SYLVER_CHECKPOINT_SECONDS", "soon")
+    code, _, err = cli("solve", "6", "40", "74", "--no-store", "--checkpoint", str(tmp_path), "--odd-limit", "101")
+    assert code == 2 and "SYLVER_CHECKPOINT_SECONDS must be a positive number of seconds" in err
+    assert "Traceback" not in err

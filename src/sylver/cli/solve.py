@@ -51,8 +51,13 @@ class _ProgressView:
         self.live: Any = None
         self.task: Any = None
         self.started = time.monotonic()
+        self.resumed: set[Any] = set()
 
     def __call__(self, p: Any) -> None:
+        if hasattr(p, "height") and p.resumed_from is not None and p.position not in self.resumed:
+            self.resumed.add(p.position)  # said even without the live line (--json, no terminal)
+            err_console.print(f"resuming the scan of {p.position.braces()} from its checkpoint at "
+                              f"x = {p.resumed_from:,}", markup=False, highlight=False)
         if not self.enabled:
             return
         if hasattr(p, "height"):  # the scan of the odd moves of a g = 2 position

@@ -52,7 +52,22 @@ SNAPSHOT_EVERY = 4096
 SLICE_SECONDS = 0.25
 """The kernel returns to Python about this often (progress, clock, Ctrl-C, checkpoints)."""
 CHECKPOINT_SECONDS = 5.0
-"""A long scan writes its checkpoint this often (kill -9 loses at most about this much work)."""
+"""A long scan writes its checkpoint this often (kill -9 loses at most about this much work); the
+environment variable ``SYLVER_CHECKPOINT_SECONDS`` overrides it."""
+
+
+def checkpoint_seconds() -> float:
+    """The interval between checkpoints: ``SYLVER_CHECKPOINT_SECONDS`` if set, else 5 s."""
+    text = os.environ.get("SYLVER_CHECKPOINT_SECONDS")
+    if text is None:
+        return CHECKPOINT_SECONDS
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise ValueError(f"SYLVER_CHECKPOINT_SECONDS must be a positive number of seconds, not {text!r}")
+    return value
 
 
 def _checksum(data: dict[str, Any]) -> bytes:
@@ -479,6 +494,10 @@ class ScanProgress:
     memory: int
     seconds: float
     hits: tuple[int, ...]
+    position: Position
+    """The position whose odd moves are scanned."""
+    resumed_from: int | None = None
+    """The height this run's scan resumed from (the checkpoint's ``scanned_to``), if it did."""
 
 
 class Scan:
@@ -501,6 +520,7 @@ class Scan:
         self.position = position
         self.graph = graph if graph is not None else build(position, deadline, memory)
         self.checkpoint = Path(checkpoint) if checkpoint is not None else None
+        self.checkpoint_every = checkpoint_seconds() if checkpoint is not None else CHECKPOINT_SECONDS
         self.memory = memory
         g = self.graph
         self.Tmax = int(g.fam_T.max()) if g.families else 0
@@ -515,7 +535,10 @@ class Scan:
         self._no_tab = np.zeros((1, 1), dtype=np.uint64)
         self.cols, self.same_col = self._rest_columns()
         self._base_fn = base or solve_base
-        self.state = self._load() or self._fresh()  # first: a damaged checkpoint fails at once
+        loaded = self._load()  # first: a damaged checkpoint fails at once
+        self.resumed_from = loaded.n - 2 if loaded is not None else None
+        """The height the checkpoint had reached when this scan was loaded from it (else None)."""
+        self.state = loaded or self._fresh()
         self.base, self.mode = self._base_values()
 
     def _rest_columns(self) -> tuple[np.ndarray, np.ndarray]:
@@ -685,14 +708,16 @@ class Scan:
         stop: Callable[[Scan], bool] | None = None,
         deadline: float | None = None,
         progress: Callable[[ScanProgress], None] | None = None,
-        checkpoint_every: float = CHECKPOINT_SECONDS,
+        checkpoint_every: float | None = None,
         past_period: bool = False,
     ) -> None:
         """Scan upward until height ``until`` (odd, inclusive), a certified period, ``stop(self)``
         true (checked between slices), or the ``deadline`` (time.monotonic()).  With ``past_period`` the
         scan goes on after certifying a period and decides every shape at every height (the tests
-        compare them all).  The checkpoint is written every ``checkpoint_every`` seconds, or less
-        often when writing it takes longer than a tenth of that."""
+        compare them all).  The checkpoint is written every ``checkpoint_every`` seconds (default:
+        :func:`checkpoint_seconds`), or less often when writing it takes longer than a tenth of that."""
+        if checkpoint_every is None:
+            checkpoint_every = self.checkpoint_every
         st = self.state
         limit = until if until is not None else 1 << 62
         hits = np.zeros((1 << 16, 2), dtype=np.int64)
@@ -834,7 +859,7 @@ class Scan:
         return ScanProgress(
             height=self.scanned_to, limit=limit, rate=rate, shapes=self.graph.shapes,
             families=self.graph.families, memory=self.memory_bytes(), seconds=st.seconds,
-            hits=tuple(self.hits(0)),
+            hits=tuple(self.hits(0)), position=self.position, resumed_from=self.resumed_from,
         )
 
     # -- exact period certification ------------------------------------------------------------------
@@ -1022,6 +1047,7 @@ class Scan:
             return None
         if path.is_dir():
             raise ValueError(f"the scan checkpoint {path} is a directory")
+        self._remove_stale_temporaries()
         if not path.exists():
             try:  # fail now, not after a long scan, if the checkpoint cannot be written
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -1048,6 +1074,31 @@ class Scan:
             return self._state_from(data)
         except (KeyError, ValueError, IndexError) as exc:
             raise ValueError(damaged.format(f"{type(exc).__name__}: {exc}")) from None
+
+    def _remove_stale_temporaries(self) -> None:
+        """Delete the temporary files ``<checkpoint>.tmp<pid>`` left by a scan killed while writing
+        its checkpoint (kill -9); a file whose process is still alive is left alone."""
+        assert self.checkpoint is not None
+        prefix = self.checkpoint.name + ".tmp"
+        try:
+            leftovers = [p for p in self.checkpoint.parent.iterdir() if p.name.startswith(prefix)]
+        except OSError:
+            return
+        for p in leftovers:
+            pid = p.name[len(prefix):]
+            if not pid.isdigit():
+                continue
+            try:
+                os.kill(int(pid), 0)
+                continue  # that process still runs
+            except ProcessLookupError:
+                pass
+            except (PermissionError, OverflowError):
+                continue
+            try:
+                p.unlink()
+            except OSError:
+                pass
 
     def _state_from(self, z: dict[str, np.ndarray]) -> ScanState:
         per = [int(x) for x in z["period"]]
