@@ -555,3 +555,26 @@ def test_checkpoint_interval_checked(tmp_path, monkeypatch) -> None:
     code, _, err = cli("solve", "6", "40", "74", "--no-store", "--checkpoint", str(tmp_path), "--odd-limit", "101")
     assert code == 2 and "SYLVER_CHECKPOINT_SECONDS must be a positive number of seconds" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("gens", [[8, 14], [10, 16, 24], [6, 16], [8, 18]], ids=str)
+def test_jobs_spread_long_children(gens: list[int], monkeypatch) -> None:
+    """With --jobs 2 the long positions after the even moves are solved in worker processes; the
+    answer is that of --jobs 1."""
+    import sylver.executors
+
+    one = solve(Position(gens), odd_limit=301, store=None, jobs=1).to_dict()
+    pools = []
+    real = sylver.executors.make_executor
+
+    def counting(jobs=None, cluster=None):
+        pools.append(jobs)
+        return real(jobs, cluster)
+
+    monkeypatch.setattr(sylver.executors, "make_executor", counting)
+    two = solve(Position(gens), odd_limit=301, store=None, jobs=2).to_dict()
+    assert pools and set(pools) == {2}
+    for d in (one, two):
+        for key in ("seconds", "peak_bytes"):
+            d.pop(key)
+    assert two == one

@@ -361,6 +361,8 @@ def _even_moves(position: Position, h: Position, ctx: Context, full: bool, limit
     ``unknown_even`` and (undecided long children) ``long_open``."""
     children = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
     children.sort(key=lambda c: (not _quiet(Position(x // 2 for x in c[1].generators)), c[0]))
+    if ctx.jobs > 1 or ctx.cluster:
+        _solve_long_apart([child for _, child in children], ctx, limit)
     for x, child in children:
         if not full and winning:
             break
@@ -374,6 +376,49 @@ def _even_moves(position: Position, h: Position, ctx: Context, full: bool, limit
             unknown_even.append(x)
             if cv.short is False:
                 long_open.append(x)
+
+
+def _solve_long_apart(children: list[Position], ctx: Context, limit: int | None) -> None:
+    """Solve the long children (g = 2, outcome only) that nothing in this call has decided or scanned
+    yet, each in its own process of ``--jobs`` / ``--cluster``, into ``ctx.verdicts``: they are
+    independent, and each is what :func:`solve_g2` would compute for it in this process (its own
+    scans, checkpoints and recursion).  A child whose family is in a scan of this call stays here,
+    where that scan is shared."""
+    from sylver.solver.shapes import gap_mask
+
+    todo = []
+    for child in children:
+        h = Position(x // 2 for x in child.generators)
+        if h.generators == (1,) or _quiet(h) or _known(child, ctx, False) is not None:
+            continue
+        key = gap_mask(h)
+        if any(key in scan.graph.fam_index for scan in ctx.scans):
+            continue
+        todo.append(child)
+    if len(todo) < 2 or not ctx.time_left():
+        return
+    from functools import partial
+
+    from sylver.executors import make_executor
+
+    workers = max(ctx.jobs, 1)
+    left = None if ctx.deadline is None else max(ctx.deadline - time.monotonic(), 0.001)
+    work = partial(_child_verdict, limit=limit, seconds=left, memory=max(ctx.memory // workers, 1 << 20),
+                   checkpoint_dir=ctx.checkpoint_dir, search_limit=ctx.search_limit)
+    with make_executor(ctx.jobs, ctx.cluster) as ex:
+        for child, v in zip(todo, ex.map(work, todo), strict=True):
+            ctx.verdicts[child] = v
+            _record(child, v, ctx)
+
+
+def _child_verdict(child: Position, *, limit: int | None, seconds: float | None, memory: int,
+                   checkpoint_dir: Path | None, search_limit: int) -> Verdict:
+    """:func:`solve_g2` for one long child, outcome only, in a worker process (no store: the caller
+    records the verdict)."""
+    ctx = Context(odd_limit=limit, deadline=None if seconds is None else time.monotonic() + seconds,
+                  memory=memory, store=None, jobs=1, cluster=None, progress=None,
+                  checkpoint_dir=checkpoint_dir, search_limit=search_limit)
+    return solve_g2(child, ctx, full=False, limit=limit)
 
 
 def _g2_reason(
