@@ -101,6 +101,20 @@ class TestSelfCheck:
         assert sol.self_check.states > 0
         assert sol.to_dict()["self_check"]["moves"] == [50, 105]
 
+    def test_reports_progress(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """A check can take as long as the solve: it reports which winning move it is checking."""
+        from sylver.solver import local
+
+        monkeypatch.setattr(local, "PROGRESS_EVERY", 0.0)
+        reports: list = []
+        sol = _fresh(Position("12,17"), check=True, progress=reports.append)
+        checks = [p for p in reports if p.checking is not None]
+        assert {p.checking for p in checks} == {50, 105}
+        assert all(p.root_moves == 2 and p.winning_moves == (50, 105) for p in checks)
+        assert [p.root_moves_decided for p in checks] == sorted(p.root_moves_decided for p in checks)
+        assert reports.index(checks[0]) > max(i for i, p in enumerate(reports) if p.checking is None)
+        assert sol.self_check is not None and max(p.states for p in checks) <= sol.self_check.states
+
     def test_p_answer_has_no_check(self) -> None:
         assert _fresh(Position("16,20,28,35,54"), check=True).self_check is None
 

@@ -69,9 +69,9 @@ class _ProgressView:
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
             self.live = Progress(
-                TextColumn("[bold]solving[/]"),
+                TextColumn("[bold]{task.description}[/]"),
                 BarColumn(),
-                TextColumn("{task.completed}/{task.total} root moves"),
+                TextColumn("{task.completed}/{task.total} {task.fields[unit]}"),
                 TextColumn("{task.fields[states]:,} states ({task.fields[rate]:,.0f}/s)"),
                 TextColumn("winning so far: {task.fields[wins]}"),
                 TimeElapsedColumn(),
@@ -79,10 +79,15 @@ class _ProgressView:
                 transient=True,
             )
             self.live.start()
-            self.task = self.live.add_task("solve", total=p.root_moves, states=0, rate=0, wins="none")
+            self.task = self.live.add_task(
+                "solving", total=p.root_moves, states=0, rate=0, wins="none", unit="root moves"
+            )
+        checking = p.checking is not None
         self.live.update(
             self.task, completed=p.root_moves_decided, total=p.root_moves, states=p.states,
             rate=p.states / max(p.seconds, 1e-9), wins=_moves_text(p.winning_moves),
+            description=f"self-check: the position after {p.checking}, afresh" if checking else "solving",
+            unit="winning moves checked" if checking else "root moves",
         )
 
     def _scan(self, p: Any) -> None:

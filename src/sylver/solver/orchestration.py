@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from sylver.errors import SelfCheckError
 from sylver.position import Outcome, Position
 from sylver.solver import kernels as _k
+from sylver.solver import local
 from sylver.solver.engine import (
     ENGINE,
     Counters,
@@ -131,6 +132,30 @@ def from_store(request: Request) -> Solution | None:
     )
 
 
+def _check_progress(
+    request: Request, sol: Solution, checked: int, move: int, counters: Counters
+) -> Callable[[int], None] | None:
+    """The engine's tick during the self-check of ``move``: a :class:`Progress` with ``checking``
+    set, every ``local.PROGRESS_EVERY`` seconds (a check can take as long as the solve)."""
+    report = request.progress
+    if report is None:
+        return None
+    last = begin = time.monotonic()
+
+    def tick(expanded: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= local.PROGRESS_EVERY:
+            last = now
+            report(Progress(
+                states=counters.expanded + expanded, seconds=now - begin,
+                root_moves_decided=checked, root_moves=len(sol.winning_moves),
+                winning_moves=sol.winning_moves, checking=move,
+            ))
+
+    return tick
+
+
 def self_check(sol: Solution, request: Request) -> Solution:
     """``sol`` with its :class:`SelfCheck`: each winning move's position searched afresh must be P."""
     begin = time.monotonic()
@@ -139,10 +164,11 @@ def self_check(sol: Solution, request: Request) -> Solution:
     with ENGINE.lock:
         ENGINE.clear()  # nothing the first search stored is used
         ENGINE.set_budget(request.budget)
-        for w in sol.winning_moves:
+        for i, w in enumerate(sol.winning_moves):
             try:
                 outcome = ENGINE.outcome(
-                    child_gaps(gaps, w), deadline=request.deadline, counters=counters
+                    child_gaps(gaps, w), deadline=request.deadline, counters=counters,
+                    tick=_check_progress(request, sol, i, w, counters),
                 )
             except SearchTimeout:
                 raise SolveTimeout(

@@ -139,3 +139,7 @@ class Progress:
     root_moves_decided: int
     root_moves: int
     winning_moves: tuple[int, ...]
+    checking: int | None = None
+    """During the self-check: the winning move whose position is being searched afresh (``states``
+    and ``seconds`` are then the check's, and the root-move counts count the winning moves checked,
+    of all to check); None while solving."""
