@@ -361,7 +361,7 @@ def _even_moves(position: Position, h: Position, ctx: Context, full: bool, limit
     ``unknown_even`` and (undecided long children) ``long_open``."""
     children = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
     children.sort(key=lambda c: (not _quiet(Position(x // 2 for x in c[1].generators)), c[0]))
-    if ctx.jobs > 1 or ctx.cluster:
+    if (ctx.jobs > 1 or ctx.cluster) and ctx.deadline is None:  # a worker may overrun a deadline
         _solve_long_apart([child for _, child in children], ctx, limit)
     for x, child in children:
         if not full and winning:
@@ -383,7 +383,7 @@ def _solve_long_apart(children: list[Position], ctx: Context, limit: int | None)
     yet, each in its own process of ``--jobs`` / ``--cluster``, into ``ctx.verdicts``: they are
     independent, and each is what :func:`solve_g2` would compute for it in this process (its own
     scans, checkpoints and recursion).  A child whose family is in a scan of this call stays here,
-    where that scan is shared."""
+    where that scan is shared.  Not used under a time limit: a worker cannot be stopped at it."""
     from sylver.solver.shapes import gap_mask
 
     todo = []
@@ -395,15 +395,14 @@ def _solve_long_apart(children: list[Position], ctx: Context, limit: int | None)
         if any(key in scan.graph.fam_index for scan in ctx.scans):
             continue
         todo.append(child)
-    if len(todo) < 2 or not ctx.time_left():
+    if len(todo) < 2:
         return
     from functools import partial
 
     from sylver.executors import make_executor
 
     workers = max(ctx.jobs, 1)
-    left = None if ctx.deadline is None else max(ctx.deadline - time.monotonic(), 0.001)
-    work = partial(_child_verdict, limit=limit, seconds=left, memory=max(ctx.memory // workers, 1 << 20),
+    work = partial(_child_verdict, limit=limit, memory=max(ctx.memory // workers, 1 << 20),
                    checkpoint_dir=ctx.checkpoint_dir, search_limit=ctx.search_limit)
     with make_executor(ctx.jobs, ctx.cluster) as ex:
         for child, v in zip(todo, ex.map(work, todo), strict=True):
@@ -411,12 +410,11 @@ def _solve_long_apart(children: list[Position], ctx: Context, limit: int | None)
             _record(child, v, ctx)
 
 
-def _child_verdict(child: Position, *, limit: int | None, seconds: float | None, memory: int,
-                   checkpoint_dir: Path | None, search_limit: int) -> Verdict:
+def _child_verdict(child: Position, *, limit: int | None, memory: int, checkpoint_dir: Path | None,
+                   search_limit: int) -> Verdict:
     """:func:`solve_g2` for one long child, outcome only, in a worker process (no store: the caller
     records the verdict)."""
-    ctx = Context(odd_limit=limit, deadline=None if seconds is None else time.monotonic() + seconds,
-                  memory=memory, store=None, jobs=1, cluster=None, progress=None,
+    ctx = Context(odd_limit=limit, deadline=None, memory=memory, store=None, jobs=1, cluster=None, progress=None,
                   checkpoint_dir=checkpoint_dir, search_limit=search_limit)
     return solve_g2(child, ctx, full=False, limit=limit)
 
