@@ -234,6 +234,16 @@ def _remember(keys, vals, count, h, n, sample_bit):  # pragma: no cover - compil
 
 
 @njit(cache=True)
+def _phase_zero(H, flags, K0, K, n, hkeys, hvals, hcount, sample):  # pragma: no cover - compiled
+    """At a phase 0 of the rest's period, in the family kernels: look up the state of S's family
+    (shapes K0..K - 1, its bit) in ``hkeys`` and store it with height ``n`` (block i kept when
+    i & sample = 0, counted in ``hcount[1]``); :func:`_remember`'s answer."""
+    block = hcount[1]
+    hcount[1] += 1
+    return _remember(hkeys, hvals, hcount, state_hash(H, flags, K0, K, 0, 1), n, block & sample)
+
+
+@njit(cache=True)
 def scan_kernel(
     n, n_end, deadline_steps, K0, T, fam, same_ptr, same_idx, no_col, no_tab, down_ptr, down_j, down_idx,
     fam_root, base, mode, H, flags, cur, killer, first_hit, hits, nhits, hkeys, hvals, hcount, rkeys,
@@ -313,9 +323,7 @@ def family_kernel(
         if phase == plen:
             phase = 0
             if hashing:
-                block = hcount[1]
-                hcount[1] += 1
-                got = _remember(hkeys, hvals, hcount, state_hash(H, flags, K0, K, 0, 1), n, block & sample)
+                got = _phase_zero(H, flags, K0, K, n, hkeys, hvals, hcount, sample)
                 if got != 0:
                     reason = 1 if got > 0 else 2
                     matched = got
@@ -390,9 +398,7 @@ def family_kernel_short(
         if phase == plen:
             phase = 0
             if hashing:
-                block = hcount[1]
-                hcount[1] += 1
-                got = _remember(hkeys, hvals, hcount, state_hash(H, flags, K0, K, 0, 1), n, block & sample)
+                got = _phase_zero(H, flags, K0, K, n, hkeys, hvals, hcount, sample)
                 if got != 0:
                     reason = 1 if got > 0 else 2
                     matched = got
