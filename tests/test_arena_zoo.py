@@ -166,7 +166,8 @@ def test_grandchild_is_frozen_between_turns_and_leaves_no_zombie() -> None:
     outcome = run_tournament(Config(specs, make_rules("koth", move_time=2), 2, seed=3), None, concurrency=1)
     assert len(outcome.records) == 4 and outcome.voids == 0
     for g in outcome.records:
-        assert g.reason == "named-one" and g.moves == (2, 3, 1), g
+        # the message leads with the bot's complaint (pytest cuts a record's repr short)
+        assert g.reason == "named-one" and g.moves == (2, 3, 1), (g.reason, g.moves, g.detail, g.cpu, g.walls)
         assert not g.learn_errors, g.learn_errors
     assert _bot_processes() == []
 
@@ -269,7 +270,8 @@ def test_grandchild_is_frozen_by_the_cgroup_v2_freezer() -> None:
         cgroups.use_roots(None)
     assert len(outcome.records) == 2 and outcome.voids == 0
     for g in outcome.records:
-        assert g.reason == "named-one" and g.moves == (2, 3, 1), g
+        # the message leads with the bot's complaint (pytest cuts a record's repr short)
+        assert g.reason == "named-one" and g.moves == (2, 3, 1), (g.reason, g.moves, g.detail, g.cpu, g.walls)
         assert not g.learn_errors, g.learn_errors
     assert _bot_processes() == []
 
