@@ -12,8 +12,10 @@ This module is the kernel's boundary: a :class:`~sylver.position.Position` becom
 
 from __future__ import annotations
 
+import math
 import mmap
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -31,17 +33,21 @@ MIN_TABLE = 1 << 12
 START_TABLE = 1 << 15
 """Keys of a fresh P table (256 KiB; its P filter, 32 KiB, fits the L1 cache), when the budget allows."""
 START_NTABLE = 1 << (k.N_BASE + 3)
-"""Keys (8 bytes) of a fresh N table: 2 MiB, allocated lazily by the OS.  It is also the least size
-from which the N table can grow (``2**kernels.N_BASE`` buckets: the index bits beyond are read from
-the stored keys)."""
+"""Keys (8 bytes) of a fresh N table: 2 MiB.  It is also the least size from which the N table can
+grow (``2**kernels.N_BASE`` blocks of one bucket: a bucket's place in its block is read from the
+stored keys, the block from the hash, which is not stored)."""
 LOAD = 0.25
-"""The P table (buckets of 8 slots that never spill) doubles when this fraction of its slots is
+"""The P table (buckets of 8 slots that never spill) grows when this fraction of its slots is
 used, until its share of the memory budget: a full bucket (which loses a P result, expensive to
 recompute) is then rare, about 1 in 5000 (Poisson with mean 2).  P-positions are about one state
-in ten, so this costs little memory."""
-LOAD_N = 0.5
-"""The same for the N table: 16 to 32 bytes per stored N state; at the moment it doubles about 2 %
-of its buckets are full (an N result lost is cheap to recompute: usually one P-table hit)."""
+in ten to twenty, so this costs little memory."""
+LOAD_N = 0.6
+"""The same for the N table: it holds 0.53 to 0.6 keys per slot (``GROWTH``), 13.3 to 15 bytes per
+stored N state; about 6 % of the stores then find their bucket full and overwrite a key (an N
+result lost is cheap to recompute: usually one P-table hit)."""
+GROWTH = 1.125
+"""A table grows by this factor (at least one bucket per block), in place (``kernels.bt_grow``),
+so its load stays within 1/8 of ``LOAD`` (``LOAD_N``) instead of halving at each doubling."""
 SLICE = 20_000
 """Expansions per kernel call: the clock, progress and Ctrl-C are checked between calls."""
 MAX_FROBENIUS = 16383
@@ -66,15 +72,22 @@ HUGE_PAGE = 1 << 21
 (transparent huge pages, ``madvise``): a probe at a random slot then rarely misses the TLB."""
 
 
+MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000 if sys.platform.startswith("linux") else 0)
+"""Reserve address space without committing memory (Python < 3.13 does not name the flag)."""
+
+
 def table_zeros(n: int, dtype: type) -> np.ndarray:
-    """A zeroed array of n items for a transposition table, on huge pages when large enough."""
+    """A zeroed array of n items for a transposition table, on huge pages when large enough.  The
+    memory is the operating system's zero pages until written: a table reserved at its cap costs
+    only the pages its used part touched (``Engine``)."""
     nbytes = n * np.dtype(dtype).itemsize
     advice = getattr(mmap, "MADV_HUGEPAGE", None)
     if nbytes < HUGE_PAGE or advice is None:
         return np.zeros(n, dtype=dtype)
     # private: the transparent huge pages of shared anonymous memory (shmem) are off on most
     # systems (``shmem_enabled`` = never), so a shared mapping would stay on 4 KiB pages
-    area = mmap.mmap(-1, nbytes + HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # zeroed
+    flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_NORESERVE
+    area = mmap.mmap(-1, nbytes + HUGE_PAGE, flags=flags)  # zeroed
     try:
         area.madvise(advice)
     except OSError:  # pragma: no cover - kernels without THP
@@ -158,8 +171,10 @@ class Engine:
 
     Two tables: ``ptable`` for P-positions (about one state in ten, so it stays small and hot) and
     ``ntable`` for N-positions, both of 8-byte keys in buckets of 8 that never spill (see
-    ``kernels``).  They grow by doubling at ``LOAD`` (P) and ``LOAD_N`` (N) until their share of the memory budget (a
-    quarter for P, the rest for N), then overwrite (graceful degradation)."""
+    ``kernels``).  Each is reserved at its share of the memory budget (a quarter for P, the rest for
+    N; ``table_zeros``: pages cost memory once written) and used from its start: ``ptable`` and
+    ``ntable`` are views of the used part, which grows in place by ``GROWTH`` at ``LOAD`` (P) and
+    ``LOAD_N`` (N) until the cap, then overwrites (graceful degradation)."""
 
     def __init__(self) -> None:
         self.lock = threading.RLock()
@@ -169,11 +184,8 @@ class Engine:
         """Stop a search that thrashes (``TableThrash``); off for shared tables that the budget
         did not limit (enlarging the budget would not help)."""
         self.max_p, self.max_n = START_TABLE, START_NTABLE
-        self.ptable = table_zeros(START_TABLE, np.uint64)
-        self.ntable = table_zeros(START_NTABLE, np.uint64)
-        self.pcount = self.ncount = 0
         self.use_filter = True
-        self._new_filter()
+        self.clear()
         self.moves = np.empty(1 << 14, dtype=np.int64)
         self.keys = np.empty(1 << 14, dtype=np.int64)
         self.chash = np.empty(2 << 14, dtype=np.uint64)  # hash and key of each child
@@ -193,7 +205,7 @@ class Engine:
     def attach(self, ptable: np.ndarray, ntable: np.ndarray, check_thrash: bool = True) -> None:
         """Use fixed-size tables shared with other processes (``--jobs``); they never grow.
         ``check_thrash``: their size was limited by the memory budget (see ``THRASH_SLOTS``)."""
-        self.ptable, self.ntable = ptable, ntable
+        self.ptable, self.ntable = self._pres, self._nres = ptable, ntable
         self.max_p, self.max_n = ptable.shape[0], self.ntable.shape[0]
         self.pcount = self.ncount = 0
         self.fixed = True
@@ -201,38 +213,60 @@ class Engine:
         self._new_filter()  # off: other processes write P entries that a private filter would miss
 
     def set_budget(self, memory_bytes: int) -> None:
-        """Cap the tables (powers of two of 8-byte keys): a quarter of the budget for P (and its
-        filter, an eighth of it), half for N; the largest power of two that fits for N when the
-        budget is not one (a budget of 12G: 2G for P, 8G for N)."""
+        """Cap the tables (8-byte keys): a power of two for P, within a quarter of the budget, with
+        its filter (an eighth of it at the cap); the rest for N, in whole ``START_NTABLE`` units (a
+        power of two when the rest is less than one).  A budget of 16G: 4 GiB for P, 11.5 GiB for N."""
         if self.fixed:
             return
         keys = max(MIN_TABLE * 4, memory_bytes // 8)
         self.max_p = 1 << ((keys // 4).bit_length() - 1)
         rest = keys - self.max_p - self.max_p // 8
-        self.max_n = max(MIN_TABLE, 1 << (rest.bit_length() - 1))
+        if rest >= START_NTABLE:
+            self.max_n = rest - rest % START_NTABLE
+        else:
+            self.max_n = max(MIN_TABLE, 1 << (rest.bit_length() - 1))
         n = self.ntable.shape[0]
         # Too large for the new cap; or an N table capped by an earlier, smaller budget below the
         # least size from which it can grow (START_NTABLE): it would stay that small for good.
         if self.ptable.shape[0] > self.max_p or n > self.max_n or n < min(START_NTABLE, self.max_n):
             self.clear()
+        else:
+            self._pres, self.ptable = self._reserved(self._pres, self.ptable, self.max_p)
+            self._nres, self.ntable = self._reserved(self._nres, self.ntable, self.max_n)
+
+    @staticmethod
+    def _reserved(res: np.ndarray, table: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
+        """A reservation of ``cap`` keys holding ``table`` at its start (``res`` when it is as large)."""
+        if res.shape[0] == cap:
+            return res, table
+        new = table_zeros(cap, np.uint64)
+        new[: table.shape[0]] = table
+        return new, new[: table.shape[0]]
 
     def clear(self) -> None:
         """Forget every stored outcome (and detach from shared tables)."""
         self.fixed = False
         self.check_thrash = True
-        self.ptable = table_zeros(min(START_TABLE, self.max_p), np.uint64)
-        self.ntable = table_zeros(min(START_NTABLE, self.max_n), np.uint64)
+        self._pres = table_zeros(self.max_p, np.uint64)
+        self._nres = table_zeros(self.max_n, np.uint64)
+        self.ptable = self._pres[: min(START_TABLE, self.max_p)]
+        self.ntable = self._nres[: min(START_NTABLE, self.max_n)]
         self.pcount = self.ncount = 0
         self._new_filter()
 
+    @staticmethod
+    def _filter_words(slots: int) -> int:
+        """Words of the P filter of a P table of ``slots`` keys: a power of two, 1/8 to 1/4 of its bytes."""
+        return max(1 << (max(slots // 8, 1) - 1).bit_length(), 64)
+
     def _new_filter(self) -> None:
-        """The P filter for the current P table: an eighth of its bytes (8 bits per P slot), built
+        """The P filter for the current P table (``_filter_words``: 8 to 16 bits per P slot), built
         from its entries; none (``fshift`` 0) for shared tables or when turned off."""
         if self.fixed or not self.use_filter:
             self.pfilt = np.zeros(1, dtype=np.uint64)
             self.fshift = 0
             return
-        words = max(self.ptable.shape[0] // 8, 64)
+        words = self._filter_words(self.ptable.shape[0])
         self.pfilt = table_zeros(words, np.uint64)
         self.fshift = 64 - (words.bit_length() - 1)
         k.pf_build(self.ptable, self.pfilt, self.fshift)
@@ -253,16 +287,21 @@ class Engine:
         return int(size * load) if least <= size < cap else 0
 
     @staticmethod
-    def _grown(table: np.ndarray, base: int) -> tuple[np.ndarray, int]:
-        new = table_zeros(table.shape[0] * 2, np.uint64)
-        return new, int(k.bt_grow(table, new, base))
+    def _grown(res: np.ndarray, table: np.ndarray, cap: int, base: int) -> tuple[np.ndarray, int]:
+        """The table grown in place by ``GROWTH`` (whole buckets per block, within ``cap`` keys) in
+        its reservation ``res``, and the keys it holds (``kernels.bt_grow``)."""
+        unit = k.SLOTS << base
+        m = table.shape[0] // unit
+        new = res[: min(max(m + 1, math.ceil(m * GROWTH)), cap // unit) * unit]
+        return new, int(k.bt_grow(new, table.shape[0] >> 3, base))
 
     def _grow_tables(self) -> None:
         if self.pcount >= self._limit(self.ptable, self.max_p) > 0:
-            self.ptable, self.pcount = self._grown(self.ptable, k.P_BASE)
-            self._new_filter()
+            self.ptable, self.pcount = self._grown(self._pres, self.ptable, self.max_p, k.P_BASE)
+            if self.fshift and self._filter_words(self.ptable.shape[0]) != self.pfilt.shape[0]:
+                self._new_filter()
         if self.ncount >= self._limit(self.ntable, self.max_n, LOAD_N, START_NTABLE) > 0:
-            self.ntable, self.ncount = self._grown(self.ntable, k.N_BASE)
+            self.ntable, self.ncount = self._grown(self._nres, self.ntable, self.max_n, k.N_BASE)
 
     def saturated(self) -> bool:
         """True when a table is at its budget cap and past its load: new results now overwrite
