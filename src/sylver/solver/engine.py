@@ -67,6 +67,11 @@ THRASH_OVERWRITES = 0.5
 """Least fraction of a thrashing search's expansions that overwrote a table entry (0.98-0.99 when
 thrashing: every new result evicts an older one)."""
 
+SPARE_MEMORY = 256 << 20
+"""A table does not grow into the last this many bytes of the machine's available memory
+(``available_memory``): it stops there, and the solve says so (``Engine.full``), instead of the
+process being killed for want of memory."""
+
 HUGE_PAGE = 1 << 21
 """Tables of at least this many bytes are mapped on 2 MiB pages where the kernel allows it
 (transparent huge pages, ``madvise``): a probe at a random slot then rarely misses the TLB."""
@@ -95,6 +100,18 @@ def table_zeros(n: int, dtype: type) -> np.ndarray:
     raw = np.frombuffer(area, dtype=np.uint8)
     start = -raw.ctypes.data % HUGE_PAGE  # a 2 MiB boundary, so whole huge pages cover the table
     return raw[start : start + nbytes].view(dtype)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory the machine can still give (Linux: ``MemAvailable``); None when unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 _UNITS = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
@@ -184,6 +201,9 @@ class Engine:
         """Stop a search that thrashes (``TableThrash``); off for shared tables that the budget
         did not limit (enlarging the budget would not help)."""
         self.max_p, self.max_n = START_TABLE, START_NTABLE
+        self.short_of_memory: int | None = None
+        """The machine's available bytes when a table could not grow for want of them (it stopped
+        below its cap); None when it did not happen since the last ``set_budget``."""
         self.use_filter = True
         self.clear()
         self.moves = np.empty(1 << 14, dtype=np.int64)
@@ -218,6 +238,7 @@ class Engine:
         power of two when the rest is less than one).  A budget of 16G: 4 GiB for P, 11.5 GiB for N."""
         if self.fixed:
             return
+        self.short_of_memory = None
         keys = max(MIN_TABLE * 4, memory_bytes // 8)
         self.max_p = 1 << ((keys // 4).bit_length() - 1)
         rest = keys - self.max_p - self.max_p // 8
@@ -287,21 +308,43 @@ class Engine:
         return int(size * load) if least <= size < cap else 0
 
     @staticmethod
-    def _grown(res: np.ndarray, table: np.ndarray, cap: int, base: int) -> tuple[np.ndarray, int]:
-        """The table grown in place by ``GROWTH`` (whole buckets per block, within ``cap`` keys) in
-        its reservation ``res``, and the keys it holds (``kernels.bt_grow``)."""
+    def _next_size(table: np.ndarray, cap: int, base: int) -> int:
+        """Keys of the table grown by ``GROWTH``: whole buckets per block, within ``cap`` keys."""
         unit = k.SLOTS << base
         m = table.shape[0] // unit
-        new = res[: min(max(m + 1, math.ceil(m * GROWTH)), cap // unit) * unit]
-        return new, int(k.bt_grow(new, table.shape[0] >> 3, base))
+        return min(max(m + 1, math.ceil(m * GROWTH)), cap // unit) * unit
+
+    def _affordable(self, extra: int) -> bool:
+        """Can the machine give ``extra`` more bytes (``SPARE_MEMORY`` kept)?  Records it when not."""
+        avail = available_memory()
+        if avail is None or extra + SPARE_MEMORY <= avail:
+            return True
+        self.short_of_memory = avail
+        return False
 
     def _grow_tables(self) -> None:
+        """Grow the tables past their load in place (``kernels.bt_grow``), within their caps and the
+        machine's available memory (a table that cannot have more stays as it is: capped)."""
         if self.pcount >= self._limit(self.ptable, self.max_p) > 0:
-            self.ptable, self.pcount = self._grown(self._pres, self.ptable, self.max_p, k.P_BASE)
-            if self.fshift and self._filter_words(self.ptable.shape[0]) != self.pfilt.shape[0]:
-                self._new_filter()
+            size = self._next_size(self.ptable, self.max_p, k.P_BASE)
+            words = self._filter_words(size)
+            extra = (size - self.ptable.shape[0]) * 8 + (words * 8 if words != self.pfilt.shape[0] else 0)
+            if self._affordable(extra):
+                old = self.ptable.shape[0] >> 3
+                self.ptable = self._pres[:size]
+                self.pcount = int(k.bt_grow(self.ptable, old, k.P_BASE))
+                if self.fshift and words != self.pfilt.shape[0]:
+                    self._new_filter()
+            else:
+                self.max_p = self.ptable.shape[0]
         if self.ncount >= self._limit(self.ntable, self.max_n, LOAD_N, START_NTABLE) > 0:
-            self.ntable, self.ncount = self._grown(self._nres, self.ntable, self.max_n, k.N_BASE)
+            size = self._next_size(self.ntable, self.max_n, k.N_BASE)
+            if self._affordable((size - self.ntable.shape[0]) * 8):
+                old = self.ntable.shape[0] >> 3
+                self.ntable = self._nres[:size]
+                self.ncount = int(k.bt_grow(self.ntable, old, k.N_BASE))
+            else:
+                self.max_n = self.ntable.shape[0]
 
     def saturated(self) -> bool:
         """True when a table is at its budget cap and past its load: new results now overwrite
