@@ -154,3 +154,126 @@ class TestBudget:
             assert e.max_n * 8 >= budget // 3
         if memory == "16G":
             assert e.max_n == 1 << 30
+
+
+def _misplaced(table, base: int) -> int:
+    """Keys of a bucket table not in the bucket that their top 32 bits give within the block
+    (``kernels.bucket``): 0 for a table laid out right, whatever it grew through."""
+    import numpy as np
+
+    from sylver.solver import kernels as k
+
+    nb = table.shape[0] // k.SLOTS
+    m = nb >> base if nb >= 1 << base else 1
+    slots = np.flatnonzero(table)
+    where = (slots // k.SLOTS) % m
+    want = ((table[slots] >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32)
+    return int(np.count_nonzero(where != want.astype(np.int64)))
+
+
+class TestGrowth:
+    """The tables grow in place by 1/8 (``Engine._grow_tables``, ``kernels.bt_grow``)."""
+
+    def test_same_answers_across_growth_steps(self) -> None:
+        """Tables that start small and grow dozens of times hold every key where a lookup looks,
+        count what they hold, stay within their load, and give the answers of tables that start at
+        the size the search needs (no growth) and of a search that keeps them warm."""
+        import numpy as np
+
+        from sylver.solver import kernels as k
+        from sylver.solver.engine import GROWTH, LOAD, LOAD_N, START_NTABLE, START_TABLE
+
+        grown = _fresh(Position("16,26,33,62,89,102"), check=False)
+        e = ENGINE
+        n_steps = round(np.log(e.ntable.shape[0] / START_NTABLE) / np.log(GROWTH))
+        assert n_steps >= 8 and e.ptable.shape[0] > 2 * START_TABLE
+        assert _misplaced(e.ntable, k.N_BASE) == 0 and _misplaced(e.ptable, k.P_BASE) == 0
+        assert e.ncount == np.count_nonzero(e.ntable) and e.pcount == np.count_nonzero(e.ptable)
+        assert LOAD_N / GROWTH - 0.01 <= e.ncount / e.ntable.shape[0] <= LOAD_N
+        assert e.pcount / e.ptable.shape[0] <= LOAD
+        for text in ["16,26,33,62,89,102", "12,17", "9,29,32", "6,52,87,133"]:
+            p = Position(text)
+            warm = solve(p, check=False)  # the grown tables, warm
+            e2 = Engine()
+            e2.set_budget(1 << 30)
+            e2.ptable, e2.ntable = e2._pres, e2._nres  # the whole cap from the start: no growth
+            e2._new_filter()
+            from sylver.solver import engine as engine_mod
+
+            old, engine_mod.ENGINE = engine_mod.ENGINE, e2
+            try:
+                from sylver.solver import local
+
+                local.ENGINE, before = e2, local.ENGINE
+                still = solve(p, check=False)
+            finally:
+                engine_mod.ENGINE = old
+                local.ENGINE = before
+            assert (warm.outcome, warm.winning_moves) == (still.outcome, still.winning_moves), text
+            if text == "16,26,33,62,89,102":
+                assert grown.outcome is Outcome.P and still.outcome is Outcome.P
+                assert abs(still.states - grown.states) < grown.states // 20  # overwrites cost little
+
+    def test_grow_keeps_every_key(self) -> None:
+        """``bt_grow`` re-lays a table for more buckets per block (from 1, 2, 3, 7 to as many as
+        1/8 more, or twice as many) without losing a key that fits, and puts each where ``bucket``
+        looks."""
+        import numpy as np
+
+        from sylver.solver import kernels as k
+
+        rng = np.random.default_rng(7)
+        base = k.P_BASE
+        unit = k.SLOTS << base
+        for m, m2 in [(1, 2), (2, 3), (3, 4), (7, 8), (8, 9), (16, 18), (5, 10)]:
+            table = np.zeros(m2 * unit, dtype=np.uint64)
+            h = rng.integers(0, 2**63, size=3 * m * unit // 8, dtype=np.uint64) * np.uint64(2)
+            keys = rng.integers(0, 2**64, size=h.shape[0], dtype=np.uint64) | np.uint64(1)
+            st = np.zeros(k.ST_SIZE, dtype=np.int64)
+            g = (np.int64((1 << base) - 1), np.int64(m))
+            for hh, kk in zip(h, keys):
+                k.bt_store(table, k.bucket(hh, kk, g), kk, st, k.COUNT)
+            held = set(table[table != 0].tolist())
+            assert len(held) == st[k.COUNT] > 0.9 * keys.shape[0]
+            n = k.bt_grow(table, m << base, base, np.zeros(m2 << base, dtype=np.uint8))
+            assert n == np.count_nonzero(table) and set(table[table != 0].tolist()) <= held
+            assert len(held) - n <= len(held) // 1000  # a new bucket fuller than 8: very rare
+            g2 = (np.int64((1 << base) - 1), np.int64(m2))
+            found = sum(bool(k._line_has64(table, k.bucket(hh, kk, g2), kk)) for hh, kk in zip(h, keys) if int(kk) in held)
+            assert found == n and _misplaced(table, base) == 0
+
+    def test_tables_cost_only_what_they_use(self) -> None:
+        """A 16G budget reserves its tables without the memory: the pages cost only once written."""
+        import os
+
+        if not os.path.exists("/proc/self/statm"):
+            pytest.skip("needs /proc")
+
+        def rss() -> int:
+            with open("/proc/self/statm") as f:
+                return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+        e = Engine()
+        before = rss()
+        e.set_budget(16 << 30)
+        assert e._nres.shape[0] * 8 > 11 << 30
+        assert rss() - before < 64 << 20
+        assert e.table_bytes < 4 << 20  # the used parts only
+
+    def test_short_of_memory(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Tables that the machine cannot let grow stop where they are (no out-of-memory kill); the
+        progress reports say so, with the machine's memory left, and the answer is the same."""
+        from sylver.solver import engine
+
+        monkeypatch.setattr(engine, "available_memory", lambda: 100 << 20)
+        reports: list = []
+        ENGINE.clear()
+        sol = solve(Position("16,26,33,62,89,102"), check=False, progress=reports.append)
+        assert sol.outcome is Outcome.P and sol.saturated
+        assert ENGINE.table_bytes < 4 << 20 and ENGINE.short_of_memory == 100 << 20
+        full = [p.tables_full for p in reports if p.tables_full]
+        assert full and full[-1] == "the machine's available memory (100M left)"
+        assert all(0 < p.table_bytes < 4 << 20 for p in reports)
+        monkeypatch.undo()
+        ENGINE.clear()
+        assert not solve(Position("16,26,33,62,89,102"), check=False).saturated

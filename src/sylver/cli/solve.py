@@ -43,6 +43,11 @@ def _open_store(path: str | None, no_store: bool) -> Any:
     return Store(path)
 
 
+FULL_NOTICE_SECONDS = 2.0
+"""A solve whose tables are full says so once it has run this long (a shorter one says it in its
+result: "the transposition tables reached the --memory budget")."""
+
+
 class _ProgressView:
     """A Rich progress line on stderr, shown only for solves that last more than half a second."""
 
@@ -59,7 +64,7 @@ class _ProgressView:
             self.resumed.add(p.position)  # said even without the live line (--json, no terminal)
             err_console.print(f"resuming the scan of {p.position.braces()} from its checkpoint at "
                               f"x = {p.resumed_from:,}", markup=False, highlight=False)
-        if getattr(p, "tables_full", None) and not self.full:
+        if getattr(p, "tables_full", None) and not self.full and p.seconds >= FULL_NOTICE_SECONDS:
             self.full = True  # said at once, even without the live line: the solve may take much longer
             err_console.print(f"the transposition tables are full ({p.tables_full}) after {p.states:,} "
                               f"states, {_mb(p.table_bytes)}: results are now overwritten and recomputed, "

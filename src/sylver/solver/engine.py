@@ -39,15 +39,25 @@ stored keys, the block from the hash, which is not stored)."""
 LOAD = 0.25
 """The P table (buckets of 8 slots that never spill) grows when this fraction of its slots is
 used, until its share of the memory budget: a full bucket (which loses a P result, expensive to
-recompute) is then rare, about 1 in 5000 (Poisson with mean 2).  P-positions are about one state
+recompute) is then rare, about 1 in 5000 (Poisson with mean 2).  P-positions are one stored state
 in ten to twenty, so this costs little memory."""
-LOAD_N = 0.6
-"""The same for the N table: it holds 0.53 to 0.6 keys per slot (``GROWTH``), 13.3 to 15 bytes per
-stored N state; about 6 % of the stores then find their bucket full and overwrite a key (an N
-result lost is cheap to recompute: usually one P-table hit)."""
+LOAD_N = 0.5
+"""The same for the N table while it is smaller than ``FINE_N``: it doubles at half full, so it
+holds 16 to 32 bytes per stored N state; at the moment it doubles about 2 % of its buckets are
+full (an N result lost is cheap to recompute: usually one P-table hit)."""
+LOAD_N_FINE = 0.65
+"""The N table's load from ``FINE_N`` keys on, where it grows by ``GROWTH``: 0.58 to 0.65 keys per
+slot, 12.3 to 13.8 bytes per stored N state; about 10 % of the stores then find their bucket full
+and overwrite a key (measured on {16,26,62,95,98,102}: 1-3 % more states than at 0.5)."""
+FINE_N = 1 << 25
+"""Keys (256 MiB) from which the N table grows by ``GROWTH`` instead of doubling; ``FINE_P`` for P
+(32 MiB).  Growing in place re-lays every key (``kernels.bt_grow``, about 12 ns a key), so growing
+by 1/8 costs 9 re-layings per key instead of 2: about a tenth of a small search's time, a few
+percent of a large one's, where the memory matters."""
+FINE_P = 1 << 22
 GROWTH = 1.125
-"""A table grows by this factor (at least one bucket per block), in place (``kernels.bt_grow``),
-so its load stays within 1/8 of ``LOAD`` (``LOAD_N``) instead of halving at each doubling."""
+"""A table of at least ``FINE_N`` (``FINE_P``) keys grows by this factor (at least one bucket per
+block), in place, so its load stays within 1/8 of its limit instead of halving at each doubling."""
 SLICE = 20_000
 """Expansions per kernel call: the clock, progress and Ctrl-C are checked between calls."""
 MAX_FROBENIUS = 16383
@@ -302,17 +312,36 @@ class Engine:
         return int(self.ptable.nbytes + self.ntable.nbytes + self.pfilt.nbytes)
 
     @staticmethod
+    def _load_n(size: int) -> float:
+        """Keys per slot at which an N table of ``size`` keys grows."""
+        return LOAD_N if size < FINE_N else LOAD_N_FINE
+
+    @staticmethod
     def _limit(table: np.ndarray, cap: int, load: float = LOAD, least: int = 0) -> int:
         """Entries allowed before the table must grow (0: it never grows)."""
         size = table.shape[0]
         return int(size * load) if least <= size < cap else 0
 
+    def _p_limit(self) -> int:
+        return self._limit(self.ptable, self.max_p)
+
+    def _n_limit(self) -> int:
+        return self._limit(self.ntable, self.max_n, self._load_n(self.ntable.shape[0]), START_NTABLE)
+
     @staticmethod
-    def _next_size(table: np.ndarray, cap: int, base: int) -> int:
-        """Keys of the table grown by ``GROWTH``: whole buckets per block, within ``cap`` keys."""
+    def _next_size(table: np.ndarray, cap: int, base: int, fine: int) -> int:
+        """Keys of the table grown: doubled below ``fine`` keys, else by ``GROWTH`` (whole buckets
+        per block); within ``cap`` keys."""
         unit = k.SLOTS << base
         m = table.shape[0] // unit
-        return min(max(m + 1, math.ceil(m * GROWTH)), cap // unit) * unit
+        grown = 2 * m if table.shape[0] < fine else max(m + 1, math.ceil(m * GROWTH))
+        return min(grown, cap // unit) * unit
+
+    @staticmethod
+    def _relay(table: np.ndarray, old: int, base: int) -> int:
+        """``kernels.bt_grow`` of ``table`` from its first ``old`` keys: the keys it holds."""
+        fill = np.zeros(table.shape[0] // k.SLOTS, dtype=np.uint8)
+        return int(k.bt_grow(table, old // k.SLOTS, base, fill))
 
     def _affordable(self, extra: int) -> bool:
         """Can the machine give ``extra`` more bytes (``SPARE_MEMORY`` kept)?  Records it when not."""
@@ -325,24 +354,24 @@ class Engine:
     def _grow_tables(self) -> None:
         """Grow the tables past their load in place (``kernels.bt_grow``), within their caps and the
         machine's available memory (a table that cannot have more stays as it is: capped)."""
-        if self.pcount >= self._limit(self.ptable, self.max_p) > 0:
-            size = self._next_size(self.ptable, self.max_p, k.P_BASE)
+        if self.pcount >= self._p_limit() > 0:
+            size = self._next_size(self.ptable, self.max_p, k.P_BASE, FINE_P)
             words = self._filter_words(size)
             extra = (size - self.ptable.shape[0]) * 8 + (words * 8 if words != self.pfilt.shape[0] else 0)
             if self._affordable(extra):
-                old = self.ptable.shape[0] >> 3
+                old = self.ptable.shape[0]
                 self.ptable = self._pres[:size]
-                self.pcount = int(k.bt_grow(self.ptable, old, k.P_BASE))
+                self.pcount = self._relay(self.ptable, old, k.P_BASE)
                 if self.fshift and words != self.pfilt.shape[0]:
                     self._new_filter()
             else:
                 self.max_p = self.ptable.shape[0]
-        if self.ncount >= self._limit(self.ntable, self.max_n, LOAD_N, START_NTABLE) > 0:
-            size = self._next_size(self.ntable, self.max_n, k.N_BASE)
+        if self.ncount >= self._n_limit() > 0:
+            size = self._next_size(self.ntable, self.max_n, k.N_BASE, FINE_N)
             if self._affordable((size - self.ntable.shape[0]) * 8):
-                old = self.ntable.shape[0] >> 3
+                old = self.ntable.shape[0]
                 self.ntable = self._nres[:size]
-                self.ncount = int(k.bt_grow(self.ntable, old, k.N_BASE))
+                self.ncount = self._relay(self.ntable, old, k.N_BASE)
             else:
                 self.max_n = self.ntable.shape[0]
 
@@ -352,7 +381,7 @@ class Engine:
         if self.fixed:
             return bool(np.count_nonzero(self.ntable) >= LOAD_N * self.ntable.shape[0])
         return (self.ptable.shape[0] >= self.max_p and self.pcount >= LOAD * self.ptable.shape[0]) or (
-            self.ntable.shape[0] >= self.max_n and self.ncount >= LOAD_N * self.ntable.shape[0]
+            self.ntable.shape[0] >= self.max_n and self.ncount >= self._load_n(self.ntable.shape[0]) * self.ntable.shape[0]
         )
 
     def _thrashing(self, st: np.ndarray) -> bool:
@@ -360,7 +389,7 @@ class Engine:
         expanded = int(st[k.EXPANDED])
         if not self.check_thrash or expanded <= THRASH_SLOTS * (self.ptable.shape[0] + self.ntable.shape[0]):
             return False
-        if self._limit(self.ptable, self.max_p) or self._limit(self.ntable, self.max_n, LOAD_N, START_NTABLE):
+        if self._p_limit() or self._n_limit():
             return False  # a table can still grow
         return int(st[k.OVERWRITE]) >= THRASH_OVERWRITES * expanded
 
@@ -451,8 +480,8 @@ class Engine:
             while True:
                 st[k.COUNT] = self.ncount
                 st[k.PCOUNT] = self.pcount
-                st[k.LIMIT] = self._limit(self.ntable, self.max_n, LOAD_N, START_NTABLE)
-                st[k.PLIMIT] = self._limit(self.ptable, self.max_p)
+                st[k.LIMIT] = self._n_limit()
+                st[k.PLIMIT] = self._p_limit()
                 st[k.FSHIFT] = self.fshift
                 status = k.search(
                     self.bits, W, (self.hashes, self.mvbase, self.nmv, self.idx, self.last),
