@@ -47,14 +47,16 @@ holds 16 to 32 bytes per stored N state; at the moment it doubles about 2 % of i
 full (an N result lost is cheap to recompute: usually one P-table hit)."""
 LOAD_N_FINE = 0.65
 """The N table's load from ``FINE_N`` keys on, where it grows by ``GROWTH``: 0.58 to 0.65 keys per
-slot, 12.3 to 13.8 bytes per stored N state; about 10 % of the stores then find their bucket full
-and overwrite a key (measured on {16,26,62,95,98,102}: 1-3 % more states than at 0.5)."""
-FINE_N = 1 << 25
-"""Keys (256 MiB) from which the N table grows by ``GROWTH`` instead of doubling; ``FINE_P`` for P
-(32 MiB).  Growing in place re-lays every key (``kernels.bt_grow``, about 12 ns a key), so growing
-by 1/8 costs 9 re-layings per key instead of 2: about a tenth of a small search's time, a few
-percent of a large one's, where the memory matters."""
-FINE_P = 1 << 22
+slot, 12.3 to 13.8 bytes per stored N state.  About 10 % of the stores then find their bucket full
+and overwrite a key: {16,26,62,95,98,102}, with this from 256 MiB on, searched 1.4 % more states."""
+FINE_N = 1 << 26
+"""Keys (512 MiB) from which the N table grows by ``GROWTH`` instead of doubling; ``FINE_P`` for P
+(64 MiB).  Growing in place re-lays every key (``kernels.bt_grow``, 12-14 ns a key here), so growing
+by 1/8 costs 9 re-layings per key instead of 2: a tenth of a small search's time, 3 % of
+{16,26,62,95,98,102}'s (27 M states) from 256 MiB on, and the memory matters only beyond.  From
+512 MiB the N table holds 17 to 44 M keys before its first step by 1/8, so from 40 M stored states
+on a search keeps 16 bytes per stored state or less."""
+FINE_P = 1 << 23
 GROWTH = 1.125
 """A table of at least ``FINE_N`` (``FINE_P``) keys grows by this factor (at least one bucket per
 block), in place, so its load stays within 1/8 of its limit instead of halving at each doubling."""
