@@ -57,6 +57,7 @@ by 1/8 costs 9 re-layings per key instead of 2: a tenth of a small search's time
 512 MiB the N table holds 17 to 44 M keys before its first step by 1/8, so from 40 M stored states
 on a search keeps 16 bytes per stored state or less."""
 FINE_P = 1 << 23
+"""Keys (64 MiB) from which the P table grows by ``GROWTH`` instead of doubling (``FINE_N``)."""
 GROWTH = 1.125
 """A table of at least ``FINE_N`` (``FINE_P``) keys grows by this factor (at least one bucket per
 block), in place, so its load stays within 1/8 of its limit instead of halving at each doubling."""
@@ -81,8 +82,8 @@ thrashing: every new result evicts an older one)."""
 
 SPARE_MEMORY = 256 << 20
 """A table does not grow into the last this many bytes of the machine's available memory
-(``available_memory``): it stops there, and the solve says so (``Engine.full``), instead of the
-process being killed for want of memory."""
+(``available_memory``): it stops there (``Engine.short_of_memory``), and the solve says so in its
+progress reports, instead of the process being killed for want of memory."""
 
 HUGE_PAGE = 1 << 21
 """Tables of at least this many bytes are mapped on 2 MiB pages where the kernel allows it
@@ -202,8 +203,9 @@ class Engine:
     ``ntable`` for N-positions, both of 8-byte keys in buckets of 8 that never spill (see
     ``kernels``).  Each is reserved at its share of the memory budget (a quarter for P, the rest for
     N; ``table_zeros``: pages cost memory once written) and used from its start: ``ptable`` and
-    ``ntable`` are views of the used part, which grows in place by ``GROWTH`` at ``LOAD`` (P) and
-    ``LOAD_N`` (N) until the cap, then overwrites (graceful degradation)."""
+    ``ntable`` are views of the used part, which grows in place at ``LOAD`` (P) and ``LOAD_N``
+    (N), doubling while small and by ``GROWTH`` from ``FINE_P`` and ``FINE_N`` keys on, until the
+    cap, then overwrites (graceful degradation)."""
 
     def __init__(self) -> None:
         self.lock = threading.RLock()

@@ -16,9 +16,10 @@ Transposition tables: every position has two independent 64-bit hashes of its ga
 **hash** (``gap_hash``) and the **key** (``key_hash``: another mixer, other constants).  P-positions
 and N-positions live in separate tables of 8-byte keys, in buckets of ``SLOTS`` = 8 (one cache line,
 compared in one vector operation) that never spill: a full bucket overwrites one key (graceful
-degradation: a lost result is recomputed, never wrong).  The bucket index takes its low ``base``
-bits from the hash and, as the table doubles, further bits from the key (``bucket``), so a table
-grows by splitting each bucket on a bit of its stored keys.  A stored key answers a lookup only when
+degradation: a lost result is recomputed, never wrong).  A table is 2**``base`` blocks of m buckets:
+the block comes from ``base`` bits of the hash, the bucket within it from the key's top 32 bits
+scaled to m (``bucket``), so a table grows in place to any larger m from its stored keys alone
+(``bt_grow``).  A stored key answers a lookup only when
 the bucket and the whole 63-bit key agree: two independent hashes agreeing on at least 63 + 9 bits,
 at most 8 / 2**72 per lookup whatever the table's size (the previous design compared 47 bits of a
 single hash in the N table; at 10**8 stored states that is a false N about once per 10**6 lookups,
@@ -27,7 +28,7 @@ in the semigroup, both are computed from the position's Kunz vector instead (``s
 t < 240 the key is then a bijection of the position itself, and no false match is possible.
 P-positions are about one state in ten, so their table stays small, and most expansions are decided
 by it alone; in front of it a one-word Bloom filter (the P filter, two bits per P-position, an
-eighth of the P table) stays in the L2 cache and answers most lookups (the misses) without touching
+eighth of the P table's bytes, up to a quarter while that grows by 1/8) stays in the L2 cache and answers most lookups (the misses) without touching
 the table.
 
 Expanding a position (counted in ``stats``):
