@@ -157,8 +157,9 @@ class TestBudget:
 
 
 def _misplaced(table, base: int) -> int:
-    """Keys of a bucket table not in the bucket that their top 32 bits give within the block
-    (``kernels.bucket``): 0 for a table laid out right, whatever it grew through."""
+    """Keys of a bucket table not in the bucket that their top 32 bits give within their block
+    (``kernels.bucket``: index r << base | block): 0 for a table laid out right, whatever it grew
+    through."""
     import numpy as np
 
     from sylver.solver import kernels as k
@@ -166,7 +167,7 @@ def _misplaced(table, base: int) -> int:
     nb = table.shape[0] // k.SLOTS
     m = nb >> base if nb >= 1 << base else 1
     slots = np.flatnonzero(table)
-    where = (slots // k.SLOTS) % m
+    where = (slots // k.SLOTS) >> base
     want = ((table[slots] >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32)
     return int(np.count_nonzero(where != want.astype(np.int64)))
 
@@ -222,7 +223,7 @@ class TestGrowth:
             h = rng.integers(0, 2**63, size=3 * m * unit // 8, dtype=np.uint64) * np.uint64(2)
             keys = rng.integers(0, 2**64, size=h.shape[0], dtype=np.uint64) | np.uint64(1)
             st = np.zeros(k.ST_SIZE, dtype=np.int64)
-            g = (np.int64((1 << base) - 1), np.int64(m))
+            g = (np.int64((1 << base) - 1), np.int64(m), np.int64(base))
             for hh, kk in zip(h, keys, strict=True):
                 k.bt_store(table, k.bucket(hh, kk, g), kk, st, k.COUNT)
             held = set(table[table != 0].tolist())
@@ -230,7 +231,7 @@ class TestGrowth:
             n = k.bt_grow(table, m << base, base, np.zeros(m2 << base, dtype=np.uint8))
             assert n == np.count_nonzero(table) and set(table[table != 0].tolist()) <= held
             assert len(held) - n <= len(held) // 1000  # a new bucket fuller than 8: very rare
-            g2 = (np.int64((1 << base) - 1), np.int64(m2))
+            g2 = (np.int64((1 << base) - 1), np.int64(m2), np.int64(base))
             found = sum(bool(k._line_has64(table, k.bucket(hh, kk, g2), kk)) for hh, kk in zip(h, keys, strict=True) if int(kk) in held)
             assert found == n and _misplaced(table, base) == 0
 

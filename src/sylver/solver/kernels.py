@@ -16,10 +16,10 @@ Transposition tables: every position has two independent 64-bit hashes of its ga
 **hash** (``gap_hash``) and the **key** (``key_hash``: another mixer, other constants).  P-positions
 and N-positions live in separate tables of 8-byte keys, in buckets of ``SLOTS`` = 8 (one cache line,
 compared in one vector operation) that never spill: a full bucket overwrites one key (graceful
-degradation: a lost result is recomputed, never wrong).  A table is 2**``base`` blocks of m buckets:
-the block comes from ``base`` bits of the hash, the bucket within it from the key's top 32 bits
-scaled to m (``bucket``), so a table grows in place to any larger m from its stored keys alone
-(``bt_grow``).  A stored key answers a lookup only when
+degradation: a lost result is recomputed, never wrong).  A table is 2**``base`` blocks of m buckets
+(bucket r of block b at index r * 2**base + b): the block comes from ``base`` bits of the hash, the
+bucket within it from the key's top 32 bits scaled to m (``bucket``), so a table grows in place to
+any larger m from its stored keys alone (``bt_grow``).  A stored key answers a lookup only when
 the bucket and the whole 63-bit key agree: two independent hashes agreeing on at least 63 + 9 bits,
 at most 8 / 2**72 per lookup whatever the table's size (the previous design compared 47 bits of a
 single hash in the N table; at 10**8 stored states that is a false N about once per 10**6 lookups,
@@ -515,28 +515,28 @@ RSHIFT = np.uint64(32)
 
 @njit(cache=True, forceinline=True, _nrt=False)
 def bt_geometry(table, base):  # pragma: no cover - compiled
-    """(bmask, m) of a bucket table: 2**base blocks of m buckets (``bucket``) when it has at least
-    2**base buckets (a multiple of it); else (buckets - 1, 1): one bucket per block (a power of two
-    of them)."""
+    """(bmask, m, base) of a bucket table: 2**base blocks of m buckets (``bucket``) when it has at
+    least 2**base buckets (a multiple of it); else (buckets - 1, 1, 0): blocks of one bucket (a power
+    of two of them)."""
     nb = table.shape[0] >> 3
     if nb < (1 << base):
-        return nb - 1, 1
-    return (1 << base) - 1, nb >> base
+        return nb - 1, 1, 0
+    return (1 << base) - 1, nb >> base, base
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
 def bucket(h, key, g):  # pragma: no cover - compiled
     """First slot of the bucket of the position with hash h and key ``key`` in a table of geometry
-    g = (bmask, m) (``bt_geometry``): block ``(h >> 6) & bmask`` (``base`` bits of the hash), and in
-    it bucket ``(key >> 32) * m >> 32`` (the key's top 32 bits scaled to m buckets, which is monotone
-    in m: a table grows in place, ``bt_grow``).
+    g = (bmask, m, base) (``bt_geometry``): block ``(h >> 6) & bmask`` (``base`` bits of the hash),
+    and in it bucket r = ``(key >> 32) * m >> 32`` (the key's top 32 bits scaled to m, which is
+    monotone in m: a table grows in place, ``bt_grow``), at index ``r << base | block`` (the blocks
+    interleaved: one multiplication per index, not two).
 
     A stored key matches a probe only when both have the same bucket (so the same ``base`` bits of h)
     and the same 63-bit key: a false match needs two independent hashes to agree on 63 + ``base``
     bits (at most 8 / 2**(63 + base) per lookup, whatever the table's size)."""
-    m = g[1]
-    i = (np.int64(h >> np.uint64(6)) & g[0]) * m + np.int64(((key >> RSHIFT) * np.uint64(m)) >> RSHIFT)
-    return i << 3
+    r = np.int64(((key >> RSHIFT) * np.uint64(g[1])) >> RSHIFT)
+    return ((r << g[2]) | (np.int64(h >> np.uint64(6)) & g[0])) << 3
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -559,33 +559,30 @@ def bt_store(table, i, key, st, slot):  # pragma: no cover - compiled
 def bt_grow(table, old, base, fill):  # pragma: no cover - compiled
     """Grow a bucket table in place: its keys are laid out for its first ``old`` buckets (at least
     2**base, a multiple of it), the rest of ``table`` is zero; afterwards they are laid out for all
-    of its buckets.  A key's bucket only moves up as m grows (``bucket``), so the old buckets are
+    of its buckets.  A key's index only moves up as m grows (``bucket``), so the old buckets are
     re-laid from the last down, each one's keys going to buckets at or above it that hold only
     re-laid keys.  ``fill`` (zeros, a byte per new bucket) counts the keys re-laid into each, so
     that no line is read back right after a store to it (a stalled store-to-load forwarding; this
     takes a third less time than finding the empty slot in the line).  Returns the number of keys
     kept (a key whose new bucket is full is dropped: rare, and a lost result is recomputed)."""
-    m_old = old >> base
-    m = (table.shape[0] >> 3) >> base
-    um = np.uint64(m)
+    um = np.uint64((table.shape[0] >> 3) >> base)
+    bmask = (1 << base) - 1
     n = 0
-    for blk in range((1 << base) - 1, -1, -1):
-        first = blk * m
-        for r in range(m_old - 1, -1, -1):
-            i = (blk * m_old + r) << 3
-            used = _line_mask64(table, i, U0) ^ np.uint64((1 << SLOTS) - 1)
-            while used != U0:
-                s = np.int64(_ctz(used))
-                used &= used - U1
-                e = table[i + s]
-                table[i + s] = U0
-                d = first + np.int64(((e >> RSHIFT) * um) >> RSHIFT)
-                c = np.int64(fill[d])
-                if c < SLOTS:
-                    # d == this bucket: c <= s, a slot already re-laid
-                    table[(d << 3) + c] = e
-                    fill[d] = c + 1
-                    n += 1
+    for b in range(old - 1, -1, -1):
+        i = b << 3
+        used = _line_mask64(table, i, U0) ^ np.uint64((1 << SLOTS) - 1)
+        while used != U0:
+            s = np.int64(_ctz(used))
+            used &= used - U1
+            e = table[i + s]
+            table[i + s] = U0
+            d = (np.int64(((e >> RSHIFT) * um) >> RSHIFT) << base) | (b & bmask)
+            c = np.int64(fill[d])
+            if c < SLOTS:
+                # d == this bucket: c <= s, a slot already re-laid
+                table[(d << 3) + c] = e
+                fill[d] = c + 1
+                n += 1
     return n
 
 
