@@ -64,7 +64,7 @@ def _cpu() -> bytes:
     keep = ("vendor_id", "cpu family", "model", "model name", "flags", "Features", "CPU implementer",
             "CPU architecture", "CPU variant", "CPU part")
     try:
-        lines = []
+        lines: list[str] = []
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
             for line in f:
                 if not line.strip():
@@ -217,7 +217,7 @@ def forget(module_name: str | None = None) -> None:
 # -- building -----------------------------------------------------------------------------------
 def _spec(t: Any) -> list[Any]:
     """A numba argument type as JSON for ``_checker`` (int64, boolean, arrays, tuples of them)."""
-    from numba.core import types
+    from numba import types
     from numba.np.numpy_support import as_dtype
 
     if t == types.int64:
@@ -226,7 +226,7 @@ def _spec(t: Any) -> list[Any]:
         return ["bool"]
     if isinstance(t, types.Array) and t.layout in ("C", "A") and t.aligned:
         return ["array", as_dtype(t.dtype).str, t.ndim, t.layout, not t.mutable]
-    if isinstance(t, types.BaseTuple):
+    if isinstance(t, (types.Tuple, types.UniTuple)):
         return ["tuple", [_spec(x) for x in t.types]]
     raise ValueError(f"argument type {t} is not supported ahead of time")
 
@@ -261,6 +261,7 @@ def build(module_name: str) -> Path:
         try:
             parent.mkdir(parents=True, exist_ok=True)
             tmp = Path(tempfile.mkdtemp(prefix=".sylver-aot-", dir=parent))
+            tmp.chmod(0o755)  # readable by all, as numba's cache files are
         except OSError as e:
             raise AotUnavailable(f"cannot write to {parent}: {e}") from e
         try:
