@@ -245,3 +245,17 @@ class TestBuild:
         assert out.returncode == 0, out.stderr
         assert out.stdout.startswith("unavailable: no working C compiler"), out.stdout + out.stderr
         assert not (tmp_path / "aot").exists() or not any((tmp_path / "aot").iterdir())
+
+
+def test_a_build_removes_the_modules_of_older_sources(tmp_path: Path) -> None:
+    """Same module and environment, another key: stale, removed; another environment or module: kept."""
+    env = aot._environment()
+    for name, module, environment in [("new", "m_k_new", env), ("old", "m_k_old", env),
+                                      ("other-python", "m_k_x", "elsewhere"), ("other-module", "n_k_y", env)]:
+        d = tmp_path / f"sylver-aot-{name}"
+        d.mkdir()
+        (d / aot.MANIFEST).write_text(json.dumps({"module": module, "environment": environment}))
+    (tmp_path / "sylver-aot-unreadable").mkdir()
+    aot._remove_stale(tmp_path, "m.k", env, tmp_path / "sylver-aot-new")
+    assert sorted(d.name for d in tmp_path.iterdir()) == [
+        "sylver-aot-new", "sylver-aot-other-module", "sylver-aot-other-python", "sylver-aot-unreadable"]

@@ -95,6 +95,16 @@ def _numba_version() -> bytes:
         return spec.origin.encode()
 
 
+def _environment() -> str:
+    """A hash of what the machine code depends on besides the sources: Python, numpy, numba, the CPU."""
+    h = hashlib.sha256()
+    for part in (sys.version.encode(), sys.implementation.cache_tag.encode(), np.__version__.encode(),
+                 _numba_version(), sys.platform.encode(), _cpu()):
+        h.update(part)
+        h.update(b"\0")
+    return h.hexdigest()[:24]
+
+
 def key(module: ModuleType) -> str:
     """The key of the ahead-of-time module of ``module`` (see the module doc)."""
     h = hashlib.sha256()
@@ -102,11 +112,22 @@ def key(module: ModuleType) -> str:
     for path in (Path(module.__file__ or ""), here / "jit.py", here / "aot.py"):
         h.update(path.read_bytes())
         h.update(b"\0")
-    for part in (sys.version.encode(), sys.implementation.cache_tag.encode(), np.__version__.encode(),
-                 _numba_version(), sys.platform.encode(), _cpu()):
-        h.update(part)
-        h.update(b"\0")
+    h.update(_environment().encode())
     return h.hexdigest()[:24]
+
+
+def _remove_stale(parent: Path, module_name: str, environment: str, keep: Path) -> None:
+    """Delete the modules of ``module_name`` built in the same environment from older sources."""
+    prefix = module_name.replace(".", "_") + "_"
+    for d in parent.glob("sylver-aot-*"):
+        if d == keep:
+            continue
+        try:
+            manifest = json.loads((d / MANIFEST).read_text())
+        except (OSError, ValueError):
+            continue
+        if str(manifest.get("module", "")).startswith(prefix) and manifest.get("environment") == environment:
+            shutil.rmtree(d, ignore_errors=True)
 
 
 def _checker(spec: list[Any]) -> Callable[[Any], bool]:
@@ -284,16 +305,21 @@ def build(module_name: str) -> Path:
                 raise AotUnavailable(f"the AOT build failed: {type(e).__name__}: {e}") from e
             data = (tmp / cc.output_file).read_bytes()
             manifest = {
-                "key": k, "module": name, "file": cc.output_file,
+                "key": k, "environment": _environment(), "module": name, "file": cc.output_file,
                 "sha256": hashlib.sha256(data).hexdigest(), "exports": exports,
                 "built_with": {"python": sys.version.split()[0], "numpy": np.__version__,
                                "numba": sys.modules["numba"].__version__},
             }
             (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
-            if final.exists():
-                shutil.rmtree(final)
-            os.replace(tmp, final)
+            try:
+                if final.exists():  # damaged (a current module was not built again)
+                    shutil.rmtree(final)
+                os.replace(tmp, final)
+            except OSError as e:  # another build of the same key finished first: use it
+                if not _load(module)[0]:
+                    raise AotUnavailable(f"cannot move the module into {final}: {e}") from e
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+    _remove_stale(parent, module_name, _environment(), final)
     forget(module_name)
     return final
