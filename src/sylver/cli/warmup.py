@@ -12,7 +12,7 @@ from sylver.cli.common import app, err_console
 def warmup() -> None:
     """Compile the numba kernels ahead (about a minute, once per install; `make` runs it).
 
-    Every command that needs a kernel compiles it at its first run on a machine and caches it next to the sources; this compiles them all at once, with a line per kernel that takes long. Afterwards every kernel loads from the cache in a fraction of a second. With a C compiler it also builds the solver's kernels ahead of time, into a C extension module that `sylver solve` loads without numba (0.7 s less at each start). It also byte-compiles sylver's Python modules, which Python does not cache by itself where PYTHONDONTWRITEBYTECODE is set.
+    Every command that needs a kernel compiles it at its first run on a machine and caches it next to the sources; this compiles them all at once, with a line per kernel that takes long. Afterwards every kernel loads from the cache in a fraction of a second. With a C compiler it also builds the solver's kernels ahead of time, into a C extension module that `sylver solve` loads without numba (0.9 s less at each start). It also byte-compiles sylver's Python modules, which Python does not cache by itself where PYTHONDONTWRITEBYTECODE is set.
     """
     import compileall
 
@@ -45,9 +45,9 @@ def _ahead_of_time() -> None:
         where = aot.build(module)
     except aot.AotUnavailable as e:
         err_console.print(f"warm-up: note: {e}; the solver's kernels load through numba instead (about "
-                          "0.7 s more at the start of `sylver solve`)", highlight=False, markup=False)
+                          "0.9 s more at the start of `sylver solve`)", highlight=False, markup=False, soft_wrap=True)
         return
-    err_console.print(f"warm-up: built {where}", highlight=False, markup=False)
+    err_console.print(f"warm-up: built {where}", highlight=False, markup=False, soft_wrap=True)
 
 
 def _semigroup_and_theory() -> None:
