@@ -201,6 +201,7 @@ USE = (
 class TestBuild:
     """Build, load, then change the source: the module is stale and not used."""
 
+    @pytest.mark.slow  # a C build: 10-20 s
     def test_build_use_and_stale(self, tmp_path: Path) -> None:
         if not _compiler_works():
             pytest.skip("no C compiler here")

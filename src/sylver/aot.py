@@ -299,10 +299,7 @@ def build(module_name: str) -> Path:
                 ret = dispatcher.overloads[args].signature.return_type
                 cc.export(kernel.__name__, ret(*args))(kernel.py_func)
                 exports[kernel.__name__] = [_spec(a) for a in args]
-            try:
-                cc.compile()
-            except Exception as e:
-                raise AotUnavailable(f"the AOT build failed: {type(e).__name__}: {e}") from e
+            cc.compile()
             data = (tmp / cc.output_file).read_bytes()
             manifest = {
                 "key": k, "environment": _environment(), "module": name, "file": cc.output_file,
@@ -318,6 +315,10 @@ def build(module_name: str) -> Path:
             except OSError as e:  # another build of the same key finished first: use it
                 if not _load(module)[0]:
                     raise AotUnavailable(f"cannot move the module into {final}: {e}") from e
+        except AotUnavailable:
+            raise
+        except Exception as e:  # the JIT still runs the kernels: an install goes on without the module
+            raise AotUnavailable(f"the AOT build failed: {type(e).__name__}: {e}") from e
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     _remove_stale(parent, module_name, _environment(), final)
