@@ -156,8 +156,12 @@ class TestArgumentTypes:
 
     def test_other_types_go_to_the_jit(self, solver_aot: None) -> None:
         gaps = root_gaps(Position("16,20,28,35,54"))
-        assert kernels.genus_of(gaps, 0, 2) == kernels.genus_of(gaps.astype(np.int64).view(np.uint64).copy(), 0, 2)
-        assert not kernels.genus_of._aot[1]((gaps.astype(np.float64), 0, 2))
+        strided = np.zeros(4, dtype=np.uint64)[::2]  # not contiguous: not the declared type
+        strided[:] = gaps
+        assert kernels.genus_of.ahead_of_time is not None
+        assert not kernels.genus_of._aot[1]((strided, 0, 2))
+        assert kernels.genus_of(strided, 0, 2) == kernels.genus_of(gaps, 0, 2) == 59
+        assert kernels.genus_of.loaded
 
 
 PROBE = '''
