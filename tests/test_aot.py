@@ -105,6 +105,26 @@ class TestSameAnswers:
         seen = np.zeros(1 << 10, dtype=np.uint64)
         assert self._both(kernels.count_reachable, gaps, seen) == (27, 27)
 
+    def test_certificate_kernels(self, solver_aot: None) -> None:
+        """The refutations of a P-position's moves from the P table (``prove.py``), both ways."""
+        p = Position("16,20,28,35,54")
+        ENGINE.clear()
+        assert solve(p).outcome.value == "P"
+        gaps = root_gaps(p)
+        W = gaps.shape[0]
+        n = sum(1 for x in kernels.gap_list(gaps, 0, W) if x >= 2)
+        outputs = []
+        for run in (kernels.refute_moves, kernels.refute_moves.compiled()):
+            replies, after = np.zeros(n, dtype=np.int64), np.zeros(n * W, dtype=np.uint64)
+            outputs.append((run(gaps, ENGINE.ptable, replies, after), replies, after))
+        assert outputs[0][0] == outputs[1][0] == n
+        assert np.array_equal(outputs[0][1], outputs[1][1]) and np.array_equal(outputs[0][2], outputs[1][2])
+        assert (outputs[0][1] > 0).sum() > n // 2  # most replies come from the table
+        buf = np.zeros(2 * W, dtype=np.uint64)
+        buf[:W] = child_gaps(gaps, 39)
+        a, b = self._both(kernels.known_p_reply, buf, W, ENGINE.ptable)
+        assert a == b and a > 0
+
     def test_searches(self, solver_aot: None) -> None:
         """Outcome, winning moves, states and every counter of the search, for 2 words (t < 128, the
         specialised width), 3, 4 (t < 256, unrolled) and 5."""
