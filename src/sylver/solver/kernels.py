@@ -53,8 +53,19 @@ Expanding a position (counted in ``stats``):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+
+from sylver import jit
+from sylver.jit import intrinsic
+
+
+def njit(**options):
+    """:func:`sylver.jit.njit` for these kernels: never run as Python (they call LLVM intrinsics)."""
+    return jit.njit(interpret=False, **options)
+
+
+BITS = "uint64[::1]"
+"""Gap bitsets, tables and filters, as the kernels compiled ahead of time (``aot=``) take them."""
+INTS = "int64[::1]"
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -114,6 +125,8 @@ ORDER_GENUS_DESC = 3  # most gaps first
 
 @intrinsic
 def _popcount(typingctx, x):  # pragma: no cover - compiled
+    from numba import types
+
     sig = types.uint64(types.uint64)
 
     def codegen(context, builder, signature, args):
@@ -124,6 +137,8 @@ def _popcount(typingctx, x):  # pragma: no cover - compiled
 
 @intrinsic
 def _ctz(typingctx, x):  # pragma: no cover - compiled
+    from numba import types
+
     sig = types.uint64(types.uint64)
 
     def codegen(context, builder, signature, args):
@@ -136,6 +151,8 @@ def _ctz(typingctx, x):  # pragma: no cover - compiled
 
 @intrinsic
 def _clz(typingctx, x):  # pragma: no cover - compiled
+    from numba import types
+
     sig = types.uint64(types.uint64)
 
     def codegen(context, builder, signature, args):
@@ -149,6 +166,8 @@ def _clz(typingctx, x):  # pragma: no cover - compiled
 @intrinsic
 def _prefetch(typingctx, arr, i):  # pragma: no cover - compiled
     """Hint the CPU to load ``arr[i]`` into cache (llvm.prefetch; a no-op for correctness)."""
+    from numba import types
+
     sig = types.void(arr, i)
 
     def codegen(context, builder, signature, args):
@@ -175,6 +194,8 @@ def _line_mask(width, lanes):
 
     @intrinsic
     def line_mask(typingctx, arr, i, v):  # pragma: no cover - compiled
+        from numba import types
+
         sig = types.uint64(arr, i, v)
 
         def codegen(context, builder, signature, args):
@@ -285,7 +306,7 @@ def hash2_word0(h, c1):  # pragma: no cover - compiled
     return h
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, aot=f"({BITS}, int64, int64, int64, int64)")
 def play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
     """Write into ``bits[dst:dst+W]`` the gap set of the position at ``src`` after naming gap x.
 
@@ -327,7 +348,7 @@ def play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
     # word stalls store-to-load forwarding)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, aot=f"({BITS}, int64, int64)")
 def top_bit(bits, off, W):  # pragma: no cover - compiled
     """t: the largest gap (-1 when there is none)."""
     for i in range(W - 1, -1, -1):
@@ -337,7 +358,7 @@ def top_bit(bits, off, W):  # pragma: no cover - compiled
     return -1
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, aot=f"({BITS}, int64, int64)")
 def genus_of(bits, off, W):  # pragma: no cover - compiled
     g = 0
     for i in range(W):
@@ -345,7 +366,7 @@ def genus_of(bits, off, W):  # pragma: no cover - compiled
     return g
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, aot=f"({BITS}, int64, int64, int64)")
 def is_ender(bits, off, W, t):  # pragma: no cover - compiled
     """True iff every gap n with t/2 < n < t has t - n in S (weak antisymmetry = ender, sec. 3)."""
     lo = t // 2 + 1
@@ -366,7 +387,7 @@ def is_ender(bits, off, W, t):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, aot=f"({BITS}, int64, int64)")
 def is_terminal(bits, off, W):  # pragma: no cover - compiled
     """True iff the only gap is 1 (the position {2,3})."""
     if bits[off] != np.uint64(2):
@@ -448,7 +469,7 @@ def keys2(c0, c1):  # pragma: no cover - compiled
     return hash2(c0, c1), key2_word0(word0_key(c0), c1)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, aot=f"({BITS}, int64, int64)")
 def state_keys(bits, off, W):  # pragma: no cover - compiled
     """(hash, key) of the position with gap set ``bits[off:off+W]``: the hash picks its table bucket,
     the key is stored (``bucket``).  Both depend on the position only, not on W.
@@ -555,7 +576,7 @@ def bt_store(table, i, key, st, slot):  # pragma: no cover - compiled
     st[OVERWRITE] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, aot=f"({BITS}, int64, int64, uint8[::1])")
 def bt_grow(table, old, base, fill):  # pragma: no cover - compiled
     """Grow a bucket table in place: its keys are laid out for its first ``old`` buckets (at least
     2**base, a multiple of it), the rest of ``table`` is zero; afterwards they are laid out for all
@@ -601,7 +622,7 @@ def pf_maybe(pfilt, fshift, key):  # pragma: no cover - compiled
     return (pfilt[np.int64(key >> np.uint64(fshift))] & b) == b
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, aot=f"({BITS}, {BITS}, int64)")
 def pf_build(ptab, pfilt, fshift):  # pragma: no cover - compiled
     """Fill the P filter ``pfilt`` (cleared first) from every key of ``ptab``."""
     for k in range(pfilt.shape[0]):
@@ -625,7 +646,7 @@ def n_has(ntab, h, key, ng):  # pragma: no cover - compiled
     return _line_has64(ntab, bucket(h, key, ng), key)
 
 
-@njit(cache=True)
+@njit(cache=True, aot="(Array(int64, 1, 'C', readonly=True), int64)")
 def gaps_from_apery(ap, W):  # pragma: no cover - compiled
     """The gap bitset (W words) of the semigroup with Apéry set ``ap`` (gcd 1)."""
     out = np.zeros(W, dtype=np.uint64)
@@ -639,7 +660,7 @@ def gaps_from_apery(ap, W):  # pragma: no cover - compiled
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, aot=f"({BITS}, int64, int64)")
 def gap_list(bits, off, W):  # pragma: no cover - compiled
     g = genus_of(bits, off, W)
     out = np.empty(g, dtype=np.int64)
@@ -749,7 +770,8 @@ CHUNK = 4
 """Children generated (and their P-filter words prefetched) before any of them is looked up."""
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, aot=f"({BITS}, int64, Tuple(({BITS}, {INTS}, {INTS}, {INTS}, {INTS})), Tuple(({INTS}, {INTS}, {BITS})), "
+      f"UniTuple(int16[::1], 3), UniTuple({BITS}, 3), {INTS}, int64)")
 def search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no cover - compiled
     """The search (``_search``), inlined twice: for 2 words (t < 128, the commonest width) with
     constant loop bounds (every bitset loop unrolled), and for any width.
@@ -1006,7 +1028,7 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                 return _suspend(st, sp, res, children, GROW_TABLE)
 
 
-@njit(cache=True)
+@njit(cache=True, aot=f"({BITS}, int64, int64)")
 def min_generators(bits, off, W):  # pragma: no cover - compiled
     """The minimal generators of the semigroup with the gap set at ``bits[off:off+W]``."""
     t = top_bit(bits, off, W)
@@ -1045,7 +1067,7 @@ def min_generators(bits, off, W):  # pragma: no cover - compiled
     return np.sort(out[:k])
 
 
-@njit(cache=True)
+@njit(cache=True, aot=f"({BITS}, int64, {BITS})")
 def known_p_reply(bits, W, ptab):  # pragma: no cover - compiled
     """A move y >= 2 from the position in ``bits[0:W]`` whose result is {2,3} or stored as P; else 0.
 
@@ -1067,7 +1089,7 @@ def known_p_reply(bits, W, ptab):  # pragma: no cover - compiled
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, aot=f"({BITS}, {BITS}, {INTS}, {BITS})")
 def refute_moves(gaps, ptab, replies, after):  # pragma: no cover - compiled
     """For a position claimed P (gap set ``gaps``), a refutation of each of its moves x >= 2
     (increasing), for proof certificates: ``replies[k]`` is 0 when the position after the k-th move
@@ -1135,7 +1157,7 @@ def _seen_add(seen, h, key):  # pragma: no cover - compiled
         i = (i + 1) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, aot=f"({BITS}, {BITS})")
 def count_reachable(root, seen):  # pragma: no cover - compiled
     """Number of distinct positions reachable from ``root`` by moves other than 1, counting the root.
 
