@@ -23,28 +23,34 @@ if TYPE_CHECKING:  # imported where used, so that every command does not pay for
     from sylver.position import Position
 
 
-def _defer_markdown() -> None:
-    """Let Typer's help formatter import ``rich.markdown`` without loading it.
+def _defer(module: str, *classes: str) -> None:
+    """Let Typer's help formatter import ``module`` without loading it.
 
     ``typer.rich_utils`` (imported to render ``--help`` and usage errors) imports ``rich.markdown``,
-    which imports markdown-it: about 0.1 s, a third of ``sylver --help``, for markup mode
-    "markdown", which this app does not use (``rich_markup_mode="rich"`` below).  Until something
-    builds a ``Markdown``, the module is a placeholder whose ``Markdown`` loads the real module
-    (which then replaces the placeholder) and builds the real object."""
-    if "rich.markdown" in sys.modules:
+    which imports markdown-it (about 0.1 s, a third of ``sylver --help``), for markup mode
+    "markdown", which this app does not use (``rich_markup_mode="rich"`` below); and
+    ``rich.traceback``, which imports pygments (about 0.02 s), for pretty exceptions, which this app
+    turns off.  Until one of ``classes`` is used (called, or a class attribute such as
+    ``Traceback.from_exception`` read), the module is a placeholder whose classes load the real
+    module (which then replaces the placeholder) and hand over to the real class."""
+    if module in sys.modules:
         return
 
     def real() -> types.ModuleType:
-        if sys.modules.get("rich.markdown") is placeholder:
-            del sys.modules["rich.markdown"]
-        return importlib.import_module("rich.markdown")
+        if sys.modules.get(module) is placeholder:
+            del sys.modules[module]
+        return importlib.import_module(module)
 
-    class Markdown:
-        def __new__(cls, *args: Any, **kwargs: Any) -> Any:
-            return real().Markdown(*args, **kwargs)
+    class Deferred(type):
+        def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+            return getattr(real(), cls.__name__)(*args, **kwargs)
 
-    placeholder = types.ModuleType("rich.markdown", "placeholder until a Markdown is built")
-    placeholder.Markdown = Markdown  # type: ignore[attr-defined]
+        def __getattr__(cls, name: str) -> Any:
+            return getattr(getattr(real(), cls.__name__), name)
+
+    placeholder = types.ModuleType(module, "placeholder until one of its classes is used")
+    for name in classes:
+        setattr(placeholder, name, Deferred(name, (), {}))
 
     def attribute(name: str) -> Any:
         if name.startswith("__"):  # asked by the import system (``__path__``…): not the real module's
@@ -52,10 +58,11 @@ def _defer_markdown() -> None:
         return getattr(real(), name)
 
     placeholder.__getattr__ = attribute  # type: ignore[method-assign]
-    sys.modules["rich.markdown"] = placeholder
+    sys.modules[module] = placeholder
 
 
-_defer_markdown()
+_defer("rich.markdown", "Markdown")
+_defer("rich.traceback", "Traceback")
 
 
 COMMANDS: dict[str, tuple[str, str]] = {
