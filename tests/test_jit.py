@@ -194,6 +194,8 @@ class TestLazyImports:
         table = {name: ("sylver.cli" + ("." + module if module else ""), line)
                  for name, (module, line) in COMMANDS.items()}
         assert real == table
+        modules = {path.stem for path in (Path(SRC) / "sylver" / "cli").glob("*.py")} - {"__init__", "common"}
+        assert modules == {module for module, _ in COMMANDS.values()} - {""}  # a new module has its commands listed
 
 
 class TestCompilationNotice:
