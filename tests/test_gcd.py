@@ -578,3 +578,127 @@ def test_jobs_spread_long_children(gens: list[int], monkeypatch) -> None:
         for key in ("seconds", "peak_bytes"):
             d.pop(key)
     assert two == one
+
+
+# -- --time-limit and Ctrl-C with --jobs: the workers are stopped ---------------------------------
+
+SLOW_WORKERS = """
+import os, sys, time
+import sylver.solver.periodic as periodic
+
+_real, _parent, _pids = periodic.solve_base, os.getpid(), {pids!r}
+
+
+def _slow(positions, **kw):  # a base region far too hard for the time given, in the workers only
+    if os.getpid() != _parent:
+        with open(_pids, "a") as fh:
+            fh.write(f"{{os.getpid()}}\\n")
+        time.sleep(60)
+    return _real(positions, **kw)
+
+
+periodic.solve_base = _slow
+"""
+
+
+def _warm() -> None:
+    """Compile (or load) the kernels before a timed solve: compiling is not interruptible."""
+    solve(Position([8, 10, 22]), store=None)
+
+
+def _alive(pids_file) -> list[int]:
+    """The processes named in ``pids_file`` that still run (not ended, not zombies)."""
+    import psutil
+
+    pids = {int(x) for x in pids_file.read_text().split()} if pids_file.exists() else set()
+    alive = []
+    for pid in pids:
+        try:
+            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                alive.append(pid)
+        except psutil.NoSuchProcess:
+            pass
+    return alive
+
+
+def test_time_limit_holds_with_jobs(tmp_path) -> None:
+    """--time-limit with --jobs 2: the answer comes within the limit (plus a margin), says what is
+    undecided, and the worker processes busy with the long even moves' positions (here: with a
+    base region that takes a minute) are ended, not waited for."""
+    import time
+
+    import sylver.solver.periodic as periodic
+
+    _warm()
+    pids = tmp_path / "pids"
+    real = periodic.solve_base
+    exec(SLOW_WORKERS.format(pids=str(pids)), {})  # replaces periodic.solve_base
+    try:
+        start = time.monotonic()
+        sol = solve(Position([14, 16]), odd_limit=301, time_limit=3, jobs=2, store=None)
+        wall = time.monotonic() - start
+    finally:
+        periodic.solve_base = real
+    assert wall < 3 + 3, wall
+    assert pids.exists(), "no long child reached a worker"
+    assert sol.verdict in ("N", "unknown") and not sol.complete
+    assert "undecided even moves" in sol.reason
+    assert _alive(pids) == []
+
+
+def test_time_limit_holds_in_base_region_with_jobs(tmp_path) -> None:
+    """--time-limit with --jobs 2 while the workers solve the root's base region (704 positions for
+    {6,40,74}, here each chunk taking a minute): the solve ends at the limit (nothing is proven, so
+    it says that: SolveTimeout) and the workers are ended."""
+    import time
+
+    import sylver.solver.periodic as periodic
+    from sylver.solver import SolveTimeout
+
+    _warm()
+    pids = tmp_path / "pids"
+    real = periodic.solve_base
+    exec(SLOW_WORKERS.format(pids=str(pids)), {})  # replaces periodic.solve_base
+    start = time.monotonic()
+    try:
+        with pytest.raises(SolveTimeout, match="not solved within 2 s"):
+            solve(Position([6, 40, 74]), odd_limit=301, time_limit=2, jobs=2, store=None)
+    finally:
+        periodic.solve_base = real
+    assert time.monotonic() - start < 2 + 3
+    assert pids.exists() and _alive(pids) == []
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_jobs_workers(tmp_path) -> None:
+    """Ctrl-C (SIGINT to the main process only) during a --jobs 2 solve whose workers are busy:
+    the command ends within seconds, says it was interrupted, and no worker is left running."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    pids = tmp_path / "pids"
+    script = SLOW_WORKERS.format(pids=str(pids)) + (
+        "from sylver.cli import main\n"
+        "main(['solve', '14', '16', '--odd-limit', '301', '--jobs', '2', '--no-store'])\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=dict(os.environ))
+    try:
+        deadline = time.monotonic() + 120
+        while not pids.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert proc.poll() is None and pids.exists(), "no worker started"
+        time.sleep(0.5)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=60)
+        took = time.monotonic() - sent
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stdout and "Traceback" not in stderr
+    assert took < 5, took
+    assert _alive(pids) == []

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -186,28 +187,45 @@ def _record(position: Position, v: Verdict, ctx: Context) -> None:
         ctx.store.put_result(position, v.outcome, tuple(v.winning), v.complete, 0)
 
 
-def _solve_chunk(ps: list[Position], memory: int) -> list[bool]:
+def _wall(deadline: float | None) -> float | None:
+    """A ``time.monotonic()`` deadline as a ``time.time()`` one, for a task in another process (a
+    Dask worker may run on another machine, where only the wall clock is shared)."""
+    return None if deadline is None else time.time() + (deadline - time.monotonic())
+
+
+def _monotonic(wall: float | None) -> float | None:
+    """The inverse of :func:`_wall`, in the worker."""
+    return None if wall is None else time.monotonic() + (wall - time.time())
+
+
+def _solve_chunk(ps: list[Position], memory: int, deadline: float | None) -> list[bool]:
+    """:func:`sylver.solver.periodic.solve_base` in a worker process (``deadline``: wall clock)."""
     from sylver.solver.periodic import solve_base
 
-    return solve_base(ps, memory=memory)
+    return solve_base(ps, memory=memory, deadline=_monotonic(deadline))
 
 
 def _solve_many(positions: list[Position], ctx: Context) -> list[bool]:
     """Decide gcd-1 positions with :func:`sylver.solver.periodic.solve_base` (the self-checked
     path of :func:`sylver.solver.solve`), split over processes with ``--jobs`` / ``--cluster``; they
-    get half the memory budget (the scans the other half)."""
+    get half the memory budget (the scans the other half).  TimeoutError at the deadline (the
+    workers are stopped then, see :func:`sylver.executors.run_until`)."""
     from sylver.solver.periodic import solve_base
 
     memory = max(ctx.memory // 2, 1 << 17)
     if (ctx.jobs > 1 or ctx.cluster) and len(positions) >= 64:
         from functools import partial
 
-        from sylver.executors import make_executor
+        from sylver.executors import make_executor, run_until
 
         size = max(16, len(positions) // (8 * max(ctx.jobs, 1)))
         chunks = [positions[i : i + size] for i in range(0, len(positions), size)]
+        work = partial(_solve_chunk, memory=memory, deadline=_wall(ctx.deadline))
         with make_executor(ctx.jobs, ctx.cluster) as ex:
-            return [v for part in ex.map(partial(_solve_chunk, memory=memory), chunks) for v in part]
+            done = run_until(ex, work, chunks, ctx.deadline)
+        if len(done) < len(chunks):
+            raise TimeoutError("time limit reached")
+        return [v for i in range(len(chunks)) for v in done[i]]
     return solve_base(positions, memory=memory, deadline=ctx.deadline)
 
 
@@ -358,64 +376,96 @@ def _even_moves(position: Position, h: Position, ctx: Context, full: bool, limit
                 winning: list[int], unknown_even: list[int], long_open: list[int]) -> None:
     """Decide the even moves 2y of a position with g = 2 (each a position with g = 2, solved for its
     outcome only), short children first (cheap), then long ones; append to ``winning``,
-    ``unknown_even`` and (undecided long children) ``long_open``."""
+    ``unknown_even`` and (undecided long children) ``long_open``.  With ``--jobs`` / ``--cluster``
+    the long children go to worker processes (:func:`_long_apart`) while this one decides the short
+    ones."""
     children = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
-    children.sort(key=lambda c: (not _quiet(Position(x // 2 for x in c[1].generators)), c[0]))
-    if (ctx.jobs > 1 or ctx.cluster) and ctx.deadline is None:  # a worker may overrun a deadline
-        _solve_long_apart([child for _, child in children], ctx, limit)
-    for x, child in children:
-        if not full and winning:
-            break
-        if not ctx.time_left():
-            unknown_even.append(x)
-            continue
-        cv = solve_g2(child, ctx, full=False, limit=limit)
-        if cv.outcome is Outcome.P:
-            winning.append(x)
-        elif cv.outcome is None:
-            unknown_even.append(x)
-            if cv.short is False:
-                long_open.append(x)
+    short = {x: _quiet(Position(y // 2 for y in child.generators)) for x, child in children}
+    children.sort(key=lambda c: (not short[c[0]], c[0]))
+    with _long_apart([child for _, child in children], ctx, limit) as collect:
+        for x, child in children:
+            if not full and winning:
+                break
+            if not short[x]:
+                collect()
+            try:
+                if not ctx.time_left():
+                    raise TimeoutError
+                cv = solve_g2(child, ctx, full=False, limit=limit)
+            except TimeoutError:  # the deadline passed: the child is undecided, the rest stands
+                unknown_even.append(x)
+                if not short[x]:
+                    long_open.append(x)
+                continue
+            if cv.outcome is Outcome.P:
+                winning.append(x)
+            elif cv.outcome is None:
+                unknown_even.append(x)
+                if cv.short is False:
+                    long_open.append(x)
 
 
-def _solve_long_apart(children: list[Position], ctx: Context, limit: int | None) -> None:
-    """Solve the long children (g = 2, outcome only) that nothing in this call has decided or scanned
-    yet, each in its own process of ``--jobs`` / ``--cluster``, into ``ctx.verdicts``: they are
+@contextmanager
+def _long_apart(children: list[Position], ctx: Context, limit: int | None) -> Iterator[Callable[[], None]]:
+    """With ``--jobs`` / ``--cluster``: send the long children (g = 2, outcome only) that nothing in
+    this call has decided or scanned yet to worker processes, each in its own task; they are
     independent, and each is what :func:`solve_g2` would compute for it in this process (its own
     scans, checkpoints and recursion).  A child whose family is in a scan of this call stays here,
-    where that scan is shared.  Not used under a time limit: a worker cannot be stopped at it."""
+    where that scan is shared.  Yields ``collect()``: wait for the workers' verdicts (into
+    ``ctx.verdicts``) until the deadline, where the workers are stopped (a child not finished by
+    then stays undecided).  Until then this process works with ``jobs = 1`` (the workers have the
+    cores); leaving the block stops the tasks not collected (Ctrl-C, or a winning move found)."""
     from sylver.solver.shapes import gap_mask
 
     todo = []
-    for child in children:
-        h = Position(x // 2 for x in child.generators)
-        if h.generators == (1,) or _quiet(h) or _known(child, ctx, False) is not None:
-            continue
-        key = gap_mask(h)
-        if any(key in scan.graph.fam_index for scan in ctx.scans):
-            continue
-        todo.append(child)
+    if ctx.jobs > 1 or ctx.cluster:
+        for child in children:
+            h = Position(x // 2 for x in child.generators)
+            if h.generators == (1,) or _quiet(h) or _known(child, ctx, False) is not None:
+                continue
+            key = gap_mask(h)
+            if any(key in scan.graph.fam_index for scan in ctx.scans):
+                continue
+            todo.append(child)
     if len(todo) < 2:
+        yield lambda: None
         return
     from functools import partial
 
-    from sylver.executors import make_executor
+    from sylver.executors import Tasks, make_executor
 
-    workers = max(ctx.jobs, 1)
-    work = partial(_child_verdict, limit=limit, memory=max(ctx.memory // workers, 1 << 20),
-                   checkpoint_dir=ctx.checkpoint_dir, search_limit=ctx.search_limit)
-    with make_executor(ctx.jobs, ctx.cluster) as ex:
-        for child, v in zip(todo, ex.map(work, todo), strict=True):
-            ctx.verdicts[child] = v
-            _record(child, v, ctx)
+    jobs = ctx.jobs
+    work = partial(_child_verdict, limit=limit, memory=max(ctx.memory // max(jobs, 1), 1 << 20),
+                   checkpoint_dir=ctx.checkpoint_dir, search_limit=ctx.search_limit,
+                   deadline=_wall(ctx.deadline))
+    with make_executor(jobs, ctx.cluster) as ex:
+        tasks = Tasks(ex, work, todo)
+        collected = False
+
+        def collect() -> None:
+            nonlocal collected
+            if collected:
+                return
+            collected = True
+            ctx.jobs = jobs
+            for i, v in sorted(tasks.collect(ctx.deadline).items()):
+                ctx.verdicts[todo[i]] = v
+                _record(todo[i], v, ctx)
+
+        ctx.jobs = 1
+        try:
+            yield collect
+        finally:
+            ctx.jobs = jobs
+            tasks.stop()
 
 
 def _child_verdict(child: Position, *, limit: int | None, memory: int, checkpoint_dir: Path | None,
-                   search_limit: int) -> Verdict:
+                   search_limit: int, deadline: float | None) -> Verdict:
     """:func:`solve_g2` for one long child, outcome only, in a worker process (no store: the caller
-    records the verdict)."""
-    ctx = Context(odd_limit=limit, deadline=None, memory=memory, store=None, jobs=1, cluster=None, progress=None,
-                  checkpoint_dir=checkpoint_dir, search_limit=search_limit)
+    records the verdict; ``deadline``: wall clock, TimeoutError past it)."""
+    ctx = Context(odd_limit=limit, deadline=_monotonic(deadline), memory=memory, store=None, jobs=1,
+                  cluster=None, progress=None, checkpoint_dir=checkpoint_dir, search_limit=search_limit)
     return solve_g2(child, ctx, full=False, limit=limit)
 
 

@@ -528,6 +528,7 @@ class Scan:
         self.checkpoint = Path(checkpoint) if checkpoint is not None else None
         self.checkpoint_every = checkpoint_seconds() if checkpoint is not None else CHECKPOINT_SECONDS
         self.memory = memory
+        self.deadline = deadline
         g = self.graph
         self.Tmax = int(g.fam_T.max()) if g.families else 0
         self.Wd = max(1, (self.Tmax + 63) // 64)
@@ -577,6 +578,8 @@ class Scan:
         # built once per distinct semigroup, not once per (shape, height))
         wanted: dict[int, tuple[list[int], list[tuple[int, int]]]] = {}
         for s in range(g.shapes):
+            if s % 256 == 0 and self.deadline is not None and time.monotonic() > self.deadline:
+                raise TimeoutError(f"the base region of {self.position.braces()} was not listed in time")
             gaps = g.fam_gaps[int(g.fam[s])]
             fam_gens = family_generators(gaps)
             ds = _offsets(g.offsets[s])
