@@ -135,6 +135,23 @@ def test_even_moves_decided_by_the_rest() -> None:
     assert "undecided even moves" not in sol.reason and "paper states N" in sol.reason
 
 
+def test_checkpoint_past_the_odd_limit(tmp_path) -> None:
+    """A checkpoint scanned past a lower --odd-limit: the answer is what the scan to the limit
+    proves (that of a run without the checkpoint: scanned_to, winning moves, open moves, the even
+    moves that the rest's period decides only past the limit), and it says the checkpoint holds
+    more."""
+    S = Position([8, 30, 34])  # the rest's period (720 from 4,453) is certified by x = 5,171
+    ref = solve(S, odd_limit=1001, store=None).to_dict()
+    far = solve(S, odd_limit=20001, store=None, checkpoint=tmp_path).to_dict()
+    assert far["odd_tail"]["scanned_to"] == 20001 and "undecided even moves" not in far["reason"]
+    got = solve(S, odd_limit=1001, store=None, checkpoint=tmp_path).to_dict()
+    assert "a checkpoint of an earlier run holds the scan to 20,001" in got["reason"]
+    assert got["odd_tail"] == ref["odd_tail"] and got["odd_tail"]["open_moves"] == "odd x > 1001"
+    assert got["reason"].replace("; a checkpoint of an earlier run holds the scan to 20,001, past the odd "
+                                 "limit (a larger --odd-limit reads it)", "") == ref["reason"]
+    assert got["outcome"] == ref["outcome"] and got["winning_moves"] == ref["winning_moves"]
+
+
 def test_checkpoint_resume_second_stage(tmp_path) -> None:
     """A scan stopped in its second stage resumes from the checkpoint to the same period."""
     S = Position([6, 16])

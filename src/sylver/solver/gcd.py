@@ -275,22 +275,25 @@ def _run_scan(scan: Scan, ctx: Context, limit: int | None, needed: Callable[[], 
     scan.run(until=until, stop=stop, deadline=ctx.deadline, progress=ctx.progress)
 
 
-def _family_odd(scan: Scan, f: int) -> OddTail:
-    st = scan.state
+def _family_odd(scan: Scan, f: int, limit: int | None) -> OddTail:
+    """What the scan proves about the odd moves of family f, for a question bounded by ``limit``
+    (--odd-limit): a scan resumed from a checkpoint may be past it, and then the answer is what the
+    scan to the limit proves (the same as without the checkpoint), never more."""
+    to = scan.upto(limit)
     T = int(scan.graph.fam_T[f])
-    complete = scan.family_tail_complete(f)
-    hits = tuple(scan.hits(f))
-    per = st.period
+    complete = scan.family_tail_complete(f, to)
+    hits = tuple(scan.hits(f, to))
+    per = scan.period_upto(to)
     if per is None and f != 0:  # a family other than the scan's own is periodic with the rest
-        per = st.rest
+        per = scan.rest_upto(to)
     if complete:
         open_moves = ""
     elif hits:
-        open_moves = f"odd x in {scan.scanned_to + 2}..{hits[0] + 2 * T}"
+        open_moves = f"odd x in {to + 2}..{hits[0] + 2 * T}"
     else:
-        open_moves = f"odd x > {scan.scanned_to}"
+        open_moves = f"odd x > {to}"
     return OddTail(
-        scanned_to=scan.scanned_to, period_start=per.start if per else None,
+        scanned_to=to, period_start=per.start if per else None,
         period_length=per.length if per else None, odd_winning_moves=hits, complete=complete,
         open_moves=open_moves,
     )
@@ -318,12 +321,14 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
         ctx.verdicts[position] = v
         return v
     short = _quiet(h)
+    beyond = None
     if short:
         odd = _short_odd_tail(position, h.frobenius_number, ctx, full)
     else:
         scan, f = _scan_for(position, ctx)
         _run_scan(scan, ctx, limit, lambda: not scan.family_tail_complete(f) and (full or not scan.hits(f)))
-        odd = _family_odd(scan, f)
+        odd = _family_odd(scan, f, limit)
+        beyond = scan.scanned_to if scan.scanned_to > odd.scanned_to else None
     winning = list(odd.odd_winning_moves)
     unknown_even: list[int] = []
     long_open: list[int] = []
@@ -344,6 +349,9 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
     )
     reason = _g2_reason(position, "short" if short else "long", h.frobenius_number, odd, unknown_even,
                         outcome, probably)
+    if beyond is not None:
+        reason += (f"; a checkpoint of an earlier run holds the scan to {beyond:,}, past the odd limit "
+                   "(a larger --odd-limit reads it)")
     v = Verdict(outcome=outcome, winning=winning, complete=complete, method="short" if short else "periodicity",
                 reason=reason, probably_p=probably, odd_tail=odd, short=short, losing_unknown=unknown_even,
                 full=full)
@@ -826,7 +834,7 @@ def _partial(position: Position, ctx: Context, start: float) -> Solution:
     tail = None
     wins: tuple[int, ...] = ()
     if ctx.scans and ctx.scans[0].position == position:
-        tail = _family_odd(ctx.scans[0], 0)
+        tail = _family_odd(ctx.scans[0], 0, ctx.odd_limit)
         wins = tail.odd_winning_moves
     return Solution(
         position=position, outcome=Outcome.N if wins else None, winning_moves=wins, complete=False,

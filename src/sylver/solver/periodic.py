@@ -471,8 +471,12 @@ class ScanState:
     rvals: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     rcount: int = 0
     period: Period | None = None
+    period_at: int = 0
+    """The height after which ``period`` was certified."""
     rest: Period | None = None
     """The certified period of the rest (the families other than S's own)."""
+    rest_at: int = 0
+    """The height after which ``rest`` was certified."""
     tab: np.ndarray | None = None
     """Row i: the values (bits) of the rest's shapes that S's family reads, at phase i of ``rest``."""
     family_from: int = 0
@@ -792,6 +796,7 @@ class Scan:
                 if st.sample:
                     start = self._least_start(start, here - there, self._same_whole)
                 st.period = Period(start, here - there)
+                st.period_at = here
             else:  # a hash collision: record this state too and go on
                 insert(st.hkeys, st.hvals, whole_hash(st.H, st.flags, self.K0), here)
                 st.hcount += 1
@@ -803,6 +808,7 @@ class Scan:
                 if st.sample:
                     start = self._least_start(start, here - there, self._same_rest_at)
                 st.rest = Period(start, here - there)
+                st.rest_at = here
                 st.rkeys, st.rvals, st.rcount = st.rkeys[:0].copy(), st.rvals[:0].copy(), 0
             else:
                 insert(st.rkeys, st.rvals, state_hash(st.H, st.flags, 0, self.K0, 1, st.flags.shape[0]), here)
@@ -826,6 +832,7 @@ class Scan:
                 length = here - there
                 start = self._least_start(there, length, self._same_family, lo=rest.start)
                 st.period = Period(start, length)
+                st.period_at = here - 2
             else:  # a hash collision
                 insert(st.hkeys, st.hvals, state_hash(st.H, st.flags, self.K0, len(st.H), 0, 1), here)
                 st.hcount += 1
@@ -1024,6 +1031,7 @@ class Scan:
             "rkeys": st.rkeys, "rvals": st.rvals, "rcount": np.array(st.rcount),
             "period": np.array([st.period.start, st.period.length] if st.period else [0, 0]),
             "rest": np.array([st.rest.start, st.rest.length] if st.rest else [0, 0]),
+            "period_at": np.array(st.period_at), "rest_at": np.array(st.rest_at),
             "tab": st.tab if st.tab is not None else np.zeros((0, 1), dtype=np.uint64),
             "family_from": np.array(st.family_from), "blocks": np.array(st.blocks),
             "snap_n": np.array(snaps, dtype=np.int64),
@@ -1113,6 +1121,9 @@ class Scan:
         per = [int(x) for x in z["period"]]
         rest = [int(x) for x in z["rest"]]
         snaps = {int(k): (z[f"snapH{i}"], z[f"snapF{i}"]) for i, k in enumerate(z["snap_n"])}
+        # a checkpoint written before the heights of certification were kept: its own height (no
+        # answer capped below it then claims the period)
+        reached = int(z["n"]) - 2
         return ScanState(
             n=int(z["n"]), H=z["H"].copy(), flags=z["flags"].copy(),
             cur=np.zeros(self.graph.shapes, dtype=np.uint8), killer=z["killer"].copy(),
@@ -1120,32 +1131,53 @@ class Scan:
             hkeys=z["hkeys"].copy(), hvals=z["hvals"].copy(), hcount=int(z["hcount"]),
             rkeys=z["rkeys"].copy(), rvals=z["rvals"].copy(), rcount=int(z["rcount"]),
             period=Period(per[0], per[1]) if per[1] else None,
+            period_at=int(z["period_at"]) if "period_at" in z else reached,
             rest=Period(rest[0], rest[1]) if rest[1] else None,
+            rest_at=int(z["rest_at"]) if "rest_at" in z else reached,
             tab=z["tab"].copy() if z["tab"].shape[0] else None,
             family_from=int(z["family_from"]), blocks=int(z["blocks"]), snapshots=snaps,
             seconds=float(z["seconds"]), sample=int(z["sample"]), snap_every=int(z["snap_every"]),
         )
 
     # -- answers --------------------------------------------------------------------------------
-    def family_tail_complete(self, f: int) -> bool:
-        """Are all the odd P-hits of family f known (period certified, for a family other than S's
-        own the rest's period, the scan past the first hit's window, or a short family scanned
-        past t(E ÷ 2))?"""
+    def upto(self, limit: int | None) -> int:
+        """The largest odd height decided that is at most ``limit`` (None: no bound): what the scan
+        knows of a question bounded by ``limit`` (a scan resumed from a checkpoint may be past it)."""
+        if limit is None or limit >= self.scanned_to:
+            return self.scanned_to
+        return max(limit if limit % 2 else limit - 1, 1)
+
+    def period_upto(self, height: int) -> Period | None:
+        """The period, if it was certified by the scan to ``height``."""
         st = self.state
-        if st.period is not None or (f != 0 and st.rest is not None):
+        return st.period if st.period is not None and st.period_at <= height else None
+
+    def rest_upto(self, height: int) -> Period | None:
+        """The rest's period, if it was certified by the scan to ``height``."""
+        st = self.state
+        return st.rest if st.rest is not None and st.rest_at <= height else None
+
+    def family_tail_complete(self, f: int, height: int | None = None) -> bool:
+        """Are all the odd P-hits of family f known from the scan to ``height`` (default: as far
+        as it went): the period certified, for a family other than S's own the rest's period, the
+        scan past the first hit's window, or a short family scanned past t(E ÷ 2)?"""
+        st = self.state
+        to = self.upto(height)
+        if self.period_upto(to) is not None or (f != 0 and self.rest_upto(to) is not None):
             return True
         T = int(self.graph.fam_T[f])
         first = int(st.first_hit[f])
-        if first and self.scanned_to >= first + 2 * T:
+        if first and to >= first + 2 * T:
             return True
         from sylver.theory import is_quiet_ender
 
         h = Position(x // 2 for x in self.graph.family_position(f).generators)
-        return h.generators != (1,) and is_quiet_ender(h) and self.scanned_to >= T
+        return h.generators != (1,) and is_quiet_ender(h) and to >= T
 
-    def hits(self, f: int = 0) -> list[int]:
-        """The odd x ≤ scanned_to with E + x P, E the family f (0: S itself)."""
-        return [x for g, x in self.state.hits if g == f]
+    def hits(self, f: int = 0, height: int | None = None) -> list[int]:
+        """The odd x ≤ ``height`` (default: scanned_to) with E + x P, E the family f (0: S itself)."""
+        to = self.upto(height)
+        return [x for g, x in self.state.hits if g == f and x <= to]
 
     def root_hits(self) -> list[int]:
         """The odd x ≤ scanned_to with S + x P."""
