@@ -87,6 +87,37 @@ def test_shape_graph_invariants() -> None:
         assert bin(g.offsets[s]).count("1") <= m
 
 
+def test_union_subgraph_is_the_own_graph() -> None:
+    """The long positions after the even moves of {12,20,38} share one union graph: each one's
+    subgraph is its own graph, shape for shape and family for family (so a checkpoint fits either),
+    and the union's base region restricted to it is its own base region."""
+    from sylver.solver.periodic import BaseRegion
+    from sylver.solver.shapes import build_union
+
+    kids = [Position([10, 12, 38]), Position([12, 14, 20]), Position([12, 16, 20, 38])]
+    union = build_union(kids)
+    known: dict[Position, bool] = {}
+
+    def base(ps: list[Position]) -> list[bool]:
+        for p in ps:
+            if p not in known:
+                known[p] = direct_p(p)
+        return [known[p] for p in ps]
+
+    region = BaseRegion.of(union, base)
+    for kid in kids:
+        own, sub = build(kid), union.subgraph(kid)
+        assert sub.shapes == own.shapes and sub.fingerprint() == own.fingerprint()
+        assert sub.fam_gaps == own.fam_gaps and sub.fam_even == own.fam_even and sub.root == own.root
+        for name in ("fam", "T", "fam_T", "fam_root", "same_ptr", "same_idx", "down_ptr", "down_j", "down_idx"):
+            assert np.array_equal(getattr(sub, name), getattr(own, name)), name
+        mine, theirs = BaseRegion.of(own, base), region.restrict(sub, base)
+        assert np.array_equal(mine.mode, theirs.mode)
+        solved = mine.mode == -1
+        assert np.array_equal(mine.base[solved], theirs.base[solved])
+        assert set(mine.positions) == set(theirs.positions)
+
+
 def test_checkpoint_resume(tmp_path) -> None:
     """A scan interrupted and resumed from its checkpoint reaches the same state and answer."""
     S = Position([6, 16])

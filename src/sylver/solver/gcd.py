@@ -37,7 +37,8 @@ from sylver.position import Outcome, Position
 
 if TYPE_CHECKING:
     from sylver.solver import Solution
-    from sylver.solver.periodic import Scan, ScanProgress
+    from sylver.solver.periodic import BaseRegion, Scan, ScanProgress
+    from sylver.solver.shapes import ShapeGraph
     from sylver.solver.store import Store
 
 PROBABLY_P = "probably-P"
@@ -150,6 +151,12 @@ class Context:
         self.gcd1: dict[Position, bool] = {}
         self.verdicts: dict[Position, Verdict] = {}
         self.scans: list[Scan] = []
+        self.unions: list[ShapeGraph] = []
+        """Shape graphs built for several positions at once (:func:`_offer_union`)."""
+        self.union_groups: list[list[Position]] = []
+        """Long positions whose graphs are to be built together when the first one needs its own."""
+        self.regions: dict[int, BaseRegion] = {}
+        """The base regions of the union graphs (by id), shared by their subgraphs' scans."""
 
     # -- gcd-1 positions -------------------------------------------------------------------------
     def p_positions(self, positions: list[Position]) -> list[bool]:
@@ -248,10 +255,64 @@ def _scan_for(position: Position, ctx: Context) -> tuple[Scan, int]:
     checkpoint = None
     if ctx.checkpoint_dir is not None:
         checkpoint = ctx.checkpoint_dir / f"{position}.npz"
-    scan = Scan(position, base=ctx.p_positions, checkpoint=checkpoint, memory=max(ctx.memory // 2, 1 << 17),
-                deadline=ctx.deadline)
+    memory = max(ctx.memory // 2, 1 << 17)
+    union = _union_for(position, key, ctx, memory)
+    graph = region = None
+    if union is not None:
+        from sylver.solver.periodic import BaseRegion
+
+        graph = union.subgraph(position)
+        region = ctx.regions.get(id(union))
+        if region is None:
+            region = ctx.regions[id(union)] = BaseRegion.of(union, ctx.p_positions, ctx.deadline)
+    scan = Scan(position, graph=graph, base=ctx.p_positions, checkpoint=checkpoint, memory=memory,
+                deadline=ctx.deadline, region=region)
     ctx.scans.append(scan)
     return scan, 0
+
+
+def _offer_union(children: list[Position], ctx: Context) -> None:
+    """The long positions after the even moves of one position (g = 2) that will need scans of their
+    own: their shape graphs overlap (most families contain several of them), so they are built as
+    one union graph, once, when the first of them needs its graph (:func:`_union_for`)."""
+    from sylver.solver.shapes import gap_mask
+
+    group = []
+    for child in children:
+        h = Position(x // 2 for x in child.generators)
+        if h.generators == (1,) or _known(child, ctx, False) is not None:
+            continue
+        key = gap_mask(h)
+        if any(key in g.fam_index for g in (*(s.graph for s in ctx.scans), *ctx.unions)):
+            continue
+        group.append(child)
+    if len(group) >= 2:
+        ctx.union_groups.append(group)
+
+
+def _union_for(position: Position, key: int, ctx: Context, memory: int) -> ShapeGraph | None:
+    """A union graph containing the family ``key`` of ``position``: one built earlier, or that of the
+    group offered with it (:func:`_offer_union`), built now; None when there is none, or when the
+    union would pass ``memory`` (each position then builds its own graph)."""
+    from sylver.errors import TooLargeError
+    from sylver.solver.shapes import build_union
+
+    for union in ctx.unions:
+        if key in union.fam_index:
+            return union
+    for group in ctx.union_groups:
+        if position in group:
+            ctx.union_groups.remove(group)
+            members = [position] + [p for p in group if p != position and _known(p, ctx, False) is None]
+            if len(members) < 2:
+                return None
+            try:
+                union = build_union(members, ctx.deadline, memory)
+            except TooLargeError:
+                return None
+            ctx.unions.append(union)
+            return union
+    return None
 
 
 def _run_scan(scan: Scan, ctx: Context, limit: int | None, needed: Callable[[], bool]) -> None:
@@ -390,12 +451,16 @@ def _even_moves(position: Position, h: Position, ctx: Context, full: bool, limit
     children = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
     short = {x: _quiet(Position(y // 2 for y in child.generators)) for x, child in children}
     children.sort(key=lambda c: (not short[c[0]], c[0]))
+    offered = False
     with _long_apart([child for _, child in children], ctx, limit) as collect:
         for x, child in children:
             if not full and winning:
                 break
             if not short[x]:
                 collect()
+                if not offered:  # those not decided in workers: one union graph for their scans
+                    offered = True
+                    _offer_union([c for y, c in children if not short[y]], ctx)
             try:
                 if not ctx.time_left():
                     raise TimeoutError
