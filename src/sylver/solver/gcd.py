@@ -157,6 +157,8 @@ class Context:
         """Long positions whose graphs are to be built together when the first one needs its own."""
         self.regions: dict[int, BaseRegion] = {}
         """The base regions of the union graphs (by id), shared by their subgraphs' scans."""
+        self.peak_scan_bytes = 0
+        """The most memory the scans held at once (those dropped by :func:`_forget` included)."""
 
     # -- gcd-1 positions -------------------------------------------------------------------------
     def p_positions(self, positions: list[Position]) -> list[bool]:
@@ -451,6 +453,26 @@ def _even_moves(position: Position, h: Position, ctx: Context, full: bool, limit
     children = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
     short = {x: _quiet(Position(y // 2 for y in child.generators)) for x, child in children}
     children.sort(key=lambda c: (not short[c[0]], c[0]))
+    kept = (len(ctx.scans), len(ctx.unions), len(ctx.union_groups))
+    try:
+        _decide_children(children, short, ctx, full, limit, winning, unknown_even, long_open)
+    finally:
+        _forget(ctx, *kept)
+
+
+def _forget(ctx: Context, scans: int, unions: int, groups: int) -> None:
+    """Drop the scans, union graphs and offered groups made since these counts (those of the even
+    moves of a position, once they are decided: their verdicts stay in ``ctx.verdicts``), so that
+    memory holds the scans of one line of positions, not of the whole tree."""
+    ctx.peak_scan_bytes = max(ctx.peak_scan_bytes, sum(s.memory_bytes() for s in ctx.scans))
+    for union in ctx.unions[unions:]:
+        ctx.regions.pop(id(union), None)
+    del ctx.scans[scans:], ctx.unions[unions:], ctx.union_groups[groups:]
+
+
+def _decide_children(children: list[tuple[int, Position]], short: dict[int, bool], ctx: Context, full: bool,
+                     limit: int | None, winning: list[int], unknown_even: list[int], long_open: list[int]) -> None:
+    """The loop of :func:`_even_moves`."""
     offered = False
     with _long_apart([child for _, child in children], ctx, limit) as collect:
         for x, child in children:
@@ -839,7 +861,7 @@ def solve_any(
     sol = Solution(
         position=position, outcome=v.outcome, winning_moves=tuple(v.winning), complete=v.complete,
         frobenius_number=None, states=0, seconds=time.monotonic() - start,
-        peak_bytes=sum(s.memory_bytes() for s in ctx.scans), from_store=v.method == "store",
+        peak_bytes=max(ctx.peak_scan_bytes, sum(s.memory_bytes() for s in ctx.scans)), from_store=v.method == "store",
         probably_p=v.probably_p, gcd=g, short=v.short, method=v.method, odd_tail=v.odd_tail,
         reason=reason,
     )
