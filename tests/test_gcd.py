@@ -233,6 +233,12 @@ def test_8_10_22_is_p() -> None:
     assert tail.period_length and tail.period_start and tail.odd_winning_moves == ()
     d = sol.to_dict()
     assert d["outcome"] == "P" and d["odd_tail"]["period_length"] == tail.period_length
+    # the reason names a winning reply to each even move (2, 4, 6, 12, 14: the gaps of {4,5,11}
+    # doubled), and each reply is one: the position after it is P
+    replies = dict(pair.split(" → ") for pair in sol.reason.split("every even move loses, to the reply: ")[1].split(", "))
+    assert sorted(map(int, replies)) == [2, 4, 6, 12, 14]
+    for x, r in replies.items():
+        assert solve(Position([8, 10, 22, int(x), int(r)]), store=None).outcome is Outcome.P, (x, r)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])

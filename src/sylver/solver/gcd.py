@@ -395,8 +395,9 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
     winning = list(odd.odd_winning_moves)
     unknown_even: list[int] = []
     long_open: list[int] = []
+    replies: dict[int, int | None] = {}
     if full or not winning:
-        _even_moves(position, h, ctx, full, limit, winning, unknown_even, long_open)
+        _even_moves(position, h, ctx, full, limit, winning, unknown_even, long_open, replies)
     winning.sort()
     unknown_even.sort()
     complete = odd.complete and not unknown_even and (full or not winning)
@@ -412,6 +413,9 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
     )
     reason = _g2_reason(position, "short" if short else "long", h.frobenius_number, odd, unknown_even,
                         outcome, probably)
+    if outcome is Outcome.P and replies:
+        reason += "; every even move loses, to the reply: " + ", ".join(
+            f"{x} → {r}" if r is not None else f"{x} → (its own reason)" for x, r in sorted(replies.items()))
     if beyond is not None:
         reason += (f"; a checkpoint of an earlier run holds the scan to {beyond:,}, past the odd limit "
                    "(a larger --odd-limit reads it)")
@@ -444,10 +448,12 @@ def _short_odd_tail(position: Position, t_h: int, ctx: Context, full: bool) -> O
 
 
 def _even_moves(position: Position, h: Position, ctx: Context, full: bool, limit: int | None,
-                winning: list[int], unknown_even: list[int], long_open: list[int]) -> None:
+                winning: list[int], unknown_even: list[int], long_open: list[int],
+                replies: dict[int, int | None]) -> None:
     """Decide the even moves 2y of a position with g = 2 (each a position with g = 2, solved for its
     outcome only), short children first (cheap), then long ones; append to ``winning``,
-    ``unknown_even`` and (undecided long children) ``long_open``.  With ``--jobs`` / ``--cluster``
+    ``unknown_even``, (undecided long children) ``long_open`` and (each even move that loses: the
+    least winning reply found) ``replies``.  With ``--jobs`` / ``--cluster``
     the long children go to worker processes (:func:`_long_apart`) while this one decides the short
     ones."""
     children = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
@@ -455,7 +461,7 @@ def _even_moves(position: Position, h: Position, ctx: Context, full: bool, limit
     children.sort(key=lambda c: (not short[c[0]], c[0]))
     kept = (len(ctx.scans), len(ctx.unions), len(ctx.union_groups))
     try:
-        _decide_children(children, short, ctx, full, limit, winning, unknown_even, long_open)
+        _decide_children(children, short, ctx, full, limit, winning, unknown_even, long_open, replies)
     finally:
         _forget(ctx, *kept)
 
@@ -471,7 +477,8 @@ def _forget(ctx: Context, scans: int, unions: int, groups: int) -> None:
 
 
 def _decide_children(children: list[tuple[int, Position]], short: dict[int, bool], ctx: Context, full: bool,
-                     limit: int | None, winning: list[int], unknown_even: list[int], long_open: list[int]) -> None:
+                     limit: int | None, winning: list[int], unknown_even: list[int], long_open: list[int],
+                     replies: dict[int, int | None]) -> None:
     """The loop of :func:`_even_moves`."""
     offered = False
     with _long_apart([child for _, child in children], ctx, limit) as collect:
@@ -498,6 +505,8 @@ def _decide_children(children: list[tuple[int, Position]], short: dict[int, bool
                 unknown_even.append(x)
                 if cv.short is False:
                     long_open.append(x)
+            else:
+                replies[x] = min(cv.winning) if cv.winning else None
 
 
 @contextmanager
