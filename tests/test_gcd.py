@@ -127,8 +127,12 @@ def test_checkpoint_resume(tmp_path) -> None:
     first = Scan(S, checkpoint=ck)
     first.run(until=101, past_period=True)
     assert ck.exists()
+    with np.load(ck) as z:  # the state tables are packed: their stored entries only
+        assert z["hkeys"].shape[0] == first.state.hcount and (z["hkeys"] != 0).all()
+        assert int(z["hcap"]) == first.state.hkeys.shape[0]
     second = Scan(S, checkpoint=ck)
     assert second.scanned_to == 101
+    assert np.array_equal(np.sort(second.state.hkeys), np.sort(first.state.hkeys))
     second.run(until=301, past_period=True)
     assert second.root_hits() == ref.root_hits()
     assert np.array_equal(second.state.H, ref.state.H)

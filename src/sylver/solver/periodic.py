@@ -47,7 +47,8 @@ def _offsets(mask: int) -> list[int]:
     return set_bits(mask)
 
 CHECKPOINT_VERSION = 4
-"""4: the shapes in their canonical order, and the graph's fingerprint in the checkpoint."""
+"""4: the shapes in their canonical order, the graph's fingerprint, the heights at which the periods
+were certified, and the state tables packed (their stored entries only)."""
 SNAPSHOT_EVERY = 4096
 """Steps between in-memory snapshots of the state (to recompute an earlier state exactly)."""
 SLICE_SECONDS = 0.25
@@ -443,6 +444,16 @@ class Period:
 
 def _table(capacity: int = 1 << 12) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(capacity, dtype=np.uint64), np.zeros(capacity, dtype=np.int64)
+
+
+def _unpack(keys: np.ndarray, vals: np.ndarray, capacity: int) -> tuple[np.ndarray, np.ndarray]:
+    """A table of ``capacity`` slots holding the packed entries (``keys``, ``vals``) of a checkpoint."""
+    nkeys, nvals = _table(capacity)
+    if keys.shape[0]:
+        if capacity < 2 * keys.shape[0]:
+            raise ValueError(f"{keys.shape[0]} entries in a table of {capacity} slots")
+        rehash(keys, vals, nkeys, nvals)
+    return nkeys, nvals
 
 
 @dataclass(kw_only=True)
@@ -1089,8 +1100,11 @@ class Scan:
             "n": np.array(st.n),
             "H": st.H, "flags": st.flags, "killer": st.killer, "first_hit": st.first_hit,
             "hits": np.array(st.hits, dtype=np.int64).reshape(-1, 2),
-            "hkeys": st.hkeys, "hvals": st.hvals, "hcount": np.array(st.hcount),
-            "rkeys": st.rkeys, "rvals": st.rvals, "rcount": np.array(st.rcount),
+            # the tables packed: their stored entries (at most half of their slots), rehashed on loading
+            "hkeys": st.hkeys[st.hkeys != 0], "hvals": st.hvals[st.hkeys != 0], "hcap": np.array(st.hkeys.shape[0]),
+            "hcount": np.array(st.hcount),
+            "rkeys": st.rkeys[st.rkeys != 0], "rvals": st.rvals[st.rkeys != 0], "rcap": np.array(st.rkeys.shape[0]),
+            "rcount": np.array(st.rcount),
             "period": np.array([st.period.start, st.period.length] if st.period else [0, 0]),
             "rest": np.array([st.rest.start, st.rest.length] if st.rest else [0, 0]),
             "period_at": np.array(st.period_at), "rest_at": np.array(st.rest_at),
@@ -1185,19 +1199,18 @@ class Scan:
         per = [int(x) for x in z["period"]]
         rest = [int(x) for x in z["rest"]]
         snaps = {int(k): (z[f"snapH{i}"], z[f"snapF{i}"]) for i, k in enumerate(z["snap_n"])}
-        # a checkpoint written before the heights of certification were kept: its own height (no
-        # answer capped below it then claims the period)
-        reached = int(z["n"]) - 2
+        hkeys, hvals = _unpack(z["hkeys"], z["hvals"], int(z["hcap"]))
+        rkeys, rvals = _unpack(z["rkeys"], z["rvals"], int(z["rcap"]))
         return ScanState(
             n=int(z["n"]), H=z["H"].copy(), flags=z["flags"].copy(),
             cur=np.zeros(self.graph.shapes, dtype=np.uint8), killer=z["killer"].copy(),
             first_hit=z["first_hit"].copy(), hits=[(int(f), int(x)) for f, x in z["hits"]],
-            hkeys=z["hkeys"].copy(), hvals=z["hvals"].copy(), hcount=int(z["hcount"]),
-            rkeys=z["rkeys"].copy(), rvals=z["rvals"].copy(), rcount=int(z["rcount"]),
+            hkeys=hkeys, hvals=hvals, hcount=int(z["hcount"]),
+            rkeys=rkeys, rvals=rvals, rcount=int(z["rcount"]),
             period=Period(per[0], per[1]) if per[1] else None,
-            period_at=int(z["period_at"]) if "period_at" in z else reached,
+            period_at=int(z["period_at"]),
             rest=Period(rest[0], rest[1]) if rest[1] else None,
-            rest_at=int(z["rest_at"]) if "rest_at" in z else reached,
+            rest_at=int(z["rest_at"]),
             tab=z["tab"].copy() if z["tab"].shape[0] else None,
             family_from=int(z["family_from"]), blocks=int(z["blocks"]), snapshots=snaps,
             seconds=float(z["seconds"]), sample=int(z["sample"]), snap_every=int(z["snap_every"]),
