@@ -79,6 +79,9 @@ def _one(position: str, repeat: int, first: bool, jobs: int, prune: bool, memory
         runs.append((sol.seconds, time.process_time() - c0, sol))
     runs.sort(key=lambda r: r[0])
     seconds, cpu, sol = runs[len(runs) // 2]
+    from sylver.solver import kernels
+
+    aot = getattr(kernels.search, "ahead_of_time", None) is not None  # a --base tree may predate it
     entries = ENGINE.count
     return {
         "position": position,
@@ -98,6 +101,7 @@ def _one(position: str, repeat: int, first: bool, jobs: int, prune: bool, memory
         "import_seconds": t1 - t0,
         "warmup_seconds": t2 - t1,
         "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+        "kernels": "ahead of time" if aot else "numba JIT",
     }
 
 
@@ -164,8 +168,8 @@ def ab(ref: str, targets: list, repeat: int) -> None:
         b = min(r["cpu_min"] for r in cur)
         same = all(r["outcome"] == old[0]["outcome"] and r["winning_moves"] == old[0]["winning_moves"]
                    for r in old + cur)
-        print(f"  {'{' + pos + '}':<22} base {a:.3f} s ({old[0]['states']:,} states)  this {b:.3f} s "
-              f"({cur[0]['states']:,} states)  ratio {a / b:.2f}x  "
+        print(f"  {'{' + pos + '}':<22} base {a:.3f} s ({old[0]['states']:,} states, {old[0]['kernels']})  "
+              f"this {b:.3f} s ({cur[0]['states']:,} states, {cur[0]['kernels']})  ratio {a / b:.2f}x  "
               f"{'same outcome' if same else '!! OUTCOMES DIFFER'}  [{load()}]", flush=True)
 
 

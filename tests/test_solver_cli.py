@@ -129,6 +129,19 @@ class TestSolveCommand:
         out = run("solve", "12,17", "--memory", "512K", "--no-store", "--json")
         assert out.returncode == 0 and json.loads(out.stdout)["winning_moves"] == [50, 105]
 
+    def test_full_tables_said_while_solving(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """A solve whose tables fill says so while it runs, once, on stderr (here at once: the
+        notice waits 2 s of solving, set to 0), and its answer stays right."""
+        import importlib
+
+        monkeypatch.setattr(importlib.import_module("sylver.cli.solve"), "FULL_NOTICE_SECONDS", 0.0)
+        out = run("solve", "12,17", "--memory", "512K", "--no-store", "--json")
+        result = json.loads(out.stdout)
+        assert out.returncode == 0 and result["saturated"] and result["winning_moves"] == [50, 105]
+        notice = "the transposition tables are full (the --memory budget 512K) after "
+        assert out.stderr.count(notice) == 1 and out.stderr.endswith("a larger --memory may help\n")
+        assert out.stderr.count("\n") == 1  # one line, whatever the terminal's width
+
     def test_worker_killed(self) -> None:
         """A --jobs worker killed by a signal (say the OOM killer): one line, exit 2, no traceback."""
         proc = subprocess.Popen(

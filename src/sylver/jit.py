@@ -6,6 +6,14 @@ or compiling it when the cache is cold (the first run on a machine; ``sylver war
 So a module with kernels imports as fast as plain Python, and a command that never calls one never
 pays for numba.
 
+A kernel declared with ``aot=`` (its argument types, in numba's signature syntax) is also compiled
+ahead of time, by ``sylver warmup``, into a CPython extension module of its kernel module
+(:mod:`sylver.aot`): the same Python function compiled by numba's AOT compiler.  When that module
+is built and current, a call whose arguments have exactly the declared types runs it, without
+importing numba at all; any other call, or no module (no C compiler), goes to the numba JIT as
+before, with the same answer.  A kernel may call other kernels and LLVM intrinsics declared with
+:func:`intrinsic`, as numba kernels call each other.
+
 A short-lived process (the ``sylver`` command) may also let small calls run the kernel's own Python
 source instead (:func:`interpret_small_calls`): a call whose array arguments hold at most
 ``INTERPRET_ELEMENTS`` elements in all, while the elements handled that way stay within a budget
@@ -30,7 +38,7 @@ from typing import Any
 INTERPRET_ELEMENTS = 4096
 """Largest total size of a call's array arguments for which the Python source may run."""
 
-_lock = threading.Lock()
+_lock = threading.RLock()  # reentrant: compiling a kernel compiles the kernels it calls
 _watch_lock = threading.Lock()
 _budget = 0
 """Array elements that small calls may still handle in Python (0: every call is compiled)."""
@@ -64,15 +72,78 @@ def _numba() -> Any:
     return numba
 
 
+_use_aot = True
+_numba_hooks = False
+
+
+def use_aot(enabled: bool = True) -> None:
+    """Let kernels run their ahead-of-time compiled code when it is built (the default), or not:
+    every call then goes to the numba JIT (``sylver warmup``, and the tests comparing the two)."""
+    global _use_aot
+    _use_aot = enabled
+
+
+class Intrinsic:
+    """An LLVM intrinsic for kernels (``numba.extending.intrinsic(defn)``), created when numba is
+    first needed: the name it is bound to in its module then refers to numba's intrinsic."""
+
+    def __init__(self, defn: Callable[..., Any]) -> None:
+        self.defn = defn
+        self._intrinsic: Any = None
+
+    def real(self) -> Any:
+        if self._intrinsic is None:
+            from numba.extending import intrinsic as numba_intrinsic
+
+            self._intrinsic = numba_intrinsic(self.defn)
+        return self._intrinsic
+
+    def __call__(self, *args: Any) -> Any:
+        raise TypeError(f"{self.defn.__name__} is an LLVM intrinsic: it runs only inside compiled kernels")
+
+
+def intrinsic(defn: Callable[..., Any]) -> Intrinsic:
+    """``numba.extending.intrinsic``, created when numba is first needed (see :class:`Intrinsic`)."""
+    return Intrinsic(defn)
+
+
+def _prepare_numba(globals_: dict[str, Any]) -> None:
+    """Before numba compiles a kernel: let it type the kernels and intrinsics that kernel refers to
+    (a :class:`Kernel` as its numba dispatcher; an :class:`Intrinsic` replaced by numba's)."""
+    global _numba_hooks
+    for name, value in list(globals_.items()):
+        if isinstance(value, Intrinsic):
+            globals_[name] = value.real()
+    if _numba_hooks:
+        return
+    from numba.extending import typeof_impl
+
+    @typeof_impl.register(Kernel)
+    def _typeof_kernel(value: Kernel, context: Any) -> Any:
+        from numba.core.typing.typeof import typeof
+
+        return typeof(value.compiled(), context)
+
+    _numba_hooks = True
+
+
 class Kernel:
     """A kernel whose numba dispatcher is created at its first compiled call.
 
-    ``py_func`` is the Python source, as on a numba dispatcher; :meth:`compiled` the dispatcher."""
+    ``py_func`` is the Python source, as on a numba dispatcher; :meth:`compiled` the dispatcher.
+    ``aot``: the argument types of its ahead-of-time compiled form (numba's signature syntax), or
+    None; ``interpret``: whether small calls may run ``py_func`` (see the module doc)."""
 
-    def __init__(self, py_func: Callable[..., Any], options: dict[str, Any]) -> None:
+    def __init__(self, py_func: Callable[..., Any], options: dict[str, Any], *,
+                 aot: str | None = None, interpret: bool = True) -> None:
         self.py_func = py_func
         self.options = options
+        self.aot = aot
+        self.interpret = interpret
         self._dispatcher: Any = None
+        self._aot: Any = None
+        """(function, argument check) of the ahead-of-time module, False when there is none, None
+        before the first call looked."""
         self.__name__ = py_func.__name__
         self.__qualname__ = py_func.__qualname__
         self.__module__ = py_func.__module__
@@ -84,21 +155,43 @@ class Kernel:
         """Has the numba dispatcher been created (numba imported, compiled code in use)?"""
         return self._dispatcher is not None
 
+    @property
+    def ahead_of_time(self) -> Any:
+        """The ahead-of-time compiled function when its module is built and current, else None."""
+        if self._aot is None:
+            self._aot = False
+            if self.aot is not None:
+                from sylver import aot
+
+                self._aot = aot.export(self.__module__, self.__name__) or False
+        return self._aot[0] if self._aot else None
+
     def compiled(self) -> Any:
         """The numba dispatcher (numba imported now if it was not yet)."""
         if self._dispatcher is None:
             with _lock:
                 if self._dispatcher is None:
-                    self._dispatcher = _numba().njit(**self.options)(self.py_func)
+                    numba = _numba()
+                    _prepare_numba(self.py_func.__globals__)
+                    self._dispatcher = numba.njit(**self.options)(self.py_func)
         return self._dispatcher
 
     def __call__(self, *args: Any) -> Any:
-        if self._dispatcher is None and _budget and _small(args):
+        if _use_aot and self.aot is not None:
+            if self._aot is None:
+                self.ahead_of_time  # noqa: B018 - looks for the module once
+            if self._aot:
+                func, accepts = self._aot
+                if accepts(args):
+                    return func(*args)
+        if self._dispatcher is None and _budget and self.interpret and _small(args):
             return self.py_func(*args)
         return self.compiled()(*args)
 
     def __repr__(self) -> str:
         state = "not loaded" if self._dispatcher is None else "loaded"
+        if self._aot:
+            state += ", compiled ahead of time"
         return f"<kernel {self.__module__}.{self.__qualname__} ({state})>"
 
     def __reduce__(self) -> tuple[Any, tuple[str, str]]:
@@ -127,11 +220,14 @@ def _small(args: tuple[Any, ...]) -> bool:
     return True
 
 
-def njit(**options: Any) -> Callable[[Callable[..., Any]], Kernel]:
-    """``numba.njit(**options)``, created at the kernel's first compiled call (see the module doc)."""
+def njit(*, aot: str | None = None, interpret: bool = True,
+         **options: Any) -> Callable[[Callable[..., Any]], Kernel]:
+    """``numba.njit(**options)``, created at the kernel's first compiled call (see the module doc);
+    ``aot``: also compiled ahead of time for these argument types, e.g. ``"(uint64[::1], int64)"``;
+    ``interpret=False``: never run as Python (a kernel that calls intrinsics)."""
 
     def wrap(func: Callable[..., Any]) -> Kernel:
-        return Kernel(func, options)
+        return Kernel(func, options, aot=aot, interpret=interpret)
 
     return wrap
 

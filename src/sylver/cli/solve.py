@@ -43,6 +43,11 @@ def _open_store(path: str | None, no_store: bool) -> Any:
     return Store(path)
 
 
+FULL_NOTICE_SECONDS = 2.0
+"""A solve whose tables are full says so once it has run this long (a shorter one says it in its
+result: "the transposition tables reached the --memory budget")."""
+
+
 class _ProgressView:
     """A Rich progress line on stderr, shown only for solves that last more than half a second."""
 
@@ -52,12 +57,19 @@ class _ProgressView:
         self.task: Any = None
         self.started = time.monotonic()
         self.resumed: set[Any] = set()
+        self.full = False
 
     def __call__(self, p: Any) -> None:
         if hasattr(p, "height") and p.resumed_from is not None and p.position not in self.resumed:
             self.resumed.add(p.position)  # said even without the live line (--json, no terminal)
             err_console.print(f"resuming the scan of {p.position.braces()} from its checkpoint at "
                               f"x = {p.resumed_from:,}", markup=False, highlight=False)
+        if getattr(p, "tables_full", None) and not self.full and p.seconds >= FULL_NOTICE_SECONDS:
+            self.full = True  # said at once, even without the live line: the solve may take much longer
+            err_console.print(f"the transposition tables are full ({p.tables_full}) after {p.states:,} "
+                              f"states, {_mb(p.table_bytes)}: results are now overwritten and recomputed, "
+                              "which slows the search; a larger --memory may help", markup=False, highlight=False,
+                              soft_wrap=True)
         if not self.enabled:
             return
         if hasattr(p, "height"):  # the scan of the odd moves of a g = 2 position
@@ -73,6 +85,7 @@ class _ProgressView:
                 BarColumn(),
                 TextColumn("{task.completed}/{task.total} {task.fields[unit]}"),
                 TextColumn("{task.fields[states]:,} states ({task.fields[rate]:,.0f}/s)"),
+                TextColumn("{task.fields[mem]}"),
                 TextColumn("winning so far: {task.fields[wins]}"),
                 TimeElapsedColumn(),
                 console=err_console,
@@ -80,12 +93,13 @@ class _ProgressView:
             )
             self.live.start()
             self.task = self.live.add_task(
-                "solving", total=p.root_moves, states=0, rate=0, wins="none", unit="root moves"
+                "solving", total=p.root_moves, states=0, rate=0, wins="none", unit="root moves", mem=""
             )
         checking = p.checking is not None
         self.live.update(
             self.task, completed=p.root_moves_decided, total=p.root_moves, states=p.states,
             rate=p.states / max(p.seconds, 1e-9), wins=_moves_text(p.winning_moves),
+            mem=f"tables {_mb(p.table_bytes)}{' (full)' if p.tables_full else ''}" if p.table_bytes else "",
             description=f"self-check: the position after {p.checking}, afresh" if checking else "solving",
             unit="winning moves checked" if checking else "root moves",
         )

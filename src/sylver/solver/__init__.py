@@ -31,20 +31,16 @@ plain-Python solver for the tests).
 
 from __future__ import annotations
 
-from sylver import jit
 from sylver.errors import MemoryBudgetError, SelfCheckError, WorkerDiedError
-
-jit.watch_compilation()  # before the kernels load: a cold numba cache compiles them (about a minute)
-
-from sylver.solver.engine import (  # noqa: E402
+from sylver.solver.engine import (
     check_solvable,
     count_reachable,
     memory_budget_error,
     parse_memory,
     root_gaps,
 )
-from sylver.solver.orchestration import solve  # noqa: E402
-from sylver.solver.solution import (  # noqa: E402
+from sylver.solver.orchestration import solve
+from sylver.solver.solution import (
     Progress,
     SelfCheck,
     Solution,

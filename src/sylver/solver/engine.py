@@ -12,8 +12,10 @@ This module is the kernel's boundary: a :class:`~sylver.position.Position` becom
 
 from __future__ import annotations
 
+import math
 import mmap
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -31,17 +33,34 @@ MIN_TABLE = 1 << 12
 START_TABLE = 1 << 15
 """Keys of a fresh P table (256 KiB; its P filter, 32 KiB, fits the L1 cache), when the budget allows."""
 START_NTABLE = 1 << (k.N_BASE + 3)
-"""Keys (8 bytes) of a fresh N table: 2 MiB, allocated lazily by the OS.  It is also the least size
-from which the N table can grow (``2**kernels.N_BASE`` buckets: the index bits beyond are read from
-the stored keys)."""
+"""Keys (8 bytes) of a fresh N table: 2 MiB.  It is also the least size from which the N table can
+grow (``2**kernels.N_BASE`` blocks of one bucket: a bucket's place in its block is read from the
+stored keys, the block from the hash, which is not stored)."""
 LOAD = 0.25
-"""The P table (buckets of 8 slots that never spill) doubles when this fraction of its slots is
+"""The P table (buckets of 8 slots that never spill) grows when this fraction of its slots is
 used, until its share of the memory budget: a full bucket (which loses a P result, expensive to
-recompute) is then rare, about 1 in 5000 (Poisson with mean 2).  P-positions are about one state
-in ten, so this costs little memory."""
+recompute) is then rare, about 1 in 5000 (Poisson with mean 2).  P-positions are one stored state
+in ten to twenty, so this costs little memory."""
 LOAD_N = 0.5
-"""The same for the N table: 16 to 32 bytes per stored N state; at the moment it doubles about 2 %
-of its buckets are full (an N result lost is cheap to recompute: usually one P-table hit)."""
+"""The same for the N table while it is smaller than ``FINE_N``: it doubles at half full, so it
+holds 16 to 32 bytes per stored N state; at the moment it doubles about 2 % of its buckets are
+full (an N result lost is cheap to recompute: usually one P-table hit)."""
+LOAD_N_FINE = 0.65
+"""The N table's load from ``FINE_N`` keys on, where it grows by ``GROWTH``: 0.58 to 0.65 keys per
+slot, 12.3 to 13.8 bytes per stored N state.  About 10 % of the stores then find their bucket full
+and overwrite a key: {16,26,62,95,98,102}, with this from 256 MiB on, searched 1.4 % more states."""
+FINE_N = 1 << 26
+"""Keys (512 MiB) from which the N table grows by ``GROWTH`` instead of doubling; ``FINE_P`` for P
+(64 MiB).  Growing in place re-lays every key (``kernels.bt_grow``, 12-14 ns a key here), so growing
+by 1/8 costs 9 re-layings per key instead of 2: a tenth of a small search's time, 3 % of
+{16,26,62,95,98,102}'s (27 M states) from 256 MiB on, and the memory matters only beyond.  From
+512 MiB the N table holds 17 to 44 M keys before its first step by 1/8, so from 40 M stored states
+on a search keeps 16 bytes per stored state or less."""
+FINE_P = 1 << 23
+"""Keys (64 MiB) from which the P table grows by ``GROWTH`` instead of doubling (``FINE_N``)."""
+GROWTH = 1.125
+"""A table of at least ``FINE_N`` (``FINE_P``) keys grows by this factor (at least one bucket per
+block), in place, so its load stays within 1/8 of its limit instead of halving at each doubling."""
 SLICE = 20_000
 """Expansions per kernel call: the clock, progress and Ctrl-C are checked between calls."""
 MAX_FROBENIUS = 16383
@@ -61,20 +80,32 @@ THRASH_OVERWRITES = 0.5
 """Least fraction of a thrashing search's expansions that overwrote a table entry (0.98-0.99 when
 thrashing: every new result evicts an older one)."""
 
+SPARE_MEMORY = 256 << 20
+"""A table does not grow into the last this many bytes of the machine's available memory
+(``available_memory``): it stops there (``Engine.short_of_memory``), and the solve says so in its
+progress reports, instead of the process being killed for want of memory."""
+
 HUGE_PAGE = 1 << 21
 """Tables of at least this many bytes are mapped on 2 MiB pages where the kernel allows it
 (transparent huge pages, ``madvise``): a probe at a random slot then rarely misses the TLB."""
 
 
+MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000 if sys.platform.startswith("linux") else 0)
+"""Reserve address space without committing memory (Python < 3.13 does not name the flag)."""
+
+
 def table_zeros(n: int, dtype: type) -> np.ndarray:
-    """A zeroed array of n items for a transposition table, on huge pages when large enough."""
+    """A zeroed array of n items for a transposition table, on huge pages when large enough.  The
+    memory is the operating system's zero pages until written: a table reserved at its cap costs
+    only the pages its used part touched (``Engine``)."""
     nbytes = n * np.dtype(dtype).itemsize
     advice = getattr(mmap, "MADV_HUGEPAGE", None)
     if nbytes < HUGE_PAGE or advice is None:
         return np.zeros(n, dtype=dtype)
     # private: the transparent huge pages of shared anonymous memory (shmem) are off on most
     # systems (``shmem_enabled`` = never), so a shared mapping would stay on 4 KiB pages
-    area = mmap.mmap(-1, nbytes + HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # zeroed
+    flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_NORESERVE
+    area = mmap.mmap(-1, nbytes + HUGE_PAGE, flags=flags)  # zeroed
     try:
         area.madvise(advice)
     except OSError:  # pragma: no cover - kernels without THP
@@ -82,6 +113,18 @@ def table_zeros(n: int, dtype: type) -> np.ndarray:
     raw = np.frombuffer(area, dtype=np.uint8)
     start = -raw.ctypes.data % HUGE_PAGE  # a 2 MiB boundary, so whole huge pages cover the table
     return raw[start : start + nbytes].view(dtype)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory the machine can still give (Linux: ``MemAvailable``); None when unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 _UNITS = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
@@ -158,8 +201,11 @@ class Engine:
 
     Two tables: ``ptable`` for P-positions (about one state in ten, so it stays small and hot) and
     ``ntable`` for N-positions, both of 8-byte keys in buckets of 8 that never spill (see
-    ``kernels``).  They grow by doubling at ``LOAD`` (P) and ``LOAD_N`` (N) until their share of the memory budget (a
-    quarter for P, the rest for N), then overwrite (graceful degradation)."""
+    ``kernels``).  Each is reserved at its share of the memory budget (a quarter for P, the rest for
+    N; ``table_zeros``: pages cost memory once written) and used from its start: ``ptable`` and
+    ``ntable`` are views of the used part, which grows in place at ``LOAD`` (P) and ``LOAD_N``
+    (N), doubling while small and by ``GROWTH`` from ``FINE_P`` and ``FINE_N`` keys on, until the
+    cap, then overwrites (graceful degradation)."""
 
     def __init__(self) -> None:
         self.lock = threading.RLock()
@@ -169,11 +215,11 @@ class Engine:
         """Stop a search that thrashes (``TableThrash``); off for shared tables that the budget
         did not limit (enlarging the budget would not help)."""
         self.max_p, self.max_n = START_TABLE, START_NTABLE
-        self.ptable = table_zeros(START_TABLE, np.uint64)
-        self.ntable = table_zeros(START_NTABLE, np.uint64)
-        self.pcount = self.ncount = 0
+        self.short_of_memory: int | None = None
+        """The machine's available bytes when a table could not grow for want of them (it stopped
+        below its cap); None when it did not happen since the last ``set_budget``."""
         self.use_filter = True
-        self._new_filter()
+        self.clear()
         self.moves = np.empty(1 << 14, dtype=np.int64)
         self.keys = np.empty(1 << 14, dtype=np.int64)
         self.chash = np.empty(2 << 14, dtype=np.uint64)  # hash and key of each child
@@ -193,7 +239,7 @@ class Engine:
     def attach(self, ptable: np.ndarray, ntable: np.ndarray, check_thrash: bool = True) -> None:
         """Use fixed-size tables shared with other processes (``--jobs``); they never grow.
         ``check_thrash``: their size was limited by the memory budget (see ``THRASH_SLOTS``)."""
-        self.ptable, self.ntable = ptable, ntable
+        self.ptable, self.ntable = self._pres, self._nres = ptable, ntable
         self.max_p, self.max_n = ptable.shape[0], self.ntable.shape[0]
         self.pcount = self.ncount = 0
         self.fixed = True
@@ -201,38 +247,61 @@ class Engine:
         self._new_filter()  # off: other processes write P entries that a private filter would miss
 
     def set_budget(self, memory_bytes: int) -> None:
-        """Cap the tables (powers of two of 8-byte keys): a quarter of the budget for P (and its
-        filter, an eighth of it), half for N; the largest power of two that fits for N when the
-        budget is not one (a budget of 12G: 2G for P, 8G for N)."""
+        """Cap the tables (8-byte keys): a power of two for P, within a quarter of the budget, with
+        its filter (an eighth of it at the cap); the rest for N, in whole ``START_NTABLE`` units (a
+        power of two when the rest is less than one).  A budget of 16G: 4 GiB for P, 11.5 GiB for N."""
         if self.fixed:
             return
+        self.short_of_memory = None
         keys = max(MIN_TABLE * 4, memory_bytes // 8)
         self.max_p = 1 << ((keys // 4).bit_length() - 1)
         rest = keys - self.max_p - self.max_p // 8
-        self.max_n = max(MIN_TABLE, 1 << (rest.bit_length() - 1))
+        if rest >= START_NTABLE:
+            self.max_n = rest - rest % START_NTABLE
+        else:
+            self.max_n = max(MIN_TABLE, 1 << (rest.bit_length() - 1))
         n = self.ntable.shape[0]
         # Too large for the new cap; or an N table capped by an earlier, smaller budget below the
         # least size from which it can grow (START_NTABLE): it would stay that small for good.
         if self.ptable.shape[0] > self.max_p or n > self.max_n or n < min(START_NTABLE, self.max_n):
             self.clear()
+        else:
+            self._pres, self.ptable = self._reserved(self._pres, self.ptable, self.max_p)
+            self._nres, self.ntable = self._reserved(self._nres, self.ntable, self.max_n)
+
+    @staticmethod
+    def _reserved(res: np.ndarray, table: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
+        """A reservation of ``cap`` keys holding ``table`` at its start (``res`` when it is as large)."""
+        if res.shape[0] == cap:
+            return res, table
+        new = table_zeros(cap, np.uint64)
+        new[: table.shape[0]] = table
+        return new, new[: table.shape[0]]
 
     def clear(self) -> None:
         """Forget every stored outcome (and detach from shared tables)."""
         self.fixed = False
         self.check_thrash = True
-        self.ptable = table_zeros(min(START_TABLE, self.max_p), np.uint64)
-        self.ntable = table_zeros(min(START_NTABLE, self.max_n), np.uint64)
+        self._pres = table_zeros(self.max_p, np.uint64)
+        self._nres = table_zeros(self.max_n, np.uint64)
+        self.ptable = self._pres[: min(START_TABLE, self.max_p)]
+        self.ntable = self._nres[: min(START_NTABLE, self.max_n)]
         self.pcount = self.ncount = 0
         self._new_filter()
 
+    @staticmethod
+    def _filter_words(slots: int) -> int:
+        """Words of the P filter of a P table of ``slots`` keys: a power of two, 1/8 to 1/4 of its bytes."""
+        return max(1 << (max(slots // 8, 1) - 1).bit_length(), 64)
+
     def _new_filter(self) -> None:
-        """The P filter for the current P table: an eighth of its bytes (8 bits per P slot), built
+        """The P filter for the current P table (``_filter_words``: 8 to 16 bits per P slot), built
         from its entries; none (``fshift`` 0) for shared tables or when turned off."""
         if self.fixed or not self.use_filter:
             self.pfilt = np.zeros(1, dtype=np.uint64)
             self.fshift = 0
             return
-        words = max(self.ptable.shape[0] // 8, 64)
+        words = self._filter_words(self.ptable.shape[0])
         self.pfilt = table_zeros(words, np.uint64)
         self.fshift = 64 - (words.bit_length() - 1)
         k.pf_build(self.ptable, self.pfilt, self.fshift)
@@ -247,22 +316,68 @@ class Engine:
         return int(self.ptable.nbytes + self.ntable.nbytes + self.pfilt.nbytes)
 
     @staticmethod
+    def _load_n(size: int) -> float:
+        """Keys per slot at which an N table of ``size`` keys grows."""
+        return LOAD_N if size < FINE_N else LOAD_N_FINE
+
+    @staticmethod
     def _limit(table: np.ndarray, cap: int, load: float = LOAD, least: int = 0) -> int:
         """Entries allowed before the table must grow (0: it never grows)."""
         size = table.shape[0]
         return int(size * load) if least <= size < cap else 0
 
+    def _p_limit(self) -> int:
+        return self._limit(self.ptable, self.max_p)
+
+    def _n_limit(self) -> int:
+        return self._limit(self.ntable, self.max_n, self._load_n(self.ntable.shape[0]), START_NTABLE)
+
     @staticmethod
-    def _grown(table: np.ndarray, base: int) -> tuple[np.ndarray, int]:
-        new = table_zeros(table.shape[0] * 2, np.uint64)
-        return new, int(k.bt_grow(table, new, base))
+    def _next_size(table: np.ndarray, cap: int, base: int, fine: int) -> int:
+        """Keys of the table grown: doubled below ``fine`` keys, else by ``GROWTH`` (whole buckets
+        per block); within ``cap`` keys."""
+        unit = k.SLOTS << base
+        m = table.shape[0] // unit
+        grown = 2 * m if table.shape[0] < fine else max(m + 1, math.ceil(m * GROWTH))
+        return min(grown, cap // unit) * unit
+
+    @staticmethod
+    def _relay(table: np.ndarray, old: int, base: int) -> int:
+        """``kernels.bt_grow`` of ``table`` from its first ``old`` keys: the keys it holds."""
+        fill = np.zeros(table.shape[0] // k.SLOTS, dtype=np.uint8)
+        return int(k.bt_grow(table, old // k.SLOTS, base, fill))
+
+    def _affordable(self, extra: int) -> bool:
+        """Can the machine give ``extra`` more bytes (``SPARE_MEMORY`` kept)?  Records it when not."""
+        avail = available_memory()
+        if avail is None or extra + SPARE_MEMORY <= avail:
+            return True
+        self.short_of_memory = avail
+        return False
 
     def _grow_tables(self) -> None:
-        if self.pcount >= self._limit(self.ptable, self.max_p) > 0:
-            self.ptable, self.pcount = self._grown(self.ptable, k.P_BASE)
-            self._new_filter()
-        if self.ncount >= self._limit(self.ntable, self.max_n, LOAD_N, START_NTABLE) > 0:
-            self.ntable, self.ncount = self._grown(self.ntable, k.N_BASE)
+        """Grow the tables past their load in place (``kernels.bt_grow``), within their caps and the
+        machine's available memory (a table that cannot have more stays as it is: capped)."""
+        if self.pcount >= self._p_limit() > 0:
+            size = self._next_size(self.ptable, self.max_p, k.P_BASE, FINE_P)
+            words = self._filter_words(size)
+            extra = (size - self.ptable.shape[0]) * 8 + (words * 8 if words != self.pfilt.shape[0] else 0)
+            if self._affordable(extra):
+                old = self.ptable.shape[0]
+                self.ptable = self._pres[:size]
+                self.pcount = self._relay(self.ptable, old, k.P_BASE)
+                if self.fshift and words != self.pfilt.shape[0]:
+                    self._new_filter()
+            else:
+                self.max_p = self.ptable.shape[0]
+        if self.ncount >= self._n_limit() > 0:
+            size = self._next_size(self.ntable, self.max_n, k.N_BASE, FINE_N)
+            if self._affordable((size - self.ntable.shape[0]) * 8):
+                old = self.ntable.shape[0]
+                self.ntable = self._nres[:size]
+                self.ncount = self._relay(self.ntable, old, k.N_BASE)
+            else:
+                self.max_n = self.ntable.shape[0]
 
     def saturated(self) -> bool:
         """True when a table is at its budget cap and past its load: new results now overwrite
@@ -270,7 +385,7 @@ class Engine:
         if self.fixed:
             return bool(np.count_nonzero(self.ntable) >= LOAD_N * self.ntable.shape[0])
         return (self.ptable.shape[0] >= self.max_p and self.pcount >= LOAD * self.ptable.shape[0]) or (
-            self.ntable.shape[0] >= self.max_n and self.ncount >= LOAD_N * self.ntable.shape[0]
+            self.ntable.shape[0] >= self.max_n and self.ncount >= self._load_n(self.ntable.shape[0]) * self.ntable.shape[0]
         )
 
     def _thrashing(self, st: np.ndarray) -> bool:
@@ -278,7 +393,7 @@ class Engine:
         expanded = int(st[k.EXPANDED])
         if not self.check_thrash or expanded <= THRASH_SLOTS * (self.ptable.shape[0] + self.ntable.shape[0]):
             return False
-        if self._limit(self.ptable, self.max_p) or self._limit(self.ntable, self.max_n, LOAD_N, START_NTABLE):
+        if self._p_limit() or self._n_limit():
             return False  # a table can still grow
         return int(st[k.OVERWRITE]) >= THRASH_OVERWRITES * expanded
 
@@ -369,8 +484,8 @@ class Engine:
             while True:
                 st[k.COUNT] = self.ncount
                 st[k.PCOUNT] = self.pcount
-                st[k.LIMIT] = self._limit(self.ntable, self.max_n, LOAD_N, START_NTABLE)
-                st[k.PLIMIT] = self._limit(self.ptable, self.max_p)
+                st[k.LIMIT] = self._n_limit()
+                st[k.PLIMIT] = self._p_limit()
                 st[k.FSHIFT] = self.fshift
                 status = k.search(
                     self.bits, W, (self.hashes, self.mvbase, self.nmv, self.idx, self.last),
@@ -500,12 +615,19 @@ def count_reachable(position: Position) -> int:
 def memory_budget_error(
     position: Position, budget: int, expanded: int, overwrites: int, move: int | None = None
 ) -> MemoryBudgetError:
-    """The error for a search that thrashed in tables capped by ``budget`` bytes."""
+    """The error for a search that thrashed in tables capped by ``budget`` bytes (or, below it, by
+    the machine's available memory: ``Engine.short_of_memory``)."""
     suggested = max(64 << 20, 1 << (4 * budget - 1).bit_length())  # 4x, a power of two, >= 64M
     where = "" if move is None else f" after root move {move}"
+    lost = f"the search is recomputing lost results ({overwrites:,} overwrites in {expanded:,} expansions{where})"
+    if ENGINE.short_of_memory is not None:
+        text = (f"this machine's available memory ({format_memory(ENGINE.short_of_memory)} left, under the "
+                f"--memory budget {format_memory(budget)}) is far too small for {position.braces()}: {lost}; "
+                "free memory, or solve it on a machine with more")
+    else:
+        text = (f"memory budget {format_memory(budget)} is far too small for {position.braces()}: {lost}; "
+                f"use --memory {format_memory(suggested)} or more")
     return MemoryBudgetError(
-        f"memory budget {format_memory(budget)} is far too small for {position.braces()}: the search "
-        f"is recomputing lost results ({overwrites:,} overwrites in {expanded:,} expansions{where}); "
-        f"use --memory {format_memory(suggested)} or more",
+        text,
         budget=budget, suggested=suggested, expanded=expanded, overwrites=overwrites, move=move,
     )

@@ -16,9 +16,10 @@ Transposition tables: every position has two independent 64-bit hashes of its ga
 **hash** (``gap_hash``) and the **key** (``key_hash``: another mixer, other constants).  P-positions
 and N-positions live in separate tables of 8-byte keys, in buckets of ``SLOTS`` = 8 (one cache line,
 compared in one vector operation) that never spill: a full bucket overwrites one key (graceful
-degradation: a lost result is recomputed, never wrong).  The bucket index takes its low ``base``
-bits from the hash and, as the table doubles, further bits from the key (``bucket``), so a table
-grows by splitting each bucket on a bit of its stored keys.  A stored key answers a lookup only when
+degradation: a lost result is recomputed, never wrong).  A table is 2**``base`` blocks of m buckets
+(bucket r of block b at index r * 2**base + b): the block comes from ``base`` bits of the hash, the
+bucket within it from the key's top 32 bits scaled to m (``bucket``), so a table grows in place to
+any larger m from its stored keys alone (``bt_grow``).  A stored key answers a lookup only when
 the bucket and the whole 63-bit key agree: two independent hashes agreeing on at least 63 + 9 bits,
 at most 8 / 2**72 per lookup whatever the table's size (the previous design compared 47 bits of a
 single hash in the N table; at 10**8 stored states that is a false N about once per 10**6 lookups,
@@ -27,7 +28,7 @@ in the semigroup, both are computed from the position's Kunz vector instead (``s
 t < 240 the key is then a bijection of the position itself, and no false match is possible.
 P-positions are about one state in ten, so their table stays small, and most expansions are decided
 by it alone; in front of it a one-word Bloom filter (the P filter, two bits per P-position, an
-eighth of the P table) stays in the L2 cache and answers most lookups (the misses) without touching
+eighth of the P table's bytes, up to a quarter while that grows by 1/8) stays in the L2 cache and answers most lookups (the misses) without touching
 the table.
 
 Expanding a position (counted in ``stats``):
@@ -52,8 +53,19 @@ Expanding a position (counted in ``stats``):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+
+from sylver import jit
+from sylver.jit import intrinsic
+
+
+def njit(**options):
+    """:func:`sylver.jit.njit` for these kernels: never run as Python (they call LLVM intrinsics)."""
+    return jit.njit(interpret=False, **options)
+
+
+BITS = "uint64[::1]"
+"""Gap bitsets, tables and filters, as the kernels compiled ahead of time (``aot=``) take them."""
+INTS = "int64[::1]"
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -113,6 +125,8 @@ ORDER_GENUS_DESC = 3  # most gaps first
 
 @intrinsic
 def _popcount(typingctx, x):  # pragma: no cover - compiled
+    from numba import types
+
     sig = types.uint64(types.uint64)
 
     def codegen(context, builder, signature, args):
@@ -123,6 +137,8 @@ def _popcount(typingctx, x):  # pragma: no cover - compiled
 
 @intrinsic
 def _ctz(typingctx, x):  # pragma: no cover - compiled
+    from numba import types
+
     sig = types.uint64(types.uint64)
 
     def codegen(context, builder, signature, args):
@@ -135,6 +151,8 @@ def _ctz(typingctx, x):  # pragma: no cover - compiled
 
 @intrinsic
 def _clz(typingctx, x):  # pragma: no cover - compiled
+    from numba import types
+
     sig = types.uint64(types.uint64)
 
     def codegen(context, builder, signature, args):
@@ -148,6 +166,8 @@ def _clz(typingctx, x):  # pragma: no cover - compiled
 @intrinsic
 def _prefetch(typingctx, arr, i):  # pragma: no cover - compiled
     """Hint the CPU to load ``arr[i]`` into cache (llvm.prefetch; a no-op for correctness)."""
+    from numba import types
+
     sig = types.void(arr, i)
 
     def codegen(context, builder, signature, args):
@@ -174,6 +194,8 @@ def _line_mask(width, lanes):
 
     @intrinsic
     def line_mask(typingctx, arr, i, v):  # pragma: no cover - compiled
+        from numba import types
+
         sig = types.uint64(arr, i, v)
 
         def codegen(context, builder, signature, args):
@@ -284,7 +306,7 @@ def hash2_word0(h, c1):  # pragma: no cover - compiled
     return h
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, aot=f"({BITS}, int64, int64, int64, int64)")
 def play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
     """Write into ``bits[dst:dst+W]`` the gap set of the position at ``src`` after naming gap x.
 
@@ -326,7 +348,7 @@ def play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
     # word stalls store-to-load forwarding)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, aot=f"({BITS}, int64, int64)")
 def top_bit(bits, off, W):  # pragma: no cover - compiled
     """t: the largest gap (-1 when there is none)."""
     for i in range(W - 1, -1, -1):
@@ -336,7 +358,7 @@ def top_bit(bits, off, W):  # pragma: no cover - compiled
     return -1
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, aot=f"({BITS}, int64, int64)")
 def genus_of(bits, off, W):  # pragma: no cover - compiled
     g = 0
     for i in range(W):
@@ -344,7 +366,7 @@ def genus_of(bits, off, W):  # pragma: no cover - compiled
     return g
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, aot=f"({BITS}, int64, int64, int64)")
 def is_ender(bits, off, W, t):  # pragma: no cover - compiled
     """True iff every gap n with t/2 < n < t has t - n in S (weak antisymmetry = ender, sec. 3)."""
     lo = t // 2 + 1
@@ -365,7 +387,7 @@ def is_ender(bits, off, W, t):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, aot=f"({BITS}, int64, int64)")
 def is_terminal(bits, off, W):  # pragma: no cover - compiled
     """True iff the only gap is 1 (the position {2,3})."""
     if bits[off] != np.uint64(2):
@@ -447,7 +469,7 @@ def keys2(c0, c1):  # pragma: no cover - compiled
     return hash2(c0, c1), key2_word0(word0_key(c0), c1)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, aot=f"({BITS}, int64, int64)")
 def state_keys(bits, off, W):  # pragma: no cover - compiled
     """(hash, key) of the position with gap set ``bits[off:off+W]``: the hash picks its table bucket,
     the key is stored (``bucket``).  Both depend on the position only, not on W.
@@ -508,31 +530,34 @@ P_BASE = 9
 ``MIN_TABLE``, has this many buckets)."""
 N_BASE = 15
 """The same for the N table (its least growable size, ``START_NTABLE``, has 2**15 buckets)."""
-KSHIFT = np.uint64(24)
-"""The index bits of a grown table beyond its base come from the key, from this bit up: they are
-stored with it, so the table can double without the positions (``bt_grow``)."""
+RSHIFT = np.uint64(32)
+"""A bucket's place within its block comes from the key's bits from this one up (``bucket``)."""
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
 def bt_geometry(table, base):  # pragma: no cover - compiled
-    """(low, ext) masks of a bucket table: its bucket index is ``(h >> 6) & low`` (h = gap_hash)
-    joined with ``(key >> KSHIFT) & ext`` above bit ``base`` (``ext`` is 0 until it has more than
-    2**base buckets)."""
+    """(bmask, m, base) of a bucket table: 2**base blocks of m buckets (``bucket``) when it has at
+    least 2**base buckets (a multiple of it); else (buckets - 1, 1, 0): blocks of one bucket (a power
+    of two of them)."""
     nb = table.shape[0] >> 3
-    if nb <= (1 << base):
-        return nb - 1, 0
-    return (1 << base) - 1, (nb >> base) - 1
+    if nb < (1 << base):
+        return nb - 1, 1, 0
+    return (1 << base) - 1, nb >> base, base
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def bucket(h, key, low, ext, base):  # pragma: no cover - compiled
-    """First slot of the bucket of the position with hash h and key ``key``.
+def bucket(h, key, g):  # pragma: no cover - compiled
+    """First slot of the bucket of the position with hash h and key ``key`` in a table of geometry
+    g = (bmask, m, base) (``bt_geometry``): block ``(h >> 6) & bmask`` (``base`` bits of the hash),
+    and in it bucket r = ``(key >> 32) * m >> 32`` (the key's top 32 bits scaled to m, which is
+    monotone in m: a table grows in place, ``bt_grow``), at index ``r << base | block`` (the blocks
+    interleaved: one multiplication per index, not two).
 
-    A stored key matches a probe only when both have the same bucket (``base`` bits of h at least)
+    A stored key matches a probe only when both have the same bucket (so the same ``base`` bits of h)
     and the same 63-bit key: a false match needs two independent hashes to agree on 63 + ``base``
     bits (at most 8 / 2**(63 + base) per lookup, whatever the table's size)."""
-    i = (np.int64(h >> np.uint64(6)) & low) | ((np.int64(key >> KSHIFT) & ext) << base)
-    return i << 3
+    r = np.int64(((key >> RSHIFT) * np.uint64(g[1])) >> RSHIFT)
+    return ((r << g[2]) | (np.int64(h >> np.uint64(6)) & g[0])) << 3
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -551,24 +576,34 @@ def bt_store(table, i, key, st, slot):  # pragma: no cover - compiled
     st[OVERWRITE] += 1
 
 
-@njit(cache=True, _nrt=False)
-def bt_grow(old, new, base):  # pragma: no cover - compiled
-    """Move every key of the bucket table ``old`` into ``new`` (twice its size, empty; ``old`` has
-    at least 2**base buckets): bucket b splits into b and b + (buckets of ``old``) by the key's next
-    index bit.  Returns the number of keys."""
-    nb = old.shape[0] >> 3
-    low, ext = bt_geometry(new, base)
+@njit(cache=True, _nrt=False, aot=f"({BITS}, int64, int64, uint8[::1])")
+def bt_grow(table, old, base, fill):  # pragma: no cover - compiled
+    """Grow a bucket table in place: its keys are laid out for its first ``old`` buckets (at least
+    2**base, a multiple of it), the rest of ``table`` is zero; afterwards they are laid out for all
+    of its buckets.  A key's index only moves up as m grows (``bucket``), so the old buckets are
+    re-laid from the last down, each one's keys going to buckets at or above it that hold only
+    re-laid keys.  ``fill`` (zeros, a byte per new bucket) counts the keys re-laid into each, so
+    that no line is read back right after a store to it (a stalled store-to-load forwarding; this
+    takes a third less time than finding the empty slot in the line).  Returns the number of keys
+    kept (a key whose new bucket is full is dropped: rare, and a lost result is recomputed)."""
+    um = np.uint64((table.shape[0] >> 3) >> base)
+    bmask = (1 << base) - 1
     n = 0
-    for b in range(nb):
-        lowbits = b & low
-        for s in range(SLOTS):
-            e = old[b * SLOTS + s]
-            if e == U0:
-                continue
-            j = (lowbits | ((np.int64(e >> KSHIFT) & ext) << base)) << 3
-            j += np.int64(_ctz(_line_mask64(new, j, U0)))
-            new[j] = e
-            n += 1
+    for b in range(old - 1, -1, -1):
+        i = b << 3
+        used = _line_mask64(table, i, U0) ^ np.uint64((1 << SLOTS) - 1)
+        while used != U0:
+            s = np.int64(_ctz(used))
+            used &= used - U1
+            e = table[i + s]
+            table[i + s] = U0
+            d = (np.int64(((e >> RSHIFT) * um) >> RSHIFT) << base) | (b & bmask)
+            c = np.int64(fill[d])
+            if c < SLOTS:
+                # d == this bucket: c <= s, a slot already re-laid
+                table[(d << 3) + c] = e
+                fill[d] = c + 1
+                n += 1
     return n
 
 
@@ -587,7 +622,7 @@ def pf_maybe(pfilt, fshift, key):  # pragma: no cover - compiled
     return (pfilt[np.int64(key >> np.uint64(fshift))] & b) == b
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, aot=f"({BITS}, {BITS}, int64)")
 def pf_build(ptab, pfilt, fshift):  # pragma: no cover - compiled
     """Fill the P filter ``pfilt`` (cleared first) from every key of ``ptab``."""
     for k in range(pfilt.shape[0]):
@@ -602,16 +637,16 @@ def pf_build(ptab, pfilt, fshift):  # pragma: no cover - compiled
 @njit(cache=True, forceinline=True, _nrt=False)
 def p_has(ptab, pfilt, fshift, h, key, pg):  # pragma: no cover - compiled
     """True when the position (hash h, key) is stored in the P table (``pg``: its geometry)."""
-    return pf_maybe(pfilt, fshift, key) and _line_has64(ptab, bucket(h, key, pg[0], pg[1], P_BASE), key)
+    return pf_maybe(pfilt, fshift, key) and _line_has64(ptab, bucket(h, key, pg), key)
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
 def n_has(ntab, h, key, ng):  # pragma: no cover - compiled
     """True when the position (hash h, key) is stored in the N table (``ng``: its geometry)."""
-    return _line_has64(ntab, bucket(h, key, ng[0], ng[1], N_BASE), key)
+    return _line_has64(ntab, bucket(h, key, ng), key)
 
 
-@njit(cache=True)
+@njit(cache=True, aot="(Array(int64, 1, 'C', readonly=True), int64)")
 def gaps_from_apery(ap, W):  # pragma: no cover - compiled
     """The gap bitset (W words) of the semigroup with Apéry set ``ap`` (gcd 1)."""
     out = np.zeros(W, dtype=np.uint64)
@@ -625,7 +660,7 @@ def gaps_from_apery(ap, W):  # pragma: no cover - compiled
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, aot=f"({BITS}, int64, int64)")
 def gap_list(bits, off, W):  # pragma: no cover - compiled
     g = genus_of(bits, off, W)
     out = np.empty(g, dtype=np.int64)
@@ -658,11 +693,11 @@ def _sort_moves(moves, keys, a, b):  # pragma: no cover - compiled
 def _store2(ptab, ntab, pfilt, fshift, h, key, outcome, st, pg, ng):  # pragma: no cover - compiled
     """Store the outcome (0 = P, 1 = N) of the position with hash h and key ``key``."""
     if outcome == 0:
-        bt_store(ptab, bucket(h, key, pg[0], pg[1], P_BASE), key, st, PCOUNT)
+        bt_store(ptab, bucket(h, key, pg), key, st, PCOUNT)
         if fshift != 0:
             pfilt[np.int64(key >> np.uint64(fshift))] |= pf_bits(key)
     else:
-        bt_store(ntab, bucket(h, key, ng[0], ng[1], N_BASE), key, st, COUNT)
+        bt_store(ntab, bucket(h, key, ng), key, st, COUNT)
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -735,7 +770,8 @@ CHUNK = 4
 """Children generated (and their P-filter words prefetched) before any of them is looked up."""
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, aot=f"({BITS}, int64, Tuple(({BITS}, {INTS}, {INTS}, {INTS}, {INTS})), Tuple(({INTS}, {INTS}, {BITS})), "
+      f"UniTuple(int16[::1], 3), UniTuple({BITS}, 3), {INTS}, int64)")
 def search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no cover - compiled
     """The search (``_search``), inlined twice: for 2 words (t < 128, the commonest width) with
     constant loop bounds (every bitset loop unrolled), and for any width.
@@ -881,7 +917,7 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                     if fshift != 0:
                         _prefetch(pfilt, np.int64(kc >> np.uint64(fshift)))
                     else:
-                        _prefetch(ptab, bucket(hc, kc, pg[0], pg[1], P_BASE))
+                        _prefetch(ptab, bucket(hc, kc, pg))
                     moves[base + count] = x
                     chash[2 * (base + count)] = hc
                     chash[2 * (base + count) + 1] = kc
@@ -905,7 +941,7 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                 # the N-table lines are requested first so that their cache misses overlap
                 if st[PREFETCH] != 0:
                     for c in range(count):
-                        _prefetch(ntab, bucket(chash[2 * (base + c)], chash[2 * (base + c) + 1], ng[0], ng[1], N_BASE))
+                        _prefetch(ntab, bucket(chash[2 * (base + c)], chash[2 * (base + c) + 1], ng))
                 j = 0
                 for c in range(count):
                     if n_has(ntab, chash[2 * (base + c)], chash[2 * (base + c) + 1], ng):
@@ -954,7 +990,7 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                 hashes[2 * sp + 3] = kc
                 # its result will be stored in this line of the N table: request it now, so that
                 # the miss overlaps with the expansion (an N result is stored after pass 1)
-                _prefetch(ntab, bucket(hc, kc, ng[0], ng[1], N_BASE))
+                _prefetch(ntab, bucket(hc, kc, ng))
                 sp += 1
                 continue
             if _full(st):
@@ -982,7 +1018,7 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                     hc, kc = state_keys(bits, off + W, W)
                     hashes[2 * sp + 2] = hc
                     hashes[2 * sp + 3] = kc
-                    _prefetch(ntab, bucket(hc, kc, ng[0], ng[1], N_BASE))
+                    _prefetch(ntab, bucket(hc, kc, ng))
                     sp += 1
                     res = -1
                     continue
@@ -992,7 +1028,7 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                 return _suspend(st, sp, res, children, GROW_TABLE)
 
 
-@njit(cache=True)
+@njit(cache=True, aot=f"({BITS}, int64, int64)")
 def min_generators(bits, off, W):  # pragma: no cover - compiled
     """The minimal generators of the semigroup with the gap set at ``bits[off:off+W]``."""
     t = top_bit(bits, off, W)
@@ -1031,7 +1067,7 @@ def min_generators(bits, off, W):  # pragma: no cover - compiled
     return np.sort(out[:k])
 
 
-@njit(cache=True)
+@njit(cache=True, aot=f"({BITS}, int64, {BITS})")
 def known_p_reply(bits, W, ptab):  # pragma: no cover - compiled
     """A move y >= 2 from the position in ``bits[0:W]`` whose result is {2,3} or stored as P; else 0.
 
@@ -1048,12 +1084,12 @@ def known_p_reply(bits, W, ptab):  # pragma: no cover - compiled
             if is_terminal(bits, W, W):
                 return y
             hc, kc = state_keys(bits, W, W)
-            if _line_has64(ptab, bucket(hc, kc, pg[0], pg[1], P_BASE), kc):
+            if _line_has64(ptab, bucket(hc, kc, pg), kc):
                 return y
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, aot=f"({BITS}, {BITS}, {INTS}, {BITS})")
 def refute_moves(gaps, ptab, replies, after):  # pragma: no cover - compiled
     """For a position claimed P (gap set ``gaps``), a refutation of each of its moves x >= 2
     (increasing), for proof certificates: ``replies[k]`` is 0 when the position after the k-th move
@@ -1121,7 +1157,7 @@ def _seen_add(seen, h, key):  # pragma: no cover - compiled
         i = (i + 1) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, aot=f"({BITS}, {BITS})")
 def count_reachable(root, seen):  # pragma: no cover - compiled
     """Number of distinct positions reachable from ``root`` by moves other than 1, counting the root.
 

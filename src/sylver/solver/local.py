@@ -22,6 +22,7 @@ from sylver.solver.engine import (
     SearchTimeout,
     TableThrash,
     child_gaps,
+    format_memory,
     memory_budget_error,
     parse_memory,
     root_gaps,
@@ -78,12 +79,13 @@ class RootMoves:
         """The winning moves found so far, sorted."""
         return tuple(sorted(x for x, o in self.decided.items() if o is Outcome.P))
 
-    def progress(self, expanding: int = 0) -> Progress:
-        """A snapshot; ``expanding``: positions expanded so far by the search under way."""
+    def progress(self, expanding: int = 0, **more: Any) -> Progress:
+        """A snapshot; ``expanding``: positions expanded so far by the search under way; ``more``:
+        further fields (the tables' memory)."""
         return Progress(
             states=self.states + expanding, seconds=time.monotonic() - self.start,
             root_moves_decided=len(self.decided), root_moves=len(self.moves),
-            winning_moves=self.winning(),
+            winning_moves=self.winning(), **more,
         )
 
     def least_winning_known(self) -> bool:
@@ -154,7 +156,7 @@ class _LocalSolve:
                     if outcome is Outcome.P and request.first:
                         break
                     if request.progress is not None:
-                        request.progress(roots.progress())
+                        request.progress(self.snapshot())
             except SearchTimeout:
                 raise roots.timeout(request.time_limit, stats=ENGINE.stats(self.counters)) from None
             except KeyboardInterrupt:
@@ -199,7 +201,17 @@ class _LocalSolve:
             now = time.monotonic()
             if now - self.last_report >= PROGRESS_EVERY:
                 self.last_report = now
-                self.request.progress(self.roots.progress(expanding=expanded))
+                self.request.progress(self.snapshot(expanded))
+
+    def snapshot(self, expanding: int = 0) -> Progress:
+        """``RootMoves.progress`` with the tables' memory, and what stopped them once they are full."""
+        full = None
+        if ENGINE.saturated():
+            if ENGINE.short_of_memory is not None:
+                full = f"the machine's available memory ({format_memory(ENGINE.short_of_memory)} left)"
+            else:
+                full = f"the --memory budget {format_memory(self.request.budget)}"
+        return self.roots.progress(expanding, table_bytes=ENGINE.table_bytes, tables_full=full)
 
 
 __all__ = ["Request", "RootMoves", "solve_local"]

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from sylver import jit
 from sylver.position import Position
 from sylver.solver.shapes import (
     ShapeGraph,
@@ -41,6 +42,8 @@ from sylver.solver.shapes import (
     reduce_offsets,
     set_bits,
 )
+
+jit.watch_compilation()  # these kernels are numba's own: a cold cache compiles them here
 
 
 def _offsets(mask: int) -> list[int]:

@@ -143,3 +143,8 @@ class Progress:
     """During the self-check: the winning move whose position is being searched afresh (``states``
     and ``seconds`` are then the check's, and the root-move counts count the winning moves checked,
     of all to check); None while solving."""
+    table_bytes: int = 0
+    """Bytes of transposition tables in use (0: not reported, as by ``--jobs``)."""
+    tables_full: str | None = None
+    """Once the tables stopped growing and results are being overwritten (the search goes on,
+    recomputing what it loses, more slowly): what stopped them, e.g. "the --memory budget 1G"."""
