@@ -87,6 +87,37 @@ def test_shape_graph_invariants() -> None:
         assert bin(g.offsets[s]).count("1") <= m
 
 
+def test_union_subgraph_is_the_own_graph() -> None:
+    """The long positions after the even moves of {12,20,38} share one union graph: each one's
+    subgraph is its own graph, shape for shape and family for family (so a checkpoint fits either),
+    and the union's base region restricted to it is its own base region."""
+    from sylver.solver.periodic import BaseRegion
+    from sylver.solver.shapes import build_union
+
+    kids = [Position([10, 12, 38]), Position([12, 14, 20]), Position([12, 16, 20, 38])]
+    union = build_union(kids)
+    known: dict[Position, bool] = {}
+
+    def base(ps: list[Position]) -> list[bool]:
+        for p in ps:
+            if p not in known:
+                known[p] = direct_p(p)
+        return [known[p] for p in ps]
+
+    region = BaseRegion.of(union, base)
+    for kid in kids:
+        own, sub = build(kid), union.subgraph(kid)
+        assert sub.shapes == own.shapes and sub.fingerprint() == own.fingerprint()
+        assert sub.fam_gaps == own.fam_gaps and sub.fam_even == own.fam_even and sub.root == own.root
+        for name in ("fam", "T", "fam_T", "fam_root", "same_ptr", "same_idx", "down_ptr", "down_j", "down_idx"):
+            assert np.array_equal(getattr(sub, name), getattr(own, name)), name
+        mine, theirs = BaseRegion.of(own, base), region.restrict(sub, base)
+        assert np.array_equal(mine.mode, theirs.mode)
+        solved = mine.mode == -1
+        assert np.array_equal(mine.base[solved], theirs.base[solved])
+        assert set(mine.positions) == set(theirs.positions)
+
+
 def test_checkpoint_resume(tmp_path) -> None:
     """A scan interrupted and resumed from its checkpoint reaches the same state and answer."""
     S = Position([6, 16])
@@ -96,8 +127,12 @@ def test_checkpoint_resume(tmp_path) -> None:
     first = Scan(S, checkpoint=ck)
     first.run(until=101, past_period=True)
     assert ck.exists()
+    with np.load(ck) as z:  # the state tables are packed: their stored entries only
+        assert z["hkeys"].shape[0] == first.state.hcount and (z["hkeys"] != 0).all()
+        assert int(z["hcap"]) == first.state.hkeys.shape[0]
     second = Scan(S, checkpoint=ck)
     assert second.scanned_to == 101
+    assert np.array_equal(np.sort(second.state.hkeys), np.sort(first.state.hkeys))
     second.run(until=301, past_period=True)
     assert second.root_hits() == ref.root_hits()
     assert np.array_equal(second.state.H, ref.state.H)
@@ -133,6 +168,23 @@ def test_even_moves_decided_by_the_rest() -> None:
     assert sol.outcome is None and sol.verdict == "unknown" and not sol.complete
     assert sol.odd_tail.scanned_to == 20001 and sol.odd_tail.open_moves == "odd x > 20001"
     assert "undecided even moves" not in sol.reason and "paper states N" in sol.reason
+
+
+def test_checkpoint_past_the_odd_limit(tmp_path) -> None:
+    """A checkpoint scanned past a lower --odd-limit: the answer is what the scan to the limit
+    proves (that of a run without the checkpoint: scanned_to, winning moves, open moves, the even
+    moves that the rest's period decides only past the limit), and it says the checkpoint holds
+    more."""
+    S = Position([8, 30, 34])  # the rest's period (720 from 4,453) is certified by x = 5,171
+    ref = solve(S, odd_limit=1001, store=None).to_dict()
+    far = solve(S, odd_limit=20001, store=None, checkpoint=tmp_path).to_dict()
+    assert far["odd_tail"]["scanned_to"] == 20001 and "undecided even moves" not in far["reason"]
+    got = solve(S, odd_limit=1001, store=None, checkpoint=tmp_path).to_dict()
+    assert "a checkpoint of an earlier run holds the scan to 20,001" in got["reason"]
+    assert got["odd_tail"] == ref["odd_tail"] and got["odd_tail"]["open_moves"] == "odd x > 1001"
+    assert got["reason"].replace("; a checkpoint of an earlier run holds the scan to 20,001, past the odd "
+                                 "limit (a larger --odd-limit reads it)", "") == ref["reason"]
+    assert got["outcome"] == ref["outcome"] and got["winning_moves"] == ref["winning_moves"]
 
 
 def test_checkpoint_resume_second_stage(tmp_path) -> None:
@@ -185,6 +237,12 @@ def test_8_10_22_is_p() -> None:
     assert tail.period_length and tail.period_start and tail.odd_winning_moves == ()
     d = sol.to_dict()
     assert d["outcome"] == "P" and d["odd_tail"]["period_length"] == tail.period_length
+    # the reason names a winning reply to each even move (2, 4, 6, 12, 14: the gaps of {4,5,11}
+    # doubled), and each reply is one: the position after it is P
+    replies = dict(pair.split(" → ") for pair in sol.reason.split("every even move loses, to the reply: ")[1].split(", "))
+    assert sorted(map(int, replies)) == [2, 4, 6, 12, 14]
+    for x, r in replies.items():
+        assert solve(Position([8, 10, 22, int(x), int(r)]), store=None).outcome is Outcome.P, (x, r)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
@@ -578,3 +636,127 @@ def test_jobs_spread_long_children(gens: list[int], monkeypatch) -> None:
         for key in ("seconds", "peak_bytes"):
             d.pop(key)
     assert two == one
+
+
+# -- --time-limit and Ctrl-C with --jobs: the workers are stopped ---------------------------------
+
+SLOW_WORKERS = """
+import os, sys, time
+import sylver.solver.periodic as periodic
+
+_real, _parent, _pids = periodic.solve_base, os.getpid(), {pids!r}
+
+
+def _slow(positions, **kw):  # a base region far too hard for the time given, in the workers only
+    if os.getpid() != _parent:
+        with open(_pids, "a") as fh:
+            fh.write(f"{{os.getpid()}}\\n")
+        time.sleep(60)
+    return _real(positions, **kw)
+
+
+periodic.solve_base = _slow
+"""
+
+
+def _warm() -> None:
+    """Compile (or load) the kernels before a timed solve: compiling is not interruptible."""
+    solve(Position([8, 10, 22]), store=None)
+
+
+def _alive(pids_file) -> list[int]:
+    """The processes named in ``pids_file`` that still run (not ended, not zombies)."""
+    import psutil
+
+    pids = {int(x) for x in pids_file.read_text().split()} if pids_file.exists() else set()
+    alive = []
+    for pid in pids:
+        try:
+            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                alive.append(pid)
+        except psutil.NoSuchProcess:
+            pass
+    return alive
+
+
+def test_time_limit_holds_with_jobs(tmp_path) -> None:
+    """--time-limit with --jobs 2: the answer comes within the limit (plus a margin), says what is
+    undecided, and the worker processes busy with the long even moves' positions (here: with a
+    base region that takes a minute) are ended, not waited for."""
+    import time
+
+    import sylver.solver.periodic as periodic
+
+    _warm()
+    pids = tmp_path / "pids"
+    real = periodic.solve_base
+    exec(SLOW_WORKERS.format(pids=str(pids)), {})  # replaces periodic.solve_base
+    try:
+        start = time.monotonic()
+        sol = solve(Position([14, 16]), odd_limit=301, time_limit=3, jobs=2, store=None)
+        wall = time.monotonic() - start
+    finally:
+        periodic.solve_base = real
+    assert wall < 3 + 3, wall
+    assert pids.exists(), "no long child reached a worker"
+    assert sol.verdict in ("N", "unknown") and not sol.complete
+    assert "undecided even moves" in sol.reason
+    assert _alive(pids) == []
+
+
+def test_time_limit_holds_in_base_region_with_jobs(tmp_path) -> None:
+    """--time-limit with --jobs 2 while the workers solve the root's base region (704 positions for
+    {6,40,74}, here each chunk taking a minute): the solve ends at the limit (nothing is proven, so
+    it says that: SolveTimeout) and the workers are ended."""
+    import time
+
+    import sylver.solver.periodic as periodic
+    from sylver.solver import SolveTimeout
+
+    _warm()
+    pids = tmp_path / "pids"
+    real = periodic.solve_base
+    exec(SLOW_WORKERS.format(pids=str(pids)), {})  # replaces periodic.solve_base
+    start = time.monotonic()
+    try:
+        with pytest.raises(SolveTimeout, match="not solved within 2 s"):
+            solve(Position([6, 40, 74]), odd_limit=301, time_limit=2, jobs=2, store=None)
+    finally:
+        periodic.solve_base = real
+    assert time.monotonic() - start < 2 + 3
+    assert pids.exists() and _alive(pids) == []
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_jobs_workers(tmp_path) -> None:
+    """Ctrl-C (SIGINT to the main process only) during a --jobs 2 solve whose workers are busy:
+    the command ends within seconds, says it was interrupted, and no worker is left running."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    pids = tmp_path / "pids"
+    script = SLOW_WORKERS.format(pids=str(pids)) + (
+        "from sylver.cli import main\n"
+        "main(['solve', '14', '16', '--odd-limit', '301', '--jobs', '2', '--no-store'])\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=dict(os.environ))
+    try:
+        deadline = time.monotonic() + 120
+        while not pids.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert proc.poll() is None and pids.exists(), "no worker started"
+        time.sleep(0.5)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=60)
+        took = time.monotonic() - sent
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stdout and "Traceback" not in stderr
+    assert took < 5, took
+    assert _alive(pids) == []

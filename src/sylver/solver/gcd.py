@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,7 +37,8 @@ from sylver.position import Outcome, Position
 
 if TYPE_CHECKING:
     from sylver.solver import Solution
-    from sylver.solver.periodic import Scan, ScanProgress
+    from sylver.solver.periodic import BaseRegion, Scan, ScanProgress
+    from sylver.solver.shapes import ShapeGraph
     from sylver.solver.store import Store
 
 PROBABLY_P = "probably-P"
@@ -149,6 +151,14 @@ class Context:
         self.gcd1: dict[Position, bool] = {}
         self.verdicts: dict[Position, Verdict] = {}
         self.scans: list[Scan] = []
+        self.unions: list[ShapeGraph] = []
+        """Shape graphs built for several positions at once (:func:`_offer_union`)."""
+        self.union_groups: list[list[Position]] = []
+        """Long positions whose graphs are to be built together when the first one needs its own."""
+        self.regions: dict[int, BaseRegion] = {}
+        """The base regions of the union graphs (by id), shared by their subgraphs' scans."""
+        self.peak_scan_bytes = 0
+        """The most memory the scans held at once (those dropped by :func:`_forget` included)."""
 
     # -- gcd-1 positions -------------------------------------------------------------------------
     def p_positions(self, positions: list[Position]) -> list[bool]:
@@ -186,28 +196,45 @@ def _record(position: Position, v: Verdict, ctx: Context) -> None:
         ctx.store.put_result(position, v.outcome, tuple(v.winning), v.complete, 0)
 
 
-def _solve_chunk(ps: list[Position], memory: int) -> list[bool]:
+def _wall(deadline: float | None) -> float | None:
+    """A ``time.monotonic()`` deadline as a ``time.time()`` one, for a task in another process (a
+    Dask worker may run on another machine, where only the wall clock is shared)."""
+    return None if deadline is None else time.time() + (deadline - time.monotonic())
+
+
+def _monotonic(wall: float | None) -> float | None:
+    """The inverse of :func:`_wall`, in the worker."""
+    return None if wall is None else time.monotonic() + (wall - time.time())
+
+
+def _solve_chunk(ps: list[Position], memory: int, deadline: float | None) -> list[bool]:
+    """:func:`sylver.solver.periodic.solve_base` in a worker process (``deadline``: wall clock)."""
     from sylver.solver.periodic import solve_base
 
-    return solve_base(ps, memory=memory)
+    return solve_base(ps, memory=memory, deadline=_monotonic(deadline))
 
 
 def _solve_many(positions: list[Position], ctx: Context) -> list[bool]:
     """Decide gcd-1 positions with :func:`sylver.solver.periodic.solve_base` (the self-checked
     path of :func:`sylver.solver.solve`), split over processes with ``--jobs`` / ``--cluster``; they
-    get half the memory budget (the scans the other half)."""
+    get half the memory budget (the scans the other half).  TimeoutError at the deadline (the
+    workers are stopped then, see :func:`sylver.executors.run_until`)."""
     from sylver.solver.periodic import solve_base
 
     memory = max(ctx.memory // 2, 1 << 17)
     if (ctx.jobs > 1 or ctx.cluster) and len(positions) >= 64:
         from functools import partial
 
-        from sylver.executors import make_executor
+        from sylver.executors import make_executor, run_until
 
         size = max(16, len(positions) // (8 * max(ctx.jobs, 1)))
         chunks = [positions[i : i + size] for i in range(0, len(positions), size)]
+        work = partial(_solve_chunk, memory=memory, deadline=_wall(ctx.deadline))
         with make_executor(ctx.jobs, ctx.cluster) as ex:
-            return [v for part in ex.map(partial(_solve_chunk, memory=memory), chunks) for v in part]
+            done = run_until(ex, work, chunks, ctx.deadline)
+        if len(done) < len(chunks):
+            raise TimeoutError("time limit reached")
+        return [v for i in range(len(chunks)) for v in done[i]]
     return solve_base(positions, memory=memory, deadline=ctx.deadline)
 
 
@@ -230,10 +257,64 @@ def _scan_for(position: Position, ctx: Context) -> tuple[Scan, int]:
     checkpoint = None
     if ctx.checkpoint_dir is not None:
         checkpoint = ctx.checkpoint_dir / f"{position}.npz"
-    scan = Scan(position, base=ctx.p_positions, checkpoint=checkpoint, memory=max(ctx.memory // 2, 1 << 17),
-                deadline=ctx.deadline)
+    memory = max(ctx.memory // 2, 1 << 17)
+    union = _union_for(position, key, ctx, memory)
+    graph = region = None
+    if union is not None:
+        from sylver.solver.periodic import BaseRegion
+
+        graph = union.subgraph(position)
+        region = ctx.regions.get(id(union))
+        if region is None:
+            region = ctx.regions[id(union)] = BaseRegion.of(union, ctx.p_positions, ctx.deadline)
+    scan = Scan(position, graph=graph, base=ctx.p_positions, checkpoint=checkpoint, memory=memory,
+                deadline=ctx.deadline, region=region)
     ctx.scans.append(scan)
     return scan, 0
+
+
+def _offer_union(children: list[Position], ctx: Context) -> None:
+    """The long positions after the even moves of one position (g = 2) that will need scans of their
+    own: their shape graphs overlap (most families contain several of them), so they are built as
+    one union graph, once, when the first of them needs its graph (:func:`_union_for`)."""
+    from sylver.solver.shapes import gap_mask
+
+    group = []
+    for child in children:
+        h = Position(x // 2 for x in child.generators)
+        if h.generators == (1,) or _known(child, ctx, False) is not None:
+            continue
+        key = gap_mask(h)
+        if any(key in g.fam_index for g in (*(s.graph for s in ctx.scans), *ctx.unions)):
+            continue
+        group.append(child)
+    if len(group) >= 2:
+        ctx.union_groups.append(group)
+
+
+def _union_for(position: Position, key: int, ctx: Context, memory: int) -> ShapeGraph | None:
+    """A union graph containing the family ``key`` of ``position``: one built earlier, or that of the
+    group offered with it (:func:`_offer_union`), built now; None when there is none, or when the
+    union would pass ``memory`` (each position then builds its own graph)."""
+    from sylver.errors import TooLargeError
+    from sylver.solver.shapes import build_union
+
+    for union in ctx.unions:
+        if key in union.fam_index:
+            return union
+    for group in ctx.union_groups:
+        if position in group:
+            ctx.union_groups.remove(group)
+            members = [position] + [p for p in group if p != position and _known(p, ctx, False) is None]
+            if len(members) < 2:
+                return None
+            try:
+                union = build_union(members, ctx.deadline, memory)
+            except TooLargeError:
+                return None
+            ctx.unions.append(union)
+            return union
+    return None
 
 
 def _run_scan(scan: Scan, ctx: Context, limit: int | None, needed: Callable[[], bool]) -> None:
@@ -257,22 +338,25 @@ def _run_scan(scan: Scan, ctx: Context, limit: int | None, needed: Callable[[], 
     scan.run(until=until, stop=stop, deadline=ctx.deadline, progress=ctx.progress)
 
 
-def _family_odd(scan: Scan, f: int) -> OddTail:
-    st = scan.state
+def _family_odd(scan: Scan, f: int, limit: int | None) -> OddTail:
+    """What the scan proves about the odd moves of family f, for a question bounded by ``limit``
+    (--odd-limit): a scan resumed from a checkpoint may be past it, and then the answer is what the
+    scan to the limit proves (the same as without the checkpoint), never more."""
+    to = scan.upto(limit)
     T = int(scan.graph.fam_T[f])
-    complete = scan.family_tail_complete(f)
-    hits = tuple(scan.hits(f))
-    per = st.period
+    complete = scan.family_tail_complete(f, to)
+    hits = tuple(scan.hits(f, to))
+    per = scan.period_upto(to)
     if per is None and f != 0:  # a family other than the scan's own is periodic with the rest
-        per = st.rest
+        per = scan.rest_upto(to)
     if complete:
         open_moves = ""
     elif hits:
-        open_moves = f"odd x in {scan.scanned_to + 2}..{hits[0] + 2 * T}"
+        open_moves = f"odd x in {to + 2}..{hits[0] + 2 * T}"
     else:
-        open_moves = f"odd x > {scan.scanned_to}"
+        open_moves = f"odd x > {to}"
     return OddTail(
-        scanned_to=scan.scanned_to, period_start=per.start if per else None,
+        scanned_to=to, period_start=per.start if per else None,
         period_length=per.length if per else None, odd_winning_moves=hits, complete=complete,
         open_moves=open_moves,
     )
@@ -300,17 +384,20 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
         ctx.verdicts[position] = v
         return v
     short = _quiet(h)
+    beyond = None
     if short:
         odd = _short_odd_tail(position, h.frobenius_number, ctx, full)
     else:
         scan, f = _scan_for(position, ctx)
         _run_scan(scan, ctx, limit, lambda: not scan.family_tail_complete(f) and (full or not scan.hits(f)))
-        odd = _family_odd(scan, f)
+        odd = _family_odd(scan, f, limit)
+        beyond = scan.scanned_to if scan.scanned_to > odd.scanned_to else None
     winning = list(odd.odd_winning_moves)
     unknown_even: list[int] = []
     long_open: list[int] = []
+    replies: dict[int, int | None] = {}
     if full or not winning:
-        _even_moves(position, h, ctx, full, limit, winning, unknown_even, long_open)
+        _even_moves(position, h, ctx, full, limit, winning, unknown_even, long_open, replies)
     winning.sort()
     unknown_even.sort()
     complete = odd.complete and not unknown_even and (full or not winning)
@@ -326,6 +413,12 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
     )
     reason = _g2_reason(position, "short" if short else "long", h.frobenius_number, odd, unknown_even,
                         outcome, probably)
+    if outcome is Outcome.P and replies:
+        reason += "; every even move loses, to the reply: " + ", ".join(
+            f"{x} → {r}" if r is not None else f"{x} → (its own reason)" for x, r in sorted(replies.items()))
+    if beyond is not None:
+        reason += (f"; a checkpoint of an earlier run holds the scan to {beyond:,}, past the odd limit "
+                   "(a larger --odd-limit reads it)")
     v = Verdict(outcome=outcome, winning=winning, complete=complete, method="short" if short else "periodicity",
                 reason=reason, probably_p=probably, odd_tail=odd, short=short, losing_unknown=unknown_even,
                 full=full)
@@ -355,67 +448,128 @@ def _short_odd_tail(position: Position, t_h: int, ctx: Context, full: bool) -> O
 
 
 def _even_moves(position: Position, h: Position, ctx: Context, full: bool, limit: int | None,
-                winning: list[int], unknown_even: list[int], long_open: list[int]) -> None:
+                winning: list[int], unknown_even: list[int], long_open: list[int],
+                replies: dict[int, int | None]) -> None:
     """Decide the even moves 2y of a position with g = 2 (each a position with g = 2, solved for its
     outcome only), short children first (cheap), then long ones; append to ``winning``,
-    ``unknown_even`` and (undecided long children) ``long_open``."""
+    ``unknown_even``, (undecided long children) ``long_open`` and (each even move that loses: the
+    least winning reply found) ``replies``.  With ``--jobs`` / ``--cluster``
+    the long children go to worker processes (:func:`_long_apart`) while this one decides the short
+    ones."""
     children = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
-    children.sort(key=lambda c: (not _quiet(Position(x // 2 for x in c[1].generators)), c[0]))
-    if (ctx.jobs > 1 or ctx.cluster) and ctx.deadline is None:  # a worker may overrun a deadline
-        _solve_long_apart([child for _, child in children], ctx, limit)
-    for x, child in children:
-        if not full and winning:
-            break
-        if not ctx.time_left():
-            unknown_even.append(x)
-            continue
-        cv = solve_g2(child, ctx, full=False, limit=limit)
-        if cv.outcome is Outcome.P:
-            winning.append(x)
-        elif cv.outcome is None:
-            unknown_even.append(x)
-            if cv.short is False:
-                long_open.append(x)
+    short = {x: _quiet(Position(y // 2 for y in child.generators)) for x, child in children}
+    children.sort(key=lambda c: (not short[c[0]], c[0]))
+    kept = (len(ctx.scans), len(ctx.unions), len(ctx.union_groups))
+    try:
+        _decide_children(children, short, ctx, full, limit, winning, unknown_even, long_open, replies)
+    finally:
+        _forget(ctx, *kept)
 
 
-def _solve_long_apart(children: list[Position], ctx: Context, limit: int | None) -> None:
-    """Solve the long children (g = 2, outcome only) that nothing in this call has decided or scanned
-    yet, each in its own process of ``--jobs`` / ``--cluster``, into ``ctx.verdicts``: they are
+def _forget(ctx: Context, scans: int, unions: int, groups: int) -> None:
+    """Drop the scans, union graphs and offered groups made since these counts (those of the even
+    moves of a position, once they are decided: their verdicts stay in ``ctx.verdicts``), so that
+    memory holds the scans of one line of positions, not of the whole tree."""
+    ctx.peak_scan_bytes = max(ctx.peak_scan_bytes, sum(s.memory_bytes() for s in ctx.scans))
+    for union in ctx.unions[unions:]:
+        ctx.regions.pop(id(union), None)
+    del ctx.scans[scans:], ctx.unions[unions:], ctx.union_groups[groups:]
+
+
+def _decide_children(children: list[tuple[int, Position]], short: dict[int, bool], ctx: Context, full: bool,
+                     limit: int | None, winning: list[int], unknown_even: list[int], long_open: list[int],
+                     replies: dict[int, int | None]) -> None:
+    """The loop of :func:`_even_moves`."""
+    offered = False
+    with _long_apart([child for _, child in children], ctx, limit) as collect:
+        for x, child in children:
+            if not full and winning:
+                break
+            if not short[x]:
+                collect()
+                if not offered:  # those not decided in workers: one union graph for their scans
+                    offered = True
+                    _offer_union([c for y, c in children if not short[y]], ctx)
+            try:
+                if not ctx.time_left():
+                    raise TimeoutError
+                cv = solve_g2(child, ctx, full=False, limit=limit)
+            except TimeoutError:  # the deadline passed: the child is undecided, the rest stands
+                unknown_even.append(x)
+                if not short[x]:
+                    long_open.append(x)
+                continue
+            if cv.outcome is Outcome.P:
+                winning.append(x)
+            elif cv.outcome is None:
+                unknown_even.append(x)
+                if cv.short is False:
+                    long_open.append(x)
+            else:
+                replies[x] = min(cv.winning) if cv.winning else None
+
+
+@contextmanager
+def _long_apart(children: list[Position], ctx: Context, limit: int | None) -> Iterator[Callable[[], None]]:
+    """With ``--jobs`` / ``--cluster``: send the long children (g = 2, outcome only) that nothing in
+    this call has decided or scanned yet to worker processes, each in its own task; they are
     independent, and each is what :func:`solve_g2` would compute for it in this process (its own
     scans, checkpoints and recursion).  A child whose family is in a scan of this call stays here,
-    where that scan is shared.  Not used under a time limit: a worker cannot be stopped at it."""
+    where that scan is shared.  Yields ``collect()``: wait for the workers' verdicts (into
+    ``ctx.verdicts``) until the deadline, where the workers are stopped (a child not finished by
+    then stays undecided).  Until then this process works with ``jobs = 1`` (the workers have the
+    cores); leaving the block stops the tasks not collected (Ctrl-C, or a winning move found)."""
     from sylver.solver.shapes import gap_mask
 
     todo = []
-    for child in children:
-        h = Position(x // 2 for x in child.generators)
-        if h.generators == (1,) or _quiet(h) or _known(child, ctx, False) is not None:
-            continue
-        key = gap_mask(h)
-        if any(key in scan.graph.fam_index for scan in ctx.scans):
-            continue
-        todo.append(child)
+    if ctx.jobs > 1 or ctx.cluster:
+        for child in children:
+            h = Position(x // 2 for x in child.generators)
+            if h.generators == (1,) or _quiet(h) or _known(child, ctx, False) is not None:
+                continue
+            key = gap_mask(h)
+            if any(key in scan.graph.fam_index for scan in ctx.scans):
+                continue
+            todo.append(child)
     if len(todo) < 2:
+        yield lambda: None
         return
     from functools import partial
 
-    from sylver.executors import make_executor
+    from sylver.executors import Tasks, make_executor
 
-    workers = max(ctx.jobs, 1)
-    work = partial(_child_verdict, limit=limit, memory=max(ctx.memory // workers, 1 << 20),
-                   checkpoint_dir=ctx.checkpoint_dir, search_limit=ctx.search_limit)
-    with make_executor(ctx.jobs, ctx.cluster) as ex:
-        for child, v in zip(todo, ex.map(work, todo), strict=True):
-            ctx.verdicts[child] = v
-            _record(child, v, ctx)
+    jobs = ctx.jobs
+    work = partial(_child_verdict, limit=limit, memory=max(ctx.memory // max(jobs, 1), 1 << 20),
+                   checkpoint_dir=ctx.checkpoint_dir, search_limit=ctx.search_limit,
+                   deadline=_wall(ctx.deadline))
+    with make_executor(jobs, ctx.cluster) as ex:
+        tasks = Tasks(ex, work, todo)
+        collected = False
+
+        def collect() -> None:
+            nonlocal collected
+            if collected:
+                return
+            collected = True
+            ctx.jobs = jobs
+            for i, v in sorted(tasks.collect(ctx.deadline).items()):
+                ctx.verdicts[todo[i]] = v
+                _record(todo[i], v, ctx)
+
+        ctx.jobs = 1
+        try:
+            yield collect
+        finally:
+            ctx.jobs = jobs
+            tasks.stop()
 
 
 def _child_verdict(child: Position, *, limit: int | None, memory: int, checkpoint_dir: Path | None,
-                   search_limit: int) -> Verdict:
+                   search_limit: int, deadline: float | None) -> Verdict:
     """:func:`solve_g2` for one long child, outcome only, in a worker process (no store: the caller
-    records the verdict)."""
-    ctx = Context(odd_limit=limit, deadline=None, memory=memory, store=None, jobs=1, cluster=None, progress=None,
-                  checkpoint_dir=checkpoint_dir, search_limit=search_limit)
+    records the verdict; ``deadline``: wall clock, TimeoutError past it)."""
+    ctx = Context(odd_limit=limit, deadline=_monotonic(deadline), memory=memory, store=None, jobs=1,
+                  cluster=None, progress=None, checkpoint_dir=checkpoint_dir, search_limit=search_limit)
     return solve_g2(child, ctx, full=False, limit=limit)
 
 
@@ -716,7 +870,7 @@ def solve_any(
     sol = Solution(
         position=position, outcome=v.outcome, winning_moves=tuple(v.winning), complete=v.complete,
         frobenius_number=None, states=0, seconds=time.monotonic() - start,
-        peak_bytes=sum(s.memory_bytes() for s in ctx.scans), from_store=v.method == "store",
+        peak_bytes=max(ctx.peak_scan_bytes, sum(s.memory_bytes() for s in ctx.scans)), from_store=v.method == "store",
         probably_p=v.probably_p, gcd=g, short=v.short, method=v.method, odd_tail=v.odd_tail,
         reason=reason,
     )
@@ -776,7 +930,7 @@ def _partial(position: Position, ctx: Context, start: float) -> Solution:
     tail = None
     wins: tuple[int, ...] = ()
     if ctx.scans and ctx.scans[0].position == position:
-        tail = _family_odd(ctx.scans[0], 0)
+        tail = _family_odd(ctx.scans[0], 0, ctx.odd_limit)
         wins = tail.odd_winning_moves
     return Solution(
         position=position, outcome=Outcome.N if wins else None, winning_moves=wins, complete=False,

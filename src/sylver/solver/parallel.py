@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from sylver.errors import MemoryBudgetError, WorkerDiedError
+from sylver.executors import stop_workers
 from sylver.position import Outcome, Position
 from sylver.solver.engine import ENGINE, LOAD_N, memory_budget_error, root_gaps, root_moves
 from sylver.solver.local import Request, RootMoves, solve_local
@@ -74,21 +75,6 @@ def _shared_tables(memory: int, genus: int, t: int) -> _Shared:
         words[:p_entries], words[p_entries:tables_end], memory // 2 < want,
         words[tables_end:].view(np.int32),
     )
-
-
-def _stop(executor: object, futures: dict[Future, int]) -> None:
-    """Cancel pending tasks and end the local worker processes this solve started, so that leaving
-    the executor does not wait for searches nobody needs any more."""
-    processes = getattr(executor, "_processes", None) or {}
-    if not processes:
-        for fut in futures:
-            fut.cancel()
-        return
-    # A local pool: end its workers; the pool then fails the pending tasks itself.  (Cancelling
-    # them first would trip CPython 3.11's pool, which sets an exception on cancelled futures.)
-    for proc in list(processes.values()):
-        if proc.is_alive():
-            proc.terminate()
 
 
 def decide_moves(
@@ -225,15 +211,15 @@ class _ParallelSolve:
                 self.submit(executor)
                 self.collect(executor)
             except KeyboardInterrupt:
-                _stop(executor, self.futures)
+                stop_workers(executor, self.futures)
                 raise SolveInterrupted(roots.solution(complete=False)) from None
             except MemoryBudgetError as exc:  # from a worker: name the budget of the whole solve
-                _stop(executor, self.futures)
+                stop_workers(executor, self.futures)
                 raise memory_budget_error(
                     request.position, request.budget, exc.expanded, exc.overwrites, exc.move
                 ) from None
             except Exception as exc:  # a timeout, a worker that died, a store conflict, ...
-                _stop(executor, self.futures)
+                stop_workers(executor, self.futures)
                 if _worker_lost(exc):  # while submitting
                     raise self.died(executor, exc, None) from None
                 raise
@@ -274,7 +260,7 @@ class _ParallelSolve:
             if request.first and roots.least_winning_known():
                 undone = {f: x for f, x in self.futures.items() if not f.done()}
                 if undone:
-                    _stop(executor, undone)
+                    stop_workers(executor, undone)
                 return
 
     def merge(self, executor: Any, fut: Future) -> None:

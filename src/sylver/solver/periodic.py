@@ -49,7 +49,9 @@ jit.watch_compilation()  # these kernels are numba's own: a cold cache compiles 
 def _offsets(mask: int) -> list[int]:
     return set_bits(mask)
 
-CHECKPOINT_VERSION = 3
+CHECKPOINT_VERSION = 4
+"""4: the shapes in their canonical order, the graph's fingerprint, the heights at which the periods
+were certified, and the state tables packed (their stored entries only)."""
 SNAPSHOT_EVERY = 4096
 """Steps between in-memory snapshots of the state (to recompute an earlier state exactly)."""
 SLICE_SECONDS = 0.25
@@ -447,6 +449,16 @@ def _table(capacity: int = 1 << 12) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(capacity, dtype=np.uint64), np.zeros(capacity, dtype=np.int64)
 
 
+def _unpack(keys: np.ndarray, vals: np.ndarray, capacity: int) -> tuple[np.ndarray, np.ndarray]:
+    """A table of ``capacity`` slots holding the packed entries (``keys``, ``vals``) of a checkpoint."""
+    nkeys, nvals = _table(capacity)
+    if keys.shape[0]:
+        if capacity < 2 * keys.shape[0]:
+            raise ValueError(f"{keys.shape[0]} entries in a table of {capacity} slots")
+        rehash(keys, vals, nkeys, nvals)
+    return nkeys, nvals
+
+
 @dataclass(kw_only=True)
 class ScanState:
     """Everything a scan needs to continue: the next height, the windows ``H`` and family bits
@@ -474,8 +486,12 @@ class ScanState:
     rvals: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     rcount: int = 0
     period: Period | None = None
+    period_at: int = 0
+    """The height after which ``period`` was certified."""
     rest: Period | None = None
     """The certified period of the rest (the families other than S's own)."""
+    rest_at: int = 0
+    """The height after which ``rest`` was certified."""
     tab: np.ndarray | None = None
     """Row i: the values (bits) of the rest's shapes that S's family reads, at phase i of ``rest``."""
     family_from: int = 0
@@ -509,77 +525,40 @@ class ScanProgress:
     """The height this run's scan resumed from (the checkpoint's ``scanned_to``), if it did."""
 
 
-class Scan:
-    """The scan of the odd moves of a position S with g = 2 over its shape graph.
+@dataclass
+class BaseRegion:
+    """The base region of a shape graph: for each shape s and odd height n ≤ t(E ÷ 2), how its value
+    is found.
 
-    ``base(positions)`` decides a list of gcd-1 positions (True = P); by default each is solved
-    with :func:`sylver.solver.solve`.
-    """
+    ``mode[s, i]`` (i = (n - 3) / 2): -2 when the even part of the position <E, n + 2δ> is E
+    itself (every sum of two anchors is in E): then its moves are those of the shape and it is
+    decided like any other height; s' ≥ 0 when the even part is a larger E' and the position is
+    the shape s' of family E' at the same height (decided earlier in the step: E' has fewer
+    gaps); -1 when it is solved with the gcd-1 solver (``base[s, i]``, 1 for P), the position
+    ``positions[which[s, i]]``."""
 
-    def __init__(
-        self,
-        position: Position,
-        *,
-        graph: ShapeGraph | None = None,
-        base: Callable[[list[Position]], list[bool]] | None = None,
-        checkpoint: str | Path | None = None,
-        memory: int = 1 << 30,
-        deadline: float | None = None,
-    ) -> None:
-        self.position = position
-        self.graph = graph if graph is not None else build(position, deadline, memory)
-        self.checkpoint = Path(checkpoint) if checkpoint is not None else None
-        self.checkpoint_every = checkpoint_seconds() if checkpoint is not None else CHECKPOINT_SECONDS
-        self.memory = memory
-        g = self.graph
-        self.Tmax = int(g.fam_T.max()) if g.families else 0
-        self.Wd = max(1, (self.Tmax + 63) // 64)
-        # the step deciding height n reads the base region iff n <= Tmax: from the state after
-        # height Tmax - 1 (or Tmax) on, the next state is a function of the current one
-        self.record_from = max(3, self.Tmax if self.Tmax % 2 else self.Tmax - 1)
-        # S's own family has the most gaps, so its shapes come last in the graph's order
-        self.K0 = int(np.count_nonzero(g.fam != 0))
-        assert (g.fam[self.K0:] == 0).all(), "S's family is not last"
-        self._no_col = np.full(g.same_idx.shape[0], -1, dtype=np.int64)
-        self._no_tab = np.zeros((1, 1), dtype=np.uint64)
-        self.cols, self.same_col = self._rest_columns()
-        self._base_fn = base or solve_base
-        loaded = self._load()  # first: a damaged checkpoint fails at once
-        self.resumed_from = loaded.n - 2 if loaded is not None else None
-        """The height the checkpoint had reached when this scan was loaded from it (else None)."""
-        self.state = loaded or self._fresh()
-        self.base, self.mode = self._base_values()
+    base: np.ndarray
+    mode: np.ndarray
+    which: np.ndarray
+    positions: list[Position]
+    values: list[bool]
 
-    def _rest_columns(self) -> tuple[np.ndarray, np.ndarray]:
-        """The rest's shapes that S's family reads (by moves that keep the height), and for each
-        move the column of its target in the table of the rest (-1: a shape of S's family)."""
-        g = self.graph
-        lo = int(g.same_ptr[self.K0])
-        targets = g.same_idx[lo:]
-        cols = np.unique(targets[targets < self.K0]).astype(np.int64)
-        same_col = self._no_col.copy()
-        inner = targets < self.K0
-        same_col[lo:][inner] = np.searchsorted(cols, targets[inner])
-        return cols, same_col
-
-    # -- the base region ------------------------------------------------------------------------
-    def _base_values(self) -> tuple[np.ndarray, np.ndarray]:
-        """The base region: for each shape s and odd height n ≤ t(E ÷ 2), how its value is found.
-
-        ``mode[s, i]`` (i = (n - 3) / 2): -2 when the even part of the position <E, n + 2δ> is E
-        itself (every sum of two anchors is in E): then its moves are those of the shape and it is
-        decided like any other height; s' ≥ 0 when the even part is a larger E' and the position is
-        the shape s' of family E' at the same height (decided earlier in the step: E' has fewer
-        gaps); -1 when it is solved with the gcd-1 solver (``base[s, i]``, 1 for P)."""
-        g = self.graph
-        width = max(1, (self.Tmax - 1) // 2)
+    @classmethod
+    def of(cls, g: ShapeGraph, base_fn: Callable[[list[Position]], list[bool]],
+           deadline: float | None = None) -> BaseRegion:
+        """The base region of ``g``, its gcd-1 positions decided with ``base_fn``."""
+        Tmax = int(g.fam_T.max()) if g.families else 0
+        width = max(1, (Tmax - 1) // 2)
         base = np.zeros((g.shapes, width), dtype=np.uint8)
         mode = np.full((g.shapes, width), -1, dtype=np.int32)
+        which = np.full((g.shapes, width), -1, dtype=np.int32)
         index = {(int(g.fam[s]), g.offsets[s]): s for s in range(g.shapes)}
         # positions by their members below a bound past their Frobenius number (a Position is
         # built once per distinct semigroup, not once per (shape, height))
         wanted: dict[int, tuple[list[int], list[tuple[int, int]]]] = {}
         for s in range(g.shapes):
+            if s % 256 == 0 and deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"the base region of {g.position.braces()} was not listed in time")
             gaps = g.fam_gaps[int(g.fam[s])]
             fam_gens = family_generators(gaps)
             ds = _offsets(g.offsets[s])
@@ -605,14 +584,114 @@ class Scan:
                 key = members(gens, n + 2 * gaps.bit_length() + 2)
                 wanted.setdefault(key, (gens, []))[1].append((s, i))
         positions = [Position(gens) for gens, _ in wanted.values()]
-        values = self._base_fn(positions) if positions else []
-        for (_gens, pairs), v in zip(wanted.values(), values, strict=True):
+        values = [bool(v) for v in base_fn(positions)] if positions else []
+        for k, ((_gens, pairs), v) in enumerate(zip(wanted.values(), values, strict=True)):
             for s, i in pairs:
                 base[s, i] = 1 if v else 0
-        self.base_positions = len(positions)
-        self.base_list = list(zip(positions, (bool(v) for v in values), strict=True))
+                which[s, i] = k
+        return cls(base=base, mode=mode, which=which, positions=positions, values=values)
+
+    def restrict(self, sub: ShapeGraph, base_fn: Callable[[list[Position]], list[bool]]) -> BaseRegion:
+        """The base region of ``sub``, a :meth:`~sylver.solver.shapes.ShapeGraph.subgraph` of this
+        region's graph: its rows, with the shapes renumbered; a position that is a shape outside
+        ``sub`` is solved with ``base_fn`` instead (``sub``'s own graph would do the same)."""
+        keep = sub.parent_index
+        assert keep is not None, "not a subgraph"
+        Tmax = int(sub.fam_T.max()) if sub.families else 0
+        width = max(1, (Tmax - 1) // 2)
+        base = self.base[keep, :width].copy()
+        mode = self.mode[keep, :width].copy()
+        which = self.which[keep, :width].copy()
+        new = np.full(self.base.shape[0], -1, dtype=np.int64)
+        new[keep] = np.arange(keep.size)
+        shape = mode >= 0
+        mode[shape] = new[mode[shape]]
+        outside = np.argwhere(shape & (mode < 0))
+        used = sorted(set(np.unique(which[which >= 0]).tolist()))
+        positions = [self.positions[k] for k in used]
+        values = [self.values[k] for k in used]
+        renumber = np.full(len(self.positions) + 1, -1, dtype=np.int32)
+        renumber[used] = np.arange(len(used))
+        which = np.where(which >= 0, renumber[which], -1).astype(np.int32)
+        if outside.size:
+            extra = [sub.concrete(int(s), 3 + 2 * int(i)) for s, i in outside]
+            got = base_fn(extra)
+            for (s, i), p, v in zip(outside, extra, got, strict=True):
+                base[s, i] = 1 if v else 0
+                which[s, i] = len(positions)
+                positions.append(p)
+                values.append(bool(v))
+        return BaseRegion(base=base, mode=mode, which=which, positions=positions, values=values)
+
+
+class Scan:
+    """The scan of the odd moves of a position S with g = 2 over its shape graph.
+
+    ``base(positions)`` decides a list of gcd-1 positions (True = P); by default each is solved
+    with :func:`sylver.solver.solve`.
+    """
+
+    def __init__(
+        self,
+        position: Position,
+        *,
+        graph: ShapeGraph | None = None,
+        base: Callable[[list[Position]], list[bool]] | None = None,
+        checkpoint: str | Path | None = None,
+        memory: int = 1 << 30,
+        deadline: float | None = None,
+        region: BaseRegion | None = None,
+    ) -> None:
+        """``region``: the base region of the union graph that ``graph`` is a subgraph of."""
+        self.position = position
+        self.graph = graph if graph is not None else build(position, deadline, memory)
+        self.checkpoint = Path(checkpoint) if checkpoint is not None else None
+        self.checkpoint_every = checkpoint_seconds() if checkpoint is not None else CHECKPOINT_SECONDS
+        self.memory = memory
+        self.deadline = deadline
+        g = self.graph
+        self.Tmax = int(g.fam_T.max()) if g.families else 0
+        self.Wd = max(1, (self.Tmax + 63) // 64)
+        # the step deciding height n reads the base region iff n <= Tmax: from the state after
+        # height Tmax - 1 (or Tmax) on, the next state is a function of the current one
+        self.record_from = max(3, self.Tmax if self.Tmax % 2 else self.Tmax - 1)
+        # S's own family has the most gaps, so its shapes come last in the graph's order
+        self.K0 = int(np.count_nonzero(g.fam != 0))
+        assert (g.fam[self.K0:] == 0).all(), "S's family is not last"
+        self._no_col = np.full(g.same_idx.shape[0], -1, dtype=np.int64)
+        self._no_tab = np.zeros((1, 1), dtype=np.uint64)
+        self.cols, self.same_col = self._rest_columns()
+        self._base_fn = base or solve_base
+        loaded = self._load()  # first: a damaged checkpoint fails at once
+        self.resumed_from = loaded.n - 2 if loaded is not None else None
+        """The height the checkpoint had reached when this scan was loaded from it (else None)."""
+        self.state = loaded or self._fresh()
+        self.base, self.mode = self._base_values(region)
+
+    def _rest_columns(self) -> tuple[np.ndarray, np.ndarray]:
+        """The rest's shapes that S's family reads (by moves that keep the height), and for each
+        move the column of its target in the table of the rest (-1: a shape of S's family)."""
+        g = self.graph
+        lo = int(g.same_ptr[self.K0])
+        targets = g.same_idx[lo:]
+        cols = np.unique(targets[targets < self.K0]).astype(np.int64)
+        same_col = self._no_col.copy()
+        inner = targets < self.K0
+        same_col[lo:][inner] = np.searchsorted(cols, targets[inner])
+        return cols, same_col
+
+    # -- the base region ------------------------------------------------------------------------
+    def _base_values(self, region: BaseRegion | None) -> tuple[np.ndarray, np.ndarray]:
+        """The base region (see :class:`BaseRegion`): computed here, or ``region`` (that of the
+        union graph this scan's graph was taken from) restricted to it."""
+        if region is None:
+            region = BaseRegion.of(self.graph, self._base_fn, self.deadline)
+        else:
+            region = region.restrict(self.graph, self._base_fn)
+        self.base_positions = len(region.positions)
+        self.base_list = list(zip(region.positions, region.values, strict=True))
         """The base-region positions solved with the gcd-1 solver and their outcomes (True: P)."""
-        return base, mode
+        return region.base, region.mode
 
     # -- state ----------------------------------------------------------------------------------
     def _fresh(self) -> ScanState:
@@ -792,6 +871,7 @@ class Scan:
                 if st.sample:
                     start = self._least_start(start, here - there, self._same_whole)
                 st.period = Period(start, here - there)
+                st.period_at = here
             else:  # a hash collision: record this state too and go on
                 insert(st.hkeys, st.hvals, whole_hash(st.H, st.flags, self.K0), here)
                 st.hcount += 1
@@ -803,6 +883,7 @@ class Scan:
                 if st.sample:
                     start = self._least_start(start, here - there, self._same_rest_at)
                 st.rest = Period(start, here - there)
+                st.rest_at = here
                 st.rkeys, st.rvals, st.rcount = st.rkeys[:0].copy(), st.rvals[:0].copy(), 0
             else:
                 insert(st.rkeys, st.rvals, state_hash(st.H, st.flags, 0, self.K0, 1, st.flags.shape[0]), here)
@@ -826,6 +907,7 @@ class Scan:
                 length = here - there
                 start = self._least_start(there, length, self._same_family, lo=rest.start)
                 st.period = Period(start, length)
+                st.period_at = here - 2
             else:  # a hash collision
                 insert(st.hkeys, st.hvals, state_hash(st.H, st.flags, self.K0, len(st.H), 0, 1), here)
                 st.hcount += 1
@@ -1017,13 +1099,18 @@ class Scan:
             "version": np.array(CHECKPOINT_VERSION),
             "position": np.array(self.position.generators, dtype=np.int64),
             "shapes": np.array(self.graph.shapes),
+            "graph": np.frombuffer(self.graph.fingerprint(), dtype=np.uint8),
             "n": np.array(st.n),
             "H": st.H, "flags": st.flags, "killer": st.killer, "first_hit": st.first_hit,
             "hits": np.array(st.hits, dtype=np.int64).reshape(-1, 2),
-            "hkeys": st.hkeys, "hvals": st.hvals, "hcount": np.array(st.hcount),
-            "rkeys": st.rkeys, "rvals": st.rvals, "rcount": np.array(st.rcount),
+            # the tables packed: their stored entries (at most half of their slots), rehashed on loading
+            "hkeys": st.hkeys[st.hkeys != 0], "hvals": st.hvals[st.hkeys != 0], "hcap": np.array(st.hkeys.shape[0]),
+            "hcount": np.array(st.hcount),
+            "rkeys": st.rkeys[st.rkeys != 0], "rvals": st.rvals[st.rkeys != 0], "rcap": np.array(st.rkeys.shape[0]),
+            "rcount": np.array(st.rcount),
             "period": np.array([st.period.start, st.period.length] if st.period else [0, 0]),
             "rest": np.array([st.rest.start, st.rest.length] if st.rest else [0, 0]),
+            "period_at": np.array(st.period_at), "rest_at": np.array(st.rest_at),
             "tab": st.tab if st.tab is not None else np.zeros((0, 1), dtype=np.uint64),
             "family_from": np.array(st.family_from), "blocks": np.array(st.blocks),
             "snap_n": np.array(snaps, dtype=np.int64),
@@ -1079,6 +1166,8 @@ class Scan:
             return None
         if int(data["shapes"]) != self.graph.shapes or data["H"].shape != (self.graph.shapes, self.Wd):
             return None
+        if data["graph"].tobytes() != self.graph.fingerprint():
+            return None
         try:
             return self._state_from(data)
         except (KeyError, ValueError, IndexError) as exc:
@@ -1113,39 +1202,62 @@ class Scan:
         per = [int(x) for x in z["period"]]
         rest = [int(x) for x in z["rest"]]
         snaps = {int(k): (z[f"snapH{i}"], z[f"snapF{i}"]) for i, k in enumerate(z["snap_n"])}
+        hkeys, hvals = _unpack(z["hkeys"], z["hvals"], int(z["hcap"]))
+        rkeys, rvals = _unpack(z["rkeys"], z["rvals"], int(z["rcap"]))
         return ScanState(
             n=int(z["n"]), H=z["H"].copy(), flags=z["flags"].copy(),
             cur=np.zeros(self.graph.shapes, dtype=np.uint8), killer=z["killer"].copy(),
             first_hit=z["first_hit"].copy(), hits=[(int(f), int(x)) for f, x in z["hits"]],
-            hkeys=z["hkeys"].copy(), hvals=z["hvals"].copy(), hcount=int(z["hcount"]),
-            rkeys=z["rkeys"].copy(), rvals=z["rvals"].copy(), rcount=int(z["rcount"]),
+            hkeys=hkeys, hvals=hvals, hcount=int(z["hcount"]),
+            rkeys=rkeys, rvals=rvals, rcount=int(z["rcount"]),
             period=Period(per[0], per[1]) if per[1] else None,
+            period_at=int(z["period_at"]),
             rest=Period(rest[0], rest[1]) if rest[1] else None,
+            rest_at=int(z["rest_at"]),
             tab=z["tab"].copy() if z["tab"].shape[0] else None,
             family_from=int(z["family_from"]), blocks=int(z["blocks"]), snapshots=snaps,
             seconds=float(z["seconds"]), sample=int(z["sample"]), snap_every=int(z["snap_every"]),
         )
 
     # -- answers --------------------------------------------------------------------------------
-    def family_tail_complete(self, f: int) -> bool:
-        """Are all the odd P-hits of family f known (period certified, for a family other than S's
-        own the rest's period, the scan past the first hit's window, or a short family scanned
-        past t(E ÷ 2))?"""
+    def upto(self, limit: int | None) -> int:
+        """The largest odd height decided that is at most ``limit`` (None: no bound): what the scan
+        knows of a question bounded by ``limit`` (a scan resumed from a checkpoint may be past it)."""
+        if limit is None or limit >= self.scanned_to:
+            return self.scanned_to
+        return max(limit if limit % 2 else limit - 1, 1)
+
+    def period_upto(self, height: int) -> Period | None:
+        """The period, if it was certified by the scan to ``height``."""
         st = self.state
-        if st.period is not None or (f != 0 and st.rest is not None):
+        return st.period if st.period is not None and st.period_at <= height else None
+
+    def rest_upto(self, height: int) -> Period | None:
+        """The rest's period, if it was certified by the scan to ``height``."""
+        st = self.state
+        return st.rest if st.rest is not None and st.rest_at <= height else None
+
+    def family_tail_complete(self, f: int, height: int | None = None) -> bool:
+        """Are all the odd P-hits of family f known from the scan to ``height`` (default: as far
+        as it went): the period certified, for a family other than S's own the rest's period, the
+        scan past the first hit's window, or a short family scanned past t(E ÷ 2)?"""
+        st = self.state
+        to = self.upto(height)
+        if self.period_upto(to) is not None or (f != 0 and self.rest_upto(to) is not None):
             return True
         T = int(self.graph.fam_T[f])
         first = int(st.first_hit[f])
-        if first and self.scanned_to >= first + 2 * T:
+        if first and to >= first + 2 * T:
             return True
         from sylver.theory import is_quiet_ender
 
         h = Position(x // 2 for x in self.graph.family_position(f).generators)
-        return h.generators != (1,) and is_quiet_ender(h) and self.scanned_to >= T
+        return h.generators != (1,) and is_quiet_ender(h) and to >= T
 
-    def hits(self, f: int = 0) -> list[int]:
-        """The odd x ≤ scanned_to with E + x P, E the family f (0: S itself)."""
-        return [x for g, x in self.state.hits if g == f]
+    def hits(self, f: int = 0, height: int | None = None) -> list[int]:
+        """The odd x ≤ ``height`` (default: scanned_to) with E + x P, E the family f (0: S itself)."""
+        to = self.upto(height)
+        return [x for g, x in self.state.hits if g == f and x <= to]
 
     def root_hits(self) -> list[int]:
         """The odd x ≤ scanned_to with S + x P."""

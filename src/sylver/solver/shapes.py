@@ -47,6 +47,7 @@ def gap_mask(h: Position) -> int:
     return mask
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def close(gaps: int, y: int) -> int:
     """The gap mask of <E ÷ 2, y> from the gap mask of E ÷ 2 (y a gap): members closed under +y."""
     top = gaps.bit_length()
@@ -78,24 +79,22 @@ def members(generators: list[int] | tuple[int, ...], bound: int) -> int:
 def set_bits(mask: int) -> list[int]:
     """The positions of the 1 bits of ``mask``, least first."""
     out = []
-    n = 0
     while mask:
-        if mask & 1:
-            out.append(n)
-        mask >>= 1
-        n += 1
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
     return out
 
 
+@functools.lru_cache(maxsize=1 << 20)
 def reduce_offsets(offsets: int, gaps: int) -> int:
-    """Drop the offsets made redundant in the family with gap mask ``gaps`` (bit 0 stays)."""
-    kept: list[int] = []
-    for d in set_bits(offsets):
-        if all((gaps >> (d - e)) & 1 for e in kept):
-            kept.append(d)
+    """Drop the offsets made redundant in the family with gap mask ``gaps`` (bit 0 stays); memoised
+    (the same offsets meet the same families all over a graph)."""
     out = 0
-    for d in kept:
-        out |= 1 << d
+    for d in set_bits(offsets):
+        # d stays iff d - e is a gap for every offset e kept so far (bits of ``out`` below d)
+        if all((gaps >> (d - e)) & 1 for e in set_bits(out)):
+            out |= 1 << d
     return out
 
 
@@ -144,6 +143,8 @@ class ShapeGraph:
     down_idx: np.ndarray
     root: int = 0
     fam_index: dict[int, int] = field(default_factory=dict, repr=False)
+    parent_index: np.ndarray | None = field(default=None, repr=False)
+    """For a :meth:`subgraph`: the index of each of its shapes in the graph it was taken from."""
 
     @property
     def shapes(self) -> int:
@@ -171,6 +172,78 @@ class ShapeGraph:
         arrays = (self.fam, self.T, self.same_ptr, self.same_idx, self.down_ptr, self.down_j, self.down_idx)
         return int(sum(a.nbytes for a in arrays))
 
+    def fingerprint(self) -> bytes:
+        """SHA-256 of the families and shapes in their order (a checkpoint's windows are by shape)."""
+        import hashlib
+
+        digest = hashlib.sha256()
+        digest.update(",".join(map(str, self.fam_gaps)).encode())
+        digest.update(self.fam.tobytes())
+        digest.update(",".join(map(str, self.offsets)).encode())
+        return digest.digest()
+
+    def subgraph(self, position: Position) -> ShapeGraph:
+        """The shape graph of ``position`` (g = 2, its family in this graph): the shapes reachable
+        from its own (offsets {0}), which are those that :func:`build` finds (a shape's moves depend
+        on the shape only), numbered in the same order, its family first."""
+        f0 = self.fam_index[gap_mask(Position(x // 2 for x in position.generators))]
+        K = self.shapes
+        seen = np.zeros(K, dtype=bool)
+        start = int(self.fam_root[f0])
+        seen[start] = True
+        frontier = np.array([start], dtype=np.int64)
+        while frontier.size:
+            nxt = np.concatenate((_gather(self.same_ptr, self.same_idx, frontier),
+                                  _gather(self.down_ptr, self.down_idx, frontier)))
+            nxt = np.unique(nxt)
+            nxt = nxt[~seen[nxt]]
+            seen[nxt] = True
+            frontier = nxt
+        keep = np.flatnonzero(seen)
+        new = np.full(K, -1, dtype=np.int64)
+        new[keep] = np.arange(keep.size)
+        fams = [f0] + sorted((int(f) for f in np.unique(self.fam[keep]) if f != f0), key=lambda f: self.fam_gaps[f])
+        fnew = np.full(self.families, -1, dtype=np.int64)
+        fnew[fams] = np.arange(len(fams))
+        same_idx = new[_gather(self.same_ptr, self.same_idx, keep)]
+        down_idx = new[_gather(self.down_ptr, self.down_idx, keep)]
+        assert (same_idx >= 0).all() and (down_idx >= 0).all(), "the subgraph is not closed"
+        fam_gaps = [self.fam_gaps[f] for f in fams]
+        fam_root = new[self.fam_root[fams]]
+        assert (fam_root >= 0).all()
+        return ShapeGraph(
+            position=position, fam_gaps=fam_gaps, fam_T=self.fam_T[fams].copy(), fam_root=fam_root,
+            fam_even=[[(y, int(fnew[g])) for y, g in self.fam_even[f]] for f in fams],
+            fam=fnew[self.fam[keep]].astype(np.int32), offsets=[self.offsets[i] for i in keep],
+            T=self.T[keep].copy(), same_ptr=_ptr(self.same_ptr, keep), same_idx=same_idx.astype(np.int32),
+            down_ptr=_ptr(self.down_ptr, keep), down_j=self.down_j[_rows(self.down_ptr, keep)].copy(),
+            down_idx=down_idx.astype(np.int32), root=int(new[start]),
+            fam_index={g: i for i, g in enumerate(fam_gaps)}, parent_index=keep,
+        )
+
+
+def _rows(ptr: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The positions in a CSR array of the entries of ``rows``, row after row."""
+    starts = ptr[rows]
+    counts = ptr[rows + 1] - starts
+    total = int(counts.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    shift = np.repeat(starts - (np.cumsum(counts) - counts), counts)
+    return shift + np.arange(total, dtype=np.int64)
+
+
+def _gather(ptr: np.ndarray, idx: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The entries of ``rows`` in the CSR array (ptr, idx), row after row."""
+    return idx[_rows(ptr, rows)].astype(np.int64)
+
+
+def _ptr(ptr: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The row pointer of the CSR array restricted to ``rows``."""
+    out = np.zeros(rows.size + 1, dtype=np.int64)
+    np.cumsum(ptr[rows + 1] - ptr[rows], out=out[1:])
+    return out
+
 
 BUILD_BYTES_PER_SHAPE = 640
 """What building the graph holds per shape (its key, index entry and moves that keep the height),
@@ -193,11 +266,22 @@ def build(position: Position, deadline: float | None = None, memory: int | None 
     ``deadline`` (a time.monotonic() value); :class:`~sylver.errors.TooLargeError` when the graph
     would need more than ``memory`` bytes (estimated with ``BUILD_BYTES_PER_SHAPE`` and
     ``BUILD_BYTES_PER_MOVE`` as it grows)."""
-    if position.gcd != 2:
-        raise ValueError(f"{position.braces()} has gcd {position.gcd}, not 2")
-    b = _Builder(position, memory)
+    return build_union([position], deadline, memory)
+
+
+def build_union(positions: list[Position], deadline: float | None = None,
+                memory: int | None = None) -> ShapeGraph:
+    """The union of the shape graphs of several positions with g = 2 (the first one's family is
+    family 0): built once, each position's own graph is then :meth:`ShapeGraph.subgraph` (the
+    positions after the even moves of a position share most of their families and shapes)."""
+    for position in positions:
+        if position.gcd != 2:
+            raise ValueError(f"{position.braces()} has gcd {position.gcd}, not 2")
+    b = _Builder(positions[0], memory)
+    for position in positions[1:]:
+        b.family(gap_mask(Position(x // 2 for x in position.generators)))
     b.explore_families()
-    b.explore_shapes(deadline)
+    b.explore_shapes(deadline, [b.fam_index[gap_mask(Position(x // 2 for x in p.generators))] for p in positions])
     return b.graph()
 
 
@@ -268,9 +352,10 @@ class _Builder:
             self.even_moves += len(self.fam_even[f])
             self.too_large()
 
-    def explore_shapes(self, deadline: float | None) -> None:
-        """Every shape reached from S + x, with its moves."""
-        self.shape(0, 1)
+    def explore_shapes(self, deadline: float | None, roots: list[int]) -> None:
+        """Every shape reached from E + x for the families ``roots``, with its moves."""
+        for f in roots:
+            self.shape(f, 1)
         while self.todo:
             if len(self.keys) % 512 == 0:
                 if deadline is not None and time.monotonic() > deadline:
@@ -297,12 +382,26 @@ class _Builder:
 
     def graph(self) -> ShapeGraph:
         """The graph, its shapes ordered by fewer gaps of E ÷ 2 first, then fewer legal odd moves
-        above the least anchor (so every move that keeps the height leads to an earlier shape)."""
-        keys, fam_gaps = self.keys, self.fam_gaps
+        above the least anchor (so every move that keeps the height leads to an earlier shape), then
+        by the gap mask and the offsets: an order of the shapes themselves, not of how they were
+        found, so a position's graph and its :meth:`ShapeGraph.subgraph` of a union number its
+        shapes alike (a scan's checkpoint fits either); the families likewise (the first position's
+        first, then by gap mask)."""
+        keys = self.keys
+        # the families renumbered: the first position's first, then by gap mask
+        F = len(self.fam_gaps)
+        forder = [0] + sorted(range(1, F), key=lambda f: self.fam_gaps[f])
+        fnew = [0] * F
+        for new_f, old_f in enumerate(forder):
+            fnew[old_f] = new_f
+        fam_gaps = [self.fam_gaps[f] for f in forder]
+        fam_even = [[(y, fnew[g]) for y, g in self.fam_even[f]] for f in forder]
+        keys = [(fnew[f], offsets) for f, offsets in keys]
 
-        def key(i: int) -> tuple[int, int, int]:
+        def key(i: int) -> tuple[int, int, int, int]:
             f, offsets = keys[i]
-            return (bin(fam_gaps[f]).count("1"), bin(up_moves(offsets, fam_gaps[f])).count("1"), i)
+            gaps = fam_gaps[f]
+            return (bin(gaps).count("1"), bin(up_moves(offsets, gaps)).count("1"), gaps, offsets)
 
         order = sorted(range(len(keys)), key=key)
         rank = np.empty(len(keys), dtype=np.int64)
@@ -325,7 +424,7 @@ class _Builder:
             offs.append(offsets)
             same_old, down = self.children[old]
             self.children[old] = ([], array("i"))  # free as we go
-            kids = [int(rank[c]) for c in same_old]
+            kids = sorted(int(rank[c]) for c in same_old)
             assert all(c < new for c in kids), "shape order is not topological"
             same_all.extend(kids)
             same_ptr[new + 1] = len(same_all)
@@ -341,7 +440,8 @@ class _Builder:
                 fam_root[fam[new]] = new
         assert (fam_root >= 0).all()
         return ShapeGraph(
-            position=self.position, fam_gaps=fam_gaps, fam_T=fam_T, fam_root=fam_root, fam_even=self.fam_even,
+            position=self.position, fam_gaps=fam_gaps, fam_T=fam_T, fam_root=fam_root, fam_even=fam_even,
             fam=fam, offsets=offs, T=T, same_ptr=same_ptr, same_idx=np.array(same_all, dtype=np.int32),
-            down_ptr=down_ptr, down_j=down_j, down_idx=down_all, root=int(rank[0]), fam_index=self.fam_index,
+            down_ptr=down_ptr, down_j=down_j, down_idx=down_all, root=int(fam_root[0]),
+            fam_index={g: i for i, g in enumerate(fam_gaps)},
         )
