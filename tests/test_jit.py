@@ -3,6 +3,7 @@ cold numba cache announced; the command modules import only what a command uses.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
@@ -126,10 +127,12 @@ class TestLazyImports:
     @pytest.mark.parametrize(
         ("args", "absent"),
         [
-            (["--help"], {"numpy", "numba", "sylver.position", "pydantic", "markdown_it"}),
-            (["version"], {"numpy", "numba", "sylver.position", "pydantic"}),
-            (["wythoff", "13", "9"], {"numba", "sylver.theory", "sylver.solver", "pydantic"}),
-            (["analyze", "4", "5"], {"numba", "sylver.solver", "pydantic"}),
+            (["--help"], {"numpy", "numba", "sylver.position", "pydantic", "markdown_it", "pygments",
+                          "sylver.cli.solve", "sylver.cli.analyze"}),
+            (["version"], {"numpy", "numba", "sylver.position", "pydantic", "rich.console", "sylver.cli.solve"}),
+            (["wythoff", "13", "9"], {"numba", "sylver.theory", "sylver.solver", "pydantic", "rich.console",
+                                      "sylver.cli.solve", "sylver.cli.analyze", "sylver.cli.arena"}),
+            (["analyze", "4", "5"], {"numba", "sylver.solver", "pydantic", "sylver.cli.solve"}),
         ],
     )
     def test_commands_import_only_what_they_use(self, args: list[str], absent: set[str]) -> None:
@@ -156,6 +159,43 @@ class TestLazyImports:
         out = _python(code)
         assert out.returncode == 0, out.stderr
         assert out.stdout.split() == ["rich.markdown", "Heading", "True"]
+
+    def test_rich_traceback_still_works_after_the_cli_deferred_it(self) -> None:
+        code = (
+            "import sys\nimport sylver.cli\n"
+            "assert 'pygments' not in sys.modules\n"
+            "from rich.traceback import Traceback\n"
+            "try:\n    1 / 0\nexcept ZeroDivisionError as e:\n"
+            "    tb = Traceback.from_exception(type(e), e, e.__traceback__)\n"
+            "    made = Traceback()\n"
+            "print(type(tb).__module__, sys.modules['rich.traceback'].Traceback is type(tb), type(made).__name__)\n"
+        )
+        out = _python(code)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.split() == ["rich.traceback", "True", "Traceback"]
+
+    def test_help_lines_are_the_commands_docstrings(self) -> None:
+        """``sylver --help`` lists :data:`COMMANDS` without building the commands: each line must be
+        the first paragraph of that command's docstring, and each module the one registering it."""
+        code = (
+            "import importlib, inspect, json\n"
+            "from sylver.cli.common import COMMANDS, app\n"
+            "for module, _ in COMMANDS.values():\n"
+            "    importlib.import_module('sylver.cli' + ('.' + module if module else ''))\n"
+            "real = [(i.name or i.callback.__name__.replace('_', '-'), i.callback.__module__,\n"
+            "         (i.help or inspect.getdoc(i.callback)).split(chr(10) * 2)[0]) for i in app.registered_commands]\n"
+            "print(json.dumps(real))\n"
+        )
+        out = _python(code)
+        assert out.returncode == 0, out.stderr
+        from sylver.cli.common import COMMANDS
+
+        real = {name: (module, line) for name, module, line in json.loads(out.stdout)}
+        table = {name: ("sylver.cli" + ("." + module if module else ""), line)
+                 for name, (module, line) in COMMANDS.items()}
+        assert real == table
+        modules = {path.stem for path in (Path(SRC) / "sylver" / "cli").glob("*.py")} - {"__init__", "common"}
+        assert modules == {module for module, _ in COMMANDS.values()} - {""}  # a new module has its commands listed
 
 
 class TestCompilationNotice:

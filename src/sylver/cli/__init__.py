@@ -1,9 +1,10 @@
 """The ``sylver`` command.  Each command group lives in its own module and registers on ``app``;
 ``main`` turns every library error into one line on stderr and exit status 2 (no traceback).
 
-Start-up time matters here (every command pays it): the command modules import only typer and rich
-at module level and the library where a command runs, so ``sylver --help`` imports no numpy and
-``sylver wythoff`` no numba; small kernel calls run as Python (:mod:`sylver.jit`)."""
+Start-up time matters here (every command pays it): a command's module is imported, and the command
+built, only when it runs (``COMMANDS`` in :mod:`sylver.cli.common`); the command modules import only
+typer at module level and the library where a command runs, so ``sylver --help`` imports no numpy
+and ``sylver wythoff`` no numba; small kernel calls run as Python (:mod:`sylver.jit`)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,7 @@ import sys
 
 import typer
 
-# Importing a command module registers its commands on ``app``.
 from sylver import jit
-from sylver.cli import analyze, arena, play, serve, solve, warmup, wythoff  # noqa: E402,F401
 from sylver.cli.common import app, fail
 from sylver.errors import BotError
 

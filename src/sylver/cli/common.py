@@ -8,41 +8,49 @@ import json
 import math
 import sys
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, MutableMapping
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
-from rich.console import Console
-from typer.core import TyperGroup
+import typer.main
+from typer.core import TyperCommand, TyperGroup
 
 from sylver.errors import InvalidPositionError
 
 if TYPE_CHECKING:  # imported where used, so that every command does not pay for it
+    from rich.console import Console
+
     from sylver.position import Position
 
 
-def _defer_markdown() -> None:
-    """Let Typer's help formatter import ``rich.markdown`` without loading it.
+def _defer(module: str, *classes: str) -> None:
+    """Let Typer's help formatter import ``module`` without loading it.
 
     ``typer.rich_utils`` (imported to render ``--help`` and usage errors) imports ``rich.markdown``,
-    which imports markdown-it: about 0.1 s, a third of ``sylver --help``, for markup mode
-    "markdown", which this app does not use (``rich_markup_mode="rich"`` below).  Until something
-    builds a ``Markdown``, the module is a placeholder whose ``Markdown`` loads the real module
-    (which then replaces the placeholder) and builds the real object."""
-    if "rich.markdown" in sys.modules:
+    which imports markdown-it (about 0.1 s, a third of ``sylver --help``), for markup mode
+    "markdown", which this app does not use (``rich_markup_mode="rich"`` below); and
+    ``rich.traceback``, which imports pygments (about 0.02 s), for pretty exceptions, which this app
+    turns off.  Until one of ``classes`` is used (called, or a class attribute such as
+    ``Traceback.from_exception`` read), the module is a placeholder whose classes load the real
+    module (which then replaces the placeholder) and hand over to the real class."""
+    if module in sys.modules:
         return
 
     def real() -> types.ModuleType:
-        if sys.modules.get("rich.markdown") is placeholder:
-            del sys.modules["rich.markdown"]
-        return importlib.import_module("rich.markdown")
+        if sys.modules.get(module) is placeholder:
+            del sys.modules[module]
+        return importlib.import_module(module)
 
-    class Markdown:
-        def __new__(cls, *args: Any, **kwargs: Any) -> Any:
-            return real().Markdown(*args, **kwargs)
+    class Deferred(type):
+        def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+            return getattr(real(), cls.__name__)(*args, **kwargs)
 
-    placeholder = types.ModuleType("rich.markdown", "placeholder until a Markdown is built")
-    placeholder.Markdown = Markdown  # type: ignore[attr-defined]
+        def __getattr__(cls, name: str) -> Any:
+            return getattr(getattr(real(), cls.__name__), name)
+
+    placeholder = types.ModuleType(module, "placeholder until one of its classes is used")
+    for name in classes:
+        setattr(placeholder, name, Deferred(name, (), {}))
 
     def attribute(name: str) -> Any:
         if name.startswith("__"):  # asked by the import system (``__path__``…): not the real module's
@@ -50,15 +58,89 @@ def _defer_markdown() -> None:
         return getattr(real(), name)
 
     placeholder.__getattr__ = attribute  # type: ignore[method-assign]
-    sys.modules["rich.markdown"] = placeholder
+    sys.modules[module] = placeholder
 
 
-_defer_markdown()
+_defer("rich.markdown", "Markdown")
+_defer("rich.traceback", "Traceback")
+
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    # name: (module that registers it, first paragraph of its docstring: its line in ``--help``)
+    "analyze": ("analyze", "Analyse a position with the theory of the game (t, ends, enders, enclosure, outcome)."),
+    "tournament": ("arena", "Run (or resume) a round-robin tournament of bots; results go to --out."),
+    "match": ("arena", "Play A against B: --games games in seat-swapped pairs."),
+    "check": ("arena", "Check that a bot starts, answers legal moves in a few positions, learns and quits."),
+    "play": ("play", "Play against a bot in the terminal (Sylver Coinage, or `sylver play wythoff`)."),
+    "serve": ("serve", "Serve the web page: play and analyse Sylver Coinage and Wythoff's Nim in the browser."),
+    "solve": ("solve", "Solve a position exactly: P or N, every winning move (or the least with --first), and a proof."),
+    "verify": ("solve", "Check a proof certificate independently of the solver; print `valid` or the first flaw "
+                        "(exit 1)."),
+    "warmup": ("warmup", "Compile the numba kernels ahead (about a minute, once per install; `make` runs it)."),
+    "wythoff": ("wythoff", "Wythoff's Nim: print the position after a winning move from I J, or `lost`."),
+    "version": ("", "Print the installed version of sylver."),
+}
+"""Every command, in the order of ``sylver --help``.  A command's module (``sylver.cli.<module>``;
+"": ``sylver.cli`` itself) is imported, and the command built, only when that command runs: Typer
+building every command's options from its signature, and importing every module, cost about a third
+of ``sylver version``.  ``--help`` lists the lines here (a test checks that they are the docstrings')."""
+
+
+class LazyCommands(MutableMapping[str, Any]):
+    """The group's commands by name: every name of :data:`COMMANDS`; a command not yet built is
+    built (its module imported) when it is looked up."""
+
+    def __init__(self, built: MutableMapping[str, Any]) -> None:
+        self.built = dict(built)
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self.built:
+            if name not in COMMANDS:
+                raise KeyError(name)
+            importlib.import_module("sylver.cli" + ("." + COMMANDS[name][0] if COMMANDS[name][0] else ""))
+            info = next(i for i in app.registered_commands if i.callback is not None
+                        and (i.name or typer.main.get_command_name(i.callback.__name__)) == name)
+            self.built[name] = typer.main.get_command_from_info(
+                info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode)
+        return self.built[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self.built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self.built[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys([*COMMANDS, *self.built]))
+
+    def __len__(self) -> int:
+        return len(set(COMMANDS) | set(self.built))
 
 
 class OneLineErrors(TyperGroup):
     """The command group: a value an option's type cannot read (``--port abc``, ``--clock x``) is a
-    one-line error and exit 2 like every bad input, not Click's boxed usage message."""
+    one-line error and exit 2 like every bad input, not Click's boxed usage message.  Its commands
+    are built when used (:data:`COMMANDS`)."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        self.commands = LazyCommands(self.commands)
+        self.listing = False
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(self.commands)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if self.listing and cmd_name in COMMANDS:  # the group's --help: its line, not the command
+            return TyperCommand(name=cmd_name, help=COMMANDS[cmd_name][1])
+        return self.commands.get(cmd_name)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self.listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self.listing = False
 
     def invoke(self, ctx: Any) -> Any:  # Click's Context, or the copy in Typer >= 0.28
         try:
@@ -77,8 +159,18 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-console = Console()
-err_console = Console(stderr=True)
+
+
+def __getattr__(name: str) -> Console:
+    """``console`` and ``err_console`` (stdout, stderr), made on first use: ``rich.console`` takes
+    about 0.04 s to import, which ``sylver version`` and ``sylver wythoff`` need not pay."""
+    if name not in ("console", "err_console"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from rich.console import Console
+
+    made = globals()[name] = Console(stderr=name == "err_console")
+    return made
+
 
 MAX_GENERATOR = 10**15
 """Largest number the CLI accepts in a position (the library itself takes any int)."""
