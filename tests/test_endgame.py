@@ -9,7 +9,6 @@ import pytest
 from sylver import Position
 from sylver.solver import endgame, reference, solve
 from sylver.solver.engine import ENGINE, root_gaps
-
 from test_solver import random_positions  # tests/ is on the path (rootdir conftest)
 
 A007323 = [1, 1, 2, 4, 7, 12, 23, 39, 67, 118, 204, 343, 592, 1001, 1693, 2857, 4806, 8045, 13467, 22464, 37396]
