@@ -47,7 +47,7 @@ VERSION = 1
 MAX_LOAD = 0.75
 """Largest fraction of the table's slots that hold a P-position (linear probing over buckets of 8)."""
 FILTER_KEYS_PER_WORD = 8
-"""P-positions per 64-bit word of the filter (two bits each: about 3 % false positives)."""
+"""P-positions per 64-bit word of the filter (two bits each: about 2.5 % false positives)."""
 
 
 def geometry(count: int) -> tuple[int, int]:
