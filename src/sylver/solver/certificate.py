@@ -39,6 +39,7 @@ naming x closes the set of members under +x by doubling shifts.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import sys
@@ -262,15 +263,22 @@ def _gaps_any(gens: list[int]) -> tuple[int, int]:
 def _min_gens(gaps: int) -> list[int]:
     """The minimal generators of the numerical semigroup with this gap mask (members that are not a
     sum of two nonzero members; they are at most 2t + 1)."""
+    return list(_min_gens_of(gaps))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _min_gens_of(gaps: int) -> tuple[int, ...]:
+    """:func:`_min_gens`, memoised (the replay asks for a family's generators at each height of its
+    base region)."""
     t = gaps.bit_length() - 1
     if t < 1:
-        return [1]
+        return (1,)
 
     def member(n: int) -> bool:
         return n > t or not (gaps >> n) & 1
 
-    return [m for m in range(2, 2 * t + 2)
-            if member(m) and not any(member(a) and member(m - a) for a in range(1, m))]
+    return tuple(m for m in range(2, 2 * t + 2)
+                 if member(m) and not any(member(a) and member(m - a) for a in range(1, m)))
 
 
 def _key(gens: list[int]) -> tuple[int, ...]:
@@ -520,29 +528,30 @@ class _Replay:
         stop = self.blocked[i] | self.dead
         self.blocked[i] = 0
         g = self.graph
+        into, fam_bits, blocked, up = g.into, g.fam_bits, self.blocked, g.same_parents
         if n <= self.tmax:
             cur = g.base_step(n, self._past, stop, self.base)
+            todo = cur
         else:
-            same = g.same_mask
+            # in order, each shape not blocked and without a move that keeps the height into a P
+            # shape is P; a P shape blocks the shapes with such a move into it (all later in the
+            # order), so the first shape left is always P
             cur = 0
             todo = self.everything & ~stop
-            while todo:
-                low = todo & -todo
-                todo ^= low
-                if not same[low.bit_length() - 1] & cur:
-                    cur |= low
-        self.past[i] = cur
-        todo = cur
-        into, fam_bits, blocked = g.into, g.fam_bits, self.blocked
         while todo:
             low = todo & -todo
-            todo ^= low
             r = low.bit_length() - 1
+            if n <= self.tmax:
+                todo ^= low
+            else:
+                cur |= low
+                todo &= ~(low | up[r])
             for j, mask in into[r]:
                 blocked[(i + j) % size] |= mask
             if r in fam_bits:  # the family's E + n is P: from n + 2T + 2 on, a move down to it wins
                 k = (i + self.T[r] + 1) % size
                 self.dead_at[k] |= fam_bits[r]
+        self.past[i] = cur
         self.n = n + 2
         return n, cur
 
@@ -595,6 +604,11 @@ class _ReplayGraph:
         # and for the root shape E + a of each family the shapes of that family
         self.rank = pos
         self.same_mask = [sum(1 << pos[c] for c in self.kids[s][0]) for s in self.order]
+        parents = [0] * len(self.keys)  # by rank: the shapes with a move that keeps the height into it
+        for s in self.order:
+            for c in self.kids[s][0]:
+                parents[pos[c]] |= 1 << pos[s]
+        self.same_parents = parents
         into: list[dict[int, int]] = [{} for _ in self.keys]
         for s in self.order:
             for j, c in self.kids[s][1]:
