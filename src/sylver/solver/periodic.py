@@ -312,7 +312,8 @@ def _look_up_hashes(h_rest, h_all, n, hkeys, hvals, hcount, rkeys, rvals, rcount
 @njit(cache=True)
 def scan_kernel_short(
     n, n_end, deadline_steps, K0, T, fam, same_ptr, same_idx, in_ptr, in_src, in_j, fam_root, H, flags, cur,
-    first_hit, hits, nhits, hkeys, hvals, hcount, rkeys, rvals, rcount, record_from, sample, out,
+    first_hit, hits, nhits, hkeys, hvals, hcount, rkeys, rvals, rcount, record_from, sample, tab, cols, phase,
+    out,
 ):  # pragma: no cover - compiled
     """:func:`scan_kernel` above every base region (n > t(E ÷ 2) for every family) when every
     t(E ÷ 2) < 64 (one word of window per shape), driven by what a value changes rather than by
@@ -322,7 +323,9 @@ def scan_kernel_short(
     shape neither pending nor of a family whose bit is set is P iff no move that keeps the height
     reaches a P shape.  Same arguments and ``out`` as :func:`scan_kernel` (no killer moves).  The
     hashes of :func:`state_hash` (sums of one term per nonzero window word and per family bit set)
-    are kept up to date as the windows change, instead of being recomputed over every shape."""
+    are kept up to date as the windows change, instead of being recomputed over every shape.  With a
+    table ``tab`` (rows: the phases of the rest's period), the values of the shapes ``cols`` at each
+    height go into bits 0, 1, … of row ``phase`` (then the next row, cyclically)."""
     K = T.shape[0]
     F = fam_root.shape[0]
     one = np.uint64(1)
@@ -370,6 +373,13 @@ def scan_kernel_short(
                         break
             cur[s] = v
         _record_hits(n, fam_root, F, cur, first_hit, hits, nhits)
+        if tab.shape[0]:
+            for k in range(cols.shape[0]):
+                if cur[cols[k]]:
+                    tab[phase, k >> 6] |= one << np.uint64(k & 63)
+            phase += 1
+            if phase == tab.shape[0]:
+                phase = 0
         for s in range(K):
             pending[s] >>= np.uint64(1)
         for c in range(K):
@@ -839,26 +849,35 @@ class Scan:
 
     def _run_kernel(self, st: ScanState, n_end: int, steps: int, record_from: int,
                     hits: np.ndarray, nhits: np.ndarray, out: np.ndarray, hcount: np.ndarray,
-                    rcount: np.ndarray | None = None, short: bool = False) -> None:
+                    rcount: np.ndarray | None = None, short: bool = False, tab: np.ndarray | None = None,
+                    phase: int = 0) -> None:
         """Decide every shape (the first stage); ``rcount`` None: no table of the rest.  ``short``:
-        with :func:`scan_kernel_short` when it applies (above every base region, t(E ÷ 2) < 64; worth
-        it for slices of many heights: it rebuilds its pending bits on entry)."""
+        with :func:`scan_kernel_short` when it applies (:meth:`short_applies`; worth it for slices of
+        many heights: it rebuilds its pending bits on entry), which can also fill ``tab`` from row
+        ``phase`` on (the rest's values that S's family reads)."""
         g = self.graph
         rkeys, rvals = (st.rkeys, st.rvals) if rcount is not None else (st.rkeys[:0], st.rvals[:0])
-        if short and 1 <= self.Tmax < 64 and st.n > self.Tmax:
+        if short and self.short_applies(st.n):
             in_ptr, in_src, in_j = self._incoming()
             scan_kernel_short(
                 st.n, n_end, steps, self.K0, g.T, g.fam, g.same_ptr, g.same_idx, in_ptr, in_src, in_j,
                 g.fam_root, st.H, st.flags, st.cur, st.first_hit, hits, nhits, st.hkeys, st.hvals, hcount, rkeys,
-                rvals, rcount if rcount is not None else np.zeros(1, dtype=np.int64), record_from, st.sample, out,
+                rvals, rcount if rcount is not None else np.zeros(1, dtype=np.int64), record_from, st.sample,
+                tab if tab is not None else self._no_tab[:0], self.cols, phase, out,
             )
             return
+        assert tab is None
         scan_kernel(
             st.n, n_end, steps, self.K0, g.T, g.fam, g.same_ptr, g.same_idx, self._no_col, self._no_tab,
             g.down_ptr, g.down_j, g.down_idx, g.fam_root, self.base, self.mode, st.H, st.flags, st.cur,
             st.killer, st.first_hit, hits, nhits, st.hkeys, st.hvals, hcount, rkeys, rvals,
             rcount if rcount is not None else np.zeros(1, dtype=np.int64), record_from, st.sample, out,
         )
+
+    def short_applies(self, n: int) -> bool:
+        """Whether :func:`scan_kernel_short` can decide the heights from n on: above every base
+        region, every t(E ÷ 2) < 64."""
+        return 1 <= self.Tmax < 64 and n > self.Tmax
 
     def _incoming(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The moves down of the graph by target: for shape c, ``in_src[in_ptr[c]:in_ptr[c + 1]]``
@@ -1070,14 +1089,22 @@ class Scan:
         nhits = np.zeros(1, dtype=np.int64)
         out = np.zeros(3, dtype=np.int64)
         one = np.zeros(1, dtype=np.int64)
-        for _ in range(plen):
-            row = self._phase(st.n)
-            nhits[0] = 0
-            self._run_kernel(st, st.n, 1, 1 << 62, hits, nhits, out, one)
+        if self.short_applies(st.n):  # in one call
+            self._run_kernel(st, st.n + 2 * (plen - 1), plen, 1 << 62, hits, nhits, out, one, short=True, tab=tab,
+                             phase=self._phase(st.n))
+            if nhits[0] == hits.shape[0]:  # pragma: no cover - bounded by families × t̄
+                raise RuntimeError("too many P-hits in one period of the rest")
             st.n = int(out[1])
             st.hits.extend((int(f), int(x)) for f, x in hits[: nhits[0]])
-            bits = np.packbits(st.cur[self.cols], bitorder="little")
-            tab[row, :] = np.pad(bits, (0, words * 8 - bits.shape[0])).view(np.uint64)
+        else:
+            for _ in range(plen):
+                row = self._phase(st.n)
+                nhits[0] = 0
+                self._run_kernel(st, st.n, 1, 1 << 62, hits, nhits, out, one)
+                st.n = int(out[1])
+                st.hits.extend((int(f), int(x)) for f, x in hits[: nhits[0]])
+                bits = np.packbits(st.cur[self.cols], bitorder="little")
+                tab[row, :] = np.pad(bits, (0, words * 8 - bits.shape[0])).view(np.uint64)
         st.tab = tab
         st.family_from = st.n
         st.hkeys, st.hvals = _table()
