@@ -923,23 +923,31 @@ class Scan:
             return cached[1]
         g, K0 = self.graph, self.K0
         R = g.shapes - K0
-        bits = np.unpackbits(tab.view(np.uint8), axis=1, bitorder="little")[:, : len(self.cols)].astype(bool)
-        rest_p = np.zeros((tab.shape[0], (R + 63) // 64 * 64), dtype=bool)
         fsame_ptr = np.zeros(R + 1, dtype=np.int64)
         fsame: list[int] = []
+        reads: list[tuple[int, np.ndarray]] = []  # (r, the table's columns that shape K0 + r reads)
         for r in range(R):
             lo, hi = int(g.same_ptr[K0 + r]), int(g.same_ptr[K0 + r + 1])
             col = self.same_col[lo:hi]
             if (col >= 0).any():
-                rest_p[:, r] = bits[:, col[col >= 0]].any(axis=1)
+                reads.append((r, col[col >= 0]))
             fsame.extend(int(c) for c in g.same_idx[lo:hi][col < 0])
             fsame_ptr[r + 1] = len(fsame)
+        words = (R + 63) // 64
+        rest_p = np.zeros((tab.shape[0], words), dtype=np.uint64)
+        chunk = max(1, (1 << 26) // max(1, 8 * tab.shape[1] * 8))  # rows of at most 64 MB unpacked
+        for a in range(0, tab.shape[0], chunk):  # by chunks of rows: a long period's table is large
+            bits = np.unpackbits(tab[a:a + chunk].view(np.uint8), axis=1, bitorder="little")[:, : len(self.cols)]
+            rows = np.zeros((bits.shape[0], words * 64), dtype=bool)
+            for r, cols in reads:
+                rows[:, r] = bits[:, cols].any(axis=1)
+            rest_p[a:a + chunk] = np.packbits(rows, axis=1, bitorder="little").view(np.uint64)
         lo = int(g.down_ptr[K0])
         src = np.repeat(np.arange(R, dtype=np.int64), np.diff(g.down_ptr[K0:]))
         dst = g.down_idx[lo:].astype(np.int64) - K0
         order = np.argsort(dst, kind="stable")
         arrays = {
-            "rest_p": np.packbits(rest_p, axis=1, bitorder="little").view(np.uint64).copy(),
+            "rest_p": rest_p,
             "fsame_ptr": fsame_ptr, "fsame_idx": np.array(fsame, dtype=np.int64),
             "in_ptr": np.concatenate(([0], np.cumsum(np.bincount(dst, minlength=R)))).astype(np.int64),
             "in_src": src[order], "in_j": g.down_j[lo:].astype(np.int64)[order],
