@@ -41,3 +41,18 @@ def _bots_unsandboxed_without_bubblewrap() -> None:
     if why:
         os.environ[UNSAFE_ENV] = "1"
         print(f"\nthe arena's sandbox is unavailable ({why}): bots run without it in these tests")
+
+
+TEST_ENDGAME_GENUS = 16
+"""The in-process solver of the tests uses an endgame table of this genus (built in the session),
+not the saved one (genus 32): every search then runs the kernel above genus 16 and the table
+below, so the differential tests exercise both and the seam between them.  Commands started as
+processes use the saved table, as users do; tests/test_endgame.py tests both tables."""
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _small_endgame_table() -> None:
+    from sylver.solver import endgame
+    from sylver.solver.engine import ENGINE
+
+    ENGINE.set_endgame(endgame.build(TEST_ENDGAME_GENUS))

@@ -113,16 +113,17 @@ class TestSameAnswers:
         gaps = root_gaps(p)
         W = gaps.shape[0]
         n = sum(1 for x in kernels.gap_list(gaps, 0, W) if x >= 2)
+        egtab, egfilt, efshift, egg = ENGINE.endgame()
         outputs = []
         for run in (kernels.refute_moves, kernels.refute_moves.compiled()):
             replies, after = np.zeros(n, dtype=np.int64), np.zeros(n * W, dtype=np.uint64)
-            outputs.append((run(gaps, ENGINE.ptable, replies, after), replies, after))
+            outputs.append((run(gaps, ENGINE.ptable, replies, after, (egtab, egfilt), efshift, egg), replies, after))
         assert outputs[0][0] == outputs[1][0] == n
         assert np.array_equal(outputs[0][1], outputs[1][1]) and np.array_equal(outputs[0][2], outputs[1][2])
         assert (outputs[0][1] > 0).sum() > n // 2  # most replies come from the table
         buf = np.zeros(2 * W, dtype=np.uint64)
         buf[:W] = child_gaps(gaps, 39)
-        a, b = self._both(kernels.known_p_reply, buf, W, ENGINE.ptable)
+        a, b = self._both(kernels.known_p_reply, buf, W, ENGINE.ptable, (egtab, egfilt), efshift, egg)
         assert a == b and a > 0
 
     def test_searches(self, solver_aot: None) -> None:

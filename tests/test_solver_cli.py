@@ -116,9 +116,12 @@ class TestSolveCommand:
         out = run("solve", "16,20,28,35,54", "--memory", "256K", "--no-store")
         assert time.monotonic() - start < 30
         assert out.returncode == 2 and out.stdout == ""
-        assert out.stderr.startswith("sylver: error: memory budget 256K is far too small for {16,20,28,35,54}")
-        assert "use --memory 64M or more" in out.stderr
-        assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+        # the error; before it, on a busy machine, the notice of a solve that ran 2 s with full tables
+        *notice, error = out.stderr.splitlines()
+        assert error.startswith("sylver: error: memory budget 256K is far too small for {16,20,28,35,54}")
+        assert "use --memory 64M or more" in error
+        assert len(notice) <= 2 and all("tables are full" in line or "overwrit" in line for line in notice), notice
+        assert "Traceback" not in out.stderr
         batch = tmp_path / "positions.txt"
         batch.write_text("16,20,28,35,54\n4 5\n")
         out = run("solve", "--batch", str(batch), "--json", "--memory", "256K", "--no-store")

@@ -76,7 +76,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "solve": ("solve", "Solve a position exactly: P or N, every winning move (or the least with --first), and a proof."),
     "verify": ("solve", "Check a proof certificate independently of the solver; print `valid` or the first flaw "
                         "(exit 1)."),
-    "warmup": ("warmup", "Compile the numba kernels ahead (about a minute, once per install; `make` runs it)."),
+    "warmup": ("warmup", "Compile the numba kernels and build the endgame table ahead (about two minutes, once per install; `make` runs it)."),
     "wythoff": ("wythoff", "Wythoff's Nim: print the position after a winning move from I J, or `lost`."),
     "version": ("", "Print the installed version of sylver."),
 }

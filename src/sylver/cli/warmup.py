@@ -10,9 +10,9 @@ from sylver.cli.common import app, err_console
 
 @app.command()
 def warmup() -> None:
-    """Compile the numba kernels ahead (about a minute, once per install; `make` runs it).
+    """Compile the numba kernels and build the endgame table ahead (about two minutes, once per install; `make` runs it).
 
-    Every command that needs a kernel compiles it at its first run on a machine and caches it next to the sources; this compiles them all at once, with a line per kernel that takes long. Afterwards every kernel loads from the cache in a fraction of a second. With a C compiler it also builds the solver's kernels ahead of time, into a C extension module that `sylver solve` loads without numba (0.9 s less at each start). It also byte-compiles sylver's Python modules, which Python does not cache by itself where PYTHONDONTWRITEBYTECODE is set.
+    Every command that needs a kernel compiles it at its first run on a machine and caches it next to the sources; this compiles them all at once, with a line per kernel that takes long. Afterwards every kernel loads from the cache in a fraction of a second. It builds the endgame table (the outcome of every position with at most 32 legal moves, which the solver looks up instead of searching them). With a C compiler it also builds the solver's kernels ahead of time, into a C extension module that `sylver solve` loads without numba (0.9 s less at each start). It also byte-compiles sylver's Python modules, which Python does not cache by itself where PYTHONDONTWRITEBYTECODE is set.
     """
     import compileall
 
@@ -78,6 +78,19 @@ def _solver() -> None:
     count_reachable(Position([5, 7]))
 
 
+def _endgame() -> None:
+    from sylver.solver import endgame
+
+    try:
+        path = endgame.ensure(say=lambda text: err_console.print(f"warm-up: {text}", highlight=False))
+    except OSError as e:  # a read-only install: the solver searches those positions itself
+        err_console.print(f"warm-up: note: the endgame table cannot be saved ({e}); the solver searches "
+                          "those positions itself (set SYLVER_AOT_DIR to a writable directory to keep it)",
+                          highlight=False, markup=False, soft_wrap=True)
+        return
+    err_console.print(f"warm-up: the endgame table is {path}", highlight=False, markup=False, soft_wrap=True)
+
+
 def _gcd() -> None:
     from sylver.position import Position
     from sylver.solver import solve
@@ -90,5 +103,6 @@ _WORKLOADS = (
     ("semigroup and theory kernels", _semigroup_and_theory),
     ("Wythoff kernel", _wythoff),
     ("solver kernels (the long part)", _solver),
+    ("the endgame table: every position with at most 32 legal moves (about 40 s, once)", _endgame),
     ("gcd > 1 kernels (the periodicity scan)", _gcd),
 )

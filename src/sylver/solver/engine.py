@@ -184,6 +184,7 @@ class Counters:
     overwrite: int = 0
     max_depth: int = 0
     killer: int = 0
+    endgame: int = 0
 
     def add(self, st: np.ndarray) -> None:
         self.expanded += int(st[k.EXPANDED])
@@ -194,6 +195,7 @@ class Counters:
         self.overwrite += int(st[k.OVERWRITE])
         self.max_depth = max(self.max_depth, int(st[k.MAXDEPTH]))
         self.killer += int(st[k.KILLER])
+        self.endgame += int(st[k.EG_HIT])
 
 
 class Engine:
@@ -219,6 +221,10 @@ class Engine:
         """The machine's available bytes when a table could not grow for want of them (it stopped
         below its cap); None when it did not happen since the last ``set_budget``."""
         self.use_filter = True
+        self.use_endgame = True
+        """Decide the positions of at most ``endgame.GENUS`` gaps by the endgame table when it is
+        built (:mod:`sylver.solver.endgame`); False: search them."""
+        self._endgame: tuple[np.ndarray, np.ndarray, int, int] | None = None
         self.clear()
         self.moves = np.empty(1 << 14, dtype=np.int64)
         self.keys = np.empty(1 << 14, dtype=np.int64)
@@ -397,6 +403,23 @@ class Engine:
             return False  # a table can still grow
         return int(st[k.OVERWRITE]) >= THRASH_OVERWRITES * expanded
 
+    def endgame(self) -> tuple[np.ndarray, np.ndarray, int, int]:
+        """(table, filter, filter shift, genus) of the endgame table for the kernel; genus -1 (no
+        position is looked up) when it is off or not built.  Read at the first search."""
+        if not self.use_endgame:
+            return _NO_ENDGAME
+        if self._endgame is None:
+            from sylver.solver import endgame
+
+            eg = endgame.load()
+            self._endgame = _NO_ENDGAME if eg is None else (eg.table, eg.filter, eg.fshift, eg.genus)
+        return self._endgame
+
+    def set_endgame(self, table: object | None) -> None:
+        """Use this :class:`~sylver.solver.endgame.EndgameTable` (None: the saved one, read at the
+        next search); for tests and benchmarks."""
+        self._endgame = None if table is None else (table.table, table.filter, table.fshift, table.genus)  # type: ignore[attr-defined]
+
     # -- stack ---------------------------------------------------------------------------------
     def _prepare(self, W: int, depth: int) -> None:
         if W != self.W or depth > self.depth:
@@ -426,6 +449,7 @@ class Engine:
             "overwrites": counters.overwrite,
             "max_depth": counters.max_depth,
             "killer_cutoffs": counters.killer,
+            "endgame_hits": counters.endgame,
             "table_entries": self.count,
         }
 
@@ -468,7 +492,13 @@ class Engine:
         SearchTimeout, or TableThrash (after clearing the tables) when they are far too small for
         the search."""
         W = gaps.shape[0]
-        depth = int(k.genus_of(gaps, 0, W)) + 2
+        genus = int(k.genus_of(gaps, 0, W))
+        egtab, egfilt, efshift, egg = self.endgame()
+        if genus <= egg and not gaps[1:].any():
+            if counters is not None:
+                counters.endgame += 1
+            return Outcome.P if k.eg_lookup(egtab, egfilt, efshift, gaps) else Outcome.N
+        depth = genus + 2
         self._prepare(W, depth)
         W = self.W
         self.bits[:W] = gaps
@@ -480,6 +510,8 @@ class Engine:
         st[k.ORDER] = order
         st[k.PRUNE] = 1 if prune else 0
         st[k.PREFETCH] = 1 if self.prefetch else 0
+        st[k.EG_GENUS] = egg
+        st[k.EG_FSHIFT] = efshift
         try:
             while True:
                 st[k.COUNT] = self.ncount
@@ -490,7 +522,7 @@ class Engine:
                 status = k.search(
                     self.bits, W, (self.hashes, self.mvbase, self.nmv, self.idx, self.last),
                     (self.moves, self.keys, self.chash), (self.counter, self.counter2, self.killer),
-                    (self.ptable, self.ntable, self.pfilt), st, SLICE,
+                    (self.ptable, self.ntable, self.pfilt, egtab, egfilt), st, SLICE,
                 )
                 self.ncount = int(st[k.COUNT])
                 self.pcount = int(st[k.PCOUNT])
@@ -513,6 +545,9 @@ class Engine:
             if counters is not None:
                 counters.add(st)
 
+
+_NO_ENDGAME = (np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.uint64), 63, -1)
+"""The kernel's endgame arguments when there is no table (no position has genus <= -1)."""
 
 ENGINE = Engine()
 """The process-wide engine (its table stays warm across solve calls)."""

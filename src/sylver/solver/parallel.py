@@ -182,6 +182,7 @@ def solve_parallel(request: Request, *, jobs: int, cluster: str | None) -> Solut
         token = uuid.uuid4().hex
         SHARED[token] = _shared_tables(request.budget, len(roots.moves) + 1, position.frobenius_number)
         per_job = request.budget
+        ENGINE.endgame()  # read before the workers fork: they share its pages (read only)
     try:
         return _ParallelSolve(request, roots, jobs, cluster, per_job, token).run()
     finally:

@@ -39,7 +39,8 @@ class _Builder:
             return 0
         buf = np.zeros(2 * W, dtype=np.uint64)
         buf[:W] = child
-        y = int(_k.known_p_reply(buf, W, ENGINE.ptable))
+        egtab, egfilt, efshift, egg = ENGINE.endgame()
+        y = int(_k.known_p_reply(buf, W, ENGINE.ptable, (egtab, egfilt), efshift, egg))
         if y == 0:
             for cand in _k.gap_list(child, 0, W):
                 if cand >= 2 and ENGINE.outcome(child_gaps(child, int(cand)), deadline=self.deadline) is Outcome.P:
@@ -68,7 +69,8 @@ class _Builder:
             found = np.empty(len(moves), dtype=np.int64)
             after = np.empty(len(moves) * W, dtype=np.uint64)
             # the replies known from the table (or enders), all at once; the rest are searched
-            _k.refute_moves(gaps, ENGINE.ptable, found, after)
+            egtab, egfilt, efshift, egg = ENGINE.endgame()
+            _k.refute_moves(gaps, ENGINE.ptable, found, after, (egtab, egfilt), efshift, egg)
             for k, x in enumerate(moves):
                 y = int(found[k])
                 if y > 0:

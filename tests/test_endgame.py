@@ -1,0 +1,148 @@
+"""The endgame table (``sylver.solver.endgame``): the outcome of every position of small genus,
+against published counts, the plain-Python reference solver and the search."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sylver import Position
+from sylver.solver import endgame, reference, solve
+from sylver.solver.engine import ENGINE, root_gaps
+from test_solver import random_positions  # tests/ is on the path (rootdir conftest)
+
+A007323 = [1, 1, 2, 4, 7, 12, 23, 39, 67, 118, 204, 343, 592, 1001, 1693, 2857, 4806, 8045, 13467, 22464, 37396]
+"""Numerical semigroups of genus 0, 1, 2, ... (OEIS A007323; Bras-Amorós 2008)."""
+
+
+@pytest.fixture(scope="module")
+def table20() -> endgame.EndgameTable:
+    return endgame.build(20)
+
+
+def semigroups(genus: int) -> list[int]:
+    """Every numerical semigroup of genus 1..``genus`` as its gap word, by brute force over the gap
+    sets: a set G of positive integers (max < 2 genus) is the gap set of a semigroup iff its
+    complement is closed under addition."""
+    out = []
+
+    def walk(n: int, gaps: int, count: int) -> None:
+        if count > genus:
+            return
+        if n >= 2 * genus + 1:
+            if count:
+                out.append(gaps)
+            return
+        member_forced = any(not (gaps >> a) & 1 and not (gaps >> (n - a)) & 1 for a in range(1, n // 2 + 1))
+        walk(n + 1, gaps, count)  # n a member
+        if not member_forced:
+            walk(n + 1, gaps | (1 << n), count + 1)  # n a gap
+
+    walk(1, 0, 0)
+    return out
+
+
+class TestTable:
+    def test_counts_are_the_numbers_of_semigroups(self, table20: endgame.EndgameTable) -> None:
+        assert table20.counts == A007323
+
+    def test_every_position_against_the_reference_solver(self, table20: endgame.EndgameTable) -> None:
+        """All 2,413 positions of genus <= 13, listed by brute force (not by the tree), against the
+        plain-Python reference solver."""
+        words = semigroups(13)
+        assert len(words) == sum(A007323[1:14])
+        p_words = set()
+        for w in words:
+            gaps = frozenset(n for n in range(64) if (w >> n) & 1)
+            if not reference.wins(gaps):
+                p_words.add(w)
+            assert table20.is_p(w) == (w in p_words), sorted(gaps)
+        assert len(p_words) == sum(table20.p_counts[:14])
+
+    def test_larger_genus_against_the_search(self, table20: endgame.EndgameTable) -> None:
+        """Positions of genus 14..20, decided by the table, against the search without it."""
+        positions = [Position(text) for text in ("5,13", "6,9,13", "7,8,17", "4,23")]
+        positions += [p for p in random_positions(120, 7, max_genus=20) if p.genus >= 14]
+        assert len(positions) > 30
+        try:
+            ENGINE.use_endgame = False
+            for p in positions:
+                ENGINE.clear()
+                plain = solve(p, first=True).outcome
+                assert table20.is_p(int(root_gaps(p, 1)[0])) == (plain.value == "P"), p
+        finally:
+            ENGINE.use_endgame = True
+
+    def test_search_with_and_without_the_table(self, table20: endgame.EndgameTable) -> None:
+        """The same outcomes and complete winning-move sets with the table and without."""
+        positions = random_positions(25, 11, max_genus=45)
+        positions = [p for p in positions if p.genus > 20] + [Position("16,20,28,35,54"), Position("12,17")]
+        try:
+            for p in positions:
+                ENGINE.use_endgame = False
+                ENGINE.clear()
+                plain = solve(p)
+                ENGINE.use_endgame = True
+                ENGINE.set_endgame(table20)
+                ENGINE.clear()
+                tabled = solve(p)
+                assert (plain.outcome, plain.winning_moves) == (tabled.outcome, tabled.winning_moves), p
+                assert tabled.stats["endgame_hits"] > 0, p
+        finally:
+            from conftest import TEST_ENDGAME_GENUS
+
+            ENGINE.use_endgame = True
+            ENGINE.set_endgame(endgame.build(TEST_ENDGAME_GENUS))
+
+
+class TestFile:
+    def test_save_and_read(self, table20: endgame.EndgameTable, tmp_path) -> None:
+        path = endgame.save(table20, tmp_path)
+        again = endgame.read(20, tmp_path)
+        assert again is not None and again.path == path
+        assert np.array_equal(again.words(), table20.words())
+        assert again.counts == table20.counts and again.p_counts == table20.p_counts
+        assert endgame.read(19, tmp_path) is None
+
+    def test_damaged_file_is_never_used(self, table20: endgame.EndgameTable, tmp_path, monkeypatch, capsys) -> None:
+        path = endgame.save(table20, tmp_path)
+        data = bytearray(path.read_bytes())
+        data[100] ^= 4  # one gap word changed: another position would be called P
+        path.write_bytes(bytes(data))
+        with pytest.raises(endgame.DamagedTable, match="checksum"):
+            endgame.read(20, tmp_path)
+        monkeypatch.setattr(endgame, "directory", lambda: tmp_path)
+        monkeypatch.setattr(endgame, "_loaded", {})
+        monkeypatch.setattr(endgame, "_warned", False)
+        assert endgame.load(20) is None
+        assert "endgame table is not used" in capsys.readouterr().err
+        path.with_suffix(".json").write_text("{not json")
+        with pytest.raises(endgame.DamagedTable):
+            endgame.read(20, tmp_path)
+
+    def test_saved_table(self) -> None:
+        """The table `sylver warmup` built (genus 32), when it is there: its counts are the published
+        numbers of semigroups, and it agrees with the reference solver on a sample."""
+        eg = endgame.load()
+        if eg is None:
+            pytest.skip("the endgame table is not built (sylver warmup builds it)")
+        assert eg.genus == endgame.GENUS
+        assert eg.counts[: len(A007323)] == A007323
+        assert eg.counts[30:33] == [5646773, 9266788, 15195070]
+        assert sum(eg.p_counts) == eg.words().shape[0]
+        small = endgame.build(20)
+        assert np.array_equal(small.words(), eg.words()[np.array([bin(int(w)).count("1") <= 20 for w in eg.words()])])
+
+    def test_warmup_where_it_cannot_be_saved(self, tmp_path, monkeypatch) -> None:
+        """A place that cannot be written: one note line, no build, warm-up goes on."""
+        from sylver.cli import warmup
+
+        blocker = tmp_path / "file"
+        blocker.write_text("")
+        monkeypatch.setattr(endgame, "directory", lambda: blocker / "sub")
+        monkeypatch.setattr(endgame, "build", lambda *a, **k: pytest.fail("built a table it cannot save"))
+        lines: list[str] = []
+        monkeypatch.setattr(warmup.err_console, "print", lambda text, **_: lines.append(text))
+        warmup._endgame()
+        assert len(lines) == 1 and "cannot be saved" in lines[0] and "searches those positions itself" in lines[0]
+
