@@ -39,7 +39,6 @@ naming x closes the set of members under +x by doubling shifts.
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import sys
@@ -263,13 +262,15 @@ def _gaps_any(gens: list[int]) -> tuple[int, int]:
 def _min_gens(gaps: int) -> list[int]:
     """The minimal generators of the numerical semigroup with this gap mask (members that are not a
     sum of two nonzero members; they are at most 2t + 1)."""
-    return list(_min_gens_of(gaps))
+    if gaps not in _MIN_GENS:  # memoised: the replay asks for a family's at each height of its base region
+        _MIN_GENS[gaps] = _min_gens_of(gaps)
+    return list(_MIN_GENS[gaps])
 
 
-@functools.lru_cache(maxsize=1 << 16)
+_MIN_GENS: dict[int, tuple[int, ...]] = {}
+
+
 def _min_gens_of(gaps: int) -> tuple[int, ...]:
-    """:func:`_min_gens`, memoised (the replay asks for a family's generators at each height of its
-    base region)."""
     t = gaps.bit_length() - 1
     if t < 1:
         return (1,)
