@@ -4,7 +4,8 @@ sec. 2 statements (Sicherman, "Theory and Practice of Sylver Coinage", Integers 
     .venv/bin/python bench/bench_gcd.py              # every target (more than an hour on 2 shared cores)
     .venv/bin/python bench/bench_gcd.py --quick      # {8,10,22} and {8,30,34} only
     .venv/bin/python bench/bench_gcd.py --only 6,40,74 --only 8,30,34
-    .venv/bin/python bench/bench_gcd.py --odd-limit-6-50-94 100000001   # the 10^8 scan (days)
+    .venv/bin/python bench/bench_gcd.py --only 6,50,94 --odd-limit-6-50-94 100000001 --checkpoint DIR
+                                                     # the 10^8 scan, resumable
     .venv/bin/python bench/bench_gcd.py --only 12,26 --only 12,34   # replies to 12 the paper eliminated
 
 Each target runs in a fresh process (its peak RSS is its own), after a warm-up (numba kernels
@@ -42,8 +43,9 @@ MEMORY = {"12,32,62": "4G"}
 its even moves (peak RSS 5.4 GB on 23 November); the budget bounds each graph at half of it."""
 
 
-def _one(position: str, kind: str, odd_limit: int | None, jobs: int) -> dict:
-    """Child process: warm up, then run one target."""
+def _one(position: str, kind: str, odd_limit: int | None, jobs: int, checkpoint: str | None = None) -> dict:
+    """Child process: warm up, then run one target (a `tail` or `first` scan keeps its checkpoint in
+    the directory ``checkpoint``, if given, and resumes from it; its progress goes to stderr)."""
     import resource
 
     from sylver import Position
@@ -74,17 +76,30 @@ def _one(position: str, kind: str, odd_limit: int | None, jobs: int) -> dict:
         from sylver.solver.engine import ENGINE
 
         b0 = time.perf_counter()
-        scan = Scan(p, base=ctx.p_positions)
+        ck = None if checkpoint is None else f"{checkpoint}/{position.replace(',', '-')}.npz"
+        scan = Scan(p, base=ctx.p_positions, checkpoint=ck)
+        out["resumed_from"] = scan.resumed_from
         out["build_and_base_seconds"] = time.perf_counter() - b0
         # the base region: its value/mode arrays, and the gcd-1 solver's tables after solving it
         out["base_array_bytes"] = int(scan.base.nbytes + scan.mode.nbytes)
         out["gcd1_table_bytes"] = int(ENGINE.table_bytes)
         out["gcd1_entries"] = int(ENGINE.count)
         until = odd_limit
+        shown = [0.0]
+
+        def report(pr) -> None:  # noqa: ANN001
+            if time.monotonic() - shown[0] >= 60:
+                shown[0] = time.monotonic()
+                st = scan.state
+                stage = "second" if st.family_from else "first"
+                rest = f"rest period {st.rest.length} from {st.rest.start}" if st.rest else "rest not periodic yet"
+                print(f"  [{time.strftime('%H:%M:%S')}] x = {pr.height:,}, {2 * pr.rate:,.0f} x/s, {stage} stage, "
+                      f"{rest}, hits {list(pr.hits)}, {pr.memory / 2**20:.0f} MB, {load()}", file=sys.stderr, flush=True)
+
         if kind == "first":
-            scan.run(until=until, stop=lambda s: bool(s.root_hits()))
+            scan.run(until=until, stop=lambda s: bool(s.root_hits()), progress=report)
         else:
-            scan.run(until=until)
+            scan.run(until=until, progress=report)
         per = scan.state.period
         out.update(
             scanned_to=scan.scanned_to, hits=scan.root_hits(),
@@ -141,11 +156,13 @@ def value_start_by_largest_anchor(scan) -> int | None:  # noqa: ANN001
     return None if best is None else best + 2
 
 
-def run_child(position: str, kind: str, odd_limit: int | None, jobs: int) -> dict:
+def run_child(position: str, kind: str, odd_limit: int | None, jobs: int, checkpoint: str | None) -> dict:
     args = [sys.executable, __file__, "--one", position, "--kind", kind, "--jobs", str(jobs)]
     if odd_limit is not None:
         args += ["--odd-limit", str(odd_limit)]
-    out = subprocess.run(args, capture_output=True, text=True, check=True)
+    if checkpoint is not None:
+        args += ["--checkpoint", checkpoint]
+    out = subprocess.run(args, stdout=subprocess.PIPE, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -162,9 +179,12 @@ def main() -> None:
     ap.add_argument("--odd-limit-12-32-62", type=int, default=100_001,
                     help="how far to scan {12,32,62} and its long even moves (its move 8 needs "
                     "{8,12,58,62} P: a period certified at x = 71,327)")
+    ap.add_argument("--checkpoint", metavar="DIR",
+                    help="keep the checkpoints of the scans ({6,40,74}, {6,44,82}, {6,50,94}) in DIR and "
+                    "resume from them (a resumed run's CPU seconds are those since resuming)")
     ns = ap.parse_args()
     if ns.one:
-        print(json.dumps(_one(ns.one, ns.kind, ns.odd_limit, ns.jobs)))
+        print(json.dumps(_one(ns.one, ns.kind, ns.odd_limit, ns.jobs, ns.checkpoint)))
         return
     print(f"# gcd > 1 benchmark, {time.strftime('%Y-%m-%d %H:%M:%S')}, {cpu_model()}, {load()}")
     rows = []
@@ -175,7 +195,7 @@ def main() -> None:
             continue
         limit = {"6,50,94": ns.odd_limit_6_50_94, "12,32,62": ns.odd_limit_12_32_62}.get(position)
         jobs = 2 if position == "6,44,82" else 1
-        r = run_child(position, kind, limit, jobs)
+        r = run_child(position, kind, limit, jobs, ns.checkpoint)
         r["target"], r["paper"] = target, paper
         rows.append(r)
         met = "" if target is None else ("  MET" if r["seconds"] <= target else "  NOT MET")
@@ -189,6 +209,8 @@ def main() -> None:
             print(f"  {r['reason']}")
             print(f"  scans (shape graphs, windows, state tables, snapshots): {r['scan_bytes'] / 2**20:.1f} MB")
         else:
+            if r.get("resumed_from") is not None:
+                print(f"  resumed from its checkpoint at x = {r['resumed_from']:,}")
             print(f"  scanned to {r['scanned_to']:,}, odd winning moves {r['hits']}, period "
                   f"{r['period']} (paper-style start: {r['paper_start']})")
             print(f"  {r['shapes']:,} shapes in {r['families']} families, {r['edges']:,} moves; "

@@ -132,3 +132,17 @@ class TestFile:
         assert sum(eg.p_counts) == eg.words().shape[0]
         small = endgame.build(20)
         assert np.array_equal(small.words(), eg.words()[np.array([bin(int(w)).count("1") <= 20 for w in eg.words()])])
+
+    def test_warmup_where_it_cannot_be_saved(self, tmp_path, monkeypatch) -> None:
+        """A place that cannot be written: one note line, no build, warm-up goes on."""
+        from sylver.cli import warmup
+
+        blocker = tmp_path / "file"
+        blocker.write_text("")
+        monkeypatch.setattr(endgame, "directory", lambda: blocker / "sub")
+        monkeypatch.setattr(endgame, "build", lambda *a, **k: pytest.fail("built a table it cannot save"))
+        lines: list[str] = []
+        monkeypatch.setattr(warmup.err_console, "print", lambda text, **_: lines.append(text))
+        warmup._endgame()
+        assert len(lines) == 1 and "cannot be saved" in lines[0] and "searches those positions itself" in lines[0]
+

@@ -160,6 +160,63 @@ def test_two_stages_same_period() -> None:
     assert not (np.array_equal(c[0], d[0]) and np.array_equal(c[1], d[1]))
 
 
+def test_short_kernel_same_as_the_killer_kernel() -> None:
+    """Above every base region (t(E ÷ 2) < 64), the first stage driven by pending bits with its state
+    hashes kept up to date gives the windows, family bits and P-hits of the kernel that walks each
+    shape's moves, and stores the hash of each state as :func:`whole_hash` computes it."""
+    from sylver.solver.periodic import _find, whole_hash
+
+    S = Position([16, 22, 24, 26, 28, 30, 34])
+    scan = Scan(S)
+    scan.run(until=401)
+    st = scan.state
+    assert st.n > scan.Tmax and st.rest is None
+    start = (st.H.copy(), st.flags.copy(), st.first_hit.copy(), st.hkeys.copy(), st.hvals.copy(), st.hcount)
+    ends = []
+    for short in (False, True):
+        st.H, st.flags, st.first_hit = start[0].copy(), start[1].copy(), start[2].copy()
+        st.hkeys, st.hvals = start[3].copy(), start[4].copy()
+        hits, nhits = np.zeros((1 << 10, 2), dtype=np.int64), np.zeros(1, dtype=np.int64)
+        out = np.zeros(3, dtype=np.int64)
+        hcount = np.array([start[5]], dtype=np.int64)
+        # 200 heights, stored in the table of the whole state (no table of the rest: it would repeat)
+        scan._run_kernel(st, st.n + 398, 200, scan.record_from, hits, nhits, out, hcount, None, short=short)
+        assert out[0] == 0 and out[1] == st.n + 400
+        i = _find(st.hkeys, whole_hash(st.H, st.flags, scan.K0))
+        assert st.hvals[i] == st.n + 398  # the last state's hash, as whole_hash computes it
+        ends.append((st.H.copy(), st.flags.copy(), hits[: nhits[0]].tolist(), int(hcount[0])))
+    assert np.array_equal(ends[0][0], ends[1][0]) and np.array_equal(ends[0][1], ends[1][1])
+    assert ends[0][2:] == ends[1][2:]
+
+
+def test_replay_values_match_the_engine() -> None:
+    """The certificate's replay (plain Python, bit sets over the shapes) gives every shape the value
+    the engine gives it, at every height up to 1,201, and its state after a height (each shape's
+    last t(E ÷ 2) values and the family bits) is the engine's."""
+    from sylver.solver.certificate import _Replay, _ReplayGraph, gap_mask
+
+    S = Position([16, 22, 24, 26, 28, 30, 34])
+    scan = Scan(S)
+    g = scan.graph
+    values = dict(scan.base_list)
+    rg = _ReplayGraph(gap_mask([x // 2 for x in S.generators]))
+    rank = [rg.rank[rg.index[(g.fam_gaps[int(g.fam[s])], g.offsets[s])]] for s in range(g.shapes)]
+    assert sorted(rank) == list(range(g.shapes))  # the same shapes
+    replay = _Replay(rg, lambda gens: values[Position(gens)])
+    while replay.n <= 1201:
+        n, cur = replay.step()
+        scan.run(until=n, past_period=True)
+        assert scan.scanned_to == n
+        assert [cur >> r & 1 for r in rank] == scan.state.cur.tolist(), n
+    state = replay.state()
+    for s in range(g.shapes):
+        r = rank[s]
+        window = sum((state[1 + i] >> r & 1) << i for i in range(replay.tmax))
+        assert window == int(scan.state.H[s, 0]), s
+    dead = [any(state[0] >> rank[s] & 1 for s in range(g.shapes) if g.fam[s] == f) for f in range(g.families)]
+    assert dead == [bool(x) for x in scan.state.flags]
+
+
 def test_even_moves_decided_by_the_rest() -> None:
     """{8,30,34} scanned to 20,001: the rest's period (720 from 4,453) is certified, S's own is not
     (its winning move 49337 lies beyond): every even move is decided by the rest, the odd moves are
@@ -569,6 +626,43 @@ def test_certificate_flaws_are_caught() -> None:
     hits = replay_scan([8, 10, 22], lambda g: values[Position(g).generators],
                        scan.state.period.start, scan.state.period.length)
     assert hits == []
+
+
+def test_tampered_replay_records_rejected() -> None:
+    """The record of {8,12,34,38} (P: period 720 from 821) replays; a period that is not one, a start
+    before the least, a base-region position left out, an odd winning move claimed without proof, the
+    record of a reply's position ({8,12,26,30}) given for another position: each is rejected."""
+    import copy
+
+    from sylver.solver.certificate import CertificateError, check_any
+    from sylver.solver.prove import build_gcd_certificate
+
+    cert = build_gcd_certificate(solve(Position([8, 12, 34, 38])))
+    check_any(cert)
+    rec = cert["root_periodic"]
+    assert (rec["start"], rec["length"]) == (821, 720)
+    for field, value, message in [
+        ("length", 360, "does not recur"),
+        ("length", 722, "does not recur"),
+        ("start", 819, "does not recur"),
+        ("base", [e for e in rec["base"] if Position(e[0]) != Position(rec["base"][0][0])], "has no entry"),
+    ]:
+        bad = copy.deepcopy(cert)
+        bad["root_periodic"][field] = value
+        with pytest.raises(CertificateError, match=message):
+            check_any(bad)
+    ok = copy.deepcopy(cert)  # a multiple of the period, from a later start: still a proof
+    ok["root_periodic"]["start"], ok["root_periodic"]["length"] = 901, 1440
+    check_any(ok)
+    bad = copy.deepcopy(cert)
+    bad["outcome"], bad["winning_moves"], bad["complete"] = "N", [101], False
+    with pytest.raises(CertificateError, match="not proved P|odd winning moves"):
+        check_any(bad)
+    bad = copy.deepcopy(cert)  # the record of {8,12,26,30} (a reply's position) given for another one
+    (claim,) = [c for c in bad["periodic"] if c["position"] == [8, 12, 26, 30]]
+    claim["position"] = [8, 12, 26, 34]
+    with pytest.raises(CertificateError):
+        check_any(bad)
 
 
 def test_tight_memory_budget_same_period() -> None:

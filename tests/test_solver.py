@@ -179,6 +179,24 @@ class TestAPI:
         p = solve(Position("16,20,28,35,54"), jobs=2, first=True)
         assert p.outcome is Outcome.P
 
+    def test_shared_tables_with_their_filter(self) -> None:
+        """The tables of --jobs with their shared P filter (``parallel._shared_tables``): the same
+        answers, P-positions recorded in the filter, and a sampled saturation test."""
+        from sylver.solver import parallel
+        from sylver.solver.engine import root_gaps, root_moves
+        from sylver.solver.local import Request, solve_local
+
+        p = Position("16,20,28,35,54")
+        sh = parallel._shared_tables(1 << 26, len(root_moves(root_gaps(p))) + 1, p.frobenius_number)
+        try:
+            ENGINE.attach(sh.ptable, sh.ntable, sh.limited, sh.pfilt)
+            assert ENGINE.fshift != 0 and ENGINE.pfilt is sh.pfilt
+            sol = solve_local(Request(position=p, time_limit=None, budget=1 << 26, store=None))
+            assert sol.outcome is Outcome.P and sol.complete
+            assert np.count_nonzero(sh.pfilt) > 0 and not ENGINE.saturated()
+        finally:
+            ENGINE.clear()
+
     def test_worker_that_dies_is_reported(self) -> None:
         """A --jobs worker killed mid-solve (say by the OOM killer): a clear WorkerDiedError naming
         the signal and the root move, at once, instead of the pool's BrokenProcessPool."""

@@ -279,7 +279,7 @@ def solve(
     if stats and sol.stats:
         extra["stats"] = sol.stats if as_json else ", ".join(f"{k} {v:,}" for k, v in sol.stats.items())
     if certificate is not None:
-        extra["certificate"] = _certify(sol, certificate, time_limit, as_json)
+        extra["certificate"] = _certify(sol, certificate, time_limit, as_json, budget, options["odd_limit"])
     _report(sol, as_json, extra)
 
 
@@ -322,13 +322,15 @@ def _solve_one(pos: Any, as_json: bool, db: Any, **options: Any) -> Any:
     return sol
 
 
-def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool) -> str:
-    """Write the certificate of ``sol`` to ``path``; what to report about it."""
+def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memory: int | None = None,
+             odd_limit: int | None = None) -> str:
+    """Write the certificate of ``sol`` to ``path``; what to report about it (with g > 1, the
+    positions met on the way are solved within the ``--memory`` and ``--odd-limit`` of the solve)."""
     if sol.gcd != 1:
         from sylver.solver.prove import NotCertifiable, build_gcd_certificate, write_any_certificate
 
         try:
-            cert = build_gcd_certificate(sol, time_limit=time_limit)
+            cert = build_gcd_certificate(sol, time_limit=time_limit, memory=memory, odd_limit=odd_limit)
             size = write_any_certificate(cert, path)
         except NotCertifiable as exc:
             fail(f"--certificate is not available: {exc}")

@@ -81,7 +81,13 @@ def _solver() -> None:
 def _endgame() -> None:
     from sylver.solver import endgame
 
-    path = endgame.ensure(say=lambda text: err_console.print(f"warm-up: {text}", highlight=False))
+    try:
+        path = endgame.ensure(say=lambda text: err_console.print(f"warm-up: {text}", highlight=False))
+    except OSError as e:  # a read-only install: the solver searches those positions itself
+        err_console.print(f"warm-up: note: the endgame table cannot be saved ({e}); the solver searches "
+                          "those positions itself (set SYLVER_AOT_DIR to a writable directory to keep it)",
+                          highlight=False, markup=False, soft_wrap=True)
+        return
     err_console.print(f"warm-up: the endgame table is {path}", highlight=False, markup=False, soft_wrap=True)
 
 

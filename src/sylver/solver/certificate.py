@@ -262,15 +262,24 @@ def _gaps_any(gens: list[int]) -> tuple[int, int]:
 def _min_gens(gaps: int) -> list[int]:
     """The minimal generators of the numerical semigroup with this gap mask (members that are not a
     sum of two nonzero members; they are at most 2t + 1)."""
+    if gaps not in _MIN_GENS:  # memoised: the replay asks for a family's at each height of its base region
+        _MIN_GENS[gaps] = _min_gens_of(gaps)
+    return list(_MIN_GENS[gaps])
+
+
+_MIN_GENS: dict[int, tuple[int, ...]] = {}
+
+
+def _min_gens_of(gaps: int) -> tuple[int, ...]:
     t = gaps.bit_length() - 1
     if t < 1:
-        return [1]
+        return (1,)
 
     def member(n: int) -> bool:
         return n > t or not (gaps >> n) & 1
 
-    return [m for m in range(2, 2 * t + 2)
-            if member(m) and not any(member(a) and member(m - a) for a in range(1, m))]
+    return tuple(m for m in range(2, 2 * t + 2)
+                 if member(m) and not any(member(a) and member(m - a) for a in range(1, m)))
 
 
 def _key(gens: list[int]) -> tuple[int, ...]:
@@ -457,37 +466,106 @@ def replay_scan(gens: list[int], base: Any, start: int, length: int) -> list[int
     one whose even part is a larger E' is the shape of family E' at height n when that is above E''s
     base region (decided earlier in the step: E' has fewer gaps); for the rest, ``base(generators)``
     gives the outcome (True for P).
+
+    Each height costs a few operations on bit sets (Python ints over the shapes, numbered in the
+    order in which they are decided) instead of a walk over every shape's moves: a shape found P at
+    height m marks, for each j, the shapes with a move down by j into it as *blocked* (N) at height
+    m + 2j; a family's bit (its shape E + m P below the window) makes all its shapes N from then
+    on; at each height only the shapes neither blocked nor of such a family are visited, in order,
+    each P iff none of its moves that keep the height reaches a shape already found P at it.
     """
     g = math.gcd(*gens)
     if g != 2:
         raise CertificateError(f"{_braces(gens)} has g = {g}, not 2")
     graph = _ReplayGraph(gap_mask([x // 2 for x in gens]) if len(set(gens)) > 1 or gens[0] != 2 else 0)
-    if start - 2 < max(3, max(graph.T) - 1):
-        raise CertificateError(f"the period must start after the base region (x > {max(graph.T)})")
-    hist = [0] * len(graph.keys)  # bit j-1: the value j heights ago (1 = P)
-    flags = {f: False for f, _ in graph.keys}
+    tmax = max(graph.T)
+    if start - 2 < max(3, tmax - 1):
+        raise CertificateError(f"the period must start after the base region (x > {tmax})")
+    replay = _Replay(graph, base)
     hits = []
     snap = None
-    n = 3
     end = start - 2 + length
-    root = graph.index[(graph.root, 1)]
-    while n <= end:
-        cur = graph.step(n, hist, flags, base)
-        if cur[root]:
+    root = graph.rank[graph.index[(graph.root, 1)]]
+    while replay.n <= end:
+        n, cur = replay.step()
+        if cur >> root & 1:
             hits.append(n)
-        for s in range(len(graph.keys)):
-            t = graph.T[s]
-            fam = graph.keys[s][0]
-            leaving = (hist[s] >> (t - 1)) & 1 if t else cur[s]
-            hist[s] = ((hist[s] << 1) | cur[s]) & ((1 << t) - 1)
-            if leaving and graph.index[(fam, 1)] == s:
-                flags[fam] = True
         if n == start - 2:
-            snap = (list(hist), dict(flags))
-        n += 2
-    if snap != (hist, flags):
+            snap = replay.state()
+    if snap != replay.state():
         raise CertificateError(f"{_braces(gens)}: the state after {start - 2} does not recur after {end}")
     return hits
+
+
+class _Replay:
+    """The values of every shape at heights 3, 5, 7, … in turn (:func:`replay_scan`).
+
+    The shapes are numbered by rank (their place in the order in which they are decided) and a set
+    of shapes is a Python int (bit r: the shape of rank r).  ``past[i]``: the shapes P at the i-th
+    height before (a ring of max(T) + 1 heights); ``blocked[i]``: the shapes with a move down into a
+    shape found P, at the i-th height ahead; ``dead``: the shapes of the families whose bit is set.
+    """
+
+    def __init__(self, graph: _ReplayGraph, base: Any) -> None:
+        self.graph, self.base = graph, base
+        self.tmax = tmax = max(graph.T)
+        self.size = size = tmax + 2
+        self.T = [graph.T[s] for s in graph.order]
+        K = len(self.T)
+        self.deep = [sum(1 << r for r in range(K) if self.T[r] >= i) for i in range(tmax + 1)]  # T >= i
+        self.everything = (1 << K) - 1
+        self.past = [0] * size  # by height // 2 mod size
+        self.blocked = [0] * size
+        self.dead_at = [0] * size
+        self.dead = 0
+        self.n = 3
+
+    def step(self) -> tuple[int, int]:
+        """Decide the height n (then n += 2); return n and the shapes P at it."""
+        n, size = self.n, self.size
+        i = (n >> 1) % size
+        self.dead |= self.dead_at[i]
+        self.dead_at[i] = 0
+        stop = self.blocked[i] | self.dead
+        self.blocked[i] = 0
+        g = self.graph
+        into, fam_bits, blocked, up = g.into, g.fam_bits, self.blocked, g.same_parents
+        if n <= self.tmax:
+            cur = g.base_step(n, self._past, stop, self.base)
+            todo = cur
+        else:
+            # in order, each shape not blocked and without a move that keeps the height into a P
+            # shape is P; a P shape blocks the shapes with such a move into it (all later in the
+            # order), so the first shape left is always P
+            cur = 0
+            todo = self.everything & ~stop
+        while todo:
+            low = todo & -todo
+            r = low.bit_length() - 1
+            if n <= self.tmax:
+                todo ^= low
+            else:
+                cur |= low
+                todo &= ~(low | up[r])
+            for j, mask in into[r]:
+                blocked[(i + j) % size] |= mask
+            if r in fam_bits:  # the family's E + n is P: from n + 2T + 2 on, a move down to it wins
+                k = (i + self.T[r] + 1) % size
+                self.dead_at[k] |= fam_bits[r]
+        self.past[i] = cur
+        self.n = n + 2
+        return n, cur
+
+    def _past(self, h: int) -> int:
+        """The shapes P at the height h (within the last max(T) heights; 0 below 3)."""
+        return self.past[(h >> 1) % self.size] if 3 <= h < self.n and h >= self.n - 2 * self.tmax else 0
+
+    def state(self) -> tuple[int, ...]:
+        """The state after the last height decided: each shape's last T values and the family bits
+        (those set after it, the others are read by the next heights only through them)."""
+        h = self.n - 2
+        nxt = (self.n >> 1) % self.size
+        return (self.dead | self.dead_at[nxt], *(self._past(h - 2 * i) & self.deep[i + 1] for i in range(self.tmax)))
 
 
 class _ReplayGraph:
@@ -523,6 +601,24 @@ class _ReplayGraph:
             if any(pos[c] >= pos[s] for c in self.kids[s][0]):
                 raise CertificateError("the shape order is not topological")  # pragma: no cover
         self.T = [max(f.bit_length() - 1, 0) for f, _ in self.keys]
+        # by rank (position in the order): moves that keep the height, moves down into each shape,
+        # and for the root shape E + a of each family the shapes of that family
+        self.rank = pos
+        self.same_mask = [sum(1 << pos[c] for c in self.kids[s][0]) for s in self.order]
+        parents = [0] * len(self.keys)  # by rank: the shapes with a move that keeps the height into it
+        for s in self.order:
+            for c in self.kids[s][0]:
+                parents[pos[c]] |= 1 << pos[s]
+        self.same_parents = parents
+        into: list[dict[int, int]] = [{} for _ in self.keys]
+        for s in self.order:
+            for j, c in self.kids[s][1]:
+                into[pos[c]][j] = into[pos[c]].get(j, 0) | 1 << pos[s]
+        self.into = [sorted(d.items()) for d in into]
+        members: dict[int, int] = {}
+        for s, (f, _) in enumerate(self.keys):
+            members[f] = members.get(f, 0) | 1 << pos[s]
+        self.fam_bits = {pos[self.index[(f, 1)]]: m for f, m in members.items() if (f, 1) in self.index}
 
     def shape(self, fam: int, offs: int) -> int:
         k = (fam, offs)
@@ -546,10 +642,12 @@ class _ReplayGraph:
         return [k for k in range(1, top + 1)
                 if not (offs >> k) & 1 and all((fam >> (k - d)) & 1 for d in _bit_list(offs) if d < k)]
 
-    def step(self, n: int, hist: list[int], flags: dict[int, bool], base: Any) -> list[int]:
-        """The value (1 = P) of every shape at height n."""
-        cur = [0] * len(self.keys)
-        for s in self.order:
+    def base_step(self, n: int, past: Any, stop: int, base: Any) -> int:
+        """The shapes (ranks) P at a height n <= max(T): those of a family with n <= t(E ÷ 2) from
+        the even part of <E, n + 2δ> (see :func:`replay_scan`), the others as above the base region
+        (``stop``: the shapes blocked or of a family whose bit is set; ``past(h)``: those P at h)."""
+        cur = 0
+        for r, s in enumerate(self.order):
             fam, offs = self.keys[s]
             if n <= self.T[s]:
                 # the even part of <E, n + 2δ>: E closed under the sums of two anchors
@@ -561,19 +659,17 @@ class _ReplayGraph:
                             even = _close_half(even, n + ds[a] + ds[b])
                 other = self.index.get((even, self.reduce(offs, even)))
                 if even != fam and other is not None and n > max(even.bit_length() - 1, 0):
-                    v = bool(cur[other])  # that shape above its base region, decided earlier
+                    v = bool(cur >> self.rank[other] & 1)  # that shape above its base region, decided earlier
                 elif even != fam:
                     gens = [2 * x for x in _min_gens(fam)] if fam else [2]
                     v = bool(base(gens + [n + 2 * d for d in ds]))
                 else:  # the moves are those of the shape: decided as above the base region
-                    v = not (any(cur[c] for c in self.kids[s][0])
-                             or any((hist[c] >> (j - 1)) & 1 for j, c in self.kids[s][1]))
-            elif flags[fam]:
-                v = False
+                    v = not (self.same_mask[r] & cur
+                             or any(past(n - 2 * j) >> self.rank[c] & 1 for j, c in self.kids[s][1]))
             else:
-                v = not (any(cur[c] for c in self.kids[s][0])
-                         or any((hist[c] >> (j - 1)) & 1 for j, c in self.kids[s][1]))
-            cur[s] = int(v)
+                v = not (stop >> r & 1 or self.same_mask[r] & cur)
+            if v:
+                cur |= 1 << r
         return cur
 
 

@@ -178,7 +178,7 @@ def read(genus: int = GENUS, where: Path | None = None) -> EndgameTable | None:
     try:
         info = json.loads((where / manifest).read_text())
         data = (where / name).read_bytes()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
     except (OSError, ValueError) as e:
         raise DamagedTable(f"{where / manifest}: {e}") from e
@@ -221,6 +221,10 @@ def ensure(genus: int = GENUS, say: Callable[[str], None] | None = None) -> Path
         eg = None
     if eg is not None and eg.path is not None:
         return eg.path
+    where = directory()
+    where.mkdir(parents=True, exist_ok=True)  # OSError now, not after building it
+    with tempfile.TemporaryFile(dir=where):
+        pass
     start = time.monotonic()
 
     def tick(g: int, n: int, p: int) -> None:

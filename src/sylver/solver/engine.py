@@ -85,6 +85,10 @@ SPARE_MEMORY = 256 << 20
 (``available_memory``): it stops there (``Engine.short_of_memory``), and the solve says so in its
 progress reports, instead of the process being killed for want of memory."""
 
+SATURATION_SAMPLE = 1 << 18
+"""Keys of a shared N table counted to tell whether it is saturated (its first 2 MiB: a whole row
+of buckets of every block, ``kernels.bucket``)."""
+
 HUGE_PAGE = 1 << 21
 """Tables of at least this many bytes are mapped on 2 MiB pages where the kernel allows it
 (transparent huge pages, ``madvise``): a probe at a random slot then rarely misses the TLB."""
@@ -242,15 +246,24 @@ class Engine:
         self.last = np.zeros(0, dtype=np.int64)
 
     # -- memory --------------------------------------------------------------------------------
-    def attach(self, ptable: np.ndarray, ntable: np.ndarray, check_thrash: bool = True) -> None:
+    def attach(self, ptable: np.ndarray, ntable: np.ndarray, check_thrash: bool = True,
+               pfilt: np.ndarray | None = None) -> None:
         """Use fixed-size tables shared with other processes (``--jobs``); they never grow.
-        ``check_thrash``: their size was limited by the memory budget (see ``THRASH_SLOTS``)."""
+        ``check_thrash``: their size was limited by the memory budget (see ``THRASH_SLOTS``).
+        ``pfilt``: their P filter (``_filter_words(ptable.shape[0])`` words, shared too: a private
+        one would not know the P entries of the other processes), or none."""
         self.ptable, self.ntable = self._pres, self._nres = ptable, ntable
         self.max_p, self.max_n = ptable.shape[0], self.ntable.shape[0]
         self.pcount = self.ncount = 0
         self.fixed = True
         self.check_thrash = check_thrash
-        self._new_filter()  # off: other processes write P entries that a private filter would miss
+        if pfilt is None or not self.use_filter:
+            self._new_filter()  # none
+        else:
+            # two processes setting bits of one word at once may lose one: the filter then says
+            # "not stored" for a stored P-position, which is searched again (slower, never wrong)
+            self.pfilt = pfilt
+            self.fshift = 64 - (pfilt.shape[0].bit_length() - 1)
 
     def set_budget(self, memory_bytes: int) -> None:
         """Cap the tables (8-byte keys): a power of two for P, within a quarter of the budget, with
@@ -389,7 +402,10 @@ class Engine:
         """True when a table is at its budget cap and past its load: new results now overwrite
         stored ones (see ``solve``'s self-check)."""
         if self.fixed:
-            return bool(np.count_nonzero(self.ntable) >= LOAD_N * self.ntable.shape[0])
+            # other processes store too: the load of a sample (buckets are filled evenly), not of
+            # the whole table (counting 256 MiB at every progress report took a third of the time)
+            sample = self.ntable[: SATURATION_SAMPLE]
+            return bool(np.count_nonzero(sample) >= LOAD_N * sample.shape[0])
         return (self.ptable.shape[0] >= self.max_p and self.pcount >= LOAD * self.ptable.shape[0]) or (
             self.ntable.shape[0] >= self.max_n and self.ncount >= self._load_n(self.ntable.shape[0]) * self.ntable.shape[0]
         )

@@ -318,7 +318,25 @@ def play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
         c0, c1 = child2(bits[src], bits[src + 1], x)
         bits[dst] = c0
         bits[dst + 1] = c1
-        return
+    elif W == 3:  # t < 512: each width with constant loop bounds (as ``state_keys``)
+        _play_into(bits, src, dst, 3, x)
+    elif W == 4:
+        _play_into(bits, src, dst, 4, x)
+    elif W == 5:
+        _play_into(bits, src, dst, 5, x)
+    elif W == 6:
+        _play_into(bits, src, dst, 6, x)
+    elif W == 7:
+        _play_into(bits, src, dst, 7, x)
+    elif W == 8:
+        _play_into(bits, src, dst, 8, x)
+    else:
+        _play_into(bits, src, dst, W, x)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _play_into(bits, src, dst, W, x):  # pragma: no cover - compiled
+    """``play_into`` of W > 2 words."""
     q = x >> 6
     r = x & 63
     for i in range(q):
@@ -489,6 +507,26 @@ def state_keys(bits, off, W):  # pragma: no cover - compiled
     ``key_hash``, which hash the gap set itself when 16 is a gap or t >= 4080)."""
     if W == 2:
         return keys2(bits[off], bits[off + 1])
+    # t < 512: each width with constant loop bounds (unrolled): 4 to 8 times faster than the loop
+    # with a variable bound (55-90 ns for 6 words), and the branch is the same at every call of a search
+    if W == 3:
+        return _state_keys(bits, off, 3)
+    if W == 4:
+        return _state_keys(bits, off, 4)
+    if W == 5:
+        return _state_keys(bits, off, 5)
+    if W == 6:
+        return _state_keys(bits, off, 6)
+    if W == 7:
+        return _state_keys(bits, off, 7)
+    if W == 8:
+        return _state_keys(bits, off, 8)
+    return _state_keys(bits, off, W)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _state_keys(bits, off, W):  # pragma: no cover - compiled
+    """``state_keys`` of W > 2 words."""
     if (bits[off] >> S16) & U1 == U0:
         x = U0
         y1 = U0
@@ -1055,18 +1093,13 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                             kc = key2_word0(k0word if x >= 64 else word0_key(c0), c1)
                         terminal = c0 == np.uint64(2) and c1 == U0
                     else:
-                        if W == 4:
-                            # t < 256, with constant loop bounds: unrolled
-                            play_into(bits, off, coff, 4, x)
-                        else:
-                            play_into(bits, off, coff, W, x)
+                        # (for t < 512 both with constant loop bounds: unrolled)
+                        play_into(bits, off, coff, W, x)
                         c0 = bits[coff]
                         if eg_small(c0, egg) and eg_upper_zero(bits, coff, W):
                             small = 1
                             hc = c0
                             kc = eg_hash(c0)
-                        elif W == 4:
-                            hc, kc = state_keys(bits, coff, 4)
                         else:
                             hc, kc = state_keys(bits, coff, W)
                         terminal = is_terminal(bits, coff, W)

@@ -30,7 +30,7 @@ import numpy as np
 from sylver.errors import MemoryBudgetError, WorkerDiedError
 from sylver.executors import stop_workers
 from sylver.position import Outcome, Position
-from sylver.solver.engine import ENGINE, LOAD_N, memory_budget_error, root_gaps, root_moves
+from sylver.solver.engine import ENGINE, LOAD_N, Engine, memory_budget_error, root_gaps, root_moves
 from sylver.solver.local import Request, RootMoves, solve_local
 from sylver.solver.solution import Solution, SolveInterrupted, SolveTimeout
 
@@ -43,6 +43,8 @@ class _Shared(NamedTuple):
 
     ptable: np.ndarray
     ntable: np.ndarray
+    pfilt: np.ndarray
+    """The P filter of ``ptable`` (``Engine._filter_words``), shared as well."""
     limited: bool
     """The memory budget (not the root) limited the tables' size: thrashing in them is an error."""
     who: np.ndarray
@@ -65,15 +67,16 @@ def _shared_tables(memory: int, genus: int, t: int) -> _Shared:
     n_bytes = 1 << (min(memory // 2, want).bit_length() - 1)
     n_entries = max(n_bytes // 8, 1 << 12)
     p_entries = max(n_entries // 8, 1 << 12)
+    f_words = Engine._filter_words(p_entries)
     who_words = (t + 2) // 2  # t + 1 int32 slots, rounded up to whole words
     mm = mmap.mmap(
-        -1, (n_entries + p_entries + who_words) * 8, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS
+        -1, (n_entries + p_entries + f_words + who_words) * 8, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS
     )
     words = np.frombuffer(mm, dtype=np.uint64)  # keeps the mapping alive
     tables_end = p_entries + n_entries
     return _Shared(
-        words[:p_entries], words[p_entries:tables_end], memory // 2 < want,
-        words[tables_end:].view(np.int32),
+        words[:p_entries], words[p_entries:tables_end], words[tables_end : tables_end + f_words],
+        memory // 2 < want, words[tables_end + f_words :].view(np.int32),
     )
 
 
@@ -89,7 +92,7 @@ def decide_moves(
     time limit passed, the outcomes are those decided by then)."""
     shared = SHARED.get(token) if token else None
     if shared is not None and ENGINE.ptable is not shared.ptable:
-        ENGINE.attach(shared.ptable, shared.ntable, shared.limited)
+        ENGINE.attach(shared.ptable, shared.ntable, shared.limited, shared.pfilt)
     request = Request(position=Position(generators), time_limit=time_limit, budget=memory, store=store)
     if shared is not None:
         shared.who[moves] = os.getpid()

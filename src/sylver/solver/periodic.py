@@ -277,22 +277,148 @@ def scan_kernel(
         _shift(0, K, T, fam, fam_root, H, flags, cur)
         steps += 1
         if n >= record_from:
-            skip = ((n - 1) >> 1) & sample
-            h_rest = state_hash(H, flags, 0, K0, 1, F)
-            h_all = h_rest ^ _mix(state_hash(H, flags, K0, K, 0, 1))  # = whole_hash
-            got = _remember(hkeys, hvals, hcount, h_all, n, skip)
-            if got != 0:
-                reason = 1 if got > 0 else 2
-                matched = got
+            reason, matched = _look_up_state(H, flags, K0, n, hkeys, hvals, hcount, rkeys, rvals, rcount, sample)
+            if reason:
                 n += 2
                 break
-            if rkeys.shape[0]:
-                got = _remember(rkeys, rvals, rcount, h_rest, n, skip)
-                if got != 0:
-                    reason = 3 if got > 0 else 4
-                    matched = got
-                    n += 2
-                    break
+        n += 2
+    out[0] = reason
+    out[1] = n
+    out[2] = matched
+
+
+@njit(cache=True, inline="always")
+def _look_up_state(H, flags, K0, n, hkeys, hvals, hcount, rkeys, rvals, rcount, sample):  # pragma: no cover - compiled
+    """The state after height n in the tables of :func:`scan_kernel`: (reason, matched height)."""
+    h_rest = state_hash(H, flags, 0, K0, 1, flags.shape[0])
+    h_all = h_rest ^ _mix(state_hash(H, flags, K0, H.shape[0], 0, 1))  # = whole_hash
+    return _look_up_hashes(h_rest, h_all, n, hkeys, hvals, hcount, rkeys, rvals, rcount, sample)
+
+
+@njit(cache=True, inline="always")
+def _look_up_hashes(h_rest, h_all, n, hkeys, hvals, hcount, rkeys, rvals, rcount, sample):  # pragma: no cover - compiled
+    """:func:`_look_up_state` for the hashes of the rest and of the whole state."""
+    skip = ((n - 1) >> 1) & sample
+    got = _remember(hkeys, hvals, hcount, h_all, n, skip)
+    if got != 0:
+        return (1 if got > 0 else 2), got
+    if rkeys.shape[0]:
+        got = _remember(rkeys, rvals, rcount, h_rest, n, skip)
+        if got != 0:
+            return (3 if got > 0 else 4), got
+    return 0, 0
+
+
+@njit(cache=True)
+def scan_kernel_short(
+    n, n_end, deadline_steps, K0, T, fam, same_ptr, same_idx, in_ptr, in_src, in_j, fam_root, H, flags, cur,
+    first_hit, hits, nhits, hkeys, hvals, hcount, rkeys, rvals, rcount, record_from, sample, tab, cols, phase,
+    out,
+):  # pragma: no cover - compiled
+    """:func:`scan_kernel` above every base region (n > t(E ÷ 2) for every family) when every
+    t(E ÷ 2) < 64 (one word of window per shape), driven by what a value changes rather than by
+    what a shape reads, as :func:`family_kernel_short`: ``pending[s]`` bit i is set when shape s has
+    a move down into a shape that was P, at the height i steps ahead (rebuilt from the windows on
+    entry, then kept up to date along the incoming moves down ``in_*`` of each shape found P); a
+    shape neither pending nor of a family whose bit is set is P iff no move that keeps the height
+    reaches a P shape.  Same arguments and ``out`` as :func:`scan_kernel` (no killer moves).  The
+    hashes of :func:`state_hash` (sums of one term per nonzero window word and per family bit set)
+    are kept up to date as the windows change, instead of being recomputed over every shape.  With a
+    table ``tab`` (rows: the phases of the rest's period), the values of the shapes ``cols`` at each
+    height go into bits 0, 1, … of row ``phase`` (then the next row, cyclically)."""
+    K = T.shape[0]
+    F = fam_root.shape[0]
+    one = np.uint64(1)
+    # the terms of state_hash: term[s] for the window of shape s (0 when it is empty)
+    salt = np.empty(K, dtype=np.uint64)
+    term = np.zeros(K, dtype=np.uint64)
+    h_rest = np.uint64(0x9E3779B97F4A7C15)
+    h_own = np.uint64(0x9E3779B97F4A7C15)
+    for s in range(K):
+        salt[s] = _mix(np.uint64(s + 1))
+        if H[s, 0] != 0:
+            term[s] = _mix(H[s, 0] ^ salt[s])
+            if s < K0:
+                h_rest += term[s]
+            else:
+                h_own += term[s]
+    for f in range(F):
+        if flags[f]:
+            if f == 0:
+                h_own += _mix(np.uint64(0xD1B54A32D192ED03) + np.uint64(f))
+            else:
+                h_rest += _mix(np.uint64(0xD1B54A32D192ED03) + np.uint64(f))
+    pending = np.zeros(K, dtype=np.uint64)
+    for c in range(K):
+        h = H[c, 0]
+        if h == 0:
+            continue
+        for e in range(in_ptr[c], in_ptr[c + 1]):
+            j = in_j[e]
+            for i in range(j):
+                if (h >> np.uint64(j - 1 - i)) & np.uint64(1):
+                    pending[in_src[e]] |= np.uint64(1) << np.uint64(i)
+    steps = 0
+    reason = 0
+    matched = 0
+    while n <= n_end and steps < deadline_steps:
+        for s in range(K):
+            v = 1
+            if flags[fam[s]] or pending[s] & np.uint64(1):
+                v = 0
+            else:
+                for e in range(same_ptr[s], same_ptr[s + 1]):
+                    if cur[same_idx[e]]:
+                        v = 0
+                        break
+            cur[s] = v
+        _record_hits(n, fam_root, F, cur, first_hit, hits, nhits)
+        if tab.shape[0]:
+            for k in range(cols.shape[0]):
+                if cur[cols[k]]:
+                    tab[phase, k >> 6] |= one << np.uint64(k & 63)
+            phase += 1
+            if phase == tab.shape[0]:
+                phase = 0
+        for s in range(K):
+            pending[s] >>= np.uint64(1)
+        for c in range(K):
+            if cur[c]:
+                for e in range(in_ptr[c], in_ptr[c + 1]):
+                    pending[in_src[e]] |= np.uint64(1) << np.uint64(in_j[e] - 1)
+        # shift the windows (as _shift), keeping the hashes up to date
+        for s in range(K):
+            Ts = T[s]
+            x = H[s, 0]
+            if Ts == 0:
+                leaving = np.uint64(cur[s])
+            else:
+                leaving = (x >> np.uint64(Ts - 1)) & one
+                y = ((x << one) | np.uint64(cur[s])) & ((one << np.uint64(Ts)) - one)
+                if y != x:
+                    H[s, 0] = y
+                    t = _mix(y ^ salt[s]) if y != 0 else np.uint64(0)
+                    if s < K0:
+                        h_rest += t - term[s]
+                    else:
+                        h_own += t - term[s]
+                    term[s] = t
+            f = fam[s]
+            if leaving and fam_root[f] == s and not flags[f]:
+                flags[f] = 1
+                if f == 0:
+                    h_own += _mix(np.uint64(0xD1B54A32D192ED03) + np.uint64(f))
+                else:
+                    h_rest += _mix(np.uint64(0xD1B54A32D192ED03) + np.uint64(f))
+        steps += 1
+        if n >= record_from:
+            hr = h_rest if h_rest != 0 else one
+            ho = h_own if h_own != 0 else one
+            reason, matched = _look_up_hashes(hr, hr ^ _mix(ho), n, hkeys, hvals, hcount, rkeys, rvals, rcount,
+                                              sample)
+            if reason:
+                n += 2
+                break
         n += 2
     out[0] = reason
     out[1] = n
@@ -723,16 +849,48 @@ class Scan:
 
     def _run_kernel(self, st: ScanState, n_end: int, steps: int, record_from: int,
                     hits: np.ndarray, nhits: np.ndarray, out: np.ndarray, hcount: np.ndarray,
-                    rcount: np.ndarray | None = None) -> None:
-        """Decide every shape (the first stage); ``rcount`` None: no table of the rest."""
+                    rcount: np.ndarray | None = None, short: bool = False, tab: np.ndarray | None = None,
+                    phase: int = 0) -> None:
+        """Decide every shape (the first stage); ``rcount`` None: no table of the rest.  ``short``:
+        with :func:`scan_kernel_short` when it applies (:meth:`short_applies`; worth it for slices of
+        many heights: it rebuilds its pending bits on entry), which can also fill ``tab`` from row
+        ``phase`` on (the rest's values that S's family reads)."""
         g = self.graph
         rkeys, rvals = (st.rkeys, st.rvals) if rcount is not None else (st.rkeys[:0], st.rvals[:0])
+        if short and self.short_applies(st.n):
+            in_ptr, in_src, in_j = self._incoming()
+            scan_kernel_short(
+                st.n, n_end, steps, self.K0, g.T, g.fam, g.same_ptr, g.same_idx, in_ptr, in_src, in_j,
+                g.fam_root, st.H, st.flags, st.cur, st.first_hit, hits, nhits, st.hkeys, st.hvals, hcount, rkeys,
+                rvals, rcount if rcount is not None else np.zeros(1, dtype=np.int64), record_from, st.sample,
+                tab if tab is not None else self._no_tab[:0], self.cols, phase, out,
+            )
+            return
+        assert tab is None
         scan_kernel(
             st.n, n_end, steps, self.K0, g.T, g.fam, g.same_ptr, g.same_idx, self._no_col, self._no_tab,
             g.down_ptr, g.down_j, g.down_idx, g.fam_root, self.base, self.mode, st.H, st.flags, st.cur,
             st.killer, st.first_hit, hits, nhits, st.hkeys, st.hvals, hcount, rkeys, rvals,
             rcount if rcount is not None else np.zeros(1, dtype=np.int64), record_from, st.sample, out,
         )
+
+    def short_applies(self, n: int) -> bool:
+        """Whether :func:`scan_kernel_short` can decide the heights from n on: above every base
+        region, every t(E ÷ 2) < 64."""
+        return 1 <= self.Tmax < 64 and n > self.Tmax
+
+    def _incoming(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The moves down of the graph by target: for shape c, ``in_src[in_ptr[c]:in_ptr[c + 1]]``
+        are the shapes with a move down by ``in_j[…]`` into c (built once)."""
+        cached = getattr(self, "_incoming_arrays", None)
+        if cached is None:
+            g = self.graph
+            src = np.repeat(np.arange(g.shapes, dtype=np.int64), np.diff(g.down_ptr))
+            dst = g.down_idx.astype(np.int64)
+            order = np.argsort(dst, kind="stable")
+            in_ptr = np.concatenate(([0], np.cumsum(np.bincount(dst, minlength=g.shapes)))).astype(np.int64)
+            cached = self._incoming_arrays = (in_ptr, src[order], g.down_j.astype(np.int64)[order])
+        return cached
 
     def _phase(self, n: int) -> int:
         rest = self.state.rest
@@ -765,23 +923,31 @@ class Scan:
             return cached[1]
         g, K0 = self.graph, self.K0
         R = g.shapes - K0
-        bits = np.unpackbits(tab.view(np.uint8), axis=1, bitorder="little")[:, : len(self.cols)].astype(bool)
-        rest_p = np.zeros((tab.shape[0], (R + 63) // 64 * 64), dtype=bool)
         fsame_ptr = np.zeros(R + 1, dtype=np.int64)
         fsame: list[int] = []
+        reads: list[tuple[int, np.ndarray]] = []  # (r, the table's columns that shape K0 + r reads)
         for r in range(R):
             lo, hi = int(g.same_ptr[K0 + r]), int(g.same_ptr[K0 + r + 1])
             col = self.same_col[lo:hi]
             if (col >= 0).any():
-                rest_p[:, r] = bits[:, col[col >= 0]].any(axis=1)
+                reads.append((r, col[col >= 0]))
             fsame.extend(int(c) for c in g.same_idx[lo:hi][col < 0])
             fsame_ptr[r + 1] = len(fsame)
+        words = (R + 63) // 64
+        rest_p = np.zeros((tab.shape[0], words), dtype=np.uint64)
+        chunk = max(1, (1 << 26) // max(1, 8 * tab.shape[1] * 8))  # rows of at most 64 MB unpacked
+        for a in range(0, tab.shape[0], chunk):  # by chunks of rows: a long period's table is large
+            bits = np.unpackbits(tab[a:a + chunk].view(np.uint8), axis=1, bitorder="little")[:, : len(self.cols)]
+            rows = np.zeros((bits.shape[0], words * 64), dtype=bool)
+            for r, cols in reads:
+                rows[:, r] = bits[:, cols].any(axis=1)
+            rest_p[a:a + chunk] = np.packbits(rows, axis=1, bitorder="little").view(np.uint64)
         lo = int(g.down_ptr[K0])
         src = np.repeat(np.arange(R, dtype=np.int64), np.diff(g.down_ptr[K0:]))
         dst = g.down_idx[lo:].astype(np.int64) - K0
         order = np.argsort(dst, kind="stable")
         arrays = {
-            "rest_p": np.packbits(rest_p, axis=1, bitorder="little").view(np.uint64).copy(),
+            "rest_p": rest_p,
             "fsame_ptr": fsame_ptr, "fsame_idx": np.array(fsame, dtype=np.int64),
             "in_ptr": np.concatenate(([0], np.cumsum(np.bincount(dst, minlength=R)))).astype(np.int64),
             "in_src": src[order], "in_j": g.down_j[lo:].astype(np.int64)[order],
@@ -859,7 +1025,7 @@ class Scan:
         """A slice of the first stage, and what its stop means (a repeat, a table to grow)."""
         hcount = np.array([st.hcount], dtype=np.int64)
         rcount = np.array([st.rcount], dtype=np.int64) if st.rest is None else None
-        self._run_kernel(st, n_end, steps, self.record_from, hits, nhits, out, hcount, rcount)
+        self._run_kernel(st, n_end, steps, self.record_from, hits, nhits, out, hcount, rcount, short=True)
         st.n = int(out[1])
         st.hcount = int(hcount[0])
         if rcount is not None:
@@ -931,14 +1097,22 @@ class Scan:
         nhits = np.zeros(1, dtype=np.int64)
         out = np.zeros(3, dtype=np.int64)
         one = np.zeros(1, dtype=np.int64)
-        for _ in range(plen):
-            row = self._phase(st.n)
-            nhits[0] = 0
-            self._run_kernel(st, st.n, 1, 1 << 62, hits, nhits, out, one)
+        if self.short_applies(st.n):  # in one call
+            self._run_kernel(st, st.n + 2 * (plen - 1), plen, 1 << 62, hits, nhits, out, one, short=True, tab=tab,
+                             phase=self._phase(st.n))
+            if nhits[0] == hits.shape[0]:  # pragma: no cover - bounded by families × t̄
+                raise RuntimeError("too many P-hits in one period of the rest")
             st.n = int(out[1])
             st.hits.extend((int(f), int(x)) for f, x in hits[: nhits[0]])
-            bits = np.packbits(st.cur[self.cols], bitorder="little")
-            tab[row, :] = np.pad(bits, (0, words * 8 - bits.shape[0])).view(np.uint64)
+        else:
+            for _ in range(plen):
+                row = self._phase(st.n)
+                nhits[0] = 0
+                self._run_kernel(st, st.n, 1, 1 << 62, hits, nhits, out, one)
+                st.n = int(out[1])
+                st.hits.extend((int(f), int(x)) for f, x in hits[: nhits[0]])
+                bits = np.packbits(st.cur[self.cols], bitorder="little")
+                tab[row, :] = np.pad(bits, (0, words * 8 - bits.shape[0])).view(np.uint64)
         st.tab = tab
         st.family_from = st.n
         st.hkeys, st.hvals = _table()

@@ -154,22 +154,27 @@ class NotCertifiable(ValueError):
 class _GcdBuilder:
     """Collects the gcd-1 nodes and the short P claims behind a short position's answer."""
 
-    def __init__(self, deadline: float | None) -> None:
+    def __init__(self, deadline: float | None, memory: int | None = None, odd_limit: int | None = None) -> None:
         self.nodes: dict[tuple[int, ...], list[Any]] = {}
         self.claims: dict[tuple[int, ...], list[Any]] = {}
         self.periodic: dict[tuple[int, ...], dict[str, Any]] = {}
         self.deadline = deadline
+        self.memory = memory
+        self.odd_limit = odd_limit
+        # the solves of positions with g > 1: the budget and the odd limit of the solve being proved
+        self.options: dict[str, Any] = {k: v for k, v in (("memory", memory), ("odd_limit", odd_limit)) if v}
 
     def periodic_claim(self, q: Position, even_winning: list[int], complete: bool = True) -> dict[str, Any]:
         """The replay record of a long position with g = 2: the certified period, the base-region
         positions (each proved), and a refutation of each even move (-1: a winning even move)."""
         from sylver.solver.periodic import Scan
 
-        scan = Scan(q)
-        scan.run()
+        scan = Scan(q, memory=self.memory // 2) if self.memory else Scan(q)  # the scans' half, as in solve
+        scan.run(until=self.odd_limit)
         per = scan.state.period
         if per is None:
-            raise NotCertifiable(f"no period was certified for {q.braces()}")
+            raise NotCertifiable(f"no period was certified for {q.braces()}"
+                                 + (f" up to {self.odd_limit:,}" if self.odd_limit else ""))
         base = []
         for bp, is_p in scan.base_list:
             if is_p:
@@ -226,7 +231,16 @@ class _GcdBuilder:
             return r
         if g >= 5 and is_prime(g) and len(after.generators) > 1:
             return 0
-        sol = solve(after, time_limit=self._left())
+        # the first winning move found is enough when its position can be proved P (e.g. not a
+        # gcd-1 position too large for the checker); else every winning move is tried
+        sol = solve(after, first=True, time_limit=self._left(), **self.options)
+        if sol.outcome is Outcome.N:
+            try:
+                self.prove_p(after.play(sol.winning_moves[0]))
+                return sol.winning_moves[0]
+            except NotCertifiable:
+                pass
+        sol = solve(after, time_limit=self._left(), **self.options)
         if sol.outcome is not Outcome.N:
             raise NotCertifiable(f"{after.braces()} is not proved N")
         for r in sol.winning_moves:
@@ -269,10 +283,14 @@ def short_moves(q: Position) -> list[int]:
     return [z for z in range(2, t + 1) if z % p] + [p * y for y in h.semigroup.gaps()]
 
 
-def build_gcd_certificate(solution: Solution, *, time_limit: float | None = None) -> dict[str, Any]:
-    """The certificate of the answer for a short position with prime g (sylver-gcd-certificate).
+def build_gcd_certificate(solution: Solution, *, time_limit: float | None = None, memory: int | None = None,
+                          odd_limit: int | None = None) -> dict[str, Any]:
+    """The certificate of the answer for a position with prime g, short, or long with g = 2
+    (sylver-gcd-certificate).  ``memory`` and ``odd_limit``: those of the solve (the positions with
+    g > 1 met on the way are solved, and their scans run, within them).
 
-    Raises :class:`NotCertifiable` when the answer rests on a long position or a bounded search."""
+    Raises :class:`NotCertifiable` when the answer rests on a bounded search or on a scan without a
+    certified period."""
     from sylver.solver.certificate import GCD_FORMAT
     from sylver.theory import is_short
 
@@ -284,7 +302,7 @@ def build_gcd_certificate(solution: Solution, *, time_limit: float | None = None
             f"{position.braces()} has g = {solution.gcd}"
             + ("" if solution.outcome is not None else " and no proven outcome")
         )
-    b = _GcdBuilder(None if time_limit is None else time.monotonic() + time_limit)
+    b = _GcdBuilder(None if time_limit is None else time.monotonic() + time_limit, memory, odd_limit)
     cert: dict[str, Any] = {
         "format": GCD_FORMAT, "version": 1, "position": list(position.generators),
         "outcome": solution.outcome.value, "winning_moves": list(solution.winning_moves),
