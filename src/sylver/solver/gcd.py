@@ -559,6 +559,7 @@ def _first_winning(position: Position, h: Position, ctx: Context, limit: int | N
                     before = set(ctx.verdicts)
                     scans = len(ctx.scans)
                     cv = None
+                    timed_out = False
                     try:
                         if kind == "odd":
                             out: Outcome | None = Outcome.P if ctx.p_positions([child])[0] else Outcome.N
@@ -566,11 +567,10 @@ def _first_winning(position: Position, h: Position, ctx: Context, limit: int | N
                             cv = solve_g2(child, ctx, full=False, limit=limit)
                             out = cv.outcome
                     except TimeoutError:
-                        out = None
+                        out, timed_out = None, True
                     finally:
                         ctx.deadline = outer
-                    cut = cut_at is not None and time.monotonic() >= cut_at
-                    if cut:
+                    if timed_out or (cut_at is not None and time.monotonic() >= cut_at):
                         _purge(ctx, before)
                         if out is None:
                             later.append(m)
