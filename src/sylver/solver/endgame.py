@@ -161,6 +161,9 @@ def save(eg: EndgameTable, where: Path | None = None) -> Path:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+    for old in where.glob(f"sylver-endgame-g{eg.genus}-v*"):  # other versions' files
+        if old.name not in (name, manifest):
+            old.unlink(missing_ok=True)
     return where / name
 
 
