@@ -97,7 +97,10 @@ class TestTable:
 
 class TestFile:
     def test_save_and_read(self, table20: endgame.EndgameTable, tmp_path) -> None:
+        stale = tmp_path / "sylver-endgame-g20-v0.npy"
+        stale.write_bytes(b"an older version")
         path = endgame.save(table20, tmp_path)
+        assert not stale.exists()
         again = endgame.read(20, tmp_path)
         assert again is not None and again.path == path
         assert np.array_equal(again.words(), table20.words())

@@ -42,20 +42,18 @@ from sylver.solver import kernels as k
 
 GENUS = 32
 """The table holds every position with at most this many gaps (t < 64: one word)."""
-VERSION = 1
+VERSION = 2
 """Format of the table's file and manifest."""
 MAX_LOAD = 0.75
 """Largest fraction of the table's slots that hold a P-position (linear probing over buckets of 8)."""
-FILTER_KEYS_PER_WORD = 8
-"""P-positions per 64-bit word of the filter (two bits each: about 2.5 % false positives)."""
 
 
 def geometry(count: int) -> tuple[int, int]:
-    """(slots, filter words) of a table of ``count`` P-positions: powers of two, the slots at most
-    ``MAX_LOAD`` full, a filter word per ``FILTER_KEYS_PER_WORD`` positions."""
+    """(slots, filter words) of a table of ``count`` P-positions: a power of two of slots at most
+    ``MAX_LOAD`` full, in buckets of 8, and a filter word per bucket (``kernels.eg_has``: 6 P-positions
+    per word at most, two bits each: 2.5-3 % false positives)."""
     slots = max(64, 1 << max(0, math.ceil(count / MAX_LOAD) - 1).bit_length())
-    words = max(8, 1 << max(0, math.ceil(count / FILTER_KEYS_PER_WORD) - 1).bit_length())
-    return slots, words
+    return slots, slots // k.SLOTS
 
 
 
@@ -147,8 +145,8 @@ def save(eg: EndgameTable, where: Path | None = None) -> Path:
     where = directory() if where is None else where
     where.mkdir(parents=True, exist_ok=True)
     words = eg.words()
-    mask = geometry(words.shape[0])[0] // k.SLOTS - 1
-    words = words[np.argsort(k.eg_bucket_order(words, mask), kind="stable")]
+    buckets = geometry(words.shape[0])[1]
+    words = words[np.argsort(k.eg_bucket_order(words, 64 - (buckets.bit_length() - 1)), kind="stable")]
     data = words.astype("<u8").tobytes()
     name, manifest = _names(eg.genus)
     info = {"format": "sylver-endgame", "version": VERSION, "genus": eg.genus, "p_positions": int(words.shape[0]),
@@ -163,6 +161,9 @@ def save(eg: EndgameTable, where: Path | None = None) -> Path:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+    for old in where.glob(f"sylver-endgame-g{eg.genus}-v*"):  # other versions' files
+        if old.name not in (name, manifest):
+            old.unlink(missing_ok=True)
     return where / name
 
 

@@ -687,11 +687,6 @@ def n_has(ntab, h, key, ng):  # pragma: no cover - compiled
     return _line_has64(ntab, bucket(h, key, ng), key)
 
 
-EG_BUCKET = np.uint64(19)
-"""The endgame table's bucket comes from the bits of ``eg_hash`` from this one up (bits 7-18 give
-the filter bits, ``pf_bits``; the top bits the filter word)."""
-
-
 @njit(cache=True, forceinline=True, _nrt=False)
 def eg_hash(c0):  # pragma: no cover - compiled
     """The hash of a position of the endgame table, given by its gap word ``c0`` (t < 64)."""
@@ -717,13 +712,15 @@ def eg_upper_zero(bits, off, W):  # pragma: no cover - compiled
 @njit(cache=True, forceinline=True, _nrt=False)
 def eg_has(egtab, egfilt, efshift, c0, hk):  # pragma: no cover - compiled
     """Whether the position with gap word ``c0`` (hash ``hk = eg_hash(c0)``) is a P-position of the
-    endgame table: its filter (two bits per P-position), then its buckets of 8 gap words, by linear
-    probing (a bucket with an empty slot ends the probe; the table is at most half full)."""
+    endgame table: its bucket is the top bits of hk (``hk >> efshift``); the filter word of that
+    bucket (one per bucket: two bits per P-position whose bucket it is), then the buckets of 8 gap
+    words from there, by linear probing (a bucket with an empty slot ends the probe; the table is at
+    most 3/4 full)."""
+    i = np.int64(hk >> np.uint64(efshift))
     b = pf_bits(hk)
-    if (egfilt[np.int64(hk >> np.uint64(efshift))] & b) != b:
+    if (egfilt[i] & b) != b:
         return False
     mask = (egtab.shape[0] >> 3) - 1
-    i = np.int64(hk >> EG_BUCKET) & mask
     while True:
         if _line_has64(egtab, i << 3, c0):
             return True
@@ -743,23 +740,20 @@ def eg_lookup(egtab, egfilt, efshift, gaps):  # pragma: no cover - compiled
 @njit(cache=True, aot=f"({BITS}, {BITS}, int64, {BITS})")
 def eg_fill(egtab, egfilt, efshift, words):  # pragma: no cover - compiled
     """Insert the gap words ``words`` (P-positions, nonzero, distinct) into the endgame table
-    ``egtab`` and its filter ``egfilt`` (both zero); returns a checksum of the words (their sum
-    of ``eg_hash``).  Words sorted by bucket fill the table in one sweep."""
+    ``egtab`` and its filter ``egfilt`` (both zero; ``eg_has``).  Words sorted by bucket
+    (``eg_bucket_order``) fill both in one sequential sweep."""
     mask = (egtab.shape[0] >> 3) - 1
-    total = U0
     for j in range(words.shape[0]):
         c0 = words[j]
         hk = eg_hash(c0)
-        total += hk
-        egfilt[np.int64(hk >> np.uint64(efshift))] |= pf_bits(hk)
-        i = np.int64(hk >> EG_BUCKET) & mask
+        i = np.int64(hk >> np.uint64(efshift))
+        egfilt[i] |= pf_bits(hk)
         while True:
             empty = _line_mask64(egtab, i << 3, U0)
             if empty != U0:
                 egtab[(i << 3) + np.int64(_ctz(empty))] = c0
                 break
             i = (i + 1) & mask
-    return total
 
 
 @njit(cache=True)
@@ -809,11 +803,11 @@ def eg_decide(level, egtab, egfilt, efshift, out):  # pragma: no cover - compile
 
 
 @njit(cache=True)
-def eg_bucket_order(words, mask):  # pragma: no cover - compiled
-    """The bucket of each word in a table of ``mask + 1`` buckets (to sort them for ``eg_fill``)."""
+def eg_bucket_order(words, efshift):  # pragma: no cover - compiled
+    """The bucket of each word (``eg_has``), to sort them for ``eg_fill``."""
     out = np.empty(words.shape[0], dtype=np.int64)
     for j in range(words.shape[0]):
-        out[j] = np.int64(eg_hash(words[j]) >> EG_BUCKET) & mask
+        out[j] = np.int64(eg_hash(words[j]) >> np.uint64(efshift))
     return out
 
 

@@ -75,8 +75,9 @@ def _shared_tables(memory: int, genus: int, t: int) -> _Shared:
     words = np.frombuffer(mm, dtype=np.uint64)  # keeps the mapping alive
     tables_end = p_entries + n_entries
     return _Shared(
-        words[:p_entries], words[p_entries:tables_end], words[tables_end : tables_end + f_words],
-        memory // 2 < want, words[tables_end + f_words :].view(np.int32),
+        ptable=words[:p_entries], ntable=words[p_entries:tables_end],
+        pfilt=words[tables_end : tables_end + f_words], limited=memory // 2 < want,
+        who=words[tables_end + f_words :].view(np.int32),
     )
 
 
