@@ -383,15 +383,68 @@ def test_composite_multiple_of_short(short_budget: None) -> None:
         assert is_short(Position([24, 42, x])) and Position([24, 42, x]).gcd == 2
 
 
-@pytest.mark.parametrize("y,reply", [(10, 7), (14, 16), (22, 16)])
-def test_replies_to_12_eliminated(y: int, reply: int) -> None:
+@pytest.mark.parametrize("y", [10, 14, 22])
+def test_replies_to_12_eliminated(y: int) -> None:
     """{12,y} is N for the replies y to 12 that the paper's search eliminated (sec. 2); the first
-    three here, found with ``first`` (26, 34, 38, 46, 50, 58: bench/bench_gcd.py)."""
+    three here, found with ``first`` (26, 34, 38, 46, 50, 58: bench/bench_gcd.py).  The winning move
+    found (usually 7, 16, 16) is checked on its own: the position after it is P."""
     sol = solve(Position([12, y]), first=True, odd_limit=2001)
-    assert sol.outcome is Outcome.N and sol.winning_moves == (reply,) and not sol.complete
-    after = Position([12, y, reply])
+    assert sol.outcome is Outcome.N and len(sol.winning_moves) == 1 and not sol.complete
+    after = Position([12, y]).play(sol.winning_moves[0])
+    assert f"{sol.winning_moves[0]} wins: it leaves {after.braces()}, which is P" in sol.reason
     if after.gcd == 1:
         assert direct_p(after)
+    else:
+        assert solve(after).outcome is Outcome.P
+
+
+def test_first_deepening_cuts_postpone_never_decide(monkeypatch) -> None:
+    """The search for one winning move deepens iteratively: with budgets so small that nearly every
+    attempt is cut (1 ms a move), it still answers exactly what an unhurried search proves, since a
+    cut attempt is postponed, and what it left undecided is forgotten, never read back as a value."""
+    from sylver.solver import gcd
+
+    monkeypatch.setattr(gcd, "FIRST_BUDGET", 0.001)
+    monkeypatch.setattr(gcd, "FIRST_LEAST", 0.001)
+    for gens, outcome in (([8, 14], Outcome.P), ([10, 16, 24], Outcome.P), ([12, 14], Outcome.N)):
+        sol = solve(Position(gens), first=True, odd_limit=2001)
+        assert sol.outcome is outcome, gens
+        if outcome is Outcome.P:
+            assert sol.complete and sol.odd_tail.complete
+        else:
+            assert solve(Position(gens).play(sol.winning_moves[0])).outcome is Outcome.P
+
+
+def test_purge_forgets_only_new_unknown_verdicts() -> None:
+    """After a cut, the verdicts without an outcome made by the attempt are forgotten; those made
+    before it, and every proven outcome, stay."""
+    from sylver.solver.gcd import Context, Verdict, _purge
+
+    ctx = Context(odd_limit=None, deadline=None, memory=1 << 30, store=None, jobs=1, cluster=None,
+                  progress=None, checkpoint_dir=None)
+    old, new_p, new_unknown = Position([8, 12]), Position([4, 6]), Position([12, 20, 46])
+    for p, o in ((old, None), (new_p, Outcome.P), (new_unknown, None)):
+        ctx.verdicts[p] = Verdict(outcome=o, winning=[], complete=o is not None, method="short", reason="")
+        if p == old:
+            before = set(ctx.verdicts)
+    _purge(ctx, before)
+    assert set(ctx.verdicts) == {old, new_p}
+
+
+def test_gcd1_results_kept_past_a_deadline() -> None:
+    """gcd-1 positions are solved and memoised one at a time: a deadline that passes during a list
+    keeps the results already found (a later attempt does not solve them again)."""
+    import time
+
+    from sylver.solver.gcd import Context
+
+    ctx = Context(odd_limit=None, deadline=None, memory=1 << 30, store=None, jobs=1, cluster=None,
+                  progress=None, checkpoint_dir=None)
+    cheap, hard = Position([12, 46, 5]), Position([12, 46, 53])
+    ctx.deadline = time.monotonic() + 0.5
+    with pytest.raises(TimeoutError):
+        ctx.p_positions([cheap, hard])  # {12,46,53}: about a minute
+    assert cheap in ctx.gcd1 and hard not in ctx.gcd1
 
 
 def test_6_44_82_four_wins() -> None:

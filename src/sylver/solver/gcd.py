@@ -47,6 +47,14 @@ SEARCH_LIMIT = 64
 """Default bound of the bounded searches (moves tried in long positions with g ≥ 3 and composite g)."""
 COMPOSITE_SECONDS = 10.0
 """Time given to the bounded search for a winning move in a position with composite g."""
+FIRST_BUDGET = 0.25
+"""Seconds each undecided move gets in the first round of :func:`_first_winning` (the search for one
+winning move of a position with g = 2); each later round gives the moves still undecided
+``FIRST_GROWTH`` times more."""
+FIRST_GROWTH = 4.0
+FIRST_LEAST = 0.005
+"""The least budget of a move in :func:`_first_winning` (seconds): a search given a budget by its
+caller's round shares it among its moves at first, so that each is tried once within it."""
 SUB_SCAN_LIMIT = 2_001
 """Odd moves scanned for a long g = 2 position met inside a bounded search."""
 MAX_T_H = 5_461
@@ -158,15 +166,21 @@ class Context:
         self.regions: dict[int, BaseRegion] = {}
         """The base regions of the union graphs (by id), shared by their subgraphs' scans."""
         self.peak_scan_bytes = 0
+        self.deepening = False
+        """True inside the iterative deepening of :func:`_first_winning` (the searches below it try
+        their moves in turn)."""
         """The most memory the scans held at once (those dropped by :func:`_forget` included)."""
 
     # -- gcd-1 positions -------------------------------------------------------------------------
     def p_positions(self, positions: list[Position]) -> list[bool]:
         """Which of these gcd-1 positions are P (exact solves, memoised; in parallel with jobs)."""
         todo = [p for p in dict.fromkeys(positions) if p not in self.gcd1]
-        if todo:
+        if todo and (self.jobs > 1 or self.cluster):
             for p, v in zip(todo, _solve_many(todo, self), strict=True):
                 self.gcd1[p] = v
+        else:  # one at a time, so that a deadline (TimeoutError) keeps those already solved
+            for p in todo:
+                self.gcd1[p] = _solve_many([p], self)[0]
         return [self.gcd1[p] for p in positions]
 
     def time_left(self) -> bool:
@@ -304,14 +318,16 @@ def _union_for(position: Position, key: int, ctx: Context, memory: int) -> Shape
             return union
     for group in ctx.union_groups:
         if position in group:
-            ctx.union_groups.remove(group)
             members = [position] + [p for p in group if p != position and _known(p, ctx, False) is None]
             if len(members) < 2:
+                ctx.union_groups.remove(group)
                 return None
-            try:
+            try:  # a TimeoutError leaves the group offered: a later attempt builds it again
                 union = build_union(members, ctx.deadline, memory)
             except TooLargeError:
+                ctx.union_groups.remove(group)
                 return None
+            ctx.union_groups.remove(group)
             ctx.unions.append(union)
             return union
     return None
@@ -385,19 +401,28 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
         return v
     short = _quiet(h)
     beyond = None
-    if short:
-        odd = _short_odd_tail(position, h.frobenius_number, ctx, full)
-    else:
-        scan, f = _scan_for(position, ctx)
-        _run_scan(scan, ctx, limit, lambda: not scan.family_tail_complete(f) and (full or not scan.hits(f)))
-        odd = _family_odd(scan, f, limit)
-        beyond = scan.scanned_to if scan.scanned_to > odd.scanned_to else None
-    winning = list(odd.odd_winning_moves)
+    winning: list[int] = []
     unknown_even: list[int] = []
     long_open: list[int] = []
     replies: dict[int, int | None] = {}
-    if full or not winning:
-        _even_moves(position, h, ctx, full, limit, winning, unknown_even, long_open, replies)
+    if short and not full:  # one winning move: the odd and the even moves together
+        decided: dict[int, bool] = {}
+        _first_winning(position, h, ctx, limit, list(range(3, h.frobenius_number + 1, 2)), decided, winning,
+                       unknown_even, long_open, replies)
+        odd = _short_odd_first(h.frobenius_number, decided)
+    else:
+        if short:
+            odd = _short_odd_tail(position, h.frobenius_number, ctx)
+        else:
+            scan, f = _scan_for(position, ctx)
+            _run_scan(scan, ctx, limit, lambda: not scan.family_tail_complete(f) and (full or not scan.hits(f)))
+            odd = _family_odd(scan, f, limit)
+            beyond = scan.scanned_to if scan.scanned_to > odd.scanned_to else None
+        winning = list(odd.odd_winning_moves)
+        if full:
+            _even_moves(position, h, ctx, limit, winning, unknown_even, long_open, replies)
+        elif not winning:
+            _first_winning(position, h, ctx, limit, [], {}, winning, unknown_even, long_open, replies)
     winning.sort()
     unknown_even.sort()
     complete = odd.complete and not unknown_even and (full or not winning)
@@ -413,6 +438,8 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
     )
     reason = _g2_reason(position, "short" if short else "long", h.frobenius_number, odd, unknown_even,
                         outcome, probably)
+    if not full and winning:
+        reason += f"; {winning[0]} wins: it leaves {position.play(winning[0]).braces()}, which is P"
     if outcome is Outcome.P and replies:
         reason += "; every even move loses, to the reply: " + ", ".join(
             f"{x} → {r}" if r is not None else f"{x} → (its own reason)" for x, r in sorted(replies.items()))
@@ -427,43 +454,160 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
     return v
 
 
-def _short_odd_tail(position: Position, t_h: int, ctx: Context, full: bool) -> OddTail:
+def _short_odd_tail(position: Position, t_h: int, ctx: Context) -> OddTail:
     """The odd moves of a short position: only x ≤ t(S ÷ 2) can win (Quiet End Theorem, sec. 1),
-    each solved exactly (without ``full``, up to the first winning one)."""
+    each solved exactly."""
     cands = list(range(3, t_h + 1, 2))
-    if full:
-        vals = ctx.p_positions([position.play(x) for x in cands])
-    else:  # stop at the first winning move
-        vals = []
-        for x in cands:
-            vals.append(ctx.p_positions([position.play(x)])[0])
-            if vals[-1]:
-                break
-    decided = cands[: len(vals)]
-    hits = tuple(x for x, v in zip(decided, vals, strict=True) if v)
-    done = len(vals) == len(cands)
-    return OddTail(scanned_to=t_h if done else decided[-1], period_start=None, period_length=None,
-                   odd_winning_moves=hits, complete=done,
-                   open_moves="" if done else f"odd x in {decided[-1] + 2}..{t_h}")
+    vals = ctx.p_positions([position.play(x) for x in cands])
+    hits = tuple(x for x, v in zip(cands, vals, strict=True) if v)
+    return OddTail(scanned_to=t_h, period_start=None, period_length=None, odd_winning_moves=hits,
+                   complete=True, open_moves="")
 
 
-def _even_moves(position: Position, h: Position, ctx: Context, full: bool, limit: int | None,
-                winning: list[int], unknown_even: list[int], long_open: list[int],
-                replies: dict[int, int | None]) -> None:
-    """Decide the even moves 2y of a position with g = 2 (each a position with g = 2, solved for its
+def _short_odd_first(t_h: int, decided: dict[int, bool]) -> OddTail:
+    """The odd moves of a short position after :func:`_first_winning`: ``decided`` (x: True when x
+    wins) holds those it decided before it stopped; the others up to t(S ÷ 2) are open."""
+    cands = range(3, t_h + 1, 2)
+    open_ = [x for x in cands if x not in decided]
+    upto = open_[0] - 2 if open_ else t_h
+    return OddTail(scanned_to=max(upto, 1), period_start=None, period_length=None,
+                   odd_winning_moves=tuple(sorted(x for x, v in decided.items() if v)), complete=not open_,
+                   open_moves=f"odd x in {{{', '.join(map(str, open_))}}}" if open_ else "")
+
+
+def _even_moves(position: Position, h: Position, ctx: Context, limit: int | None, winning: list[int],
+                unknown_even: list[int], long_open: list[int], replies: dict[int, int | None]) -> None:
+    """Decide every even move 2y of a position with g = 2 (each a position with g = 2, solved for its
     outcome only), short children first (cheap), then long ones; append to ``winning``,
     ``unknown_even``, (undecided long children) ``long_open`` and (each even move that loses: the
     least winning reply found) ``replies``.  With ``--jobs`` / ``--cluster``
     the long children go to worker processes (:func:`_long_apart`) while this one decides the short
     ones."""
     children = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
-    short = {x: _quiet(Position(y // 2 for y in child.generators)) for x, child in children}
+    short = {x: _quiet(_half(child)) for x, child in children}
     children.sort(key=lambda c: (not short[c[0]], c[0]))
     kept = (len(ctx.scans), len(ctx.unions), len(ctx.union_groups))
     try:
-        _decide_children(children, short, ctx, full, limit, winning, unknown_even, long_open, replies)
+        _decide_children(children, short, ctx, limit, winning, unknown_even, long_open, replies)
     finally:
         _forget(ctx, *kept)
+
+
+def _half(position: Position) -> Position:
+    """S ÷ 2."""
+    return Position(x // 2 for x in position.generators)
+
+
+def _first_winning(position: Position, h: Position, ctx: Context, limit: int | None, odd_moves: list[int],
+                   decided: dict[int, bool], winning: list[int], unknown_even: list[int], long_open: list[int],
+                   replies: dict[int, int | None]) -> None:
+    """One winning move of a position with g = 2 (``odd_moves``: the odd moves still to decide, gcd-1
+    positions; the even moves 2y give positions with g = 2): the first move proven to win ends the
+    search (``winning``).  Fills ``decided`` (odd x: True when it wins), ``unknown_even``,
+    ``long_open`` and ``replies`` as :func:`_even_moves` does.
+
+    The outermost such search (``ctx.deepening`` false) deepens iteratively: the moves, likeliest
+    winners first — the even moves that leave short positions (sec. 2: in a short position "at
+    least one of them generally turns out to be P"), smallest t(S' ÷ 2) first; then the odd moves, by
+    genus; then, once all those are decided, the even moves that leave long positions (each needs
+    a scan) — are tried in rounds, the i-th (from 0)
+    with ``FIRST_BUDGET`` / (i + 1) seconds in the first round, and those undecided come back in the
+    next round with ``FIRST_GROWTH`` times more.  So one hard move (a gcd-1 solve can take hours)
+    does not hold up an easier winning one, and an unlikely move costs little until the likely
+    ones are exhausted.  A move cut by its budget is only postponed, never given a value: what its
+    attempt proved stays (gcd-1 results in ``ctx.gcd1``, proven verdicts, its scan, resumed next
+    time), what the cut left undecided is forgotten (:func:`_purge`).  The searches inside it (of
+    the positions after its moves) try their moves in turn (odd moves up, then even ones, short
+    first) within the budget of the move.  At the caller's deadline the moves not decided stay
+    undecided."""
+    children = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
+    short = {x: _quiet(_half(child)) for x, child in children}
+    deepen = not ctx.deepening
+    todo: list[tuple[int, Position, str]]
+    if deepen:
+        todo = sorted(((x, c, "short") for x, c in children if short[x]),
+                      key=lambda m: (_half(m[1]).frobenius_number, m[0]))
+        todo += sorted(((x, position.play(x), "odd") for x in odd_moves), key=lambda m: (m[1].genus, m[0]))
+    else:
+        todo = [(x, position.play(x), "odd") for x in odd_moves]
+        todo += [(x, c, "short") for x, c in children if short[x]]
+    todo += [(x, c, "long") for x, c in children if not short[x]]
+    outer = ctx.deadline
+    budget = FIRST_BUDGET
+    kept = (len(ctx.scans), len(ctx.unions), len(ctx.union_groups))
+    offered = False
+    ctx.deepening = True
+    try:
+        with _long_apart([c for _, c, kind in todo if kind == "long"], ctx, limit) as collect:
+            while todo and not winning:
+                later = []
+                for i, m in enumerate(todo):
+                    x, child, kind = m
+                    if winning or (outer is not None and time.monotonic() >= outer) or (
+                            deepen and kind == "long" and not all(k == "long" for _, _, k in todo)):
+                        later.append(m)  # long positions come after the other moves are decided
+                        continue
+                    if kind == "long":
+                        collect()
+                        if not offered:
+                            offered = True
+                            _offer_union([c for _, c, k in todo if k == "long"], ctx)
+                    cut_at = time.monotonic() + max(budget / (i + 1), FIRST_LEAST) if deepen else None
+                    if outer is not None:
+                        cut_at = outer if cut_at is None else min(cut_at, outer)
+                    ctx.deadline = cut_at
+                    before = set(ctx.verdicts)
+                    scans = len(ctx.scans)
+                    cv = None
+                    timed_out = False
+                    try:
+                        if kind == "odd":
+                            out: Outcome | None = Outcome.P if ctx.p_positions([child])[0] else Outcome.N
+                        else:
+                            cv = solve_g2(child, ctx, full=False, limit=limit)
+                            out = cv.outcome
+                    except TimeoutError:
+                        out, timed_out = None, True
+                    finally:
+                        ctx.deadline = outer
+                    if timed_out or (cut_at is not None and time.monotonic() >= cut_at):
+                        _purge(ctx, before)
+                        if out is None:
+                            later.append(m)
+                            continue
+                    _forget(ctx, scans, len(ctx.unions), len(ctx.union_groups))
+                    if kind == "odd":
+                        decided[x] = out is Outcome.P
+                    if out is Outcome.P:
+                        winning.append(x)
+                    elif kind != "odd" and out is None:
+                        unknown_even.append(x)
+                        if kind == "long":
+                            long_open.append(x)
+                    elif kind != "odd" and cv is not None:
+                        replies[x] = min(cv.winning) if cv.winning else None
+                todo = later
+                budget *= FIRST_GROWTH
+                if not deepen or (outer is not None and time.monotonic() >= outer):
+                    break
+    finally:
+        ctx.deadline = outer
+        ctx.deepening = not deepen
+        _forget(ctx, *kept)
+    if not winning:  # the caller's deadline passed: the moves left are undecided
+        for x, _, kind in todo:
+            if kind != "odd":
+                unknown_even.append(x)
+                if kind == "long":
+                    long_open.append(x)
+
+
+def _purge(ctx: Context, before: set[Position]) -> None:
+    """Forget the verdicts without an outcome made since ``before`` (the keys of ``ctx.verdicts``
+    then): a deadline cut them short, so a later attempt with more time must not read them back.
+    Proven outcomes stay (a cut never makes one: a move left undecided is never counted as losing)."""
+    for key in [k for k in ctx.verdicts if k not in before and ctx.verdicts[k].outcome is None]:
+        del ctx.verdicts[key]
 
 
 def _forget(ctx: Context, scans: int, unions: int, groups: int) -> None:
@@ -476,15 +620,13 @@ def _forget(ctx: Context, scans: int, unions: int, groups: int) -> None:
     del ctx.scans[scans:], ctx.unions[unions:], ctx.union_groups[groups:]
 
 
-def _decide_children(children: list[tuple[int, Position]], short: dict[int, bool], ctx: Context, full: bool,
+def _decide_children(children: list[tuple[int, Position]], short: dict[int, bool], ctx: Context,
                      limit: int | None, winning: list[int], unknown_even: list[int], long_open: list[int],
                      replies: dict[int, int | None]) -> None:
     """The loop of :func:`_even_moves`."""
     offered = False
     with _long_apart([child for _, child in children], ctx, limit) as collect:
         for x, child in children:
-            if not full and winning:
-                break
             if not short[x]:
                 collect()
                 if not offered:  # those not decided in workers: one union graph for their scans
@@ -582,7 +724,10 @@ def _g2_reason(
     if kind == "short":
         parts.append(
             f"short (S ÷ 2 is a quiet ender with t = {t_h}): no odd move above {t_h} can win "
-            f"(Quiet End Theorem, {cite}, sec. 1); the odd moves up to {t_h} were solved exactly"
+            f"(Quiet End Theorem, {cite}, sec. 1); "
+            + (f"the odd moves up to {t_h} were solved exactly" if odd.complete
+               else f"the odd moves up to {t_h} were solved exactly except {odd.open_moves}, not needed "
+               "(a winning move was found first)")
         )
     else:
         if odd.period_length:
