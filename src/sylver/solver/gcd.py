@@ -519,7 +519,8 @@ def _first_winning(position: Position, h: Position, ctx: Context, limit: int | N
     time), what the cut left undecided is forgotten (:func:`_purge`).  The searches inside it (of
     the positions after its moves) try their moves in turn (odd moves up, then even ones, short
     first) within the budget of the move.  At the caller's deadline the moves not decided stay
-    undecided."""
+    undecided.  It is one long piece because the order, the rounds and the bookkeeping of a cut
+    share the move list and its budgets."""
     children = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
     short = {x: _quiet(_half(child)) for x, child in children}
     deepen = not ctx.deepening
