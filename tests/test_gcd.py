@@ -590,7 +590,10 @@ def test_certificates_verify(gens: list[int], tmp_path) -> None:
     write_any_certificate(cert, path)
     check_file(str(path))
     code, out, _ = cli("verify", str(path))
-    assert code == 0 and out.strip() == "valid"
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "valid"
+    assert lines[1].strip() == f"{Position(gens).braces()} is {sol.verdict}: proven"
+    assert "rests on (not checked here)" in lines[-1]
 
 
 def test_certificate_flaws_are_caught() -> None:
@@ -646,6 +649,11 @@ def test_tampered_replay_records_rejected() -> None:
         ("length", 722, "does not recur"),
         ("start", 819, "does not recur"),
         ("base", [e for e in rec["base"] if Position(e[0]) != Position(rec["base"][0][0])], "has no entry"),
+        ("start", "821", "an odd start and a positive even length"),
+        ("length", 0, "an odd start and a positive even length"),
+        ("base", [[8]], r"not \[generators, reply\]"),
+        ("base", [[8, 9]], "base-region position 8 is not a list"),
+        ("base", {}, "must be a list"),
     ]:
         bad = copy.deepcopy(cert)
         bad["root_periodic"][field] = value
@@ -662,6 +670,41 @@ def test_tampered_replay_records_rejected() -> None:
     (claim,) = [c for c in bad["periodic"] if c["position"] == [8, 12, 26, 30]]
     claim["position"] = [8, 12, 26, 34]
     with pytest.raises(CertificateError):
+        check_any(bad)
+
+
+def test_base_region_entries_once() -> None:
+    """A replay record lists each base-region position once ({8,12,34,38}: the scan meets 37
+    positions 97 times); a repeat is refused in a version-2 certificate, and read in a version-1
+    one (written before) when it agrees with the first entry."""
+    import copy
+
+    from sylver.solver.certificate import GCD_VERSION, CertificateError, check_any
+    from sylver.solver.prove import build_gcd_certificate
+
+    cert = build_gcd_certificate(solve(Position([8, 12, 34, 38])))
+    assert cert["version"] == GCD_VERSION == 2
+    for rec in [cert["root_periodic"], *cert["periodic"]]:
+        seen = [Position(g) for g, _ in rec["base"]]
+        assert len(seen) == len(set(seen))
+    base = cert["root_periodic"]["base"]
+    assert len(base) == 37
+    repeated = copy.deepcopy(cert)
+    repeated["root_periodic"]["base"] = base + base[:5]
+    with pytest.raises(CertificateError, match="appears twice"):
+        check_any(repeated)
+    repeated["version"] = 1
+    check_any(repeated)
+    p = next(i for i, (_, r) in enumerate(base) if r == -1)
+    n = next(i for i, (_, r) in enumerate(base) if r != -1)
+    for i, flip in ((p, base[n][1]), (n, -1)):
+        conflict = copy.deepcopy(repeated)
+        conflict["root_periodic"]["base"].append([base[i][0], flip])
+        with pytest.raises(CertificateError, match="two different entries"):
+            check_any(conflict)
+    bad = copy.deepcopy(cert)
+    bad["version"] = 3
+    with pytest.raises(CertificateError, match="unsupported certificate version 3"):
         check_any(bad)
 
 

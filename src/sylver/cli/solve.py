@@ -435,7 +435,10 @@ def verify(
     file: Annotated[Path, typer.Argument(help="A certificate written by `sylver solve --certificate` (gcd 1, short positions, or a replay record of a g = 2 scan).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print {\"valid\": ..., \"flaw\": ...}.")] = False,
 ) -> None:
-    """Check a proof certificate independently of the solver; print `valid` or the first flaw (exit 1)."""
+    """Check a proof certificate independently of the solver; print `valid` or the first flaw (exit 1).
+
+    With g > 1, `valid` is followed by what the certificate proves, what it does not (the even moves
+    that a probably-P claim leaves open) and the theorems it rests on."""
     from sylver.solver.certificate import CertificateError, check_any
 
     try:
@@ -449,7 +452,7 @@ def verify(
     except json.JSONDecodeError as exc:
         fail(f"{file} is not JSON: {exc}")
     try:
-        check_any(cert)
+        proves = check_any(cert)
     except CertificateError as exc:
         if as_json:
             print_json({"valid": False, "flaw": str(exc)})
@@ -459,6 +462,8 @@ def verify(
     if as_json:
         print_json({"valid": True, "position": cert["position"], "outcome": cert["outcome"],
                     "winning_moves": cert["winning_moves"], "complete": cert["complete"],
-                    "nodes": len(cert["nodes"])})
+                    "nodes": len(cert["nodes"]), "proves": proves})
     else:
         print("valid")
+        for line in proves:
+            print(f"  {line}")

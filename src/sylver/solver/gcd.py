@@ -1018,7 +1018,8 @@ def solve_any(
         frobenius_number=None, states=0, seconds=time.monotonic() - start,
         peak_bytes=max(ctx.peak_scan_bytes, sum(s.memory_bytes() for s in ctx.scans)), from_store=v.method == "store",
         probably_p=v.probably_p, gcd=g, short=v.short, method=v.method, odd_tail=v.odd_tail,
-        reason=reason,
+        reason=reason, replies={p: tuple(w.winning) for p, w in ctx.verdicts.items()
+                                if w.outcome is Outcome.N and w.winning},
     )
     if not position.is_empty:
         _record(position, v, ctx)

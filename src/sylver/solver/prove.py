@@ -154,7 +154,10 @@ class NotCertifiable(ValueError):
 class _GcdBuilder:
     """Collects the gcd-1 nodes and the short P claims behind a short position's answer."""
 
-    def __init__(self, deadline: float | None, memory: int | None = None, odd_limit: int | None = None) -> None:
+    def __init__(self, deadline: float | None, memory: int | None = None, odd_limit: int | None = None,
+                 replies: dict[Position, tuple[int, ...]] | None = None) -> None:
+        self.replies = replies or {}
+        """The winning moves that the solve found for positions with g > 1 (tried first)."""
         self.nodes: dict[tuple[int, ...], list[Any]] = {}
         self.claims: dict[tuple[int, ...], list[Any]] = {}
         self.periodic: dict[tuple[int, ...], dict[str, Any]] = {}
@@ -176,7 +179,7 @@ class _GcdBuilder:
             raise NotCertifiable(f"no period was certified for {q.braces()}"
                                  + (f" up to {self.odd_limit:,}" if self.odd_limit else ""))
         base = []
-        for bp, is_p in scan.base_list:
+        for bp, is_p in dict(scan.base_list).items():  # once each (the scan's list repeats some)
             if is_p:
                 self.p_gcd1(bp)
                 base.append([list(bp.generators), -1])
@@ -231,6 +234,12 @@ class _GcdBuilder:
             return r
         if g >= 5 and is_prime(g) and len(after.generators) > 1:
             return 0
+        for r in self.replies.get(after, ()):  # the solve's winning moves: no search again
+            try:
+                self.prove_p(after.play(r))
+            except NotCertifiable:
+                continue
+            return r
         # the first winning move found is enough when its position can be proved P (e.g. not a
         # gcd-1 position too large for the checker); else every winning move is tried
         sol = solve(after, first=True, time_limit=self._left(), **self.options)
@@ -291,7 +300,7 @@ def build_gcd_certificate(solution: Solution, *, time_limit: float | None = None
 
     Raises :class:`NotCertifiable` when the answer rests on a bounded search or on a scan without a
     certified period."""
-    from sylver.solver.certificate import GCD_FORMAT
+    from sylver.solver.certificate import GCD_FORMAT, GCD_VERSION
     from sylver.theory import is_short
 
     position = solution.position
@@ -302,9 +311,10 @@ def build_gcd_certificate(solution: Solution, *, time_limit: float | None = None
             f"{position.braces()} has g = {solution.gcd}"
             + ("" if solution.outcome is not None else " and no proven outcome")
         )
-    b = _GcdBuilder(None if time_limit is None else time.monotonic() + time_limit, memory, odd_limit)
+    b = _GcdBuilder(None if time_limit is None else time.monotonic() + time_limit, memory, odd_limit,
+                    solution.replies)
     cert: dict[str, Any] = {
-        "format": GCD_FORMAT, "version": 1, "position": list(position.generators),
+        "format": GCD_FORMAT, "version": GCD_VERSION, "position": list(position.generators),
         "outcome": solution.outcome.value, "winning_moves": list(solution.winning_moves),
         "complete": solution.complete,
     }
