@@ -708,6 +708,75 @@ def test_base_region_entries_once() -> None:
         check_any(bad)
 
 
+def test_certificate_claims_no_more_than_it_proves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A P answer one of whose long even moves cannot be refuted in the certificate (here: the
+    builder is made to fail on it) gets a probably-P certificate with that move left open."""
+    from sylver.solver.certificate import check_any
+    from sylver.solver.prove import NotCertifiable, _GcdBuilder, build_gcd_certificate, short_moves
+
+    sol = solve(Position([8, 14]))
+    x = next(m for m in short_moves(sol.position) if m % 2 == 0 and not is_short(sol.position.play(m))
+             and len(sol.position.play(m).generators) > 1)
+    refute = _GcdBuilder.refute
+
+    def failing(self: _GcdBuilder, after: Position) -> int:
+        if after == sol.position.play(x):
+            raise NotCertifiable("its reply cannot be certified (test)")
+        return refute(self, after)
+
+    monkeypatch.setattr(_GcdBuilder, "refute", failing)
+    cert = build_gcd_certificate(sol)
+    assert (cert["outcome"], cert["complete"], cert["open_moves"]) == (
+        "probably-P", False, {str(x): "its reply cannot be certified (test)"})
+    assert check_any(cert)[0].endswith("NOT proven P")
+
+
+def test_probably_p_certificate() -> None:
+    """A probably-P answer (sec. 2) gets a certificate of what is proven: every move refuted except
+    the even moves left open (``null``), each of which must produce a long position; `verify` says
+    what is not proven.  ({8,14} is P; here the solve's proof that its long move X loses is taken
+    away, as if the scan of {8,14,X} had stopped at the odd limit.)"""
+    import copy
+    import dataclasses
+
+    from sylver.solver.certificate import CertificateError, check_any
+    from sylver.solver.prove import build_gcd_certificate, short_moves
+
+    sol = solve(Position([8, 14]))
+    longs = [x for x in short_moves(sol.position) if x % 2 == 0 and not is_short(sol.position.play(x))
+             and sol.position.play(x).gcd == 2 and len(sol.position.play(x).generators) > 1]
+    x = longs[0]
+    probably = dataclasses.replace(sol, outcome=None, complete=False, probably_p=True,
+                                   replies={p: r for p, r in sol.replies.items() if p != sol.position.play(x)})
+    cert = build_gcd_certificate(probably)
+    assert cert["outcome"] == "probably-P" and not cert["complete"]
+    moves = short_moves(sol.position)
+    assert [m for m, r in zip(moves, cert["root_replies"], strict=True) if r is None] == [x]
+    lines = check_any(cert)
+    assert lines[0] == "{8,14} is probably P (Sicherman, \"Theory and Practice of Sylver Coinage\", " \
+        "Integers 2002, sec. 2): NOT proven P"
+    assert lines[2].startswith(f"not proven: the even moves {x} produce long positions")
+    full = build_gcd_certificate(sol)
+    for i, value, message in [
+        (moves.index(x), None, None),
+        (0, None, "does not produce a long position"),  # an odd move left open
+        (moves.index(x), 0, "neither an ender"),
+    ]:
+        bad = copy.deepcopy(cert)
+        bad["root_replies"][i] = value
+        if message is None:  # every move refuted: then the claim is P, not probably-P
+            bad["root_replies"][i] = full["root_replies"][i]
+            bad["periodic"], bad["claims"], bad["nodes"] = (full[k] for k in ("periodic", "claims", "nodes"))
+            message = "leaves no move open"
+        with pytest.raises(CertificateError, match=message):
+            check_any(bad)
+    for field, value, message in [("complete", True, "is not complete"), ("outcome", "P", "must be complete")]:
+        bad = copy.deepcopy(cert)
+        bad[field] = value
+        with pytest.raises(CertificateError, match=message):
+            check_any(bad)
+
+
 def test_tight_memory_budget_same_period() -> None:
     """Under a memory budget too small for a hash of every state, only some states are kept (and
     fewer snapshots): the same least period and start are certified."""

@@ -338,9 +338,14 @@ def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memo
             fail(str(exc), 3)
         except OSError as exc:
             fail(f"cannot write {path}: {exc.strerror}")
+        less = ""
+        if cert.get("open_moves"):
+            less = (f"; it proves less than the solve ({cert['outcome']}"
+                    + ("" if cert["complete"] else ", not complete") + "): the moves "
+                    + "; ".join(f"{x} ({why})" for x, why in cert["open_moves"].items()) + " are left open")
         return str(path) if as_json else (
             f"{path} ({len(cert['claims'])} short and {len(cert['periodic'])} periodic claims, "
-            f"{len(cert['nodes']):,} P-positions with gcd 1, {size:,} bytes)"
+            f"{len(cert['nodes']):,} P-positions with gcd 1, {size:,} bytes{less})"
         )
     from sylver.solver.prove import build_certificate, write_certificate
 
