@@ -22,7 +22,7 @@ Format (JSON, ``"format": "sylver-certificate"``, ``"version": 1``):
 Checking is local: each node is checked against its own legal moves, and positions strictly lose
 gaps along every move, so by induction every node is P.
 
-**Short positions with prime g** (``"format": "sylver-gcd-certificate"``, version 1; Sicherman,
+**Positions with g > 1** (``"format": "sylver-gcd-certificate"``, version 2; Sicherman,
 "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1 end): ``position``, ``outcome``,
 ``winning_moves``, ``complete``, ``nodes`` (gcd-1 P-positions as above) and ``claims``: a list of
 ``[generators, replies]``, each a position T with prime g = p claimed P.  The checker verifies that
@@ -35,6 +35,15 @@ Hutchings's p-theorem).  The root (itself short) is checked the same way: ``root
 gcd 1 (−1 marks a winning move, whose position must be a node or a claim).  Naming 1 is never a winning move (it loses
 at once), so it is not listed.  A position is handled as the bitmask of its gaps (a Python int);
 naming x closes the set of members under +x by doubling shifts.
+
+Long positions with g = 2 are P by a replay record (``periodic``; the root's: ``root_periodic``):
+the checker replays the scan of the odd moves itself (:func:`replay_scan`) with the base-region
+values the record proves (each position listed once: version 1, still read, repeated some), and
+checks a reply to each even move.  The outcome ``"probably-P"`` (sec. 2: no odd winning move, and
+every even move is known to lose or produces a long position) is not complete: every move is
+refuted except the even moves given a ``null`` reply, each checked to produce a long position with
+g = 2, about which nothing is proven.  :func:`check_gcd` returns what a valid certificate proves,
+what it does not, and what it rests on.
 """
 
 from __future__ import annotations
@@ -376,9 +385,10 @@ def _summary(cert: dict[str, Any], root: list[int], proofs: _GcdProofs, opened: 
         lines.append(f"proven: {odd}; every other move loses (a reply to each, whose position is proved P)")
     else:
         lines.append(f"{where} is N: proven")
-        lines.append(f"proven: the winning moves {_list(winning)} each leave a position proved P"
-                     + (f"; {odd}; every other move loses (a reply to each)" if cert["complete"]
-                        else "; other winning moves are not decided (not complete)"))
+        lines.append(f"proven: the winning move{'s' if len(winning) > 1 else ''} {_list(winning)} "
+                     f"leave{'' if len(winning) > 1 else 's'} a position proved P; "
+                     + (f"{odd}; every other move loses (a reply to each)" if cert["complete"]
+                        else (f"{odd}; " if periodic else "") + "the other moves are not all decided (not complete)"))
     heights = sum(int(r["start"]) - 2 + int(r["length"]) for r in
                   [*proofs.periodic.values(), *([cert["root_periodic"]] if periodic else [])])
     lines.append(
