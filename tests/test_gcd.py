@@ -708,6 +708,26 @@ def test_base_region_entries_once() -> None:
         check_any(bad)
 
 
+def test_certificate_uses_the_solves_replies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solve keeps the winning moves it found for the positions with g > 1 it proved N
+    (``Solution.replies``); the certificate builder starts from them and solves no position with
+    g > 1 again ({8,10,22}: its even moves lead to long positions)."""
+    import sylver.solver
+    from sylver.solver.certificate import check_any
+    from sylver.solver.prove import build_gcd_certificate
+
+    sol = solve(Position([8, 10, 22]))
+    assert sol.replies and all(p.gcd > 1 and r for p, r in sol.replies.items())
+    real = sylver.solver.solve
+
+    def gcd1_only(p: Position, **kw: object) -> object:
+        assert p.gcd == 1, f"{p} solved again"
+        return real(p, **kw)
+
+    monkeypatch.setattr(sylver.solver, "solve", gcd1_only)
+    check_any(build_gcd_certificate(sol))
+
+
 def test_certificate_claims_no_more_than_it_proves(monkeypatch: pytest.MonkeyPatch) -> None:
     """A P answer one of whose long even moves cannot be refuted in the certificate (here: the
     builder is made to fail on it) gets a probably-P certificate with that move left open."""
