@@ -389,7 +389,7 @@ def _summary(cert: dict[str, Any], root: list[int], proofs: _GcdProofs, opened: 
                      f"leave{'' if len(winning) > 1 else 's'} a position proved P; "
                      + (f"{odd}; every other move loses (a reply to each)" if cert["complete"]
                         else (f"{odd}; " if periodic else "") + "the other moves are not all decided (not complete)"))
-    heights = sum(int(r["start"]) - 2 + int(r["length"]) for r in
+    heights = sum((int(r["start"]) - 3 + int(r["length"])) // 2 for r in  # the odd heights 3 .. start - 2 + length
                   [*proofs.periodic.values(), *([cert["root_periodic"]] if periodic else [])])
     lines.append(
         f"the proof: P-positions with gcd 1: {len(proofs.nodes):,} (a reply to each of their moves); short "
