@@ -30,6 +30,7 @@ from typing import Any
 from sylver.errors import MemoryBudgetError, WorkerDiedError
 from sylver.executors import stop_workers
 from sylver.position import Outcome, Position
+from sylver.solver import kernels
 from sylver.solver.engine import (
     ENGINE,
     Counters,
@@ -72,8 +73,9 @@ class _Stop(Exception):
 def solve_threads(request: Request, jobs: int) -> Solution:
     """Decide the root moves of ``request.position`` in ``jobs`` threads over the engine's tables.
 
-    A thread takes the least root move nobody has taken yet and searches the position after it;
-    the calling thread merges the outcomes, reports progress, records them in the store, and stops
+    A thread takes the least root move nobody has taken yet and searches the position after it; when
+    none is left, it helps a thread still searching (``_ThreadedSolve.help``), so that the last long
+    root move does not leave a core idle.  The calling thread merges the outcomes, reports progress, records them in the store, and stops
     the searches at the deadline, on Ctrl-C, on an error, and (``first``) at the least winning move."""
     return _ThreadedSolve(request, jobs).run()
 
@@ -98,6 +100,12 @@ class _ThreadedSolve:
         """Outcomes of root moves decided by the threads, not merged yet."""
         self.failed: tuple[int | None, BaseException] | None = None
         """The first error of a thread (with its root move), or the deadline that passed."""
+        self.known: dict[int, Outcome] = {}
+        """Outcomes of root moves reported by the threads (``found``, and those merged)."""
+        self.searching: dict[int, float] = {}
+        """Root moves being searched by a thread, and since when."""
+        self.helped: set[int] = set()
+        """Root moves that a thread helps with (``help``)."""
         self.stopping = False
         self.bound: int | None = None
         """With ``first``: the least winning move found so far (the larger moves are not needed)."""
@@ -221,19 +229,29 @@ class _ThreadedSolve:
 
     # -- the searching threads ---------------------------------------------------------------
     def work(self, i: int) -> None:
-        """Thread i: search the least root move not taken, until none is left or the solve stops."""
+        """Thread i: search the least root move not taken; when none is left, help a thread still
+        searching one (``help``); until nothing is left or the solve stops."""
         request = self.request
         stack, counters = self.stacks[i], self.counters[i]
         while True:
             with self.cond:
                 x = self.take()
-                if x is None:
-                    return
+                helping = x is None
+                if helping:
+                    x = self.to_help()
+                    if x is None:
+                        return
+                    self.helped.add(x)
+                else:
+                    self.searching[x] = time.monotonic()
             try:
-                outcome: Outcome | None = ENGINE.search(
-                    child_gaps(self.gaps, x), deadline=request.deadline, counters=counters,
-                    tick=partial(self.tick, i, x), order=request.order, prune=request.prune, stack=stack,
-                )
+                if helping:
+                    outcome = self.help(i, x)
+                else:
+                    outcome = ENGINE.search(
+                        child_gaps(self.gaps, x), deadline=request.deadline, counters=counters,
+                        tick=partial(self.tick, i, x), order=request.order, prune=request.prune, stack=stack,
+                    )
             except _Stop:
                 outcome = None
             except BaseException as exc:  # a timeout, thrashing tables, anything: the solve stops
@@ -245,7 +263,12 @@ class _ThreadedSolve:
                 return
             with self.cond:
                 self.expanding[i] = 0
-                if outcome is not None:
+                if helping:
+                    self.helped.discard(x)
+                else:
+                    self.searching.pop(x, None)
+                if outcome is not None and x not in self.known:
+                    self.known[x] = outcome
                     self.found.append((x, outcome))
                     if outcome is Outcome.P and request.first and (self.bound is None or x < self.bound):
                         self.bound = x
@@ -259,10 +282,46 @@ class _ThreadedSolve:
                 return x
         return None
 
+    def to_help(self) -> int | None:
+        """The root move to help with (under ``cond``): of those searched by another thread and
+        not helped yet, the one searched longest; None when there is none."""
+        if self.stopping:
+            return None
+        waiting = [(t, x) for x, t in self.searching.items()
+                   if x not in self.helped and x not in self.known and (self.bound is None or x < self.bound)]
+        return min(waiting)[1] if waiting else None
+
+    def help(self, i: int, x: int) -> Outcome | None:
+        """Decide the position after root move x, which another thread is searching, from the far
+        end: its children one by one, most gaps first (the searching thread goes fewest gaps first,
+        ``kernels.ORDER_GENUS``).  What either stores the other finds in the tables, so they meet
+        in the middle; whichever decides x first reports it, and the other stops (``tick``).  The
+        position is N as soon as a child is P, and P when every child is N (the moves other than
+        1: naming 1 loses)."""
+        request = self.request
+        after = child_gaps(self.gaps, x)
+        children = []
+        for y in root_moves(after):
+            c = child_gaps(after, y)
+            known = settled(c, request.prune, self.counters[i])
+            if known is Outcome.P:
+                return Outcome.N
+            if known is None:
+                children.append((int(kernels.genus_of(c, 0, c.shape[0])), y, c))
+        children.sort(key=lambda item: (-item[0], -item[1]))
+        for _genus, _y, c in children:
+            outcome = ENGINE.search(
+                c, deadline=request.deadline, counters=self.counters[i], tick=partial(self.tick, i, x),
+                order=request.order, prune=request.prune, stack=self.stacks[i],
+            )
+            if outcome is Outcome.P:
+                return Outcome.N
+        return Outcome.P
+
     def tick(self, i: int, x: int, expanded: int) -> None:
-        """Between the kernel calls of thread i's search of root move x."""
+        """Between the kernel calls of thread i's search for root move x."""
         self.expanding[i] = expanded
-        if self.stopping or (self.bound is not None and x > self.bound):
+        if self.stopping or x in self.known or (self.bound is not None and x > self.bound):
             raise _Stop
 
 
