@@ -56,8 +56,10 @@ SOLVE = (
 
 
 class TestSolveCommand:
-    def test_starts_without_numba(self, solver_aot: None) -> None:
-        out = _python(SOLVE, "solve", "16", "20", "28", "35", "54", "--no-store", "--json")
+    @pytest.mark.parametrize("jobs", ["1", "2"])
+    def test_starts_without_numba(self, solver_aot: None, jobs: str) -> None:
+        """One job or several (threads running the same ahead-of-time search, which releases the GIL)."""
+        out = _python(SOLVE, "solve", "16", "20", "28", "35", "54", "--no-store", "--json", "--jobs", jobs)
         assert out.returncode == 0, out.stderr
         assert out.stderr.split()[-2:] == ["False", "True"], out.stderr
         result = json.loads(out.stdout)
