@@ -75,8 +75,9 @@ def solve_threads(request: Request, jobs: int) -> Solution:
 
     A thread takes the least root move nobody has taken yet and searches the position after it; when
     none is left, it helps a thread still searching (``_ThreadedSolve.help``), so that the last long
-    root move does not leave a core idle.  The calling thread merges the outcomes, reports progress, records them in the store, and stops
-    the searches at the deadline, on Ctrl-C, on an error, and (``first``) at the least winning move."""
+    root move does not leave a core idle.  The calling thread merges the outcomes, reports progress,
+    records them in the store, and stops the searches at the deadline, on Ctrl-C, on an error, and
+    (``first``) at the least winning move."""
     return _ThreadedSolve(request, jobs).run()
 
 
@@ -125,7 +126,7 @@ class _ThreadedSolve:
             try:
                 for t in threads:
                     t.start()
-                self.collect()
+                self.collect(threads)
             except KeyboardInterrupt:
                 self.halt(threads)
                 raise SolveInterrupted(roots.solution(complete=False, stats=self.stats())) from None
@@ -163,7 +164,7 @@ class _ThreadedSolve:
             todo = [x for x in todo if x < self.bound]
         return todo
 
-    def collect(self) -> None:
+    def collect(self, threads: list[threading.Thread]) -> None:
         """Merge the threads' outcomes until every root move needed is decided, or a thread failed."""
         request, roots = self.request, self.roots
         deadline = request.deadline
@@ -179,6 +180,10 @@ class _ThreadedSolve:
                 if not self.found and self.failed is None:
                     self.cond.wait(timeout)
                 found, self.found = self.found, []
+                if not found and self.failed is None and not any(t.is_alive() for t in threads):
+                    undecided = sorted(set(roots.moves) - set(roots.decided))
+                    self.failed = (None, RuntimeError(f"the search threads ended with root moves {undecided} "
+                                                      f"of {roots.position.braces()} undecided"))
             for x, outcome in found:
                 roots.decided[x] = outcome
                 if request.store is not None:
