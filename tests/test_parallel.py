@@ -150,3 +150,49 @@ def test_gate_grows_only_when_no_call_runs() -> None:
         t.join()
     assert tables.ncount == 8000 and tables.grown > 10
     assert set(tables.running_at_growth) == {0} and gate.running == 0 and not gate.growing
+
+
+def test_help_decides_as_a_search_does() -> None:
+    """``help`` (the children of the position after a root move, one by one, most gaps first)
+    gives the outcome the search gives, for every root move."""
+    from sylver.solver.engine import Stack
+    from sylver.solver.local import Request
+    from sylver.solver.parallel import _ThreadedSolve
+
+    p = Position("18,22,25")
+    one = solve(p)
+    ENGINE.clear()
+    ts = _ThreadedSolve(Request(position=p), 1)
+    ts.stacks = [Stack()]
+    with ENGINE.lock:
+        helped = {x: ts.help(0, x) for x in ts.roots.moves}
+    assert helped == one.decided
+
+
+def test_one_thread_helps_the_other(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One root move left to search and two threads: the second helps the first (from the other
+    end of its children), and the root move's outcome is the one-job one."""
+    from sylver.solver import parallel
+
+    p = Position("16,20,28,35,54")
+    one = solve(p)
+    calls: list[int] = []
+    real_triage, real_help = parallel._ThreadedSolve.triage, parallel._ThreadedSolve.help
+
+    def triage(self: parallel._ThreadedSolve) -> list[int]:
+        todo = real_triage(self)
+        for x in todo[:-1]:
+            self.roots.decided[x] = one.decided[x]
+        return todo[-1:]  # the largest root move that needs a search: its position has the most gaps
+
+    def help_(self: parallel._ThreadedSolve, i: int, x: int) -> Outcome | None:
+        calls.append(x)
+        return real_help(self, i, x)
+
+    monkeypatch.setattr(parallel._ThreadedSolve, "triage", triage)
+    monkeypatch.setattr(parallel._ThreadedSolve, "help", help_)
+    for _ in range(3):
+        ENGINE.clear()
+        two = solve(p, jobs=2)
+        assert two.decided == one.decided and two.outcome is Outcome.P
+    assert calls

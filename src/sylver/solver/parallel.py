@@ -118,7 +118,7 @@ class _ThreadedSolve:
             ENGINE.set_budget(request.budget)
             ENGINE.endgame()  # read here, once, before the threads
             self.todo = self.triage()
-            n = min(self.jobs, len(self.todo))
+            n = self.jobs if self.todo else 0  # more threads than root moves: they help (``help``)
             self.stacks = [Stack() for _ in range(n)]
             threads = [threading.Thread(target=self.work, args=(i,), name=f"sylver-search-{i}", daemon=True)
                        for i in range(n)]
