@@ -72,13 +72,17 @@ def _one(position: str, repeat: int, first: bool, jobs: int, prune: bool, memory
             print(f"  .. {position}: {p.states:,} states, {p.seconds:.0f} s, {p.root_moves_decided}/"
                   f"{p.root_moves} root moves, tables {ENGINE.table_bytes / 2**30:.2f} GiB", file=sys.stderr, flush=True)
 
+    busiest = []
     for _ in range(repeat):
         ENGINE.clear()
+        sampler = _ThreadCPU() if jobs > 1 and not os.environ.get("SYLVER_BENCH_BASE") else None
         c0 = time.process_time()
         extra = {"check": True} if check else {}  # a --base tree may predate the self-check
         sol = solve(Position(position), first=first, jobs=jobs, prune=prune, memory=memory,
                     progress=progress, **extra)
         runs.append((sol.seconds, time.process_time() - c0, sol))
+        if sampler is not None:
+            busiest.append(sampler.stop())
     runs.sort(key=lambda r: r[0])
     seconds, cpu, sol = runs[len(runs) // 2]
     from sylver.solver import kernels
@@ -95,6 +99,7 @@ def _one(position: str, repeat: int, first: bool, jobs: int, prune: bool, memory
         "all_seconds": [r[0] for r in runs],
         "cpu_min": min(r[1] for r in runs),
         "wall_min": runs[0][0],
+        "busiest_thread_cpu": min(busiest) if busiest else None,
         "table_bytes": ENGINE.table_bytes,
         "entries": entries,
         "stats": sol.stats,
@@ -106,6 +111,33 @@ def _one(position: str, repeat: int, first: bool, jobs: int, prune: bool, memory
         "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
         "kernels": "ahead of time" if aot else "numba JIT",
     }
+
+
+class _ThreadCPU:
+    """The CPU seconds of each searching thread of ``--jobs`` (``time.thread_time`` when its work
+    ends; wraps ``parallel._ThreadedSolve.work``): ``stop`` returns the most one of them used.  On
+    free cores a solve takes about that long; on a shared machine whose scheduler gives this session
+    a fixed share (autogroups), its threads run in turn, and the wall time shows no gain."""
+
+    def __init__(self) -> None:
+        from sylver.solver import parallel
+
+        self.cls = parallel._ThreadedSolve
+        self.work = self.cls.work
+        self.cpu: list[float] = []
+        real, cpu = self.work, self.cpu
+
+        def work(solve: object, i: int) -> None:
+            try:
+                real(solve, i)
+            finally:
+                cpu.append(time.thread_time())
+
+        self.cls.work = work
+
+    def stop(self) -> float:
+        self.cls.work = self.work
+        return max(self.cpu, default=0.0)
 
 
 BASE_SRC: str | None = None
@@ -125,6 +157,7 @@ def run_child(position: str, repeat: int = 1, first: bool = True, jobs: int = 1,
     env = dict(os.environ)
     if base:
         env["PYTHONPATH"] = BASE_SRC or ""
+        env["SYLVER_BENCH_BASE"] = "1"  # a base tree may have no threads to time
     out = subprocess.run(args, stdout=subprocess.PIPE, text=True, check=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -192,12 +225,18 @@ def scaling(targets: list, repeat: int, jobs: int) -> None:
         b = min(r["wall_min"] for r in many)
         same = all(r["outcome"] == one[0]["outcome"] and r["winning_moves"] == one[0]["winning_moves"]
                    for r in one + many)
+        busiest = min(r["busiest_thread_cpu"] or 0.0 for r in many)
+        cpu_one = min(r["cpu_min"] for r in one)
         runs_one = ", ".join(f"{r['wall_min']:.2f}" for r in one)
         runs_many = ", ".join(f"{r['wall_min']:.2f}" for r in many)
         print(f"  {'{' + pos + '}':<22} jobs 1 {a:.3f} s (runs {runs_one}; "
               f"{one[0]['states']:,} states)  jobs {jobs} {b:.3f} s (runs {runs_many}; "
               f"{many[0]['states']:,} states, CPU {min(r['cpu_min'] for r in many):.2f} s)  speed-up {a / b:.2f}x  "
               f"{'same outcome' if same else '!! OUTCOMES DIFFER'}  [{load()}]", flush=True)
+        if busiest:
+            print(f"  {'':<22} CPU: jobs 1 {cpu_one:.2f} s; jobs {jobs}: busiest search thread {busiest:.2f} s, "
+                  f"so on {jobs} free cores about {cpu_one / busiest:.2f}x (the wall time above is what this "
+                  "session's share of the machine gave)", flush=True)
 
 
 def main() -> None:

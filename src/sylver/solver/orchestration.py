@@ -94,7 +94,7 @@ def solve(
     if stored is not None:
         return stored
     if jobs and jobs > 1 or cluster:
-        from sylver.solver.parallel import solve_parallel  # multiprocessing: imported when used
+        from sylver.solver.parallel import solve_parallel  # threads (or Dask): imported when used
 
         sol = solve_parallel(request, jobs=jobs, cluster=cluster)
     else:
