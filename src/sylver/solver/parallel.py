@@ -4,10 +4,9 @@ Locally (:func:`solve_threads`) N threads of this process decide them, each with
 stack, over the one pair of transposition tables of the process-wide engine (private memory on
 huge pages, grown as a single search grows them, within the same memory budget): the kernel
 releases the GIL, and ``engine.SliceGate`` lets the tables grow only between the threads' kernel
-calls.  Threads share what they store at once (a thread finds the positions another one decided),
-and sharing a table costs a thread nothing: a process searching alone in tables shared with other
-processes (an anonymous shared mapping, which gets no transparent huge pages on most systems) took
-6.1 CPU s where one searching its own private tables took 4.3.
+calls.  A thread finds at once the positions another one decided.  (Processes would have to share
+the tables in shared memory, which gets no transparent huge pages on most systems: a process
+searching {16,20,28,74,273} alone in such tables took 6.1 CPU s where private ones took 4.3.)
 
 On a Dask cluster (:func:`solve_parallel` with ``cluster``) each root move is a task, and each worker
 uses its own tables, warm across the tasks it runs; a worker that dies makes the solve raise
