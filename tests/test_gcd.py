@@ -415,6 +415,31 @@ def test_first_deepening_cuts_postpone_never_decide(monkeypatch) -> None:
             assert solve(Position(gens).play(sol.winning_moves[0])).outcome is Outcome.P
 
 
+def test_cheap_winning_is_proven_and_a_cut_decides_nothing(monkeypatch) -> None:
+    """The long positions after the even moves of a position get a winning move looked for without a
+    scan: one found is checked on its own (the position after it is P); with no time for it, the
+    child gets no verdict at all (the scan decides it later)."""
+    from sylver.solver import gcd
+    from sylver.solver.gcd import Context, _cheap_winning
+
+    def context() -> Context:
+        return Context(odd_limit=2001, deadline=None, memory=1 << 30, store=None, jobs=1, cluster=None,
+                       progress=None, checkpoint_dir=None)
+
+    long = Position([12, 14, 40, 46])  # S ÷ 2 = {6,7,20,23} is not a quiet ender
+    assert not gcd._quiet(gcd._half(long))
+    ctx = context()
+    _cheap_winning([long], ctx, 2001)
+    v = ctx.verdicts[long]
+    assert v.outcome is Outcome.N and len(v.winning) == 1 and not v.complete and not v.full
+    after = long.play(v.winning[0])
+    assert direct_p(after) if after.gcd == 1 else solve(after).outcome is Outcome.P
+    monkeypatch.setattr(gcd, "CHEAP_SECONDS", 0.0)
+    ctx = context()
+    _cheap_winning([long], ctx, 2001)
+    assert long not in ctx.verdicts
+
+
 def test_purge_forgets_only_new_unknown_verdicts() -> None:
     """After a cut, the verdicts without an outcome made by the attempt are forgotten; those made
     before it, and every proven outcome, stay."""

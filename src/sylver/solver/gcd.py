@@ -55,6 +55,10 @@ FIRST_GROWTH = 4.0
 FIRST_LEAST = 0.005
 """The least budget of a move in :func:`_first_winning` (seconds): a search given a budget by its
 caller's round shares it among its moves at first, so that each is tried once within it."""
+CHEAP_SECONDS = 3.0
+"""Seconds :func:`_cheap_winning` gives each long position to find a winning move without a scan."""
+CHEAP_ODD = 4
+""":func:`_cheap_winning` tries the odd moves x < CHEAP_ODD · t(S ÷ 2) of a long position S."""
 SUB_SCAN_LIMIT = 2_001
 """Odd moves scanned for a long g = 2 position met inside a bounded search."""
 MAX_T_H = 5_461
@@ -552,7 +556,9 @@ def _first_winning(position: Position, h: Position, ctx: Context, limit: int | N
                         collect()
                         if not offered:
                             offered = True
-                            _offer_union([c for _, c, k in todo if k == "long"], ctx)
+                            longs = [c for _, c, k in todo if k == "long"]
+                            _cheap_winning(longs, ctx, limit)
+                            _offer_union(longs, ctx)
                     cut_at = time.monotonic() + max(budget / (i + 1), FIRST_LEAST) if deepen else None
                     if outer is not None:
                         cut_at = outer if cut_at is None else min(cut_at, outer)
@@ -601,6 +607,58 @@ def _first_winning(position: Position, h: Position, ctx: Context, limit: int | N
                 unknown_even.append(x)
                 if kind == "long":
                     long_open.append(x)
+
+
+def _cheap_winning(children: list[Position], ctx: Context, limit: int | None) -> None:
+    """Before the long positions after the even moves of a position are scanned (each scan needs a
+    shape graph, and those of many long positions at once are large): look for a winning move of each
+    without a scan, within ``CHEAP_SECONDS`` each — its even moves that leave short positions
+    (smallest t(S' ÷ 2) first), then its odd moves x < ``CHEAP_ODD`` · t(S ÷ 2) solved with the gcd-1
+    solver.  A
+    winning move found (the position after it proven P) makes the child N (into ``ctx.verdicts``);
+    a child cut by the budget is only left to the scan, never given a value (:func:`_purge`)."""
+    for child in children:
+        if _known(child, ctx, False) is not None or not ctx.time_left():
+            continue
+        x = _cheap_move(child, ctx, limit)
+        if x is not None:
+            v = Verdict(outcome=Outcome.N, winning=[x], complete=False, method="search", short=False,
+                        reason=f"{x} wins: it leaves {child.play(x).braces()}, which is P", full=False)
+            ctx.verdicts[child] = v
+            _record(child, v, ctx)
+
+
+def _cheap_move(position: Position, ctx: Context, limit: int | None) -> int | None:
+    """A winning move of a long position with g = 2 found without a scan (see :func:`_cheap_winning`),
+    or None."""
+    h = _half(position)
+    outer = ctx.deadline
+    cut_at = time.monotonic() + CHEAP_SECONDS
+    if outer is not None:
+        cut_at = min(cut_at, outer)
+    before = set(ctx.verdicts)
+    kept = (len(ctx.scans), len(ctx.unions), len(ctx.union_groups))
+    saved = ctx.deepening
+    ctx.deadline, ctx.deepening = cut_at, True
+    try:
+        evens = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
+        evens = sorted(((x, c) for x, c in evens if _quiet(_half(c))),
+                       key=lambda m: (_half(m[1]).frobenius_number, m[0]))
+        moves = [*evens, *((x, position.play(x)) for x in range(3, CHEAP_ODD * h.frobenius_number, 2))]
+        for x, child in moves:
+            if time.monotonic() >= cut_at:
+                break
+            if (ctx.p_positions([child])[0] if x % 2 else
+                    solve_g2(child, ctx, full=False, limit=limit).outcome is Outcome.P):
+                return x
+    except TimeoutError:
+        pass
+    finally:
+        ctx.deadline, ctx.deepening = outer, saved
+        if time.monotonic() >= cut_at:
+            _purge(ctx, before)
+        _forget(ctx, *kept)
+    return None
 
 
 def _purge(ctx: Context, before: set[Position]) -> None:
