@@ -87,6 +87,22 @@ def test_shape_graph_invariants() -> None:
         assert bin(g.offsets[s]).count("1") <= m
 
 
+def test_union_build_resumes_after_a_deadline() -> None:
+    """A union graph's build stopped by its deadline goes on where it stopped, to the same graph."""
+    from sylver.solver.shapes import build_union, union_builder
+
+    kids = [Position([10, 12, 38]), Position([12, 14, 20]), Position([12, 16, 20, 38])]
+    whole = build_union(kids)
+    assert whole.shapes > 1024  # the deadline is looked at every 512 shapes
+    builder = union_builder(kids)
+    with pytest.raises(TimeoutError):
+        builder.finish(0.0)
+    stopped_at = len(builder.keys)
+    assert 0 < stopped_at < whole.shapes
+    resumed = builder.finish(None)
+    assert resumed.fingerprint() == whole.fingerprint() and resumed.edges == whole.edges
+
+
 def test_union_subgraph_is_the_own_graph() -> None:
     """The long positions after the even moves of {12,20,38} share one union graph: each one's
     subgraph is its own graph, shape for shape and family for family (so a checkpoint fits either),

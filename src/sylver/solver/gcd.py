@@ -59,6 +59,8 @@ CHEAP_SECONDS = 3.0
 """Seconds :func:`_cheap_winning` gives each long position to find a winning move without a scan."""
 CHEAP_ODD = 4
 """:func:`_cheap_winning` tries the odd moves x < CHEAP_ODD · t(S ÷ 2) of a long position S."""
+KEPT_UNIONS = 2
+"""Union graphs (or stopped builders) kept across the attempts of :func:`_first_winning`."""
 SUB_SCAN_LIMIT = 2_001
 """Odd moves scanned for a long g = 2 position met inside a bounded search."""
 MAX_T_H = 5_461
@@ -169,6 +171,9 @@ class Context:
         """Long positions whose graphs are to be built together when the first one needs its own."""
         self.regions: dict[int, BaseRegion] = {}
         """The base regions of the union graphs (by id), shared by their subgraphs' scans."""
+        self.kept: dict[frozenset[Position], Any] = {}
+        """Union graphs, or their builders stopped by a deadline, kept for a later attempt at the same
+        positions (:func:`_keep`)."""
         self.peak_scan_bytes = 0
         self.deepening = False
         """True inside the iterative deepening of :func:`_first_winning` (the searches below it try
@@ -315,7 +320,7 @@ def _union_for(position: Position, key: int, ctx: Context, memory: int) -> Shape
     group offered with it (:func:`_offer_union`), built now; None when there is none, or when the
     union would pass ``memory`` (each position then builds its own graph)."""
     from sylver.errors import TooLargeError
-    from sylver.solver.shapes import build_union
+    from sylver.solver.shapes import ShapeGraph, union_builder
 
     for union in ctx.unions:
         if key in union.fam_index:
@@ -326,15 +331,37 @@ def _union_for(position: Position, key: int, ctx: Context, memory: int) -> Shape
             if len(members) < 2:
                 ctx.union_groups.remove(group)
                 return None
-            try:  # a TimeoutError leaves the group offered: a later attempt builds it again
-                union = build_union(members, ctx.deadline, memory)
+            built = frozenset(members)
+            kept = ctx.kept.pop(built, None)
+            try:  # a TimeoutError leaves the group offered: a later attempt goes on with the build
+                if isinstance(kept, ShapeGraph):
+                    union = kept
+                else:
+                    builder = kept if kept is not None else union_builder(members, memory)
+                    try:
+                        union = builder.finish(ctx.deadline)
+                    except TimeoutError:
+                        _keep(ctx, built, builder)
+                        raise
             except TooLargeError:
                 ctx.union_groups.remove(group)
                 return None
             ctx.union_groups.remove(group)
             ctx.unions.append(union)
+            _keep(ctx, built, union)
             return union
     return None
+
+
+def _keep(ctx: Context, members: frozenset[Position], union: ShapeGraph | Any) -> None:
+    """Keep a union graph (with its base region, once listed), or its builder stopped by a deadline,
+    for a later attempt at the same positions (the iterative deepening of :func:`_first_winning`
+    comes back to them with more time): the last ``KEPT_UNIONS`` only."""
+    ctx.kept[members] = union
+    while len(ctx.kept) > KEPT_UNIONS:
+        old = ctx.kept.pop(next(iter(ctx.kept)))
+        if not any(old is u for u in ctx.unions):
+            ctx.regions.pop(id(old), None)
 
 
 def _run_scan(scan: Scan, ctx: Context, limit: int | None, needed: Callable[[], bool]) -> None:
@@ -675,7 +702,8 @@ def _forget(ctx: Context, scans: int, unions: int, groups: int) -> None:
     memory holds the scans of one line of positions, not of the whole tree."""
     ctx.peak_scan_bytes = max(ctx.peak_scan_bytes, sum(s.memory_bytes() for s in ctx.scans))
     for union in ctx.unions[unions:]:
-        ctx.regions.pop(id(union), None)
+        if not any(union is k for k in ctx.kept.values()):
+            ctx.regions.pop(id(union), None)
     del ctx.scans[scans:], ctx.unions[unions:], ctx.union_groups[groups:]
 
 
