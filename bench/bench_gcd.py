@@ -39,6 +39,10 @@ TARGETS = [
     for y in (26, 34, 38, 46, 50, 58)  # 10, 14, 22: tests/test_gcd.py
 ]
 QUICK = ("8,10,22", "8,30,34")
+ODD_LIMIT = {"12,46": 20_001, "12,58": 20_001}
+"""--odd-limit of a `solvefirst` target other than 2,001: {12,46}'s short child {12,40,46} needs
+{8,12,46} N, whose only winning move 42 leaves {8,12,42,46}, P with a period certified at x = 6,557
+(the family {8,12,8n+2,8n+6} of sec. 2, n = 5)."""
 MEMORY = {"12,32,62": "4G"}
 """--memory of a target (default 1G): {12,32,62} builds large union graphs of the long positions after
 its even moves (peak RSS 5.4 GB on 23 November); the budget bounds each graph at half of it."""
@@ -222,7 +226,8 @@ def main() -> None:
             continue
         if ns.only and position not in ns.only:
             continue
-        limit = {"6,50,94": ns.odd_limit_6_50_94, "12,32,62": ns.odd_limit_12_32_62}.get(position)
+        limit = {"6,50,94": ns.odd_limit_6_50_94, "12,32,62": ns.odd_limit_12_32_62}.get(position,
+                                                                                     ODD_LIMIT.get(position))
         jobs = 2 if position == "6,44,82" else 1
         if ns.certificates:
             kind, jobs = "certificate", 1

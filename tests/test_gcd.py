@@ -87,6 +87,22 @@ def test_shape_graph_invariants() -> None:
         assert bin(g.offsets[s]).count("1") <= m
 
 
+def test_union_build_resumes_after_a_deadline() -> None:
+    """A union graph's build stopped by its deadline goes on where it stopped, to the same graph."""
+    from sylver.solver.shapes import build_union, union_builder
+
+    kids = [Position([10, 12, 38]), Position([12, 14, 20]), Position([12, 16, 20, 38])]
+    whole = build_union(kids)
+    assert whole.shapes > 1024  # the deadline is looked at every 512 shapes
+    builder = union_builder(kids)
+    with pytest.raises(TimeoutError):
+        builder.finish(0.0)
+    stopped_at = len(builder.keys)
+    assert 0 < stopped_at < whole.shapes
+    resumed = builder.finish(None)
+    assert resumed.fingerprint() == whole.fingerprint() and resumed.edges == whole.edges
+
+
 def test_union_subgraph_is_the_own_graph() -> None:
     """The long positions after the even moves of {12,20,38} share one union graph: each one's
     subgraph is its own graph, shape for shape and family for family (so a checkpoint fits either),
@@ -413,6 +429,31 @@ def test_first_deepening_cuts_postpone_never_decide(monkeypatch) -> None:
             assert sol.complete and sol.odd_tail.complete
         else:
             assert solve(Position(gens).play(sol.winning_moves[0])).outcome is Outcome.P
+
+
+def test_cheap_winning_is_proven_and_a_cut_decides_nothing(monkeypatch) -> None:
+    """The long positions after the even moves of a position get a winning move looked for without a
+    scan: one found is checked on its own (the position after it is P); with no time for it, the
+    child gets no verdict at all (the scan decides it later)."""
+    from sylver.solver import gcd
+    from sylver.solver.gcd import Context, _cheap_winning
+
+    def context() -> Context:
+        return Context(odd_limit=2001, deadline=None, memory=1 << 30, store=None, jobs=1, cluster=None,
+                       progress=None, checkpoint_dir=None)
+
+    long = Position([12, 14, 40, 46])  # S ÷ 2 = {6,7,20,23} is not a quiet ender
+    assert not gcd._quiet(gcd._half(long))
+    ctx = context()
+    _cheap_winning([long], ctx, 2001)
+    v = ctx.verdicts[long]
+    assert v.outcome is Outcome.N and len(v.winning) == 1 and not v.complete and not v.full
+    after = long.play(v.winning[0])
+    assert direct_p(after) if after.gcd == 1 else solve(after).outcome is Outcome.P
+    monkeypatch.setattr(gcd, "CHEAP_SECONDS", 0.0)
+    ctx = context()
+    _cheap_winning([long], ctx, 2001)
+    assert long not in ctx.verdicts
 
 
 def test_purge_forgets_only_new_unknown_verdicts() -> None:
