@@ -188,6 +188,8 @@ class Counters:
     overwrite: int = 0
     max_depth: int = 0
     killer: int = 0
+    paired: int = 0
+    pushed_refuted: int = 0
     endgame: int = 0
 
     def add(self, st: np.ndarray) -> None:
@@ -199,6 +201,8 @@ class Counters:
         self.overwrite += int(st[k.OVERWRITE])
         self.max_depth = max(self.max_depth, int(st[k.MAXDEPTH]))
         self.killer += int(st[k.KILLER])
+        self.paired += int(st[k.PAIRED])
+        self.pushed_refuted += int(st[k.PUSH_REFUTED])
         self.endgame += int(st[k.EG_HIT])
 
 
@@ -244,6 +248,7 @@ class Engine:
         self.nmv = np.zeros(0, dtype=np.int64)
         self.idx = np.zeros(0, dtype=np.int64)
         self.last = np.zeros(0, dtype=np.int64)
+        self.swap = np.zeros(0, dtype=np.int64)
 
     # -- memory --------------------------------------------------------------------------------
     def attach(self, ptable: np.ndarray, ntable: np.ndarray, check_thrash: bool = True,
@@ -448,6 +453,7 @@ class Engine:
             self.nmv = np.zeros(d, dtype=np.int64)
             self.idx = np.zeros(d, dtype=np.int64)
             self.last = np.zeros(d, dtype=np.int64)
+            self.swap = np.zeros(d * k.SWAP, dtype=np.int64)  # paired replies (kernels._pair_reply)
 
     def _grow_moves(self) -> None:
         n = self.moves.shape[0] * 2
@@ -465,6 +471,8 @@ class Engine:
             "overwrites": counters.overwrite,
             "max_depth": counters.max_depth,
             "killer_cutoffs": counters.killer,
+            "paired_cutoffs": counters.paired,
+            "late_cutoffs": counters.pushed_refuted,
             "endgame_hits": counters.endgame,
             "table_entries": self.count,
         }
@@ -536,7 +544,7 @@ class Engine:
                 st[k.PLIMIT] = self._p_limit()
                 st[k.FSHIFT] = self.fshift
                 status = k.search(
-                    self.bits, W, (self.hashes, self.mvbase, self.nmv, self.idx, self.last),
+                    self.bits, W, (self.hashes, self.mvbase, self.nmv, self.idx, self.last, self.swap),
                     (self.moves, self.keys, self.chash), (self.counter, self.counter2, self.killer),
                     (self.ptable, self.ntable, self.pfilt, egtab, egfilt), st, SLICE,
                 )
