@@ -189,7 +189,7 @@ class Counters:
     max_depth: int = 0
     killer: int = 0
     paired: int = 0
-    pushed_refuted: int = 0
+    late: int = 0
     endgame: int = 0
 
     def add(self, st: np.ndarray) -> None:
@@ -202,7 +202,7 @@ class Counters:
         self.max_depth = max(self.max_depth, int(st[k.MAXDEPTH]))
         self.killer += int(st[k.KILLER])
         self.paired += int(st[k.PAIRED])
-        self.pushed_refuted += int(st[k.PUSH_REFUTED])
+        self.late += int(st[k.LATE])
         self.endgame += int(st[k.EG_HIT])
 
 
@@ -472,7 +472,7 @@ class Engine:
             "max_depth": counters.max_depth,
             "killer_cutoffs": counters.killer,
             "paired_cutoffs": counters.paired,
-            "late_cutoffs": counters.pushed_refuted,
+            "late_cutoffs": counters.late,
             "endgame_hits": counters.endgame,
             "table_entries": self.count,
         }

@@ -43,11 +43,19 @@ Expanding a position (counted in ``stats``):
   every gap n with t/2 < n < t has t - n in S (the weak antisymmetry principle of sec. 3
   characterises enders exactly).  It also drops, and stores as N, the children refuted without
   being expanded (``_refuted``): by the {2,3} rule (``TERMINAL``), or by a hint (``KILLER``: the
-  reply that last won against the same move, or after the same last two moves, or at the same
-  depth, see ``_learn``) whose result is stored P.  This saves a third to a half of the expansions
-  (children whose pass 1 would have found that P-position);
+  paired reply, see below; the reply that last won against the same move, or after the same last
+  two moves, or at the same depth, see ``_learn``) whose result is stored P.  This saves a third
+  to a half of the expansions (children whose pass 1 would have found that P-position);
 * the remaining children are searched fewest gaps first (``ORDER_*``); the first that turns out P
-  makes the position N, and if none does it is P.
+  makes the position N, and if none does it is P.  When a child's turn comes its hints are tried
+  again (``_next_child``, ``LATE``): its elder siblings' searches have updated them;
+* **paired replies** (``_pair_reply``, ``PAIRED``): once the child X + y is N by the reply z
+  (X + y + z is P, however it was found), the sibling X + z is N by the reply y, since X + z + y
+  is the same position: y is tried first against it.  With the late tries, {16,20,28,74,273}
+  needs 12 % fewer expansions;
+* a position's children and grandchildren are computed on its own width (``_width``: its words up
+  to the highest nonzero one), not the root's: a search from t = 273 (5 words) spends most of its
+  time on positions with t < 128, which then take the 2-word path in registers.
 """
 
 from __future__ import annotations
@@ -119,7 +127,7 @@ EG_GENUS = 19  # positions with at most this many gaps are decided by the endgam
 EG_FSHIFT = 20  # 64 - log2(words of the endgame table's filter)
 EG_HIT = 21  # children whose outcome came from the endgame table
 PAIRED = 22  # children refuted by the paired reply (``_pair_reply``), included in KILLER
-PUSH_REFUTED = 23  # children refuted when their turn to be searched came, not before (included in KILLER)
+LATE = 23  # children refuted when their turn to be searched came, not before (included in KILLER)
 ST_SIZE = 24
 
 ORDER_GENUS = 0  # fewest gaps first
@@ -1002,7 +1010,7 @@ def _next_child(bits, W, we, sp, frames, moves, hints, ptab, ntab, pfilt, fshift
     Each child is first tried against the hints again (``_refuted``; the first only against its
     paired reply, the rest was tried in pass 2): the searches of its elder siblings have updated
     them since (the killer of its depth, the paired replies of the moves they lost to), and a
-    child they refute is stored N instead of searched (``PUSH_REFUTED``)."""
+    child they refute is stored N instead of searched (``LATE``)."""
     hashes, mvbase, nmv, idx, last, swap = frames
     off = sp * W
     coff = off + W
@@ -1016,7 +1024,7 @@ def _next_child(bits, W, we, sp, frames, moves, hints, ptab, ntab, pfilt, fshift
         _prefetch(ntab, bucket(hc, kc, ng))
         if idx[sp] > 0 or (swap[sp * SWAP + (x & (SWAP - 1))] >> SWAP_SHIFT) == x:
             if _refuted_now(bits, off, W, we, sp, x, last, hints, ptab, pfilt, fshift, pg, scratch, eg, swap, st) != 0:
-                st[PUSH_REFUTED] += 1
+                st[LATE] += 1
                 _store2(ptab, ntab, pfilt, fshift, hc, kc, 1, st, pg, ng)
                 idx[sp] += 1
                 continue
