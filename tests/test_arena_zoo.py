@@ -192,6 +192,62 @@ def test_a_bot_under_tmp_sees_its_folder_only(tmp_path: Path) -> None:
         "bots", "secret-of-zoo", "zoo.py"]
 
 
+def _busy_tree(group: cgroups.BotCgroup):
+    """A process and its setsid grandchild spinning in ``group`` (both counted before it returns)."""
+    import subprocess
+    import time
+
+    def join() -> None:
+        for path in group.procs_files:
+            Path(path).write_text(str(os.getpid()))
+
+    proc = subprocess.Popen(["sh", "-c", "setsid sh -c 'while :; do :; done' & while :; do :; done"],
+                            preexec_fn=join)  # noqa: PLW1509
+    deadline = time.monotonic() + 10
+    while len(group.pids()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(group.pids()) == 2, group.pids()
+    return proc
+
+
+def _cpu_gain(group: cgroups.BotCgroup, seconds: float) -> float:
+    import time
+
+    c0 = group.cpu_seconds()
+    time.sleep(seconds)
+    c1 = group.cpu_seconds()
+    assert c0 is not None and c1 is not None
+    return c1 - c0
+
+
+@pytest.mark.parametrize("freezer_works", [True, False])
+def test_freeze_returns_once_the_tree_is_stopped(monkeypatch: pytest.MonkeyPatch, freezer_works: bool) -> None:
+    """``freeze`` returns only when the kernel reports the whole tree frozen (a v1 freezer can be
+    slow or stay FREEZING under load); a freezer that never reports it is backed by SIGSTOP."""
+    if not {"freezer", "cpu"} <= set(cgroups.roots()):
+        pytest.skip(f"no writable cgroup freezer and CPU time here (found {sorted(cgroups.roots())})")
+    group = cgroups.BotCgroup(cgroups.MAX_PROCESSES)
+    proc = _busy_tree(group)
+    try:
+        if not freezer_works:
+            monkeypatch.setattr(cgroups, "FREEZE_WAIT", 0.05)
+            monkeypatch.setattr(group, "_reached_frozen", lambda: False)
+            sink = os.open(os.devnull, os.O_WRONLY)
+            monkeypatch.setattr(group, "_freezer", lambda: sink)
+        assert _cpu_gain(group, 0.2) > 0.03
+        for _ in range(3):
+            group.freeze()
+            assert freezer_works == group._reached_frozen() and bool(group._stopped) != freezer_works
+            assert _cpu_gain(group, 0.3) < 0.01  # at once: the setsid grandchild included
+            group.thaw()
+            assert group._stopped == []
+            assert _cpu_gain(group, 0.2) > 0.03
+    finally:
+        proc.kill()
+        proc.wait()
+        group.remove()
+
+
 def _v2_roots() -> dict[str, str]:
     """The features the cgroup v2 hierarchy offers bots here (pids only where its controller is on v2)."""
     base = cgroups.v2_base()
@@ -208,41 +264,18 @@ def test_cgroup_v2_freezer_cpu_and_pids() -> None:
     found = _v2_roots()
     if "freezer" not in found or "cpu" not in found:
         pytest.skip(f"no writable cgroup v2 hierarchy with a freezer and CPU time here (found {sorted(found)})")
-    import subprocess
-    import time
-
     cgroups.use_roots(found)
     try:
         group = cgroups.BotCgroup(cgroups.MAX_PROCESSES)
         assert group.can_freeze and group.dirs["freezer"].startswith(cgroups.v2_base() or "?")
-
-        def join() -> None:
-            for path in group.procs_files:
-                Path(path).write_text(str(os.getpid()))
-
-        proc = subprocess.Popen(["sh", "-c", "setsid sh -c 'while :; do :; done' & while :; do :; done"],
-                                preexec_fn=join)  # noqa: PLW1509
+        proc = _busy_tree(group)
         try:
-            deadline = time.monotonic() + 10
-            while len(group.pids()) < 2 and time.monotonic() < deadline:
-                time.sleep(0.01)
-            assert len(group.pids()) == 2, group.pids()
-
-            def cpu_gain(seconds: float) -> float:
-                c0 = group.cpu_seconds()
-                time.sleep(seconds)
-                c1 = group.cpu_seconds()
-                assert c0 is not None and c1 is not None
-                return c1 - c0
-
-            assert cpu_gain(0.3) > 0.03
+            assert _cpu_gain(group, 0.3) > 0.03
             group.freeze()
-            while "frozen 1" not in _events(group) and time.monotonic() < deadline:
-                time.sleep(0.005)
-            assert "frozen 1" in _events(group)
-            assert cpu_gain(0.5) < 0.01  # the whole tree, the setsid grandchild included
+            assert "frozen 1" in _events(group)  # freeze returns once it is
+            assert _cpu_gain(group, 0.5) < 0.01  # the whole tree, the setsid grandchild included
             group.thaw()
-            assert cpu_gain(0.3) > 0.03
+            assert _cpu_gain(group, 0.3) > 0.03
             if "pids" in found:
                 assert Path(group.dirs["pids"], "pids.max").read_text().strip() == str(cgroups.MAX_PROCESSES)
             assert group.kill() == 2 and group.pids() == []

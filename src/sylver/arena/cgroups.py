@@ -22,6 +22,8 @@ import time
 
 MAX_PROCESSES = 64
 """Processes (and threads) a bot may have at once, where this can be enforced."""
+FREEZE_WAIT = 0.2
+"""Seconds a freeze may take to be reported complete before the bot's processes get SIGSTOP too."""
 GROUP = "sylver-arena"
 _FEATURES = {"pids": ("pids.max",), "freezer": ("freezer.state", "cgroup.freeze"),
              "cpu": ("cpuacct.usage", "cpu.stat")}
@@ -147,6 +149,8 @@ class BotCgroup:
                 self.dirs.pop("pids")
         self._freeze_fd: int | None = None
         self._v2_freeze = False
+        self._stopped: list[int] = []
+        """Processes stopped by SIGSTOP because the freezer did not stop them in time."""
         self.frozen = False
 
     @classmethod
@@ -155,6 +159,7 @@ class BotCgroup:
         self.dirs = {f: d for f, d in dirs.items() if os.path.isdir(d)}
         self._freeze_fd = None
         self._v2_freeze = False
+        self._stopped = []
         self.frozen = True
         return self
 
@@ -218,14 +223,48 @@ class BotCgroup:
             self._freeze_fd = os.open(path, os.O_WRONLY)
         return self._freeze_fd
 
+    def _reached_frozen(self) -> bool | None:
+        """Whether the kernel reports every process of the bot frozen (None: it cannot be read)."""
+        d = self.dirs["freezer"]
+        try:
+            if self._v2_freeze:
+                with open(os.path.join(d, "cgroup.events"), "rb") as f:
+                    return b"frozen 1" in f.read().splitlines()
+            with open(os.path.join(d, "freezer.state"), "rb") as f:
+                return f.read().strip() == b"FROZEN"
+        except OSError:
+            return None
+
     def freeze(self) -> None:
-        """Stop every process of the bot (asynchronous: they stop within microseconds)."""
-        if self.can_freeze and not self.frozen:
+        """Stop every process of the bot, and return once the kernel reports them all stopped.
+
+        Freezing is asynchronous, and a v1 freezer can stay ``FREEZING`` (a task that was busy in
+        the kernel, or forking, when asked), so the request is repeated until the state says
+        ``FROZEN`` (v2: ``frozen 1``).  If it does not within :data:`FREEZE_WAIT`, every process
+        of the bot also gets SIGSTOP (and SIGCONT when thawed): a bot never runs off its turn."""
+        if not self.can_freeze or self.frozen:
+            return
+        deadline = time.monotonic() + FREEZE_WAIT
+        pause = 1e-4
+        while True:
             try:
                 os.write(self._freezer(), b"1" if self._v2_freeze else b"FROZEN")
-                self.frozen = True
             except OSError:
                 pass
+            reached = self._reached_frozen()
+            if reached:
+                break
+            if time.monotonic() > deadline:
+                self._stopped = self.pids()
+                for p in self._stopped:
+                    try:
+                        os.kill(p, signal.SIGSTOP)
+                    except (ProcessLookupError, PermissionError):
+                        pass
+                break
+            time.sleep(pause)
+            pause = min(2 * pause, 0.01)
+        self.frozen = True
 
     def thaw(self) -> None:
         if self.can_freeze and self.frozen:
@@ -233,6 +272,12 @@ class BotCgroup:
                 os.write(self._freezer(), b"0" if self._v2_freeze else b"THAWED")
             except OSError:
                 pass
+            for p in self._stopped:
+                try:
+                    os.kill(p, signal.SIGCONT)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            self._stopped = []
             self.frozen = False
 
     def unfreeze_always(self, pids: tuple[int, ...]) -> None:
