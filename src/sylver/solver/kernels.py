@@ -47,12 +47,11 @@ Expanding a position (counted in ``stats``):
   two moves, or at the same depth, see ``_learn``) whose result is stored P.  This saves a third
   to a half of the expansions (children whose pass 1 would have found that P-position);
 * the remaining children are searched fewest gaps first (``ORDER_*``); the first that turns out P
-  makes the position N, and if none does it is P.  When a child's turn comes its hints are tried
-  again (``_next_child``, ``LATE``): its elder siblings' searches have updated them;
+  makes the position N, and if none does it is P.  When a child's turn comes, a paired reply
+  found since by its elder siblings' searches is tried against it (``_next_child``, ``LATE``);
 * **paired replies** (``_pair_reply``, ``PAIRED``): once the child X + y is N by the reply z
   (X + y + z is P, however it was found), the sibling X + z is N by the reply y, since X + z + y
-  is the same position: y is tried first against it.  With the late tries, {16,20,28,74,273}
-  needs 12 % fewer expansions;
+  is the same position: y is tried first against it.  {16,20,28,74,273}: 8 % fewer expansions;
 * a position's children and grandchildren are computed on its own width (``_width``: its words up
   to the highest nonzero one), not the root's: a search from t = 273 (5 words) spends most of its
   time on positions with t < 128, which then take the 2-word path in registers.
@@ -903,8 +902,7 @@ def _refuted(bits, coff, W, we, sp, x, last, hints, ptab, pfilt, fshift, pg, scr
     whose result is P in the endgame table ``eg`` = (egtab, egfilt, efshift, egg) or stored P.  The
     hints, in order: the paired reply of x in frame sp (``swap``, see ``_pair_reply``), the reply
     that last won against x, the one after the last two moves, the killer of its depth (``_learn``).
-    ``late``: only the hints that the searches of its elder siblings update (``_next_child``): the
-    paired reply and the killer.  For W > 2 the hints' results are computed in frame sp + 2, and
+    ``late``: only the paired reply (``_next_child``).  For W > 2 the hints' results are computed in frame sp + 2, and
     only when it exists (``scratch``)."""
     egtab, egfilt, efshift, egg = eg
     low = bits[coff] & np.uint64(12)
@@ -917,8 +915,8 @@ def _refuted(bits, coff, W, we, sp, x, last, hints, ptab, pfilt, fshift, pg, scr
         if hint == -1:
             e = swap[sp * SWAP + (x & (SWAP - 1))]
             h = e & ((1 << SWAP_SHIFT) - 1) if (e >> SWAP_SHIFT) == x else 0
-        elif late and hint < 2:
-            continue
+        elif late:
+            break
         elif hint == 0:
             h = np.int64(counter[x])
         elif hint == 1:
@@ -1010,11 +1008,11 @@ def _next_child(bits, W, we, sp, frames, moves, hints, ptab, ntab, pfilt, fshift
     on (into frame sp + 1: its gap set, move, hash and key): True, or False when none is left (then
     every child is N).
 
-    Each child is first tried again against the hints that the searches of its elder siblings have
-    updated since pass 2 (``_refuted``, ``late``: the killer of its depth and the paired reply; the
-    first child only against its paired reply), and a child they refute is stored N instead of
-    searched (``LATE``).  Trying all four hints again cost more than it saved (a hint's filter word
-    is a cache miss): {16,26,33,62,89,102} 8 % slower than before, with 14 % fewer expansions."""
+    A child whose paired reply (``_pair_reply``) the searches of its elder siblings have found since
+    pass 2 is first tried against it (``_refuted``, ``late``), and stored N instead of searched
+    when it refutes it (``LATE``).  Trying all four hints again, or the killer too, cost more than
+    it saved (a hint's P-filter word is a cache miss; {16,26,33,62,89,102}: 8-16 % slower than
+    without, with 14 % fewer expansions)."""
     hashes, mvbase, nmv, idx, last, swap = frames
     off = sp * W
     coff = off + W
@@ -1026,7 +1024,7 @@ def _next_child(bits, W, we, sp, frames, moves, hints, ptab, ntab, pfilt, fshift
         # its result will be stored in this line of the N table: request it now, so that the
         # miss overlaps with the work until then (an N result is stored after pass 1)
         _prefetch(ntab, bucket(hc, kc, ng))
-        if idx[sp] > 0 or (swap[sp * SWAP + (x & (SWAP - 1))] >> SWAP_SHIFT) == x:
+        if (swap[sp * SWAP + (x & (SWAP - 1))] >> SWAP_SHIFT) == x:
             if _refuted_now(bits, off, W, we, sp, x, last, hints, ptab, pfilt, fshift, pg, scratch, eg, swap, st, True) != 0:
                 st[LATE] += 1
                 _store2(ptab, ntab, pfilt, fshift, hc, kc, 1, st, pg, ng)
