@@ -7,6 +7,8 @@ CPU model and the load average.
     .venv/bin/python bench/bench_solver.py --base main~1 --quick   # A/B against another commit
     .venv/bin/python bench/bench_solver.py --base bb88c51 --positions 16,20,28,35,54 16,26,33,62,89,102
     .venv/bin/python bench/bench_solver.py --scale      # the large positions only (an hour or more)
+    .venv/bin/python bench/bench_solver.py --jobs 2 --scaling --positions 16,20,28,74,273   # --jobs 1 vs 2
+    .venv/bin/python bench/bench_solver.py --jobs 2 --base main --positions 16,20,28,74,273  # --jobs 2 A/B
 
 Each target runs in a fresh process (so its peak RSS is its own), after a JIT warm-up that is timed
 separately; the table is cleared before every run; times are wall-clock medians, with the CPU time of
@@ -70,13 +72,17 @@ def _one(position: str, repeat: int, first: bool, jobs: int, prune: bool, memory
             print(f"  .. {position}: {p.states:,} states, {p.seconds:.0f} s, {p.root_moves_decided}/"
                   f"{p.root_moves} root moves, tables {ENGINE.table_bytes / 2**30:.2f} GiB", file=sys.stderr, flush=True)
 
+    busiest = []
     for _ in range(repeat):
         ENGINE.clear()
+        sampler = _ThreadCPU() if jobs > 1 and not os.environ.get("SYLVER_BENCH_BASE") else None
         c0 = time.process_time()
         extra = {"check": True} if check else {}  # a --base tree may predate the self-check
         sol = solve(Position(position), first=first, jobs=jobs, prune=prune, memory=memory,
                     progress=progress, **extra)
         runs.append((sol.seconds, time.process_time() - c0, sol))
+        if sampler is not None:
+            busiest.append(sampler.stop())
     runs.sort(key=lambda r: r[0])
     seconds, cpu, sol = runs[len(runs) // 2]
     from sylver.solver import kernels
@@ -92,6 +98,8 @@ def _one(position: str, repeat: int, first: bool, jobs: int, prune: bool, memory
         "cpu": cpu,
         "all_seconds": [r[0] for r in runs],
         "cpu_min": min(r[1] for r in runs),
+        "wall_min": runs[0][0],
+        "busiest_thread_cpu": min(busiest) if busiest else None,
         "table_bytes": ENGINE.table_bytes,
         "entries": entries,
         "stats": sol.stats,
@@ -103,6 +111,33 @@ def _one(position: str, repeat: int, first: bool, jobs: int, prune: bool, memory
         "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
         "kernels": "ahead of time" if aot else "numba JIT",
     }
+
+
+class _ThreadCPU:
+    """The CPU seconds of each searching thread of ``--jobs`` (``time.thread_time`` when its work
+    ends; wraps ``parallel._ThreadedSolve.work``): ``stop`` returns the most one of them used.  On
+    free cores a solve takes about that long; on a shared machine whose scheduler gives this session
+    a fixed share (autogroups), its threads run in turn, and the wall time shows no gain."""
+
+    def __init__(self) -> None:
+        from sylver.solver import parallel
+
+        self.cls = parallel._ThreadedSolve
+        self.work = self.cls.work
+        self.cpu: list[float] = []
+        real, cpu = self.work, self.cpu
+
+        def work(solve: object, i: int) -> None:
+            try:
+                real(solve, i)
+            finally:
+                cpu.append(time.thread_time())
+
+        self.cls.work = work
+
+    def stop(self) -> float:
+        self.cls.work = self.work
+        return max(self.cpu, default=0.0)
 
 
 BASE_SRC: str | None = None
@@ -122,6 +157,7 @@ def run_child(position: str, repeat: int = 1, first: bool = True, jobs: int = 1,
     env = dict(os.environ)
     if base:
         env["PYTHONPATH"] = BASE_SRC or ""
+        env["SYLVER_BENCH_BASE"] = "1"  # a base tree may have no threads to time
     out = subprocess.run(args, stdout=subprocess.PIPE, text=True, check=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -145,9 +181,10 @@ def scale(memory: str, only: list[str] | None = None) -> None:
             print(f"  !! differs from the published {published}")
 
 
-def ab(ref: str, targets: list, repeat: int) -> None:
+def ab(ref: str, targets: list, repeat: int, jobs: int = 1) -> None:
     """Each target at ``ref`` (the worktree of ``bench_startup.base_worktree``, kept for the next
-    A/B against the same commit) and in this tree, alternating, in one run."""
+    A/B against the same commit) and in this tree, alternating, in one run.  With ``jobs`` > 1 the
+    figure is the least wall-clock time (the CPU time of one job is the wrong measure)."""
     from bench_startup import base_worktree
 
     global BASE_SRC
@@ -155,17 +192,19 @@ def ab(ref: str, targets: list, repeat: int) -> None:
     BASE_SRC = str(tree / "src")
     commit = subprocess.run(["git", "-C", str(tree), "log", "-1", "--format=%h %s"],
                             capture_output=True, text=True).stdout.strip()
-    print(f"\n## A/B: this tree against {ref} ({commit[:70]}), least CPU seconds of {repeat} runs each, "
+    what = "least CPU seconds" if jobs == 1 else f"--jobs {jobs}, least wall-clock seconds"
+    print(f"\n## A/B: this tree against {ref} ({commit[:70]}), {what} of {repeat} runs each, "
           "alternating (the base compiles its kernels first, once per commit)")
+    key = "cpu_min" if jobs == 1 else "wall_min"
     for base in (True, False):  # first compilations outside the figures: a solve whose tables grow
         run_child("16,26,33,62,89,102", base=base)
     for pos, _states, _target in targets:
         cur, old = [], []
         for _ in range(repeat):
-            old.append(run_child(pos, base=True))
-            cur.append(run_child(pos))
-        a = min(r["cpu_min"] for r in old)
-        b = min(r["cpu_min"] for r in cur)
+            old.append(run_child(pos, jobs=jobs, base=True))
+            cur.append(run_child(pos, jobs=jobs))
+        a = min(r.get(key, r["seconds"]) for r in old)
+        b = min(r.get(key, r["seconds"]) for r in cur)
         same = all(r["outcome"] == old[0]["outcome"] and r["winning_moves"] == old[0]["winning_moves"]
                    for r in old + cur)
         print(f"  {'{' + pos + '}':<22} base {a:.3f} s ({old[0]['states']:,} states, {old[0]['kernels']})  "
@@ -173,12 +212,42 @@ def ab(ref: str, targets: list, repeat: int) -> None:
               f"{'same outcome' if same else '!! OUTCOMES DIFFER'}  [{load()}]", flush=True)
 
 
+def scaling(targets: list, repeat: int, jobs: int) -> None:
+    """Each target with ``--jobs 1`` and ``--jobs jobs`` in this tree, alternating: least wall-clock
+    seconds of ``repeat`` runs each (one process per run, tables cleared)."""
+    print(f"\n## --jobs 1 against --jobs {jobs}, this tree, least wall-clock seconds of {repeat} runs each, alternating")
+    for pos, _states, _target in targets:
+        one, many = [], []
+        for _ in range(repeat):
+            one.append(run_child(pos, jobs=1))
+            many.append(run_child(pos, jobs=jobs))
+        a = min(r["wall_min"] for r in one)
+        b = min(r["wall_min"] for r in many)
+        same = all(r["outcome"] == one[0]["outcome"] and r["winning_moves"] == one[0]["winning_moves"]
+                   for r in one + many)
+        busiest = min(r["busiest_thread_cpu"] or 0.0 for r in many)
+        cpu_one = min(r["cpu_min"] for r in one)
+        runs_one = ", ".join(f"{r['wall_min']:.2f}" for r in one)
+        runs_many = ", ".join(f"{r['wall_min']:.2f}" for r in many)
+        print(f"  {'{' + pos + '}':<22} jobs 1 {a:.3f} s (runs {runs_one}; "
+              f"{one[0]['states']:,} states)  jobs {jobs} {b:.3f} s (runs {runs_many}; "
+              f"{many[0]['states']:,} states, CPU {min(r['cpu_min'] for r in many):.2f} s)  speed-up {a / b:.2f}x  "
+              f"{'same outcome' if same else '!! OUTCOMES DIFFER'}  [{load()}]", flush=True)
+        if busiest:
+            print(f"  {'':<22} CPU: jobs 1 {cpu_one:.2f} s; jobs {jobs}: busiest search thread {busiest:.2f} s, "
+                  f"so on {jobs} free cores about {cpu_one / busiest:.2f}x (the wall time above is what this "
+                  "session's share of the machine gave)", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--all", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--no-prune", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--jobs", type=int, default=1, help=argparse.SUPPRESS)
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="--jobs of each solve (--base: the A/B figure is then wall-clock time)")
+    ap.add_argument("--scaling", action="store_true",
+                    help="--jobs 1 against --jobs N (N from --jobs, at least 2) in this tree, alternating")
     ap.add_argument("--repeat", type=int, default=3, help="runs per target (median reported)")
     ap.add_argument("--quick", action="store_true", help="the two smallest targets only")
     ap.add_argument("--memory", default="1G", help="--memory of each solve (scale: 16G)")
@@ -204,7 +273,10 @@ def main() -> None:
         targets = [t for t in TARGETS if t[0] in ns.positions]
         targets += [(p, 0, 0.0) for p in ns.positions if p not in {t[0] for t in TARGETS}]
     if ns.base:
-        ab(ns.base, targets, ns.repeat)
+        ab(ns.base, targets, ns.repeat, ns.jobs)
+        return
+    if ns.scaling:
+        scaling(targets, ns.repeat, max(ns.jobs, 2))
         return
     print("\n## targets: outcome only (published P-positions), one process, after warm-up")
     header = f"{'position':<22} {'outcome':>7} {'states':>11} {'seconds':>8} {'cpu s':>7} {'states/s':>11} {'B/state':>8} {'peak RSS':>9} {'target':>7} {'peer states':>12}"

@@ -56,8 +56,10 @@ SOLVE = (
 
 
 class TestSolveCommand:
-    def test_starts_without_numba(self, solver_aot: None) -> None:
-        out = _python(SOLVE, "solve", "16", "20", "28", "35", "54", "--no-store", "--json")
+    @pytest.mark.parametrize("jobs", ["1", "2"])
+    def test_starts_without_numba(self, solver_aot: None, jobs: str) -> None:
+        """One job or several (threads running the same ahead-of-time search, which releases the GIL)."""
+        out = _python(SOLVE, "solve", "16", "20", "28", "35", "54", "--no-store", "--json", "--jobs", jobs)
         assert out.returncode == 0, out.stderr
         assert out.stderr.split()[-2:] == ["False", "True"], out.stderr
         result = json.loads(out.stdout)
@@ -138,7 +140,7 @@ class TestSameAnswers:
             jit.use_aot(use)
             try:
                 ENGINE.clear()
-                for hints in (ENGINE.counter, ENGINE.counter2, ENGINE.killer):  # the move-ordering hints
+                for hints in (ENGINE.stack.counter, ENGINE.stack.counter2, ENGINE.stack.killer):  # the move-ordering hints
                     hints[:] = 0
                 results.append([(p, s.outcome, s.winning_moves, s.states, s.stats)
                                 for p in positions for s in [solve(p)]])
@@ -146,6 +148,47 @@ class TestSameAnswers:
                 jit.use_aot(True)
         assert kernels.search.ahead_of_time is not None and kernels.search.loaded
         assert results[0] == results[1]
+
+
+class TestReleasesTheGil:
+    """``search`` releases the GIL, ahead of time as in the JIT (``nogil``): the threads of
+    ``--jobs`` search at once."""
+
+    @pytest.mark.parametrize("ahead", [True, False])
+    def test_search_releases_the_gil(self, solver_aot: None, ahead: bool,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+        import threading
+        import time
+
+        from sylver.solver import engine
+
+        monkeypatch.setattr(engine, "SLICE", 1 << 40)  # the whole search in one kernel call
+        eng = engine.Engine()
+        eng.endgame()
+        gaps = root_gaps(Position("16,20,28,35,54"))  # P: 150,000 states, a tenth of a second or more
+        entered, done = threading.Event(), threading.Event()
+
+        def search() -> None:
+            entered.set()
+            eng.search(gaps)
+            done.set()
+
+        jit.use_aot(ahead)
+        try:
+            if not ahead:
+                kernels.search.compiled()  # loaded (or compiled) before, not during the count
+            thread = threading.Thread(target=search)
+            thread.start()
+            entered.wait()
+            turns = 0  # this thread's turns while the other one is in the kernel
+            while not done.is_set():
+                turns += 1
+                time.sleep(0.001)
+            thread.join()
+        finally:
+            jit.use_aot(True)
+        assert kernels.search.ahead_of_time is not None
+        assert turns >= 20  # holding the GIL it would be 1 or 2, whatever the machine
 
 
 class TestArgumentTypes:

@@ -126,14 +126,6 @@ class TestAPI:
         assert sol.outcome is Outcome.P and sol.stats["overwrites"] < sol.states // 50
         assert ENGINE.ntable.shape[0] >= START_NTABLE  # not stuck at the tiny budget's size
 
-    def test_budget_far_too_small_with_jobs_does_not_hang(self) -> None:
-        from sylver.solver import MemoryBudgetError
-
-        start = time.monotonic()
-        with pytest.raises(MemoryBudgetError, match=r"budget 256K is far too small"):
-            solve(Position("16,20,28,35,54"), memory="256K", jobs=2)
-        assert time.monotonic() - start < 60
-
     def test_memory_budget_error_pickles(self) -> None:
         """It crosses process boundaries (--jobs workers) with its fields."""
         import pickle
@@ -167,75 +159,6 @@ class TestAPI:
                 solve(Position([5, n]))
         per_call = (time.monotonic() - start) / 20
         assert per_call < 0.05  # generous: the shared machine is noisy
-
-    def test_jobs_share_tables_and_agree(self) -> None:
-        for text in ["12,17", "7,9,19,20,31", "5,18"]:
-            p = Position(text)
-            ENGINE.clear()
-            one = solve(p)
-            two = solve(p, jobs=2)
-            assert two.winning_moves == one.winning_moves and two.complete
-            assert solve(p, jobs=2, first=True).winning_moves == one.winning_moves[:1]
-        p = solve(Position("16,20,28,35,54"), jobs=2, first=True)
-        assert p.outcome is Outcome.P
-
-    def test_shared_tables_with_their_filter(self) -> None:
-        """The tables of --jobs with their shared P filter (``parallel._shared_tables``): the same
-        answers, P-positions recorded in the filter, and a sampled saturation test."""
-        from sylver.solver import parallel
-        from sylver.solver.engine import root_gaps, root_moves
-        from sylver.solver.local import Request, solve_local
-
-        p = Position("16,20,28,35,54")
-        sh = parallel._shared_tables(1 << 26, len(root_moves(root_gaps(p))) + 1, p.frobenius_number)
-        try:
-            ENGINE.attach(sh.ptable, sh.ntable, sh.limited, sh.pfilt)
-            assert ENGINE.fshift != 0 and ENGINE.pfilt is sh.pfilt
-            sol = solve_local(Request(position=p, time_limit=None, budget=1 << 26, store=None))
-            assert sol.outcome is Outcome.P and sol.complete
-            assert np.count_nonzero(sh.pfilt) > 0 and not ENGINE.saturated()
-        finally:
-            ENGINE.clear()
-
-    def test_worker_that_dies_is_reported(self) -> None:
-        """A --jobs worker killed mid-solve (say by the OOM killer): a clear WorkerDiedError naming
-        the signal and the root move, at once, instead of the pool's BrokenProcessPool."""
-        import multiprocessing
-        import os
-        import signal
-
-        from sylver.solver import WorkerDiedError
-        from sylver.solver.parallel import SHARED
-
-        before = {p.pid for p in multiprocessing.active_children()}
-        killed: list[int] = []
-
-        def kill_a_worker(_: object) -> None:  # called as soon as the first root move is decided
-            if killed:
-                return
-            (shared,) = SHARED.values()
-            seen = None
-            for _ in range(1000):  # a worker busy with a long root move (seen twice, 20 ms apart)
-                busy = {(int(x), int(shared.who[x])) for x in np.flatnonzero(shared.who)}
-                if seen is not None and busy & seen:
-                    break
-                seen = busy
-                time.sleep(0.02)
-            move, pid = min(busy & seen)
-            os.kill(pid, signal.SIGKILL)
-            killed.extend((pid, move))
-
-        start = time.monotonic()
-        with pytest.raises(WorkerDiedError) as info:
-            solve(Position("20,21"), jobs=2, progress=kill_a_worker)  # minutes of search otherwise
-        assert time.monotonic() - start < 30
-        text = str(info.value)
-        assert text.startswith("a --jobs worker process died")
-        assert f"pid {killed[0]}, killed by signal 9, SIGKILL" in text
-        assert f"while deciding root move {killed[1]} of {{20,21}}" in text
-        assert "use fewer --jobs or a smaller --memory" in text
-        assert info.value.__cause__ is None and info.value.__suppress_context__
-        assert not [p for p in multiprocessing.active_children() if p.pid not in before]
 
     def test_no_pruning_and_other_orders_agree(self) -> None:
         from sylver.solver import kernels
@@ -286,7 +209,7 @@ class TestDifferential:
             runs = []
             for words in (natural, natural + 3):
                 ENGINE.clear()
-                for hints in (ENGINE.counter, ENGINE.counter2, ENGINE.killer):
+                for hints in (ENGINE.stack.counter, ENGINE.stack.counter2, ENGINE.stack.killer):
                     hints[:] = 0
                 counters = Counters()
                 runs.append((ENGINE.outcome(root_gaps(p, words), counters=counters), counters.expanded))

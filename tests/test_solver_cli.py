@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -145,34 +144,6 @@ class TestSolveCommand:
         assert out.stderr.count(notice) == 1 and out.stderr.endswith("a larger --memory may help\n")
         assert out.stderr.count("\n") == 1  # one line, whatever the terminal's width
 
-    def test_worker_killed(self) -> None:
-        """A --jobs worker killed by a signal (say the OOM killer): one line, exit 2, no traceback."""
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "sylver", "solve", "20", "21", "--no-store", "--jobs", "2"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )
-        try:
-            workers: list[int] = []
-            deadline = time.monotonic() + 60  # start-up: imports, JIT cache, then the pool
-            while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
-                time.sleep(0.1)
-                workers = _children(proc.pid)
-            assert len(workers) == 2, "the worker pool did not start"
-            time.sleep(0.5)  # let them search
-            os.kill(workers[0], signal.SIGKILL)
-            stdout, stderr = proc.communicate(timeout=60)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate()
-        assert proc.returncode == 2, stderr
-        assert stderr.startswith(f"sylver: error: a --jobs worker process died (pid {workers[0]}, killed by signal 9")
-        # the root move it was deciding, or (killed before it took one) how many were decided
-        assert re.search(r"of \{20,21\}( \(\d+ of \d+ root moves decided\)| \(\d+ of \d+ decided\))?; rerun, "
-                         r"or use fewer --jobs or a smaller --memory", stderr), stderr
-        assert stderr.count("\n") == 1 and "Traceback" not in stderr
-        assert stdout == ""
-
     def test_ctrl_c_prints_partial_result(self) -> None:
         proc = subprocess.Popen(
             [sys.executable, "-m", "sylver", "solve", "20", "21", "--no-store"],  # minutes of search
@@ -190,17 +161,15 @@ class TestSolveCommand:
         assert "interrupted after" in stdout and "losing moves so far" in stdout
         assert "Traceback" not in stderr
 
-    def test_ctrl_c_with_jobs_ends_the_workers(self) -> None:
-        """Ctrl-C in a terminal reaches the whole process group: partial result, exit 130, no wait."""
+    def test_ctrl_c_with_jobs_stops_the_searches(self) -> None:
+        """Ctrl-C in a terminal reaches the whole process group: partial result, exit 130, no wait
+        for the searching threads."""
         proc = subprocess.Popen(
             [sys.executable, "-m", "sylver", "solve", "20", "21", "--no-store", "--jobs", "2"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         )
         try:
-            deadline = time.monotonic() + 120
-            while len(_children(proc.pid)) < 2 and time.monotonic() < deadline and proc.poll() is None:
-                time.sleep(0.1)
-            time.sleep(1.0)  # the workers search
+            _wait_for_cpu(proc.pid, 4.0)  # start-up, then both threads search
             os.killpg(proc.pid, signal.SIGINT)
             stdout, stderr = proc.communicate(timeout=30)
         finally:  # a failed assertion or timeout leaves no search (and no worker) running
@@ -225,19 +194,3 @@ def _wait_for_cpu(pid: int, seconds: float, timeout: float = 180.0) -> None:
         if (int(fields[11]) + int(fields[12])) / tick >= seconds:
             return
         time.sleep(0.1)
-
-
-def _children(pid: int) -> list[int]:
-    """The pids of the live child processes of ``pid`` (from /proc)."""
-    out = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()  # after "pid (command)": state, ppid, ...
-        if int(fields[1]) == pid and fields[0] != "Z":
-            out.append(int(entry.name))
-    return sorted(out)

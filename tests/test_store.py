@@ -217,7 +217,7 @@ class TestStore:
         sol = solve(Position("5,14"), store=location, jobs=2)
         assert sol.winning_moves == (18,)
         store = Store(location)
-        after = store.get(Position("5,14,18"))  # recorded by a worker process
+        after = store.get(Position("5,14,18"))  # recorded as the threads decided it
         assert after is not None and after.outcome is Outcome.P
         assert solve(Position("5,14"), store=store).from_store
 

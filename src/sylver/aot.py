@@ -28,7 +28,8 @@ import sys
 import tempfile
 import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -44,6 +45,7 @@ Export = tuple[Callable[..., Any], Callable[[tuple[Any, ...]], bool]]
 """An ahead-of-time function and the test that a call's arguments have its types."""
 
 _lock = threading.Lock()
+_patch_lock = threading.Lock()
 _loaded: dict[str, tuple[dict[str, Export], str]] = {}
 """Per kernel module: its exports (empty when none is usable) and where they come from, or why not."""
 
@@ -252,6 +254,30 @@ def _spec(t: Any) -> list[Any]:
     raise ValueError(f"argument type {t} is not supported ahead of time")
 
 
+@contextmanager
+def _releasing_gil(functions: set[Callable[..., Any]]) -> Iterator[None]:
+    """While numba's AOT compiler runs: the exported wrappers of ``functions`` (kernels declared
+    with ``nogil=True``) release the GIL, as their JIT form does (``numba.pycc`` has no option for
+    it: it compiles every export with default flags)."""
+    from numba.pycc import compiler
+
+    real = compiler.compile_extra
+
+    def compile_extra(typingctx: Any, targetctx: Any, func: Any, args: Any, return_type: Any,
+                      flags: Any, locals: Any, **kw: Any) -> Any:
+        if func in functions:
+            flags = flags.copy()
+            flags.release_gil = True
+        return real(typingctx, targetctx, func, args, return_type, flags, locals, **kw)
+
+    with _patch_lock:
+        compiler.compile_extra = compile_extra
+        try:
+            yield
+        finally:
+            compiler.compile_extra = real
+
+
 def build(module_name: str) -> Path:
     """Compile the ``aot=`` kernels of ``module_name`` ahead of time (nothing when the current module
     is built already); returns its directory.  Compiles (or loads from numba's cache) each kernel's
@@ -299,7 +325,8 @@ def build(module_name: str) -> Path:
                 ret = dispatcher.overloads[args].signature.return_type
                 cc.export(kernel.__name__, ret(*args))(kernel.py_func)
                 exports[kernel.__name__] = [_spec(a) for a in args]
-            cc.compile()
+            with _releasing_gil({k.py_func for k in kernels if k.options.get("nogil")}):
+                cc.compile()
             data = (tmp / cc.output_file).read_bytes()
             manifest = {
                 "key": k, "environment": _environment(), "module": name, "file": cc.output_file,

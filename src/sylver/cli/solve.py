@@ -242,7 +242,7 @@ def solve(
     memory: Annotated[str, typer.Option("--memory", help="Transposition-table budget, e.g. 512M or 4G.")] = "1G",
     store: Annotated[str | None, typer.Option("--store", help="Results store: an SQLite file or a postgresql:// URL (shared by several machines); default: in the user cache directory.")] = None,
     no_store: Annotated[bool, typer.Option("--no-store", help="Neither read nor write the results store.")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes deciding root moves in parallel.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Root moves decided in parallel: by threads sharing one table (gcd 1), or processes (gcd > 1).")] = 1,
     cluster: Annotated[str | None, typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
     time_limit: Annotated[float | None, typer.Option("--time-limit", help="Give up after this many seconds.", callback=seconds())] = None,
     stats: Annotated[bool, typer.Option("--stats", help="Also print the search counters (pruning, table).")] = False,

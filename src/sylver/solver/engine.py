@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -63,6 +63,10 @@ GROWTH = 1.125
 block), in place, so its load stays within 1/8 of its limit instead of halving at each doubling."""
 SLICE = 20_000
 """Expansions per kernel call: the clock, progress and Ctrl-C are checked between calls."""
+THREAD_SLICE = 4_000
+"""Expansions per kernel call while several threads search the tables (``SliceGate``): a table
+grows only between the calls of every thread, so a thread asking for it waits for the others'
+calls to end (about 10 ms at this size)."""
 MAX_FROBENIUS = 16383
 """Largest Frobenius number the engine accepts (the search itself is the practical limit)."""
 
@@ -84,10 +88,6 @@ SPARE_MEMORY = 256 << 20
 """A table does not grow into the last this many bytes of the machine's available memory
 (``available_memory``): it stops there (``Engine.short_of_memory``), and the solve says so in its
 progress reports, instead of the process being killed for want of memory."""
-
-SATURATION_SAMPLE = 1 << 18
-"""Keys of a shared N table counted to tell whether it is saturated (its first 2 MiB: a whole row
-of buckets of every block, ``kernels.bucket``)."""
 
 HUGE_PAGE = 1 << 21
 """Tables of at least this many bytes are mapped on 2 MiB pages where the kernel allows it
@@ -205,35 +205,19 @@ class Counters:
         self.late += int(st[k.LATE])
         self.endgame += int(st[k.EG_HIT])
 
+    def merge(self, other: Counters) -> None:
+        """Add what another search did (another thread's counters)."""
+        for f in fields(self):
+            mine, theirs = getattr(self, f.name), getattr(other, f.name)
+            setattr(self, f.name, max(mine, theirs) if f.name == "max_depth" else mine + theirs)
 
-class Engine:
-    """Transposition tables + stack; not thread-safe by itself (``lock`` serialises users).
 
-    Two tables: ``ptable`` for P-positions (about one state in ten, so it stays small and hot) and
-    ``ntable`` for N-positions, both of 8-byte keys in buckets of 8 that never spill (see
-    ``kernels``).  Each is reserved at its share of the memory budget (a quarter for P, the rest for
-    N; ``table_zeros``: pages cost memory once written) and used from its start: ``ptable`` and
-    ``ntable`` are views of the used part, which grows in place at ``LOAD`` (P) and ``LOAD_N``
-    (N), doubling while small and by ``GROWTH`` from ``FINE_P`` and ``FINE_N`` keys on, until the
-    cap, then overwrites (graceful degradation)."""
+class Stack:
+    """The search stack and the move-ordering hints of one searching thread (``Engine.search``):
+    frames by depth (gap bitset, hash and key, move list, the move that led there) and the move
+    lists end to end."""
 
     def __init__(self) -> None:
-        self.lock = threading.RLock()
-        self.prefetch = True
-        self.fixed = False
-        self.check_thrash = True
-        """Stop a search that thrashes (``TableThrash``); off for shared tables that the budget
-        did not limit (enlarging the budget would not help)."""
-        self.max_p, self.max_n = START_TABLE, START_NTABLE
-        self.short_of_memory: int | None = None
-        """The machine's available bytes when a table could not grow for want of them (it stopped
-        below its cap); None when it did not happen since the last ``set_budget``."""
-        self.use_filter = True
-        self.use_endgame = True
-        """Decide the positions of at most ``endgame.GENUS`` gaps by the endgame table when it is
-        built (:mod:`sylver.solver.endgame`); False: search them."""
-        self._endgame: tuple[np.ndarray, np.ndarray, int, int] | None = None
-        self.clear()
         self.moves = np.empty(1 << 14, dtype=np.int64)
         self.keys = np.empty(1 << 14, dtype=np.int64)
         self.chash = np.empty(2 << 14, dtype=np.uint64)  # hash and key of each child
@@ -250,32 +234,109 @@ class Engine:
         self.last = np.zeros(0, dtype=np.int64)
         self.swap = np.zeros(0, dtype=np.int64)
 
-    # -- memory --------------------------------------------------------------------------------
-    def attach(self, ptable: np.ndarray, ntable: np.ndarray, check_thrash: bool = True,
-               pfilt: np.ndarray | None = None) -> None:
-        """Use fixed-size tables shared with other processes (``--jobs``); they never grow.
-        ``check_thrash``: their size was limited by the memory budget (see ``THRASH_SLOTS``).
-        ``pfilt``: their P filter (``_filter_words(ptable.shape[0])`` words, shared too: a private
-        one would not know the P entries of the other processes), or none."""
-        self.ptable, self.ntable = self._pres, self._nres = ptable, ntable
-        self.max_p, self.max_n = ptable.shape[0], self.ntable.shape[0]
-        self.pcount = self.ncount = 0
-        self.fixed = True
-        self.check_thrash = check_thrash
-        if pfilt is None or not self.use_filter:
-            self._new_filter()  # none
-        else:
-            # two processes setting bits of one word at once may lose one: the filter then says
-            # "not stored" for a stored P-position, which is searched again (slower, never wrong)
-            self.pfilt = pfilt
-            self.fshift = 64 - (pfilt.shape[0].bit_length() - 1)
+    def prepare(self, W: int, depth: int) -> None:
+        """Frames for positions of ``W`` words, at least ``depth`` + 1 of them."""
+        if W != self.W or depth > self.depth:
+            self.W = W
+            self.depth = max(depth, self.depth)
+            d = self.depth + 1
+            self.bits = np.zeros(d * W, dtype=np.uint64)
+            self.hashes = np.zeros(2 * d, dtype=np.uint64)  # hash and key of each frame
+            self.mvbase = np.zeros(d, dtype=np.int64)
+            self.nmv = np.zeros(d, dtype=np.int64)
+            self.idx = np.zeros(d, dtype=np.int64)
+            self.last = np.zeros(d, dtype=np.int64)
+            self.swap = np.zeros(d * k.SWAP, dtype=np.int64)  # paired replies (kernels._pair_reply)
 
+    def grow_moves(self) -> None:
+        n = self.moves.shape[0] * 2
+        self.moves = np.resize(self.moves, n)
+        self.keys = np.resize(self.keys, n)
+        self.chash = np.resize(self.chash, 2 * n)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.bits.nbytes + self.moves.nbytes * 2)
+
+
+class SliceGate:
+    """Several threads searching one :class:`Engine`'s tables at once (``--jobs``, each with its
+    own :class:`Stack`): every kernel call runs between :meth:`enter` and :meth:`leave`, and the
+    tables grow (``kernels.bt_grow`` re-lays them in place) only while no call runs: the thread
+    that finds them past their load waits for the others' calls to end, grows them, then lets
+    every thread go on.  The stored-key counts are kept here (each call adds what it stored).
+
+    Concurrent calls store into the same tables without locks: a key is one aligned 64-bit word,
+    written whole, so a probe reads either a key that was stored or not; two threads storing into
+    one bucket at once may lose one of the keys, and two setting bits of one P filter word may lose
+    one bit (the filter then says "not stored" for a stored P-position): a lost result is searched
+    again, never wrong.  The counts may be off by such lost keys: they only time the growth."""
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+        self.running = 0
+        self.growing = False
+
+    def enter(self) -> None:
+        with self.cond:
+            while self.growing:
+                self.cond.wait()
+            self.running += 1
+
+    def leave(self, engine: Engine, stored_n: int, stored_p: int) -> None:
+        with self.cond:
+            engine.ncount += stored_n
+            engine.pcount += stored_p
+            self.running -= 1
+            if self.growing or not engine.needs_growth():
+                if self.growing:
+                    self.cond.notify_all()  # the thread waiting to grow them
+                return
+            self.growing = True
+            try:
+                while self.running:
+                    self.cond.wait()
+                engine._grow_tables()
+            finally:
+                self.growing = False
+                self.cond.notify_all()
+
+
+class Engine:
+    """Transposition tables + stack; not thread-safe by itself (``lock`` serialises users; while
+    ``gate`` is set, threads with their own :class:`Stack` may search at once).
+
+    Two tables: ``ptable`` for P-positions (about one state in ten, so it stays small and hot) and
+    ``ntable`` for N-positions, both of 8-byte keys in buckets of 8 that never spill (see
+    ``kernels``).  Each is reserved at its share of the memory budget (a quarter for P, the rest for
+    N; ``table_zeros``: pages cost memory once written) and used from its start: ``ptable`` and
+    ``ntable`` are views of the used part, which grows in place at ``LOAD`` (P) and ``LOAD_N``
+    (N), doubling while small and by ``GROWTH`` from ``FINE_P`` and ``FINE_N`` keys on, until the
+    cap, then overwrites (graceful degradation)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.prefetch = True
+        self.gate: SliceGate | None = None
+        """Set while several threads search the tables (``--jobs``), each with its own stack."""
+        self.max_p, self.max_n = START_TABLE, START_NTABLE
+        self.short_of_memory: int | None = None
+        """The machine's available bytes when a table could not grow for want of them (it stopped
+        below its cap); None when it did not happen since the last ``set_budget``."""
+        self.use_filter = True
+        self.use_endgame = True
+        """Decide the positions of at most ``endgame.GENUS`` gaps by the endgame table when it is
+        built (:mod:`sylver.solver.endgame`); False: search them."""
+        self._endgame: tuple[np.ndarray, np.ndarray, int, int] | None = None
+        self.clear()
+        self.stack = Stack()
+        """The stack of searches that name none (a single thread)."""
+
+    # -- memory --------------------------------------------------------------------------------
     def set_budget(self, memory_bytes: int) -> None:
         """Cap the tables (8-byte keys): a power of two for P, within a quarter of the budget, with
         its filter (an eighth of it at the cap); the rest for N, in whole ``START_NTABLE`` units (a
         power of two when the rest is less than one).  A budget of 16G: 4 GiB for P, 11.5 GiB for N."""
-        if self.fixed:
-            return
         self.short_of_memory = None
         keys = max(MIN_TABLE * 4, memory_bytes // 8)
         self.max_p = 1 << ((keys // 4).bit_length() - 1)
@@ -303,9 +364,7 @@ class Engine:
         return new, new[: table.shape[0]]
 
     def clear(self) -> None:
-        """Forget every stored outcome (and detach from shared tables)."""
-        self.fixed = False
-        self.check_thrash = True
+        """Forget every stored outcome."""
         self._pres = table_zeros(self.max_p, np.uint64)
         self._nres = table_zeros(self.max_n, np.uint64)
         self.ptable = self._pres[: min(START_TABLE, self.max_p)]
@@ -320,8 +379,8 @@ class Engine:
 
     def _new_filter(self) -> None:
         """The P filter for the current P table (``_filter_words``: 8 to 16 bits per P slot), built
-        from its entries; none (``fshift`` 0) for shared tables or when turned off."""
-        if self.fixed or not self.use_filter:
+        from its entries; none (``fshift`` 0) when turned off."""
+        if not self.use_filter:
             self.pfilt = np.zeros(1, dtype=np.uint64)
             self.fshift = 0
             return
@@ -349,6 +408,10 @@ class Engine:
         """Entries allowed before the table must grow (0: it never grows)."""
         size = table.shape[0]
         return int(size * load) if least <= size < cap else 0
+
+    def needs_growth(self) -> bool:
+        """Is a table past its load, and below its cap (``_grow_tables`` would grow it)?"""
+        return self.pcount >= self._p_limit() > 0 or self.ncount >= self._n_limit() > 0
 
     def _p_limit(self) -> int:
         return self._limit(self.ptable, self.max_p)
@@ -406,11 +469,6 @@ class Engine:
     def saturated(self) -> bool:
         """True when a table is at its budget cap and past its load: new results now overwrite
         stored ones (see ``solve``'s self-check)."""
-        if self.fixed:
-            # other processes store too: the load of a sample (buckets are filled evenly), not of
-            # the whole table (counting 256 MiB at every progress report took a third of the time)
-            sample = self.ntable[: SATURATION_SAMPLE]
-            return bool(np.count_nonzero(sample) >= LOAD_N * sample.shape[0])
         return (self.ptable.shape[0] >= self.max_p and self.pcount >= LOAD * self.ptable.shape[0]) or (
             self.ntable.shape[0] >= self.max_n and self.ncount >= self._load_n(self.ntable.shape[0]) * self.ntable.shape[0]
         )
@@ -418,7 +476,7 @@ class Engine:
     def _thrashing(self, st: np.ndarray) -> bool:
         """True when the search of ``st`` recomputes lost results again and again (``THRASH_SLOTS``)."""
         expanded = int(st[k.EXPANDED])
-        if not self.check_thrash or expanded <= THRASH_SLOTS * (self.ptable.shape[0] + self.ntable.shape[0]):
+        if expanded <= THRASH_SLOTS * (self.ptable.shape[0] + self.ntable.shape[0]):
             return False
         if self._p_limit() or self._n_limit():
             return False  # a table can still grow
@@ -441,26 +499,7 @@ class Engine:
         next search); for tests and benchmarks."""
         self._endgame = None if table is None else (table.table, table.filter, table.fshift, table.genus)  # type: ignore[attr-defined]
 
-    # -- stack ---------------------------------------------------------------------------------
-    def _prepare(self, W: int, depth: int) -> None:
-        if W != self.W or depth > self.depth:
-            self.W = W
-            self.depth = max(depth, self.depth)
-            d = self.depth + 1
-            self.bits = np.zeros(d * W, dtype=np.uint64)
-            self.hashes = np.zeros(2 * d, dtype=np.uint64)  # hash and key of each frame
-            self.mvbase = np.zeros(d, dtype=np.int64)
-            self.nmv = np.zeros(d, dtype=np.int64)
-            self.idx = np.zeros(d, dtype=np.int64)
-            self.last = np.zeros(d, dtype=np.int64)
-            self.swap = np.zeros(d * k.SWAP, dtype=np.int64)  # paired replies (kernels._pair_reply)
-
-    def _grow_moves(self) -> None:
-        n = self.moves.shape[0] * 2
-        self.moves = np.resize(self.moves, n)
-        self.keys = np.resize(self.keys, n)
-        self.chash = np.resize(self.chash, 2 * n)
-
+    # -- reports -------------------------------------------------------------------------------
     def stats(self, counters: Counters) -> dict[str, int]:
         """What a search did (``Solution.stats``): ``counters`` and the outcomes now stored."""
         return {
@@ -480,7 +519,7 @@ class Engine:
     @property
     def peak_bytes(self) -> int:
         """Bytes held by the tables and the search stack (``Solution.peak_bytes``)."""
-        return self.table_bytes + self.bits.nbytes + self.moves.nbytes * 2
+        return self.table_bytes + self.stack.nbytes
 
     # -- search --------------------------------------------------------------------------------
     def outcome(
@@ -511,10 +550,12 @@ class Engine:
         tick: Callable[[int], None] | None = None,
         order: int = k.ORDER_GENUS,
         prune: bool = True,
+        stack: Stack | None = None,
     ) -> Outcome:
         """The outcome of the position with gap bitset ``gaps``, by the kernel's search; raises
-        SearchTimeout, or TableThrash (after clearing the tables) when they are far too small for
-        the search."""
+        SearchTimeout, or TableThrash (after clearing the tables, unless other threads search
+        them: ``gate``) when they are far too small for the search.  ``stack``: this thread's
+        (while ``gate`` is set), else the engine's own."""
         W = gaps.shape[0]
         genus = int(k.genus_of(gaps, 0, W))
         egtab, egfilt, efshift, egg = self.endgame()
@@ -522,12 +563,12 @@ class Engine:
             if counters is not None:
                 counters.endgame += 1
             return Outcome.P if k.eg_lookup(egtab, egfilt, efshift, gaps) else Outcome.N
-        depth = genus + 2
-        self._prepare(W, depth)
-        W = self.W
-        self.bits[:W] = gaps
-        self.hashes[0], self.hashes[1] = k.state_keys(self.bits, 0, W)
-        self.mvbase[0] = 0
+        s = self.stack if stack is None else stack
+        s.prepare(W, genus + 2)
+        W = s.W
+        s.bits[:W] = gaps
+        s.hashes[0], s.hashes[1] = k.state_keys(s.bits, 0, W)
+        s.mvbase[0] = 0
         st = np.zeros(k.ST_SIZE, dtype=np.int64)
         st[k.SP] = 0
         st[k.RES] = -1
@@ -536,30 +577,41 @@ class Engine:
         st[k.PREFETCH] = 1 if self.prefetch else 0
         st[k.EG_GENUS] = egg
         st[k.EG_FSHIFT] = efshift
+        gate = self.gate
+        budget = SLICE if gate is None else THREAD_SLICE
         try:
             while True:
-                st[k.COUNT] = self.ncount
-                st[k.PCOUNT] = self.pcount
-                st[k.LIMIT] = self._n_limit()
-                st[k.PLIMIT] = self._p_limit()
-                st[k.FSHIFT] = self.fshift
-                status = k.search(
-                    self.bits, W, (self.hashes, self.mvbase, self.nmv, self.idx, self.last, self.swap),
-                    (self.moves, self.keys, self.chash), (self.counter, self.counter2, self.killer),
-                    (self.ptable, self.ntable, self.pfilt, egtab, egfilt), st, SLICE,
-                )
-                self.ncount = int(st[k.COUNT])
-                self.pcount = int(st[k.PCOUNT])
+                if gate is not None:
+                    gate.enter()  # the tables do not change until ``leave``
+                ncount, pcount = self.ncount, self.pcount
+                try:
+                    st[k.COUNT] = ncount
+                    st[k.PCOUNT] = pcount
+                    st[k.LIMIT] = self._n_limit()
+                    st[k.PLIMIT] = self._p_limit()
+                    st[k.FSHIFT] = self.fshift
+                    status = k.search(
+                        s.bits, W, (s.hashes, s.mvbase, s.nmv, s.idx, s.last, s.swap),
+                        (s.moves, s.keys, s.chash), (s.counter, s.counter2, s.killer),
+                        (self.ptable, self.ntable, self.pfilt, egtab, egfilt), st, budget,
+                    )
+                finally:
+                    if gate is not None:
+                        gate.leave(self, int(st[k.COUNT]) - ncount, int(st[k.PCOUNT]) - pcount)
+                if gate is None:
+                    self.ncount = int(st[k.COUNT])
+                    self.pcount = int(st[k.PCOUNT])
+                    if status == k.GROW_TABLE:
+                        self._grow_tables()
                 if status == k.DONE:
                     return Outcome.P if st[k.FINAL] == 0 else Outcome.N  # the kernel's 0/1
-                if status == k.GROW_TABLE:
-                    self._grow_tables()
-                elif status == k.GROW_STACK:
-                    if int(st[k.SP]) + 1 > self.depth:  # pragma: no cover - depth is bounded by genus
+                if status == k.GROW_STACK:
+                    if int(st[k.SP]) + 1 > s.depth:  # pragma: no cover - depth is bounded by genus
                         raise RuntimeError("search stack overflow")
-                    self._grow_moves()
+                    s.grow_moves()
                 if self._thrashing(st):
-                    self.clear()
+                    if gate is None:
+                        self.clear()
                     raise TableThrash(int(st[k.EXPANDED]), int(st[k.OVERWRITE]))
                 if tick is not None:
                     tick(int(st[k.EXPANDED]))

@@ -988,11 +988,12 @@ CHUNK = 4
 """Children generated (and their P-filter words prefetched) before any of them is looked up."""
 
 
-@njit(cache=True, _nrt=False, aot=f"({BITS}, int64, Tuple(({BITS}, {INTS}, {INTS}, {INTS}, {INTS}, {INTS})), Tuple(({INTS}, {INTS}, {BITS})), "
+@njit(cache=True, _nrt=False, nogil=True, aot=f"({BITS}, int64, Tuple(({BITS}, {INTS}, {INTS}, {INTS}, {INTS}, {INTS})), Tuple(({INTS}, {INTS}, {BITS})), "
       f"UniTuple(int16[::1], 3), UniTuple({BITS}, 5), {INTS}, int64)")
 def search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no cover - compiled
     """The search (``_search``), inlined twice: for 2 words (t < 128, the commonest width) with
-    constant loop bounds (every bitset loop unrolled), and for any width.
+    constant loop bounds (every bitset loop unrolled), and for any width.  It releases the GIL
+    (``nogil``, ahead of time too): ``--jobs`` runs it in several threads over one pair of tables.
 
     The helpers and ``_search`` are inlined by LLVM (``forceinline``), not by numba
     (``inline="always"``, which types every inlined body again at each call site: 5 minutes of

@@ -204,14 +204,18 @@ class _LocalSolve:
                 self.request.progress(self.snapshot(expanded))
 
     def snapshot(self, expanding: int = 0) -> Progress:
-        """``RootMoves.progress`` with the tables' memory, and what stopped them once they are full."""
-        full = None
-        if ENGINE.saturated():
-            if ENGINE.short_of_memory is not None:
-                full = f"the machine's available memory ({format_memory(ENGINE.short_of_memory)} left)"
-            else:
-                full = f"the --memory budget {format_memory(self.request.budget)}"
-        return self.roots.progress(expanding, table_bytes=ENGINE.table_bytes, tables_full=full)
+        return snapshot(self.roots, self.request.budget, expanding)
+
+
+def snapshot(roots: RootMoves, budget: int, expanding: int = 0) -> Progress:
+    """``RootMoves.progress`` with the tables' memory, and what stopped them once they are full."""
+    full = None
+    if ENGINE.saturated():
+        if ENGINE.short_of_memory is not None:
+            full = f"the machine's available memory ({format_memory(ENGINE.short_of_memory)} left)"
+        else:
+            full = f"the --memory budget {format_memory(budget)}"
+    return roots.progress(expanding, table_bytes=ENGINE.table_bytes, tables_full=full)
 
 
 __all__ = ["Request", "RootMoves", "solve_local"]

@@ -4,7 +4,7 @@
 2. Otherwise the options are resolved once (:class:`~sylver.solver.local.Request`: the memory budget
    parsed, the results store opened) and a complete result in the store is the answer.
 3. The root moves are decided in this process (:func:`~sylver.solver.local.solve_local`) or over
-   processes (:func:`~sylver.solver.parallel.solve_parallel`, ``jobs > 1`` or a Dask cluster).
+   threads (:func:`~sylver.solver.parallel.solve_parallel`, ``jobs > 1``) or a Dask cluster.
 4. An N answer is self-checked when asked, or when a table reached its budget (:class:`SelfCheck`).
 5. The answer is recorded in the store.
 """
@@ -66,10 +66,10 @@ def solve(
     table (e.g. ``"4G"``, or bytes; past it entries are overwritten, never a crash; a budget so small
     that the search keeps recomputing lost results raises :class:`MemoryBudgetError`); ``store`` (a
     path or a :class:`~sylver.solver.store.Store`) reuses and records results; ``jobs > 1`` splits
-    the root moves over processes (``cluster``: a Dask scheduler address; a worker process that dies
-    raises :class:`WorkerDiedError`).  ``progress`` is called with a :class:`Progress` about every
-    few milliseconds on long solves.  Ctrl-C raises :class:`SolveInterrupted` carrying the root
-    moves decided so far.
+    the root moves over threads sharing the tables (``cluster``: over the workers of a Dask
+    scheduler at that address; a worker that dies raises :class:`WorkerDiedError`).  ``progress``
+    is called with a :class:`Progress` about every few milliseconds on long solves.  Ctrl-C raises
+    :class:`SolveInterrupted` carrying the root moves decided so far.
 
     ``check``: self-check an N answer (see :class:`SelfCheck`; a contradiction raises
     :class:`SelfCheckError` instead of answering); ``None`` (the default) checks when a table
@@ -94,7 +94,7 @@ def solve(
     if stored is not None:
         return stored
     if jobs and jobs > 1 or cluster:
-        from sylver.solver.parallel import solve_parallel  # multiprocessing: imported when used
+        from sylver.solver.parallel import solve_parallel  # threads (or Dask): imported when used
 
         sol = solve_parallel(request, jobs=jobs, cluster=cluster)
     else:
