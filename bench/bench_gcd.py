@@ -7,6 +7,7 @@ sec. 2 statements (Sicherman, "Theory and Practice of Sylver Coinage", Integers 
     .venv/bin/python bench/bench_gcd.py --only 6,50,94 --odd-limit-6-50-94 100000001 --checkpoint DIR
                                                      # the 10^8 scan, resumable
     .venv/bin/python bench/bench_gcd.py --only 12,26 --only 12,34   # replies to 12 the paper eliminated
+    .venv/bin/python bench/bench_gcd.py --only 6,40,74 --certificates   # solve, certificate, verify
 
 Each target runs in a fresh process (its peak RSS is its own), after a warm-up (numba kernels
 loaded from the cache, timed separately).  Wall-clock and CPU seconds are printed with the load
@@ -38,6 +39,10 @@ TARGETS = [
     for y in (26, 34, 38, 46, 50, 58)  # 10, 14, 22: tests/test_gcd.py
 ]
 QUICK = ("8,10,22", "8,30,34")
+ODD_LIMIT = {"12,46": 20_001, "12,58": 20_001}
+"""--odd-limit of a `solvefirst` target other than 2,001: {12,46}'s short child {12,40,46} needs
+{8,12,46} N, whose only winning move 42 leaves {8,12,42,46}, P with a period certified at x = 6,557
+(the family {8,12,8n+2,8n+6} of sec. 2, n = 5)."""
 MEMORY = {"12,32,62": "4G"}
 """--memory of a target (default 1G): {12,32,62} builds large union graphs of the long positions after
 its even moves (peak RSS 5.4 GB on 23 November); the budget bounds each graph at half of it."""
@@ -58,7 +63,27 @@ def _one(position: str, kind: str, odd_limit: int | None, jobs: int, checkpoint:
     p = Position(position)
     c0, w0 = time.process_time(), time.perf_counter()
     out: dict = {"position": position, "kind": kind, "warmup_seconds": warm}
-    if kind == "solvefirst":
+    if kind == "certificate":  # solve; then (timed apart) build the certificate, write it, check it
+        import tempfile
+
+        from sylver.solver.certificate import check_file
+        from sylver.solver.prove import build_gcd_certificate, write_any_certificate
+
+        memory = MEMORY.get(position, "1G")
+        sol = solve(p, odd_limit=odd_limit, jobs=jobs, store=None, memory=memory)
+        out.update(solve_cpu=time.process_time() - c0, outcome=sol.verdict)
+        c1 = time.process_time()
+        cert = build_gcd_certificate(sol, memory=sol_memory(memory), odd_limit=odd_limit)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = f"{tmp}/c.json"
+            out["bytes"] = write_any_certificate(cert, path)
+            out["build_cpu"] = time.process_time() - c1
+            c2 = time.process_time()
+            out["proves"] = check_file(path)
+            out["verify_cpu"] = time.process_time() - c2
+        out.update(certified=cert["outcome"], open_moves=cert.get("open_moves", {}), nodes=len(cert["nodes"]),
+                   records=len(cert["periodic"]) + ("root_periodic" in cert))
+    elif kind == "solvefirst":
         sol = solve(p, first=True, odd_limit=odd_limit or 2001, jobs=jobs, store=None)
         out.update(outcome=sol.verdict, winning_moves=list(sol.winning_moves), complete=sol.complete,
                    odd_tail=sol.odd_tail.to_dict() if sol.odd_tail else None, reason=sol.reason,
@@ -114,6 +139,12 @@ def _one(position: str, kind: str, odd_limit: int | None, jobs: int, checkpoint:
     out["cpu"] = time.process_time() - c0
     out["peak_rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return out
+
+
+def sol_memory(text: str) -> int:
+    from sylver.solver import parse_memory
+
+    return parse_memory(text)
 
 
 def value_start_by_largest_anchor(scan) -> int | None:  # noqa: ANN001
@@ -179,6 +210,8 @@ def main() -> None:
     ap.add_argument("--odd-limit-12-32-62", type=int, default=100_001,
                     help="how far to scan {12,32,62} and its long even moves (its move 8 needs "
                     "{8,12,58,62} P: a period certified at x = 71,327)")
+    ap.add_argument("--certificates", action="store_true",
+                    help="for each target: solve, build its certificate (`--certificate`) and check it")
     ap.add_argument("--checkpoint", metavar="DIR",
                     help="keep the checkpoints of the scans ({6,40,74}, {6,44,82}, {6,50,94}) in DIR and "
                     "resume from them (a resumed run's CPU seconds are those since resuming)")
@@ -193,16 +226,29 @@ def main() -> None:
             continue
         if ns.only and position not in ns.only:
             continue
-        limit = {"6,50,94": ns.odd_limit_6_50_94, "12,32,62": ns.odd_limit_12_32_62}.get(position)
+        limit = {"6,50,94": ns.odd_limit_6_50_94, "12,32,62": ns.odd_limit_12_32_62}.get(position,
+                                                                                     ODD_LIMIT.get(position))
         jobs = 2 if position == "6,44,82" else 1
+        if ns.certificates:
+            kind, jobs = "certificate", 1
         r = run_child(position, kind, limit, jobs, ns.checkpoint)
         r["target"], r["paper"] = target, paper
         rows.append(r)
+        if ns.certificates:
+            target = None  # the targets are the solves'
         met = "" if target is None else ("  MET" if r["seconds"] <= target else "  NOT MET")
         print(f"\n{{{position}}} ({kind}{', --jobs 2' if jobs > 1 else ''}): paper: {paper}")
         print(f"  {r['seconds']:.2f} s wall, {r['cpu']:.2f} s CPU (target {target} s){met}; "
               f"peak RSS {r['peak_rss'] / 2**20:.0f} MB; warm-up {r['warmup_seconds']:.2f} s; {load()}")
-        if kind in ("solve", "solvefirst"):
+        if kind == "certificate":
+            print(f"  solve {r['solve_cpu']:.1f} CPU s ({r['outcome']}); certificate {r['certified']}: built in "
+                  f"{r['build_cpu']:.1f} CPU s, {r['bytes']:,} bytes, {r['nodes']:,} gcd-1 nodes, {r['records']} "
+                  f"replay records; verified in {r['verify_cpu']:.1f} CPU s")
+            for x, why in r["open_moves"].items():
+                print(f"  left open: {x}: {why}")
+            for line in r["proves"]:
+                print(f"  | {line}")
+        elif kind in ("solve", "solvefirst"):
             print(f"  outcome {r['outcome']}, winning moves {r['winning_moves']}, complete {r['complete']}")
             if r["odd_tail"]:
                 print(f"  odd tail {r['odd_tail']}")

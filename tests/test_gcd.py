@@ -87,6 +87,22 @@ def test_shape_graph_invariants() -> None:
         assert bin(g.offsets[s]).count("1") <= m
 
 
+def test_union_build_resumes_after_a_deadline() -> None:
+    """A union graph's build stopped by its deadline goes on where it stopped, to the same graph."""
+    from sylver.solver.shapes import build_union, union_builder
+
+    kids = [Position([10, 12, 38]), Position([12, 14, 20]), Position([12, 16, 20, 38])]
+    whole = build_union(kids)
+    assert whole.shapes > 1024  # the deadline is looked at every 512 shapes
+    builder = union_builder(kids)
+    with pytest.raises(TimeoutError):
+        builder.finish(0.0)
+    stopped_at = len(builder.keys)
+    assert 0 < stopped_at < whole.shapes
+    resumed = builder.finish(None)
+    assert resumed.fingerprint() == whole.fingerprint() and resumed.edges == whole.edges
+
+
 def test_union_subgraph_is_the_own_graph() -> None:
     """The long positions after the even moves of {12,20,38} share one union graph: each one's
     subgraph is its own graph, shape for shape and family for family (so a checkpoint fits either),
@@ -415,6 +431,31 @@ def test_first_deepening_cuts_postpone_never_decide(monkeypatch) -> None:
             assert solve(Position(gens).play(sol.winning_moves[0])).outcome is Outcome.P
 
 
+def test_cheap_winning_is_proven_and_a_cut_decides_nothing(monkeypatch) -> None:
+    """The long positions after the even moves of a position get a winning move looked for without a
+    scan: one found is checked on its own (the position after it is P); with no time for it, the
+    child gets no verdict at all (the scan decides it later)."""
+    from sylver.solver import gcd
+    from sylver.solver.gcd import Context, _cheap_winning
+
+    def context() -> Context:
+        return Context(odd_limit=2001, deadline=None, memory=1 << 30, store=None, jobs=1, cluster=None,
+                       progress=None, checkpoint_dir=None)
+
+    long = Position([12, 14, 40, 46])  # S ÷ 2 = {6,7,20,23} is not a quiet ender
+    assert not gcd._quiet(gcd._half(long))
+    ctx = context()
+    _cheap_winning([long], ctx, 2001)
+    v = ctx.verdicts[long]
+    assert v.outcome is Outcome.N and len(v.winning) == 1 and not v.complete and not v.full
+    after = long.play(v.winning[0])
+    assert direct_p(after) if after.gcd == 1 else solve(after).outcome is Outcome.P
+    monkeypatch.setattr(gcd, "CHEAP_SECONDS", 0.0)
+    ctx = context()
+    _cheap_winning([long], ctx, 2001)
+    assert long not in ctx.verdicts
+
+
 def test_purge_forgets_only_new_unknown_verdicts() -> None:
     """After a cut, the verdicts without an outcome made by the attempt are forgotten; those made
     before it, and every proven outcome, stay."""
@@ -590,7 +631,10 @@ def test_certificates_verify(gens: list[int], tmp_path) -> None:
     write_any_certificate(cert, path)
     check_file(str(path))
     code, out, _ = cli("verify", str(path))
-    assert code == 0 and out.strip() == "valid"
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "valid"
+    assert lines[1].strip() == f"{Position(gens).braces()} is {sol.verdict}: proven"
+    assert "rests on (not checked here)" in lines[-1]
 
 
 def test_certificate_flaws_are_caught() -> None:
@@ -646,6 +690,11 @@ def test_tampered_replay_records_rejected() -> None:
         ("length", 722, "does not recur"),
         ("start", 819, "does not recur"),
         ("base", [e for e in rec["base"] if Position(e[0]) != Position(rec["base"][0][0])], "has no entry"),
+        ("start", "821", "an odd start and a positive even length"),
+        ("length", 0, "an odd start and a positive even length"),
+        ("base", [[8]], r"not \[generators, reply\]"),
+        ("base", [[8, 9]], "base-region position 8 is not a list"),
+        ("base", {}, "must be a list"),
     ]:
         bad = copy.deepcopy(cert)
         bad["root_periodic"][field] = value
@@ -663,6 +712,130 @@ def test_tampered_replay_records_rejected() -> None:
     claim["position"] = [8, 12, 26, 34]
     with pytest.raises(CertificateError):
         check_any(bad)
+
+
+def test_base_region_entries_once() -> None:
+    """A replay record lists each base-region position once ({8,12,34,38}: the scan meets 37
+    positions 97 times); a repeat is refused in a version-2 certificate, and read in a version-1
+    one (written before) when it agrees with the first entry."""
+    import copy
+
+    from sylver.solver.certificate import GCD_VERSION, CertificateError, check_any
+    from sylver.solver.prove import build_gcd_certificate
+
+    cert = build_gcd_certificate(solve(Position([8, 12, 34, 38])))
+    assert cert["version"] == GCD_VERSION == 2
+    for rec in [cert["root_periodic"], *cert["periodic"]]:
+        seen = [Position(g) for g, _ in rec["base"]]
+        assert len(seen) == len(set(seen))
+    base = cert["root_periodic"]["base"]
+    assert len(base) == 37
+    repeated = copy.deepcopy(cert)
+    repeated["root_periodic"]["base"] = base + base[:5]
+    with pytest.raises(CertificateError, match="appears twice"):
+        check_any(repeated)
+    repeated["version"] = 1
+    check_any(repeated)
+    p = next(i for i, (_, r) in enumerate(base) if r == -1)
+    n = next(i for i, (_, r) in enumerate(base) if r != -1)
+    for i, flip in ((p, base[n][1]), (n, -1)):
+        conflict = copy.deepcopy(repeated)
+        conflict["root_periodic"]["base"].append([base[i][0], flip])
+        with pytest.raises(CertificateError, match="two different entries"):
+            check_any(conflict)
+    bad = copy.deepcopy(cert)
+    bad["version"] = 3
+    with pytest.raises(CertificateError, match="unsupported certificate version 3"):
+        check_any(bad)
+
+
+def test_certificate_uses_the_solves_replies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solve keeps the winning moves it found for the positions with g > 1 it proved N
+    (``Solution.replies``); the certificate builder starts from them and solves no position with
+    g > 1 again ({8,10,22}: its even moves lead to long positions)."""
+    import sylver.solver
+    from sylver.solver.certificate import check_any
+    from sylver.solver.prove import build_gcd_certificate
+
+    sol = solve(Position([8, 10, 22]))
+    assert sol.replies and all(p.gcd > 1 and r for p, r in sol.replies.items())
+    real = sylver.solver.solve
+
+    def gcd1_only(p: Position, **kw: object) -> object:
+        assert p.gcd == 1, f"{p} solved again"
+        return real(p, **kw)
+
+    monkeypatch.setattr(sylver.solver, "solve", gcd1_only)
+    check_any(build_gcd_certificate(sol))
+
+
+def test_certificate_claims_no_more_than_it_proves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A P answer one of whose long even moves cannot be refuted in the certificate (here: the
+    builder is made to fail on it) gets a probably-P certificate with that move left open."""
+    from sylver.solver.certificate import check_any
+    from sylver.solver.prove import NotCertifiable, _GcdBuilder, build_gcd_certificate, short_moves
+
+    sol = solve(Position([8, 14]))
+    x = next(m for m in short_moves(sol.position) if m % 2 == 0 and not is_short(sol.position.play(m))
+             and len(sol.position.play(m).generators) > 1)
+    refute = _GcdBuilder.refute
+
+    def failing(self: _GcdBuilder, after: Position) -> int:
+        if after == sol.position.play(x):
+            raise NotCertifiable("its reply cannot be certified (test)")
+        return refute(self, after)
+
+    monkeypatch.setattr(_GcdBuilder, "refute", failing)
+    cert = build_gcd_certificate(sol)
+    assert (cert["outcome"], cert["complete"], cert["open_moves"]) == (
+        "probably-P", False, {str(x): "its reply cannot be certified (test)"})
+    assert check_any(cert)[0].endswith("NOT proven P")
+
+
+def test_probably_p_certificate() -> None:
+    """A probably-P answer (sec. 2) gets a certificate of what is proven: every move refuted except
+    the even moves left open (``null``), each of which must produce a long position; `verify` says
+    what is not proven.  ({8,14} is P; here the solve's proof that its long move X loses is taken
+    away, as if the scan of {8,14,X} had stopped at the odd limit.)"""
+    import copy
+    import dataclasses
+
+    from sylver.solver.certificate import CertificateError, check_any
+    from sylver.solver.prove import build_gcd_certificate, short_moves
+
+    sol = solve(Position([8, 14]))
+    longs = [x for x in short_moves(sol.position) if x % 2 == 0 and not is_short(sol.position.play(x))
+             and sol.position.play(x).gcd == 2 and len(sol.position.play(x).generators) > 1]
+    x = longs[0]
+    probably = dataclasses.replace(sol, outcome=None, complete=False, probably_p=True,
+                                   replies={p: r for p, r in sol.replies.items() if p != sol.position.play(x)})
+    cert = build_gcd_certificate(probably)
+    assert cert["outcome"] == "probably-P" and not cert["complete"]
+    moves = short_moves(sol.position)
+    assert [m for m, r in zip(moves, cert["root_replies"], strict=True) if r is None] == [x]
+    lines = check_any(cert)
+    assert lines[0] == "{8,14} is probably P (Sicherman, \"Theory and Practice of Sylver Coinage\", " \
+        "Integers 2002, sec. 2): NOT proven P"
+    assert lines[2].startswith(f"not proven: the even moves {x} produce long positions")
+    full = build_gcd_certificate(sol)
+    for i, value, message in [
+        (moves.index(x), None, None),
+        (0, None, "does not produce a long position"),  # an odd move left open
+        (moves.index(x), 0, "neither an ender"),
+    ]:
+        bad = copy.deepcopy(cert)
+        bad["root_replies"][i] = value
+        if message is None:  # every move refuted: then the claim is P, not probably-P
+            bad["root_replies"][i] = full["root_replies"][i]
+            bad["periodic"], bad["claims"], bad["nodes"] = (full[k] for k in ("periodic", "claims", "nodes"))
+            message = "leaves no move open"
+        with pytest.raises(CertificateError, match=message):
+            check_any(bad)
+    for field, value, message in [("complete", True, "is not complete"), ("outcome", "P", "must be complete")]:
+        bad = copy.deepcopy(cert)
+        bad[field] = value
+        with pytest.raises(CertificateError, match=message):
+            check_any(bad)
 
 
 def test_tight_memory_budget_same_period() -> None:

@@ -338,9 +338,14 @@ def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memo
             fail(str(exc), 3)
         except OSError as exc:
             fail(f"cannot write {path}: {exc.strerror}")
+        less = ""
+        if cert.get("open_moves"):
+            less = (f"; it proves less than the solve ({cert['outcome']}"
+                    + ("" if cert["complete"] else ", not complete") + "): the moves "
+                    + "; ".join(f"{x} ({why})" for x, why in cert["open_moves"].items()) + " are left open")
         return str(path) if as_json else (
             f"{path} ({len(cert['claims'])} short and {len(cert['periodic'])} periodic claims, "
-            f"{len(cert['nodes']):,} P-positions with gcd 1, {size:,} bytes)"
+            f"{len(cert['nodes']):,} P-positions with gcd 1, {size:,} bytes{less})"
         )
     from sylver.solver.prove import build_certificate, write_certificate
 
@@ -435,7 +440,10 @@ def verify(
     file: Annotated[Path, typer.Argument(help="A certificate written by `sylver solve --certificate` (gcd 1, short positions, or a replay record of a g = 2 scan).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print {\"valid\": ..., \"flaw\": ...}.")] = False,
 ) -> None:
-    """Check a proof certificate independently of the solver; print `valid` or the first flaw (exit 1)."""
+    """Check a proof certificate independently of the solver; print `valid` or the first flaw (exit 1).
+
+    With g > 1, `valid` is followed by what the certificate proves, what it does not (the even moves
+    that a probably-P claim leaves open) and the theorems it rests on."""
     from sylver.solver.certificate import CertificateError, check_any
 
     try:
@@ -449,7 +457,7 @@ def verify(
     except json.JSONDecodeError as exc:
         fail(f"{file} is not JSON: {exc}")
     try:
-        check_any(cert)
+        proves = check_any(cert)
     except CertificateError as exc:
         if as_json:
             print_json({"valid": False, "flaw": str(exc)})
@@ -459,6 +467,8 @@ def verify(
     if as_json:
         print_json({"valid": True, "position": cert["position"], "outcome": cert["outcome"],
                     "winning_moves": cert["winning_moves"], "complete": cert["complete"],
-                    "nodes": len(cert["nodes"])})
+                    "nodes": len(cert["nodes"]), "proves": proves})
     else:
         print("valid")
+        for line in proves:
+            print(f"  {line}")

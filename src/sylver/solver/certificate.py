@@ -22,7 +22,7 @@ Format (JSON, ``"format": "sylver-certificate"``, ``"version": 1``):
 Checking is local: each node is checked against its own legal moves, and positions strictly lose
 gaps along every move, so by induction every node is P.
 
-**Short positions with prime g** (``"format": "sylver-gcd-certificate"``, version 1; Sicherman,
+**Positions with g > 1** (``"format": "sylver-gcd-certificate"``, version 2; Sicherman,
 "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1 end): ``position``, ``outcome``,
 ``winning_moves``, ``complete``, ``nodes`` (gcd-1 P-positions as above) and ``claims``: a list of
 ``[generators, replies]``, each a position T with prime g = p claimed P.  The checker verifies that
@@ -35,6 +35,15 @@ Hutchings's p-theorem).  The root (itself short) is checked the same way: ``root
 gcd 1 (−1 marks a winning move, whose position must be a node or a claim).  Naming 1 is never a winning move (it loses
 at once), so it is not listed.  A position is handled as the bitmask of its gaps (a Python int);
 naming x closes the set of members under +x by doubling shifts.
+
+Long positions with g = 2 are P by a replay record (``periodic``; the root's: ``root_periodic``):
+the checker replays the scan of the odd moves itself (:func:`replay_scan`) with the base-region
+values the record proves (each position listed once: version 1, still read, repeated some), and
+checks a reply to each even move.  The outcome ``"probably-P"`` (sec. 2: no odd winning move, and
+every even move is known to lose or produces a long position) is not complete: every move is
+refuted except the even moves given a ``null`` reply, each checked to produce a long position with
+g = 2, about which nothing is proven.  :func:`check_gcd` returns what a valid certificate proves,
+what it does not, and what it rests on.
 """
 
 from __future__ import annotations
@@ -251,6 +260,10 @@ class _Proof:
 
 
 GCD_FORMAT = "sylver-gcd-certificate"
+PROBABLY_P = "probably-P"
+GCD_VERSION = 2
+"""Version 2: each base-region position of a replay record is listed once (version 1, still read,
+listed some several times)."""
 
 
 def _gaps_any(gens: list[int]) -> tuple[int, int]:
@@ -311,10 +324,12 @@ def _short_moves(gens: list[int]) -> tuple[int, int, list[int]]:
     return p, t, out
 
 
-def check_gcd(cert: Any) -> None:
-    """Check a ``sylver-gcd-certificate`` (short positions with prime g): raise or return."""
-    if cert.get("version") != 1:
-        raise CertificateError(f"unsupported certificate version {cert.get('version')!r}")
+def check_gcd(cert: Any) -> list[str]:
+    """Check a ``sylver-gcd-certificate`` (short positions with prime g, long ones with g = 2): raise,
+    or return what it proves, what it does not and what it rests on, in a few lines."""
+    version = cert.get("version")
+    if version not in (1, GCD_VERSION):
+        raise CertificateError(f"unsupported certificate version {version!r}")
     for key in ("position", "outcome", "winning_moves", "complete", "nodes", "claims"):
         if key not in cert:
             raise CertificateError(f"missing field {key!r}")
@@ -327,12 +342,68 @@ def check_gcd(cert: Any) -> None:
         for x, r in zip(moves_, replies, strict=True):
             proofs.refuted(where, list(claimed), x, r, p)
     for claimed, item in proofs.periodic.items():
-        _check_periodic(list(claimed), item, proofs.refuted, proofs.is_p, want_hits=[])
-    root = [int(x) for x in cert["position"]]
+        _check_periodic(list(claimed), item, proofs.refuted, proofs.is_p, want_hits=[], version=version)
+    root = cert["position"]
+    if not isinstance(root, list) or not root or not all(_is_int(x) and x >= 1 for x in root):
+        raise CertificateError(f"'position' {_short(root)} is not a list of positive integers")
     if "root_periodic" in cert:
-        _check_root_periodic(cert, root, proofs)
+        opened = _check_root_periodic(cert, root, proofs)
     else:
-        _check_root_short(cert, root, proofs)
+        opened = _check_root_short(cert, root, proofs)
+    return _summary(cert, root, proofs, opened)
+
+
+CITE = 'Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002'
+
+
+def _summary(cert: dict[str, Any], root: list[int], proofs: _GcdProofs, opened: list[int]) -> list[str]:
+    """What a valid gcd certificate proves, what it does not, and what it rests on (in words)."""
+    where = _braces(root)
+    outcome, winning = cert["outcome"], cert["winning_moves"]
+    g, hg = _gaps_any(root)
+    periodic = "root_periodic" in cert
+    if periodic:
+        rec = cert["root_periodic"]
+        odd = (f"the scan of the odd moves, replayed from x = 3 to the end of its period ({rec['length']:,} "
+               f"from x = {rec['start']:,}), finds "
+               + (f"the odd winning moves {_list(w for w in winning if w % 2)} and no other"
+                  if any(w % 2 for w in winning) else "no odd winning move"))
+    else:
+        t = hg.bit_length() - 1
+        odd = (f"no move above {t} that is not a multiple of {g} wins ({where} ÷ {g} is a quiet ender, "
+               "checked: Quiet End Theorem, sec. 1)")
+    lines = []
+    if outcome == PROBABLY_P:
+        lines.append(f"{where} is probably P ({CITE}, sec. 2): NOT proven P")
+        lines.append(f"proven: {odd}; every other move except {_list(opened)} loses (a reply to each, "
+                     "whose position is proved P)")
+        lines.append(f"not proven: the even moves {_list(opened)} produce long positions with g = 2 "
+                     f"whose outcome this certificate leaves open; {where} is N if one of them is P, "
+                     "else P")
+    elif outcome == "P":
+        lines.append(f"{where} is P: proven")
+        lines.append(f"proven: {odd}; every other move loses (a reply to each, whose position is proved P)")
+    else:
+        lines.append(f"{where} is N: proven")
+        lines.append(f"proven: the winning move{'s' if len(winning) > 1 else ''} {_list(winning)} "
+                     f"leave{'' if len(winning) > 1 else 's'} a position proved P; "
+                     + (f"{odd}; every other move loses (a reply to each)" if cert["complete"]
+                        else (f"{odd}; " if periodic else "") + "the other moves are not all decided (not complete)"))
+    heights = sum((int(r["start"]) - 3 + int(r["length"])) // 2 for r in  # the odd heights 3 .. start - 2 + length
+                  [*proofs.periodic.values(), *([cert["root_periodic"]] if periodic else [])])
+    lines.append(
+        f"the proof: P-positions with gcd 1: {len(proofs.nodes):,} (a reply to each of their moves); short "
+        f"P-positions with prime g: {len(proofs.claims):,}; replay records of long positions with g = 2: "
+        f"{len(proofs.periodic) + periodic:,} ({heights:,} heights replayed)")
+    lines.append(
+        "rests on (not checked here): the theorems it names (" + CITE + ", sec. 1: the Quiet End "
+        "Theorem, every ender with t > 1 is N, Hutchings's p-theorem; sec. 2: the Periodicity Theorem, "
+        "i.e. the checker's own rules for the moves of a long position's shapes)")
+    return lines
+
+
+def _list(xs: Any) -> str:
+    return ", ".join(map(str, xs)) or "none"
 
 
 class _GcdProofs:
@@ -392,45 +463,85 @@ class _GcdProofs:
             raise CertificateError(f"{where}: after {x} and {r} the position is not proved P")
 
 
-def _check_root_periodic(cert: dict[str, Any], root: list[int], proofs: _GcdProofs) -> None:
-    """The root is a long position with g = 2: its replayed scan and its even moves."""
+def _check_root_periodic(cert: dict[str, Any], root: list[int], proofs: _GcdProofs) -> list[int]:
+    """The root is a long position with g = 2: its replayed scan and its even moves; return the even
+    moves left open (a probably-P claim)."""
     where = f"root {_braces(root)}"
-    winning = cert["winning_moves"]
+    winning = _root_outcome(cert, where)
     odd = [w for w in winning if w % 2]
     for w in winning:
         if not proofs.is_p(root + [w]):
             raise CertificateError(f"{where}: the position after winning move {w} is not proved P")
-    _check_periodic(root, cert["root_periodic"], proofs.refuted, proofs.is_p, want_hits=odd,
-                    complete=cert["complete"], even_winning=[w for w in winning if w % 2 == 0])
-    if (cert["outcome"] == "P") != (not winning):
+    if not isinstance(cert["root_periodic"], dict):
+        raise CertificateError(f"{where}: 'root_periodic' is not a replay record")
+    opened = _check_periodic(root, cert["root_periodic"], proofs.refuted, proofs.is_p, want_hits=odd,
+                             version=cert["version"], complete=cert["complete"],
+                             even_winning=[w for w in winning if w % 2 == 0])
+    if cert["outcome"] == PROBABLY_P:
+        _check_open(where, root, opened)
+        return opened
+    return []
+
+
+def _root_outcome(cert: dict[str, Any], where: str) -> list[int]:
+    """The root's winning moves, checked against its outcome: P (complete, none), N (at least one)
+    or probably-P (none, not complete: the moves left open are checked by the caller)."""
+    outcome, winning, complete = cert["outcome"], cert["winning_moves"], cert["complete"]
+    if outcome not in ("P", "N", PROBABLY_P):
+        raise CertificateError(f"{where}: outcome must be 'P', 'N' or '{PROBABLY_P}', not {_short(outcome)}")
+    if not isinstance(winning, list) or not all(_is_int(w) and w >= 2 for w in winning):
+        raise CertificateError(f"{where}: 'winning_moves' {_short(winning)} is not a list of moves")
+    if not isinstance(complete, bool):
+        raise CertificateError(f"{where}: 'complete' must be true or false, not {_short(complete)}")
+    if (outcome == "N") != bool(winning):
         raise CertificateError(f"{where}: outcome and winning moves disagree")
+    if outcome == "P" and not complete:
+        raise CertificateError(f"{where}: a P claim must be complete")
+    if outcome == PROBABLY_P and complete:
+        raise CertificateError(f"{where}: a {PROBABLY_P} claim is not complete")
+    return winning
 
 
-def _check_root_short(cert: dict[str, Any], root: list[int], proofs: _GcdProofs) -> None:
+def _check_open(where: str, root: list[int], opened: list[int]) -> None:
+    """The moves a probably-P claim leaves open are even moves that produce long positions with
+    g = 2 (sec. 2), and it leaves at least one (else the claim would be P)."""
+    if not opened:
+        raise CertificateError(f"{where}: a {PROBABLY_P} claim leaves no move open: claim P")
+    for x in opened:
+        after = root + [x]
+        g, hg = _gaps_any(after)
+        if g != 2 or hg == 0 or _quiet_ender(hg):
+            raise CertificateError(f"{where}: the move {x} left open does not produce a long position with g = 2")
+
+
+def _check_root_short(cert: dict[str, Any], root: list[int], proofs: _GcdProofs) -> list[int]:
     """The root is a short position with prime g: its winning moves, and (complete) a refutation
-    of every other move up to t(S ÷ g)."""
+    of every other move up to t(S ÷ g); a probably-P claim (g = 2) may leave even moves open
+    (``null``), each producing a long position.  Return the moves left open."""
     where = f"root {_braces(root)}"
     p, _t, moves_ = _short_moves(root)
-    winning = cert["winning_moves"]
-    if cert["outcome"] not in ("P", "N") or (cert["outcome"] == "P") != (not winning):
-        raise CertificateError(f"{where}: outcome and winning moves disagree")
+    winning = _root_outcome(cert, where)
+    probably = cert["outcome"] == PROBABLY_P
     for w in winning:
         if w % p and w > _t:
             raise CertificateError(f"{where}: {w} leaves a quiet ender, so it cannot win")
         if not proofs.is_p(root + [w]):
             raise CertificateError(f"{where}: the position after winning move {w} is not proved P")
-    if cert["complete"]:
-        rr = cert.get("root_replies")
-        if not isinstance(rr, list) or len(rr) != len(moves_):
-            raise CertificateError(f"{where}: 'root_replies' must answer each of the {len(moves_)} moves")
-        marked = sorted(x for x, r in zip(moves_, rr, strict=True) if r == -1)
-        if marked != sorted(winning):
-            raise CertificateError(f"{where}: 'root_replies' mark {marked} as winning, not {winning}")
-        for x, r in zip(moves_, rr, strict=True):
-            if r != -1:
-                proofs.refuted(where, root, x, r, p)
-    elif cert["outcome"] == "P":
-        raise CertificateError(f"{where}: a P claim must be complete")
+    if not (cert["complete"] or probably):
+        return []
+    rr = cert.get("root_replies")
+    if not isinstance(rr, list) or len(rr) != len(moves_):
+        raise CertificateError(f"{where}: 'root_replies' must answer each of the {len(moves_)} moves")
+    marked = sorted(x for x, r in zip(moves_, rr, strict=True) if r == -1)
+    if marked != sorted(winning):
+        raise CertificateError(f"{where}: 'root_replies' mark {marked} as winning, not {winning}")
+    opened = [x for x, r in zip(moves_, rr, strict=True) if r is None and probably]
+    for x, r in zip(moves_, rr, strict=True):
+        if r != -1 and x not in opened:
+            proofs.refuted(where, root, x, r, p)
+    if probably:
+        _check_open(where, root, opened)
+    return opened
 
 
 # -- the Periodicity Theorem (g = 2), replayed -------------------------------------------------------
@@ -673,14 +784,27 @@ class _ReplayGraph:
         return cur
 
 
-def _check_periodic(gens: list[int], item: dict[str, Any], refuted: Any, is_p: Any, *,
-                    want_hits: list[int], complete: bool = True, even_winning: list[int] | None = None) -> None:
-    """A long position with g = 2: replay its scan (odd moves) and check its even moves."""
+def _check_periodic(gens: list[int], item: dict[str, Any], refuted: Any, is_p: Any, *, want_hits: list[int],
+                    version: int, complete: bool = True, even_winning: list[int] | None = None) -> list[int]:
+    """A long position with g = 2: replay its scan (odd moves) and check its even moves.  Each
+    base-region position has one entry (version 1 certificates repeated some: a repeat must then
+    agree with the first entry, which alone is checked).  Return the even moves left open (``null``
+    replies, allowed only when not ``complete``)."""
     where = f"periodic claim {_braces(gens)}"
     base: dict[int, bool] = {}
+    if not isinstance(item["base"], list):
+        raise CertificateError(f"{where}: 'base' must be a list of [generators, reply]")
     for entry in item["base"]:
+        if not (isinstance(entry, list) and len(entry) == 2):
+            raise CertificateError(f"{where}: base-region entry {_short(entry)} is not [generators, reply]")
         bg, r = entry
-        gaps = gap_mask(bg)
+        gaps = gap_mask(bg, f"{where}: base-region position")
+        if gaps in base:
+            if version >= 2:
+                raise CertificateError(f"{where}: base-region position {_braces(bg)} appears twice")
+            if base[gaps] != (r == -1):  # version 1 repeated entries: each must agree with the first
+                raise CertificateError(f"{where}: base-region position {_braces(bg)} has two different entries")
+            continue
         if r == -1:
             if not is_p(list(bg)):
                 raise CertificateError(f"{where}: base-region position {_braces(bg)} is not proved P")
@@ -697,7 +821,11 @@ def _check_periodic(gens: list[int], item: dict[str, Any], refuted: Any, is_p: A
             raise CertificateError(f"{where}: base-region position {_braces(bg)} has no entry")
         return base[gaps]
 
-    hits = replay_scan(gens, lookup, int(item["start"]), int(item["length"]))
+    start, length = item["start"], item["length"]
+    if not (_is_int(start) and _is_int(length) and start % 2 == 1 and length > 0 and length % 2 == 0):
+        raise CertificateError(f"{where}: the period must be an odd start and a positive even length, "
+                               f"not {_short(start)} and {_short(length)}")
+    hits = replay_scan(gens, lookup, start, length)
     if sorted(hits) != sorted(want_hits):
         raise CertificateError(f"{where}: the odd winning moves are {hits}, not {want_hits}")
     _, hg = _gaps_any(gens)
@@ -705,16 +833,19 @@ def _check_periodic(gens: list[int], item: dict[str, Any], refuted: Any, is_p: A
     replies = item["even_replies"]
     if len(replies) != len(evens):
         raise CertificateError(f"{where}: {len(replies)} even replies for {len(evens)} even moves")
+    opened = []
     for x, r in zip(evens, replies, strict=True):
         if r == -1:
             if even_winning is None or x not in even_winning or not is_p(gens + [x]):
                 raise CertificateError(f"{where}: the even move {x} is not proved winning")
             continue
         if r is None and not complete:
+            opened.append(x)
             continue
         refuted(where, gens, x, r, 2)
     if even_winning and sorted(even_winning) != sorted(x for x, r in zip(evens, replies, strict=True) if r == -1):
         raise CertificateError(f"{where}: the even winning moves do not match 'even_replies'")
+    return opened
 
 
 def _refute_gcd1(where: str, gens: list[int], r: object, is_p: Any) -> None:
@@ -730,15 +861,16 @@ def _refute_gcd1(where: str, gens: list[int], r: object, is_p: Any) -> None:
         raise CertificateError(f"{where}: after {r} in {_braces(gens)} the position is not proved P")
 
 
-def check_any(cert: Any) -> None:
-    """Check a certificate of either format."""
+def check_any(cert: Any) -> list[str]:
+    """Check a certificate of either format; return what it proves, in words (:func:`check_gcd`;
+    nothing more to say for gcd 1, where the claim is the whole statement)."""
     if isinstance(cert, dict) and cert.get("format") == GCD_FORMAT:
-        check_gcd(cert)
-    else:
-        check(cert)
+        return check_gcd(cert)
+    check(cert)
+    return []
 
 
-def check_file(path: str) -> None:
+def check_file(path: str) -> list[str]:
     try:
         with open(path, encoding="utf-8") as fh:
             cert = json.load(fh)
@@ -746,7 +878,7 @@ def check_file(path: str) -> None:
         raise CertificateError(f"cannot read {path}: {exc.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise CertificateError(f"{path} is not JSON: {exc}") from None
-    check_any(cert)
+    return check_any(cert)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -755,11 +887,13 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: certificate.py FILE", file=sys.stderr)
         return 2
     try:
-        check_file(args[0])
+        lines = check_file(args[0])
     except CertificateError as exc:
         print(f"invalid: {exc}")
         return 1
     print("valid")
+    for line in lines:
+        print(f"  {line}")
     return 0
 
 

@@ -55,6 +55,12 @@ FIRST_GROWTH = 4.0
 FIRST_LEAST = 0.005
 """The least budget of a move in :func:`_first_winning` (seconds): a search given a budget by its
 caller's round shares it among its moves at first, so that each is tried once within it."""
+CHEAP_SECONDS = 3.0
+"""Seconds :func:`_cheap_winning` gives each long position to find a winning move without a scan."""
+CHEAP_ODD = 4
+""":func:`_cheap_winning` tries the odd moves x < CHEAP_ODD · t(S ÷ 2) of a long position S."""
+KEPT_UNIONS = 2
+"""Union graphs (or stopped builders) kept across the attempts of :func:`_first_winning`."""
 SUB_SCAN_LIMIT = 2_001
 """Odd moves scanned for a long g = 2 position met inside a bounded search."""
 MAX_T_H = 5_461
@@ -165,6 +171,9 @@ class Context:
         """Long positions whose graphs are to be built together when the first one needs its own."""
         self.regions: dict[int, BaseRegion] = {}
         """The base regions of the union graphs (by id), shared by their subgraphs' scans."""
+        self.kept: dict[frozenset[Position], Any] = {}
+        """Union graphs, or their builders stopped by a deadline, kept for a later attempt at the same
+        positions (:func:`_keep`)."""
         self.peak_scan_bytes = 0
         self.deepening = False
         """True inside the iterative deepening of :func:`_first_winning` (the searches below it try
@@ -311,7 +320,7 @@ def _union_for(position: Position, key: int, ctx: Context, memory: int) -> Shape
     group offered with it (:func:`_offer_union`), built now; None when there is none, or when the
     union would pass ``memory`` (each position then builds its own graph)."""
     from sylver.errors import TooLargeError
-    from sylver.solver.shapes import build_union
+    from sylver.solver.shapes import ShapeGraph, union_builder
 
     for union in ctx.unions:
         if key in union.fam_index:
@@ -322,15 +331,37 @@ def _union_for(position: Position, key: int, ctx: Context, memory: int) -> Shape
             if len(members) < 2:
                 ctx.union_groups.remove(group)
                 return None
-            try:  # a TimeoutError leaves the group offered: a later attempt builds it again
-                union = build_union(members, ctx.deadline, memory)
+            built = frozenset(members)
+            kept = ctx.kept.pop(built, None)
+            try:  # a TimeoutError leaves the group offered: a later attempt goes on with the build
+                if isinstance(kept, ShapeGraph):
+                    union = kept
+                else:
+                    builder = kept if kept is not None else union_builder(members, memory)
+                    try:
+                        union = builder.finish(ctx.deadline)
+                    except TimeoutError:
+                        _keep(ctx, built, builder)
+                        raise
             except TooLargeError:
                 ctx.union_groups.remove(group)
                 return None
             ctx.union_groups.remove(group)
             ctx.unions.append(union)
+            _keep(ctx, built, union)
             return union
     return None
+
+
+def _keep(ctx: Context, members: frozenset[Position], union: ShapeGraph | Any) -> None:
+    """Keep a union graph (with its base region, once listed), or its builder stopped by a deadline,
+    for a later attempt at the same positions (the iterative deepening of :func:`_first_winning`
+    comes back to them with more time): the last ``KEPT_UNIONS`` only."""
+    ctx.kept[members] = union
+    while len(ctx.kept) > KEPT_UNIONS:
+        old = ctx.kept.pop(next(iter(ctx.kept)))
+        if not any(old is u for u in ctx.unions):
+            ctx.regions.pop(id(old), None)
 
 
 def _run_scan(scan: Scan, ctx: Context, limit: int | None, needed: Callable[[], bool]) -> None:
@@ -552,7 +583,9 @@ def _first_winning(position: Position, h: Position, ctx: Context, limit: int | N
                         collect()
                         if not offered:
                             offered = True
-                            _offer_union([c for _, c, k in todo if k == "long"], ctx)
+                            longs = [c for _, c, k in todo if k == "long"]
+                            _cheap_winning(longs, ctx, limit)
+                            _offer_union(longs, ctx)
                     cut_at = time.monotonic() + max(budget / (i + 1), FIRST_LEAST) if deepen else None
                     if outer is not None:
                         cut_at = outer if cut_at is None else min(cut_at, outer)
@@ -603,6 +636,58 @@ def _first_winning(position: Position, h: Position, ctx: Context, limit: int | N
                     long_open.append(x)
 
 
+def _cheap_winning(children: list[Position], ctx: Context, limit: int | None) -> None:
+    """Before the long positions after the even moves of a position are scanned (each scan needs a
+    shape graph, and those of many long positions at once are large): look for a winning move of each
+    without a scan, within ``CHEAP_SECONDS`` each — its even moves that leave short positions
+    (smallest t(S' ÷ 2) first), then its odd moves x < ``CHEAP_ODD`` · t(S ÷ 2) solved with the gcd-1
+    solver.  A
+    winning move found (the position after it proven P) makes the child N (into ``ctx.verdicts``);
+    a child cut by the budget is only left to the scan, never given a value (:func:`_purge`)."""
+    for child in children:
+        if _known(child, ctx, False) is not None or not ctx.time_left():
+            continue
+        x = _cheap_move(child, ctx, limit)
+        if x is not None:
+            v = Verdict(outcome=Outcome.N, winning=[x], complete=False, method="search", short=False,
+                        reason=f"{x} wins: it leaves {child.play(x).braces()}, which is P", full=False)
+            ctx.verdicts[child] = v
+            _record(child, v, ctx)
+
+
+def _cheap_move(position: Position, ctx: Context, limit: int | None) -> int | None:
+    """A winning move of a long position with g = 2 found without a scan (see :func:`_cheap_winning`),
+    or None."""
+    h = _half(position)
+    outer = ctx.deadline
+    cut_at = time.monotonic() + CHEAP_SECONDS
+    if outer is not None:
+        cut_at = min(cut_at, outer)
+    before = set(ctx.verdicts)
+    kept = (len(ctx.scans), len(ctx.unions), len(ctx.union_groups))
+    saved = ctx.deepening
+    ctx.deadline, ctx.deepening = cut_at, True
+    try:
+        evens = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
+        evens = sorted(((x, c) for x, c in evens if _quiet(_half(c))),
+                       key=lambda m: (_half(m[1]).frobenius_number, m[0]))
+        moves = [*evens, *((x, position.play(x)) for x in range(3, CHEAP_ODD * h.frobenius_number, 2))]
+        for x, child in moves:
+            if time.monotonic() >= cut_at:
+                break
+            if (ctx.p_positions([child])[0] if x % 2 else
+                    solve_g2(child, ctx, full=False, limit=limit).outcome is Outcome.P):
+                return x
+    except TimeoutError:
+        pass
+    finally:
+        ctx.deadline, ctx.deepening = outer, saved
+        if time.monotonic() >= cut_at:
+            _purge(ctx, before)
+        _forget(ctx, *kept)
+    return None
+
+
 def _purge(ctx: Context, before: set[Position]) -> None:
     """Forget the verdicts without an outcome made since ``before`` (the keys of ``ctx.verdicts``
     then): a deadline cut them short, so a later attempt with more time must not read them back.
@@ -617,7 +702,8 @@ def _forget(ctx: Context, scans: int, unions: int, groups: int) -> None:
     memory holds the scans of one line of positions, not of the whole tree."""
     ctx.peak_scan_bytes = max(ctx.peak_scan_bytes, sum(s.memory_bytes() for s in ctx.scans))
     for union in ctx.unions[unions:]:
-        ctx.regions.pop(id(union), None)
+        if not any(union is k for k in ctx.kept.values()):
+            ctx.regions.pop(id(union), None)
     del ctx.scans[scans:], ctx.unions[unions:], ctx.union_groups[groups:]
 
 
@@ -1018,7 +1104,8 @@ def solve_any(
         frobenius_number=None, states=0, seconds=time.monotonic() - start,
         peak_bytes=max(ctx.peak_scan_bytes, sum(s.memory_bytes() for s in ctx.scans)), from_store=v.method == "store",
         probably_p=v.probably_p, gcd=g, short=v.short, method=v.method, odd_tail=v.odd_tail,
-        reason=reason,
+        reason=reason, replies={p: tuple(w.winning) for p, w in ctx.verdicts.items()
+                                if w.outcome is Outcome.N and w.winning},
     )
     if not position.is_empty:
         _record(position, v, ctx)

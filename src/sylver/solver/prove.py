@@ -147,6 +147,17 @@ __all__ = ["Outcome", "build_certificate", "write_certificate"]
 # ------------------------------------------------------------------------------------------------
 
 
+MAX_PROOF_T = 1024
+"""The largest t of a gcd-1 position whose P-proof the certificate builder searches for.  Beyond it
+(e.g. {12,32,62,82,2909}, t = 3,011 and 1,508 moves, the reply that wins in {12,32,62,82}) a proof by
+search must refute every one of its moves, each leading to positions as large: out of reach; the
+scan found it P through the shapes instead."""
+
+
+def _moves(xs: tuple[int, ...] | list[int]) -> str:
+    return ", ".join(map(str, xs))
+
+
 class NotCertifiable(ValueError):
     """The answer rests on something a certificate cannot carry (a long position, a bounded search)."""
 
@@ -154,7 +165,10 @@ class NotCertifiable(ValueError):
 class _GcdBuilder:
     """Collects the gcd-1 nodes and the short P claims behind a short position's answer."""
 
-    def __init__(self, deadline: float | None, memory: int | None = None, odd_limit: int | None = None) -> None:
+    def __init__(self, deadline: float | None, memory: int | None = None, odd_limit: int | None = None,
+                 replies: dict[Position, tuple[int, ...]] | None = None) -> None:
+        self.replies = replies or {}
+        """The winning moves that the solve found for positions with g > 1 (tried first)."""
         self.nodes: dict[tuple[int, ...], list[Any]] = {}
         self.claims: dict[tuple[int, ...], list[Any]] = {}
         self.periodic: dict[tuple[int, ...], dict[str, Any]] = {}
@@ -164,9 +178,12 @@ class _GcdBuilder:
         # the solves of positions with g > 1: the budget and the odd limit of the solve being proved
         self.options: dict[str, Any] = {k: v for k, v in (("memory", memory), ("odd_limit", odd_limit)) if v}
 
-    def periodic_claim(self, q: Position, even_winning: list[int], complete: bool = True) -> dict[str, Any]:
+    def periodic_claim(self, q: Position, even_winning: list[int], complete: bool = True,
+                       opened: dict[int, str] | None = None) -> dict[str, Any]:
         """The replay record of a long position with g = 2: the certified period, the base-region
-        positions (each proved), and a refutation of each even move (-1: a winning even move)."""
+        positions (each proved), and a refutation of each even move (-1: a winning even move; None:
+        left open, when not ``complete`` or, given ``opened``, when its refutation cannot be
+        certified: the move and why go into ``opened``)."""
         from sylver.solver.periodic import Scan
 
         scan = Scan(q, memory=self.memory // 2) if self.memory else Scan(q)  # the scans' half, as in solve
@@ -176,7 +193,7 @@ class _GcdBuilder:
             raise NotCertifiable(f"no period was certified for {q.braces()}"
                                  + (f" up to {self.odd_limit:,}" if self.odd_limit else ""))
         base = []
-        for bp, is_p in scan.base_list:
+        for bp, is_p in dict(scan.base_list).items():  # once each (the scan's list repeats some)
             if is_p:
                 self.p_gcd1(bp)
                 base.append([list(bp.generators), -1])
@@ -189,15 +206,32 @@ class _GcdBuilder:
             if x in even_winning:
                 self.prove_p(q.play(x))
                 replies.append(-1)
+            elif not complete and self.left_open(q.play(x)):
+                replies.append(None)
             else:
-                try:
-                    replies.append(self.refute(q.play(x)))
-                except NotCertifiable:
-                    if complete:
-                        raise
-                    replies.append(None)
+                replies.append(self.refute_or_open(q.play(x), x, opened if complete or opened is not None else {}))
         return {"position": list(q.generators), "start": per.start, "length": per.length,
                 "base": base, "even_replies": replies}
+
+    def refute_or_open(self, after: Position, x: int, opened: dict[int, str] | None) -> int | None:
+        """:meth:`refute`; or, when that fails and ``opened`` is a dict, None: the move x is left
+        open (x and why go into ``opened``)."""
+        try:
+            return self.refute(after)
+        except NotCertifiable as exc:
+            if opened is None:
+                raise
+            opened[x] = str(exc)
+            return None
+
+    def left_open(self, after: Position, known: bool = False) -> bool:
+        """Whether the position after an even move is long (g = 2) and (unless ``known``) not proven
+        N by the solve: a claim that is not complete (N with some winning moves, probably-P) may
+        leave it open."""
+        from sylver.theory import is_short
+
+        return (after.gcd == 2 and len(after.generators) > 1 and not is_short(after)
+                and (known or after not in self.replies))
 
     def _left(self) -> float | None:
         return None if self.deadline is None else max(self.deadline - time.monotonic(), 0.001)
@@ -208,6 +242,9 @@ class _GcdBuilder:
 
         if q.is_terminal or q.generators in self.nodes:
             return
+        if q.frobenius_number > MAX_PROOF_T:
+            raise NotCertifiable(f"{q.braces()} has t = {q.frobenius_number:,}: beyond the gcd-1 proofs "
+                                 f"that the builder searches for (t <= {MAX_PROOF_T:,})")
         sol = solve(q, time_limit=self._left())
         if sol.outcome is not Outcome.P:
             raise RuntimeError(f"{q.braces()} is not P")
@@ -231,6 +268,18 @@ class _GcdBuilder:
             return r
         if g >= 5 and is_prime(g) and len(after.generators) > 1:
             return 0
+        known = self.replies.get(after, ())
+        flaws = []
+        for r in known:  # the solve's winning moves: no search again
+            try:
+                self.prove_p(after.play(r))
+            except NotCertifiable as exc:
+                flaws.append(str(exc))
+                continue
+            return r
+        if known:  # any other winning move would take a complete solve of ``after``
+            raise NotCertifiable(f"the winning reply {_moves(known)} found in {after.braces()} cannot be "
+                                 f"certified: {'; '.join(flaws)}")
         # the first winning move found is enough when its position can be proved P (e.g. not a
         # gcd-1 position too large for the checker); else every winning move is tried
         sol = solve(after, first=True, time_limit=self._left(), **self.options)
@@ -287,38 +336,59 @@ def build_gcd_certificate(solution: Solution, *, time_limit: float | None = None
                           odd_limit: int | None = None) -> dict[str, Any]:
     """The certificate of the answer for a position with prime g, short, or long with g = 2
     (sylver-gcd-certificate).  ``memory`` and ``odd_limit``: those of the solve (the positions with
-    g > 1 met on the way are solved, and their scans run, within them).
+    g > 1 met on the way are solved, and their scans run, within them).  The replies that the solve
+    found (``solution.replies``) are tried first, so that the positions it decided are not searched
+    again.  A probably-P answer (sec. 2) gets a certificate of what is proven: no odd move wins, the
+    even moves that lose are refuted, and those that leave long positions not proven N are ``null``
+    (open).  So is a P answer when the refutation of one of its even moves that leave long positions
+    cannot be certified (e.g. its winning reply leaves a gcd-1 position beyond ``MAX_PROOF_T``): the
+    certificate then claims probably-P, never more than it proves, and says why in ``open_moves``
+    (not checked: an explanation).
 
     Raises :class:`NotCertifiable` when the answer rests on a bounded search or on a scan without a
     certified period."""
-    from sylver.solver.certificate import GCD_FORMAT
+    from sylver.solver.certificate import GCD_FORMAT, GCD_VERSION, PROBABLY_P
     from sylver.theory import is_short
 
     position = solution.position
     long2 = solution.gcd == 2 and not is_short(position)
-    if solution.outcome is None or not (is_short(position) or long2):
+    probably = solution.verdict == PROBABLY_P
+    if not (solution.outcome is not None or probably) or not (is_short(position) or long2):
         raise NotCertifiable(
             f"certificates cover gcd 1, short positions with prime g and long positions with g = 2; "
             f"{position.braces()} has g = {solution.gcd}"
-            + ("" if solution.outcome is not None else " and no proven outcome")
+            + ("" if solution.outcome is not None or probably else " and no proven outcome")
         )
-    b = _GcdBuilder(None if time_limit is None else time.monotonic() + time_limit, memory, odd_limit)
+    b = _GcdBuilder(None if time_limit is None else time.monotonic() + time_limit, memory, odd_limit,
+                    solution.replies)
     cert: dict[str, Any] = {
-        "format": GCD_FORMAT, "version": 1, "position": list(position.generators),
-        "outcome": solution.outcome.value, "winning_moves": list(solution.winning_moves),
+        "format": GCD_FORMAT, "version": GCD_VERSION, "position": list(position.generators),
+        "outcome": solution.verdict, "winning_moves": list(solution.winning_moves),
         "complete": solution.complete,
     }
     winning = set(solution.winning_moves)
     for w in solution.winning_moves:
         b.prove_p(position.play(w))
+    opened: dict[int, str] = {}  # moves whose refutation cannot be certified, and why
     if long2:
         cert["root_periodic"] = b.periodic_claim(
-            position, [w for w in winning if w % 2 == 0], solution.complete
+            position, [w for w in winning if w % 2 == 0], solution.complete, opened
         )
-    elif solution.complete:
+    elif solution.complete or probably:
         cert["root_replies"] = [
-            -1 if x in winning else b.refute(position.play(x)) for x in short_moves(position)
+            -1 if x in winning else None if probably and b.left_open(position.play(x))
+            else b.refute_or_open(position.play(x), x, opened) for x in short_moves(position)
         ]
+    if opened:  # the certificate proves less than the solve: those moves are left open
+        for x, why in opened.items():
+            if not b.left_open(position.play(x), known=True):
+                raise NotCertifiable(why)
+        if solution.outcome is Outcome.P:
+            cert["outcome"] = PROBABLY_P
+        elif not long2:
+            del cert["root_replies"]
+        cert["complete"] = False
+        cert["open_moves"] = {str(x): why for x, why in sorted(opened.items())}
     cert["claims"] = list(b.claims.values())
     cert["periodic"] = list(b.periodic.values())
     cert["nodes"] = list(b.nodes.values())

@@ -274,6 +274,12 @@ def build_union(positions: list[Position], deadline: float | None = None,
     """The union of the shape graphs of several positions with g = 2 (the first one's family is
     family 0): built once, each position's own graph is then :meth:`ShapeGraph.subgraph` (the
     positions after the even moves of a position share most of their families and shapes)."""
+    return union_builder(positions, memory).finish(deadline)
+
+
+def union_builder(positions: list[Position], memory: int | None = None) -> _Builder:
+    """The builder of :func:`build_union`, its families found: :meth:`_Builder.finish` builds the
+    graph, and a builder stopped by its deadline (TimeoutError) resumes where it stopped."""
     for position in positions:
         if position.gcd != 2:
             raise ValueError(f"{position.braces()} has gcd {position.gcd}, not 2")
@@ -281,8 +287,8 @@ def build_union(positions: list[Position], deadline: float | None = None,
     for position in positions[1:]:
         b.family(gap_mask(Position(x // 2 for x in position.generators)))
     b.explore_families()
-    b.explore_shapes(deadline, [b.fam_index[gap_mask(Position(x // 2 for x in p.generators))] for p in positions])
-    return b.graph()
+    b.roots = [b.fam_index[gap_mask(Position(x // 2 for x in p.generators))] for p in positions]
+    return b
 
 
 class _Builder:
@@ -304,7 +310,14 @@ class _Builder:
         self.moves = 0  # moves down counted so far
         self.even_moves = 0  # even moves of the families counted so far
         self.root_moves = 0  # moves down of the families' own shapes
+        self.roots: list[int] = []  # the families whose shapes are explored (:func:`union_builder`)
         self.family(gap_mask(self.h))
+
+    def finish(self, deadline: float | None) -> ShapeGraph:
+        """Explore the shapes of the families ``roots`` (TimeoutError past ``deadline``: called again,
+        it goes on from where it stopped), then the graph."""
+        self.explore_shapes(deadline, self.roots)
+        return self.graph()
 
     def too_large(self) -> None:
         # each family's own shape (offsets {0}) will have t(E ÷ 2) moves down: counted in advance

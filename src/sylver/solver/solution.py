@@ -81,6 +81,10 @@ class Solution:
     """For g = 2: what the scan of the odd moves established."""
     reason: str = ""
     """For gcd > 1: why, in words, with the theorems used and what is undecided."""
+    replies: dict[Position, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    """For gcd > 1: the winning moves found for each position with g > 1 proven N on the way (the
+    positions after the even moves, and deeper): the replies from which a certificate's
+    refutations start (:mod:`sylver.solver.prove`), so that building it does not solve them again."""
 
     @property
     def verdict(self) -> str:
