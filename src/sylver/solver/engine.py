@@ -188,6 +188,8 @@ class Counters:
     overwrite: int = 0
     max_depth: int = 0
     killer: int = 0
+    paired: int = 0
+    late: int = 0
     endgame: int = 0
 
     def add(self, st: np.ndarray) -> None:
@@ -199,6 +201,8 @@ class Counters:
         self.overwrite += int(st[k.OVERWRITE])
         self.max_depth = max(self.max_depth, int(st[k.MAXDEPTH]))
         self.killer += int(st[k.KILLER])
+        self.paired += int(st[k.PAIRED])
+        self.late += int(st[k.LATE])
         self.endgame += int(st[k.EG_HIT])
 
     def merge(self, other: Counters) -> None:
@@ -228,6 +232,7 @@ class Stack:
         self.nmv = np.zeros(0, dtype=np.int64)
         self.idx = np.zeros(0, dtype=np.int64)
         self.last = np.zeros(0, dtype=np.int64)
+        self.swap = np.zeros(0, dtype=np.int64)
 
     def prepare(self, W: int, depth: int) -> None:
         """Frames for positions of ``W`` words, at least ``depth`` + 1 of them."""
@@ -241,6 +246,7 @@ class Stack:
             self.nmv = np.zeros(d, dtype=np.int64)
             self.idx = np.zeros(d, dtype=np.int64)
             self.last = np.zeros(d, dtype=np.int64)
+            self.swap = np.zeros(d * k.SWAP, dtype=np.int64)  # paired replies (kernels._pair_reply)
 
     def grow_moves(self) -> None:
         n = self.moves.shape[0] * 2
@@ -504,6 +510,8 @@ class Engine:
             "overwrites": counters.overwrite,
             "max_depth": counters.max_depth,
             "killer_cutoffs": counters.killer,
+            "paired_cutoffs": counters.paired,
+            "late_cutoffs": counters.late,
             "endgame_hits": counters.endgame,
             "table_entries": self.count,
         }
@@ -583,7 +591,7 @@ class Engine:
                     st[k.PLIMIT] = self._p_limit()
                     st[k.FSHIFT] = self.fshift
                     status = k.search(
-                        s.bits, W, (s.hashes, s.mvbase, s.nmv, s.idx, s.last),
+                        s.bits, W, (s.hashes, s.mvbase, s.nmv, s.idx, s.last, s.swap),
                         (s.moves, s.keys, s.chash), (s.counter, s.counter2, s.killer),
                         (self.ptable, self.ntable, self.pfilt, egtab, egfilt), st, budget,
                     )
