@@ -165,16 +165,17 @@ def run_child(position: str, repeat: int = 1, first: bool = True, jobs: int = 1,
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def scale(memory: str, only: list[str] | None = None) -> None:
+def scale(memory: str, only: list[str] | None = None, jobs: int = 1) -> None:
     """The large positions: outcome, states, seconds, peak memory, self-check (P: complete; N: the
     least winning move, whose position the self-check solves afresh)."""
-    print(f"\n## scale: one process each, --memory {memory}, --first, self-check of N answers on")
+    print(f"\n## scale: one process each, --jobs {jobs}, --memory {memory}, --first, self-check of N answers on"
+          f"{'' if jobs == 1 else ' (cpu s: all threads)'}")
     print(f"{'position':<24} {'outcome':>7} {'published':>9} {'states':>13} {'seconds':>9} {'cpu s':>9} "
           f"{'peak RSS':>9} {'B/state':>8} {'saturated':>9}  self-check")
     for pos, published in SCALE:
         if only and pos not in only:
             continue
-        r = run_child(pos, first=True, memory=memory, check=True)
+        r = run_child(pos, first=True, jobs=jobs, memory=memory, check=True)
         c = r["self_check"]
         check = "-" if c is None else f"passed: {c['moves']} P afresh ({c['states']:,} states, {c['seconds']:.0f} s)"
         print(f"{'{' + pos + '}':<24} {r['outcome']:>7} {published:>9} {r['states']:>13,} {r['seconds']:>9.1f} "
@@ -310,7 +311,7 @@ def main() -> None:
 
     print(f"# solver benchmark, {time.strftime('%Y-%m-%d %H:%M:%S')}, {cpu_model()}, {load()}")
     if ns.scale is not None:
-        scale("16G" if ns.memory == "1G" else ns.memory, ns.scale)
+        scale("16G" if ns.memory == "1G" else ns.memory, ns.scale, ns.jobs)
         print(f"\n# done, {load()}")
         return
     targets = TARGETS[:2] if ns.quick else TARGETS
