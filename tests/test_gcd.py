@@ -1043,7 +1043,9 @@ def test_time_limit_holds_in_base_region_with_jobs(tmp_path) -> None:
             solve(Position([6, 40, 74]), odd_limit=301, time_limit=2, jobs=2, store=None)
     finally:
         periodic.solve_base = real
-    assert time.monotonic() - start < 2 + 3
+    # the chunks take a minute: ending within seconds of the limit is the point (the margin is for
+    # starting and ending the workers on a loaded machine, which took over 3 s at load 6)
+    assert time.monotonic() - start < 2 + 20
     assert pids.exists() and _alive(pids) == []
 
 
