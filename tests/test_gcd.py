@@ -816,7 +816,8 @@ def test_probably_p_certificate() -> None:
     lines = check_any(cert)
     assert lines[0] == "{8,14} is probably P (Sicherman, \"Theory and Practice of Sylver Coinage\", " \
         "Integers 2002, sec. 2): NOT proven P"
-    assert lines[2].startswith(f"not proven: the even moves {x} produce long positions")
+    assert lines[2].startswith(f"not proven: the even move {x} produces a long position with g = 2")
+    assert lines[2].endswith("{8,14} is N if it is P, else P")
     full = build_gcd_certificate(sol)
     for i, value, message in [
         (moves.index(x), None, None),
