@@ -281,6 +281,33 @@ class TestKunzKeys:
             done += 1
 
 
+class TestEnders:
+    def test_word_wise_check_against_the_definition(self) -> None:
+        """``kernels.is_ender`` (the gap set and-ed with its reflection about t, word by word) against
+        ``certificate.is_ender`` (straight from the definition), on positions of 1 to 5 words."""
+        from sylver.solver import kernels, root_gaps
+        from sylver.solver.certificate import is_ender
+
+        rng = random.Random(3)
+        kinds = set()
+        for _ in range(400):
+            gens = [rng.randint(3, 40)] + [rng.randint(4, 330) for _ in range(rng.randint(1, 4))]
+            if math.gcd(*gens) != 1:
+                continue
+            p = Position(gens)
+            for x in [None] + rng.sample(range(2, p.frobenius_number + 1), 3):
+                q = p if x is None or x in p.semigroup else p.play(x)
+                t = q.frobenius_number
+                if t < 2:
+                    continue
+                gaps = root_gaps(q, t // 64 + 1 + rng.randint(0, 1))
+                word = sum(int(w) << (64 * i) for i, w in enumerate(gaps))
+                expect = is_ender(word)
+                assert bool(kernels.is_ender(gaps, 0, gaps.shape[0], t)) == expect, (q, t)
+                kinds.add((expect, t // 64))
+        assert {(True, w) for w in range(5)} | {(False, w) for w in range(5)} <= kinds
+
+
 class TestEnumeration:
     def test_reachable_positions_from_12_17(self) -> None:
         """Sec. 2 of the paper: 158793 positions can be reached from {12,17}, counting itself."""

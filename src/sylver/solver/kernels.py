@@ -176,6 +176,19 @@ def _clz(typingctx, x):  # pragma: no cover - compiled
 
 
 @intrinsic
+def _bitreverse(typingctx, x):  # pragma: no cover - compiled
+    """The word with its 64 bits in reverse order (llvm.bitreverse)."""
+    from numba import types
+
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitreverse(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
 def _prefetch(typingctx, arr, i):  # pragma: no cover - compiled
     """Hint the CPU to load ``arr[i]`` into cache (llvm.prefetch; a no-op for correctness)."""
     from numba import types
@@ -398,22 +411,23 @@ def genus_of(bits, off, W):  # pragma: no cover - compiled
 
 @njit(cache=True, forceinline=True, _nrt=False, aot=f"({BITS}, int64, int64, int64)")
 def is_ender(bits, off, W, t):  # pragma: no cover - compiled
-    """True iff every gap n with t/2 < n < t has t - n in S (weak antisymmetry = ender, sec. 3)."""
-    lo = t // 2 + 1
-    for i in range(lo >> 6, (t >> 6) + 1):
-        w = bits[off + i]
-        base = 64 * i
-        if base < lo:
-            w &= ALL << np.uint64(lo - base)
-        while w != U0:
-            b = np.int64(_ctz(w))
-            w &= w - U1
-            n = base + b
-            if n >= t:
-                return True
-            c = t - n
-            if (bits[off + (c >> 6)] >> np.uint64(c & 63)) & U1:
-                return False
+    """True iff every gap n with t/2 < n < t has t - n in S (weak antisymmetry = ender, sec. 3),
+    i.e. no two gaps m < n have m + n = t.  On words, without a loop over the gaps: the gap set
+    reflected about t (bit i set iff t - i is a gap: the words of 0..t reversed, ``_bitreverse``,
+    shifted) and-ed with the gap set has bit i set iff i and t - i are both gaps, so the position
+    is an ender iff no bit but t/2 is set."""
+    q = t >> 6
+    s = np.uint64(63 - (t & 63))  # the reversed words of 0..t hold t - i at bit i + s
+    half = t >> 1 if t & 1 == 0 else -1
+    for j in range(q + 1):
+        r = _bitreverse(bits[off + q - j]) >> s
+        if j < q and s != U0:
+            r |= _bitreverse(bits[off + q - j - 1]) << (np.uint64(64) - s)
+        h = bits[off + j] & r
+        if (half >> 6) == j:
+            h &= ~(U1 << np.uint64(half & 63))
+        if h != U0:
+            return False
     return True
 
 
