@@ -17,6 +17,8 @@ target there too, alternating with this tree, so that both figures come from the
 the same time (the only comparison worth printing: figures published elsewhere ran elsewhere); the
 worktree is the one ``bench_startup.py`` keeps per commit (~/.cache/sylver-bench/<commit>), so a
 second A/B against the same commit reuses its compiled kernels (compiling them takes minutes).
+Before timing, the base worktree gets the endgame table (a copy of this tree's when the base reads
+the same format, else built there), as ``sylver warmup`` would; the output says which.
 The published state counts of rudi-cilibrasi/sylver-coinage are printed for the search sizes only.
 """
 
@@ -29,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from machine import cpu_model, load  # noqa: E402 - bench/ is the script's directory
 
@@ -162,16 +165,17 @@ def run_child(position: str, repeat: int = 1, first: bool = True, jobs: int = 1,
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def scale(memory: str, only: list[str] | None = None) -> None:
+def scale(memory: str, only: list[str] | None = None, jobs: int = 1) -> None:
     """The large positions: outcome, states, seconds, peak memory, self-check (P: complete; N: the
     least winning move, whose position the self-check solves afresh)."""
-    print(f"\n## scale: one process each, --memory {memory}, --first, self-check of N answers on")
+    print(f"\n## scale: one process each, --jobs {jobs}, --memory {memory}, --first, self-check of N answers on"
+          f"{'' if jobs == 1 else ' (cpu s: all threads)'}")
     print(f"{'position':<24} {'outcome':>7} {'published':>9} {'states':>13} {'seconds':>9} {'cpu s':>9} "
           f"{'peak RSS':>9} {'B/state':>8} {'saturated':>9}  self-check")
     for pos, published in SCALE:
         if only and pos not in only:
             continue
-        r = run_child(pos, first=True, memory=memory, check=True)
+        r = run_child(pos, first=True, jobs=jobs, memory=memory, check=True)
         c = r["self_check"]
         check = "-" if c is None else f"passed: {c['moves']} P afresh ({c['states']:,} states, {c['seconds']:.0f} s)"
         print(f"{'{' + pos + '}':<24} {r['outcome']:>7} {published:>9} {r['states']:>13,} {r['seconds']:>9.1f} "
@@ -192,6 +196,7 @@ def ab(ref: str, targets: list, repeat: int, jobs: int = 1) -> None:
     BASE_SRC = str(tree / "src")
     commit = subprocess.run(["git", "-C", str(tree), "log", "-1", "--format=%h %s"],
                             capture_output=True, text=True).stdout.strip()
+    print(f"\n## the base's endgame table: {base_endgame(tree)}", flush=True)
     what = "least CPU seconds" if jobs == 1 else f"--jobs {jobs}, least wall-clock seconds"
     print(f"\n## A/B: this tree against {ref} ({commit[:70]}), {what} of {repeat} runs each, "
           "alternating (the base compiles its kernels first, once per commit)")
@@ -210,6 +215,47 @@ def ab(ref: str, targets: list, repeat: int, jobs: int = 1) -> None:
         print(f"  {'{' + pos + '}':<22} base {a:.3f} s ({old[0]['states']:,} states, {old[0]['kernels']})  "
               f"this {b:.3f} s ({cur[0]['states']:,} states, {cur[0]['kernels']})  ratio {a / b:.2f}x  "
               f"{'same outcome' if same else '!! OUTCOMES DIFFER'}  [{load()}]", flush=True)
+
+
+_ENDGAME_INFO = """
+import json
+from sylver.solver import endgame as e
+print(json.dumps({"version": e.VERSION, "genus": e.GENUS, "dir": str(e.directory()), "names": e._names(e.GENUS)}))
+"""
+
+
+def base_endgame(tree: Path) -> str:
+    """Give the ``--base`` worktree ``tree`` the endgame table (``sylver warmup`` builds it; a fresh
+    worktree has none, and its solves would search those positions), before any timing: a copy of
+    this tree's when the file format (version and genus) is the same, else built there (about a
+    minute, its progress on stderr).  Returns what was done, for the output."""
+    def info(src: Path) -> dict | None:
+        out = subprocess.run([sys.executable, "-c", _ENDGAME_INFO], capture_output=True, text=True,
+                             env=dict(os.environ, PYTHONPATH=str(src)))
+        return json.loads(out.stdout) if out.returncode == 0 else None  # another layout: build it there
+
+    if not (tree / "src" / "sylver" / "solver" / "endgame.py").is_file():
+        return "none (the base predates it)"
+    base = info(tree / "src") or {"version": "?", "genus": "?", "dir": "?", "names": ["?"]}
+    where = Path(base["dir"])
+    if all((where / n).is_file() for n in base["names"]):
+        return f"present ({where / base['names'][0]})"
+    ours = info(Path(__file__).resolve().parent.parent / "src")
+    here = Path(ours["dir"]) if ours else None
+    if (ours and (ours["version"], ours["genus"]) == (base["version"], base["genus"])
+            and all((here / n).is_file() for n in ours["names"])):
+        import shutil
+
+        where.mkdir(parents=True, exist_ok=True)
+        for n in ours["names"]:
+            shutil.copyfile(here / n, where / n)
+        return f"copied from this tree (version {base['version']}, genus {base['genus']}) to {where}"
+    print(f"building the base's endgame table (version {base['version']}, genus {base['genus']}) in {where} "
+          "before timing ...", flush=True)
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "from sylver.solver import endgame; endgame.ensure(say=print)"],
+                   env=dict(os.environ, PYTHONPATH=str(tree / "src")), check=True)
+    return f"built there in {time.perf_counter() - t:.0f} s (version {base['version']}, genus {base['genus']})"
 
 
 def scaling(targets: list, repeat: int, jobs: int) -> None:
@@ -265,7 +311,7 @@ def main() -> None:
 
     print(f"# solver benchmark, {time.strftime('%Y-%m-%d %H:%M:%S')}, {cpu_model()}, {load()}")
     if ns.scale is not None:
-        scale("16G" if ns.memory == "1G" else ns.memory, ns.scale)
+        scale("16G" if ns.memory == "1G" else ns.memory, ns.scale, ns.jobs)
         print(f"\n# done, {load()}")
         return
     targets = TARGETS[:2] if ns.quick else TARGETS
@@ -325,8 +371,6 @@ def main() -> None:
     print(f"  {n:,} positions in {time.perf_counter() - t:.2f} s: {'matches' if n == 158793 else 'DIFFERS'}")
 
     print("\n## published results (known_results.json), every entry")
-    from pathlib import Path
-
     from sylver.solver import solve
 
     data = json.loads((Path(__file__).resolve().parents[2] / "shared" / "data" / "known_results.json").read_text())

@@ -227,6 +227,29 @@ class TestArgumentTypes:
         assert kernels.genus_of(strided, 0, 2) == kernels.genus_of(gaps, 0, 2) == 59
         assert kernels.genus_of.loaded
 
+    def test_bind(self, solver_aot: None) -> None:
+        """``Kernel.bind`` checks the types once: the ahead-of-time function for the declared types,
+        else the kernel itself (whose calls go to the JIT); the search binds once per set of arrays."""
+        gaps = root_gaps(Position("16,20,28,35,54"))
+        assert kernels.genus_of.bind((gaps, 0, 2)) is kernels.genus_of.ahead_of_time
+        strided = np.zeros(4, dtype=np.uint64)[::2]
+        strided[:] = gaps
+        assert kernels.genus_of.bind((strided, 0, 2)) is kernels.genus_of
+        jit.use_aot(False)
+        try:
+            assert kernels.genus_of.bind((gaps, 0, 2)) is kernels.genus_of
+        finally:
+            jit.use_aot(True)
+        ENGINE.clear()
+        assert solve(Position("16,20,28,35,54")).outcome.value == "P"
+        stack = ENGINE.stack
+        refs, bound = stack._bound
+        assert bound is kernels.search.ahead_of_time and refs and all(r() is not None for r in refs)
+        tables = (ENGINE.ptable, ENGINE.ntable, ENGINE.pfilt)
+        assert solve(Position("16,20,28,35,54,57")).outcome is not None
+        if all(a is b for a, b in zip(tables, (ENGINE.ptable, ENGINE.ntable, ENGINE.pfilt), strict=True)):
+            assert stack._bound[0] is refs  # the same arrays: not checked again
+
 
 PROBE = '''
 import numpy as np

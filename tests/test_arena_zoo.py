@@ -228,6 +228,7 @@ def test_freeze_returns_once_the_tree_is_stopped(monkeypatch: pytest.MonkeyPatch
         pytest.skip(f"no writable cgroup freezer and CPU time here (found {sorted(cgroups.roots())})")
     group = cgroups.BotCgroup(cgroups.MAX_PROCESSES)
     proc = _busy_tree(group)
+    sink = None
     try:
         if not freezer_works:
             monkeypatch.setattr(cgroups, "FREEZE_WAIT", 0.05)
@@ -246,6 +247,8 @@ def test_freeze_returns_once_the_tree_is_stopped(monkeypatch: pytest.MonkeyPatch
         proc.kill()
         proc.wait()
         group.remove()
+        if sink is not None:
+            os.close(sink)
 
 
 def _v2_roots() -> dict[str, str]:

@@ -815,7 +815,8 @@ def test_probably_p_certificate() -> None:
     lines = check_any(cert)
     assert lines[0] == "{8,14} is probably P (Sicherman, \"Theory and Practice of Sylver Coinage\", " \
         "Integers 2002, sec. 2): NOT proven P"
-    assert lines[2].startswith(f"not proven: the even moves {x} produce long positions")
+    assert lines[2].startswith(f"not proven: the even move {x} produces a long position with g = 2")
+    assert lines[2].endswith("{8,14} is N if it is P, else P")
     full = build_gcd_certificate(sol)
     for i, value, message in [
         (moves.index(x), None, None),
@@ -1042,7 +1043,9 @@ def test_time_limit_holds_in_base_region_with_jobs(tmp_path) -> None:
             solve(Position([6, 40, 74]), odd_limit=301, time_limit=2, jobs=2, store=None)
     finally:
         periodic.solve_base = real
-    assert time.monotonic() - start < 2 + 3
+    # the chunks take a minute: ending within seconds of the limit is the point (the margin is for
+    # starting and ending the workers on a loaded machine, which took over 3 s at load 6)
+    assert time.monotonic() - start < 2 + 20
     assert pids.exists() and _alive(pids) == []
 
 

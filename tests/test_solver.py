@@ -193,6 +193,33 @@ class TestDifferential:
             p = Position(text)
             assert solve(p).winning_moves == reference.solve(p).winning_moves
 
+    def test_width_of_the_bitset_does_not_matter(self) -> None:
+        """A search from a bitset with extra zero words (the kernel's generic width, where each
+        position's children are computed on that position's own width, ``kernels._width``) expands
+        exactly the positions of the search at the natural width, with the same outcome (t from 41
+        to 197: 1 to 4 words, N and P)."""
+        from sylver.solver.engine import Counters, root_gaps
+
+        outcomes, searched = set(), set()
+        cases = [Position(g) for g in ("16,20,28,35,54", "16,20,28,35", "9,31", "5,34", "5,34,101", "7,25", "7,23,55",
+                                       "9,20,145", "9,20,61,145", "16,20,28,35,134", "16,20,28,35,46,134",
+                                       "10,14,131", "10,14,109,131", "4,67")]
+        for p in cases:
+            natural = root_gaps(p).shape[0]
+            runs = []
+            for words in (natural, natural + 3):
+                ENGINE.clear()
+                for hints in (ENGINE.stack.counter, ENGINE.stack.counter2, ENGINE.stack.killer):
+                    hints[:] = 0
+                counters = Counters()
+                runs.append((ENGINE.outcome(root_gaps(p, words), counters=counters), counters.expanded))
+            assert runs[0] == runs[1], (p, runs)
+            outcomes.add(runs[0][0])
+            if runs[0][1] > 0:
+                searched.add(natural)
+        assert outcomes == {Outcome.N, Outcome.P}
+        assert {2, 3} <= searched, searched
+
     def test_reference_first(self) -> None:
         assert reference.solve(Position("5,18"), first=True).winning_moves == (14,)
         with pytest.raises(ValueError, match="reference solver"):
@@ -252,6 +279,33 @@ class TestKunzKeys:
             slow = reference.solve(p)
             assert (fast.outcome, fast.winning_moves) == (slow.outcome, slow.winning_moves), p
             done += 1
+
+
+class TestEnders:
+    def test_word_wise_check_against_the_definition(self) -> None:
+        """``kernels.is_ender`` (the gap set and-ed with its reflection about t, word by word) against
+        ``certificate.is_ender`` (straight from the definition), on positions of 1 to 5 words."""
+        from sylver.solver import kernels, root_gaps
+        from sylver.solver.certificate import is_ender
+
+        rng = random.Random(3)
+        kinds = set()
+        for _ in range(400):
+            gens = [rng.randint(3, 40)] + [rng.randint(4, 330) for _ in range(rng.randint(1, 4))]
+            if math.gcd(*gens) != 1:
+                continue
+            p = Position(gens)
+            for x in [None] + rng.sample(range(2, p.frobenius_number + 1), 3):
+                q = p if x is None or x in p.semigroup else p.play(x)
+                t = q.frobenius_number
+                if t < 2:
+                    continue
+                gaps = root_gaps(q, t // 64 + 1 + rng.randint(0, 1))
+                word = sum(int(w) << (64 * i) for i, w in enumerate(gaps))
+                expect = is_ender(word)
+                assert bool(kernels.is_ender(gaps, 0, gaps.shape[0], t)) == expect, (q, t)
+                kinds.add((expect, t // 64))
+        assert {(True, w) for w in range(5)} | {(False, w) for w in range(5)} <= kinds
 
 
 class TestEnumeration:

@@ -176,6 +176,19 @@ class Kernel:
                     self._dispatcher = numba.njit(**self.options)(self.py_func)
         return self._dispatcher
 
+    def bind(self, args: tuple[Any, ...]) -> Callable[..., Any]:
+        """What runs this kernel on ``args``, and on later calls with the same array objects (the
+        search's slices): its ahead-of-time form when ``args`` pass its type check, checked once
+        here instead of at every call (17 arrays: 30 us a call), else the kernel."""
+        if _use_aot and self.aot is not None:
+            if self._aot is None:
+                self.ahead_of_time  # noqa: B018 - looks for the module once
+            if self._aot:
+                func, accepts = self._aot
+                if accepts(args):
+                    return func  # type: ignore[no-any-return]
+        return self
+
     def __call__(self, *args: Any) -> Any:
         if _use_aot and self.aot is not None:
             if self._aot is None:

@@ -377,8 +377,10 @@ def _summary(cert: dict[str, Any], root: list[int], proofs: _GcdProofs, opened: 
         lines.append(f"{where} is probably P ({CITE}, sec. 2): NOT proven P")
         lines.append(f"proven: {odd}; every other move except {_list(opened)} loses (a reply to each, "
                      "whose position is proved P)")
-        lines.append(f"not proven: the even moves {_list(opened)} produce long positions with g = 2 "
-                     f"whose outcome this certificate leaves open; {where} is N if one of them is P, "
+        one = len(opened) == 1
+        lines.append(f"not proven: the even move{'' if one else 's'} {_list(opened)} "
+                     f"produce{'s a long position' if one else ' long positions'} with g = 2 whose outcome "
+                     f"this certificate leaves open; {where} is N if {'it' if one else 'one of them'} is P, "
                      "else P")
     elif outcome == "P":
         lines.append(f"{where} is P: proven")

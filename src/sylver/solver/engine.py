@@ -18,6 +18,7 @@ import re
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 
@@ -188,6 +189,8 @@ class Counters:
     overwrite: int = 0
     max_depth: int = 0
     killer: int = 0
+    paired: int = 0
+    late: int = 0
     endgame: int = 0
 
     def add(self, st: np.ndarray) -> None:
@@ -199,6 +202,8 @@ class Counters:
         self.overwrite += int(st[k.OVERWRITE])
         self.max_depth = max(self.max_depth, int(st[k.MAXDEPTH]))
         self.killer += int(st[k.KILLER])
+        self.paired += int(st[k.PAIRED])
+        self.late += int(st[k.LATE])
         self.endgame += int(st[k.EG_HIT])
 
     def merge(self, other: Counters) -> None:
@@ -228,6 +233,21 @@ class Stack:
         self.nmv = np.zeros(0, dtype=np.int64)
         self.idx = np.zeros(0, dtype=np.int64)
         self.last = np.zeros(0, dtype=np.int64)
+        self.swap = np.zeros(0, dtype=np.int64)
+        self.st = np.zeros(k.ST_SIZE, dtype=np.int64)  # the search's state (``kernels.search``)
+        self._bound: tuple[list[weakref.ref], object] = ([], None)
+
+    def search_kernel(self, args: tuple) -> object:
+        """``kernels.search`` bound to ``args`` (``jit.Kernel.bind``: their types checked once), for
+        every call with the same arrays: bound again only when one of them is another object (a
+        table grew or was cleared, the stack was reallocated)."""
+        arrays = [a for a in args if isinstance(a, np.ndarray)]
+        arrays += [a for t in args if isinstance(t, tuple) for a in t]
+        refs, kernel = self._bound
+        if len(refs) != len(arrays) or any(r() is not a for r, a in zip(refs, arrays, strict=True)):
+            kernel = k.search.bind(args)
+            self._bound = ([weakref.ref(a) for a in arrays], kernel)
+        return kernel
 
     def prepare(self, W: int, depth: int) -> None:
         """Frames for positions of ``W`` words, at least ``depth`` + 1 of them."""
@@ -241,6 +261,7 @@ class Stack:
             self.nmv = np.zeros(d, dtype=np.int64)
             self.idx = np.zeros(d, dtype=np.int64)
             self.last = np.zeros(d, dtype=np.int64)
+            self.swap = np.zeros(d * k.SWAP, dtype=np.int64)  # paired replies (kernels._pair_reply)
 
     def grow_moves(self) -> None:
         n = self.moves.shape[0] * 2
@@ -504,6 +525,8 @@ class Engine:
             "overwrites": counters.overwrite,
             "max_depth": counters.max_depth,
             "killer_cutoffs": counters.killer,
+            "paired_cutoffs": counters.paired,
+            "late_cutoffs": counters.late,
             "endgame_hits": counters.endgame,
             "table_entries": self.count,
         }
@@ -561,8 +584,8 @@ class Engine:
         s.bits[:W] = gaps
         s.hashes[0], s.hashes[1] = k.state_keys(s.bits, 0, W)
         s.mvbase[0] = 0
-        st = np.zeros(k.ST_SIZE, dtype=np.int64)
-        st[k.SP] = 0
+        st = s.st
+        st[:] = 0
         st[k.RES] = -1
         st[k.ORDER] = order
         st[k.PRUNE] = 1 if prune else 0
@@ -582,11 +605,10 @@ class Engine:
                     st[k.LIMIT] = self._n_limit()
                     st[k.PLIMIT] = self._p_limit()
                     st[k.FSHIFT] = self.fshift
-                    status = k.search(
-                        s.bits, W, (s.hashes, s.mvbase, s.nmv, s.idx, s.last),
-                        (s.moves, s.keys, s.chash), (s.counter, s.counter2, s.killer),
-                        (self.ptable, self.ntable, self.pfilt, egtab, egfilt), st, budget,
-                    )
+                    args = (s.bits, W, (s.hashes, s.mvbase, s.nmv, s.idx, s.last, s.swap),
+                            (s.moves, s.keys, s.chash), (s.counter, s.counter2, s.killer),
+                            (self.ptable, self.ntable, self.pfilt, egtab, egfilt), st, budget)
+                    status = s.search_kernel(args)(*args)
                 finally:
                     if gate is not None:
                         gate.leave(self, int(st[k.COUNT]) - ncount, int(st[k.PCOUNT]) - pcount)
