@@ -261,29 +261,33 @@ def _short(position: Position) -> str:
     return "{" + ",".join(map(str, g[:3])) + ",…," + str(g[-1]) + f"}} ({len(g)} generators)"
 
 
-def build(position: Position, deadline: float | None = None, memory: int | None = None) -> ShapeGraph:
+def build(position: Position, deadline: float | None = None, memory: int | None = None, *,
+          compiled: bool = True) -> ShapeGraph:
     """The shape graph of a position with g = 2 (see the module docstring); TimeoutError past
     ``deadline`` (a time.monotonic() value); :class:`~sylver.errors.TooLargeError` when the graph
-    would need more than ``memory`` bytes (estimated with ``BUILD_BYTES_PER_SHAPE`` and
-    ``BUILD_BYTES_PER_MOVE`` as it grows)."""
-    return build_union([position], deadline, memory)
+    would need more than ``memory`` bytes (estimated as it grows).  ``compiled=False``: built in
+    Python (the reference of the numba kernels)."""
+    return build_union([position], deadline, memory, compiled=compiled)
 
 
 def build_union(positions: list[Position], deadline: float | None = None,
-                memory: int | None = None) -> ShapeGraph:
+                memory: int | None = None, *, compiled: bool = True) -> ShapeGraph:
     """The union of the shape graphs of several positions with g = 2 (the first one's family is
     family 0): built once, each position's own graph is then :meth:`ShapeGraph.subgraph` (the
     positions after the even moves of a position share most of their families and shapes)."""
-    return union_builder(positions, memory).finish(deadline)
+    return union_builder(positions, memory, compiled=compiled).finish(deadline)
 
 
-def union_builder(positions: list[Position], memory: int | None = None) -> _Builder:
+def union_builder(positions: list[Position], memory: int | None = None, *,
+                  compiled: bool = True) -> _Builder:
     """The builder of :func:`build_union`, its families found: :meth:`_Builder.finish` builds the
-    graph, and a builder stopped by its deadline (TimeoutError) resumes where it stopped."""
+    graph, and a builder stopped by its deadline (TimeoutError) resumes where it stopped.  It explores
+    the shapes in numba kernels (:mod:`sylver.solver.shapekernels`), or with ``compiled=False`` in
+    Python (the reference: both give the same graph)."""
     for position in positions:
         if position.gcd != 2:
             raise ValueError(f"{position.braces()} has gcd {position.gcd}, not 2")
-    b = _Builder(positions[0], memory)
+    b = (_KernelBuilder if compiled else _Builder)(positions[0], memory)
     for position in positions[1:]:
         b.family(gap_mask(Position(x // 2 for x in position.generators)))
     b.explore_families()
@@ -325,16 +329,20 @@ class _Builder:
                 + max(self.moves, self.root_moves) * BUILD_BYTES_PER_MOVE
                 + self.even_moves * BUILD_BYTES_PER_EVEN_MOVE)
         if self.memory is not None and need > self.memory:
-            from sylver.errors import TooLargeError
-            from sylver.solver.engine import format_memory
+            self._too_large()
 
-            h = self.h
-            raise TooLargeError(
-                f"the shape graph of {_short(self.position)} needs more than {format_memory(self.memory)} "
-                f"({len(self.fam_gaps):,} families and {len(self.keys):,} shapes so far; "
-                f"S ÷ 2 has multiplicity {h.generators[0]} and {len(h.semigroup.gaps()) if h.generators != (1,) else 0} gaps): "
-                f"use a larger --memory (the scan gets half of it)"
-            )
+    def _too_large(self) -> None:
+        """Raise the TooLargeError of :meth:`too_large`."""
+        from sylver.errors import TooLargeError
+        from sylver.solver.engine import format_memory
+
+        h = self.h
+        raise TooLargeError(
+            f"the shape graph of {_short(self.position)} needs more than {format_memory(self.memory)} "
+            f"({len(self.fam_gaps):,} families and {self.found:,} shapes so far; "
+            f"S ÷ 2 has multiplicity {h.generators[0]} and {len(h.semigroup.gaps()) if h.generators != (1,) else 0} gaps): "
+            f"use a larger --memory (the scan gets half of it)"
+        )
 
     def family(self, gaps: int) -> int:
         f = self.fam_index.get(gaps)
@@ -393,15 +401,19 @@ class _Builder:
             self.children[i] = (sorted(same), down)
         self.too_large()
 
-    def graph(self) -> ShapeGraph:
-        """The graph, its shapes ordered by fewer gaps of E ÷ 2 first, then fewer legal odd moves
-        above the least anchor (so every move that keeps the height leads to an earlier shape), then
-        by the gap mask and the offsets: an order of the shapes themselves, not of how they were
-        found, so a position's graph and its :meth:`ShapeGraph.subgraph` of a union number its
-        shapes alike (a scan's checkpoint fits either); the families likewise (the first position's
-        first, then by gap mask)."""
-        keys = self.keys
-        # the families renumbered: the first position's first, then by gap mask
+    @property
+    def found(self) -> int:
+        """The shapes found so far."""
+        return len(self.keys)
+
+    @property
+    def explored(self) -> int:
+        """The shapes found so far whose moves are known."""
+        return len(self.keys) - len(self.todo)
+
+    def families_renumbered(self) -> tuple[list[int], list[int], list[list[tuple[int, int]]]]:
+        """The families in the graph's order, the first position's first, then by gap mask: the new
+        number of each family, and the gap masks and even moves in the new order."""
         F = len(self.fam_gaps)
         forder = [0] + sorted(range(1, F), key=lambda f: self.fam_gaps[f])
         fnew = [0] * F
@@ -409,7 +421,17 @@ class _Builder:
             fnew[old_f] = new_f
         fam_gaps = [self.fam_gaps[f] for f in forder]
         fam_even = [[(y, fnew[g]) for y, g in self.fam_even[f]] for f in forder]
-        keys = [(fnew[f], offsets) for f, offsets in keys]
+        return fnew, fam_gaps, fam_even
+
+    def graph(self) -> ShapeGraph:
+        """The graph, its shapes ordered by fewer gaps of E ÷ 2 first, then fewer legal odd moves
+        above the least anchor (so every move that keeps the height leads to an earlier shape), then
+        by the gap mask and the offsets: an order of the shapes themselves, not of how they were
+        found, so a position's graph and its :meth:`ShapeGraph.subgraph` of a union number its
+        shapes alike (a scan's checkpoint fits either); the families likewise (the first position's
+        first, then by gap mask)."""
+        fnew, fam_gaps, fam_even = self.families_renumbered()
+        keys = [(fnew[f], offsets) for f, offsets in self.keys]
 
         def key(i: int) -> tuple[int, int, int, int]:
             f, offsets = keys[i]
@@ -457,4 +479,179 @@ class _Builder:
             fam=fam, offsets=offs, T=T, same_ptr=same_ptr, same_idx=np.array(same_all, dtype=np.int32),
             down_ptr=down_ptr, down_j=down_j, down_idx=down_all, root=int(fam_root[0]),
             fam_index={g: i for i, g in enumerate(fam_gaps)},
+        )
+
+
+GRAPH_BYTES_PER_SHAPE = 120
+"""What the finished graph of :class:`_KernelBuilder` and its renumbering hold per shape (family,
+t, two row pointers, the order and its inverse, the offsets as a Python int in a list), about."""
+
+
+class _KernelBuilder(_Builder):
+    """:class:`_Builder` with the shapes explored by the numba kernels of
+    :mod:`sylver.solver.shapekernels` (the families are found in Python, as there: they are few).
+    Its shapes are rows of ``W`` 64-bit words; a stop by the deadline keeps the arrays, so
+    :meth:`finish` goes on where it stopped."""
+
+    def __init__(self, position: Position, memory: int | None) -> None:
+        super().__init__(position, memory)
+        self.arrays: dict[str, np.ndarray] | None = None
+        self.counts = np.zeros(4, dtype=np.int64)  # shapes found, explored, moves same, moves down
+        self.budget = 1024  # shapes explored per kernel call (adapted to about 0.1 s)
+
+    @property
+    def found(self) -> int:
+        return int(self.counts[0])
+
+    @property
+    def explored(self) -> int:
+        return int(self.counts[1])
+
+    def _start(self) -> None:
+        F = len(self.fam_gaps)
+        W = max(1, (max(self.fam_gaps).bit_length() + 63) // 64)
+        gaps = np.zeros((F, W), dtype=np.uint64)
+        for f, g in enumerate(self.fam_gaps):
+            for w in range(W):
+                gaps[f, w] = (g >> (64 * w)) & 0xFFFFFFFFFFFFFFFF
+        fe_ptr = np.zeros(F + 1, dtype=np.int64)
+        np.cumsum([len(e) for e in self.fam_even], out=fe_ptr[1:])
+        fe_child = np.array([g for e in self.fam_even for _y, g in e], dtype=np.int32)
+        cap = 1024
+        self.arrays = {
+            "fam_gaps": gaps,
+            "fam_T": np.array([max(g.bit_length() - 1, 0) for g in self.fam_gaps], dtype=np.int64),
+            "fe_ptr": fe_ptr, "fe_child": fe_child,
+            "key_fam": np.zeros(cap, dtype=np.int32), "key_off": np.zeros((cap, W), dtype=np.uint64),
+            "key_up": np.zeros(cap, dtype=np.int32), "table": np.zeros(2 * cap, dtype=np.int32),
+            "same_ptr": np.zeros(cap + 1, dtype=np.int64), "same_idx": np.zeros(4 * cap, dtype=np.int32),
+            "down_ptr": np.zeros(cap + 1, dtype=np.int64), "down_idx": np.zeros(4 * cap, dtype=np.int32),
+        }
+
+    def _room(self, shapes: int, same: int, down: int) -> None:
+        """Grow the arrays (doubling) to hold ``shapes`` shapes and the given moves."""
+        from sylver.solver import shapekernels as sk
+
+        a = self.arrays
+        assert a is not None
+        n = int(self.counts[0])
+        cap = a["key_fam"].shape[0]
+        if shapes > cap or 2 * shapes > a["table"].shape[0]:
+            while cap < shapes:
+                cap *= 2
+            for name in ("key_fam", "key_up", "key_off"):
+                old = a[name]
+                a[name] = np.zeros((cap, *old.shape[1:]), dtype=old.dtype)
+                a[name][:n] = old[:n]
+            for name in ("same_ptr", "down_ptr"):
+                old = a[name]
+                a[name] = np.zeros(cap + 1, dtype=old.dtype)
+                a[name][: old.shape[0]] = old
+            a["table"] = np.zeros(2 * cap, dtype=np.int32)
+            sk.rehash(a["key_fam"], a["key_off"], n, a["table"])
+        for name, need, used in (("same_idx", same, self.counts[2]), ("down_idx", down, self.counts[3])):
+            size = a[name].shape[0]
+            if need > size:
+                while size < need:
+                    size *= 2
+                old = a[name]
+                a[name] = np.zeros(size, dtype=old.dtype)
+                a[name][:used] = old[:used]
+
+    def explore_shapes(self, deadline: float | None, roots: list[int]) -> None:
+        from sylver.solver import shapekernels as sk
+
+        if self.arrays is None:
+            self._start()
+        a = self.arrays
+        assert a is not None
+        W = a["key_off"].shape[1]
+        self._room(int(self.counts[0]) + len(roots), 0, 0)
+        for f in roots:
+            buf = np.zeros(W, dtype=np.uint64)
+            buf[0] = 1
+            sk.add_shape(f, buf, a["key_fam"], a["key_off"], a["table"], self.counts)
+        while True:
+            started = time.monotonic()
+            status = sk.explore(a["fam_gaps"], a["fam_T"], a["fe_ptr"], a["fe_child"], a["key_fam"],
+                                a["key_off"], a["key_up"], a["table"], self.counts, a["same_ptr"],
+                                a["same_idx"], a["down_ptr"], a["down_idx"], self.budget)
+            took = time.monotonic() - started
+            if status == sk.DONE:
+                break
+            if status == sk.ROOM:  # room for the next shape's moves (at most 2 t + even moves new shapes)
+                f = int(a["key_fam"][self.counts[1]])
+                T = int(a["fam_T"][f])
+                ne = int(a["fe_ptr"][f + 1] - a["fe_ptr"][f])
+                self._room(int(self.counts[0]) + ne + 2 * T + 1, int(self.counts[2]) + ne + T,
+                           int(self.counts[3]) + T)
+            elif took < 0.05:
+                self.budget *= 2
+            elif took > 0.2 and self.budget > 64:
+                self.budget //= 2
+            self.too_large()
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"the shape graph of {self.position.braces()} was not built in time")
+        self.too_large()
+
+    def too_large(self) -> None:
+        if self.memory is None or self.arrays is None:
+            super().too_large()
+            return
+        held = sum(int(v.nbytes) for v in self.arrays.values())
+        moves = int(self.counts[2]) + max(int(self.counts[3]), self.root_moves)
+        need = (held + (int(self.counts[0]) + len(self.fam_gaps)) * GRAPH_BYTES_PER_SHAPE
+                + moves * 8 + self.even_moves * BUILD_BYTES_PER_EVEN_MOVE)
+        if need > self.memory:
+            self._too_large()
+
+    def graph(self) -> ShapeGraph:
+        """The graph in the order of :meth:`_Builder.graph` (the same graph)."""
+        from sylver.solver import shapekernels as sk
+
+        a = self.arrays
+        assert a is not None and self.counts[1] == self.counts[0]
+        fnew_list, fam_gaps, fam_even = self.families_renumbered()
+        fnew = np.array(fnew_list, dtype=np.int64)
+        F = len(self.fam_gaps)
+        by_gaps = sorted(range(F), key=lambda f: self.fam_gaps[f])
+        grank = np.empty(F, dtype=np.int64)
+        grank[by_gaps] = np.arange(F)
+        popcount = np.array([bin(g).count("1") for g in self.fam_gaps], dtype=np.int64)
+        K = int(self.counts[0])
+        kf = a["key_fam"][:K].astype(np.int64)
+        ko = a["key_off"][:K]
+        W = ko.shape[1]
+        # the key of _Builder.graph: gaps, odd moves above the least anchor, gap mask, offsets
+        order = np.lexsort((*(ko[:, w] for w in range(W)), grank[kf], a["key_up"][:K], popcount[kf]))
+        rank = np.empty(K, dtype=np.int64)
+        rank[order] = np.arange(K)
+        moves_same, moves_down = int(self.counts[2]), int(self.counts[3])
+        same_ptr = np.zeros(K + 1, dtype=np.int64)
+        down_ptr = np.zeros(K + 1, dtype=np.int64)
+        same_idx = np.empty(moves_same, dtype=np.int32)
+        down_j = np.empty(moves_down, dtype=np.int32)
+        down_idx = np.empty(moves_down, dtype=np.int32)
+        ok = sk.renumber(order, rank, a["same_ptr"], a["same_idx"], a["down_ptr"], a["down_idx"],
+                         same_ptr, same_idx, down_ptr, down_j, down_idx)
+        assert ok, "shape order is not topological"
+        fam = fnew[kf[order]].astype(np.int32)
+        fam_T = np.array([max(g.bit_length() - 1, 0) for g in fam_gaps], dtype=np.int32)
+        T = fam_T[fam]
+        ko = ko[order]
+        offs = ko[:, 0].tolist()
+        for w in range(1, W):
+            offs = [o | (int(v) << (64 * w)) for o, v in zip(offs, ko[:, w].tolist(), strict=True)]
+        is_root = ko[:, 0] == 1
+        for w in range(1, W):
+            is_root &= ko[:, w] == 0
+        fam_root = np.full(len(fam_gaps), -1, dtype=np.int64)
+        roots = np.flatnonzero(is_root)
+        fam_root[fam[roots]] = roots
+        assert (fam_root >= 0).all()
+        self.arrays = None  # the build's arrays are freed
+        return ShapeGraph(
+            position=self.position, fam_gaps=fam_gaps, fam_T=fam_T, fam_root=fam_root, fam_even=fam_even,
+            fam=fam, offsets=offs, T=T, same_ptr=same_ptr, same_idx=same_idx, down_ptr=down_ptr,
+            down_j=down_j, down_idx=down_idx, root=int(fam_root[0]), fam_index={g: i for i, g in enumerate(fam_gaps)},
         )

@@ -1,0 +1,71 @@
+"""The shape graph (Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 2, the
+Periodicity Theorem): the numba build (:mod:`sylver.solver.shapekernels`) against the Python build
+of :mod:`sylver.solver.shapes`, its reference: the same graph, shape for shape and move for move."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sylver import Position
+from sylver.errors import TooLargeError
+from sylver.solver.shapes import ShapeGraph, build, build_union, union_builder
+
+ARRAYS = ("fam", "T", "fam_T", "fam_root", "same_ptr", "same_idx", "down_ptr", "down_j", "down_idx")
+
+
+def assert_same_graph(a: ShapeGraph, b: ShapeGraph) -> None:
+    assert (a.shapes, a.families, a.edges) == (b.shapes, b.families, b.edges)
+    assert a.fam_gaps == b.fam_gaps and a.fam_even == b.fam_even and a.fam_index == b.fam_index
+    assert a.offsets == b.offsets and a.root == b.root
+    for name in ARRAYS:
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and np.array_equal(x, y), name
+    assert a.fingerprint() == b.fingerprint()
+
+
+@pytest.mark.parametrize("gens", [[8, 10, 22], [6, 16], [8, 14], [10, 16, 24], [2], [4, 6], [4, 134], [4, 262]],
+                         ids=lambda g: ",".join(map(str, g)))
+def test_kernel_build_is_the_python_build(gens: list[int]) -> None:
+    """{4,134} and {4,262}: t(S ÷ 2) = 65 and 129, gap masks and offsets of two and three 64-bit words."""
+    S = Position(gens)
+    assert_same_graph(build(S), build(S, compiled=False))
+
+
+def test_union_kernel_build_is_the_python_build() -> None:
+    kids = [Position([10, 12, 38]), Position([12, 14, 20]), Position([12, 16, 20, 38])]
+    assert_same_graph(build_union(kids), build_union(kids, compiled=False))
+    pair = [Position([8, 14]), Position([8, 10, 22])]
+    union = build_union(pair)
+    assert_same_graph(union, build_union(pair, compiled=False))
+    for p in pair:
+        assert_same_graph(union.subgraph(p), build(p, compiled=False))
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["kernel", "python"])
+def test_stopped_by_the_deadline_then_resumed(compiled: bool) -> None:
+    """A build stopped by its deadline goes on where it stopped, to the graph of a build in one go by
+    the other builder.  The kernels explore a batch of shapes before they look at the deadline, so
+    a build stopped again and again still gets on (the Python builder looks every 512 shapes found)."""
+    kids = [Position([10, 12, 38]), Position([12, 14, 20]), Position([12, 16, 20, 38])]
+    reference = build_union(kids, compiled=not compiled)
+    builder = union_builder(kids, compiled=compiled)
+    if compiled:
+        builder.budget = 256  # shapes explored between two looks at the deadline (adapted later)
+    seen = 0
+    for _ in range(3 if compiled else 1):
+        with pytest.raises(TimeoutError):
+            builder.finish(0.0)
+        assert seen < builder.explored < reference.shapes
+        seen = builder.explored
+    assert_same_graph(builder.finish(None), reference)
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["kernel", "python"])
+def test_stopped_by_memory(compiled: bool) -> None:
+    """Past its memory the build stops with TooLargeError (saying how far it got); with enough it
+    gives the graph."""
+    S = Position([10, 16, 24])
+    with pytest.raises(TooLargeError, match="shapes so far"):
+        build(S, memory=100_000, compiled=compiled)
+    assert_same_graph(build(S, memory=50_000_000, compiled=compiled), build(S, compiled=not compiled))
