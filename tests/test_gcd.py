@@ -1082,3 +1082,18 @@ def test_ctrl_c_stops_jobs_workers(tmp_path) -> None:
     assert "interrupted" in stdout and "Traceback" not in stderr
     assert took < 5, took
     assert _alive(pids) == []
+
+
+def test_short_reason_says_why_odd_moves_are_open() -> None:
+    """A short position's open odd moves are "not needed" only when a winning move was found; a
+    solve stopped by its time limit says they were left undecided."""
+    from sylver.solver.gcd import OddTail, _g2_reason
+
+    odd = OddTail(scanned_to=0, period_start=None, period_length=None, odd_winning_moves=(),
+                  complete=False, open_moves="53, 55")
+    pos = Position([12, 46])
+    stopped = _g2_reason(pos, "short", 109, odd, [14], None, False)
+    assert "except 53, 55, left undecided (the solve stopped before it decided them)" in stopped
+    assert "winning move was found" not in stopped
+    won = _g2_reason(pos, "short", 109, odd, [], Outcome.N, False)
+    assert "except 53, 55, not needed (a winning move was found first)" in won

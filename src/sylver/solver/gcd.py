@@ -813,8 +813,9 @@ def _g2_reason(
             f"short (S ÷ 2 is a quiet ender with t = {t_h}): no odd move above {t_h} can win "
             f"(Quiet End Theorem, {cite}, sec. 1); "
             + (f"the odd moves up to {t_h} were solved exactly" if odd.complete
-               else f"the odd moves up to {t_h} were solved exactly except {odd.open_moves}, not needed "
-               "(a winning move was found first)")
+               else f"the odd moves up to {t_h} were solved exactly except {odd.open_moves}, "
+               + ("not needed (a winning move was found first)" if outcome is Outcome.N
+                  else "left undecided (the solve stopped before it decided them)"))
         )
     else:
         if odd.period_length:
