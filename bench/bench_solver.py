@@ -18,7 +18,8 @@ the same time (the only comparison worth printing: figures published elsewhere r
 worktree is the one ``bench_startup.py`` keeps per commit (~/.cache/sylver-bench/<commit>), so a
 second A/B against the same commit reuses its compiled kernels (compiling them takes minutes).
 Before timing, the base worktree gets the endgame table (a copy of this tree's when the base reads
-the same format, else built there), as ``sylver warmup`` would; the output says which.
+the same format, else built there), then ``sylver warmup`` runs there (its kernels ahead of time, as
+an installed tree has them); the output says what each did.
 The published state counts of rudi-cilibrasi/sylver-coinage are printed for the search sizes only.
 """
 
@@ -197,6 +198,7 @@ def ab(ref: str, targets: list, repeat: int, jobs: int = 1) -> None:
     commit = subprocess.run(["git", "-C", str(tree), "log", "-1", "--format=%h %s"],
                             capture_output=True, text=True).stdout.strip()
     print(f"\n## the base's endgame table: {base_endgame(tree)}", flush=True)
+    print(f"## the base's kernels: {base_warmup(tree)}", flush=True)
     what = "least CPU seconds" if jobs == 1 else f"--jobs {jobs}, least wall-clock seconds"
     print(f"\n## A/B: this tree against {ref} ({commit[:70]}), {what} of {repeat} runs each, "
           "alternating (the base compiles its kernels first, once per commit)")
@@ -256,6 +258,22 @@ def base_endgame(tree: Path) -> str:
     subprocess.run([sys.executable, "-c", "from sylver.solver import endgame; endgame.ensure(say=print)"],
                    env=dict(os.environ, PYTHONPATH=str(tree / "src")), check=True)
     return f"built there in {time.perf_counter() - t:.0f} s (version {base['version']}, genus {base['genus']})"
+
+
+def base_warmup(tree: Path) -> str:
+    """Run ``sylver warmup`` in the ``--base`` worktree ``tree`` before any timing, so that the base
+    runs its kernels as an installed tree does (ahead of time where it builds them, else loaded from
+    numba's cache), not the JIT compiling inside the first run: minutes once per commit, seconds
+    after.  Returns what was done, for the output."""
+    if not (tree / "src" / "sylver" / "cli" / "warmup.py").is_file():
+        return "no `sylver warmup` in the base (it predates it): numba JIT, compiled in the untimed first runs"
+    t = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "sylver", "warmup"], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=str(tree / "src")))
+    if out.returncode != 0:
+        return f"`sylver warmup` failed there (exit {out.returncode}): {out.stderr.strip()[-200:]}"
+    aot = "ahead of time" if ("sylver-aot-" in out.stderr or "ahead of time already" in out.stderr) else "numba JIT"
+    return f"`sylver warmup` run there in {time.perf_counter() - t:.0f} s (solver kernels: {aot})"
 
 
 def scaling(targets: list, repeat: int, jobs: int) -> None:

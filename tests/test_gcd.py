@@ -884,7 +884,7 @@ def test_cli_kill_and_resume(tmp_path) -> None:
     import sys
     import time
 
-    limit = "100001"
+    limit = "300001"  # the scan runs ~60,000 x a CPU second: 100001 could end within the wait below
     args = ["solve", "6", "50", "94", "--no-store", "--odd-limit", limit, "--json"]
     code, out, err = cli(*args)
     assert code == 0, err

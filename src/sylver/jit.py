@@ -176,10 +176,8 @@ class Kernel:
                     self._dispatcher = numba.njit(**self.options)(self.py_func)
         return self._dispatcher
 
-    def bind(self, args: tuple[Any, ...]) -> Callable[..., Any]:
-        """What runs this kernel on ``args``, and on later calls with the same array objects (the
-        search's slices): its ahead-of-time form when ``args`` pass its type check, checked once
-        here instead of at every call (17 arrays: 30 us a call), else the kernel."""
+    def _aot_for(self, args: tuple[Any, ...]) -> Callable[..., Any] | None:
+        """The ahead-of-time form of this kernel when there is one and ``args`` pass its type check."""
         if _use_aot and self.aot is not None:
             if self._aot is None:
                 self.ahead_of_time  # noqa: B018 - looks for the module once
@@ -187,16 +185,18 @@ class Kernel:
                 func, accepts = self._aot
                 if accepts(args):
                     return func  # type: ignore[no-any-return]
-        return self
+        return None
+
+    def bind(self, args: tuple[Any, ...]) -> Callable[..., Any]:
+        """What runs this kernel on ``args``, and on later calls with the same array objects (the
+        search's slices): its ahead-of-time form when ``args`` pass its type check, checked once
+        here instead of at every call (17 arrays: 30 us a call), else the kernel."""
+        return self._aot_for(args) or self
 
     def __call__(self, *args: Any) -> Any:
-        if _use_aot and self.aot is not None:
-            if self._aot is None:
-                self.ahead_of_time  # noqa: B018 - looks for the module once
-            if self._aot:
-                func, accepts = self._aot
-                if accepts(args):
-                    return func(*args)
+        func = self._aot_for(args)
+        if func is not None:
+            return func(*args)
         if self._dispatcher is None and _budget and self.interpret and _small(args):
             return self.py_func(*args)
         return self.compiled()(*args)
