@@ -94,10 +94,12 @@ def _endgame() -> None:
 def _gcd() -> None:
     from sylver.position import Position
     from sylver.solver import solve
+    from sylver.solver.periodic import list_region
     from sylver.solver.shapes import build
 
     solve(Position([8, 10, 22]))  # g = 2: the periodicity scan (shape graph, scan and state kernels)
-    build(Position([6, 76]))  # 14,700 shapes: the shape graph kernels' tables grow (rehash)
+    # 14,700 shapes: the shape graph and base region kernels' tables grow (rehash)
+    list_region(build(Position([6, 76])))
     solve(Position([6, 9]))  # g = 3: a short position
 
 

@@ -671,50 +671,17 @@ class BaseRegion:
 
     @classmethod
     def of(cls, g: ShapeGraph, base_fn: Callable[[list[Position]], list[bool]],
-           deadline: float | None = None) -> BaseRegion:
-        """The base region of ``g``, its gcd-1 positions decided with ``base_fn``."""
-        Tmax = int(g.fam_T.max()) if g.families else 0
-        width = max(1, (Tmax - 1) // 2)
-        base = np.zeros((g.shapes, width), dtype=np.uint8)
-        mode = np.full((g.shapes, width), -1, dtype=np.int32)
-        which = np.full((g.shapes, width), -1, dtype=np.int32)
-        index = {(int(g.fam[s]), g.offsets[s]): s for s in range(g.shapes)}
-        # positions by their members below a bound past their Frobenius number (a Position is
-        # built once per distinct semigroup, not once per (shape, height))
-        wanted: dict[int, tuple[list[int], list[tuple[int, int]]]] = {}
-        for s in range(g.shapes):
-            if s % 256 == 0 and deadline is not None and time.monotonic() > deadline:
-                raise TimeoutError(f"the base region of {g.position.braces()} was not listed in time")
-            gaps = g.fam_gaps[int(g.fam[s])]
-            fam_gens = family_generators(gaps)
-            ds = _offsets(g.offsets[s])
-            for n in range(3, int(g.T[s]) + 1, 2):
-                i = (n - 3) // 2
-                even = gaps
-                for a in range(len(ds)):
-                    for b in range(a, len(ds)):
-                        y = n + ds[a] + ds[b]  # (a_a + a_b) / 2
-                        if (even >> y) & 1:
-                            even = close(even, y)
-                if even == gaps:
-                    mode[s, i] = -2
-                    continue
-                f2 = g.fam_index.get(even)
-                if f2 is not None and n > max(even.bit_length() - 1, 0):
-                    s2 = index.get((f2, reduce_offsets(g.offsets[s], even)))
-                    if s2 is not None:
-                        mode[s, i] = s2
-                        continue
-                gens = [*fam_gens, *(n + 2 * d for d in ds)]
-                # every number above n + F(E) + 1 is in <E, n>, F(E) = 2·t(E ÷ 2)
-                key = members(gens, n + 2 * gaps.bit_length() + 2)
-                wanted.setdefault(key, (gens, []))[1].append((s, i))
-        positions = [Position(gens) for gens, _ in wanted.values()]
+           deadline: float | None = None, *, compiled: bool = True) -> BaseRegion:
+        """The base region of ``g``, its gcd-1 positions decided with ``base_fn`` (one call, one
+        Position per distinct semigroup); listed by the numba kernel
+        :func:`~sylver.solver.shapekernels.base_region`, or with ``compiled=False`` by
+        :func:`list_region_python` (the reference: both list the same)."""
+        mode, which, reps = (list_region if compiled else list_region_python)(g, deadline)
+        positions = [g.concrete(s, n) for s, n in reps]
         values = [bool(v) for v in base_fn(positions)] if positions else []
-        for k, ((_gens, pairs), v) in enumerate(zip(wanted.values(), values, strict=True)):
-            for s, i in pairs:
-                base[s, i] = 1 if v else 0
-                which[s, i] = k
+        base = np.zeros(mode.shape, dtype=np.uint8)
+        solved = which >= 0
+        base[solved] = np.array(values, dtype=np.uint8)[which[solved]]
         return cls(base=base, mode=mode, which=which, positions=positions, values=values)
 
     def restrict(self, sub: ShapeGraph, base_fn: Callable[[list[Position]], list[bool]]) -> BaseRegion:
@@ -748,6 +715,117 @@ class BaseRegion:
                 positions.append(p)
                 values.append(bool(v))
         return BaseRegion(base=base, mode=mode, which=which, positions=positions, values=values)
+
+
+def _region_arrays(g: ShapeGraph) -> tuple[np.ndarray, np.ndarray]:
+    """``mode`` and ``which`` of :class:`BaseRegion` for ``g``, every entry -1: one row per shape, one
+    column per odd height 3 .. t(E ÷ 2) of the largest t."""
+    Tmax = int(g.fam_T.max()) if g.families else 0
+    width = max(1, (Tmax - 1) // 2)
+    return np.full((g.shapes, width), -1, dtype=np.int32), np.full((g.shapes, width), -1, dtype=np.int32)
+
+
+def _region_bound(g: ShapeGraph) -> int:
+    """A bound past the Frobenius number of every base-region position of ``g``: that of
+    <E, n + 2δ, …> is below n + F(E) + 2 (every odd number from there on is n plus an even member),
+    F(E) = 2·t(E ÷ 2) and n ≤ t(E ÷ 2) ≤ t, so 3·t + 2 with t the largest t(E ÷ 2) of the graph.  The
+    members up to it tell a position's semigroup (the same bound for all: the same semigroup met
+    in several families is one position)."""
+    Tmax = int(g.fam_T.max()) if g.families else 0
+    return 3 * Tmax + 2
+
+
+def list_region_python(g: ShapeGraph, deadline: float | None = None) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
+    """The listing of :meth:`BaseRegion.of` in Python (the reference of
+    :func:`~sylver.solver.shapekernels.base_region`): ``mode``, ``which``, and for each position to
+    solve (``which`` k) the (shape, height) where it is first met, shapes and heights in order.  The
+    positions are told apart by their members up to :func:`_region_bound` (one Position and one gcd-1
+    solve per distinct semigroup)."""
+    mode, which = _region_arrays(g)
+    bound = _region_bound(g)
+    index = {(int(g.fam[s]), g.offsets[s]): s for s in range(g.shapes)}
+    wanted: dict[int, int] = {}
+    reps: list[tuple[int, int]] = []
+    for s in range(g.shapes):
+        if s % 256 == 0 and deadline is not None and time.monotonic() > deadline:
+            raise TimeoutError(f"the base region of {g.position.braces()} was not listed in time")
+        gaps = g.fam_gaps[int(g.fam[s])]
+        fam_gens = family_generators(gaps)
+        ds = _offsets(g.offsets[s])
+        for n in range(3, int(g.T[s]) + 1, 2):
+            i = (n - 3) // 2
+            even = gaps
+            for a in range(len(ds)):
+                for b in range(a, len(ds)):
+                    y = n + ds[a] + ds[b]  # (a_a + a_b) / 2
+                    if (even >> y) & 1:
+                        even = close(even, y)
+            if even == gaps:
+                mode[s, i] = -2
+                continue
+            f2 = g.fam_index.get(even)
+            if f2 is not None and n > max(even.bit_length() - 1, 0):
+                s2 = index.get((f2, reduce_offsets(g.offsets[s], even)))
+                if s2 is not None:
+                    mode[s, i] = s2
+                    continue
+            key = members([*fam_gens, *(n + 2 * d for d in ds)], bound)
+            k = wanted.setdefault(key, len(reps))
+            if k == len(reps):
+                reps.append((s, n))
+            which[s, i] = k
+    return mode, which, reps
+
+
+REGION_SHAPES = 4096
+"""Shapes listed per call of the base-region kernel (between two looks at the deadline)."""
+
+
+def list_region(g: ShapeGraph, deadline: float | None = None) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
+    """:func:`list_region_python` with the numba kernel :func:`~sylver.solver.shapekernels.base_region`
+    (the same listing)."""
+    from sylver.solver import shapekernels as sk
+    from sylver.solver.shapes import int_words
+
+    mode, which = _region_arrays(g)
+    Tmax = int(g.fam_T.max()) if g.families else 0
+    W = Tmax // 64 + 1  # bits 0 .. Tmax: every gap and offset
+    bound = _region_bound(g)
+    WM = bound // 64 + 1
+    fam_gaps = int_words(g.fam_gaps, W)
+    fam_table = np.zeros(_pow2(2 * g.families), dtype=np.int32)
+    sk.rehash(np.zeros(g.families, dtype=np.int32), fam_gaps, g.families, fam_table)
+    offs = int_words(g.offsets, W)
+    shape_table = np.zeros(_pow2(2 * g.shapes), dtype=np.int32)
+    sk.rehash(g.fam, offs, g.shapes, shape_table)
+    fam_even = sk.even_members(fam_gaps, WM)
+    fam_T = g.fam_T.astype(np.int64)
+    T = g.T.astype(np.int64)
+    cap = _pow2(max(1024, 2 * mode.shape[1]))
+    key_mem = np.zeros((cap, WM), dtype=np.uint64)
+    key_rep = np.zeros((cap, 2), dtype=np.int64)
+    key_table = np.zeros(2 * cap, dtype=np.int32)
+    counts = np.zeros(1, dtype=np.int64)
+    s = 0
+    while s < g.shapes:
+        if deadline is not None and time.monotonic() > deadline:
+            raise TimeoutError(f"the base region of {g.position.braces()} was not listed in time")
+        s = sk.base_region(fam_gaps, fam_T, fam_table, fam_even, g.fam, offs, T, shape_table, s,
+                           min(s + REGION_SHAPES, g.shapes), mode, which, bound, key_mem, key_rep,
+                           key_table, counts)
+        if counts[0] + mode.shape[1] > cap:  # room for the keys of the next shape's heights
+            cap *= 2
+            key_mem = np.concatenate((key_mem, np.zeros_like(key_mem)))
+            key_rep = np.concatenate((key_rep, np.zeros_like(key_rep)))
+            key_table = np.zeros(2 * cap, dtype=np.int32)
+            sk.rehash(np.zeros(cap, dtype=np.int32), key_mem, int(counts[0]), key_table)
+    K = int(counts[0])
+    return mode, which, [(s, n) for s, n in key_rep[:K].tolist()]
+
+
+def _pow2(n: int) -> int:
+    """The least power of 2 ≥ n (and ≥ 2)."""
+    return 1 << max(1, (n - 1).bit_length())
 
 
 class Scan:

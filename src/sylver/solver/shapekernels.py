@@ -10,6 +10,9 @@ of them); the shapes found are numbered in the order found and kept in an open-a
 and explored in that order, so the moves of shape i are row i of two CSR arrays (moves keeping the
 height, sorted and without repeats; moves down by 2j, j = 1 .. t(E ÷ 2)).  The Python builder of
 :mod:`sylver.solver.shapes` is the reference: both give the same graph (tests/test_shapes.py).
+
+:func:`base_region` lists the base region of a finished graph (:class:`sylver.solver.periodic.BaseRegion`),
+with :func:`sylver.solver.periodic.list_region_python` as its reference (tests/test_base_region.py).
 """
 
 from __future__ import annotations
@@ -228,3 +231,158 @@ def renumber(order, rank, same_ptr, same_idx, down_ptr, down_idx,
         at_d += b - a
         new_down_ptr[new + 1] = at_d
     return True
+
+
+
+# -- the base region (sylver.solver.periodic.BaseRegion) ---------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _shift_or(words, s, top):  # pragma: no cover - compiled
+    """words |= words << s, the bits above ``top`` cleared (in place: the words are read from the
+    top down, each before it is written)."""
+    nw = words.shape[0]
+    q = s >> 6
+    r = np.uint64(s & 63)
+    for w in range(nw - 1, q - 1, -1):
+        v = words[w - q] << r
+        if r != 0 and w - q >= 1:
+            v |= words[w - q - 1] >> (np.uint64(64) - r)
+        words[w] |= v
+    tw = top >> 6
+    if tw < nw:
+        if (top & 63) != 63:
+            words[tw] &= (np.uint64(1) << np.uint64((top & 63) + 1)) - np.uint64(1)
+        for w in range(tw + 1, nw):
+            words[w] = 0
+
+
+@njit(cache=True)
+def even_members(fam_gaps, WM):  # pragma: no cover - compiled
+    """Row f: bit 2m set for each m < 32·``WM`` not a gap of E ÷ 2 (the members of E), ``WM`` words."""
+    F, W = fam_gaps.shape
+    out = np.zeros((F, WM), dtype=np.uint64)
+    for f in range(F):
+        for m in range(32 * WM):
+            if m < 64 * W and (fam_gaps[f, m >> 6] >> np.uint64(m & 63)) & np.uint64(1) != 0:
+                continue
+            out[f, (2 * m) >> 6] |= np.uint64(1) << np.uint64((2 * m) & 63)
+    return out
+
+
+@njit(cache=True)
+def base_region(fam_gaps, fam_T, fam_table, fam_even, fam, offs, T, shape_table, s_from, s_to,
+                mode, which, bound, key_mem, key_rep, key_table, counts):  # pragma: no cover - compiled
+    """List the base region of shapes ``s_from`` .. ``s_to`` - 1 (see :class:`~sylver.solver.periodic.
+    BaseRegion`; :func:`~sylver.solver.periodic.list_region_python` is the reference): ``mode[s, i]``
+    and ``which[s, i]`` for the odd heights n = 3 + 2i ≤ ``T[s]`` (both preset to -1).  A position
+    to solve with the gcd-1 solver is keyed by its members up to ``bound`` (past the Frobenius
+    number of every one): key k is ``key_mem[k]`` (the members' words) and ``key_rep[k]`` = (s, n),
+    its first (shape, height) in the order listed; ``counts[0]`` keys so far, found by
+    ``key_table`` (entries k + 1).  Returns the first shape not listed: ``s_to``, or a shape whose
+    heights might not fit in the key arrays (the caller grows them and calls again from there).
+
+    Family f: gap mask ``fam_gaps[f]`` (of E ÷ 2, W words), t(E ÷ 2) = ``fam_T[f]``, found by its gap
+    mask in ``fam_table`` (entries f + 1), the members of E ``fam_even[f]`` (see :func:`even_members`,
+    as wide as ``key_mem``); shape s: family ``fam[s]``, offsets ``offs[s]`` (W words), t ``T[s]``,
+    found by (family, offsets) in ``shape_table`` (entries s + 1)."""
+    W = fam_gaps.shape[1]
+    WM = key_mem.shape[1]
+    cap = key_rep.shape[0]
+    no_fam = np.zeros(fam_gaps.shape[0], dtype=np.int32)
+    no_key = np.zeros(cap, dtype=np.int32)
+    ds = np.empty(64 * W, dtype=np.int64)  # the offsets of the shape
+    kept = np.empty(64 * W, dtype=np.int64)
+    ev = np.empty(W, dtype=np.uint64)
+    buf = np.empty(W, dtype=np.uint64)
+    mem = np.empty(WM, dtype=np.uint64)
+    width = mode.shape[1]
+    for s in range(s_from, s_to):
+        if counts[0] + width > cap:
+            return s
+        f = fam[s]
+        Tf = T[s]
+        m = 0
+        for w in range(W):
+            v = offs[s, w]
+            b = 0
+            while v != 0:
+                if v & np.uint64(1):
+                    ds[m] = w * 64 + b
+                    m += 1
+                v >>= np.uint64(1)
+                b += 1
+        for n in range(3, Tf + 1, 2):
+            i = (n - 3) // 2
+            # the even part: E ÷ 2 closed under (a + a') / 2 for every two anchors a ≤ a'
+            for w in range(W):
+                ev[w] = fam_gaps[f, w]
+            for a in range(m):
+                for b in range(a, m):
+                    y = n + ds[a] + ds[b]
+                    if y > Tf or (ev[y >> 6] >> np.uint64(y & 63)) & np.uint64(1) == 0:
+                        continue
+                    for w in range(W):  # the members (bits 0 .. Tf), y added, closed under + y
+                        buf[w] = ~ev[w]
+                    buf[y >> 6] |= np.uint64(1) << np.uint64(y & 63)
+                    step = y
+                    while step <= Tf:
+                        _shift_or(buf, step, Tf)
+                        step <<= 1
+                    for w in range(W):
+                        ev[w] &= ~buf[w]
+            same = True
+            for w in range(W):
+                if ev[w] != fam_gaps[f, w]:
+                    same = False
+                    break
+            if same:
+                mode[s, i] = -2
+                continue
+            # the shape of family E' (the even part) at the same height, if E' is a family of the
+            # graph, n > t(E' ÷ 2), and the offsets that E' keeps make a shape of the graph
+            f2 = fam_table[_slot(0, ev, no_fam, fam_gaps, fam_table)] - 1
+            if f2 >= 0 and n > fam_T[f2]:
+                for w in range(W):
+                    buf[w] = 0
+                nk = 0
+                for a in range(m):
+                    d = ds[a]
+                    ok = True
+                    for b in range(nk):
+                        e = d - kept[b]
+                        if (ev[e >> 6] >> np.uint64(e & 63)) & np.uint64(1) == 0:
+                            ok = False
+                            break
+                    if ok:
+                        kept[nk] = d
+                        nk += 1
+                        buf[d >> 6] |= np.uint64(1) << np.uint64(d & 63)
+                s2 = shape_table[_slot(f2, buf, fam, offs, shape_table)] - 1
+                if s2 >= 0:
+                    mode[s, i] = s2
+                    continue
+            # solved with the gcd-1 solver: the members of <E, n + 2δ for each offset δ> up to bound
+            for w in range(WM):
+                mem[w] = fam_even[f, w]
+            _shift_or(mem, 0, bound)  # clears the bits above bound (| itself changes nothing)
+            for a in range(m):
+                x = n + 2 * ds[a]
+                if x > bound or (mem[x >> 6] >> np.uint64(x & 63)) & np.uint64(1) != 0:
+                    continue
+                step = x
+                while step <= bound:
+                    _shift_or(mem, step, bound)
+                    step <<= 1
+            slot = _slot(0, mem, no_key, key_mem, key_table)
+            k = key_table[slot] - 1
+            if k < 0:
+                k = counts[0]
+                for w in range(WM):
+                    key_mem[k, w] = mem[w]
+                key_rep[k, 0] = s
+                key_rep[k, 1] = n
+                key_table[slot] = k + 1
+                counts[0] = k + 1
+            which[s, i] = k
+    return s_to

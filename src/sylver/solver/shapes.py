@@ -76,6 +76,15 @@ def members(generators: list[int] | tuple[int, ...], bound: int) -> int:
     return m
 
 
+def int_words(values: list[int], W: int) -> np.ndarray:
+    """Row i: ``values[i]`` (below 2^(64·W)) as ``W`` 64-bit words, the least significant first (the
+    sets of the numba kernels)."""
+    out = np.empty((len(values), W), dtype=np.uint64)
+    for w in range(W):
+        out[:, w] = np.array([(v >> (64 * w)) & 0xFFFFFFFFFFFFFFFF for v in values], dtype=np.uint64)
+    return out
+
+
 def set_bits(mask: int) -> list[int]:
     """The positions of the 1 bits of ``mask``, least first."""
     out = []
@@ -510,10 +519,7 @@ class _KernelBuilder(_Builder):
     def _start(self) -> None:
         F = len(self.fam_gaps)
         W = max(1, (max(self.fam_gaps).bit_length() + 63) // 64)
-        gaps = np.zeros((F, W), dtype=np.uint64)
-        for f, g in enumerate(self.fam_gaps):
-            for w in range(W):
-                gaps[f, w] = (g >> (64 * w)) & 0xFFFFFFFFFFFFFFFF
+        gaps = int_words(self.fam_gaps, W)
         fe_ptr = np.zeros(F + 1, dtype=np.int64)
         np.cumsum([len(e) for e in self.fam_even], out=fe_ptr[1:])
         fe_child = np.array([g for e in self.fam_even for _y, g in e], dtype=np.int32)
