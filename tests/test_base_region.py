@@ -29,13 +29,20 @@ def _graph(positions: list[str]):
 
 
 def _same_listing(g) -> tuple:
-    mode, which, reps = list_region(g)
-    ref_mode, ref_which, ref_reps = list_region_python(g)
+    """Both listings of ``g``, checked equal: the kernel's positions (built from the semigroups found
+    by shapekernels.semigroups) have the generators and the Apéry set that Position's constructor
+    gives."""
+    mode, which, reps, positions = list_region(g)
+    ref_mode, ref_which, ref_reps, ref_positions = list_region_python(g)
     assert mode.dtype == ref_mode.dtype and which.dtype == ref_which.dtype
     assert np.array_equal(mode, ref_mode)
     assert np.array_equal(which, ref_which)
     assert reps == ref_reps
-    return mode, which, reps
+    assert positions == ref_positions
+    for p, q in zip(positions, ref_positions, strict=True):
+        assert np.array_equal(p.semigroup.apery_array(), q.semigroup.apery_array())
+        assert p.frobenius_number == q.frobenius_number and p.genus == q.genus
+    return mode, which, reps, positions
 
 
 @pytest.mark.parametrize("positions", GRAPHS, ids=lambda ps: "+".join(ps))
@@ -43,7 +50,7 @@ def test_kernel_lists_as_the_reference(positions: list[str]) -> None:
     """Every (shape, height): the same mode and the same position, numbered alike; each position
     listed once per distinct semigroup, at its first (shape, height)."""
     g = _graph(positions)
-    mode, which, reps = _same_listing(g)
+    mode, which, reps, positions_solved = _same_listing(g)
     assert (mode == -2).any() and (mode >= 0).any() and (which >= 0).any()  # all three kinds met
     # which is set exactly where the gcd-1 solver decides, inside each shape's base region
     heights = 3 + 2 * np.arange(mode.shape[1])
@@ -52,7 +59,7 @@ def test_kernel_lists_as_the_reference(positions: list[str]) -> None:
     # a position is met first at its own (shape, height), and distinct keys are distinct semigroups
     for k, (s, n) in enumerate(reps):
         assert which[s, (n - 3) // 2] == k
-    positions_solved = [g.concrete(s, n) for s, n in reps]
+    assert positions_solved == [g.concrete(s, n) for s, n in reps]
     assert len(set(positions_solved)) == len(positions_solved)
     if positions == GRAPHS[-1]:  # more than the kernel's first key arrays (1,024): they grew
         assert len(reps) > 1024

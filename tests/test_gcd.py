@@ -104,8 +104,9 @@ def test_union_build_resumes_after_a_deadline() -> None:
 
 def test_union_subgraph_is_the_own_graph() -> None:
     """The long positions after the even moves of {12,20,38} share one union graph: each one's
-    subgraph is its own graph, shape for shape and family for family (so a checkpoint fits either),
-    and the union's base region restricted to it is its own base region."""
+    subgraph is its own graph, shape for shape and family for family (so a checkpoint fits either;
+    its shapes found by the kernel as by the reference search), and the union's base region
+    restricted to it is its own base region."""
     from sylver.solver.periodic import BaseRegion
     from sylver.solver.shapes import build_union
 
@@ -126,6 +127,7 @@ def test_union_subgraph_is_the_own_graph() -> None:
         assert sub.fam_gaps == own.fam_gaps and sub.fam_even == own.fam_even and sub.root == own.root
         for name in ("fam", "T", "fam_T", "fam_root", "same_ptr", "same_idx", "down_ptr", "down_j", "down_idx"):
             assert np.array_equal(getattr(sub, name), getattr(own, name)), name
+        assert np.array_equal(sub.parent_index, union.subgraph(kid, compiled=False).parent_index)
         mine, theirs = BaseRegion.of(own, base), region.restrict(sub, base)
         assert np.array_equal(mine.mode, theirs.mode)
         solved = mine.mode == -1

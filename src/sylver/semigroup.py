@@ -171,6 +171,18 @@ class Semigroup:
         self.generators = tuple(g * x for x in kept)
         self._freeze(ap)
 
+    @classmethod
+    def _from_apery(cls, generators: tuple[int, ...], apery: np.ndarray) -> Semigroup:
+        """The semigroup of gcd 1 with these minimal generators (sorted) and this Apéry set w.r.t. the
+        smallest (int64), both computed elsewhere and trusted (the base-region kernel
+        :func:`sylver.solver.shapekernels.semigroups`, tested against the constructor)."""
+        new = cls.__new__(cls)
+        new._invariants = None
+        new.gcd = 1
+        new.generators = generators
+        new._freeze(apery)
+        return new
+
     @staticmethod
     def _new_apery(m: int, largest: int, g: int = 1) -> np.ndarray | list[int | None]:
         """An empty Apéry set w.r.t. m (of S ÷ g): int64 when every sum stays below 2^62."""

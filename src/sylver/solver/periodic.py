@@ -33,6 +33,7 @@ from numba import njit
 
 from sylver import jit
 from sylver.position import Position
+from sylver.semigroup import Semigroup
 from sylver.solver.shapes import (
     ShapeGraph,
     build,
@@ -676,8 +677,7 @@ class BaseRegion:
         Position per distinct semigroup); listed by the numba kernel
         :func:`~sylver.solver.shapekernels.base_region`, or with ``compiled=False`` by
         :func:`list_region_python` (the reference: both list the same)."""
-        mode, which, reps = (list_region if compiled else list_region_python)(g, deadline)
-        positions = [g.concrete(s, n) for s, n in reps]
+        mode, which, _reps, positions = (list_region if compiled else list_region_python)(g, deadline)
         values = [bool(v) for v in base_fn(positions)] if positions else []
         base = np.zeros(mode.shape, dtype=np.uint8)
         solved = which >= 0
@@ -735,12 +735,15 @@ def _region_bound(g: ShapeGraph) -> int:
     return 3 * Tmax + 2
 
 
-def list_region_python(g: ShapeGraph, deadline: float | None = None) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
+Listing = tuple[np.ndarray, np.ndarray, list[tuple[int, int]], list[Position]]
+"""``mode`` and ``which`` of :class:`BaseRegion`, and for each position to solve (``which`` k) the
+(shape, height) where it is first met (shapes and heights in order), and the position."""
+
+
+def list_region_python(g: ShapeGraph, deadline: float | None = None) -> Listing:
     """The listing of :meth:`BaseRegion.of` in Python (the reference of
-    :func:`~sylver.solver.shapekernels.base_region`): ``mode``, ``which``, and for each position to
-    solve (``which`` k) the (shape, height) where it is first met, shapes and heights in order.  The
-    positions are told apart by their members up to :func:`_region_bound` (one Position and one gcd-1
-    solve per distinct semigroup)."""
+    :func:`~sylver.solver.shapekernels.base_region`).  The positions are told apart by their members
+    up to :func:`_region_bound` (one Position and one gcd-1 solve per distinct semigroup)."""
     mode, which = _region_arrays(g)
     bound = _region_bound(g)
     index = {(int(g.fam[s]), g.offsets[s]): s for s in range(g.shapes)}
@@ -774,16 +777,18 @@ def list_region_python(g: ShapeGraph, deadline: float | None = None) -> tuple[np
             if k == len(reps):
                 reps.append((s, n))
             which[s, i] = k
-    return mode, which, reps
+    return mode, which, reps, [g.concrete(s, n) for s, n in reps]
 
 
 REGION_SHAPES = 4096
 """Shapes listed per call of the base-region kernel (between two looks at the deadline)."""
 
 
-def list_region(g: ShapeGraph, deadline: float | None = None) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
+def list_region(g: ShapeGraph, deadline: float | None = None) -> Listing:
     """:func:`list_region_python` with the numba kernel :func:`~sylver.solver.shapekernels.base_region`
-    (the same listing)."""
+    (the same listing); the positions are built from the semigroups that
+    :func:`~sylver.solver.shapekernels.semigroups` finds from their members (their minimal generators
+    and Apéry sets: no Python work per generator)."""
     from sylver.solver import shapekernels as sk
     from sylver.solver.shapes import int_words
 
@@ -820,7 +825,13 @@ def list_region(g: ShapeGraph, deadline: float | None = None) -> tuple[np.ndarra
             key_table = np.zeros(2 * cap, dtype=np.int32)
             sk.rehash(np.zeros(cap, dtype=np.int32), key_mem, int(counts[0]), key_table)
     K = int(counts[0])
-    return mode, which, [(s, n) for s, n in key_rep[:K].tolist()]
+    gen_ptr, gens, ap_ptr, aps = sk.semigroups(key_mem, K, bound)
+    aps.setflags(write=False)
+    gens_list = gens.tolist()
+    gp = gen_ptr.tolist()
+    positions = [Position._from_semigroup(Semigroup._from_apery(tuple(gens_list[gp[k] : gp[k + 1]]), ap))
+                 for k, ap in enumerate(np.split(aps, ap_ptr[1:-1]))] if K else []
+    return mode, which, [(s, n) for s, n in key_rep[:K].tolist()], positions
 
 
 def _pow2(n: int) -> int:

@@ -234,6 +234,34 @@ def renumber(order, rank, same_ptr, same_idx, down_ptr, down_idx,
 
 
 
+@njit(cache=True)
+def reachable(same_ptr, same_idx, down_ptr, down_idx, start):  # pragma: no cover - compiled
+    """The shapes reachable from shape ``start`` by the moves of a finished graph (True for each):
+    :meth:`sylver.solver.shapes.ShapeGraph._reachable` is the reference."""
+    K = same_ptr.shape[0] - 1
+    seen = np.zeros(K, dtype=np.bool_)
+    stack = np.empty(K, dtype=np.int64)
+    seen[start] = True
+    stack[0] = start
+    top = 1
+    while top > 0:
+        top -= 1
+        i = stack[top]
+        for e in range(same_ptr[i], same_ptr[i + 1]):
+            c = same_idx[e]
+            if not seen[c]:
+                seen[c] = True
+                stack[top] = c
+                top += 1
+        for e in range(down_ptr[i], down_ptr[i + 1]):
+            c = down_idx[e]
+            if not seen[c]:
+                seen[c] = True
+                stack[top] = c
+                top += 1
+    return seen
+
+
 # -- the base region (sylver.solver.periodic.BaseRegion) ---------------------------------------------
 
 
@@ -386,3 +414,55 @@ def base_region(fam_gaps, fam_T, fam_table, fam_even, fam, offs, T, shape_table,
                 counts[0] = k + 1
             which[s, i] = k
     return s_to
+
+
+@njit(cache=True)
+def semigroups(key_mem, K, bound):  # pragma: no cover - compiled
+    """The numerical semigroups of keys 0 .. K - 1 of :func:`base_region` (gcd 1; row k: the members
+    up to ``bound``, every number above it a member): the Apéry set of each w.r.t. its multiplicity m
+    (``aps[ap_ptr[k]:ap_ptr[k + 1]]``, entry r the least member ≡ r mod m) and its minimal generators,
+    sorted (``gens[gen_ptr[k]:gen_ptr[k + 1]]``): m, and each Apéry element other than 0 that is not
+    the sum of two others (Rosales and García-Sánchez, "Numerical Semigroups", Springer 2009, ch. 1:
+    the minimal generators are m and the minimal elements of Ap \\ {0} w.r.t. the order of S)."""
+    mult = np.empty(K, dtype=np.int64)
+    for k in range(K):
+        x = 1
+        while x <= bound and (key_mem[k, x >> 6] >> np.uint64(x & 63)) & np.uint64(1) == 0:
+            x += 1
+        mult[k] = x
+    ap_ptr = np.zeros(K + 1, dtype=np.int64)
+    for k in range(K):
+        ap_ptr[k + 1] = ap_ptr[k] + mult[k]
+    aps = np.full(ap_ptr[K], -1, dtype=np.int64)
+    gen_ptr = np.zeros(K + 1, dtype=np.int64)
+    gens = np.empty(ap_ptr[K], dtype=np.int64)
+    for k in range(K):
+        m = mult[k]
+        a0 = ap_ptr[k]
+        aps[a0] = 0
+        left = m - 1
+        x = m + 1
+        while left > 0:
+            if x > bound or (key_mem[k, x >> 6] >> np.uint64(x & 63)) & np.uint64(1) != 0:
+                r = x % m
+                if aps[a0 + r] < 0:
+                    aps[a0 + r] = x
+                    left -= 1
+            x += 1
+        at = gen_ptr[k]
+        gens[at] = m
+        at += 1
+        for r in range(1, m):
+            w = aps[a0 + r]
+            minimal = True
+            for r1 in range(1, m):
+                r2 = (r - r1) % m
+                if r2 != 0 and aps[a0 + r1] + aps[a0 + r2] == w:
+                    minimal = False
+                    break
+            if minimal:
+                gens[at] = w
+                at += 1
+        gens[gen_ptr[k] : at] = np.sort(gens[gen_ptr[k] : at])
+        gen_ptr[k + 1] = at
+    return gen_ptr, gens[: gen_ptr[K]].copy(), ap_ptr, aps

@@ -191,14 +191,9 @@ class ShapeGraph:
         digest.update(",".join(map(str, self.offsets)).encode())
         return digest.digest()
 
-    def subgraph(self, position: Position) -> ShapeGraph:
-        """The shape graph of ``position`` (g = 2, its family in this graph): the shapes reachable
-        from its own (offsets {0}), which are those that :func:`build` finds (a shape's moves depend
-        on the shape only), numbered in the same order, its family first."""
-        f0 = self.fam_index[gap_mask(Position(x // 2 for x in position.generators))]
-        K = self.shapes
-        seen = np.zeros(K, dtype=bool)
-        start = int(self.fam_root[f0])
+    def _reachable(self, start: int) -> np.ndarray:
+        """The shapes reachable from shape ``start`` (a breadth-first search in numpy)."""
+        seen = np.zeros(self.shapes, dtype=bool)
         seen[start] = True
         frontier = np.array([start], dtype=np.int64)
         while frontier.size:
@@ -208,6 +203,23 @@ class ShapeGraph:
             nxt = nxt[~seen[nxt]]
             seen[nxt] = True
             frontier = nxt
+        return seen
+
+    def subgraph(self, position: Position, *, compiled: bool = True) -> ShapeGraph:
+        """The shape graph of ``position`` (g = 2, its family in this graph): the shapes reachable
+        from its own (offsets {0}), which are those that :func:`build` finds (a shape's moves depend
+        on the shape only), numbered in the same order, its family first.  The shapes reachable are
+        found by the numba kernel :func:`~sylver.solver.shapekernels.reachable`, or with
+        ``compiled=False`` by :meth:`_reachable` (the reference)."""
+        from sylver.solver import shapekernels as sk
+
+        f0 = self.fam_index[gap_mask(Position(x // 2 for x in position.generators))]
+        K = self.shapes
+        start = int(self.fam_root[f0])
+        if compiled:
+            seen = sk.reachable(self.same_ptr, self.same_idx, self.down_ptr, self.down_idx, start)
+        else:
+            seen = self._reachable(start)
         keep = np.flatnonzero(seen)
         new = np.full(K, -1, dtype=np.int64)
         new[keep] = np.arange(keep.size)
