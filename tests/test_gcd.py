@@ -8,6 +8,7 @@ bench/bench_gcd.py."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pytest
@@ -455,6 +456,88 @@ def test_cheap_winning_is_proven_and_a_cut_decides_nothing(monkeypatch) -> None:
     ctx = context()
     _cheap_winning([long], ctx, 2001)
     assert long not in ctx.verdicts
+
+
+def _context() -> Any:
+    from sylver.solver.gcd import Context
+
+    return Context(odd_limit=2001, deadline=None, memory=1 << 30, store=None, jobs=1, cluster=None,
+                   progress=None, checkpoint_dir=None)
+
+
+def test_long_first_without_a_scan(monkeypatch) -> None:
+    """One winning move of a long position is looked for without a scan first: {12,40,42,46} (a long
+    child of {12,40,46}) is N by an odd move found by the gcd-1 solver alone, no shape graph built;
+    the position after it is P (checked on its own)."""
+    from sylver.solver import gcd
+
+    def no_scan(*_a: object, **_k: object) -> None:
+        raise AssertionError("a scan was started")
+
+    monkeypatch.setattr(gcd, "_scan_for", no_scan)
+    long = Position([12, 40, 42, 46])
+    assert not gcd._quiet(gcd._half(long))
+    ctx = _context()
+    v = gcd.solve_g2(long, ctx, full=False, limit=2001)
+    assert v.outcome is Outcome.N and len(v.winning) == 1 and v.winning[0] % 2 == 1
+    assert direct_p(long.play(v.winning[0]))
+    assert long in ctx.cheap_tried
+
+
+def test_cheap_look_made_once_unless_cut_by_the_caller(monkeypatch) -> None:
+    """A long position looked at without a scan for all of ``CHEAP_SECONDS`` (or to the end) is not
+    looked at again; one cut short by its caller's deadline is (the cut decides nothing)."""
+    import time
+
+    from sylver.solver import gcd
+
+    long = Position([12, 40, 46, 66])  # its least odd winning move, 207, is beyond 4·t(S ÷ 2)
+    ctx = _context()
+    monkeypatch.setattr(gcd, "CHEAP_SECONDS", 0.0)
+    assert gcd._cheap_verdict(long, ctx, 2001) is None and long in ctx.cheap_tried
+    monkeypatch.setattr(gcd, "_cheap_move", lambda *_a: pytest.fail("looked at again"))
+    assert gcd._cheap_verdict(long, ctx, 2001) is None
+    monkeypatch.undo()
+    ctx = _context()
+    ctx.deadline = time.monotonic() + 0.05  # sooner than CHEAP_SECONDS
+    gcd._cheap_verdict(long, ctx, 2001)
+    assert long not in ctx.cheap_tried and long not in ctx.verdicts
+
+
+def test_known_win_and_killer_moves() -> None:
+    """A move whose position is already proven P in this call wins at once (odd: a gcd-1 result;
+    even: a verdict); the moves that won in positions sharing a generator are suggested first,
+    the most specific first, never an illegal one."""
+    from sylver.solver.gcd import Verdict, _killer_moves, _known_win, _note_win
+
+    ctx = _context()
+    s = Position([4, 46])
+    moves = [(5, s.play(5)), (6, s.play(6))]
+    assert _known_win(moves, ctx) is None
+    ctx.verdicts[Position([4, 6])] = Verdict(outcome=Outcome.P, winning=[], complete=True, method="short",
+                                             reason="")
+    assert _known_win(moves, ctx) == 6
+    ctx.gcd1[s.play(5)] = True
+    assert _known_win(moves, ctx) == 5
+    ctx = _context()
+    _note_win(Position([12, 40, 46, 68]), [74], ctx)
+    for y in (44, 50):
+        _note_win(Position([12, 40, 46, y]), [y + 1], ctx)
+    _note_win(Position([12, 40, 46, 56]), [24], ctx)  # (a bookkeeping test: 24 is never legal here)
+    # 74 won after 68, met once: first; 45 and 51 won after 12, 40, 46 only; 24 is illegal
+    assert _killer_moves(Position([12, 30, 40, 46, 68]), ctx) == [74, 45, 51]
+
+
+def test_solve_base_past_its_deadline() -> None:
+    """The gcd-1 solves of the engine stop at a deadline that has passed even when each would take
+    no time at all (a search checks its deadline only between its slices)."""
+    import time
+
+    from sylver.solver.periodic import solve_base
+
+    with pytest.raises(TimeoutError):
+        solve_base([Position([4, 6, 9])], deadline=time.monotonic() - 1.0)
+    assert solve_base([Position([4, 6, 9])], deadline=time.monotonic() + 60.0) == [direct_p(Position([4, 6, 9]))]
 
 
 def test_purge_forgets_only_new_unknown_verdicts() -> None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -59,6 +60,9 @@ CHEAP_SECONDS = 3.0
 """Seconds :func:`_cheap_winning` gives each long position to find a winning move without a scan."""
 CHEAP_ODD = 4
 """:func:`_cheap_winning` tries the odd moves x < CHEAP_ODD · t(S ÷ 2) of a long position S."""
+KILLERS = 8
+""":func:`_cheap_move` first tries at most this many of the moves that won in positions sharing a
+generator with the position (:func:`_killer_moves`)."""
 KEPT_UNIONS = 2
 """Union graphs (or stopped builders) kept across the attempts of :func:`_first_winning`."""
 SUB_SCAN_LIMIT = 2_001
@@ -174,6 +178,12 @@ class Context:
         self.kept: dict[frozenset[Position], Any] = {}
         """Union graphs, or their builders stopped by a deadline, kept for a later attempt at the same
         positions (:func:`_keep`)."""
+        self.killers: dict[int, Counter[int]] = {}
+        """For a number m: the winning moves found in positions with g = 2 that have m among their
+        generators, with how often (:func:`_killer_moves`)."""
+        self.cheap_tried: set[Position] = set()
+        """Long positions (g = 2) whose winning move was looked for without a scan, to the end or for
+        the whole of ``CHEAP_SECONDS`` (:func:`_cheap_verdict`): not looked for again."""
         self.peak_scan_bytes = 0
         self.deepening = False
         """True inside the iterative deepening of :func:`_first_winning` (the searches below it try
@@ -445,6 +455,10 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
         if short:
             odd = _short_odd_tail(position, h.frobenius_number, ctx)
         else:
+            if not full:  # one winning move: those found without a scan first
+                cheap = _cheap_verdict(position, ctx, limit)
+                if cheap is not None:
+                    return cheap
             scan, f = _scan_for(position, ctx)
             _run_scan(scan, ctx, limit, lambda: not scan.family_tail_complete(f) and (full or not scan.hits(f)))
             odd = _family_odd(scan, f, limit)
@@ -481,6 +495,7 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
                 reason=reason, probably_p=probably, odd_tail=odd, short=short, losing_unknown=unknown_even,
                 full=full)
     ctx.verdicts[position] = v
+    _note_win(position, winning, ctx)
     _record(position, v, ctx)
     return v
 
@@ -564,6 +579,12 @@ def _first_winning(position: Position, h: Position, ctx: Context, limit: int | N
         todo = [(x, position.play(x), "odd") for x in odd_moves]
         todo += [(x, c, "short") for x, c in children if short[x]]
     todo += [(x, c, "long") for x, c in children if not short[x]]
+    won = _known_win([(x, c) for x, c, _ in todo], ctx)
+    if won is not None:
+        winning.append(won)
+        if won % 2:
+            decided[won] = True
+        return
     outer = ctx.deadline
     budget = FIRST_BUDGET
     kept = (len(ctx.scans), len(ctx.unions), len(ctx.union_groups))
@@ -645,14 +666,24 @@ def _cheap_winning(children: list[Position], ctx: Context, limit: int | None) ->
     winning move found (the position after it proven P) makes the child N (into ``ctx.verdicts``);
     a child cut by the budget is only left to the scan, never given a value (:func:`_purge`)."""
     for child in children:
-        if _known(child, ctx, False) is not None or not ctx.time_left():
-            continue
-        x = _cheap_move(child, ctx, limit)
-        if x is not None:
-            v = Verdict(outcome=Outcome.N, winning=[x], complete=False, method="search", short=False,
-                        reason=f"{x} wins: it leaves {child.play(x).braces()}, which is P", full=False)
-            ctx.verdicts[child] = v
-            _record(child, v, ctx)
+        if _known(child, ctx, False) is None:
+            _cheap_verdict(child, ctx, limit)
+
+
+def _cheap_verdict(position: Position, ctx: Context, limit: int | None) -> Verdict | None:
+    """The verdict N of a long position with g = 2 whose winning move :func:`_cheap_move` finds (into
+    ``ctx.verdicts``), or None; a position already looked at (``ctx.cheap_tried``) is not again."""
+    if position in ctx.cheap_tried or not ctx.time_left():
+        return None
+    x = _cheap_move(position, ctx, limit)
+    if x is None:
+        return None
+    v = Verdict(outcome=Outcome.N, winning=[x], complete=False, method="search", short=False,
+                reason=f"{x} wins: it leaves {position.play(x).braces()}, which is P", full=False)
+    ctx.verdicts[position] = v
+    _note_win(position, [x], ctx)
+    _record(position, v, ctx)
+    return v
 
 
 def _cheap_move(position: Position, ctx: Context, limit: int | None) -> int | None:
@@ -661,18 +692,26 @@ def _cheap_move(position: Position, ctx: Context, limit: int | None) -> int | No
     h = _half(position)
     outer = ctx.deadline
     cut_at = time.monotonic() + CHEAP_SECONDS
-    if outer is not None:
-        cut_at = min(cut_at, outer)
+    if outer is None or cut_at <= outer:
+        ctx.cheap_tried.add(position)  # to the end, or for all of its time: not again
+    else:
+        cut_at = outer
     before = set(ctx.verdicts)
     kept = (len(ctx.scans), len(ctx.unions), len(ctx.union_groups))
     saved = ctx.deepening
     ctx.deadline, ctx.deepening = cut_at, True
     try:
         evens = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
+        odds = [(x, position.play(x)) for x in range(3, CHEAP_ODD * h.frobenius_number, 2)]
+        won = _known_win([*evens, *odds], ctx)
+        if won is not None:
+            return won
         evens = sorted(((x, c) for x, c in evens if _quiet(_half(c))),
                        key=lambda m: (_half(m[1]).frobenius_number, m[0]))
-        moves = [*evens, *((x, position.play(x)) for x in range(3, CHEAP_ODD * h.frobenius_number, 2))]
-        for x, child in moves:
+        killers = [(x, position.play(x)) for x in _killer_moves(position, ctx)]
+        killers = [(x, c) for x, c in killers if x % 2 or _quiet(_half(c))]
+        tried = {x for x, _ in killers}
+        for x, child in [*killers, *((x, c) for x, c in [*odds, *evens] if x not in tried)]:
             if time.monotonic() >= cut_at:
                 break
             if (ctx.p_positions([child])[0] if x % 2 else
@@ -685,6 +724,45 @@ def _cheap_move(position: Position, ctx: Context, limit: int | None) -> int | No
         if time.monotonic() >= cut_at:
             _purge(ctx, before)
         _forget(ctx, *kept)
+    return None
+
+
+def _note_win(position: Position, winning: list[int], ctx: Context) -> None:
+    """Count the winning moves found in ``position`` (g = 2) for each of its generators
+    (``ctx.killers``)."""
+    for x in winning:
+        for m in position.generators:
+            ctx.killers.setdefault(m, Counter())[x] += 1
+
+
+def _killer_moves(position: Position, ctx: Context) -> list[int]:
+    """The legal moves of ``position`` (g = 2) that won most often in positions sharing a generator
+    with it, at most ``KILLERS``, by the share of the wins after each generator, summed (the "killer"
+    heuristic of game search: siblings and cousins in the tree, e.g. S + a and S + a + b + c, are
+    often won by the same reply to a)."""
+    score: dict[int, float] = {}
+    for m in position.generators:
+        won = ctx.killers.get(m)
+        if won:  # a generator met in few positions tells more than one met everywhere
+            total = sum(won.values())
+            for x, n in won.items():
+                score[x] = score.get(x, 0.0) + n / total
+    sg = position.semigroup
+    return [x for x in sorted(score, key=lambda x: (-score[x], x)) if x > 1 and x not in sg][:KILLERS]
+
+
+def _known_win(moves: list[tuple[int, Position]], ctx: Context) -> int | None:
+    """The first of these moves (x, the position after it) whose position is already proven P in
+    this call (by the search of a sibling or a cousin: positions recur in the tree, e.g. S + a + b
+    after a, b and after b, a), or recorded so in the store; None when there is none."""
+    for x, child in moves:
+        if x % 2:
+            if ctx.gcd1.get(child):
+                return x
+        else:
+            v = _known(child, ctx, False)
+            if v is not None and v.outcome is Outcome.P:
+                return x
     return None
 
 
@@ -718,7 +796,9 @@ def _decide_children(children: list[tuple[int, Position]], short: dict[int, bool
                 collect()
                 if not offered:  # those not decided in workers: one union graph for their scans
                     offered = True
-                    _offer_union([c for y, c in children if not short[y]], ctx)
+                    longs = [c for y, c in children if not short[y]]
+                    _cheap_winning(longs, ctx, limit)
+                    _offer_union(longs, ctx)
             try:
                 if not ctx.time_left():
                     raise TimeoutError

@@ -1554,7 +1554,9 @@ def solve_base(
         if p.is_terminal:  # {1}: the previous player named 1 and lost
             out.append(True)
             continue
-        left = None if deadline is None else max(deadline - time.monotonic(), 0.001)
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:  # a search checks its deadline only between slices
+            raise TimeoutError("time limit reached")
         try:
             sol = solve(p, first=True, memory=memory, time_limit=left)
         except SolveTimeout:
