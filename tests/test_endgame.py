@@ -99,7 +99,6 @@ class TestTable:
         (``kernels.eg_cached``) is a position of the table in its own slot with the table's outcome
         (and the reference solver's, for genus <= 13); searching with another table clears it."""
         from conftest import TEST_ENDGAME_GENUS
-
         from sylver.solver import kernels
 
         def fmix64(z: int) -> int:  # kernels._mix_key (murmur3's finaliser), which eg_hash is
