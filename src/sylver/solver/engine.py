@@ -245,6 +245,12 @@ class Stack:
         for a in (self.counter, self.counter2, self.killer, self.egcache):
             a[:] = 0
 
+    def endgame_cache_for(self, egtab: np.ndarray) -> None:
+        """Empty the endgame cache unless it holds outcomes of the endgame table ``egtab``."""
+        if self.egcache_for is not egtab:
+            self.egcache[:] = 0
+            self.egcache_for = egtab
+
     def search_kernel(self, args: tuple) -> object:
         """``kernels.search`` bound to ``args`` (``jit.Kernel.bind``: their types checked once), for
         every call with the same arrays: bound again only when one of them is another object (a
@@ -587,9 +593,7 @@ class Engine:
                 counters.endgame += 1
             return Outcome.P if k.eg_lookup(egtab, egfilt, efshift, gaps) else Outcome.N
         s = self.stack if stack is None else stack
-        if s.egcache_for is not egtab:
-            s.egcache[:] = 0
-            s.egcache_for = egtab
+        s.endgame_cache_for(egtab)
         s.prepare(W, genus + 2)
         W = s.W
         s.bits[:W] = gaps
