@@ -140,8 +140,7 @@ class TestSameAnswers:
             jit.use_aot(use)
             try:
                 ENGINE.clear()
-                for hints in (ENGINE.stack.counter, ENGINE.stack.counter2, ENGINE.stack.killer):  # the move-ordering hints
-                    hints[:] = 0
+                ENGINE.stack.clear_ordering()
                 results.append([(p, s.outcome, s.winning_moves, s.states, s.stats)
                                 for p in positions for s in [solve(p)]])
             finally:
@@ -164,7 +163,7 @@ class TestReleasesTheGil:
 
         monkeypatch.setattr(engine, "SLICE", 1 << 40)  # the whole search in one kernel call
         eng = engine.Engine()
-        eng.endgame()
+        eng.use_endgame = False  # the endgame table would leave 23,000 states, a few hundredths of a second
         gaps = root_gaps(Position("16,20,28,35,54"))  # P: 150,000 states, a tenth of a second or more
         entered, done = threading.Event(), threading.Event()
 

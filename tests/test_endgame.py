@@ -94,6 +94,44 @@ class TestTable:
             ENGINE.use_endgame = True
             ENGINE.set_endgame(endgame.build(TEST_ENDGAME_GENUS))
 
+    def test_endgame_cache_holds_the_table_outcomes(self, table20: endgame.EndgameTable) -> None:
+        """After searches with the genus-20 table, every word of the search's endgame cache
+        (``kernels.eg_cached``) is a position of the table in its own slot with the table's outcome
+        (and the reference solver's, for genus <= 13); searching with another table clears it."""
+        from conftest import TEST_ENDGAME_GENUS
+        from sylver.solver import kernels
+
+        def fmix64(z: int) -> int:  # kernels._mix_key (murmur3's finaliser), which eg_hash is
+            z = ((z ^ (z >> 33)) * 0xFF51AFD7ED558CCD) & (2**64 - 1)
+            z = ((z ^ (z >> 33)) * 0xC4CEB9FE1A85EC53) & (2**64 - 1)
+            return z ^ (z >> 33)
+
+        try:
+            ENGINE.set_endgame(table20)
+            ENGINE.clear()
+            for p in [Position("16,20,28,35,54"), Position("12,17")] + random_positions(10, 5, max_genus=40):
+                solve(p)
+            cache = ENGINE.stack.egcache
+            slots = np.flatnonzero(cache)
+            assert len(slots) > 1000
+            outcomes = set()
+            for slot in slots[:: max(1, len(slots) // 3000)]:
+                e = int(cache[slot])
+                w, p_bit = e & ~1, e & 1
+                assert 0 < w.bit_count() <= 20 and w < 2**63
+                assert fmix64(w) & (2**kernels.EGC_BITS - 1) == slot
+                assert p_bit == table20.is_p(w), w
+                if w.bit_count() <= 13:
+                    assert p_bit == (not reference.wins(frozenset(n for n in range(64) if (w >> n) & 1))), w
+                outcomes.add(p_bit)
+            assert outcomes == {0, 1}
+        finally:
+            ENGINE.set_endgame(endgame.build(TEST_ENDGAME_GENUS))
+        ENGINE.clear()
+        solve(Position("7,9"))
+        cache = ENGINE.stack.egcache
+        assert all(int(e).bit_count() <= TEST_ENDGAME_GENUS + 1 for e in cache[cache != 0])
+
 
 class TestFile:
     def test_save_and_read(self, table20: endgame.EndgameTable, tmp_path) -> None:

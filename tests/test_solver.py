@@ -209,8 +209,7 @@ class TestDifferential:
             runs = []
             for words in (natural, natural + 3):
                 ENGINE.clear()
-                for hints in (ENGINE.stack.counter, ENGINE.stack.counter2, ENGINE.stack.killer):
-                    hints[:] = 0
+                ENGINE.stack.clear_ordering()
                 counters = Counters()
                 runs.append((ENGINE.outcome(root_gaps(p, words), counters=counters), counters.expanded))
             assert runs[0] == runs[1], (p, runs)

@@ -225,6 +225,8 @@ class Stack:
         self.counter = np.zeros(MAX_FROBENIUS + 1, dtype=np.int16)  # moves <= 16383: 2 bytes each
         self.counter2 = np.zeros(k.C2MASK + 1, dtype=np.int16)  # 128 KB: leaves the L2 to the P filter
         self.killer = np.zeros(MAX_FROBENIUS + 3, dtype=np.int16)  # by depth (at most genus + 2)
+        self.egcache = np.zeros(1 << k.EGC_BITS, dtype=np.uint64)  # kernels.eg_cached
+        self.egcache_for: np.ndarray | None = None  # the endgame table whose outcomes it holds
         self.depth = 0
         self.W = 0
         self.bits = np.zeros(0, dtype=np.uint64)
@@ -236,6 +238,18 @@ class Stack:
         self.swap = np.zeros(0, dtype=np.int64)
         self.st = np.zeros(k.ST_SIZE, dtype=np.int64)  # the search's state (``kernels.search``)
         self._bound: tuple[list[weakref.ref], object] = ([], None)
+
+    def clear_ordering(self) -> None:
+        """Forget what orders the search (the hints and the endgame cache), so that a search
+        expands exactly what the same search from a fresh process would (tests compare counts)."""
+        for a in (self.counter, self.counter2, self.killer, self.egcache):
+            a[:] = 0
+
+    def endgame_cache_for(self, egtab: np.ndarray) -> None:
+        """Empty the endgame cache unless it holds outcomes of the endgame table ``egtab``."""
+        if self.egcache_for is not egtab:
+            self.egcache[:] = 0
+            self.egcache_for = egtab
 
     def search_kernel(self, args: tuple) -> object:
         """``kernels.search`` bound to ``args`` (``jit.Kernel.bind``: their types checked once), for
@@ -579,6 +593,7 @@ class Engine:
                 counters.endgame += 1
             return Outcome.P if k.eg_lookup(egtab, egfilt, efshift, gaps) else Outcome.N
         s = self.stack if stack is None else stack
+        s.endgame_cache_for(egtab)
         s.prepare(W, genus + 2)
         W = s.W
         s.bits[:W] = gaps
@@ -606,7 +621,7 @@ class Engine:
                     st[k.PLIMIT] = self._p_limit()
                     st[k.FSHIFT] = self.fshift
                     args = (s.bits, W, (s.hashes, s.mvbase, s.nmv, s.idx, s.last, s.swap),
-                            (s.moves, s.keys, s.chash), (s.counter, s.counter2, s.killer),
+                            (s.moves, s.keys, s.chash, s.egcache), (s.counter, s.counter2, s.killer),
                             (self.ptable, self.ntable, self.pfilt, egtab, egfilt), st, budget)
                     status = s.search_kernel(args)(*args)
                 finally:

@@ -37,7 +37,9 @@ Expanding a position (counted in ``stats``):
   once; if both are, naming either lets the opponent name the other, so neither is generated;
 * pass 1 computes the children, largest move first, ``CHUNK`` at a time with their P-filter words
   prefetched, and stops at the first child that is {2,3} (``TERMINAL``) or stored as P
-  (``TT_HIT``): the position is N;
+  (``TT_HIT``): the position is N.  A child of at most ``EG_GENUS`` gaps is decided by the endgame
+  table instead (``EG_HIT``), through the thread's endgame cache (``eg_cached``), which decides it
+  when it is generated;
 * pass 2 (no child known P) drops the children stored as N and, with pruning on, the children that
   are enders with t > 1 (``ENDER``): N by strategy stealing (sec. 1).  An ender is a position where
   every gap n with t/2 < n < t has t - n in S (the weak antisymmetry principle of sec. 3
@@ -752,6 +754,40 @@ def eg_has(egtab, egfilt, efshift, c0, hk):  # pragma: no cover - compiled
         i = (i + 1) & mask
 
 
+EGC_BITS = 14
+"""log2 of the slots of a search thread's endgame cache (``eg_cached``): 16384 words, 128 KiB."""
+EGC_MASK = np.uint64((1 << EGC_BITS) - 1)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def eg_cached(egc, c0, hk):  # pragma: no cover - compiled
+    """The outcome of the endgame-table position with gap word ``c0`` (hash ``hk = eg_hash(c0)``)
+    when the **endgame cache** ``egc`` holds it: 1 P, 0 N, -1 not there.  The cache is a small
+    direct-mapped table (a slot per low bits of hk) of gap words with the outcome in bit 0 (free:
+    0 is never a gap), in front of the endgame table: the same few thousand small positions are met
+    again and again (about 3 lookups in 4 hit it), and it stays in the L2 cache where the endgame
+    table's 4 MiB filter and 32 MiB of buckets do not.  A slot answers only for its own gap word, so
+    it is never wrong; the caller clears it when the endgame table changes."""
+    e = egc[np.int64(hk & EGC_MASK)]
+    if (e & EVEN) != c0:
+        return -1
+    return np.int64(e & U1)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def eg_has_cached(eg, c0, hk):  # pragma: no cover - compiled
+    """``eg_has`` through the endgame cache (``eg_cached``) of ``eg`` = (egtab, egfilt, efshift,
+    egg, egc): a position not there is looked up in the table and its outcome cached."""
+    egtab, egfilt, efshift, egg, egc = eg
+    i = np.int64(hk & EGC_MASK)
+    e = egc[i]
+    if (e & EVEN) == c0:
+        return (e & U1) != U0
+    p = eg_has(egtab, egfilt, efshift, c0, hk)
+    egc[i] = c0 | U1 if p else c0
+    return p
+
+
 @njit(cache=True, aot=f"({BITS}, {BITS}, int64, {BITS})")
 def eg_lookup(egtab, egfilt, efshift, gaps):  # pragma: no cover - compiled
     """1 when the position with gap set ``gaps`` (t < 64: one word, or more words all 0 but the
@@ -918,46 +954,89 @@ def _refuted(bits, coff, W, we, sp, x, last, hints, ptab, pfilt, fshift, pg, scr
     that last won against x, the one after the last two moves, the killer of its depth (``_learn``).
     ``late``: only the paired reply (``_next_child``).  For W > 2 the hints' results are computed in frame sp + 2, and
     only when it exists (``scratch``)."""
-    egtab, egfilt, efshift, egg = eg
     low = bits[coff] & np.uint64(12)
     if low == np.uint64(4) or low == np.uint64(8):
         return 2
     if we != 2 and not scratch:
         return 0
+    # the paired reply alone first: when it is there its position was found P (it refutes nearly always)
+    e = swap[sp * SWAP + (x & (SWAP - 1))]
+    hs = e & ((1 << SWAP_SHIFT) - 1) if (e >> SWAP_SHIFT) == x else 0
+    if _hint_legal(bits, coff, we, hs):
+        small, a, b = _hint_key(bits, coff, W, we, hs, eg, pfilt, fshift)
+        if _hint_p(small, a, b, eg, ptab, pfilt, fshift, pg):
+            return hs
+    if late:
+        return 0
+    # the other three: all their positions computed and their filter words requested first, so
+    # that the cache misses overlap, then looked up in order (a repeated hint is tried once)
     counter, counter2, killer = hints
-    for hint in range(-1, 3):
-        if hint == -1:
-            e = swap[sp * SWAP + (x & (SWAP - 1))]
-            h = e & ((1 << SWAP_SHIFT) - 1) if (e >> SWAP_SHIFT) == x else 0
-        elif late:
-            break
-        elif hint == 0:
-            h = np.int64(counter[x])
-        elif hint == 1:
-            h = np.int64(counter2[_pair(last[sp], x)]) if sp > 0 else 0
-        else:
-            h = np.int64(killer[sp + 1])
-        # 2 and 3 never win once the {2,3} rule did not
-        if h < 4 or (h >> 6) >= we or not ((bits[coff + (h >> 6)] >> np.uint64(h & 63)) & U1):
-            continue
-        if we == 2:
-            c0, c1 = child2(bits[coff], bits[coff + 1], h)
-            if c1 == U0 and eg_small(c0, egg):
-                if eg_has(egtab, egfilt, efshift, c0, eg_hash(c0)):
-                    return h
-                continue
-            hc, kc = keys2(c0, c1)
-        else:
-            play_into(bits, coff, coff + W, we, h)
-            c0 = bits[coff + W]
-            if eg_small(c0, egg) and eg_upper_zero(bits, coff + W, we):
-                if eg_has(egtab, egfilt, efshift, c0, eg_hash(c0)):
-                    return h
-                continue
-            hc, kc = state_keys(bits, coff + W, we)
-        if p_has(ptab, pfilt, fshift, hc, kc, pg):
-            return h
+    h0 = np.int64(counter[x])
+    h1 = np.int64(counter2[_pair(last[sp], x)]) if sp > 0 else 0
+    h2 = np.int64(killer[sp + 1])
+    if h0 == hs or not _hint_legal(bits, coff, we, h0):
+        h0 = 0
+    if h1 == hs or h1 == h0 or not _hint_legal(bits, coff, we, h1):
+        h1 = 0
+    if h2 == hs or h2 == h0 or h2 == h1 or not _hint_legal(bits, coff, we, h2):
+        h2 = 0
+    s0, a0, b0 = _hint_key(bits, coff, W, we, h0, eg, pfilt, fshift) if h0 != 0 else (0, U0, U0)
+    s1, a1, b1 = _hint_key(bits, coff, W, we, h1, eg, pfilt, fshift) if h1 != 0 else (0, U0, U0)
+    s2, a2, b2 = _hint_key(bits, coff, W, we, h2, eg, pfilt, fshift) if h2 != 0 else (0, U0, U0)
+    if h0 != 0 and _hint_p(s0, a0, b0, eg, ptab, pfilt, fshift, pg):
+        return h0
+    if h1 != 0 and _hint_p(s1, a1, b1, eg, ptab, pfilt, fshift, pg):
+        return h1
+    if h2 != 0 and _hint_p(s2, a2, b2, eg, ptab, pfilt, fshift, pg):
+        return h2
     return 0
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _hint_legal(bits, coff, we, h):  # pragma: no cover - compiled
+    """Whether hint h is worth trying at the gap set ``bits[coff:coff+we]``: a legal move, at least 4
+    (2 and 3 never win once the {2,3} rule did not; 0 is no hint)."""
+    return h >= 4 and (h >> 6) < we and ((bits[coff + (h >> 6)] >> np.uint64(h & 63)) & U1) != U0
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _hint_key(bits, coff, W, we, h, eg, pfilt, fshift):  # pragma: no cover - compiled
+    """The position after hint h from the gap set at ``bits[coff:coff+we]`` (of a frame of W words;
+    for W > 2 computed in the next frame): (1, its gap word, its endgame hash) when the endgame
+    table decides it (2 or 3 when the endgame cache knows it is N or P), else (0, hash, key); the
+    filter word to be read is requested (prefetched)."""
+    egtab, egfilt, efshift, egg, egc = eg
+    if we == 2:
+        c0, c1 = child2(bits[coff], bits[coff + 1], h)
+        small = c1 == U0 and eg_small(c0, egg)
+    else:
+        play_into(bits, coff, coff + W, we, h)
+        c0 = bits[coff + W]
+        small = eg_small(c0, egg) and eg_upper_zero(bits, coff + W, we)
+    if small:
+        hk = eg_hash(c0)
+        known = eg_cached(egc, c0, hk)
+        if known >= 0:
+            return 2 + known, c0, hk
+        _prefetch(egfilt, np.int64(hk >> np.uint64(efshift)))
+        return 1, c0, hk
+    if we == 2:
+        hc, kc = keys2(c0, c1)
+    else:
+        hc, kc = state_keys(bits, coff + W, we)
+    if fshift != 0:
+        _prefetch(pfilt, np.int64(kc >> np.uint64(fshift)))
+    return 0, hc, kc
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _hint_p(small, a, b, eg, ptab, pfilt, fshift, pg):  # pragma: no cover - compiled
+    """Whether the position of ``_hint_key`` = (small, a, b) is P: in the endgame table or stored."""
+    if small >= 2:
+        return small == 3
+    if small:
+        return eg_has_cached(eg, a, b)
+    return p_has(ptab, pfilt, fshift, a, b, pg)
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -1002,7 +1081,7 @@ CHUNK = 4
 """Children generated (and their P-filter words prefetched) before any of them is looked up."""
 
 
-@njit(cache=True, _nrt=False, nogil=True, aot=f"({BITS}, int64, Tuple(({BITS}, {INTS}, {INTS}, {INTS}, {INTS}, {INTS})), Tuple(({INTS}, {INTS}, {BITS})), "
+@njit(cache=True, _nrt=False, nogil=True, aot=f"({BITS}, int64, Tuple(({BITS}, {INTS}, {INTS}, {INTS}, {INTS}, {INTS})), Tuple(({INTS}, {INTS}, {BITS}, {BITS})), "
       f"UniTuple(int16[::1], 3), UniTuple({BITS}, 5), {INTS}, int64)")
 def search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no cover - compiled
     """The search (``_search``), inlined twice: for 2 words (t < 128, the commonest width) with
@@ -1072,8 +1151,8 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
     """Run the search from the state in ``st`` for about ``budget`` expansions.
 
     ``frames`` = (hashes, mvbase, nmv, idx, last, swap), one entry per depth (two in ``hashes``: the
-    hash and the key; ``SWAP`` in ``swap``: the paired replies, ``_pair_reply``); ``lists`` = (moves, keys, chash), the move lists of all frames end to end (``keys``:
-    their sort keys; ``chash``: hash and key of each child); ``hints`` = (counter, counter2, killer),
+    hash and the key; ``SWAP`` in ``swap``: the paired replies, ``_pair_reply``); ``lists`` = (moves, keys, chash, egc), the move lists of all frames end to end (``keys``:
+    their sort keys; ``chash``: hash and key of each child) and the thread's endgame cache (``eg_cached``); ``hints`` = (counter, counter2, killer),
     the move-ordering hints (see ``_learn``); ``tables`` = (ptab, ntab, pfilt, egtab, egfilt).
 
     Frame d holds its gap set in ``bits[d*W:(d+1)*W]``, its hash and key in ``hashes[2d:2d+2]``, the move that led
@@ -1095,11 +1174,11 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
     counting of the array arguments (atomic increments, a third of the time) is not emitted.
     """
     hashes, mvbase, nmv, idx, last, swap = frames
-    moves, keys, chash = lists
+    moves, keys, chash, egc = lists
     ptab, ntab, pfilt, egtab, egfilt = tables
     egg = st[EG_GENUS]
     efshift = st[EG_FSHIFT]
-    eg = (egtab, egfilt, efshift, egg)
+    eg = (egtab, egfilt, efshift, egg, egc)
     sp = st[SP]
     res = st[RES]
     order = st[ORDER]
@@ -1218,6 +1297,14 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                         wx = x
                         break
                     if small:
+                        known = eg_cached(egc, hc, kc)
+                        if known >= 0:
+                            st[EG_HIT] += 1
+                            if known == 1:
+                                win = True
+                                wx = x
+                                break
+                            continue
                         _prefetch(egfilt, np.int64(kc >> np.uint64(efshift)))
                     elif fshift != 0:
                         _prefetch(pfilt, np.int64(kc >> np.uint64(fshift)))
@@ -1238,7 +1325,7 @@ def _search(bits, W, frames, lists, hints, tables, st, budget):  # pragma: no co
                     kc = chash[2 * (base + c) + 1]
                     if keys[base + c] != 0:
                         st[EG_HIT] += 1
-                        if eg_has(egtab, egfilt, efshift, hc, kc):
+                        if eg_has_cached(eg, hc, kc):
                             win = True
                             wx = moves[base + c]
                             break
