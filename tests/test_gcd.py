@@ -8,6 +8,7 @@ bench/bench_gcd.py."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import numpy as np
@@ -1023,7 +1024,8 @@ def test_checkpoint_interval_checked(tmp_path, monkeypatch) -> None:
 @pytest.mark.parametrize("gens", [[8, 14], [10, 16, 24], [6, 16], [8, 18]], ids=str)
 def test_jobs_spread_long_children(gens: list[int], monkeypatch) -> None:
     """With --jobs 2 the long positions after the even moves are solved in worker processes; the
-    answer is that of --jobs 1."""
+    answer is that of --jobs 1, but for which reply the reason names against an even move when
+    several win (the killer moves found differ between processes): each one named is checked."""
     import sylver.executors
 
     one = solve(Position(gens), odd_limit=301, store=None, jobs=1).to_dict()
@@ -1037,10 +1039,18 @@ def test_jobs_spread_long_children(gens: list[int], monkeypatch) -> None:
     monkeypatch.setattr(sylver.executors, "make_executor", counting)
     two = solve(Position(gens), odd_limit=301, store=None, jobs=2).to_dict()
     assert pools and set(pools) == {2}
+    replies, shapes = [], []
     for d in (one, two):
         for key in ("seconds", "peak_bytes"):
             d.pop(key)
-    assert two == one
+        reason = d.pop("reason")
+        replies.append(dict(re.findall(r"(\d+) → (\d+)", reason)))
+        shapes.append(re.sub(r"→ \d+", "→ z", reason))
+    assert two == one and shapes[0] == shapes[1]
+    assert replies[0].keys() == replies[1].keys()
+    for y, z in replies[1].items():
+        if z != replies[0][y]:  # another winning reply: the position after it must be P
+            assert solve(Position([*gens, int(y), int(z)]), odd_limit=301, store=None).outcome is Outcome.P, (y, z)
 
 
 # -- --time-limit and Ctrl-C with --jobs: the workers are stopped ---------------------------------
