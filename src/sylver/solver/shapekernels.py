@@ -62,6 +62,22 @@ def _slot(f, buf, key_fam, key_off, table):  # pragma: no cover - compiled
         s = (s + 1) & mask
 
 
+@njit(cache=True, inline="always")
+def _unpack(row, W, out):  # pragma: no cover - compiled
+    """The positions of the set bits of the W words ``row`` into ``out``, increasing; their number."""
+    m = 0
+    for w in range(W):
+        v = row[w]
+        b = 0
+        while v != 0:
+            if v & np.uint64(1):
+                out[m] = w * 64 + b
+                m += 1
+            v >>= np.uint64(1)
+            b += 1
+    return m
+
+
 @njit(cache=True)
 def add_shape(f, buf, key_fam, key_off, table, counts):  # pragma: no cover - compiled
     """The index of shape (f, buf), added (as shape counts[0]) if it is new; the arrays have room."""
@@ -118,16 +134,7 @@ def explore(fam_gaps, fam_T, fe_ptr, fe_child, key_fam, key_off, key_up, table, 
         if (counts[0] + grow > cap or 2 * (counts[0] + grow) > table.shape[0]
                 or counts[2] + ne + T > same_idx.shape[0] or counts[3] + T > down_idx.shape[0]):
             return ROOM
-        m = 0
-        for w in range(W):
-            v = key_off[i, w]
-            b = 0
-            while v != 0:
-                if v & np.uint64(1):
-                    od[m] = w * 64 + b
-                    m += 1
-                v >>= np.uint64(1)
-                b += 1
+        m = _unpack(key_off[i], W, od)
         nk = 0
         # even moves 2y: the family <E, 2y>, the offsets it makes redundant dropped
         for e in range(fe_ptr[f], fe_ptr[f + 1]):
@@ -330,16 +337,7 @@ def base_region(fam_gaps, fam_T, fam_table, fam_even, fam, offs, T, shape_table,
             return s
         f = fam[s]
         Tf = T[s]
-        m = 0
-        for w in range(W):
-            v = offs[s, w]
-            b = 0
-            while v != 0:
-                if v & np.uint64(1):
-                    ds[m] = w * 64 + b
-                    m += 1
-                v >>= np.uint64(1)
-                b += 1
+        m = _unpack(offs[s], W, ds)
         for n in range(3, Tf + 1, 2):
             i = (n - 3) // 2
             # the even part: E ÷ 2 closed under (a + a') / 2 for every two anchors a ≤ a'
