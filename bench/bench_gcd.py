@@ -43,9 +43,10 @@ ODD_LIMIT = {"12,46": 20_001, "12,58": 20_001}
 """--odd-limit of a `solvefirst` target other than 2,001: {12,46}'s short child {12,40,46} needs
 {8,12,46} N, whose only winning move 42 leaves {8,12,42,46}, P with a period certified at x = 6,557
 (the family {8,12,8n+2,8n+6} of sec. 2, n = 5)."""
-MEMORY = {"12,32,62": "4G"}
+MEMORY = {"12,32,62": "4G", "12,58": "4G"}
 """--memory of a target (default 1G): {12,32,62} builds large union graphs of the long positions after
-its even moves (peak RSS 5.4 GB on 23 November); the budget bounds each graph at half of it."""
+its even moves (peak RSS 5.4 GB on 23 November); the budget bounds each graph at half of it.  {12,58}
+meets {12,44,52,58}, whose own graph passes 512M (993 families, 669,342 shapes and counting)."""
 
 
 def _one(position: str, kind: str, odd_limit: int | None, jobs: int, checkpoint: str | None = None) -> dict:
@@ -84,7 +85,8 @@ def _one(position: str, kind: str, odd_limit: int | None, jobs: int, checkpoint:
         out.update(certified=cert["outcome"], open_moves=cert.get("open_moves", {}), nodes=len(cert["nodes"]),
                    records=len(cert["periodic"]) + ("root_periodic" in cert))
     elif kind == "solvefirst":
-        sol = solve(p, first=True, odd_limit=odd_limit or 2001, jobs=jobs, store=None)
+        sol = solve(p, first=True, odd_limit=odd_limit or 2001, jobs=jobs, store=None,
+                    memory=MEMORY.get(position, "1G"))
         out.update(outcome=sol.verdict, winning_moves=list(sol.winning_moves), complete=sol.complete,
                    odd_tail=sol.odd_tail.to_dict() if sol.odd_tail else None, reason=sol.reason,
                    scan_bytes=sol.peak_bytes)
@@ -193,8 +195,12 @@ def run_child(position: str, kind: str, odd_limit: int | None, jobs: int, checkp
         args += ["--odd-limit", str(odd_limit)]
     if checkpoint is not None:
         args += ["--checkpoint", checkpoint]
-    out = subprocess.run(args, stdout=subprocess.PIPE, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    out = subprocess.run(args, stdout=subprocess.PIPE, text=True, check=False)
+    lines = out.stdout.strip().splitlines()
+    try:
+        return json.loads(lines[-1])
+    except (IndexError, json.JSONDecodeError):  # killed, or crashed before it could say why
+        return {"position": position, "kind": kind, "error": f"the target's process ended with exit code {out.returncode}"}
 
 
 def main() -> None:
@@ -217,7 +223,11 @@ def main() -> None:
                     "resume from them (a resumed run's CPU seconds are those since resuming)")
     ns = ap.parse_args()
     if ns.one:
-        print(json.dumps(_one(ns.one, ns.kind, ns.odd_limit, ns.jobs, ns.checkpoint)))
+        try:
+            print(json.dumps(_one(ns.one, ns.kind, ns.odd_limit, ns.jobs, ns.checkpoint)))
+        except Exception as exc:  # a row that says what failed; the other targets still run
+            print(json.dumps({"position": ns.one, "kind": ns.kind, "error": f"{type(exc).__name__}: {exc}"}))
+            sys.exit(1)
         return
     print(f"# gcd > 1 benchmark, {time.strftime('%Y-%m-%d %H:%M:%S')}, {cpu_model()}, {load()}")
     rows = []
@@ -234,6 +244,9 @@ def main() -> None:
         r = run_child(position, kind, limit, jobs, ns.checkpoint)
         r["target"], r["paper"] = target, paper
         rows.append(r)
+        if "error" in r:
+            print(f"\n{{{position}}} ({kind}): paper: {paper}\n  FAILED: {r['error']}; {load()}")
+            continue
         if ns.certificates:
             target = None  # the targets are the solves'
         met = "" if target is None else ("  MET" if r["seconds"] <= target else "  NOT MET")

@@ -619,6 +619,34 @@ def test_many_generators_refused_by_the_memory_budget() -> None:
     assert code == 2 and "needs more than" in err and "(60 generators)" in err
 
 
+@pytest.mark.parametrize("first", [False, True], ids=["full", "first"])
+def test_graph_too_large_below_the_root_leaves_the_move_open(first: bool, monkeypatch) -> None:
+    """A long position below the root whose shape graph would pass the memory budget leaves the move
+    to it undecided (the solve goes on, and says why), where it used to end the whole solve with
+    TooLargeError ({12,58} `--first` met {12,44,52,58} after 25 minutes); the root's own graph too
+    large is still the error.  {8,14} is P: its move 12 loses only to 10, which leaves the long
+    {8,10,12,14}; {6,16} is N by 4 and 7 without any long position."""
+    from sylver.errors import TooLargeError
+    from sylver.solver import gcd
+
+    tried = []
+
+    def too_large(position, ctx):
+        tried.append(position)
+        raise TooLargeError(f"the shape graph of {position.braces()} needs more than 1M (test)")
+
+    monkeypatch.setattr(gcd, "_scan_for", too_large)
+    sol = solve(Position([8, 14]), odd_limit=301, store=None, first=first)
+    assert sol.outcome is None and not sol.winning_moves and not sol.complete
+    assert "undecided even moves: 12" in sol.reason
+    assert "passing the memory budget" in sol.reason and "{8,10,12,14}" in sol.reason
+    assert tried == [Position([8, 10, 12, 14])]  # once: not tried again in the same solve
+    sol = solve(Position([6, 16]), odd_limit=301, store=None, first=first)
+    assert sol.outcome is Outcome.N and "memory budget" not in sol.reason
+    with pytest.raises(TooLargeError, match="needs more than 1M"):
+        solve(Position([8, 10, 22]), odd_limit=301, store=None, first=first)
+
+
 def test_damaged_checkpoint(tmp_path) -> None:
     """A damaged checkpoint file is reported (not silently replaced); an unwritable place too."""
     ck = tmp_path / "scans"

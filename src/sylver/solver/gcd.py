@@ -184,11 +184,16 @@ class Context:
         self.cheap_tried: set[Position] = set()
         """Long positions (g = 2) whose winning move was looked for without a scan, to the end or for
         the whole of ``CHEAP_SECONDS`` (:func:`_cheap_verdict`): not looked for again."""
+        self.too_large: dict[Position, str] = {}
+        """Long positions below the root whose shape graph would pass the scan's memory budget (with
+        the error's message): undecided in this call, not tried again (:func:`_scan_or_verdict`)."""
+        self.root: Position | None = None
+        """The position the user asked for (None in a worker): its own graph too large is an error."""
         self.peak_scan_bytes = 0
+        """The most memory the scans held at once (those dropped by :func:`_forget` included)."""
         self.deepening = False
         """True inside the iterative deepening of :func:`_first_winning` (the searches below it try
         their moves in turn)."""
-        """The most memory the scans held at once (those dropped by :func:`_forget` included)."""
 
     # -- gcd-1 positions -------------------------------------------------------------------------
     def p_positions(self, positions: list[Position]) -> list[bool]:
@@ -304,6 +309,29 @@ def _scan_for(position: Position, ctx: Context) -> tuple[Scan, int]:
                 deadline=ctx.deadline, region=region)
     ctx.scans.append(scan)
     return scan, 0
+
+
+def _scan_or_verdict(position: Position, ctx: Context, full: bool, limit: int | None) -> tuple[Scan, int] | Verdict:
+    """The scan of a long position (:func:`_scan_for`), or a verdict without one: with ``full``
+    false, N by a winning move found without a scan first (:func:`_cheap_verdict`); undecided when
+    its shape graph would pass the memory budget and it is not the root (a move leading there is
+    left open and the search goes on with the others, instead of the whole solve failing; the
+    root's own graph too large stays an error, TooLargeError, which says to give more ``--memory``)."""
+    from sylver.errors import TooLargeError
+
+    cheap = None if full else _cheap_verdict(position, ctx, limit)
+    if cheap is not None:
+        return cheap
+    why = ctx.too_large.get(position)
+    if why is None:
+        try:
+            return _scan_for(position, ctx)
+        except TooLargeError as exc:
+            if position == ctx.root:
+                raise
+            why = ctx.too_large[position] = str(exc)
+    return Verdict(outcome=None, winning=[], complete=False, method="periodicity", short=False, full=False,
+                   reason=f"long: not scanned, {why}; undecided")
 
 
 def _offer_union(children: list[Position], ctx: Context) -> None:
@@ -455,11 +483,10 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
         if short:
             odd = _short_odd_tail(position, h.frobenius_number, ctx)
         else:
-            if not full:  # one winning move: those found without a scan first
-                cheap = _cheap_verdict(position, ctx, limit)
-                if cheap is not None:
-                    return cheap
-            scan, f = _scan_for(position, ctx)
+            found = _scan_or_verdict(position, ctx, full, limit)
+            if isinstance(found, Verdict):
+                return found
+            scan, f = found
             _run_scan(scan, ctx, limit, lambda: not scan.family_tail_complete(f) and (full or not scan.hits(f)))
             odd = _family_odd(scan, f, limit)
             beyond = scan.scanned_to if scan.scanned_to > odd.scanned_to else None
@@ -1146,6 +1173,7 @@ def solve_any(
         checkpoint_dir=Path(checkpoint_dir) if checkpoint_dir is not None else None,
         search_limit=search_limit,
     )
+    ctx.root = position
     g = position.gcd
     if not position.is_empty:
         _check_range(position, g)
@@ -1180,6 +1208,9 @@ def solve_any(
         reason += f"; the paper states {known.outcome.value}" + (
             f" with winning moves {list(known.winning_moves)}" if known.winning_moves else ""
         ) + " (Sicherman, \"Theory and Practice of Sylver Coinage\", Integers 2002, sec. 2)"
+    if ctx.too_large and not v.complete:
+        reason += ("; not scanned, their shape graphs passing the memory budget (a larger --memory may "
+                   "decide them): " + ", ".join(p.braces() for p in ctx.too_large))
     sol = Solution(
         position=position, outcome=v.outcome, winning_moves=tuple(v.winning), complete=v.complete,
         frobenius_number=None, states=0, seconds=time.monotonic() - start,
