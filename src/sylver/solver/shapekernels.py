@@ -78,6 +78,28 @@ def _unpack(row, W, out):  # pragma: no cover - compiled
     return m
 
 
+@njit(cache=True, inline="always")
+def _reduce_offsets(ds, m, gaps, kept, buf):  # pragma: no cover - compiled
+    """The offsets ``ds[:m]`` (increasing) that the family with gap mask ``gaps`` (W words) keeps,
+    as a mask into ``buf``: an offset is kept when its difference with each one kept before it is a
+    gap (``shapes.reduce_offsets``); ``kept`` is scratch."""
+    for w in range(buf.shape[0]):
+        buf[w] = 0
+    nk = 0
+    for a in range(m):
+        d = ds[a]
+        ok = True
+        for b in range(nk):
+            e = d - kept[b]
+            if (gaps[e >> 6] >> np.uint64(e & 63)) & np.uint64(1) == 0:
+                ok = False
+                break
+        if ok:
+            kept[nk] = d
+            nk += 1
+            buf[d >> 6] |= np.uint64(1) << np.uint64(d & 63)
+
+
 @njit(cache=True)
 def add_shape(f, buf, key_fam, key_off, table, counts):  # pragma: no cover - compiled
     """The index of shape (f, buf), added (as shape counts[0]) if it is new; the arrays have room."""
@@ -139,20 +161,7 @@ def explore(fam_gaps, fam_T, fe_ptr, fe_child, key_fam, key_off, key_up, table, 
         # even moves 2y: the family <E, 2y>, the offsets it makes redundant dropped
         for e in range(fe_ptr[f], fe_ptr[f + 1]):
             g = fe_child[e]
-            for w in range(W):
-                buf[w] = 0
-            nkept = 0
-            for a in range(m):
-                d = od[a]
-                ok = True
-                for b in range(nkept):
-                    if _bit(fam_gaps, g, d - kept[b]) == 0:
-                        ok = False
-                        break
-                if ok:
-                    kept[nkept] = d
-                    nkept += 1
-                    buf[d >> 6] |= np.uint64(1) << np.uint64(d & 63)
+            _reduce_offsets(od, m, fam_gaps[g], kept, buf)
             kids[nk] = add_shape(g, buf, key_fam, key_off, table, counts)
             nk += 1
         # odd moves a + 2k above the least anchor: k a gap, k - δ a gap for every offset δ < k
@@ -254,18 +263,13 @@ def reachable(same_ptr, same_idx, down_ptr, down_idx, start):  # pragma: no cove
     while top > 0:
         top -= 1
         i = stack[top]
-        for e in range(same_ptr[i], same_ptr[i + 1]):
-            c = same_idx[e]
-            if not seen[c]:
-                seen[c] = True
-                stack[top] = c
-                top += 1
-        for e in range(down_ptr[i], down_ptr[i + 1]):
-            c = down_idx[e]
-            if not seen[c]:
-                seen[c] = True
-                stack[top] = c
-                top += 1
+        for ptr, idx in ((same_ptr, same_idx), (down_ptr, down_idx)):  # both kinds of move
+            for e in range(ptr[i], ptr[i + 1]):
+                c = idx[e]
+                if not seen[c]:
+                    seen[c] = True
+                    stack[top] = c
+                    top += 1
     return seen
 
 
@@ -369,21 +373,7 @@ def base_region(fam_gaps, fam_T, fam_table, fam_even, fam, offs, T, shape_table,
             # graph, n > t(E' ÷ 2), and the offsets that E' keeps make a shape of the graph
             f2 = fam_table[_slot(0, ev, no_fam, fam_gaps, fam_table)] - 1
             if f2 >= 0 and n > fam_T[f2]:
-                for w in range(W):
-                    buf[w] = 0
-                nk = 0
-                for a in range(m):
-                    d = ds[a]
-                    ok = True
-                    for b in range(nk):
-                        e = d - kept[b]
-                        if (ev[e >> 6] >> np.uint64(e & 63)) & np.uint64(1) == 0:
-                            ok = False
-                            break
-                    if ok:
-                        kept[nk] = d
-                        nk += 1
-                        buf[d >> 6] |= np.uint64(1) << np.uint64(d & 63)
+                _reduce_offsets(ds, m, ev, kept, buf)
                 s2 = shape_table[_slot(f2, buf, fam, offs, shape_table)] - 1
                 if s2 >= 0:
                     mode[s, i] = s2
