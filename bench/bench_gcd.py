@@ -209,7 +209,7 @@ def main() -> None:
     ap.add_argument("--kind", help=argparse.SUPPRESS)
     ap.add_argument("--odd-limit", type=int, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--jobs", type=int, default=1, help=argparse.SUPPRESS)
-    ap.add_argument("--quick", action="store_true", help="{8,10,22} and {8,30,34} only")
+    ap.add_argument("--quick", action="store_true", help="{8,10,22} and {8,30,34} (with --only, those too)")
     ap.add_argument("--only", action="append", help="run only this position (repeatable)")
     ap.add_argument("--odd-limit-6-50-94", type=int, default=2_000_001,
                     help="how far to scan {6,50,94} (the paper: 10^8)")
@@ -232,9 +232,8 @@ def main() -> None:
     print(f"# gcd > 1 benchmark, {time.strftime('%Y-%m-%d %H:%M:%S')}, {cpu_model()}, {load()}")
     rows = []
     for position, kind, target, paper in TARGETS:
-        if ns.quick and position not in QUICK:
-            continue
-        if ns.only and position not in ns.only:
+        chosen = [*(QUICK if ns.quick else ()), *(ns.only or ())]  # --quick and --only add up
+        if chosen and position not in chosen:
             continue
         limit = {"6,50,94": ns.odd_limit_6_50_94, "12,32,62": ns.odd_limit_12_32_62}.get(position,
                                                                                      ODD_LIMIT.get(position))
