@@ -478,6 +478,15 @@ def test_start_with_one_is_over(page: object) -> None:
     assert "game is over" in page.inner_text("#sc-facts")  # type: ignore[attr-defined]
 
 
+def goto_position(page: object, position: str) -> None:
+    """Open ``position`` by its link and wait until the page shows it: only the hash changes, so
+    until the page reacts, the previous test's position (its reason, defence, pager) is still there."""
+    page.goto(page.url.split("#")[0] + "#sylver/" + position + "/")  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "(b) => document.querySelector('#sc-position').textContent.replace(/[^0-9,]/g, '') === b", arg=position
+    )
+
+
 # -- the solver: progress, keep solving, best defence ----------------------------------------------
 def test_keep_solving(page: object) -> None:
     """A round shows its progress from the first moment (elapsed time, moves decided, moves ruled out)
@@ -487,7 +496,7 @@ def test_keep_solving(page: object) -> None:
     elapsed = "() => +document.querySelector('#sc-solver-body .elapsed').textContent"
     page.evaluate("INFO.limits.solve_time = 0.05")  # type: ignore[attr-defined]  # short rounds
     position = "16,20,28,74,273"  # several seconds of solving
-    page.goto(page.url.split("#")[0] + "#sylver/" + position + "/")  # type: ignore[attr-defined]
+    goto_position(page, position)
     page.wait_for_selector("#sc-solver-body .elapsed", timeout=5_000)  # type: ignore[attr-defined]
     page.wait_for_selector("#sc-keep")  # type: ignore[attr-defined]
     page.wait_for_selector("#sc-solver-body .hint", timeout=10_000)  # type: ignore[attr-defined]
@@ -508,7 +517,7 @@ def test_keep_solving(page: object) -> None:
 def test_best_defence_in_a_p_position(page: object) -> None:
     from sylver.solver import solve
 
-    page.goto(page.url.split("#")[0] + "#sylver/4,5,11/")  # type: ignore[attr-defined]
+    goto_position(page, "4,5,11")
     page.wait_for_selector("#sc-defence li")  # type: ignore[attr-defined]
     first = int(page.inner_text("#sc-defence li .chip"))  # type: ignore[attr-defined]
     p = Position([4, 5, 11])
@@ -536,7 +545,7 @@ CELLS_FIT = """() => {
 
 def test_big_numbers_fit_the_grid(page: object) -> None:
     """11-digit numbers overlapped and the last column spilled out of the grid."""
-    page.goto(page.url.split("#")[0] + "#sylver/123457,234569/")  # type: ignore[attr-defined]
+    goto_position(page, "123457,234569")
     page.wait_for_selector("#sc-pager:not([hidden])")  # type: ignore[attr-defined]
     goto_number(page, 28958000000)
     assert page.evaluate(CELLS_FIT) == []  # type: ignore[attr-defined]
@@ -608,7 +617,7 @@ def test_colour_schemes(browser: object, base_url: str, shots: Path, scheme: str
 
 
 def test_no_internal_words_in_the_page(page: object) -> None:
-    page.goto(page.url.split("#")[0] + "#sylver/2,5/")  # type: ignore[attr-defined]
+    goto_position(page, "2,5")
     page.wait_for_selector("#sc-theory .reason")  # type: ignore[attr-defined]
     page.click("#sc-howto summary")  # type: ignore[attr-defined]
     text = page.inner_text("body")  # type: ignore[attr-defined]
