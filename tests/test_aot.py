@@ -249,6 +249,37 @@ class TestArgumentTypes:
         if all(a is b for a, b in zip(tables, (ENGINE.ptable, ENGINE.ntable, ENGINE.pfilt), strict=True)):
             assert stack._bound[0] is refs  # the same arrays: not checked again
 
+    def test_unchecked_only_for_the_declared_types(self, solver_aot: None) -> None:
+        """The engine checks a bitset once (``aot_bits``, the same test as the ahead-of-time
+        check) and then calls the kernels ``unchecked``; any other array takes the checked call,
+        with the same answers."""
+        from sylver.position import Outcome
+        from sylver.solver.engine import aot_bits, settled
+
+        assert kernels.top_bit.unchecked is kernels.top_bit.ahead_of_time
+        jit.use_aot(False)
+        try:
+            assert kernels.top_bit.unchecked is kernels.top_bit
+        finally:
+            jit.use_aot(True)
+        for text in ("4,5", "9,31", "16,20,28,35,54"):
+            gaps = root_gaps(Position(text))
+            W = gaps.shape[0]
+            strided = np.zeros(2 * W, dtype=np.uint64)[::2]
+            strided[:] = gaps
+            readonly = gaps.copy()
+            readonly.flags.writeable = False
+            swapped = gaps.astype(">u8")
+            expected = settled(gaps), ENGINE.outcome(gaps)
+            assert aot_bits(gaps) and None not in expected[1:]
+            for bits in (strided, readonly, swapped, gaps.astype(np.int64)):
+                assert aot_bits(bits) == kernels.top_bit._aot[1]((bits, 0, W)), bits
+                if W > 1 or bits is not strided:  # one word: a strided view is contiguous
+                    assert not aot_bits(bits), bits
+                if bits is not swapped:  # numba has no byte-swapped arrays
+                    assert (settled(bits), ENGINE.outcome(bits)) == expected, bits
+        assert settled(root_gaps(Position("4,5"))) is Outcome.N  # an ender
+
 
 PROBE = '''
 import numpy as np

@@ -187,6 +187,19 @@ class Kernel:
                     return func  # type: ignore[no-any-return]
         return None
 
+    @property
+    def unchecked(self) -> Callable[..., Any]:
+        """What runs this kernel on arguments its caller built itself with exactly the declared
+        ``aot`` types (arrays it allocated, ints below 2**63): the ahead-of-time form without the
+        per-call type check, which costs about 15 times the call of a small kernel, else the kernel.
+        Only for such callers: the ahead-of-time form does not check what it is given."""
+        if _use_aot and self.aot is not None:
+            if self._aot is None:
+                self.ahead_of_time  # noqa: B018 - looks for the module once
+            if self._aot:
+                return self._aot[0]  # type: ignore[no-any-return]
+        return self
+
     def bind(self, args: tuple[Any, ...]) -> Callable[..., Any]:
         """What runs this kernel on ``args``, and on later calls with the same array objects (the
         search's slices): its ahead-of-time form when ``args`` pass its type check, checked once

@@ -357,6 +357,7 @@ class Engine:
         """Decide the positions of at most ``endgame.GENUS`` gaps by the endgame table when it is
         built (:mod:`sylver.solver.endgame`); False: search them."""
         self._endgame: tuple[np.ndarray, np.ndarray, int, int] | None = None
+        self._endgame_aot = False
         self.clear()
         self.stack = Stack()
         """The stack of searches that name none (a single thread)."""
@@ -520,13 +521,18 @@ class Engine:
             from sylver.solver import endgame
 
             eg = endgame.load()
-            self._endgame = _NO_ENDGAME if eg is None else (eg.table, eg.filter, eg.fshift, eg.genus)
-        return self._endgame
+            self._set_endgame(_NO_ENDGAME if eg is None else (eg.table, eg.filter, eg.fshift, eg.genus))
+        return self._endgame  # type: ignore[return-value]
+
+    def _set_endgame(self, endgame: tuple[np.ndarray, np.ndarray, int, int] | None) -> None:
+        self._endgame = endgame
+        self._endgame_aot = endgame is not None and aot_bits(endgame[0]) and aot_bits(endgame[1])
+        """Do the table's arrays have the types of the ahead-of-time ``eg_lookup`` (checked once)?"""
 
     def set_endgame(self, table: object | None) -> None:
         """Use this :class:`~sylver.solver.endgame.EndgameTable` (None: the saved one, read at the
         next search); for tests and benchmarks."""
-        self._endgame = None if table is None else (table.table, table.filter, table.fshift, table.genus)  # type: ignore[attr-defined]
+        self._set_endgame(None if table is None else (table.table, table.filter, table.fshift, table.genus))  # type: ignore[attr-defined]
 
     # -- reports -------------------------------------------------------------------------------
     def stats(self, counters: Counters) -> dict[str, int]:
@@ -586,18 +592,17 @@ class Engine:
         them: ``gate``) when they are far too small for the search.  ``stack``: this thread's
         (while ``gate`` is set), else the engine's own."""
         W = gaps.shape[0]
-        genus = int(k.genus_of(gaps, 0, W))
+        direct = aot_bits(gaps)
+        genus = int((k.genus_of.unchecked if direct else k.genus_of)(gaps, 0, W))
         egtab, egfilt, efshift, egg = self.endgame()
         if genus <= egg and not gaps[1:].any():
-            if counters is not None:
-                counters.endgame += 1
-            return Outcome.P if k.eg_lookup(egtab, egfilt, efshift, gaps) else Outcome.N
+            return self._from_endgame(gaps, direct, counters)
         s = self.stack if stack is None else stack
         s.endgame_cache_for(egtab)
         s.prepare(W, genus + 2)
         W = s.W
         s.bits[:W] = gaps
-        s.hashes[0], s.hashes[1] = k.state_keys(s.bits, 0, W)
+        s.hashes[0], s.hashes[1] = k.state_keys.unchecked(s.bits, 0, W)  # its own array
         s.mvbase[0] = 0
         st = s.st
         st[:] = 0
@@ -651,6 +656,16 @@ class Engine:
                 counters.add(st)
 
 
+    def _from_endgame(self, gaps: np.ndarray, direct: bool, counters: Counters | None) -> Outcome:
+        """The outcome of a position in the endgame table's range, looked up (``direct``: ``gaps``
+        passed ``aot_bits``)."""
+        if counters is not None:
+            counters.endgame += 1
+        egtab, egfilt, efshift, _ = self.endgame()
+        lookup = k.eg_lookup.unchecked if direct and self._endgame_aot else k.eg_lookup
+        return Outcome.P if lookup(egtab, egfilt, efshift, gaps) else Outcome.N
+
+
 _NO_ENDGAME = (np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.uint64), 63, -1)
 """The kernel's endgame arguments when there is no table (no position has genus <= -1)."""
 
@@ -663,16 +678,34 @@ def settled(gaps: np.ndarray, prune: bool = True, counters: Counters | None = No
     1 is legal (the mover must name it), N for an ender with t > 1 (with ``prune``: strategy
     stealing, Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1); else None."""
     W = gaps.shape[0]
-    if k.is_terminal(gaps, 0, W):
+    if aot_bits(gaps):  # one type check for the three kernels
+        is_terminal, top_bit, is_ender = k.is_terminal.unchecked, k.top_bit.unchecked, k.is_ender.unchecked
+    else:
+        is_terminal, top_bit, is_ender = k.is_terminal, k.top_bit, k.is_ender
+    if is_terminal(gaps, 0, W):
         if counters is not None:
             counters.terminal += 1
         return Outcome.P
-    t = int(k.top_bit(gaps, 0, W))
-    if prune and t > 1 and k.is_ender(gaps, 0, W, t):
+    t = int(top_bit(gaps, 0, W))
+    if prune and t > 1 and is_ender(gaps, 0, W, t):
         if counters is not None:
             counters.ender += 1
         return Outcome.N
     return None
+
+
+def aot_bits(gaps: np.ndarray) -> bool:
+    """Does ``gaps`` have the type the kernels' ahead-of-time forms take for a bitset (and are
+    they built)?  Then a caller checks it once and calls them ``unchecked``: the check of every
+    call costs more than a small kernel's work (the base regions of :mod:`sylver.solver.periodic`
+    solve hundreds of thousands of small positions)."""
+    if type(gaps) is not np.ndarray or gaps.dtype != _U64 or gaps.ndim != 1:
+        return False  # e.g. a byte-swapped dtype: the checked call decides (and converts or refuses)
+    flags = gaps.flags
+    return bool(flags.c_contiguous and flags.aligned and flags.writeable) and k.top_bit.unchecked is not k.top_bit
+
+
+_U64 = np.dtype(np.uint64)
 
 
 def check_solvable(position: Position) -> None:
@@ -734,7 +767,7 @@ def child_gaps(gaps: np.ndarray, x: int) -> np.ndarray:
     W = gaps.shape[0]
     buf = np.empty(2 * W, dtype=np.uint64)
     buf[:W] = gaps
-    k.play_into(buf, 0, W, W, x)
+    k.play_into.unchecked(buf, 0, W, W, int(x))  # its own array
     return buf[W:].copy()
 
 
