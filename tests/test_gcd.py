@@ -541,6 +541,31 @@ def test_solve_base_past_its_deadline() -> None:
     assert solve_base([Position([4, 6, 9])], deadline=time.monotonic() + 60.0) == [direct_p(Position([4, 6, 9]))]
 
 
+@pytest.mark.parametrize("saturated", [False, True])
+def test_solve_base_agrees_with_solve(saturated: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``solve_base`` decides a position by one search from it (outcome only); ``solve`` decides its
+    moves one by one.  Both agree on every position of a base region; with the tables at their
+    budget every N outcome is taken from ``solve`` (self-checked), and only those."""
+    from sylver.solver import engine
+    from sylver.solver.periodic import list_region, solve_base
+
+    positions = list_region(build(Position([6, 44, 82])))[3]
+    assert len(positions) > 1000
+    expected = [direct_p(p) for p in positions]
+    assert 0 < sum(expected) < len(expected)
+    calls: list[Position] = []
+    if saturated:
+        import sylver.solver as solver
+
+        real = solver.solve
+        monkeypatch.setattr(engine.ENGINE, "saturated", lambda: True)
+        monkeypatch.setattr(solver, "solve", lambda p, **kw: calls.append(p) or real(p, **kw))
+    engine.ENGINE.clear()
+    assert solve_base(positions) == expected
+    n_positions = [p for p, is_p in zip(positions, expected, strict=True) if not is_p]
+    assert calls == (n_positions if saturated else [])
+
+
 def test_purge_forgets_only_new_unknown_verdicts() -> None:
     """After a cut, the verdicts without an outcome made by the attempt are forgotten; those made
     before it, and every proven outcome, stay."""
@@ -566,10 +591,10 @@ def test_gcd1_results_kept_past_a_deadline() -> None:
 
     ctx = Context(odd_limit=None, deadline=None, memory=1 << 30, store=None, jobs=1, cluster=None,
                   progress=None, checkpoint_dir=None)
-    cheap, hard = Position([12, 46, 5]), Position([12, 46, 53])
+    cheap, hard = Position([12, 46, 5]), Position([16, 26, 62, 95, 98, 102])
     ctx.deadline = time.monotonic() + 0.5
     with pytest.raises(TimeoutError):
-        ctx.p_positions([cheap, hard])  # {12,46,53}: about a minute
+        ctx.p_positions([cheap, hard])  # P, so every move is searched: about a minute
     assert cheap in ctx.gcd1 and hard not in ctx.gcd1
 
 
@@ -728,6 +753,39 @@ def test_cli_interrupt_and_resume(tmp_path) -> None:
                          "--odd-limit", str(before + 2000), "--json")
     assert code == 0, err
     assert json.loads(out)["odd_tail"]["scanned_to"] == before + 2000
+
+
+def test_ctrl_c_inside_a_slice_waits_for_its_end(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C that lands while a slice's kernel has moved the windows but Python has not yet
+    moved the height (nor recorded the P-hits) waits for the slice to end: the checkpoint written
+    on the way out resumes to exactly the uninterrupted scan."""
+    import os
+    import signal
+
+    S, until = Position([8, 30, 34]), 60001
+    whole = Scan(S)
+    whole.run(until=until, past_period=True)
+    assert 49337 in whole.root_hits()
+    real, calls = Scan._run_kernel, [0]
+
+    def interrupted(self: Scan, *args: Any, **kw: Any) -> None:
+        real(self, *args, **kw)
+        calls[0] += 1
+        if calls[0] == 4:
+            os.kill(os.getpid(), signal.SIGINT)  # before _full_slice reads the new height
+
+    monkeypatch.setattr(Scan, "_run_kernel", interrupted)
+    ck = tmp_path / "8,30,34.npz"
+    with pytest.raises(KeyboardInterrupt):
+        Scan(S, checkpoint=ck).run(until=until, past_period=True)
+    assert calls[0] == 4
+    monkeypatch.undo()
+    resumed = Scan(S, checkpoint=ck)
+    assert 3 < resumed.scanned_to < until
+    resumed.run(until=until, past_period=True)
+    assert resumed.scanned_to == whole.scanned_to
+    assert resumed.state.hits == whole.state.hits
+    assert np.array_equal(resumed.state.H, whole.state.H) and np.array_equal(resumed.state.flags, whole.state.flags)
 
 
 # -- proofs ---------------------------------------------------------------------------------------

@@ -22,8 +22,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -563,6 +566,27 @@ def rehash(keys, vals, nkeys, nvals):  # pragma: no cover - compiled
             nvals[j] = vals[i]
 
 
+@contextmanager
+def _whole_step() -> Iterator[None]:
+    """Ctrl-C (SIGINT, in the main thread) waits until the block ends, then raises
+    KeyboardInterrupt: a slice of the scan changes the windows in place in its kernel and then the
+    height, the counters and the tables in Python, and the checkpoint written on the way out must
+    see all of them or none (an interrupt in between saved windows of one height under another,
+    or a table past its load)."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    caught: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if caught:
+        raise KeyboardInterrupt
+
+
 @dataclass
 class Period:
     """A certified period of the scan: the state before height ``start`` recurs before height
@@ -577,11 +601,16 @@ def _table(capacity: int = 1 << 12) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _unpack(keys: np.ndarray, vals: np.ndarray, capacity: int) -> tuple[np.ndarray, np.ndarray]:
-    """A table of ``capacity`` slots holding the packed entries (``keys``, ``vals``) of a checkpoint."""
+    """A table of ``capacity`` slots holding the packed entries (``keys``, ``vals``) of a checkpoint,
+    or twice as many while it would be more than half full (a table is grown at the step after it
+    passed half: a hash collision's extra entry can be saved before that)."""
+    n = keys.shape[0]
+    if n and n >= capacity:
+        raise ValueError(f"{n} entries in a table of {capacity} slots")
+    while capacity < 2 * n:
+        capacity *= 2
     nkeys, nvals = _table(capacity)
-    if keys.shape[0]:
-        if capacity < 2 * keys.shape[0]:
-            raise ValueError(f"{keys.shape[0]} entries in a table of {capacity} slots")
+    if n:
         rehash(keys, vals, nkeys, nvals)
     return nkeys, nvals
 
@@ -1077,20 +1106,21 @@ class Scan:
                     break
                 if deadline is not None and time.monotonic() >= deadline:
                     break
-                self._snapshot(st)
-                # never run past the next snapshot point, so snapshots land on fixed heights
-                n_end = min(limit, self._next_snapshot_height(st.n) - 2)
                 t0 = time.monotonic()
-                nhits[0] = 0
-                if st.family_from:
-                    self._family_slice(st, n_end, steps, hits, nhits, out)
-                else:
-                    self._full_slice(st, n_end, steps, hits, nhits, out)
-                    if st.rest is not None and st.period is None and not past_period:
-                        self._enter_family_stage(st, limit)
-                if nhits[0] == hits.shape[0]:  # pragma: no cover - bounded by families × t̄
-                    raise RuntimeError("too many P-hits in one slice")
-                st.hits.extend((int(f), int(x)) for f, x in hits[: nhits[0]])
+                with _whole_step():
+                    self._snapshot(st)
+                    # never run past the next snapshot point, so snapshots land on fixed heights
+                    n_end = min(limit, self._next_snapshot_height(st.n) - 2)
+                    nhits[0] = 0
+                    if st.family_from:
+                        self._family_slice(st, n_end, steps, hits, nhits, out)
+                    else:
+                        self._full_slice(st, n_end, steps, hits, nhits, out)
+                        if st.rest is not None and st.period is None and not past_period:
+                            self._enter_family_stage(st, limit)
+                    if nhits[0] == hits.shape[0]:  # pragma: no cover - bounded by families × t̄
+                        raise RuntimeError("too many P-hits in one slice")
+                    st.hits.extend((int(f), int(x)) for f, x in hits[: nhits[0]])
                 dt = time.monotonic() - t0
                 if dt < SLICE_SECONDS / 2:
                     steps = min(steps * 2, 1 << 24)
@@ -1541,27 +1571,55 @@ def solve_base(
 ) -> list[bool]:
     """Decide gcd-1 positions (True for P): the one way the g > 1 engine obtains a gcd-1 result.
 
-    Each goes through :func:`sylver.solver.solve` (``first=True``, the default ``check=None``): an N
-    answer from a search whose tables reached ``memory`` is self-checked (the position after the
-    winning move, searched afresh, must be P; a contradiction raises
-    :class:`~sylver.errors.SelfCheckError`).  ``deadline`` (``time.monotonic()``) raises
-    :class:`TimeoutError` when it passes."""
+    A base region holds hundreds of thousands of small positions whose moves all lead into the
+    endgame table, so each is decided by one search of the engine from the position itself
+    (``Engine.outcome``: the outcome only, in one kernel call) rather than move by move.  When the
+    tables have reached ``memory`` (``Engine.saturated``), an N outcome is taken from
+    :func:`sylver.solver.solve` instead (``first=True``, the default ``check=None``), which
+    self-checks it: the position after the winning move, searched afresh, must be P (a
+    contradiction raises :class:`~sylver.errors.SelfCheckError`); a budget too small for the search
+    raises :class:`~sylver.errors.MemoryBudgetError` from there.  ``deadline``
+    (``time.monotonic()``) raises :class:`TimeoutError` when it passes."""
     from sylver.position import Outcome
     from sylver.solver import SolveTimeout, solve
+    from sylver.solver.engine import (
+        ENGINE,
+        SearchTimeout,
+        TableThrash,
+        check_solvable,
+        parse_memory,
+        root_gaps,
+    )
 
-    out = []
-    for p in positions:
-        if p.is_terminal:  # {1}: the previous player named 1 and lost
-            out.append(True)
-            continue
+    budget = parse_memory(memory)
+
+    def checked(p: Position) -> bool:
         left = None if deadline is None else deadline - time.monotonic()
-        if left is not None and left <= 0:  # a search checks its deadline only between slices
-            raise TimeoutError("time limit reached")
         try:
-            sol = solve(p, first=True, memory=memory, time_limit=left)
+            return solve(p, first=True, memory=budget, time_limit=left).outcome is Outcome.P
         except SolveTimeout:
             raise TimeoutError("time limit reached") from None
-        out.append(sol.outcome is Outcome.P)
+
+    out = []
+    with ENGINE.lock:
+        ENGINE.set_budget(budget)
+        for p in positions:
+            if p.is_terminal:  # {1}: the previous player named 1 and lost
+                out.append(True)
+                continue
+            if deadline is not None and time.monotonic() >= deadline:
+                raise TimeoutError("time limit reached")  # a search checks it only between slices
+            check_solvable(p)
+            try:
+                outcome = ENGINE.outcome(root_gaps(p), deadline=deadline)
+            except SearchTimeout:
+                raise TimeoutError("time limit reached") from None
+            except TableThrash:
+                outcome = None  # the tables were cleared: solve() says so, or gets there
+            if outcome is None or outcome is Outcome.N and ENGINE.saturated():
+                out.append(checked(p))
+            else:
+                out.append(outcome is Outcome.P)
     return out
 
 
