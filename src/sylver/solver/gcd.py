@@ -198,14 +198,11 @@ class Context:
     # -- gcd-1 positions -------------------------------------------------------------------------
     def p_positions(self, positions: list[Position]) -> list[bool]:
         """Which of these gcd-1 positions are P (exact solves, memoised; in parallel with jobs)."""
-        todo = [p for p in dict.fromkeys(positions) if p not in self.gcd1]
-        if todo and (self.jobs > 1 or self.cluster):
-            for p, v in zip(todo, _solve_many(todo, self), strict=True):
-                self.gcd1[p] = v
-        else:  # one at a time, so that a deadline (TimeoutError) keeps those already solved
-            for p in todo:
-                self.gcd1[p] = _solve_many([p], self)[0]
-        return [self.gcd1[p] for p in positions]
+        gcd1 = self.gcd1
+        todo = [p for p in dict.fromkeys(positions) if p not in gcd1]
+        if todo:  # each result kept as it comes (in one process), so a deadline loses none
+            _solve_many(todo, self, gcd1.__setitem__)
+        return [gcd1[p] for p in positions]
 
     def time_left(self) -> bool:
         return self.deadline is None or time.monotonic() < self.deadline
@@ -252,11 +249,13 @@ def _solve_chunk(ps: list[Position], memory: int, deadline: float | None) -> lis
     return solve_base(ps, memory=memory, deadline=_monotonic(deadline))
 
 
-def _solve_many(positions: list[Position], ctx: Context) -> list[bool]:
+def _solve_many(positions: list[Position], ctx: Context,
+                found: Callable[[Position, bool], None]) -> None:
     """Decide gcd-1 positions with :func:`sylver.solver.periodic.solve_base` (the self-checked
     path of :func:`sylver.solver.solve`), split over processes with ``--jobs`` / ``--cluster``; they
-    get half the memory budget (the scans the other half).  TimeoutError at the deadline (the
-    workers are stopped then, see :func:`sylver.executors.run_until`)."""
+    get half the memory budget (the scans the other half).  ``found(p, is_p)`` receives each
+    result.  TimeoutError at the deadline (the workers are stopped then, see
+    :func:`sylver.executors.run_until`)."""
     from sylver.solver.periodic import solve_base
 
     memory = max(ctx.memory // 2, 1 << 17)
@@ -270,10 +269,13 @@ def _solve_many(positions: list[Position], ctx: Context) -> list[bool]:
         work = partial(_solve_chunk, memory=memory, deadline=_wall(ctx.deadline))
         with make_executor(ctx.jobs, ctx.cluster) as ex:
             done = run_until(ex, work, chunks, ctx.deadline)
+        for i, values in done.items():  # the chunks finished by the deadline count
+            for p, v in zip(chunks[i], values, strict=True):
+                found(p, v)
         if len(done) < len(chunks):
             raise TimeoutError("time limit reached")
-        return [v for i in range(len(chunks)) for v in done[i]]
-    return solve_base(positions, memory=memory, deadline=ctx.deadline)
+        return
+    solve_base(positions, memory=memory, deadline=ctx.deadline, found=found)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -1567,7 +1567,8 @@ class Scan:
 
 
 def solve_base(
-    positions: list[Position], *, memory: int | str = "1G", deadline: float | None = None
+    positions: list[Position], *, memory: int | str = "1G", deadline: float | None = None,
+    found: Callable[[Position, bool], None] | None = None,
 ) -> list[bool]:
     """Decide gcd-1 positions (True for P): the one way the g > 1 engine obtains a gcd-1 result.
 
@@ -1579,7 +1580,8 @@ def solve_base(
     self-checks it: the position after the winning move, searched afresh, must be P (a
     contradiction raises :class:`~sylver.errors.SelfCheckError`); a budget too small for the search
     raises :class:`~sylver.errors.MemoryBudgetError` from there.  ``deadline``
-    (``time.monotonic()``) raises :class:`TimeoutError` when it passes."""
+    (``time.monotonic()``) raises :class:`TimeoutError` when it passes; ``found(p, is_p)`` receives
+    each result as it is decided (those before a deadline are kept)."""
     from sylver.position import Outcome
     from sylver.solver import SolveTimeout, solve
     from sylver.solver.engine import (
@@ -1606,6 +1608,8 @@ def solve_base(
         for p in positions:
             if p.is_terminal:  # {1}: the previous player named 1 and lost
                 out.append(True)
+                if found is not None:
+                    found(p, True)
                 continue
             if deadline is not None and time.monotonic() >= deadline:
                 raise TimeoutError("time limit reached")  # a search checks it only between slices
@@ -1620,6 +1624,8 @@ def solve_base(
                 out.append(checked(p))
             else:
                 out.append(outcome is Outcome.P)
+            if found is not None:
+                found(p, out[-1])
     return out
 
 
