@@ -655,7 +655,6 @@ class Engine:
             if counters is not None:
                 counters.add(st)
 
-
     def _from_endgame(self, gaps: np.ndarray, direct: bool, counters: Counters | None) -> Outcome:
         """The outcome of a position in the endgame table's range, looked up (``direct``: ``gaps``
         passed ``aot_bits``)."""

@@ -1595,7 +1595,20 @@ def solve_base(
 
     budget = parse_memory(memory)
 
-    def checked(p: Position) -> bool:
+    def is_p(p: Position) -> bool:
+        if p.is_terminal:  # {1}: the previous player named 1 and lost
+            return True
+        if deadline is not None and time.monotonic() >= deadline:
+            raise TimeoutError("time limit reached")  # a search checks it only between slices
+        check_solvable(p)
+        try:
+            outcome = ENGINE.outcome(root_gaps(p), deadline=deadline)
+            if outcome is Outcome.P or not ENGINE.saturated():
+                return outcome is Outcome.P
+        except SearchTimeout:
+            raise TimeoutError("time limit reached") from None
+        except TableThrash:
+            pass  # the tables were cleared: solve() says so, or gets there
         left = None if deadline is None else deadline - time.monotonic()
         try:
             return solve(p, first=True, memory=budget, time_limit=left).outcome is Outcome.P
@@ -1606,24 +1619,7 @@ def solve_base(
     with ENGINE.lock:
         ENGINE.set_budget(budget)
         for p in positions:
-            if p.is_terminal:  # {1}: the previous player named 1 and lost
-                out.append(True)
-                if found is not None:
-                    found(p, True)
-                continue
-            if deadline is not None and time.monotonic() >= deadline:
-                raise TimeoutError("time limit reached")  # a search checks it only between slices
-            check_solvable(p)
-            try:
-                outcome = ENGINE.outcome(root_gaps(p), deadline=deadline)
-            except SearchTimeout:
-                raise TimeoutError("time limit reached") from None
-            except TableThrash:
-                outcome = None  # the tables were cleared: solve() says so, or gets there
-            if outcome is None or outcome is Outcome.N and ENGINE.saturated():
-                out.append(checked(p))
-            else:
-                out.append(outcome is Outcome.P)
+            out.append(is_p(p))
             if found is not None:
                 found(p, out[-1])
     return out
