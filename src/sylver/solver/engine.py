@@ -596,7 +596,7 @@ class Engine:
         genus = int((k.genus_of.unchecked if direct else k.genus_of)(gaps, 0, W))
         egtab, egfilt, efshift, egg = self.endgame()
         if genus <= egg and not gaps[1:].any():
-            return self._from_endgame(gaps, direct, counters)
+            return self._from_endgame(gaps, (egtab, egfilt, efshift), direct=direct, counters=counters)
         s = self.stack if stack is None else stack
         s.endgame_cache_for(egtab)
         s.prepare(W, genus + 2)
@@ -655,12 +655,13 @@ class Engine:
             if counters is not None:
                 counters.add(st)
 
-    def _from_endgame(self, gaps: np.ndarray, direct: bool, counters: Counters | None) -> Outcome:
-        """The outcome of a position in the endgame table's range, looked up (``direct``: ``gaps``
-        passed ``aot_bits``)."""
+    def _from_endgame(self, gaps: np.ndarray, table: tuple[np.ndarray, np.ndarray, int], *, direct: bool,
+                      counters: Counters | None) -> Outcome:
+        """The outcome of a position in the range of the endgame ``table`` (its table, filter and
+        filter shift), looked up (``direct``: ``gaps`` passed ``aot_bits``)."""
         if counters is not None:
             counters.endgame += 1
-        egtab, egfilt, efshift, _ = self.endgame()
+        egtab, egfilt, efshift = table
         lookup = k.eg_lookup.unchecked if direct and self._endgame_aot else k.eg_lookup
         return Outcome.P if lookup(egtab, egfilt, efshift, gaps) else Outcome.N
 
