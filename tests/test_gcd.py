@@ -434,6 +434,42 @@ def test_first_deepening_cuts_postpone_never_decide(monkeypatch) -> None:
             assert solve(Position(gens).play(sol.winning_moves[0])).outcome is Outcome.P
 
 
+def test_inner_search_deepens_over_its_odd_moves(monkeypatch) -> None:
+    """A search below the root (inside a move's budget) gives each odd move a budget in rounds: an
+    odd move whose gcd-1 solve never ends within its budget (a decoy that runs out every deadline it
+    is given) is postponed, and the winning odd move after it is still found within the caller's
+    cut; the decoy is never given a value."""
+    import time
+
+    from sylver.solver import gcd
+
+    pos = Position([12, 50])  # 17 wins: {12,17,50} is P
+    h = gcd._half(pos)
+    odd = list(range(3, h.frobenius_number + 1, 2))
+    by_genus = sorted(odd, key=lambda x: (pos.play(x).genus, x))
+    decoy = by_genus[0] if by_genus[0] != 17 else by_genus[1]
+    assert by_genus.index(17) > by_genus.index(decoy)
+    real = gcd.Context.p_positions
+
+    def p_positions(self: Any, positions: list[Position]) -> list[bool]:
+        if pos.play(decoy) in positions:
+            assert self.deadline is not None  # never solved without a cut
+            time.sleep(max(0.0, self.deadline - time.monotonic()))
+            raise TimeoutError("time limit reached")
+        return real(self, positions)
+
+    monkeypatch.setattr(gcd.Context, "p_positions", p_positions)
+    ctx = _context()
+    ctx.deepening = True  # a search below the root
+    ctx.deadline = time.monotonic() + 30.0
+    decided: dict[int, bool] = {}
+    winning: list[int] = []
+    gcd._first_winning(pos, h, ctx, 2001, odd, decided, winning, [], [], {})
+    assert winning and winning[0] % 2 == 1 and decoy not in decided
+    assert direct_p(pos.play(winning[0]))
+    assert time.monotonic() < ctx.deadline
+
+
 def test_cheap_winning_is_proven_and_a_cut_decides_nothing(monkeypatch) -> None:
     """The long positions after the even moves of a position get a winning move looked for without a
     scan: one found is checked on its own (the position after it is P); with no time for it, the

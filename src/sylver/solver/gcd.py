@@ -592,22 +592,25 @@ def _first_winning(position: Position, h: Position, ctx: Context, limit: int | N
     ones are exhausted.  A move cut by its budget is only postponed, never given a value: what its
     attempt proved stays (gcd-1 results in ``ctx.gcd1``, proven verdicts, its scan, resumed next
     time), what the cut left undecided is forgotten (:func:`_purge`).  The searches inside it (of
-    the positions after its moves) try their moves in turn (odd moves up, then even ones, short
-    first) within the budget of the move.  At the caller's deadline the moves not decided stay
-    undecided.  It is one long piece because the order, the rounds and the bookkeeping of a cut
-    share the move list and its budgets."""
+    the positions after its moves, within the budget of the move) deepen over their odd moves only
+    (by genus, in rounds as above: one hard gcd-1 solve must not hold up an easy winning move beside
+    it, and a cut solve loses nothing, the engine's tables keep what it proved), then try their even
+    moves in turn (short first), uncut: a cut there would drop the shape graphs and base regions
+    its scans built.  At the caller's deadline the moves not decided stay undecided.  It is one
+    long piece because the order, the rounds and the bookkeeping of a cut share the move list and
+    its budgets."""
     children = [(2 * y, position.play(2 * y)) for y in _gaps(h)]
     short = {x: _quiet(_half(child)) for x, child in children}
     deepen = not ctx.deepening
     todo: list[tuple[int, Position, str]]
-    if deepen:
-        todo = sorted(((x, c, "short") for x, c in children if short[x]),
-                      key=lambda m: (_half(m[1]).frobenius_number, m[0]))
-        todo += sorted(((x, position.play(x), "odd") for x in odd_moves), key=lambda m: (m[1].genus, m[0]))
-    else:
-        todo = [(x, position.play(x), "odd") for x in odd_moves]
-        todo += [(x, c, "short") for x, c in children if short[x]]
+    odd = sorted(((x, position.play(x), "odd") for x in odd_moves), key=lambda m: (m[1].genus, m[0]))
+    evens = sorted(((x, c, "short") for x, c in children if short[x]),
+                   key=lambda m: (_half(m[1]).frobenius_number, m[0]))
+    todo = [*evens, *odd] if deepen else [*odd, *evens]
     todo += [(x, c, "long") for x, c in children if not short[x]]
+
+    def waits(kind: str) -> bool:  # tried only once all the other moves are decided
+        return kind == "long" if deepen else kind != "odd"
     won = _known_win([(x, c) for x, c, _ in todo], ctx)
     if won is not None:
         winning.append(won)
@@ -626,8 +629,8 @@ def _first_winning(position: Position, h: Position, ctx: Context, limit: int | N
                 for i, m in enumerate(todo):
                     x, child, kind = m
                     if winning or (outer is not None and time.monotonic() >= outer) or (
-                            deepen and kind == "long" and not all(k == "long" for _, _, k in todo)):
-                        later.append(m)  # long positions come after the other moves are decided
+                            waits(kind) and not all(waits(k) for _, _, k in todo)):
+                        later.append(m)  # these come after the other moves are decided
                         continue
                     if kind == "long":
                         collect()
@@ -636,7 +639,8 @@ def _first_winning(position: Position, h: Position, ctx: Context, limit: int | N
                             longs = [c for _, c, k in todo if k == "long"]
                             _cheap_winning(longs, ctx, limit)
                             _offer_union(longs, ctx)
-                    cut_at = time.monotonic() + max(budget / (i + 1), FIRST_LEAST) if deepen else None
+                    cut_at = (time.monotonic() + max(budget / (i + 1), FIRST_LEAST)
+                              if deepen or kind == "odd" else None)
                     if outer is not None:
                         cut_at = outer if cut_at is None else min(cut_at, outer)
                     ctx.deadline = cut_at
@@ -672,7 +676,7 @@ def _first_winning(position: Position, h: Position, ctx: Context, limit: int | N
                         replies[x] = min(cv.winning) if cv.winning else None
                 todo = later
                 budget *= FIRST_GROWTH
-                if not deepen or (outer is not None and time.monotonic() >= outer):
+                if outer is not None and time.monotonic() >= outer:
                     break
     finally:
         ctx.deadline = outer
