@@ -502,6 +502,39 @@ def _context() -> Any:
                    progress=None, checkpoint_dir=None)
 
 
+def test_scans_share_half_the_memory() -> None:
+    """The shape graphs, scans, base regions and memo of one solve share half of ``--memory``: a
+    graph gets only what the others left (``Context.room``), and one that does not fit is not built
+    past it (its position is left undecided, and tried again once twice as much is left); when
+    memory is short, the memo's N results go first (its P results stay: a move to one wins)."""
+    from sylver.solver import gcd
+
+    ctx = _context()
+    ctx.memory = 2 * 1_700_000  # the graph of {6,44,82} fits, then not that of {8,30,34} too
+    half = ctx.half()
+    assert ctx.room() == half
+    scan, _ = gcd._scan_for(Position([6, 44, 82]), ctx)
+    assert 0 < scan.memory_bytes() <= ctx.held() and ctx.room() == half - ctx.held()
+    other = Position([8, 30, 34])
+    v = gcd._scan_or_verdict(other, ctx, True, 2001)
+    assert isinstance(v, gcd.Verdict) and v.outcome is None and "not scanned" in v.reason
+    assert ctx.held() <= half
+    fresh = _context()
+    fresh.memory = ctx.memory
+    assert not isinstance(gcd._scan_or_verdict(other, fresh, True, 2001), gcd.Verdict)
+    ctx.scans.clear()  # its line of positions decided: what it held is free again
+    assert not isinstance(gcd._scan_or_verdict(other, ctx, True, 2001), gcd.Verdict)
+
+    ctx = _context()
+    ctx.memory = 1 << 20
+    ps = [Position([5, x]) for x in range(6, 6000) if x % 5]
+    ctx.gcd1.update({p: i % 7 == 0 for i, p in enumerate(ps)})
+    assert gcd.MEMO_BYTES * len(ctx.gcd1) > ctx.half() // 2
+    room = ctx.room()
+    assert ctx.gcd1 and all(ctx.gcd1.values()) and len(ctx.gcd1) == len(ps[::7])
+    assert room == ctx.half() - ctx.held()
+
+
 def test_long_first_without_a_scan(monkeypatch) -> None:
     """One winning move of a long position is looked for without a scan first: {12,40,42,46} (a long
     child of {12,40,46}) is N by an odd move found by the gcd-1 solver alone, no shape graph built;

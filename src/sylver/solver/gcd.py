@@ -63,6 +63,9 @@ CHEAP_ODD = 4
 KILLERS = 8
 """:func:`_cheap_move` first tries at most this many of the moves that won in positions sharing a
 generator with the position (:func:`_killer_moves`)."""
+MEMO_BYTES = 100
+"""Bytes a memoised gcd-1 result holds (its dict entry; its Position is counted where it is listed,
+:meth:`sylver.solver.periodic.BaseRegion.nbytes`)."""
 KEPT_UNIONS = 2
 """Union graphs (or stopped builders) kept across the attempts of :func:`_first_winning`."""
 SUB_SCAN_LIMIT = 2_001
@@ -184,13 +187,14 @@ class Context:
         self.cheap_tried: set[Position] = set()
         """Long positions (g = 2) whose winning move was looked for without a scan, to the end or for
         the whole of ``CHEAP_SECONDS`` (:func:`_cheap_verdict`): not looked for again."""
-        self.too_large: dict[Position, str] = {}
-        """Long positions below the root whose shape graph would pass the scan's memory budget (with
-        the error's message): undecided in this call, not tried again (:func:`_scan_or_verdict`)."""
+        self.too_large: dict[Position, tuple[str, int]] = {}
+        """Long positions below the root whose shape graph would pass the memory left for it (with the
+        error's message and that memory): undecided in this call, tried again only when at least
+        twice as much memory is left (:func:`_scan_or_verdict`)."""
         self.root: Position | None = None
         """The position the user asked for (None in a worker): its own graph too large is an error."""
         self.peak_scan_bytes = 0
-        """The most memory the scans held at once (those dropped by :func:`_forget` included)."""
+        """The most memory :meth:`held` showed when scans were dropped (:func:`_forget`)."""
         self.deepening = False
         """True inside the iterative deepening of :func:`_first_winning` (the searches below it try
         their moves in turn)."""
@@ -206,6 +210,40 @@ class Context:
 
     def time_left(self) -> bool:
         return self.deadline is None or time.monotonic() < self.deadline
+
+    # -- memory ----------------------------------------------------------------------------------
+    def half(self) -> int:
+        """The half of ``--memory`` that the shape graphs, scans, base regions and the memo of gcd-1
+        results share (the gcd-1 solver's tables have the other half)."""
+        return max(self.memory // 2, 1 << 17)
+
+    def held(self) -> int:
+        """The bytes held now in :meth:`half`: the live scans, the union graphs (kept ones, or their
+        stopped builders, too), the base regions and the memo of gcd-1 results."""
+        from sylver.solver.shapes import ShapeGraph
+
+        graphs = {id(u): u for u in (*self.unions, *self.kept.values())}
+        return (sum(s.memory_bytes() for s in self.scans)
+                + sum(u.nbytes() if isinstance(u, ShapeGraph) else u.needed() for u in graphs.values())
+                + sum(r.nbytes() for r in self.regions.values()) + MEMO_BYTES * len(self.gcd1))
+
+    def room(self) -> int:
+        """The memory a new shape graph or scan may take: :meth:`half` less what is :meth:`held`.  When
+        less than half of it is left, the caches go first: the kept union graphs with their base
+        regions, and the memo's N results (a P result stays: a move to it wins at once,
+        :func:`_known_win`; an N result is solved again when asked, the gcd-1 solver's own tables
+        remembering most of it)."""
+        half = self.half()
+        left = half - self.held()
+        if left < half // 2 and (self.kept or len(self.gcd1)):
+            self.kept.clear()
+            live = {id(u) for u in self.unions}
+            for k in [k for k in self.regions if k not in live]:
+                del self.regions[k]
+            for p in [p for p, v in self.gcd1.items() if not v]:
+                del self.gcd1[p]
+            left = half - self.held()
+        return max(left, 0)
 
 
 def _known(position: Position, ctx: Context, full: bool) -> Verdict | None:
@@ -297,8 +335,7 @@ def _scan_for(position: Position, ctx: Context) -> tuple[Scan, int]:
     checkpoint = None
     if ctx.checkpoint_dir is not None:
         checkpoint = ctx.checkpoint_dir / f"{position}.npz"
-    memory = max(ctx.memory // 2, 1 << 17)
-    union = _union_for(position, key, ctx, memory)
+    union = _union_for(position, key, ctx)
     graph = region = None
     if union is not None:
         from sylver.solver.periodic import BaseRegion
@@ -307,7 +344,7 @@ def _scan_for(position: Position, ctx: Context) -> tuple[Scan, int]:
         region = ctx.regions.get(id(union))
         if region is None:
             region = ctx.regions[id(union)] = BaseRegion.of(union, ctx.p_positions, ctx.deadline)
-    scan = Scan(position, graph=graph, base=ctx.p_positions, checkpoint=checkpoint, memory=memory,
+    scan = Scan(position, graph=graph, base=ctx.p_positions, checkpoint=checkpoint, memory=ctx.room(),
                 deadline=ctx.deadline, region=region)
     ctx.scans.append(scan)
     return scan, 0
@@ -324,14 +361,16 @@ def _scan_or_verdict(position: Position, ctx: Context, full: bool, limit: int | 
     cheap = None if full else _cheap_verdict(position, ctx, limit)
     if cheap is not None:
         return cheap
-    why = ctx.too_large.get(position)
-    if why is None:
+    failed = ctx.too_large.get(position)
+    if failed is None or failed[1] < ctx.half() and ctx.room() >= 2 * failed[1]:
+        budget = ctx.room()
         try:
             return _scan_for(position, ctx)
         except TooLargeError as exc:
             if position == ctx.root:
                 raise
-            why = ctx.too_large[position] = str(exc)
+            failed = ctx.too_large[position] = (str(exc), budget)
+    why = failed[0]
     return Verdict(outcome=None, winning=[], complete=False, method="periodicity", short=False, full=False,
                    reason=f"long: not scanned, {why}; undecided")
 
@@ -355,10 +394,11 @@ def _offer_union(children: list[Position], ctx: Context) -> None:
         ctx.union_groups.append(group)
 
 
-def _union_for(position: Position, key: int, ctx: Context, memory: int) -> ShapeGraph | None:
+def _union_for(position: Position, key: int, ctx: Context) -> ShapeGraph | None:
     """A union graph containing the family ``key`` of ``position``: one built earlier, or that of the
     group offered with it (:func:`_offer_union`), built now; None when there is none, or when the
-    union would pass ``memory`` (each position then builds its own graph)."""
+    union would pass the memory left (:meth:`Context.room`; each position then builds its own
+    graph)."""
     from sylver.errors import TooLargeError
     from sylver.solver.shapes import ShapeGraph, union_builder
 
@@ -372,12 +412,14 @@ def _union_for(position: Position, key: int, ctx: Context, memory: int) -> Shape
                 ctx.union_groups.remove(group)
                 return None
             built = frozenset(members)
+            memory = ctx.room()
             kept = ctx.kept.pop(built, None)
             try:  # a TimeoutError leaves the group offered: a later attempt goes on with the build
                 if isinstance(kept, ShapeGraph):
                     union = kept
                 else:
                     builder = kept if kept is not None else union_builder(members, memory)
+                    builder.memory = memory
                     try:
                         union = builder.finish(ctx.deadline)
                     except TimeoutError:
@@ -811,7 +853,7 @@ def _forget(ctx: Context, scans: int, unions: int, groups: int) -> None:
     """Drop the scans, union graphs and offered groups made since these counts (those of the even
     moves of a position, once they are decided: their verdicts stay in ``ctx.verdicts``), so that
     memory holds the scans of one line of positions, not of the whole tree."""
-    ctx.peak_scan_bytes = max(ctx.peak_scan_bytes, sum(s.memory_bytes() for s in ctx.scans))
+    ctx.peak_scan_bytes = max(ctx.peak_scan_bytes, ctx.held())
     for union in ctx.unions[unions:]:
         if not any(union is k for k in ctx.kept.values()):
             ctx.regions.pop(id(union), None)
@@ -1220,7 +1262,7 @@ def solve_any(
     sol = Solution(
         position=position, outcome=v.outcome, winning_moves=tuple(v.winning), complete=v.complete,
         frobenius_number=None, states=0, seconds=time.monotonic() - start,
-        peak_bytes=max(ctx.peak_scan_bytes, sum(s.memory_bytes() for s in ctx.scans)), from_store=v.method == "store",
+        peak_bytes=max(ctx.peak_scan_bytes, ctx.held()), from_store=v.method == "store",
         probably_p=v.probably_p, gcd=g, short=v.short, method=v.method, odd_tail=v.odd_tail,
         reason=reason, replies={p: tuple(w.winning) for p, w in ctx.verdicts.items()
                                 if w.outcome is Outcome.N and w.winning},

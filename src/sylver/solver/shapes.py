@@ -344,12 +344,15 @@ class _Builder:
         self.explore_shapes(deadline, self.roots)
         return self.graph()
 
-    def too_large(self) -> None:
+    def needed(self) -> int:
+        """The bytes the graph needs, as far as it is explored (estimated)."""
         # each family's own shape (offsets {0}) will have t(E ÷ 2) moves down: counted in advance
-        need = ((len(self.keys) + len(self.fam_gaps)) * BUILD_BYTES_PER_SHAPE
+        return ((len(self.keys) + len(self.fam_gaps)) * BUILD_BYTES_PER_SHAPE
                 + max(self.moves, self.root_moves) * BUILD_BYTES_PER_MOVE
                 + self.even_moves * BUILD_BYTES_PER_EVEN_MOVE)
-        if self.memory is not None and need > self.memory:
+
+    def too_large(self) -> None:
+        if self.memory is not None and self.needed() > self.memory:
             self._too_large()
 
     def _too_large(self) -> None:
@@ -362,7 +365,7 @@ class _Builder:
             f"the shape graph of {_short(self.position)} needs more than {format_memory(self.memory)} "
             f"({len(self.fam_gaps):,} families and {self.found:,} shapes so far; "
             f"S ÷ 2 has multiplicity {h.generators[0]} and {len(h.semigroup.gaps()) if h.generators != (1,) else 0} gaps): "
-            f"use a larger --memory (the scan gets half of it)"
+            f"use a larger --memory (the shape graphs and scans share half of it)"
         )
 
     def family(self, gaps: int) -> int:
@@ -612,16 +615,13 @@ class _KernelBuilder(_Builder):
                 raise TimeoutError(f"the shape graph of {self.position.braces()} was not built in time")
         self.too_large()
 
-    def too_large(self) -> None:
-        if self.memory is None or self.arrays is None:
-            super().too_large()
-            return
+    def needed(self) -> int:
+        if self.arrays is None:
+            return super().needed()
         held = sum(int(v.nbytes) for v in self.arrays.values())
         moves = int(self.counts[2]) + max(int(self.counts[3]), self.root_moves)
-        need = (held + (int(self.counts[0]) + len(self.fam_gaps)) * GRAPH_BYTES_PER_SHAPE
+        return (held + (int(self.counts[0]) + len(self.fam_gaps)) * GRAPH_BYTES_PER_SHAPE
                 + moves * 8 + self.even_moves * BUILD_BYTES_PER_EVEN_MOVE)
-        if need > self.memory:
-            self._too_large()
 
     def graph(self) -> ShapeGraph:
         """The graph in the order of :meth:`_Builder.graph` (the same graph)."""
