@@ -502,6 +502,33 @@ def _context() -> Any:
                    progress=None, checkpoint_dir=None)
 
 
+def test_a_gcd1_solve_past_the_memory_budget_leaves_its_move_undecided(monkeypatch) -> None:
+    """A gcd-1 position below the root that its solver cannot solve within the memory budget
+    (MemoryBudgetError) leaves the move to it undecided: the search goes on with the other moves,
+    never counts that move as losing, and the reason names the position."""
+    from sylver.errors import MemoryBudgetError
+    from sylver.solver import gcd
+
+    root = Position([12, 50])  # 17 wins: {12,17,50} is P
+    blocked = root.play(17)
+    real = gcd.Context.p_positions
+
+    def p_positions(self: Any, positions: list[Position]) -> list[bool]:
+        if blocked in positions:
+            raise MemoryBudgetError("the transposition tables are far too small (test)", expanded=1, overwrites=1)
+        return real(self, positions)
+
+    monkeypatch.setattr(gcd.Context, "p_positions", p_positions)
+    sol = solve(root, first=True, odd_limit=2001, time_limit=4)
+    assert 17 not in sol.winning_moves
+    if sol.outcome is Outcome.N:
+        after = root.play(sol.winning_moves[0])
+        assert direct_p(after) if after.gcd == 1 else solve(after).outcome is Outcome.P
+    else:
+        assert sol.outcome is None and "{12,17,50}" in sol.reason and "memory" in sol.reason
+        assert "17" in sol.odd_tail.open_moves
+
+
 def test_scans_share_half_the_memory() -> None:
     """The shape graphs, scans, base regions and memo of one solve share half of ``--memory``: a
     graph gets only what the others left (``Context.room``), and one that does not fit is not built

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sylver.errors import TooLargeError
 from sylver.position import Outcome, Position
 
 if TYPE_CHECKING:
@@ -356,7 +357,6 @@ def _scan_or_verdict(position: Position, ctx: Context, full: bool, limit: int | 
     its shape graph would pass the memory budget and it is not the root (a move leading there is
     left open and the search goes on with the others, instead of the whole solve failing; the
     root's own graph too large stays an error, TooLargeError, which says to give more ``--memory``)."""
-    from sylver.errors import TooLargeError
 
     cheap = None if full else _cheap_verdict(position, ctx, limit)
     if cheap is not None:
@@ -399,7 +399,6 @@ def _union_for(position: Position, key: int, ctx: Context) -> ShapeGraph | None:
     group offered with it (:func:`_offer_union`), built now; None when there is none, or when the
     union would pass the memory left (:meth:`Context.room`; each position then builds its own
     graph)."""
-    from sylver.errors import TooLargeError
     from sylver.solver.shapes import ShapeGraph, union_builder
 
     for union in ctx.unions:
@@ -698,6 +697,9 @@ def _first_winning(position: Position, h: Position, ctx: Context, limit: int | N
                             out = cv.outcome
                     except TimeoutError:
                         out, timed_out = None, True
+                    except TooLargeError as exc:  # past the memory budget: undecided, the rest stands
+                        out = None
+                        ctx.too_large.setdefault(child, (str(exc), ctx.half()))
                     finally:
                         ctx.deadline = outer
                     if timed_out or (cut_at is not None and time.monotonic() >= cut_at):
@@ -706,7 +708,7 @@ def _first_winning(position: Position, h: Position, ctx: Context, limit: int | N
                             later.append(m)
                             continue
                     _forget(ctx, scans, len(ctx.unions), len(ctx.union_groups))
-                    if kind == "odd":
+                    if kind == "odd" and out is not None:
                         decided[x] = out is Outcome.P
                     if out is Outcome.P:
                         winning.append(x)
@@ -792,7 +794,7 @@ def _cheap_move(position: Position, ctx: Context, limit: int | None) -> int | No
             if (ctx.p_positions([child])[0] if x % 2 else
                     solve_g2(child, ctx, full=False, limit=limit).outcome is Outcome.P):
                 return x
-    except TimeoutError:
+    except (TimeoutError, TooLargeError):  # none found in time, or within the memory budget
         pass
     finally:
         ctx.deadline, ctx.deepening = outer, saved
@@ -1257,8 +1259,9 @@ def solve_any(
             f" with winning moves {list(known.winning_moves)}" if known.winning_moves else ""
         ) + " (Sicherman, \"Theory and Practice of Sylver Coinage\", Integers 2002, sec. 2)"
     if ctx.too_large and not v.complete:
-        reason += ("; not scanned, their shape graphs passing the memory budget (a larger --memory may "
-                   "decide them): " + ", ".join(p.braces() for p in ctx.too_large))
+        reason += ("; left undecided for want of memory, their shape graphs or gcd-1 solves passing the "
+                   "memory budget (a larger --memory may decide them): "
+                   + ", ".join(p.braces() for p in ctx.too_large))
     sol = Solution(
         position=position, outcome=v.outcome, winning_moves=tuple(v.winning), complete=v.complete,
         frobenius_number=None, states=0, seconds=time.monotonic() - start,
@@ -1282,8 +1285,6 @@ def _check_range(position: Position, g: int) -> None:
         return
     t = h.frobenius_number
     if t > MAX_T_H:
-        from sylver.errors import TooLargeError
-
         gens = position.generators
         text = position.braces() if len(gens) <= 8 else "{" + ",".join(map(str, gens[:3])) + f",…}} ({len(gens)} generators)"
         raise TooLargeError(
