@@ -311,7 +311,6 @@ def union_builder(positions: list[Position], memory: int | None = None, *,
     b = (_KernelBuilder if compiled else _Builder)(positions[0], memory)
     for position in positions[1:]:
         b.family(gap_mask(Position(x // 2 for x in position.generators)))
-    b.explore_families()
     b.roots = [b.fam_index[gap_mask(Position(x // 2 for x in p.generators))] for p in positions]
     return b
 
@@ -339,8 +338,9 @@ class _Builder:
         self.family(gap_mask(self.h))
 
     def finish(self, deadline: float | None) -> ShapeGraph:
-        """Explore the shapes of the families ``roots`` (TimeoutError past ``deadline``: called again,
-        it goes on from where it stopped), then the graph."""
+        """Explore the families, then the shapes of the families ``roots`` (TimeoutError past
+        ``deadline``: called again, it goes on from where it stopped), then the graph."""
+        self.explore_families(deadline)
         self.explore_shapes(deadline, self.roots)
         return self.graph()
 
@@ -388,14 +388,19 @@ class _Builder:
             self.todo.append(i)
         return i
 
-    def explore_families(self) -> None:
-        """Every family reached by even moves (iteratively: chains can be long)."""
+    def explore_families(self, deadline: float | None = None) -> None:
+        """Every family reached by even moves (iteratively: chains can be long; TimeoutError past
+        ``deadline``, looked at every ``FAMILIES_PER_LOOK`` families, so that each call gets on)."""
+        done = 0
         while self.fam_todo:
             f = self.fam_todo.pop()
             gaps = self.fam_gaps[f]
             self.fam_even[f] = [(y, self.family(close(gaps, y))) for y in set_bits(gaps)]
             self.even_moves += len(self.fam_even[f])
             self.too_large()
+            done += 1
+            if done % FAMILIES_PER_LOOK == 0 and deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"the shape graph of {_short(self.position)} was not built in time")
 
     def explore_shapes(self, deadline: float | None, roots: list[int]) -> None:
         """Every shape reached from E + x for the families ``roots``, with its moves."""
@@ -506,6 +511,8 @@ class _Builder:
         )
 
 
+FAMILIES_PER_LOOK = 256
+"""Families explored between two looks at the deadline (:meth:`_Builder.explore_families`)."""
 GRAPH_BYTES_PER_SHAPE = 120
 """What the finished graph of :class:`_KernelBuilder` and its renumbering hold per shape (family,
 t, two row pointers, the order and its inverse, the offsets as a Python int in a list), about."""
