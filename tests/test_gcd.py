@@ -512,15 +512,17 @@ def test_a_gcd1_solve_past_the_memory_budget_leaves_its_move_undecided(monkeypat
     root = Position([12, 50])  # 17 wins: {12,17,50} is P
     blocked = root.play(17)
     real = gcd.Context.p_positions
+    tried = []
 
     def p_positions(self: Any, positions: list[Position]) -> list[bool]:
         if blocked in positions:
+            tried.append(blocked)
             raise MemoryBudgetError("the transposition tables are far too small (test)", expanded=1, overwrites=1)
         return real(self, positions)
 
     monkeypatch.setattr(gcd.Context, "p_positions", p_positions)
     sol = solve(root, first=True, odd_limit=2001, time_limit=4)
-    assert 17 not in sol.winning_moves
+    assert 17 not in sol.winning_moves and len(tried) == 1  # not solved again in later rounds
     if sol.outcome is Outcome.N:
         after = root.play(sol.winning_moves[0])
         assert direct_p(after) if after.gcd == 1 else solve(after).outcome is Outcome.P

@@ -691,6 +691,8 @@ def _first_winning(position: Position, h: Position, ctx: Context, limit: int | N
                     timed_out = False
                     try:
                         if kind == "odd":
+                            if child in ctx.too_large:  # past the memory budget before: not again
+                                raise TooLargeError(ctx.too_large[child][0])
                             out: Outcome | None = Outcome.P if ctx.p_positions([child])[0] else Outcome.N
                         else:
                             cv = solve_g2(child, ctx, full=False, limit=limit)
