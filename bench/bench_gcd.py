@@ -39,10 +39,12 @@ TARGETS = [
     for y in (26, 34, 38, 46, 50, 58)  # 10, 14, 22: tests/test_gcd.py
 ]
 QUICK = ("8,10,22", "8,30,34")
-ODD_LIMIT = {"12,46": 20_001, "12,58": 20_001}
+ODD_LIMIT = {"12,46": 20_001, "12,58": 100_001}
 """--odd-limit of a `solvefirst` target other than 2,001: {12,46}'s short child {12,40,46} needs
 {8,12,46} N, whose only winning move 42 leaves {8,12,42,46}, P with a period certified at x = 6,557
-(the family {8,12,8n+2,8n+6} of sec. 2, n = 5)."""
+(the family {8,12,8n+2,8n+6} of sec. 2, n = 5).  {12,58}'s short child {12,28,58} needs
+{8,12,28,58} N, whose winning move 62 leaves {8,12,58,62} (n = 7), P with a period certified at
+x = 71,327: below that limit the search leaves {12,28,58} undecided and never finishes."""
 MEMORY = {"12,32,62": "4G", "12,58": "4G"}
 """--memory of a target (default 1G): {12,32,62} builds large union graphs of the long positions after
 its even moves (peak RSS 5.4 GB on 23 November); the budget bounds each graph at half of it.  {12,58}

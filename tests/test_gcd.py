@@ -417,6 +417,17 @@ def test_replies_to_12_eliminated(y: int) -> None:
         assert solve(after).outcome is Outcome.P
 
 
+def test_reply_58_to_12_eliminated_by_28() -> None:
+    """{12,58} is N (the last reply to 12 the paper's search eliminated, sec. 2): 28 wins, since
+    {12,28,58} is P, every move proven to lose.  Its even move 8 loses to 62 only through the
+    paper's family {8,12,8n+2,8n+6} (n = 7): {8,12,58,62} is P with a period certified at x = 71,327,
+    so an odd limit of 20,001 leaves {12,28,58} undecided (the search for {12,58} itself, which finds
+    28 in 33 CPU s: bench/bench_gcd.py --only 12,58)."""
+    sol = solve(Position([12, 28, 58]), odd_limit=100_001, memory="2G")
+    assert sol.outcome is Outcome.P and sol.complete and sol.odd_tail.complete
+    assert "8 → 62" in sol.reason
+
+
 def test_first_deepening_cuts_postpone_never_decide(monkeypatch) -> None:
     """The search for one winning move deepens iteratively: with budgets so small that nearly every
     attempt is cut (1 ms a move), it still answers exactly what an unhurried search proves, since a
