@@ -266,6 +266,8 @@ def _ptr(ptr: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return out
 
 
+FAMILIES_PER_LOOK = 256
+"""Families explored between two looks at the deadline (:meth:`_Builder.explore_families`)."""
 BUILD_BYTES_PER_SHAPE = 640
 """What building the graph holds per shape (its key, index entry and moves that keep the height),
 about: the measured peak of :func:`build` is below this plus ``BUILD_BYTES_PER_MOVE`` per move."""
@@ -511,8 +513,6 @@ class _Builder:
         )
 
 
-FAMILIES_PER_LOOK = 256
-"""Families explored between two looks at the deadline (:meth:`_Builder.explore_families`)."""
 GRAPH_BYTES_PER_SHAPE = 120
 """What the finished graph of :class:`_KernelBuilder` and its renumbering hold per shape (family,
 t, two row pointers, the order and its inverse, the offsets as a Python int in a list), about."""
