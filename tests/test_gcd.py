@@ -542,28 +542,57 @@ def test_a_gcd1_solve_past_the_memory_budget_leaves_its_move_undecided(monkeypat
         assert "17" in sol.odd_tail.open_moves
 
 
+def test_moves_down_by_target() -> None:
+    """The moves down of a graph sorted by their target (the kernels above the base regions walk
+    them backwards) are those of a stable sort of the moves by target, from shape 0 or from the
+    first shape of S's family."""
+    from sylver.solver.periodic import incoming
+
+    g = build(Position([6, 44, 82]))
+    K0 = int(np.count_nonzero(g.fam != 0))
+    for s_lo in (0, K0):
+        src = np.repeat(np.arange(g.shapes), np.diff(g.down_ptr))[g.down_ptr[s_lo]:] - s_lo
+        dst = g.down_idx[g.down_ptr[s_lo]:].astype(np.int64) - s_lo
+        order = np.argsort(dst, kind="stable")
+        in_ptr, in_src, in_j = incoming(g.down_ptr, g.down_idx, g.down_j, s_lo)
+        assert in_src.size > 0 and in_j.dtype == np.uint8
+        assert (in_ptr == np.concatenate(([0], np.cumsum(np.bincount(dst, minlength=g.shapes - s_lo))))).all()
+        assert (in_src == src[order]).all() and (in_j == g.down_j[g.down_ptr[s_lo]:][order]).all()
+
+
 def test_scans_share_half_the_memory() -> None:
     """The shape graphs, scans, base regions and memo of one solve share half of ``--memory``: a
     graph gets only what the others left (``Context.room``), and one that does not fit is not built
     past it (its position is left undecided, and tried again once twice as much is left); when
-    memory is short, the memo's N results go first (its P results stay: a move to one wins)."""
+    memory is short, the memo's N results go first (its P results stay: a move to one wins), then
+    the scans but the root's."""
     from sylver.solver import gcd
 
     ctx = _context()
-    ctx.memory = 2 * 1_700_000  # the graph of {6,44,82} fits, then not that of {8,30,34} too
+    root = ctx.root = Position([6, 44, 82])
+    ctx.memory = 2 * 2_000_000  # the scan of {6,44,82} fits, then not that of {8,30,34} too
     half = ctx.half()
     assert ctx.room() == half
-    scan, _ = gcd._scan_for(Position([6, 44, 82]), ctx)
+    scan, _ = gcd._scan_for(root, ctx)
     assert 0 < scan.memory_bytes() <= ctx.held() and ctx.room() == half - ctx.held()
     other = Position([8, 30, 34])
     v = gcd._scan_or_verdict(other, ctx, True, 2001)
     assert isinstance(v, gcd.Verdict) and v.outcome is None and "not scanned" in v.reason
-    assert ctx.held() <= half
+    assert "use a larger --memory" in v.reason
+    assert ctx.held() <= half and ctx.scans == [scan]
     fresh = _context()
     fresh.memory = ctx.memory
     assert not isinstance(gcd._scan_or_verdict(other, fresh, True, 2001), gcd.Verdict)
     ctx.scans.clear()  # its line of positions decided: what it held is free again
     assert not isinstance(gcd._scan_or_verdict(other, ctx, True, 2001), gcd.Verdict)
+
+    ctx = _context()  # {6,44,82} below the root: its scan goes to make room for {8,30,34}'s
+    ctx.root = Position([6, 10])
+    ctx.memory = 2 * 2_000_000
+    gcd._scan_for(root, ctx)
+    got = gcd._scan_or_verdict(other, ctx, True, 2001)
+    assert not isinstance(got, gcd.Verdict) and [s.position for s in ctx.scans] == [other]
+    assert ctx.held() <= ctx.half()
 
     ctx = _context()
     ctx.memory = 1 << 20

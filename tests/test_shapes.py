@@ -42,6 +42,18 @@ def test_union_kernel_build_is_the_python_build() -> None:
         assert_same_graph(union.subgraph(p), build(p, compiled=False))
 
 
+def test_subgraph_of_every_shape_shares_the_moves() -> None:
+    """A subgraph that keeps every shape (its position reaches all of them) shares the graph's moves
+    instead of copying them, and is the position's own graph all the same."""
+    S = Position([8, 10, 22])
+    g = build(S)
+    sub = g.subgraph(S)
+    assert sub.same_idx is g.same_idx and sub.down_idx is g.down_idx and sub.parent_index.size == g.shapes
+    assert_same_graph(sub, build(S, compiled=False))
+    g = build(Position([6, 44, 82]))
+    assert g.subgraph_bytes(g.reachable(Position([6, 44, 82]))) < g.nbytes() // 4
+
+
 @pytest.mark.parametrize("compiled", [True, False], ids=["kernel", "python"])
 def test_stopped_by_the_deadline_then_resumed(compiled: bool) -> None:
     """A build stopped by its deadline goes on where it stopped, to the graph of a build in one go by

@@ -68,6 +68,10 @@ MEMO_BYTES = 100
 """Bytes a memoised gcd-1 result holds (its dict entry; its Position is counted where it is listed,
 :meth:`sylver.solver.periodic.BaseRegion.nbytes`)."""
 KEPT_UNIONS = 2
+UNION_SHARE = 3
+"""A union graph may take this fraction (1/3) of the memory left (:meth:`Context.room`): its base
+region and the scan of one of its positions need the rest (a union without room for them is no
+use: each position then builds its own graph)."""
 """Union graphs (or stopped builders) kept across the attempts of :func:`_first_winning`."""
 SUB_SCAN_LIMIT = 2_001
 """Odd moves scanned for a long g = 2 position met inside a bounded search."""
@@ -224,8 +228,15 @@ class Context:
         from sylver.solver.shapes import ShapeGraph
 
         graphs = {id(u): u for u in (*self.unions, *self.kept.values())}
-        return (sum(s.memory_bytes() for s in self.scans)
-                + sum(u.nbytes() if isinstance(u, ShapeGraph) else u.needed() for u in graphs.values())
+        arrays = {id(a): a for s in self.scans for a in s.arrays()}  # a scan's graph may share a union's moves
+        rest = sum(s.object_bytes() for s in self.scans)
+        for u in graphs.values():
+            if isinstance(u, ShapeGraph):
+                arrays.update((id(a), a) for a in u.arrays())
+                rest += u.object_bytes()
+            else:
+                rest += u.needed()
+        return (int(sum(a.nbytes for a in arrays.values())) + rest
                 + sum(r.nbytes() for r in self.regions.values()) + MEMO_BYTES * len(self.gcd1))
 
     def room(self) -> int:
@@ -233,7 +244,9 @@ class Context:
         less than half of it is left, the caches go first: the kept union graphs with their base
         regions, and the memo's N results (a P result stays: a move to it wins at once,
         :func:`_known_win`; an N result is solved again when asked, the gcd-1 solver's own tables
-        remembering most of it)."""
+        remembering most of it); then, if that was not enough, the scans but the root's (none is
+        running when a new one is made; a scan kept for a position cut by the iterative deepening,
+        or whose graph holds the families of later positions, is made again when needed)."""
         half = self.half()
         left = half - self.held()
         if left < half // 2 and (self.kept or len(self.gcd1)):
@@ -243,6 +256,10 @@ class Context:
                 del self.regions[k]
             for p in [p for p, v in self.gcd1.items() if not v]:
                 del self.gcd1[p]
+            left = half - self.held()
+        if left < half // 2 and any(s.position != self.root for s in self.scans):
+            # only ever fewer scans: the counts that _forget keeps stay past every outer scan
+            self.scans[:] = [s for s in self.scans if s.position == self.root]
             left = half - self.held()
         return max(left, 0)
 
@@ -339,9 +356,13 @@ def _scan_for(position: Position, ctx: Context) -> tuple[Scan, int]:
     union = _union_for(position, key, ctx)
     graph = region = None
     if union is not None:
-        from sylver.solver.periodic import BaseRegion
+        from sylver.solver.periodic import BaseRegion, fits
 
-        graph = union.subgraph(position)
+        keep = union.reachable(position)
+        fits(position, graph_bytes=union.subgraph_bytes(keep), shapes=int(keep.size),
+             down_moves=int((union.down_ptr[keep + 1] - union.down_ptr[keep]).sum()),
+             Tmax=int(union.fam_T[union.fam[keep]].max()), memory=ctx.room())
+        graph = union.subgraph(position, keep=keep)
         region = ctx.regions.get(id(union))
         if region is None:
             region = ctx.regions[id(union)] = BaseRegion.of(union, ctx.p_positions, ctx.deadline)
@@ -397,8 +418,8 @@ def _offer_union(children: list[Position], ctx: Context) -> None:
 def _union_for(position: Position, key: int, ctx: Context) -> ShapeGraph | None:
     """A union graph containing the family ``key`` of ``position``: one built earlier, or that of the
     group offered with it (:func:`_offer_union`), built now; None when there is none, or when the
-    union would pass the memory left (:meth:`Context.room`; each position then builds its own
-    graph)."""
+    union would pass its share of the memory left (``UNION_SHARE`` of :meth:`Context.room`; each
+    position then builds its own graph)."""
     from sylver.solver.shapes import ShapeGraph, union_builder
 
     for union in ctx.unions:
@@ -411,7 +432,7 @@ def _union_for(position: Position, key: int, ctx: Context) -> ShapeGraph | None:
                 ctx.union_groups.remove(group)
                 return None
             built = frozenset(members)
-            memory = ctx.room()
+            memory = ctx.room() // UNION_SHARE
             kept = ctx.kept.pop(built, None)
             try:  # a TimeoutError leaves the group offered: a later attempt goes on with the build
                 if isinstance(kept, ShapeGraph):

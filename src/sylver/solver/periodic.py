@@ -135,9 +135,12 @@ def _find(keys, h):  # pragma: no cover - compiled
 def _values(n, s_lo, T, fam, same_ptr, same_idx, same_col, tab, phase, down_ptr, down_j, down_idx,
             base, mode, H, flags, cur, killer):  # pragma: no cover - compiled
     """The values (1 = P) of shapes s_lo, s_lo + 1, … at height n, each from the values decided
-    before it: a move to a P shape makes it N.  A move that keeps the height into a shape with
-    ``same_col[e] >= 0`` reads that shape's value from row ``phase`` of the table of the periodic
-    rest instead of ``cur``.  ``killer[s]``: the move that made s N last time, tried first."""
+    before it: a move to a P shape makes it N.  A move e ≥ c0 = len(same_idx) - len(same_col) that
+    keeps the height into a shape with ``same_col[e - c0] >= 0`` reads that shape's value from row
+    ``phase`` of the table of the periodic rest instead of ``cur`` (``same_col`` covers the moves of
+    S's family only: empty for the first stage).  ``killer[s]``: the move that made s N last time,
+    tried first."""
+    c0 = same_idx.shape[0] - same_col.shape[0]
     for s in range(s_lo, T.shape[0]):
         m = -2
         if n <= T[s]:
@@ -155,7 +158,7 @@ def _values(n, s_lo, T, fam, same_ptr, same_idx, same_col, tab, phase, down_ptr,
         kk = killer[s]
         if kk >= 0:
             if kk < 1 << 30:
-                c = same_col[kk]
+                c = same_col[kk - c0] if kk >= c0 else -1
                 if c >= 0:
                     if (tab[phase, c >> 6] >> np.uint64(c & 63)) & np.uint64(1):
                         v = 0
@@ -168,7 +171,7 @@ def _values(n, s_lo, T, fam, same_ptr, same_idx, same_col, tab, phase, down_ptr,
                     v = 0
         if v:
             for e in range(same_ptr[s], same_ptr[s + 1]):
-                c = same_col[e]
+                c = same_col[e - c0] if e >= c0 else -1
                 if c >= 0:
                     if (tab[phase, c >> 6] >> np.uint64(c & 63)) & np.uint64(1):
                         v = 0
@@ -254,7 +257,7 @@ def _phase_zero(H, flags, K0, K, n, hkeys, hvals, hcount, sample):  # pragma: no
 
 @njit(cache=True)
 def scan_kernel(
-    n, n_end, deadline_steps, K0, T, fam, same_ptr, same_idx, no_col, no_tab, down_ptr, down_j, down_idx,
+    n, n_end, deadline_steps, K0, T, fam, same_ptr, same_idx, down_ptr, down_j, down_idx,
     fam_root, base, mode, H, flags, cur, killer, first_hit, hits, nhits, hkeys, hvals, hcount, rkeys,
     rvals, rcount, record_from, sample, out,
 ):  # pragma: no cover - compiled
@@ -267,9 +270,11 @@ def scan_kernel(
     height, matched height]: reason 0 = stopped (limit or steps), 1 / 3 = the whole state / the rest
     after height out[1] - 2 has the hash of that after height out[2], 2 / 4 = that table needs to
     grow.  ``hits`` receives (family, height) for every P-position E + height (a family's P-hits lie
-    within t̄ of its first one, so there are few).  ``no_col`` (all -1) and ``no_tab``: no table.
+    within t̄ of its first one, so there are few).
     """
     K = T.shape[0]
+    no_col = np.zeros(0, dtype=np.int32)  # no move reads a table of the rest
+    no_tab = np.zeros((1, 1), dtype=np.uint64)
     F = fam_root.shape[0]
     steps = 0
     reason = 0
@@ -311,6 +316,41 @@ def _look_up_hashes(h_rest, h_all, n, hkeys, hvals, hcount, rkeys, rvals, rcount
         if got != 0:
             return (3 if got > 0 else 4), got
     return 0, 0
+
+
+def incoming(down_ptr: np.ndarray, down_idx: np.ndarray, down_j: np.ndarray,
+             s_lo: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The moves down of shapes s_lo, s_lo + 1, … by target (all of them lead into those shapes): for
+    shape c (numbered from s_lo), ``in_src[in_ptr[c]:in_ptr[c + 1]]`` are the shapes (numbered from
+    s_lo) with a move down by ``in_j[…]`` into c, in increasing order.  For the kernels of heights
+    above the base regions (t(E ÷ 2) < 64, so j fits a byte): 5 bytes a move."""
+    R = down_ptr.shape[0] - 1 - s_lo
+    m = int(down_ptr[-1] - down_ptr[s_lo])
+    in_ptr = np.zeros(R + 1, dtype=np.int64)
+    in_src = np.empty(m, dtype=np.int32)
+    in_j = np.empty(m, dtype=np.uint8)
+    assert m == 0 or int(down_j[down_ptr[s_lo]:].max()) < 256, "a move down by 2j with j > 255"
+    _fill_incoming(down_ptr, down_idx, down_j, s_lo, in_ptr, in_src, in_j)
+    return in_ptr, in_src, in_j
+
+
+@njit(cache=True)
+def _fill_incoming(down_ptr, down_idx, down_j, s_lo, in_ptr, in_src, in_j):  # pragma: no cover - compiled
+    """:func:`incoming`, a counting sort: one pass to count, one to place; no temporary as large
+    as the moves."""
+    R = in_ptr.shape[0] - 1
+    for e in range(down_ptr[s_lo], down_ptr[R + s_lo]):
+        in_ptr[down_idx[e] - s_lo + 1] += 1
+    for c in range(R):
+        in_ptr[c + 1] += in_ptr[c]
+    fill = in_ptr[:R].copy()
+    for s in range(R):
+        for e in range(down_ptr[s + s_lo], down_ptr[s + s_lo + 1]):
+            c = down_idx[e] - s_lo
+            at = fill[c]
+            in_src[at] = s
+            in_j[at] = down_j[e]
+            fill[c] = at + 1
 
 
 @njit(cache=True)
@@ -681,6 +721,8 @@ class ScanProgress:
     """The height this run's scan resumed from (the checkpoint's ``scanned_to``), if it did."""
 
 
+BASE_ENTRY_BYTES = 64
+"""Bytes an entry of :attr:`Scan.base_list` holds: a tuple (position, value) and its list slot."""
 POSITION_BYTES = 400
 """Bytes a small gcd-1 :class:`~sylver.position.Position` holds with its Apéry set, its list entry
 and its result (measured with tracemalloc: about 400 for a multiplicity of 12)."""
@@ -877,6 +919,24 @@ def _pow2(n: int) -> int:
     return 1 << max(1, (n - 1).bit_length())
 
 
+def fits(position: Position, *, graph_bytes: int, shapes: int, down_moves: int, Tmax: int, memory: int) -> None:
+    """Raise TooLargeError unless a scan of ``position`` fits in ``memory``: its graph's new bytes,
+    and about what the scan holds besides (its base region's rows, the moves down by target, the
+    windows and the state's arrays), checked before it is made."""
+    width = max(1, (Tmax - 1) // 2)
+    Wd = max(1, (Tmax + 63) // 64)
+    need = graph_bytes + shapes * (5 * width + 8 * Wd + 26) + 8 * down_moves + (1 << 17)
+    if need > memory:
+        from sylver.errors import TooLargeError
+        from sylver.solver.engine import format_memory
+
+        raise TooLargeError(
+            f"the scan of {position.braces()} needs about {format_memory(need)} ({shapes:,} shapes, "
+            f"{down_moves:,} moves down), more than the {format_memory(memory)} left for it: use a larger "
+            f"--memory (the shape graphs and scans share half of it)"
+        )
+
+
 class Scan:
     """The scan of the odd moves of a position S with g = 2 over its shape graph.
 
@@ -897,7 +957,11 @@ class Scan:
     ) -> None:
         """``region``: the base region of the union graph that ``graph`` is a subgraph of."""
         self.position = position
-        self.graph = graph if graph is not None else build(position, deadline, memory)
+        if graph is None:
+            graph = build(position, deadline, memory)
+            fits(position, graph_bytes=graph.nbytes(), shapes=graph.shapes, down_moves=graph.down_idx.shape[0],
+                 Tmax=int(graph.fam_T.max()) if graph.families else 0, memory=memory)
+        self.graph = graph
         self.checkpoint = Path(checkpoint) if checkpoint is not None else None
         self.checkpoint_every = checkpoint_seconds() if checkpoint is not None else CHECKPOINT_SECONDS
         self.memory = memory
@@ -911,7 +975,6 @@ class Scan:
         # S's own family has the most gaps, so its shapes come last in the graph's order
         self.K0 = int(np.count_nonzero(g.fam != 0))
         assert (g.fam[self.K0:] == 0).all(), "S's family is not last"
-        self._no_col = np.full(g.same_idx.shape[0], -1, dtype=np.int64)
         self._no_tab = np.zeros((1, 1), dtype=np.uint64)
         self.cols, self.same_col = self._rest_columns()
         self._base_fn = base or solve_base
@@ -923,14 +986,14 @@ class Scan:
 
     def _rest_columns(self) -> tuple[np.ndarray, np.ndarray]:
         """The rest's shapes that S's family reads (by moves that keep the height), and for each
-        move the column of its target in the table of the rest (-1: a shape of S's family)."""
+        move of S's family (the last moves of ``same_idx``) the column of its target in the table
+        of the rest (-1: a shape of S's family)."""
         g = self.graph
-        lo = int(g.same_ptr[self.K0])
-        targets = g.same_idx[lo:]
-        cols = np.unique(targets[targets < self.K0]).astype(np.int64)
-        same_col = self._no_col.copy()
+        targets = g.same_idx[int(g.same_ptr[self.K0]):]
         inner = targets < self.K0
-        same_col[lo:][inner] = np.searchsorted(cols, targets[inner])
+        cols = np.unique(targets[inner]).astype(np.int64)
+        same_col = np.full(targets.shape[0], -1, dtype=np.int32)
+        same_col[inner] = np.searchsorted(cols, targets[inner])
         return cols, same_col
 
     # -- the base region ------------------------------------------------------------------------
@@ -967,12 +1030,27 @@ class Scan:
         """The largest odd height decided (1 before the scan starts)."""
         return self.state.n - 2
 
-    def memory_bytes(self) -> int:
+    def arrays(self) -> list[np.ndarray]:
+        """Its numpy arrays and its graph's (which a union graph may share)."""
         st = self.state
-        snaps = sum(a.nbytes + b.nbytes for a, b in st.snapshots.values())
-        tab = st.tab.nbytes if st.tab is not None else 0
-        return int(self.graph.nbytes() + self.base.nbytes + self.mode.nbytes + st.H.nbytes + st.hkeys.nbytes
-                   + st.hvals.nbytes + st.rkeys.nbytes + st.rvals.nbytes + tab + snaps)
+        own = [self.base, self.mode, self.cols, self.same_col, st.H, st.flags, st.cur, st.killer, st.first_hit,
+               st.hkeys, st.hvals, st.rkeys, st.rvals, *(a for pair in st.snapshots.values() for a in pair)]
+        if st.tab is not None:
+            own.append(st.tab)
+        own += getattr(self, "_incoming_arrays", ())
+        short = getattr(self, "_short_arrays", None)
+        if short is not None:
+            own += short[1].values()
+        return [*self.graph.arrays(), *own]
+
+    def object_bytes(self) -> int:
+        """The bytes its Python objects hold: its graph's, and its list of base-region positions
+        (the positions themselves are the base region's; ``BASE_ENTRY_BYTES`` an entry)."""
+        return self.graph.object_bytes() + BASE_ENTRY_BYTES * len(self.base_list)
+
+    def memory_bytes(self) -> int:
+        """The bytes it holds: its arrays (and its graph's) and its Python objects."""
+        return int(sum(a.nbytes for a in {id(a): a for a in self.arrays()}.values())) + self.object_bytes()
 
     def _run_kernel(self, st: ScanState, n_end: int, steps: int, record_from: int,
                     hits: np.ndarray, nhits: np.ndarray, out: np.ndarray, hcount: np.ndarray,
@@ -995,9 +1073,8 @@ class Scan:
             return
         assert tab is None
         scan_kernel(
-            st.n, n_end, steps, self.K0, g.T, g.fam, g.same_ptr, g.same_idx, self._no_col, self._no_tab,
-            g.down_ptr, g.down_j, g.down_idx, g.fam_root, self.base, self.mode, st.H, st.flags, st.cur,
-            st.killer, st.first_hit, hits, nhits, st.hkeys, st.hvals, hcount, rkeys, rvals,
+            st.n, n_end, steps, self.K0, g.T, g.fam, g.same_ptr, g.same_idx, g.down_ptr, g.down_j, g.down_idx,
+            g.fam_root, self.base, self.mode, st.H, st.flags, st.cur, st.killer, st.first_hit, hits, nhits, st.hkeys, st.hvals, hcount, rkeys, rvals,
             rcount if rcount is not None else np.zeros(1, dtype=np.int64), record_from, st.sample, out,
         )
 
@@ -1012,11 +1089,7 @@ class Scan:
         cached = getattr(self, "_incoming_arrays", None)
         if cached is None:
             g = self.graph
-            src = np.repeat(np.arange(g.shapes, dtype=np.int64), np.diff(g.down_ptr))
-            dst = g.down_idx.astype(np.int64)
-            order = np.argsort(dst, kind="stable")
-            in_ptr = np.concatenate(([0], np.cumsum(np.bincount(dst, minlength=g.shapes)))).astype(np.int64)
-            cached = self._incoming_arrays = (in_ptr, src[order], g.down_j.astype(np.int64)[order])
+            cached = self._incoming_arrays = incoming(g.down_ptr, g.down_idx, g.down_j, 0)
         return cached
 
     def _phase(self, n: int) -> int:
@@ -1053,9 +1126,10 @@ class Scan:
         fsame_ptr = np.zeros(R + 1, dtype=np.int64)
         fsame: list[int] = []
         reads: list[tuple[int, np.ndarray]] = []  # (r, the table's columns that shape K0 + r reads)
+        c0 = int(g.same_ptr[K0])
         for r in range(R):
             lo, hi = int(g.same_ptr[K0 + r]), int(g.same_ptr[K0 + r + 1])
-            col = self.same_col[lo:hi]
+            col = self.same_col[lo - c0 : hi - c0]
             if (col >= 0).any():
                 reads.append((r, col[col >= 0]))
             fsame.extend(int(c) for c in g.same_idx[lo:hi][col < 0])
@@ -1069,15 +1143,10 @@ class Scan:
             for r, cols in reads:
                 rows[:, r] = bits[:, cols].any(axis=1)
             rest_p[a:a + chunk] = np.packbits(rows, axis=1, bitorder="little").view(np.uint64)
-        lo = int(g.down_ptr[K0])
-        src = np.repeat(np.arange(R, dtype=np.int64), np.diff(g.down_ptr[K0:]))
-        dst = g.down_idx[lo:].astype(np.int64) - K0
-        order = np.argsort(dst, kind="stable")
+        in_ptr, in_src, in_j = incoming(g.down_ptr, g.down_idx, g.down_j, K0)
         arrays = {
-            "rest_p": rest_p,
-            "fsame_ptr": fsame_ptr, "fsame_idx": np.array(fsame, dtype=np.int64),
-            "in_ptr": np.concatenate(([0], np.cumsum(np.bincount(dst, minlength=R)))).astype(np.int64),
-            "in_src": src[order], "in_j": g.down_j[lo:].astype(np.int64)[order],
+            "rest_p": rest_p, "fsame_ptr": fsame_ptr, "fsame_idx": np.array(fsame, dtype=np.int64),
+            "in_ptr": in_ptr, "in_src": in_src, "in_j": in_j,
         }
         self._short_arrays = (tab, arrays)
         return arrays

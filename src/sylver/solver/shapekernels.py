@@ -276,6 +276,29 @@ def reachable(same_ptr, same_idx, down_ptr, down_idx, start):  # pragma: no cove
 # -- the base region (sylver.solver.periodic.BaseRegion) ---------------------------------------------
 
 
+@njit(cache=True)
+def rows_of(ptr, idx, keep, new):  # pragma: no cover - compiled
+    """The CSR array (ptr, idx) restricted to the rows ``keep`` (a :meth:`ShapeGraph.subgraph`):
+    (its ptr, its entries renumbered by ``new``, or as they are when ``new`` is empty, and whether
+    no entry was renumbered to -1, a shape not kept: the subgraph is closed), with no temporary as
+    large as the entries."""
+    out_ptr = np.zeros(keep.shape[0] + 1, dtype=np.int64)
+    for r in range(keep.shape[0]):
+        out_ptr[r + 1] = out_ptr[r] + ptr[keep[r] + 1] - ptr[keep[r]]
+    out = np.empty(out_ptr[keep.shape[0]], dtype=idx.dtype)
+    closed = True
+    at = 0
+    for r in range(keep.shape[0]):
+        for e in range(ptr[keep[r]], ptr[keep[r] + 1]):
+            v = idx[e]
+            if new.shape[0]:
+                v = new[v]
+                closed = closed and v >= 0
+            out[at] = v
+            at += 1
+    return out_ptr, out, closed
+
+
 @njit(cache=True, inline="always")
 def _shift_or(words, s, top):  # pragma: no cover - compiled
     """words |= words << s, the bits above ``top`` cleared (in place: the words are read from the

@@ -177,9 +177,19 @@ class ShapeGraph:
         """The position E (g = 2) of family f."""
         return Position(family_generators(self.fam_gaps[f]))
 
+    def arrays(self) -> list[np.ndarray]:
+        """Its numpy arrays (a :meth:`subgraph` may share some with its graph)."""
+        arrays = [self.fam, self.T, self.same_ptr, self.same_idx, self.down_ptr, self.down_j, self.down_idx,
+                  self.fam_T, self.fam_root]
+        return arrays if self.parent_index is None else [*arrays, self.parent_index]
+
+    def object_bytes(self) -> int:
+        """The bytes its Python objects hold: its offsets (``OFFSET_BYTES`` each)."""
+        return OFFSET_BYTES * self.shapes
+
     def nbytes(self) -> int:
-        arrays = (self.fam, self.T, self.same_ptr, self.same_idx, self.down_ptr, self.down_j, self.down_idx)
-        return int(sum(a.nbytes for a in arrays))
+        """The bytes it holds: its arrays and its Python objects."""
+        return int(sum(a.nbytes for a in self.arrays())) + self.object_bytes()
 
     def fingerprint(self) -> bytes:
         """SHA-256 of the families and shapes in their order (a checkpoint's windows are by shape)."""
@@ -205,42 +215,61 @@ class ShapeGraph:
             frontier = nxt
         return seen
 
-    def subgraph(self, position: Position, *, compiled: bool = True) -> ShapeGraph:
-        """The shape graph of ``position`` (g = 2, its family in this graph): the shapes reachable
-        from its own (offsets {0}), which are those that :func:`build` finds (a shape's moves depend
-        on the shape only), numbered in the same order, its family first.  The shapes reachable are
-        found by the numba kernel :func:`~sylver.solver.shapekernels.reachable`, or with
-        ``compiled=False`` by :meth:`_reachable` (the reference)."""
+    def reachable(self, position: Position, *, compiled: bool = True) -> np.ndarray:
+        """The shapes of ``position``'s graph (g = 2, its family in this graph), increasing: those
+        reachable from its own (offsets {0}), which are those that :func:`build` finds (a shape's
+        moves depend on the shape only).  Found by the numba kernel
+        :func:`~sylver.solver.shapekernels.reachable`, or with ``compiled=False`` by
+        :meth:`_reachable` (the reference)."""
         from sylver.solver import shapekernels as sk
 
-        f0 = self.fam_index[gap_mask(Position(x // 2 for x in position.generators))]
-        K = self.shapes
-        start = int(self.fam_root[f0])
+        start = int(self.fam_root[self.fam_index[gap_mask(Position(x // 2 for x in position.generators))]])
         if compiled:
             seen = sk.reachable(self.same_ptr, self.same_idx, self.down_ptr, self.down_idx, start)
         else:
             seen = self._reachable(start)
-        keep = np.flatnonzero(seen)
+        return np.flatnonzero(seen)
+
+    def subgraph_bytes(self, keep: np.ndarray) -> int:
+        """The bytes of the :meth:`subgraph` of the shapes ``keep`` (none of its moves when it keeps
+        every shape: it shares them)."""
+        moves = 0 if keep.size == self.shapes else 4 * int((self.same_ptr[keep + 1] - self.same_ptr[keep]).sum()
+                                                            + 2 * (self.down_ptr[keep + 1] - self.down_ptr[keep]).sum())
+        return moves + (32 + OFFSET_BYTES) * int(keep.size)
+
+    def subgraph(self, position: Position, *, compiled: bool = True, keep: np.ndarray | None = None) -> ShapeGraph:
+        """The shape graph of ``position`` (g = 2, its family in this graph): the shapes
+        :meth:`reachable` from its own (or ``keep``, those shapes), numbered in the same order, its
+        family first.  When they are all the shapes, it shares this graph's moves."""
+        f0 = self.fam_index[gap_mask(Position(x // 2 for x in position.generators))]
+        K = self.shapes
+        start = int(self.fam_root[f0])
+        if keep is None:
+            keep = self.reachable(position, compiled=compiled)
         new = np.full(K, -1, dtype=np.int64)
         new[keep] = np.arange(keep.size)
         fams = [f0] + sorted((int(f) for f in np.unique(self.fam[keep]) if f != f0), key=lambda f: self.fam_gaps[f])
         fnew = np.full(self.families, -1, dtype=np.int64)
         fnew[fams] = np.arange(len(fams))
-        same_idx = new[_gather(self.same_ptr, self.same_idx, keep)]
-        down_idx = new[_gather(self.down_ptr, self.down_idx, keep)]
-        assert (same_idx >= 0).all() and (down_idx >= 0).all(), "the subgraph is not closed"
         fam_gaps = [self.fam_gaps[f] for f in fams]
-        fam_root = new[self.fam_root[fams]]
-        assert (fam_root >= 0).all()
-        return ShapeGraph(
-            position=position, fam_gaps=fam_gaps, fam_T=self.fam_T[fams].copy(), fam_root=fam_root,
+        common = dict(
+            position=position, fam_gaps=fam_gaps, fam_T=self.fam_T[fams].copy(), fam_root=new[self.fam_root[fams]],
             fam_even=[[(y, int(fnew[g])) for y, g in self.fam_even[f]] for f in fams],
             fam=fnew[self.fam[keep]].astype(np.int32), offsets=[self.offsets[i] for i in keep],
-            T=self.T[keep].copy(), same_ptr=_ptr(self.same_ptr, keep), same_idx=same_idx.astype(np.int32),
-            down_ptr=_ptr(self.down_ptr, keep), down_j=self.down_j[_rows(self.down_ptr, keep)].copy(),
-            down_idx=down_idx.astype(np.int32), root=int(new[start]),
-            fam_index={g: i for i, g in enumerate(fam_gaps)}, parent_index=keep,
+            root=int(new[start]), fam_index={g: i for i, g in enumerate(fam_gaps)}, parent_index=keep,
         )
+        assert (common["fam_root"] >= 0).all()
+        if keep.size == K:  # every shape, in the same order: the same moves
+            return ShapeGraph(T=self.T, same_ptr=self.same_ptr, same_idx=self.same_idx, down_ptr=self.down_ptr,
+                              down_j=self.down_j, down_idx=self.down_idx, **common)
+        from sylver.solver.shapekernels import rows_of
+
+        same_ptr, same_idx, closed = rows_of(self.same_ptr, self.same_idx, keep, new)
+        down_ptr, down_idx, closed_down = rows_of(self.down_ptr, self.down_idx, keep, new)
+        assert closed and closed_down, "the subgraph is not closed"
+        _, down_j, _ = rows_of(self.down_ptr, self.down_j, keep, new[:0])
+        return ShapeGraph(T=self.T[keep].copy(), same_ptr=same_ptr, same_idx=same_idx, down_ptr=down_ptr,
+                          down_j=down_j, down_idx=down_idx, **common)
 
 
 def _rows(ptr: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -259,12 +288,8 @@ def _gather(ptr: np.ndarray, idx: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return idx[_rows(ptr, rows)].astype(np.int64)
 
 
-def _ptr(ptr: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """The row pointer of the CSR array restricted to ``rows``."""
-    out = np.zeros(rows.size + 1, dtype=np.int64)
-    np.cumsum(ptr[rows + 1] - ptr[rows], out=out[1:])
-    return out
-
+OFFSET_BYTES = 40
+"""Bytes an entry of :attr:`ShapeGraph.offsets` holds: a Python int and its list slot."""
 
 FAMILIES_PER_LOOK = 256
 """Families explored between two looks at the deadline (:meth:`_Builder.explore_families`)."""
