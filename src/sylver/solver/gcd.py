@@ -26,6 +26,7 @@ even move is known to lose or produces a long position), or unknown (``None``).
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -64,8 +65,10 @@ CHEAP_ODD = 4
 KILLERS = 8
 """:func:`_cheap_move` first tries at most this many of the moves that won in positions sharing a
 generator with the position (:func:`_killer_moves`)."""
-MEMO_BYTES = 100
-"""Bytes a memoised gcd-1 result holds (its dict entry; its Position is counted where it is listed,
+MEMO_BYTES = 580
+"""Bytes a memoised gcd-1 result holds: its dict entry (50) and its Position with its generators and
+Apéry set (530; measured with tracemalloc: 526 for the 25,176 base-region positions of {12,26,46,54},
+multiplicity 12; the base region of a union graph lists it too,
 :meth:`sylver.solver.periodic.BaseRegion.nbytes`)."""
 KEPT_UNIONS = 2
 UNION_SHARE = 3
@@ -244,9 +247,11 @@ class Context:
         less than half of it is left, the caches go first: the kept union graphs with their base
         regions, and the memo's N results (a P result stays: a move to it wins at once,
         :func:`_known_win`; an N result is solved again when asked, the gcd-1 solver's own tables
-        remembering most of it); then, if that was not enough, the scans but the root's (none is
-        running when a new one is made; a scan kept for a position cut by the iterative deepening,
-        or whose graph holds the families of later positions, is made again when needed)."""
+        remembering most of it); then, if that was not enough, the scans but the root's
+        (:meth:`drop_scans`: none is running when a new one is made; a scan kept for a position cut
+        by the iterative deepening, or whose graph holds the families of later positions, is made
+        again when needed).  A graph or scan refused for want of memory drops them too, and is
+        tried once more (:func:`_scan_or_verdict`)."""
         half = self.half()
         left = half - self.held()
         if left < half // 2 and (self.kept or len(self.gcd1)):
@@ -257,11 +262,17 @@ class Context:
             for p in [p for p, v in self.gcd1.items() if not v]:
                 del self.gcd1[p]
             left = half - self.held()
-        if left < half // 2 and any(s.position != self.root for s in self.scans):
-            # only ever fewer scans: the counts that _forget keeps stay past every outer scan
-            self.scans[:] = [s for s in self.scans if s.position == self.root]
+        if left < half // 2 and self.drop_scans():
             left = half - self.held()
         return max(left, 0)
+
+    def drop_scans(self) -> bool:
+        """Drop the scans but the root's (see :meth:`room`); whether there were any."""
+        if all(s.position == self.root for s in self.scans):
+            return False
+        # only ever fewer scans: the counts that _forget keeps stay past every outer scan
+        self.scans[:] = [s for s in self.scans if s.position == self.root]
+        return True
 
 
 def _known(position: Position, ctx: Context, full: bool) -> Verdict | None:
@@ -367,7 +378,7 @@ def _scan_for(position: Position, ctx: Context) -> tuple[Scan, int]:
         if region is None:
             region = ctx.regions[id(union)] = BaseRegion.of(union, ctx.p_positions, ctx.deadline)
     scan = Scan(position, graph=graph, base=ctx.p_positions, checkpoint=checkpoint, memory=ctx.room(),
-                deadline=ctx.deadline, region=region)
+                deadline=ctx.deadline, region=region, keep_base=False)
     ctx.scans.append(scan)
     return scan, 0
 
@@ -390,7 +401,14 @@ def _scan_or_verdict(position: Position, ctx: Context, full: bool, limit: int | 
         except TooLargeError as exc:
             if position == ctx.root:
                 raise
-            failed = ctx.too_large[position] = (str(exc), budget)
+            failed = (str(exc), budget)
+            if ctx.drop_scans():  # the scans of positions decided before, kept as caches, go first
+                budget = ctx.room()
+                try:
+                    return _scan_for(position, ctx)
+                except TooLargeError as again:
+                    failed = (str(again), budget)
+            ctx.too_large[position] = failed
     why = failed[0]
     return Verdict(outcome=None, winning=[], complete=False, method="periodicity", short=False, full=False,
                    reason=f"long: not scanned, {why}; undecided")
@@ -1221,6 +1239,27 @@ def solve_empty(ctx: Context) -> Verdict:
 # ------------------------------------------------------------------------------------------------
 
 
+PROCESS_BYTES = 256 << 20
+"""What the process holds besides the solve's data, at least: the interpreter, numpy, numba and the
+compiled kernels, the endgame table (about 250 MB measured when a g > 1 solve starts)."""
+
+
+def process_bytes() -> int:
+    """The process's resident memory now (Linux; ``PROCESS_BYTES`` where it cannot be read)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return PROCESS_BYTES
+
+
+def data_budget(memory: int) -> int:
+    """The part of ``--memory`` for a g > 1 solve's data (gcd-1 tables, shape graphs, scans, base
+    regions, memo): the budget less what the process holds besides (``PROCESS_BYTES`` at least), so
+    that the whole process stays within ``--memory``; at least half of it."""
+    return max(memory - max(process_bytes(), PROCESS_BYTES), memory // 2)
+
+
 def solve_any(
     position: Position,
     *,
@@ -1242,7 +1281,7 @@ def solve_any(
     start = time.monotonic()
     ctx = Context(
         odd_limit=odd_limit, deadline=None if time_limit is None else start + time_limit,
-        memory=memory, store=store, jobs=jobs, cluster=cluster, progress=progress,
+        memory=data_budget(memory), store=store, jobs=jobs, cluster=cluster, progress=progress,
         checkpoint_dir=Path(checkpoint_dir) if checkpoint_dir is not None else None,
         search_limit=search_limit,
     )

@@ -132,7 +132,7 @@ def _find(keys, h):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _values(n, s_lo, T, fam, same_ptr, same_idx, same_col, tab, phase, down_ptr, down_j, down_idx,
+def _values(n, s_lo, T, fam, same_ptr, same_idx, same_col, tab, phase, down_ptr, down_idx,
             base, mode, H, flags, cur, killer):  # pragma: no cover - compiled
     """The values (1 = P) of shapes s_lo, s_lo + 1, … at height n, each from the values decided
     before it: a move to a P shape makes it N.  A move e ≥ c0 = len(same_idx) - len(same_col) that
@@ -166,7 +166,7 @@ def _values(n, s_lo, T, fam, same_ptr, same_idx, same_col, tab, phase, down_ptr,
                     v = 0
             else:
                 e = kk - (1 << 30)
-                j = down_j[e] - 1
+                j = e - down_ptr[s]
                 if (H[down_idx[e], j >> 6] >> np.uint64(j & 63)) & np.uint64(1):
                     v = 0
         if v:
@@ -182,7 +182,7 @@ def _values(n, s_lo, T, fam, same_ptr, same_idx, same_col, tab, phase, down_ptr,
                     break
         if v:
             for e in range(down_ptr[s], down_ptr[s + 1]):
-                j = down_j[e] - 1
+                j = e - down_ptr[s]
                 if (H[down_idx[e], j >> 6] >> np.uint64(j & 63)) & np.uint64(1):
                     v = 0
                     killer[s] = e + (1 << 30)
@@ -257,7 +257,7 @@ def _phase_zero(H, flags, K0, K, n, hkeys, hvals, hcount, sample):  # pragma: no
 
 @njit(cache=True)
 def scan_kernel(
-    n, n_end, deadline_steps, K0, T, fam, same_ptr, same_idx, down_ptr, down_j, down_idx,
+    n, n_end, deadline_steps, K0, T, fam, same_ptr, same_idx, down_ptr, down_idx,
     fam_root, base, mode, H, flags, cur, killer, first_hit, hits, nhits, hkeys, hvals, hcount, rkeys,
     rvals, rcount, record_from, sample, out,
 ):  # pragma: no cover - compiled
@@ -280,7 +280,7 @@ def scan_kernel(
     reason = 0
     matched = 0
     while n <= n_end and steps < deadline_steps:
-        _values(n, 0, T, fam, same_ptr, same_idx, no_col, no_tab, 0, down_ptr, down_j, down_idx, base, mode,
+        _values(n, 0, T, fam, same_ptr, same_idx, no_col, no_tab, 0, down_ptr, down_idx, base, mode,
                 H, flags, cur, killer)
         _record_hits(n, fam_root, F, cur, first_hit, hits, nhits)
         _shift(0, K, T, fam, fam_root, H, flags, cur)
@@ -318,8 +318,7 @@ def _look_up_hashes(h_rest, h_all, n, hkeys, hvals, hcount, rkeys, rvals, rcount
     return 0, 0
 
 
-def incoming(down_ptr: np.ndarray, down_idx: np.ndarray, down_j: np.ndarray,
-             s_lo: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def incoming(down_ptr: np.ndarray, down_idx: np.ndarray, s_lo: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The moves down of shapes s_lo, s_lo + 1, … by target (all of them lead into those shapes): for
     shape c (numbered from s_lo), ``in_src[in_ptr[c]:in_ptr[c + 1]]`` are the shapes (numbered from
     s_lo) with a move down by ``in_j[…]`` into c, in increasing order.  For the kernels of heights
@@ -329,13 +328,13 @@ def incoming(down_ptr: np.ndarray, down_idx: np.ndarray, down_j: np.ndarray,
     in_ptr = np.zeros(R + 1, dtype=np.int64)
     in_src = np.empty(m, dtype=np.int32)
     in_j = np.empty(m, dtype=np.uint8)
-    assert m == 0 or int(down_j[down_ptr[s_lo]:].max()) < 256, "a move down by 2j with j > 255"
-    _fill_incoming(down_ptr, down_idx, down_j, s_lo, in_ptr, in_src, in_j)
+    assert m == 0 or int(np.diff(down_ptr[s_lo:]).max()) < 256, "a move down by 2j with j > 255"
+    _fill_incoming(down_ptr, down_idx, s_lo, in_ptr, in_src, in_j)
     return in_ptr, in_src, in_j
 
 
 @njit(cache=True)
-def _fill_incoming(down_ptr, down_idx, down_j, s_lo, in_ptr, in_src, in_j):  # pragma: no cover - compiled
+def _fill_incoming(down_ptr, down_idx, s_lo, in_ptr, in_src, in_j):  # pragma: no cover - compiled
     """:func:`incoming`, a counting sort: one pass to count, one to place; no temporary as large
     as the moves."""
     R = in_ptr.shape[0] - 1
@@ -349,7 +348,7 @@ def _fill_incoming(down_ptr, down_idx, down_j, s_lo, in_ptr, in_src, in_j):  # p
             c = down_idx[e] - s_lo
             at = fill[c]
             in_src[at] = s
-            in_j[at] = down_j[e]
+            in_j[at] = e - down_ptr[s + s_lo] + 1
             fill[c] = at + 1
 
 
@@ -471,9 +470,8 @@ def scan_kernel_short(
 
 @njit(cache=True)
 def family_kernel(
-    n, n_end, deadline_steps, K0, T, fam, same_ptr, same_idx, same_col, tab, phase, down_ptr, down_j,
-    down_idx, fam_root, H, flags, cur, killer, first_hit, hits, nhits, hkeys, hvals, hcount, hashing,
-    sample, out,
+    n, n_end, deadline_steps, K0, T, fam, same_ptr, same_idx, same_col, tab, phase, down_ptr, down_idx,
+    fam_root, H, flags, cur, killer, first_hit, hits, nhits, hkeys, hvals, hcount, hashing, sample, out,
 ):  # pragma: no cover - compiled
     """Decide the shapes K0..K - 1 of S's own family at heights n, n + 2, … ≤ n_end (at most
     ``deadline_steps``), once the rest is periodic: its values at the same height come from row
@@ -488,7 +486,7 @@ def family_kernel(
     reason = 0
     matched = 0
     while n <= n_end and steps < deadline_steps:
-        _values(n, K0, T, fam, same_ptr, same_idx, same_col, tab, phase, down_ptr, down_j, down_idx, no_base,
+        _values(n, K0, T, fam, same_ptr, same_idx, same_col, tab, phase, down_ptr, down_idx, no_base,
                 no_mode, H, flags, cur, killer)
         _record_hits(n, fam_root, 1, cur, first_hit, hits, nhits)
         _shift(K0, K, T, fam, fam_root, H, flags, cur)
@@ -723,9 +721,9 @@ class ScanProgress:
 
 BASE_ENTRY_BYTES = 64
 """Bytes an entry of :attr:`Scan.base_list` holds: a tuple (position, value) and its list slot."""
-POSITION_BYTES = 400
-"""Bytes a small gcd-1 :class:`~sylver.position.Position` holds with its Apéry set, its list entry
-and its result (measured with tracemalloc: about 400 for a multiplicity of 12)."""
+REGION_ENTRY_BYTES = 16
+"""Bytes a position listed in a :class:`BaseRegion` adds to it (two list slots: the position is the
+memo's, ``sylver.solver.gcd.MEMO_BYTES``)."""
 
 
 @dataclass
@@ -747,8 +745,8 @@ class BaseRegion:
     values: list[bool]
 
     def nbytes(self) -> int:
-        """The bytes it holds: its arrays, and its positions (``POSITION_BYTES`` each)."""
-        return int(self.base.nbytes + self.mode.nbytes + self.which.nbytes) + POSITION_BYTES * len(self.positions)
+        """The bytes it holds: its arrays, and its list of positions (``REGION_ENTRY_BYTES`` each)."""
+        return int(self.base.nbytes + self.mode.nbytes + self.which.nbytes) + REGION_ENTRY_BYTES * len(self.positions)
 
     @classmethod
     def of(cls, g: ShapeGraph, base_fn: Callable[[list[Position]], list[bool]],
@@ -954,9 +952,13 @@ class Scan:
         memory: int = 1 << 30,
         deadline: float | None = None,
         region: BaseRegion | None = None,
+        keep_base: bool = True,
     ) -> None:
-        """``region``: the base region of the union graph that ``graph`` is a subgraph of."""
+        """``region``: the base region of the union graph that ``graph`` is a subgraph of;
+        ``keep_base`` false: no :attr:`base_list` (its positions are then freed with the memo of
+        the solve that made them)."""
         self.position = position
+        self.keep_base = keep_base
         if graph is None:
             graph = build(position, deadline, memory)
             fits(position, graph_bytes=graph.nbytes(), shapes=graph.shapes, down_moves=graph.down_idx.shape[0],
@@ -1005,7 +1007,7 @@ class Scan:
         else:
             region = region.restrict(self.graph, self._base_fn)
         self.base_positions = len(region.positions)
-        self.base_list = list(zip(region.positions, region.values, strict=True))
+        self.base_list = list(zip(region.positions, region.values, strict=True)) if self.keep_base else []
         """The base-region positions solved with the gcd-1 solver and their outcomes (True: P)."""
         return region.base, region.mode
 
@@ -1073,7 +1075,7 @@ class Scan:
             return
         assert tab is None
         scan_kernel(
-            st.n, n_end, steps, self.K0, g.T, g.fam, g.same_ptr, g.same_idx, g.down_ptr, g.down_j, g.down_idx,
+            st.n, n_end, steps, self.K0, g.T, g.fam, g.same_ptr, g.same_idx, g.down_ptr, g.down_idx,
             g.fam_root, self.base, self.mode, st.H, st.flags, st.cur, st.killer, st.first_hit, hits, nhits, st.hkeys, st.hvals, hcount, rkeys, rvals,
             rcount if rcount is not None else np.zeros(1, dtype=np.int64), record_from, st.sample, out,
         )
@@ -1089,7 +1091,7 @@ class Scan:
         cached = getattr(self, "_incoming_arrays", None)
         if cached is None:
             g = self.graph
-            cached = self._incoming_arrays = incoming(g.down_ptr, g.down_idx, g.down_j, 0)
+            cached = self._incoming_arrays = incoming(g.down_ptr, g.down_idx, 0)
         return cached
 
     def _phase(self, n: int) -> int:
@@ -1112,7 +1114,7 @@ class Scan:
             return
         family_kernel(
             st.n, n_end, steps, self.K0, g.T, g.fam, g.same_ptr, g.same_idx, self.same_col, st.tab,
-            self._phase(st.n), g.down_ptr, g.down_j, g.down_idx, g.fam_root, st.H, st.flags, st.cur,
+            self._phase(st.n), g.down_ptr, g.down_idx, g.fam_root, st.H, st.flags, st.cur,
             st.killer, st.first_hit, hits, nhits, st.hkeys, st.hvals, hcount, hashing, st.sample, out,
         )
 
@@ -1143,7 +1145,7 @@ class Scan:
             for r, cols in reads:
                 rows[:, r] = bits[:, cols].any(axis=1)
             rest_p[a:a + chunk] = np.packbits(rows, axis=1, bitorder="little").view(np.uint64)
-        in_ptr, in_src, in_j = incoming(g.down_ptr, g.down_idx, g.down_j, K0)
+        in_ptr, in_src, in_j = incoming(g.down_ptr, g.down_idx, K0)
         arrays = {
             "rest_p": rest_p, "fsame_ptr": fsame_ptr, "fsame_idx": np.array(fsame, dtype=np.int64),
             "in_ptr": in_ptr, "in_src": in_src, "in_j": in_j,

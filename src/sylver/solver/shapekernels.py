@@ -221,7 +221,7 @@ def explore(fam_gaps, fam_T, fe_ptr, fe_child, key_fam, key_off, key_up, table, 
 
 @njit(cache=True)
 def renumber(order, rank, same_ptr, same_idx, down_ptr, down_idx,
-             new_same_ptr, new_same_idx, new_down_ptr, new_down_j, new_down_idx):  # pragma: no cover - compiled
+             new_same_ptr, new_same_idx, new_down_ptr, new_down_idx):  # pragma: no cover - compiled
     """The moves in the graph's order: shape ``order[r]`` becomes shape r (``rank`` the inverse),
     each row of moves keeping the height sorted.  False if one of them does not lead to an earlier
     shape (the order is not topological)."""
@@ -243,7 +243,6 @@ def renumber(order, rank, same_ptr, same_idx, down_ptr, down_idx,
         b = down_ptr[old + 1]
         for e in range(a, b):
             new_down_idx[at_d + e - a] = rank[down_idx[e]]
-            new_down_j[at_d + e - a] = e - a + 1
         at_d += b - a
         new_down_ptr[new + 1] = at_d
     return True

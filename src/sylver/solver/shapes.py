@@ -132,8 +132,8 @@ class ShapeGraph:
 
     Shape i has family ``fam[i]`` and offsets ``offsets[i]`` (bit δ set for each offset, in halves);
     ``T[i]`` is t(E ÷ 2) of its family (0 for E = 2N).  Moves keeping the height: ``same_idx[same_ptr[i]:
-    same_ptr[i+1]]`` (child shapes); moves down by 2j (1 ≤ j ≤ T[i]): ``down_j``/``down_idx`` over
-    ``down_ptr``.  Family f has the gap mask ``fam_gaps[f]`` (of E ÷ 2), the shape ``fam_root[f]``
+    same_ptr[i+1]]`` (child shapes); moves down by 2j (1 ≤ j ≤ T[i]): ``down_idx[down_ptr[i] + j - 1]``
+    (row i of a CSR array, in the order of j, so j is a move's rank in its row).  Family f has the gap mask ``fam_gaps[f]`` (of E ÷ 2), the shape ``fam_root[f]``
     (offsets {0}: the position E + x), and its even moves ``fam_even[f]`` (y, child family).
     """
 
@@ -148,7 +148,6 @@ class ShapeGraph:
     same_ptr: np.ndarray
     same_idx: np.ndarray
     down_ptr: np.ndarray
-    down_j: np.ndarray
     down_idx: np.ndarray
     root: int = 0
     fam_index: dict[int, int] = field(default_factory=dict, repr=False)
@@ -179,7 +178,7 @@ class ShapeGraph:
 
     def arrays(self) -> list[np.ndarray]:
         """Its numpy arrays (a :meth:`subgraph` may share some with its graph)."""
-        arrays = [self.fam, self.T, self.same_ptr, self.same_idx, self.down_ptr, self.down_j, self.down_idx,
+        arrays = [self.fam, self.T, self.same_ptr, self.same_idx, self.down_ptr, self.down_idx,
                   self.fam_T, self.fam_root]
         return arrays if self.parent_index is None else [*arrays, self.parent_index]
 
@@ -234,7 +233,7 @@ class ShapeGraph:
         """The bytes of the :meth:`subgraph` of the shapes ``keep`` (none of its moves when it keeps
         every shape: it shares them)."""
         moves = 0 if keep.size == self.shapes else 4 * int((self.same_ptr[keep + 1] - self.same_ptr[keep]).sum()
-                                                            + 2 * (self.down_ptr[keep + 1] - self.down_ptr[keep]).sum())
+                                                            + (self.down_ptr[keep + 1] - self.down_ptr[keep]).sum())
         return moves + (32 + OFFSET_BYTES) * int(keep.size)
 
     def subgraph(self, position: Position, *, compiled: bool = True, keep: np.ndarray | None = None) -> ShapeGraph:
@@ -261,15 +260,14 @@ class ShapeGraph:
         assert (common["fam_root"] >= 0).all()
         if keep.size == K:  # every shape, in the same order: the same moves
             return ShapeGraph(T=self.T, same_ptr=self.same_ptr, same_idx=self.same_idx, down_ptr=self.down_ptr,
-                              down_j=self.down_j, down_idx=self.down_idx, **common)
+                              down_idx=self.down_idx, **common)
         from sylver.solver.shapekernels import rows_of
 
         same_ptr, same_idx, closed = rows_of(self.same_ptr, self.same_idx, keep, new)
         down_ptr, down_idx, closed_down = rows_of(self.down_ptr, self.down_idx, keep, new)
         assert closed and closed_down, "the subgraph is not closed"
-        _, down_j, _ = rows_of(self.down_ptr, self.down_j, keep, new[:0])
         return ShapeGraph(T=self.T[keep].copy(), same_ptr=same_ptr, same_idx=same_idx, down_ptr=down_ptr,
-                          down_j=down_j, down_idx=down_idx, **common)
+                          down_idx=down_idx, **common)
 
 
 def _rows(ptr: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -504,7 +502,6 @@ class _Builder:
         same_ptr = np.zeros(K + 1, dtype=np.int64)
         down_ptr = np.zeros(K + 1, dtype=np.int64)
         same_all: list[int] = []
-        down_j = np.empty(self.moves, dtype=np.int32)
         down_all = np.empty(self.moves, dtype=np.int32)
         at = 0
         fam_T = np.array([max(g.bit_length() - 1, 0) for g in fam_gaps], dtype=np.int32)
@@ -521,7 +518,6 @@ class _Builder:
             same_ptr[new + 1] = len(same_all)
             m = len(down)
             if m:
-                down_j[at : at + m] = np.arange(1, m + 1, dtype=np.int32)
                 down_all[at : at + m] = rank[np.frombuffer(down, dtype=np.int32)]
             at += m
             down_ptr[new + 1] = at
@@ -533,7 +529,7 @@ class _Builder:
         return ShapeGraph(
             position=self.position, fam_gaps=fam_gaps, fam_T=fam_T, fam_root=fam_root, fam_even=fam_even,
             fam=fam, offsets=offs, T=T, same_ptr=same_ptr, same_idx=np.array(same_all, dtype=np.int32),
-            down_ptr=down_ptr, down_j=down_j, down_idx=down_all, root=int(fam_root[0]),
+            down_ptr=down_ptr, down_idx=down_all, root=int(fam_root[0]),
             fam_index={g: i for i, g in enumerate(fam_gaps)},
         )
 
@@ -680,10 +676,9 @@ class _KernelBuilder(_Builder):
         same_ptr = np.zeros(K + 1, dtype=np.int64)
         down_ptr = np.zeros(K + 1, dtype=np.int64)
         same_idx = np.empty(moves_same, dtype=np.int32)
-        down_j = np.empty(moves_down, dtype=np.int32)
         down_idx = np.empty(moves_down, dtype=np.int32)
         ok = sk.renumber(order, rank, a["same_ptr"], a["same_idx"], a["down_ptr"], a["down_idx"],
-                         same_ptr, same_idx, down_ptr, down_j, down_idx)
+                         same_ptr, same_idx, down_ptr, down_idx)
         assert ok, "shape order is not topological"
         fam = fnew[kf[order]].astype(np.int32)
         fam_T = np.array([max(g.bit_length() - 1, 0) for g in fam_gaps], dtype=np.int32)
@@ -703,5 +698,5 @@ class _KernelBuilder(_Builder):
         return ShapeGraph(
             position=self.position, fam_gaps=fam_gaps, fam_T=fam_T, fam_root=fam_root, fam_even=fam_even,
             fam=fam, offsets=offs, T=T, same_ptr=same_ptr, same_idx=same_idx, down_ptr=down_ptr,
-            down_j=down_j, down_idx=down_idx, root=int(fam_root[0]), fam_index={g: i for i, g in enumerate(fam_gaps)},
+            down_idx=down_idx, root=int(fam_root[0]), fam_index={g: i for i, g in enumerate(fam_gaps)},
         )
