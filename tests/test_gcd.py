@@ -561,6 +561,19 @@ def test_moves_down_by_target() -> None:
         assert (in_src == src[order]).all() and (in_j == rank[g.down_ptr[s_lo]:][order]).all()
 
 
+def test_a_scan_is_checked_against_the_room_before_it_is_made() -> None:
+    """What a scan will hold besides its graph (base-region rows, moves down by target, windows) is
+    counted before it is made: a union graph's subgraph too large for the room is refused with a
+    message that says how much it needs and how much is left."""
+    from sylver.errors import TooLargeError
+    from sylver.solver.periodic import fits
+
+    size = dict(graph_bytes=10**6, shapes=10**4, down_moves=10**6, Tmax=21)
+    fits(Position([12, 40, 46, 56]), memory=10**8, **size)
+    with pytest.raises(TooLargeError, match=r"the scan of \{12,40,46,56\} needs about 9\.\dM .* than the 8M left"):
+        fits(Position([12, 40, 46, 56]), memory=8 << 20, **size)
+
+
 def test_scans_share_half_the_memory() -> None:
     """The shape graphs, scans, base regions and memo of one solve share half of ``--memory``: a
     graph gets only what the others left (``Context.room``), and one that does not fit is not built

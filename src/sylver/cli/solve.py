@@ -239,7 +239,7 @@ def solve(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     batch: Annotated[Path | None, typer.Option("--batch", help="Solve each position in FILE (one per line); one JSON line each with --json.")] = None,
     certificate: Annotated[Path | None, typer.Option("--certificate", help="Write a proof certificate to FILE (check it with `sylver verify`).")] = None,
-    memory: Annotated[str, typer.Option("--memory", help="Transposition-table budget, e.g. 512M or 4G.")] = "1G",
+    memory: Annotated[str, typer.Option("--memory", help="Memory budget, e.g. 512M or 4G: the transposition tables (gcd 1); the whole process (gcd > 1).")] = "1G",
     store: Annotated[str | None, typer.Option("--store", help="Results store: an SQLite file or a postgresql:// URL (shared by several machines); default: in the user cache directory.")] = None,
     no_store: Annotated[bool, typer.Option("--no-store", help="Neither read nor write the results store.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Root moves decided in parallel: by threads sharing one table (gcd 1), or processes (gcd > 1).")] = 1,
