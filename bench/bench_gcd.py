@@ -45,10 +45,13 @@ ODD_LIMIT = {"12,46": 20_001, "12,58": 100_001}
 (the family {8,12,8n+2,8n+6} of sec. 2, n = 5).  {12,58}'s short child {12,28,58} needs
 {8,12,28,58} N, whose winning move 62 leaves {8,12,58,62} (n = 7), P with a period certified at
 x = 71,327: below that limit the search leaves {12,28,58} undecided and never finishes."""
-MEMORY = {"12,32,62": "4G", "12,58": "4G"}
-"""--memory of a target (default 1G): {12,32,62} builds large union graphs of the long positions after
-its even moves (peak RSS 5.4 GB on 23 November); the budget bounds each graph at half of it.  {12,58}
-meets {12,44,52,58}, whose own graph passes 512M (993 families, 669,342 shapes and counting)."""
+MEMORY = {"12,32,62": "4G", "12,58": "4G", "12,46": "2G"}
+"""--memory of a target (default 1G; for g > 1 it bounds the whole process): {12,32,62} builds large
+union graphs of the long positions after its even moves (peak RSS 1.8 GB at 4G on 24 November).
+{12,58} meets {12,44,52,58}, whose own graph passes 512M (993 families, 669,342 shapes and
+counting).  {12,46}'s grandchildren {12,40,46,y} have graphs of 320,000-500,000 shapes and base
+regions of 180,000-340,000 positions: at 1G their scans and base regions are dropped and made again
+between the rounds of the iterative deepening (N [40] after 20 CPU min or more, against 4 at 2G)."""
 
 
 def _one(position: str, kind: str, odd_limit: int | None, jobs: int, checkpoint: str | None = None) -> dict:

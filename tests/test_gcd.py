@@ -570,8 +570,8 @@ def test_a_scan_is_checked_against_the_room_before_it_is_made() -> None:
 
     size = dict(graph_bytes=10**6, shapes=10**4, down_moves=10**6, Tmax=21)
     fits(Position([12, 40, 46, 56]), memory=10**8, **size)
-    with pytest.raises(TooLargeError, match=r"the scan of \{12,40,46,56\} needs about 9\.\dM .* than the 8M left"):
-        fits(Position([12, 40, 46, 56]), memory=8 << 20, **size)
+    with pytest.raises(TooLargeError, match=r"the scan of \{12,40,46,56\} needs about 6\.\dM .* than the 4M left"):
+        fits(Position([12, 40, 46, 56]), memory=4 << 20, **size)
 
 
 def test_scans_share_half_the_memory() -> None:

@@ -1239,9 +1239,11 @@ def solve_empty(ctx: Context) -> Verdict:
 # ------------------------------------------------------------------------------------------------
 
 
-PROCESS_BYTES = 256 << 20
+PROCESS_BYTES = 320 << 20
 """What the process holds besides the solve's data, at least: the interpreter, numpy, numba and the
-compiled kernels, the endgame table (about 250 MB measured when a g > 1 solve starts)."""
+compiled kernels, the endgame table (about 200-250 MB once the kernels are loaded), and what the
+pool does not count (transient copies while arrays grow, the verdicts and other small Python
+objects: up to about 100 MB more in {12,46} at 1G, 24 November)."""
 
 
 def process_bytes() -> int:
@@ -1255,8 +1257,9 @@ def process_bytes() -> int:
 
 def data_budget(memory: int) -> int:
     """The part of ``--memory`` for a g > 1 solve's data (gcd-1 tables, shape graphs, scans, base
-    regions, memo): the budget less what the process holds besides (``PROCESS_BYTES`` at least), so
-    that the whole process stays within ``--memory``; at least half of it."""
+    regions, memo): the budget less what the process holds besides (what it holds when the solve
+    starts, ``PROCESS_BYTES`` at least), so that the whole process stays within ``--memory``; at
+    least half of it."""
     return max(memory - max(process_bytes(), PROCESS_BYTES), memory // 2)
 
 

@@ -923,7 +923,7 @@ def fits(position: Position, *, graph_bytes: int, shapes: int, down_moves: int, 
     windows and the state's arrays), checked before it is made."""
     width = max(1, (Tmax - 1) // 2)
     Wd = max(1, (Tmax + 63) // 64)
-    need = graph_bytes + shapes * (5 * width + 8 * Wd + 26) + 8 * down_moves + (1 << 17)
+    need = graph_bytes + shapes * (5 * width + 8 * Wd + 26) + 5 * down_moves + (1 << 17)
     if need > memory:
         from sylver.errors import TooLargeError
         from sylver.solver.engine import format_memory
@@ -931,7 +931,7 @@ def fits(position: Position, *, graph_bytes: int, shapes: int, down_moves: int, 
         raise TooLargeError(
             f"the scan of {position.braces()} needs about {format_memory(need)} ({shapes:,} shapes, "
             f"{down_moves:,} moves down), more than the {format_memory(memory)} left for it: use a larger "
-            f"--memory (the shape graphs and scans share half of it)"
+            f"--memory (the shape graphs and scans share half of what the process itself leaves of it)"
         )
 
 

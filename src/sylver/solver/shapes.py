@@ -390,7 +390,7 @@ class _Builder:
             f"the shape graph of {_short(self.position)} needs more than {format_memory(self.memory)} "
             f"({len(self.fam_gaps):,} families and {self.found:,} shapes so far; "
             f"S ÷ 2 has multiplicity {h.generators[0]} and {len(h.semigroup.gaps()) if h.generators != (1,) else 0} gaps): "
-            f"use a larger --memory (the shape graphs and scans share half of it)"
+            f"use a larger --memory (the shape graphs and scans share half of what the process itself leaves of it)"
         )
 
     def family(self, gaps: int) -> int:
