@@ -320,12 +320,13 @@ def _solve_many(positions: list[Position], ctx: Context,
                 found: Callable[[Position, bool], None]) -> None:
     """Decide gcd-1 positions with :func:`sylver.solver.periodic.solve_base` (the self-checked
     path of :func:`sylver.solver.solve`), split over processes with ``--jobs`` / ``--cluster``; they
-    get half the memory budget (the scans the other half).  ``found(p, is_p)`` receives each
+    get half the memory budget (the scans the other half), shared by the ``--jobs`` processes of
+    this machine (a cluster's workers each have their own).  ``found(p, is_p)`` receives each
     result.  TimeoutError at the deadline (the workers are stopped then, see
     :func:`sylver.executors.run_until`)."""
     from sylver.solver.periodic import solve_base
 
-    memory = max(ctx.memory // 2, 1 << 17)
+    memory = ctx.half()
     if (ctx.jobs > 1 or ctx.cluster) and len(positions) >= 64:
         from functools import partial
 
@@ -333,7 +334,8 @@ def _solve_many(positions: list[Position], ctx: Context,
 
         size = max(16, len(positions) // (8 * max(ctx.jobs, 1)))
         chunks = [positions[i : i + size] for i in range(0, len(positions), size)]
-        work = partial(_solve_chunk, memory=memory, deadline=_wall(ctx.deadline))
+        share = memory if ctx.cluster else max(memory // ctx.jobs, 1 << 17)
+        work = partial(_solve_chunk, memory=share, deadline=_wall(ctx.deadline))
         with make_executor(ctx.jobs, ctx.cluster) as ex:
             done = run_until(ex, work, chunks, ctx.deadline)
         for i, values in done.items():  # the chunks finished by the deadline count
