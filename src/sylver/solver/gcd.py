@@ -1257,12 +1257,16 @@ def process_bytes() -> int:
         return PROCESS_BYTES
 
 
-def data_budget(memory: int) -> int:
-    """The part of ``--memory`` for a g > 1 solve's data (gcd-1 tables, shape graphs, scans, base
-    regions, memo): the budget less what the process holds besides (what it holds when the solve
-    starts, ``PROCESS_BYTES`` at least), so that the whole process stays within ``--memory``; at
-    least half of it."""
-    return max(memory - max(process_bytes(), PROCESS_BYTES), memory // 2)
+def data_budget(memory: int, workers: int = 0) -> int:
+    """The part of ``--memory`` for this process's data in a g > 1 solve (gcd-1 tables, shape
+    graphs, scans, base regions, memo): the budget less what the processes hold besides the data
+    (this one's RSS when the solve starts, and each of its ``workers`` processes on this machine,
+    ``--jobs``, ``PROCESS_BYTES`` at least), so that they stay within ``--memory`` together (at
+    least 1 / (2 (1 + workers)) of it); with workers, half of that (its workers share the other
+    half: :func:`_solve_many`, :func:`_long_apart`)."""
+    own = max(process_bytes(), PROCESS_BYTES) + workers * PROCESS_BYTES
+    data = max(memory - own, memory // (2 * (1 + workers)))
+    return data // 2 if workers else data
 
 
 def solve_any(
@@ -1286,7 +1290,8 @@ def solve_any(
     start = time.monotonic()
     ctx = Context(
         odd_limit=odd_limit, deadline=None if time_limit is None else start + time_limit,
-        memory=data_budget(memory), store=store, jobs=jobs, cluster=cluster, progress=progress,
+        memory=data_budget(memory, 0 if cluster or jobs <= 1 else jobs), store=store, jobs=jobs, cluster=cluster,
+        progress=progress,
         checkpoint_dir=Path(checkpoint_dir) if checkpoint_dir is not None else None,
         search_limit=search_limit,
     )
