@@ -397,20 +397,16 @@ def _scan_or_verdict(position: Position, ctx: Context, full: bool, limit: int | 
         return cheap
     failed = ctx.too_large.get(position)
     if failed is None or failed[1] < ctx.half() and ctx.room() >= 2 * failed[1]:
-        budget = ctx.room()
-        try:
-            return _scan_for(position, ctx)
-        except TooLargeError as exc:
-            if position == ctx.root:
-                raise
-            failed = (str(exc), budget)
-            if ctx.drop_scans():  # the scans of positions decided before, kept as caches, go first
-                budget = ctx.room()
-                try:
-                    return _scan_for(position, ctx)
-                except TooLargeError as again:
-                    failed = (str(again), budget)
-            ctx.too_large[position] = failed
+        while True:  # at most twice: the scans kept as caches go first, then once more
+            budget = ctx.room()
+            try:
+                return _scan_for(position, ctx)
+            except TooLargeError as exc:
+                if position == ctx.root:
+                    raise
+                failed = ctx.too_large[position] = (str(exc), budget)
+            if not ctx.drop_scans():
+                break
     why = failed[0]
     return Verdict(outcome=None, winning=[], complete=False, method="periodicity", short=False, full=False,
                    reason=f"long: not scanned, {why}; undecided")

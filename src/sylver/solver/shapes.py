@@ -132,8 +132,9 @@ class ShapeGraph:
 
     Shape i has family ``fam[i]`` and offsets ``offsets[i]`` (bit δ set for each offset, in halves);
     ``T[i]`` is t(E ÷ 2) of its family (0 for E = 2N).  Moves keeping the height: ``same_idx[same_ptr[i]:
-    same_ptr[i+1]]`` (child shapes); moves down by 2j (1 ≤ j ≤ T[i]): ``down_idx[down_ptr[i] + j - 1]``
-    (row i of a CSR array, in the order of j, so j is a move's rank in its row).  Family f has the gap mask ``fam_gaps[f]`` (of E ÷ 2), the shape ``fam_root[f]``
+    same_ptr[i+1]]`` (child shapes); moves down by 2j (1 ≤ j ≤ T[i]):
+    ``down_idx[down_ptr[i] + j - 1]`` (row i of a CSR array, in the order of j, so j is a move's rank
+    in its row).  Family f has the gap mask ``fam_gaps[f]`` (of E ÷ 2), the shape ``fam_root[f]``
     (offsets {0}: the position E + x), and its even moves ``fam_even[f]`` (y, child family).
     """
 
