@@ -9,6 +9,7 @@ CPU model and the load average.
     .venv/bin/python bench/bench_solver.py --scale      # the large positions only (an hour or more)
     .venv/bin/python bench/bench_solver.py --jobs 2 --scaling --positions 16,20,28,74,273   # --jobs 1 vs 2
     .venv/bin/python bench/bench_solver.py --jobs 2 --base main --positions 16,20,28,74,273  # --jobs 2 A/B
+    .venv/bin/python bench/bench_solver.py --jobs 2 --base-jobs 1 --base bb88c51   # both cores here, one there
 
 Each target runs in a fresh process (so its peak RSS is its own), after a JIT warm-up that is timed
 separately; the table is cleared before every run; times are wall-clock medians, with the CPU time of
@@ -186,11 +187,13 @@ def scale(memory: str, only: list[str] | None = None, jobs: int = 1) -> None:
             print(f"  !! differs from the published {published}")
 
 
-def ab(ref: str, targets: list, repeat: int, jobs: int = 1) -> None:
+def ab(ref: str, targets: list, repeat: int, jobs: int = 1, base_jobs: int | None = None) -> None:
     """Each target at ``ref`` (the worktree of ``bench_startup.base_worktree``, kept for the next
     A/B against the same commit) and in this tree, alternating, in one run.  With ``jobs`` > 1 the
-    figure is the least wall-clock time (the CPU time of one job is the wrong measure)."""
-    from bench_startup import base_worktree
+    figure is the least wall-clock time (the CPU time of one job is the wrong measure); the base runs
+    with ``base_jobs`` (default ``jobs``): ``--jobs 2 --base-jobs 1`` compares both cores here with
+    the base's best (a base whose ``--jobs`` was slower than one job)."""
+    from bench_startup import base_endgame, base_warmup, base_worktree
 
     global BASE_SRC
     tree, _sha = base_worktree(ref)
@@ -199,16 +202,18 @@ def ab(ref: str, targets: list, repeat: int, jobs: int = 1) -> None:
                             capture_output=True, text=True).stdout.strip()
     print(f"\n## the base's endgame table: {base_endgame(tree)}", flush=True)
     print(f"## the base's kernels: {base_warmup(tree)}", flush=True)
-    what = "least CPU seconds" if jobs == 1 else f"--jobs {jobs}, least wall-clock seconds"
+    base_jobs = jobs if base_jobs is None else base_jobs
+    what = ("least CPU seconds" if jobs == base_jobs == 1 else
+            f"--jobs {jobs} (base: --jobs {base_jobs}), least wall-clock seconds")
     print(f"\n## A/B: this tree against {ref} ({commit[:70]}), {what} of {repeat} runs each, "
           "alternating (the base compiles its kernels first, once per commit)")
-    key = "cpu_min" if jobs == 1 else "wall_min"
+    key = "cpu_min" if jobs == base_jobs == 1 else "wall_min"
     for base in (True, False):  # first compilations outside the figures: a solve whose tables grow
         run_child("16,26,33,62,89,102", base=base)
     for pos, _states, _target in targets:
         cur, old = [], []
         for _ in range(repeat):
-            old.append(run_child(pos, jobs=jobs, base=True))
+            old.append(run_child(pos, jobs=base_jobs, base=True))
             cur.append(run_child(pos, jobs=jobs))
         a = min(r.get(key, r["seconds"]) for r in old)
         b = min(r.get(key, r["seconds"]) for r in cur)
@@ -217,63 +222,6 @@ def ab(ref: str, targets: list, repeat: int, jobs: int = 1) -> None:
         print(f"  {'{' + pos + '}':<22} base {a:.3f} s ({old[0]['states']:,} states, {old[0]['kernels']})  "
               f"this {b:.3f} s ({cur[0]['states']:,} states, {cur[0]['kernels']})  ratio {a / b:.2f}x  "
               f"{'same outcome' if same else '!! OUTCOMES DIFFER'}  [{load()}]", flush=True)
-
-
-_ENDGAME_INFO = """
-import json
-from sylver.solver import endgame as e
-print(json.dumps({"version": e.VERSION, "genus": e.GENUS, "dir": str(e.directory()), "names": e._names(e.GENUS)}))
-"""
-
-
-def base_endgame(tree: Path) -> str:
-    """Give the ``--base`` worktree ``tree`` the endgame table (``sylver warmup`` builds it; a fresh
-    worktree has none, and its solves would search those positions), before any timing: a copy of
-    this tree's when the file format (version and genus) is the same, else built there (about a
-    minute, its progress on stderr).  Returns what was done, for the output."""
-    def info(src: Path) -> dict | None:
-        out = subprocess.run([sys.executable, "-c", _ENDGAME_INFO], capture_output=True, text=True,
-                             env=dict(os.environ, PYTHONPATH=str(src)))
-        return json.loads(out.stdout) if out.returncode == 0 else None  # another layout: build it there
-
-    if not (tree / "src" / "sylver" / "solver" / "endgame.py").is_file():
-        return "none (the base predates it)"
-    base = info(tree / "src") or {"version": "?", "genus": "?", "dir": "?", "names": ["?"]}
-    where = Path(base["dir"])
-    if all((where / n).is_file() for n in base["names"]):
-        return f"present ({where / base['names'][0]})"
-    ours = info(Path(__file__).resolve().parent.parent / "src")
-    here = Path(ours["dir"]) if ours else None
-    if (ours and (ours["version"], ours["genus"]) == (base["version"], base["genus"])
-            and all((here / n).is_file() for n in ours["names"])):
-        import shutil
-
-        where.mkdir(parents=True, exist_ok=True)
-        for n in ours["names"]:
-            shutil.copyfile(here / n, where / n)
-        return f"copied from this tree (version {base['version']}, genus {base['genus']}) to {where}"
-    print(f"building the base's endgame table (version {base['version']}, genus {base['genus']}) in {where} "
-          "before timing ...", flush=True)
-    t = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "from sylver.solver import endgame; endgame.ensure(say=print)"],
-                   env=dict(os.environ, PYTHONPATH=str(tree / "src")), check=True)
-    return f"built there in {time.perf_counter() - t:.0f} s (version {base['version']}, genus {base['genus']})"
-
-
-def base_warmup(tree: Path) -> str:
-    """Run ``sylver warmup`` in the ``--base`` worktree ``tree`` before any timing, so that the base
-    runs its kernels as an installed tree does (ahead of time where it builds them, else loaded from
-    numba's cache), not the JIT compiling inside the first run: minutes once per commit, seconds
-    after.  Returns what was done, for the output."""
-    if not (tree / "src" / "sylver" / "cli" / "warmup.py").is_file():
-        return "no `sylver warmup` in the base (it predates it): numba JIT, compiled in the untimed first runs"
-    t = time.perf_counter()
-    out = subprocess.run([sys.executable, "-m", "sylver", "warmup"], capture_output=True, text=True,
-                         env=dict(os.environ, PYTHONPATH=str(tree / "src")))
-    if out.returncode != 0:
-        return f"`sylver warmup` failed there (exit {out.returncode}): {out.stderr.strip()[-200:]}"
-    aot = "ahead of time" if ("sylver-aot-" in out.stderr or "ahead of time already" in out.stderr) else "numba JIT"
-    return f"`sylver warmup` run there in {time.perf_counter() - t:.0f} s (solver kernels: {aot})"
 
 
 def scaling(targets: list, repeat: int, jobs: int) -> None:
@@ -310,6 +258,8 @@ def main() -> None:
     ap.add_argument("--no-prune", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--jobs", type=int, default=1,
                     help="--jobs of each solve (--base: the A/B figure is then wall-clock time)")
+    ap.add_argument("--base-jobs", type=int,
+                    help="--jobs of the base's solves (default: --jobs), e.g. --jobs 2 --base-jobs 1")
     ap.add_argument("--scaling", action="store_true",
                     help="--jobs 1 against --jobs N (N from --jobs, at least 2) in this tree, alternating")
     ap.add_argument("--repeat", type=int, default=3, help="runs per target (median reported)")
@@ -337,7 +287,7 @@ def main() -> None:
         targets = [t for t in TARGETS if t[0] in ns.positions]
         targets += [(p, 0, 0.0) for p in ns.positions if p not in {t[0] for t in TARGETS}]
     if ns.base:
-        ab(ns.base, targets, ns.repeat, ns.jobs)
+        ab(ns.base, targets, ns.repeat, ns.jobs, ns.base_jobs)
         return
     if ns.scaling:
         scaling(targets, ns.repeat, max(ns.jobs, 2))

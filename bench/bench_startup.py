@@ -16,6 +16,10 @@ which a busy machine inflates less; the load average is printed before and after
 for a quiet machine: a command is ``ok`` when its wall time meets the target, ``cpu ok`` when only
 its CPU time does (the machine is busy), else ``OVER``.
 
+Before timing, the base worktree gets the endgame table and its kernels ahead of time (``sylver
+warmup``), as an installed tree has them: without them its solves search more positions and load
+numba first, and the comparison would say so, not the change.
+
 ``--cold`` times the first compilation with an empty numba cache (``NUMBA_CACHE_DIR`` set to a
 temporary directory): ``sylver warmup`` for this tree, with its peak resident memory, and the first
 ``sylver solve`` for the base (which has no warmup).
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import json
 import os
 import platform
 import statistics
@@ -79,6 +84,63 @@ def base_worktree(ref: str) -> tuple[Path, str]:
     return path, sha[:10]
 
 
+_ENDGAME_INFO = """
+import json
+from sylver.solver import endgame as e
+print(json.dumps({"version": e.VERSION, "genus": e.GENUS, "dir": str(e.directory()), "names": e._names(e.GENUS)}))
+"""
+
+
+def base_endgame(tree: Path) -> str:
+    """Give the ``--base`` worktree ``tree`` the endgame table (``sylver warmup`` builds it; a fresh
+    worktree has none, and its solves would search those positions), before any timing: a copy of
+    this tree's when the file format (version and genus) is the same, else built there (about a
+    minute, its progress on stderr).  Returns what was done, for the output."""
+    def info(src: Path) -> dict | None:
+        out = subprocess.run([sys.executable, "-c", _ENDGAME_INFO], capture_output=True, text=True,
+                             env=dict(os.environ, PYTHONPATH=str(src)))
+        return json.loads(out.stdout) if out.returncode == 0 else None  # another layout: build it there
+
+    if not (tree / "src" / "sylver" / "solver" / "endgame.py").is_file():
+        return "none (the base predates it)"
+    base = info(tree / "src") or {"version": "?", "genus": "?", "dir": "?", "names": ["?"]}
+    where = Path(base["dir"])
+    if all((where / n).is_file() for n in base["names"]):
+        return f"present ({where / base['names'][0]})"
+    ours = info(ROOT / "src")
+    here = Path(ours["dir"]) if ours else None
+    if (ours and (ours["version"], ours["genus"]) == (base["version"], base["genus"])
+            and all((here / n).is_file() for n in ours["names"])):
+        import shutil
+
+        where.mkdir(parents=True, exist_ok=True)
+        for n in ours["names"]:
+            shutil.copyfile(here / n, where / n)
+        return f"copied from this tree (version {base['version']}, genus {base['genus']}) to {where}"
+    print(f"building the base's endgame table (version {base['version']}, genus {base['genus']}) in {where} "
+          "before timing ...", flush=True)
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "from sylver.solver import endgame; endgame.ensure(say=print)"],
+                   env=dict(os.environ, PYTHONPATH=str(tree / "src")), check=True)
+    return f"built there in {time.perf_counter() - t:.0f} s (version {base['version']}, genus {base['genus']})"
+
+
+def base_warmup(tree: Path) -> str:
+    """Run ``sylver warmup`` in the ``--base`` worktree ``tree`` before any timing, so that the base
+    runs its kernels as an installed tree does (ahead of time where it builds them, else loaded from
+    numba's cache), not the JIT compiling inside the first run: minutes once per commit, seconds
+    after.  Returns what was done, for the output."""
+    if not (tree / "src" / "sylver" / "cli" / "warmup.py").is_file():
+        return "no `sylver warmup` in the base (it predates it): numba JIT, compiled in the untimed first runs"
+    t = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "sylver", "warmup"], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=str(tree / "src")))
+    if out.returncode != 0:
+        return f"`sylver warmup` failed there (exit {out.returncode}): {out.stderr.strip()[-200:]}"
+    aot = "ahead of time" if ("sylver-aot-" in out.stderr or "ahead of time already" in out.stderr) else "numba JIT"
+    return f"`sylver warmup` run there in {time.perf_counter() - t:.0f} s (solver kernels: {aot})"
+
+
 def median_runs(trees: list[Path], args: list[str], runs: int) -> list[tuple[float, float]]:
     """Median (wall, CPU) per tree, the trees' runs alternating."""
     samples: list[list[tuple[float, float]]] = [[] for _ in trees]
@@ -111,6 +173,8 @@ def main() -> None:
         trees.append(base)
         label = f"{opts.base} ({sha})"
         print(f"# base: {label} in {base}")
+        print(f"# the base's endgame table: {base_endgame(base)}", flush=True)
+        print(f"# the base's kernels: {base_warmup(base)}", flush=True)
     print("# warming up (one untimed run per command and tree; a fresh base worktree compiles first)",
           flush=True)
     for tree in trees:
