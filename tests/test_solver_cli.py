@@ -82,6 +82,24 @@ class TestSolveCommand:
         assert out.returncode == 0, out.stderr
         assert json.loads(out.stdout)["winning_moves"] == [50, 105]
 
+    def test_jobs_default_is_a_thread_per_core_for_gcd_1(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import sylver.executors
+        import sylver.solver
+
+        seen, real = [], sylver.solver.solve
+
+        def spy(pos, **options):  # noqa: ANN001, ANN003, ANN202 - a stand-in for solve()
+            seen.append(options["jobs"])
+            return real(pos, **options)
+
+        monkeypatch.setattr(sylver.solver, "solve", spy)
+        monkeypatch.setattr(sylver.executors, "default_jobs", lambda: 3)
+        outs = [run("solve", *args, "--json", "--no-store") for args in (["12", "17"], ["4", "6"], ["12", "17", "-j", "1"])]
+        assert all(o.returncode == 0 for o in outs), [o.stderr for o in outs]
+        assert seen == [3, 1, 1]  # threads for gcd 1; one process for gcd 2 (each worker costs memory)
+        first, _, one = (json.loads(o.stdout) for o in outs)
+        assert first["winning_moves"] == one["winning_moves"] == [50, 105]
+
     @pytest.mark.parametrize(
         ("args", "message"),
         [

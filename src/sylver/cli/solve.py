@@ -242,7 +242,7 @@ def solve(
     memory: Annotated[str, typer.Option("--memory", help="Memory budget, e.g. 512M or 4G: the transposition tables (gcd 1); the whole process (gcd > 1).")] = "1G",
     store: Annotated[str | None, typer.Option("--store", help="Results store: an SQLite file or a postgresql:// URL (shared by several machines); default: in the user cache directory.")] = None,
     no_store: Annotated[bool, typer.Option("--no-store", help="Neither read nor write the results store.")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Root moves decided in parallel: by threads sharing one table (gcd 1), or processes (gcd > 1).")] = 1,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Root moves decided in parallel: by threads sharing one table (gcd 1), or processes (gcd > 1).  Default: a thread per core this process may use (gcd 1), one process (gcd > 1).", show_default=False)] = None,
     cluster: Annotated[str | None, typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
     time_limit: Annotated[float | None, typer.Option("--time-limit", help="Give up after this many seconds.", callback=seconds())] = None,
     stats: Annotated[bool, typer.Option("--stats", help="Also print the search counters (pruning, table).")] = False,
@@ -254,7 +254,7 @@ def solve(
 
     With gcd > 1 (infinitely many legal moves) the answer is what is proven: P, N, probably-P or
     unknown, with the reason (short positions, the Periodicity Theorem for g = 2, the theorems)."""
-    if jobs < 1:
+    if jobs is not None and jobs < 1:
         fail(f"--jobs must be at least 1, not {jobs}")
     budget = _budget(memory)
     if no_store and store is not None:
@@ -283,6 +283,17 @@ def solve(
     _report(sol, as_json, extra)
 
 
+def _with_jobs(pos: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` with ``--jobs`` set when it was not given: a search thread per core this process
+    may use for gcd 1 (they share one table, so a solve takes no more memory), one process for
+    gcd > 1 (a worker process costs its own interpreter, counted in ``--memory``)."""
+    if options["jobs"] is not None:
+        return options
+    from sylver.executors import default_jobs
+
+    return {**options, "jobs": default_jobs() if pos.gcd == 1 and not pos.is_empty else 1}
+
+
 def _budget(memory: str) -> int:
     """The value of --memory in bytes (parsed once: the solver gets the number)."""
     from sylver.solver import parse_memory
@@ -307,7 +318,7 @@ def _solve_one(pos: Any, as_json: bool, db: Any, **options: Any) -> Any:
 
     view = _ProgressView(not as_json)
     try:
-        sol = solve(pos, store=db, progress=view, **options)
+        sol = solve(pos, store=db, progress=view, **_with_jobs(pos, options))
     except SolveInterrupted as exc:
         view.stop()
         _interrupted(exc.partial, as_json)
@@ -402,7 +413,7 @@ def _solve_batch(path: Path, as_json: bool, db: Any, options: dict[str, Any]) ->
             continue
         try:
             pos = Position.parse(text)
-            sol = solve(pos, store=db, **options)
+            sol = solve(pos, store=db, **_with_jobs(pos, options))
         except SolveInterrupted as exc:
             _interrupted(exc.partial, as_json)
             raise typer.Exit(130) from None
