@@ -72,6 +72,18 @@ def test_stats_and_states_add_up() -> None:
     assert sol.peak_bytes >= ENGINE.table_bytes
 
 
+def test_thread_stacks_are_kept_between_solves() -> None:
+    """As the single search's stack is: their hints and endgame cache stay warm for the next solve
+    of the process (fresh stacks made a repeated 15 ms solve of {16,20,28,35,54} 1.5x slower)."""
+    solve(Position("12,17"), jobs=2)
+    kept = ENGINE.stacks(2)
+    ENGINE.clear()
+    sol = solve(Position("13,17,21"), jobs=2)
+    assert sol.winning_moves == (20, 35, 49)
+    assert all(a is b for a, b in zip(ENGINE.stacks(2), kept, strict=True))
+    assert len({id(s) for s in ENGINE.stacks(3)}) == 3
+
+
 def test_time_limit() -> None:
     ENGINE.clear()
     with pytest.raises(SolveTimeout) as info:

@@ -361,6 +361,15 @@ class Engine:
         self.clear()
         self.stack = Stack()
         """The stack of searches that name none (a single thread)."""
+        self.thread_stacks: list[Stack] = []
+        """The stacks of ``--jobs`` threads (``stacks``), kept, as ``stack`` is, with their
+        move-ordering hints and endgame cache warm for the next solve of this process."""
+
+    def stacks(self, n: int) -> list[Stack]:
+        """``n`` stacks for the threads of one parallel solve (the first ``n`` kept ones)."""
+        while len(self.thread_stacks) < n:
+            self.thread_stacks.append(Stack())
+        return self.thread_stacks[:n]
 
     # -- memory --------------------------------------------------------------------------------
     def set_budget(self, memory_bytes: int) -> None:

@@ -118,7 +118,7 @@ class _ThreadedSolve:
             ENGINE.endgame()  # read here, once, before the threads
             self.todo = self.triage()
             n = self.jobs if self.todo else 0  # more threads than root moves: they help (``help``)
-            self.stacks = [Stack() for _ in range(n)]
+            self.stacks = ENGINE.stacks(n)
             threads = [threading.Thread(target=self.work, args=(i,), name=f"sylver-search-{i}", daemon=True)
                        for i in range(n)]
             ENGINE.gate = SliceGate()
