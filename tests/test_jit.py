@@ -214,3 +214,20 @@ class TestCompilationNotice:
     def test_silent_when_nobody_is_watching(self) -> None:
         out = _python(self.CODE, "terminal-only")  # stderr is a pipe here
         assert out.returncode == 0 and out.stdout == "2 3\n" and out.stderr == ""
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("4", "4")])
+def test_the_command_keeps_openblas_to_one_thread(monkeypatch: pytest.MonkeyPatch, capsys, given, expected) -> None:
+    """``sylver`` sets OPENBLAS_NUM_THREADS=1 before numpy is imported (its idle thread spins for
+    60-90 ms of CPU in every command), unless the user set it."""
+    from sylver.cli import main
+
+    if given is None:
+        monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", given)
+    with pytest.raises(SystemExit) as done:
+        main(["version"])
+    assert done.value.code in (0, None)
+    assert os.environ["OPENBLAS_NUM_THREADS"] == expected
+    assert capsys.readouterr().out.strip()
