@@ -145,6 +145,48 @@ class TestFile:
         assert again.counts == table20.counts and again.p_counts == table20.p_counts
         assert endgame.read(19, tmp_path) is None
 
+    def test_fill_puts_each_word_where_the_probe_would(self, table20: endgame.EndgameTable) -> None:
+        """``kernels.eg_fill`` (a sequential sweep for words sorted by bucket, the probe otherwise)
+        against a plain linear-probing insert: words sorted as a saved table is, shuffled, added to
+        a table that holds words already (as the build does), and sweeping past the table's end."""
+        from sylver.solver import kernels as k
+
+        def probe_insert(table: np.ndarray, filt: np.ndarray, fshift: int, words: np.ndarray) -> None:
+            buckets = table.shape[0] // 8
+            for w in words.tolist():
+                h = int(k.eg_hash(np.uint64(w)))
+                i = h >> fshift
+                filt[i] |= (1 << ((h >> 7) & 63)) | (1 << ((h >> 13) & 63))
+                while not (table[8 * i : 8 * i + 8] == 0).any():
+                    i = (i + 1) % buckets
+                table[8 * i + int(np.flatnonzero(table[8 * i : 8 * i + 8] == 0)[0])] = w
+
+        rng = np.random.default_rng(5)
+        words = table20.words()
+        slots, fwords = endgame.geometry(words.shape[0])
+        fshift = 64 - (fwords.bit_length() - 1)
+
+        def by_bucket(w: np.ndarray, shift: int = fshift) -> np.ndarray:
+            return w[np.argsort(k.eg_bucket_order(w, shift), kind="stable")]
+
+        half = words[rng.permutation(words.shape[0])[: words.shape[0] // 2]]
+        rest = by_bucket(np.setdiff1d(words, half))
+        cases = [(None, by_bucket(words)), (None, words[rng.permutation(words.shape[0])]), (half, rest)]
+        for before, w in cases:
+            got = [np.zeros(slots, np.uint64), np.zeros(fwords, np.uint64)]
+            want = [a.copy() for a in got]
+            if before is not None:
+                for t in (got, want):
+                    probe_insert(t[0], t[1], fshift, before)
+            k.eg_fill(got[0], got[1], fshift, w)
+            probe_insert(want[0], want[1], fshift, w)
+            assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+        last = np.array([w for w in words[:5000] if int(k.eg_hash(w)) >> 61 >= 6], dtype=np.uint64)[:40]
+        got, want = [np.zeros(64, np.uint64), np.zeros(8, np.uint64)], [np.zeros(64, np.uint64), np.zeros(8, np.uint64)]
+        k.eg_fill(got[0], got[1], 61, by_bucket(last, 61))  # 8 buckets: the sweep wraps to bucket 0
+        probe_insert(want[0], want[1], 61, by_bucket(last, 61))
+        assert last.shape[0] == 40 and np.array_equal(got[0], want[0]) and (got[0][:8] != 0).any()
+
     def test_damaged_file_is_never_used(self, table20: endgame.EndgameTable, tmp_path, monkeypatch, capsys) -> None:
         path = endgame.save(table20, tmp_path)
         data = bytearray(path.read_bytes())
