@@ -71,11 +71,11 @@ Apéry set (530; measured with tracemalloc: 526 for the 25,176 base-region posit
 multiplicity 12; the base region of a union graph lists it too,
 :meth:`sylver.solver.periodic.BaseRegion.nbytes`)."""
 KEPT_UNIONS = 2
+"""Union graphs (or stopped builders) kept across the attempts of :func:`_first_winning`."""
 UNION_SHARE = 3
 """A union graph may take this fraction (1/3) of the memory left (:meth:`Context.room`): its base
 region and the scan of one of its positions need the rest (a union without room for them is no
 use: each position then builds its own graph)."""
-"""Union graphs (or stopped builders) kept across the attempts of :func:`_first_winning`."""
 SUB_SCAN_LIMIT = 2_001
 """Odd moves scanned for a long g = 2 position met inside a bounded search."""
 MAX_T_H = 5_461

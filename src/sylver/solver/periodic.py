@@ -1076,7 +1076,8 @@ class Scan:
         assert tab is None
         scan_kernel(
             st.n, n_end, steps, self.K0, g.T, g.fam, g.same_ptr, g.same_idx, g.down_ptr, g.down_idx,
-            g.fam_root, self.base, self.mode, st.H, st.flags, st.cur, st.killer, st.first_hit, hits, nhits, st.hkeys, st.hvals, hcount, rkeys, rvals,
+            g.fam_root, self.base, self.mode, st.H, st.flags, st.cur, st.killer, st.first_hit, hits, nhits,
+            st.hkeys, st.hvals, hcount, rkeys, rvals,
             rcount if rcount is not None else np.zeros(1, dtype=np.int64), record_from, st.sample, out,
         )
 
