@@ -51,7 +51,8 @@ union graphs of the long positions after its even moves (peak RSS 1.8 GB at 4G o
 {12,58} meets {12,44,52,58}, whose own graph passes 512M (993 families, 669,342 shapes and
 counting).  {12,46}'s grandchildren {12,40,46,y} have graphs of 320,000-500,000 shapes and base
 regions of 180,000-340,000 positions: at 1G their scans and base regions are dropped and made again
-between the rounds of the iterative deepening (N [40] after 20 CPU min or more, against 4 at 2G)."""
+between the rounds of the iterative deepening (no answer after 34 CPU min, stopped; N [40] in about
+111 CPU s at 2G, 24 November)."""
 
 
 def _one(position: str, kind: str, odd_limit: int | None, jobs: int, checkpoint: str | None = None) -> dict:
