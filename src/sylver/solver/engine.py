@@ -21,6 +21,7 @@ import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 
@@ -237,7 +238,7 @@ class Stack:
         self.last = np.zeros(0, dtype=np.int64)
         self.swap = np.zeros(0, dtype=np.int64)
         self.st = np.zeros(k.ST_SIZE, dtype=np.int64)  # the search's state (``kernels.search``)
-        self._bound: tuple[list[weakref.ref], object] = ([], None)
+        self._bound: tuple[list[weakref.ref], Any] = ([], None)
 
     def clear_ordering(self) -> None:
         """Forget what orders the search (the hints and the endgame cache), so that a search
@@ -251,7 +252,7 @@ class Stack:
             self.egcache[:] = 0
             self.egcache_for = egtab
 
-    def search_kernel(self, args: tuple) -> object:
+    def search_kernel(self, args: tuple) -> Callable[..., Any]:
         """``kernels.search`` bound to ``args`` (``jit.Kernel.bind``: their types checked once), for
         every call with the same arrays: bound again only when one of them is another object (a
         table grew or was cleared, the stack was reallocated)."""
@@ -342,6 +343,12 @@ class Engine:
     ``ntable`` are views of the used part, which grows in place at ``LOAD`` (P) and ``LOAD_N``
     (N), doubling while small and by ``GROWTH`` from ``FINE_P`` and ``FINE_N`` keys on, until the
     cap, then overwrites (graceful degradation)."""
+
+    # set by ``clear``; declared here for mypy, which meets them first in ``set_budget``
+    _pres: np.ndarray
+    _nres: np.ndarray
+    ptable: np.ndarray
+    ntable: np.ndarray
 
     def __init__(self) -> None:
         self.lock = threading.RLock()

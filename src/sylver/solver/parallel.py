@@ -241,7 +241,7 @@ class _ThreadedSolve:
             with self.cond:
                 x = self.take()
                 helping = x is None
-                if helping:
+                if x is None:
                     x = self.to_help()
                     if x is None:
                         return

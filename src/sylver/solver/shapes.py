@@ -379,16 +379,16 @@ class _Builder:
 
     def too_large(self) -> None:
         if self.memory is not None and self.needed() > self.memory:
-            self._too_large()
+            self._too_large(self.memory)
 
-    def _too_large(self) -> None:
+    def _too_large(self, memory: int) -> None:
         """Raise the TooLargeError of :meth:`too_large`."""
         from sylver.errors import TooLargeError
         from sylver.solver.engine import format_memory
 
         h = self.h
         raise TooLargeError(
-            f"the shape graph of {_short(self.position)} needs more than {format_memory(self.memory)} "
+            f"the shape graph of {_short(self.position)} needs more than {format_memory(memory)} "
             f"({len(self.fam_gaps):,} families and {self.found:,} shapes so far; "
             f"S ÷ 2 has multiplicity {h.generators[0]} and {len(h.semigroup.gaps()) if h.generators != (1,) else 0} gaps): "
             f"use a larger --memory (the shape graphs and scans share half of what the process itself leaves of it)"
