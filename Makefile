@@ -7,10 +7,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test bench lint typecheck clean
 
-$(STAMP): pyproject.toml
+# constraints.txt: the exact versions the tests passed with (issue 31)
+$(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -c constraints.txt --upgrade pip
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
 	$(BIN)/sylver warmup
 	touch $(STAMP)
 
