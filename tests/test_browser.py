@@ -628,6 +628,45 @@ def test_no_internal_words_in_the_page(page: object) -> None:
     assert all(t.endswith(".") for t in bots)
 
 
+# -- a campaign's ledger ---------------------------------------------------------------------------
+def test_campaign_view(browser: object, tmp_path: Path, shots: Path) -> None:
+    """`sylver serve --campaign DIR`: the tab, the headline and the ledger as a table with headers (the
+    root's replies first), a certificate link, the status filter in the address, focus kept across
+    a refresh."""
+    from test_web import make_campaign
+
+    app = create_app(campaign_dirs=[make_campaign(tmp_path / "four")])
+    with live_server(app) as url:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+        pg = context.new_page()
+        pg.set_default_timeout(60_000)
+        errors: list[str] = []
+        pg.on("pageerror", lambda exc: errors.append(str(exc)))
+        try:
+            pg.goto(url + "/#campaign/0")
+            pg.wait_for_selector("#cp-table tbody tr")
+            assert pg.get_attribute("#tab-campaign", "aria-selected") == "true"
+            assert pg.inner_text("#cp-headline").startswith("{4} is N")
+            headers = pg.locator("#cp-table thead th[scope=col]").all_inner_texts()
+            assert [h.lower() for h in headers[:4]] == ["reply", "position", "why", "status"]
+            assert pg.inner_text("#cp-table tbody tr:first-child th[scope=row]") == "{4}"
+            link = pg.locator("#cp-table a[download]").first
+            assert link.get_attribute("href").startswith("/api/campaigns/0/certificate/")
+            link.focus()
+            key = pg.evaluate("() => { window.focusedBefore = document.activeElement; return document.activeElement.dataset.key; }")
+            pg.evaluate("cpLoad()")  # what the 10-second refresh does while a root is open
+            pg.wait_for_function(  # a new table, and focus on the same link in it
+                "(k) => document.activeElement !== window.focusedBefore && document.activeElement.dataset.key === k", arg=key)
+            pg.select_option("#cp-status", "P")
+            assert pg.evaluate("location.hash") == "#campaign/0/1/P"
+            statuses = pg.locator("#cp-table tbody td:nth-child(4)").all_inner_texts()
+            assert statuses and set(statuses) == {"P"}
+            screenshot(pg, shots, "campaign")
+        finally:
+            context.close()
+        assert not errors, f"JavaScript errors: {errors}"
+
+
 # -- Wythoff: any pile size, bad piles -----------------------------------------------------------
 def test_wythoff_any_size_and_bad_piles(page: object) -> None:
     from sylver import wythoff

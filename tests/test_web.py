@@ -962,3 +962,193 @@ class TestServeCommand:
             r = subprocess.run([sys.executable, "-m", "sylver", "serve", "--port", str(port)],
                                capture_output=True, text=True, timeout=60)
         assert r.returncode == 2 and "cannot listen" in r.stderr
+
+
+# -- campaigns (sylver serve --campaign DIR) -------------------------------------------------------
+def make_campaign(path: Path, *, work: bool = True) -> Path:
+    """A small campaign on {4} in ``path`` (its results store beside it), worked until {4} is decided."""
+    from sylver.campaign import Campaign, Ledger, Options
+    from sylver.solver.store import Store
+
+    store = path.parent / f"{path.name}-store.sqlite"
+    ledger = Ledger.create(path, Position.parse("4"), budget=2.0, store=str(store))
+    try:
+        if work:
+            Campaign(ledger, Store(store), Options(jobs=1, memory=1 << 30)).work()
+    finally:
+        ledger.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def campaign_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_campaign(tmp_path_factory.mktemp("campaigns") / "four")
+
+
+@pytest.fixture(scope="module")
+def campaign_client(campaign_dir: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(campaign_dirs=[campaign_dir])) as c:
+        yield c
+
+
+def ledger_json(directory: Path) -> dict:
+    """The ledger as the library reports it (`sylver campaign --show --json`)."""
+    from sylver.campaign import Ledger
+    from sylver.campaign.report import ledger_data
+
+    ledger = Ledger.open(directory)
+    try:
+        return ledger_data(ledger)
+    finally:
+        ledger.close()
+
+
+def node_status(directory: Path, position: str) -> str:
+    import sqlite3
+
+    with sqlite3.connect(directory / "ledger.sqlite") as db:
+        return str(db.execute("SELECT status FROM nodes WHERE position = ?", (position,)).fetchone()[0])
+
+
+class TestCampaigns:
+    def test_info_and_list(self, campaign_client: TestClient, campaign_dir: Path) -> None:
+        assert campaign_client.get("/api/info").json()["features"]["campaigns"] is True
+        [c] = campaign_client.get("/api/campaigns").json()
+        assert c["index"] == 0 and c["name"] == "four" and c["root"] == [4]
+        assert c["summary"] == ledger_json(campaign_dir)["summary"] and c["summary"]["status"] == "N"
+        assert c["headline"].startswith("{4} is N: ") and "nodes" in c["headline"]
+
+    def test_ledger(self, campaign_client: TestClient, campaign_dir: Path) -> None:
+        want = ledger_json(campaign_dir)
+        got = campaign_client.get("/api/campaigns/0").json()
+        assert got["summary"] == want["summary"] and got["attempts"] == want["attempts"]
+        assert got["root"] == "{4}" and got["headline"].startswith("{4} is N")
+        assert set(got["nodes"][0]) == set(want["nodes"][0]) | {"replies"}
+        by_text = {n["text"]: n for n in got["nodes"]}
+        assert len(by_text) == len(want["nodes"]) == want["summary"]["nodes"]
+        for n in want["nodes"]:  # every field of every node, as the library reads it
+            assert {k: v for k, v in by_text[n["text"]].items() if k != "replies"} == n
+        # the reply table: the root, then its children by the root's move that leads to each
+        nodes = got["nodes"]
+        assert nodes[0]["position"] == [4] and nodes[0]["why"] == "root" and nodes[0]["replies"] == []
+        replies = [n["replies"][0] for n in nodes[1:] if n["replies"]]
+        assert replies == sorted(replies) and len(replies) >= 2
+        assert all(n["replies"] for n in nodes[1:1 + len(replies)])
+        for n in nodes:
+            for r in n["replies"]:
+                assert f"{{4}} + {r}" in n["why"]
+
+    def test_depth(self, campaign_client: TestClient) -> None:
+        got = campaign_client.get("/api/campaigns/0", params={"depth": 0}).json()
+        assert [n["text"] for n in got["nodes"]] == ["{4}"] and got["depth"] == 0
+        deep = campaign_client.get("/api/campaigns/0", params={"depth": 1}).json()
+        assert all(n["depth"] <= 1 for n in deep["nodes"]) and len(deep["nodes"]) > 1
+
+    def test_certificate_download(self, campaign_client: TestClient, campaign_dir: Path) -> None:
+        decided = [n for n in ledger_json(campaign_dir)["nodes"] if n["certificate"]]
+        assert decided, "the {4} campaign decided no node with a certificate"
+        for n in decided:
+            text = ",".join(map(str, n["position"]))
+            r = campaign_client.get(f"/api/campaigns/0/certificate/{text}")
+            assert r.status_code == 200, r.text
+            assert r.content == (campaign_dir / n["certificate"]).read_bytes()
+            assert r.headers["content-type"] == "application/json"
+            name = n["certificate"].split("/")[-1]
+            assert r.headers["content-disposition"] == f'attachment; filename="{name}"'
+            assert json.loads(r.content)["position"] == n["position"]
+        # the file name's spelling (4_6) and braces name the same position
+        text = "_".join(map(str, decided[0]["position"]))
+        assert campaign_client.get(f"/api/campaigns/0/certificate/{text}").status_code == 200
+
+    @pytest.mark.parametrize("position", ["99", "abc", "0", "4,x", "%2E%2E%2Fledger.sqlite", "..%5Cledger.sqlite"])
+    def test_certificate_refused(self, campaign_client: TestClient, position: str) -> None:
+        assert error(campaign_client.get(f"/api/campaigns/0/certificate/{position}"), 404)["code"] == "not_found"
+
+    def test_certificate_of_an_undecided_or_theorem_node(self, campaign_client: TestClient, campaign_dir: Path) -> None:
+        without = [n for n in ledger_json(campaign_dir)["nodes"] if not n["certificate"]]
+        assert without
+        for n in without[:3]:
+            text = ",".join(map(str, n["position"]))
+            err = error(campaign_client.get(f"/api/campaigns/0/certificate/{text}"), 404)
+            assert "no certificate" in err["message"]
+
+    def test_certificate_file_outside_the_directory(self, tmp_path: Path) -> None:
+        """The file name comes from the ledger row, and even a row naming a file outside the
+        certificates directory (or no JSON file) is refused."""
+        import sqlite3
+
+        d = make_campaign(tmp_path / "c")
+        (tmp_path / "secret.json").write_text('{"secret": 1}')
+        with TestClient(create_app(campaign_dirs=[d])) as c:
+            for path in ("../secret.json", "certificates/../../secret.json", str(tmp_path / "secret.json"),
+                         "ledger.sqlite", "certificates/nothing.json"):
+                with sqlite3.connect(d / "ledger.sqlite") as db:
+                    db.execute("UPDATE nodes SET certificate = ? WHERE position = '4'", (path,))
+                error(c.get("/api/campaigns/0/certificate/4"), 404)
+
+    @pytest.mark.parametrize(
+        "path, status",
+        [("/api/campaigns/1", 404), ("/api/campaigns/-1", 404), ("/api/campaigns/x", 422),
+         ("/api/campaigns/0?depth=-1", 422), ("/api/campaigns/1/certificate/4", 404)],
+    )
+    def test_bad(self, campaign_client: TestClient, path: str, status: int) -> None:
+        error(campaign_client.get(path), status)
+
+    def test_reread_and_read_only(self, tmp_path: Path) -> None:
+        """Every request reads the ledger again (a campaign running in another process updates it),
+        and reading changes nothing: a node being worked on stays `working`."""
+        from sylver.campaign import Campaign, Ledger, Options
+        from sylver.solver.store import Store
+
+        d = make_campaign(tmp_path / "c", work=False)
+        with TestClient(create_app(campaign_dirs=[d])) as c:
+            first = c.get("/api/campaigns/0").json()
+            assert first["summary"]["status"] == "open" and len(first["nodes"]) == 1
+            ledger = Ledger.open(d)
+            try:
+                Campaign(ledger, Store(tmp_path / "c-store.sqlite"), Options(jobs=1, memory=1 << 30)).work()
+                open_nodes = [n for n in ledger.nodes() if n.status == "open"]
+                assert open_nodes
+                ledger.set_working(open_nodes[0].position)
+                later = c.get("/api/campaigns/0").json()  # while the campaign's connection is open
+            finally:
+                ledger.close()
+            assert later["summary"]["status"] == "N" and len(later["nodes"]) > 1
+            assert {n["text"]: n["status"] for n in later["nodes"]}[open_nodes[0].position.braces()] == "working"
+            assert c.get("/api/campaigns").json()[0]["summary"]["working"] == 1
+        assert node_status(d, str(open_nodes[0].position)) == "working"
+
+    def test_several_campaigns(self, tmp_path: Path, campaign_dir: Path) -> None:
+        other = make_campaign(tmp_path / "open", work=False)
+        with TestClient(create_app(campaign_dirs=[campaign_dir, other])) as c:
+            got = c.get("/api/campaigns").json()
+            assert [x["summary"]["status"] for x in got] == ["N", "open"] and [x["index"] for x in got] == [0, 1]
+            assert c.get("/api/campaigns/1").json()["headline"].startswith("{4} is open")
+
+    def test_not_a_campaign(self, tmp_path: Path) -> None:
+        with pytest.raises(ValueError, match="no campaign here"):
+            create_app(campaign_dirs=[tmp_path])
+        (tmp_path / "ledger.sqlite").write_text("not a database")
+        with pytest.raises(ValueError, match="not a campaign ledger"):
+            create_app(campaign_dirs=[tmp_path])
+
+    def test_absent_without_campaigns(self) -> None:
+        with TestClient(create_app()) as c:
+            assert c.get("/api/info").json()["features"]["campaigns"] is False
+            assert c.get("/api/campaigns").status_code == 404
+
+    def test_store_password_not_shown(self) -> None:
+        from sylver.web.campaigns import redact
+
+        assert redact("postgresql://me:s3cret@db:5432/sylver") == "postgresql://me:***@db:5432/sylver"
+        assert redact("/data/store.sqlite") == "/data/store.sqlite"
+
+    @pytest.mark.parametrize("make, message", [(False, "not a directory"), (True, "no campaign here")])
+    def test_serve_bad_campaign(self, tmp_path: Path, make: bool, message: str) -> None:
+        d = tmp_path / "nothing"
+        if make:
+            d.mkdir()
+        r = subprocess.run([sys.executable, "-m", "sylver", "serve", "--campaign", str(d)],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1

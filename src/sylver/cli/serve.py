@@ -18,6 +18,11 @@ def serve(
     results: Annotated[
         Path | None, typer.Option("--results", help="An arena results directory (sylver tournament --out DIR) to browse.")
     ] = None,
+    campaign: Annotated[
+        list[Path] | None,
+        typer.Option("--campaign", help="A campaign directory (sylver campaign --dir DIR) whose ledger to show, "
+                     "read-only; repeat for several.", show_default=False),
+    ] = None,
     bot_time: Annotated[float, typer.Option(help="Seconds a bot may think about one move.", callback=seconds(0.05))] = 3.0,
     solve_time: Annotated[float, typer.Option(help="Most seconds the solver spends on one request.", callback=seconds(0.05))] = 5.0,
     job_time: Annotated[float, typer.Option(help="Hard limit in seconds for any one request's work.", callback=seconds(0.1))] = 10.0,
@@ -32,7 +37,8 @@ def serve(
 ) -> None:
     """Serve the web page: play and analyse Sylver Coinage and Wythoff's Nim in the browser.
 
-    Open http://HOST:PORT/ in a browser; the JSON API is documented at /docs.
+    Open http://HOST:PORT/ in a browser; the JSON API is documented at /docs.  With --results, the
+    tournament viewer; with --campaign, each campaign's ledger (#campaign/0, …).
     """
     import uvicorn
 
@@ -43,6 +49,9 @@ def serve(
     parse_memory(solve_memory)  # a bad budget fails here, with the library's message
     if results is not None and not results.is_dir():
         fail(f"--results {results}: not a directory")
+    for d in campaign or ():
+        if not d.is_dir():
+            fail(f"--campaign {d}: not a directory")
     limits = Limits(
         max_number=max_number,
         max_multiplicity=max_multiplicity,
@@ -54,7 +63,7 @@ def serve(
         solve_memory=solve_memory,
     )
     try:
-        web_app = create_app(limits, results_dir=results, warm_up=True)
+        web_app = create_app(limits, results_dir=results, campaign_dirs=campaign or (), warm_up=True)
     except ValueError as exc:
         fail(str(exc))
     sock = _listen(host, port)

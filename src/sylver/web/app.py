@@ -1,10 +1,10 @@
 """The web app: one static page and a JSON API over the same library calls as the CLI.
 
-``create_app(limits, results_dir)`` builds the FastAPI application; ``sylver serve`` runs it with
-uvicorn.  The server keeps no game state: a client sends the start and the moves so far and gets the
-position back, so any number of clients (or tabs) can play at once and a restart loses nothing.
-Every error is a 4xx/5xx answer with a JSON body ``{"error": {"code": ..., "message": ...}}``; the
-message is one line that names the input and why (e.g. the witness ``13 = 4·2 + 5·1``).
+``create_app(limits, results_dir, campaign_dirs)`` builds the FastAPI application; ``sylver serve``
+runs it with uvicorn.  The server keeps no game state: a client sends the start and the moves so far
+and gets the position back, so any number of clients (or tabs) can play at once and a restart loses
+nothing.  Every error is a 4xx/5xx answer with a JSON body ``{"error": {"code": ..., "message":
+...}}``; the message is one line that names the input and why (e.g. the witness ``13 = 4·2 + 5·1``).
 Interactive API documentation is served at ``/docs``.
 
 The event loop only reads requests and checks their sizes (constant time: the length of a text,
@@ -37,6 +37,7 @@ from sylver.arena.rules import preset
 from sylver.bots import BOTS, Turn, make_bot
 from sylver.errors import BotError, IllegalMoveError, InvalidMoveError, InvalidPositionError
 from sylver.position import GameRecord, Outcome, Position, Termination, parse_numbers
+from sylver.web import campaigns
 from sylver.web.jobs import BusyError, JobRunner, JobTimeoutError, Limits
 from sylver.web.results import LOSING_ANSWERS, ResultsError, ResultsView, record_result
 
@@ -154,11 +155,17 @@ class WythoffMoveIn(WythoffIn):
 
 # -- the app --------------------------------------------------------------------------------------
 def create_app(
-    limits: Limits | None = None, results_dir: Path | str | None = None, warm_up: bool = False
+    limits: Limits | None = None, results_dir: Path | str | None = None, warm_up: bool = False,
+    campaign_dirs: Sequence[Path | str] = (),
 ) -> FastAPI:
     """The FastAPI application (``results_dir``: an arena ``--out`` directory for the viewer;
-    ``warm_up``: start the bot and solver processes at start-up rather than on first use)."""
+    ``campaign_dirs``: campaign directories whose ledgers the page shows, read-only; ``warm_up``:
+    start the bot and solver processes at start-up rather than on first use).  A directory that
+    holds no results or no campaign: ValueError, one line."""
     limits = limits or Limits()
+    campaign_paths = [Path(d) for d in campaign_dirs]
+    for d in campaign_paths:
+        campaigns.check(d)
     runner = JobRunner(limits)
 
     @asynccontextmanager
@@ -184,6 +191,7 @@ def create_app(
     app.state.limits = limits
     app.state.runner = runner
     app.state.results = ResultsView(Path(results_dir)) if results_dir is not None else None
+    app.state.campaigns = campaign_paths
 
     app.add_middleware(_BodyLimit, limit=limits.max_body)
     _install_error_handlers(app)
@@ -191,6 +199,8 @@ def create_app(
     _wythoff_routes(app, limits, runner)
     if app.state.results is not None:
         _results_routes(app, app.state.results, limits, runner)
+    if campaign_paths:
+        _campaign_routes(app, campaign_paths, limits, runner)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -315,7 +325,8 @@ def _info_route(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
     about = {
         "version": app.version,
         "bots": [{"name": name, "about": _summary(cls.__doc__)} for name, cls in sorted(BOTS.items())],
-        "features": {"theory": True, "solver": True, "wythoff": True, "results": app.state.results is not None},
+        "features": {"theory": True, "solver": True, "wythoff": True, "results": app.state.results is not None,
+                     "campaigns": bool(app.state.campaigns)},
         "limits": limits.public() | {"max_text": limits.max_text},
         "paper": theory.PAPER,
     }
@@ -617,6 +628,73 @@ def _results_call(fn: Any, *args: Any) -> Any:
         raise ApiError(404, "not_found", str(exc.args[0]) if exc.args else "not found") from None
     except ResultsError as exc:
         raise ApiError(500, "bad_results", str(exc)) from None
+
+
+# -- campaigns ---------------------------------------------------------------------------------------
+def _campaign_routes(app: FastAPI, directories: list[Path], limits: Limits, runner: JobRunner) -> None:
+    """The ledgers of the campaigns given with ``--campaign``, read-only, reread at every request (a
+    campaign running in another process updates its ledger): in a position process, as the ledger
+    parses every node's position."""
+
+    def directory(i: int) -> Path:
+        if not 0 <= i < len(directories):
+            raise ApiError(404, "not_found", f"no campaign {i}: this server shows {len(directories)} "
+                           f"(0 to {len(directories) - 1})")
+        return directories[i]
+
+    async def work(fn: Any, *args: Any) -> Any:
+        return await runner.run(_campaign_call, fn, *args, lane="position", key="campaigns",
+                                timeout=2 * limits.job_time)
+
+    @app.get("/api/campaigns", tags=["campaigns"])
+    async def campaign_list() -> list[dict[str, Any]]:
+        """The campaigns this server shows: for each its ``index``, directory ``name``, ``root``,
+        ``headline`` (one line: the root's status and the counts) and ``summary`` (the counts of the
+        nodes by status, and the root's status and winning move)."""
+        return await work(campaigns.listing, directories)  # type: ignore[no-any-return]
+
+    @app.get("/api/campaigns/{index}", tags=["campaigns"])
+    async def campaign_ledger(
+        index: int,
+        depth: Annotated[int | None, Query(ge=0, description="Only the nodes at most this many moves from the root.")] = None,
+    ) -> dict[str, Any]:
+        """A campaign's ledger, as ``sylver campaign --show --json`` prints it: ``summary``, ``store``,
+        ``attempts`` (their count) and ``nodes`` (``text``, ``why``, ``position``, ``kind``, ``depth``,
+        ``status``: open, working, P or N, ``winning``, ``method``, ``states``, ``seconds``,
+        ``peak_bytes``, ``certificate``, ``budget``, ``attempts``, ``expanded``, ``note``), with
+        ``headline``, ``root`` and, on each node, ``replies``: the root's moves that lead to it.  The
+        nodes come in reply-table order: the root, its children by reply, then the others."""
+        return await work(campaigns.data, directory(index), depth)  # type: ignore[no-any-return]
+
+    @app.get("/api/campaigns/{index}/certificate/{position}", tags=["campaigns"], response_class=FileResponse)
+    async def campaign_certificate(index: int, position: str) -> FileResponse:
+        """The certificate of a decided node (``position``: its numbers, e.g. ``4,6``), as a JSON file
+        to download (``sylver verify`` checks it).  The file is the one the ledger names for that
+        node, in the campaign's ``certificates`` directory; a position the ledger does not hold, or
+        holds without a certificate: 404."""
+        d = directory(index)
+        _size_numbers(position, "position", limits)
+        path, name = await work(_campaign_certificate, limits, d, position)
+        return FileResponse(path, media_type="application/json", filename=name, headers={"Cache-Control": "no-cache"})
+
+
+def _campaign_call(fn: Any, *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except campaigns.CertificateNotFound as exc:
+        raise ApiError(404, "not_found", str(exc)) from None
+    except campaigns.CampaignError as exc:
+        raise ApiError(500, "bad_campaign", str(exc)) from None
+
+
+def _campaign_certificate(limits: Limits, directory: Path, position: str) -> tuple[str, str]:
+    try:
+        numbers = _numbers(position.replace("_", ","), "position", limits)
+    except ApiError as exc:
+        if exc.code != "invalid_position":
+            raise
+        raise campaigns.CertificateNotFound(f"no certificate for {position!r}: {exc.message}") from None
+    return campaigns.certificate(directory, numbers)
 
 
 def _int_list(values: Any, what: str) -> list[int]:

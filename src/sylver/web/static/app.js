@@ -116,7 +116,7 @@ function setupTabs() {
   tabs = [...document.querySelectorAll('[role="tab"]')];
   const go = (tab, focus) => {
     const view = tab.dataset.view;
-    const url = view === "sylver" && sc.state ? scUrl() : "#" + view;
+    const url = view === "sylver" && sc.state ? scUrl() : view === "campaign" ? cpUrl() : "#" + view;
     if (location.hash !== url) history.pushState(null, "", url);
     route(focus);
   };
@@ -1557,6 +1557,271 @@ function setupResults() {
   });
 }
 
+/* ============================================================================= campaigns */
+/* The ledger of a campaign (sylver serve --campaign DIR), read-only: the root's headline and a table
+   of its nodes, the root's children first (the reply table).  The address names the campaign and the
+   choice of nodes: #campaign/0 is the first campaign's replies, #campaign/0/all/N its N nodes at
+   every depth.  While the root is open the ledger is read again every 10 s (a running campaign
+   updates it); focus and scrolling stay where they were. */
+const CP_REFRESH = 10000;
+const CP_MAX_ROWS = 2000;
+const CP_DEPTHS = ["1", "2", "3", "all"];
+const CP_STATUSES = ["", "undecided", "open", "working", "P", "N"];
+const cp = { index: 0, depth: "1", status: "", theorems: false, list: null, data: null, timer: null, token: 0, read: null };
+
+const CP_COLUMNS = [
+  ["reply", "reply", "The root's move that leads to this position"],
+  ["position", "position", "The position (click to analyse it)"],
+  ["why", "why", "The parents' moves that lead to this position"],
+  ["status", "status", "P: the player to move loses; N: the player to move wins; open; working: an attempt is running"],
+  ["winning", "winning", "A winning move, for an N-position"],
+  ["method", "method", "How it was decided: solve (one search), children (their values), store (an earlier result), theorem"],
+  ["attempts", "attempts", "Attempts made"],
+  ["budget", "next budget", "Seconds the next attempt gets"],
+  ["states", "states", "Positions searched"],
+  ["seconds", "seconds", "Seconds of search"],
+  ["memory", "memory", "Peak memory of the search"],
+  ["certificate", "certificate", "The proof, a JSON file that sylver verify checks"],
+  ["note", "note", "What decided it, or why the last attempt did not"],
+];
+
+function cpUrl() {
+  let url = `#campaign/${cp.index}`;
+  if (cp.depth !== "1" || cp.status) url += `/${cp.depth}`;
+  if (cp.status) url += `/${cp.status}`;
+  return url;
+}
+
+function cpSetUrl() {
+  const url = cpUrl();
+  if (location.hash !== url) history.replaceState(null, "", url);
+}
+
+function cpError(msg) {
+  const p = $("#cp-error");
+  p.textContent = msg || "";
+  p.hidden = !msg;
+}
+
+/* No campaign shown (the address names none). */
+function cpClear() {
+  cp.data = null;
+  $("#cp-title").textContent = "Campaign";
+  for (const id of ["#cp-headline", "#cp-about", "#cp-count"]) $(id).textContent = "";
+  for (const part of $("#cp-table").querySelectorAll("thead, tbody")) part.remove();
+}
+
+async function cpRoute(parts) {
+  if (parts.length && parts[0] !== "") {
+    const [index, depth = "1", status = ""] = parts;
+    if (!/^\d+$/.test(index) || !CP_DEPTHS.includes(depth) || !CP_STATUSES.includes(status)) {
+      ++cp.token;
+      clearTimeout(cp.timer);
+      cpClear();
+      cpError(`The address ${location.hash} does not name a campaign view: expected #campaign/0, #campaign/0/2 or #campaign/0/all/N.`);
+      return;
+    }
+    cp.index = Number(index);
+    cp.depth = depth;
+    cp.status = status;
+  }
+  $("#cp-depth").value = cp.depth;
+  $("#cp-status").value = cp.status;
+  await cpLoad();
+}
+
+async function cpLoad() {
+  clearTimeout(cp.timer);
+  cp.timer = null;
+  const token = ++cp.token;
+  const index = cp.index;
+  const query = cp.depth === "all" ? "" : `?depth=${cp.depth}`;
+  try {
+    if (!cp.list || cp.list.length > 1) {
+      const list = await api("GET", "/api/campaigns");
+      if (token !== cp.token) return;
+      cp.list = list;
+      cpList();
+    }
+    if (index >= cp.list.length) {
+      cpClear();
+      cpError(`There is no campaign ${index}: this server shows ${plural(cp.list.length, "campaign")} (#campaign/0${cp.list.length > 1 ? ` to #campaign/${cp.list.length - 1}` : ""}).`);
+      return;
+    }
+    const d = await api("GET", `/api/campaigns/${index}${query}`);
+    if (token !== cp.token) return;
+    cp.data = d;
+    cp.read = new Date();
+    cpError("");
+    cpRender();
+    if (!["P", "N"].includes(d.summary.status)) cp.timer = setTimeout(cpTick, CP_REFRESH);
+  } catch (e) {
+    if (token !== cp.token) return;
+    if (e.status > 0 && e.status < 500) cpClear();  // otherwise keep what was read last, and try again
+    cpError(e.message);
+    if (e.status === 0 || e.status >= 500) cp.timer = setTimeout(cpTick, CP_REFRESH);  // try again
+  }
+}
+
+function cpTick() {
+  cp.timer = null;
+  if ($("#view-campaign").hidden) return;  // showing the view again reads the ledger again
+  if (document.hidden) { cp.timer = setTimeout(cpTick, CP_REFRESH); return; }
+  cpLoad();
+}
+
+/* The list of the campaigns, when the server shows more than one. */
+function cpList() {
+  const nav = $("#cp-list");
+  nav.hidden = cp.list.length < 2;
+  const ul = nav.querySelector("ul");
+  ul.innerHTML = "";
+  for (const c of cp.list) {
+    ul.append(el("li", {},
+      el("a", { href: `#campaign/${c.index}`, "data-index": String(c.index), "aria-current": c.index === cp.index ? "page" : null, text: braces(c.root) }),
+      " ", el("span", { class: "hint", text: `${c.headline} (${c.name})` })));
+  }
+}
+
+function cpStatusCell(status) {
+  if (status === "P" || status === "N") return el("span", { class: "badge " + status, text: status });
+  return el("span", { class: "tag" + (status === "working" ? " good" : ""), text: status });
+}
+
+function cpShows(node) {
+  const s = cp.status;
+  if (!s) return true;
+  if (s === "undecided") return node.status === "open" || node.status === "working";
+  return node.status === s;
+}
+
+function cpRow(node) {
+  const d = cp.data;
+  const numbers = node.position.join(",");
+  const decided = node.status === "P" || node.status === "N";
+  const cell = (text, cls) => el("td", { class: cls, text });
+  const certificate = node.certificate
+    ? el("a", { href: `/api/campaigns/${cp.index}/certificate/${numbers}`, download: node.certificate.split("/").pop(), "data-key": "cert:" + numbers,
+                "aria-label": `Download the certificate of ${node.text}`, text: node.certificate.split("/").pop() })
+    : "";
+  return el("tr", { class: "st-" + node.status, "data-position": numbers },
+    cell(node.replies.join(", "), "num"),
+    el("th", { scope: "row" }, el("a", { href: `#sylver/${numbers}/`, "data-key": "pos:" + numbers, title: "Analyse this position", text: node.text })),
+    cell(node.why, "wrap why"),
+    el("td", {}, cpStatusCell(node.status)),
+    cell(node.winning === null || node.winning === undefined ? "" : fmt(node.winning), "num"),
+    cell(node.method),
+    cell(fmt(node.attempts), "num"),
+    cell(decided ? "" : `${node.budget} s`, "num"),
+    cell(node.states ? fmt(node.states) : "", "num"),
+    cell(node.seconds ? node.seconds.toFixed(1) : "", "num"),
+    cell(node.peak_bytes ? `${fmt(Math.round(node.peak_bytes / 2 ** 20))} MB` : "", "num"),
+    el("td", {}, certificate),
+    cell(node.note, "wrap note"));
+}
+
+/* One line for the positions a theorem decides (N, no search), unless they are to be listed. */
+function cpTheoremRow(nodes, replies) {
+  const notes = [...new Set(nodes.map((n) => n.note).filter(Boolean))];
+  const which = replies
+    ? nodes.flatMap((n) => n.replies).sort((a, b) => a - b).map(fmt).join(", ")
+    : nodes.slice(0, 30).map((n) => n.text).join(", ") + (nodes.length > 30 ? ", …" : "");
+  const what = replies ? `${plural(nodes.length, "reply", "replies")} leave an N-position by a theorem`
+    : `${plural(nodes.length, "deeper position")} N by a theorem`;
+  return el("tr", { class: "theorems" },
+    el("td", { colspan: String(CP_COLUMNS.length) },
+      el("span", { class: "theorem-what", text: `${what}: ` }), which,
+      notes.length ? el("span", { class: "hint", text: ` (${notes.join("; ")})` }) : null, " ",
+      el("button", { type: "button", class: "linkish list-theorems", "data-key": "theorems:" + (replies ? "replies" : "deeper"), text: "list them" })));
+}
+
+function cpRender() {
+  const d = cp.data;
+  if (!d) return;
+  const open = !["P", "N"].includes(d.summary.status);
+  $("#cp-title").textContent = `Campaign on ${d.root}`;
+  const headline = $("#cp-headline");
+  if (headline.textContent !== d.headline) headline.textContent = d.headline;  // announced only when it changes
+  headline.classList.toggle("win", !open);
+  const time = cp.read.toLocaleTimeString("en-GB");
+  $("#cp-about").textContent = `${plural(d.attempts, "attempt")} made so far. Read at ${time}`
+    + (open ? "; read again every 10 seconds while the root is open." : "; the root is decided.");
+
+  const table = $("#cp-table");
+  const wrap = $("#cp-wrap");
+  const active = document.activeElement;
+  const focusKey = active && table.contains(active) ? active.dataset.key || "" : null;
+  const scroll = [wrap.scrollLeft, wrap.scrollTop];
+  for (const part of table.querySelectorAll("thead, tbody")) part.remove();
+  const head = el("tr");
+  for (const [, label, title] of CP_COLUMNS) head.append(el("th", { scope: "col", title, text: label }));
+  table.append(el("thead", {}, head));
+  const body = el("tbody");
+  const nodes = d.nodes.filter(cpShows);
+  const groups = [
+    nodes.filter((n) => n.depth === 0 && !n.replies.length),
+    nodes.filter((n) => n.replies.length),
+    nodes.filter((n) => n.depth > 0 && !n.replies.length),
+  ];
+  let shown = 0;
+  let cut = false;
+  groups.forEach((group, k) => {
+    const theorems = cp.theorems ? [] : group.filter((n) => n.method === "theorem");
+    for (const node of group) {
+      if (theorems.length && node.method === "theorem") continue;
+      if (shown >= CP_MAX_ROWS) { cut = true; break; }
+      body.append(cpRow(node));
+      shown++;
+    }
+    if (theorems.length) body.append(cpTheoremRow(theorems, k === 1));
+  });
+  if (!nodes.length) body.append(el("tr", {}, el("td", { colspan: String(CP_COLUMNS.length), class: "hint", text: "No node here with this status." })));
+  table.append(body);
+  $("#cp-caption").textContent = `The nodes of the campaign on ${d.root}`;
+  const all = d.summary.nodes;
+  $("#cp-count").textContent = `${fmt(nodes.length)} of ${plural(all, "node")}`
+    + (d.depth !== null && d.depth !== undefined ? ` (depth ≤ ${d.depth})` : "")
+    + (cut ? `; the first ${fmt(CP_MAX_ROWS)} rows shown: choose a status or a depth to see the others` : "");
+  [wrap.scrollLeft, wrap.scrollTop] = scroll;
+  if (focusKey !== null) {
+    const again = [...table.querySelectorAll("[data-key]")].find((e) => e.dataset.key === focusKey);
+    (again || table).focus({ preventScroll: true });
+  }
+}
+
+function setupCampaign() {
+  ROUTES.campaign = cpRoute;
+  $("#cp-status").addEventListener("change", () => { cp.status = $("#cp-status").value; cpSetUrl(); cpRender(); });
+  $("#cp-depth").addEventListener("change", () => { cp.depth = $("#cp-depth").value; cpSetUrl(); cpLoad(); });
+  $("#cp-theorems").addEventListener("change", () => { cp.theorems = $("#cp-theorems").checked; cpRender(); });
+  $("#cp-refresh").addEventListener("click", () => cpLoad());
+  const plain = (ev) => ev.button === 0 && !ev.ctrlKey && !ev.metaKey && !ev.shiftKey && !ev.altKey;
+  $("#cp-table").addEventListener("click", async (ev) => {
+    const b = ev.target.closest("button.list-theorems");
+    if (b) {
+      cp.theorems = $("#cp-theorems").checked = true;
+      cpRender();
+      $("#cp-theorems").focus();
+      return;
+    }
+    // a position: open it on the Sylver Coinage board, both sides played by the user
+    const a = ev.target.closest('a[href^="#sylver/"]');
+    if (!a || !plain(ev)) return;
+    ev.preventDefault();
+    history.pushState(null, "", a.getAttribute("href"));
+    await route();
+    scApplySettings("", sc.humanSeat);
+    scRefresh();
+  });
+  $("#cp-list").addEventListener("click", (ev) => {
+    const a = ev.target.closest("a[data-index]");
+    if (!a || !plain(ev)) return;
+    ev.preventDefault();
+    history.pushState(null, "", a.getAttribute("href"));
+    route();
+  });
+}
+
 /* ============================================================================= boot */
 async function boot() {
   try {
@@ -1569,9 +1834,11 @@ async function boot() {
   for (const span of document.querySelectorAll(".paper")) span.textContent = INFO.paper;
   if (INFO.features.wythoff) $("#tab-wythoff").hidden = false;
   if (INFO.features.results) $("#tab-results").hidden = false;
+  if (INFO.features.campaigns) $("#tab-campaign").hidden = false;
   setupSylver();
   if (INFO.features.wythoff) setupWythoff();
   if (INFO.features.results) setupResults();
+  if (INFO.features.campaigns) setupCampaign();
   setupTabs();
   await route();
   document.body.dataset.ready = "true";
