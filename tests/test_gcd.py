@@ -584,7 +584,7 @@ def test_scans_share_half_the_memory() -> None:
 
     ctx = _context()
     root = ctx.root = Position([6, 44, 82])
-    ctx.memory = 2 * 1_800_000  # the scan of {6,44,82} fits, then not that of {8,30,34} too
+    ctx.memory = 2 * 2_300_000  # the scan of {6,44,82} fits, then not that of {8,30,34} too
     half = ctx.half()
     assert ctx.room() == half
     scan, _ = gcd._scan_for(root, ctx)
@@ -604,7 +604,7 @@ def test_scans_share_half_the_memory() -> None:
 
     ctx = _context()  # {6,44,82} below the root: its scan goes to make room for {8,30,34}'s
     ctx.root = Position([6, 10])
-    ctx.memory = 2 * 1_800_000
+    ctx.memory = 2 * 2_300_000
     gcd._scan_for(root, ctx)
     got = gcd._scan_or_verdict(other, ctx, True, 2001)
     assert not isinstance(got, gcd.Verdict) and [s.position for s in ctx.scans] == [other]
@@ -1175,6 +1175,78 @@ def test_tight_memory_budget_same_period() -> None:
     tight.run()
     assert tight.state.sample > 0
     assert tight.state.period == ref.state.period
+
+
+def test_a_scan_grows_within_its_memory() -> None:
+    """What a scan adds while it runs (its hash tables of states, snapshots, the table of the rest)
+    stays within what its memory leaves (issue 31: the process passed ``--memory``): given the room
+    that ``fits`` asks for, the scan holds no more at any time, keeping only some states, and
+    certifies the same period as without a budget (which holds more)."""
+    from sylver.solver.periodic import fits
+
+    S = Position([16, 22, 24, 26, 28, 30, 34])
+    ref = Scan(S)
+    ref.run()
+    known, g = dict(ref.base_list), ref.graph
+    need = fits(S, graph_bytes=g.nbytes(), shapes=g.shapes, down_moves=int(g.down_idx.shape[0]),
+                Tmax=int(g.fam_T.max()), memory=1 << 30)
+    memory = need + (64 << 10)
+    assert ref.memory_bytes() > memory
+    tight = Scan(S, graph=g, memory=memory, base=lambda ps: [known[p] for p in ps], keep_base=False)
+    peak = [tight.memory_bytes()]
+    for name in ("_grow", "_snapshot", "_enter_family_stage", "_incoming"):
+        real = getattr(tight, name)
+
+        def measured(*args: Any, real: Any = real) -> Any:
+            out = real(*args)
+            peak[0] = max(peak[0], tight.memory_bytes())
+            return out
+
+        setattr(tight, name, measured)
+    tight.run()
+    assert peak[0] <= memory and tight.memory_bytes() <= memory
+    assert tight.state.sample > 0 and tight.state.period == ref.state.period
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_base_region_too_large_is_refused_before_its_positions_are_made(compiled: bool) -> None:
+    """A base region's positions are counted before they are made (issue 31: a listing of 760,895
+    positions passed the budget): past the memory left for it, TooLargeError says how many and how
+    much, and none is solved; within it, the same region as without a budget."""
+    from sylver.errors import TooLargeError
+    from sylver.solver.periodic import REGION_POSITION_BYTES, BaseRegion
+
+    g = build(Position([6, 44, 82]))
+    solved: list[Position] = []
+
+    def base(ps: list[Position]) -> list[bool]:
+        solved.extend(ps)
+        return [False] * len(ps)
+
+    with pytest.raises(TooLargeError, match=r"the base region of \{6,44,82\} lists 1,069 gcd-1 positions to "
+                                            r"solve, about 1\.\dM, more than the 512K left for it: use a larger --memory"):
+        BaseRegion.of(g, base, memory=512 << 10, compiled=compiled)
+    assert not solved
+    region = BaseRegion.of(g, base, memory=1069 * REGION_POSITION_BYTES + (1 << 20), compiled=compiled)
+    assert len(region.positions) == len(solved) == 1069
+
+
+def test_a_solve_leaves_a_move_whose_base_region_does_not_fit_undecided() -> None:
+    """Below the root, a long position whose base region would pass the memory left is undecided
+    for want of memory (the reason says so) before any of its positions is solved; a scan made by
+    a solve grows within what the solve's pool has left (``Context.room``)."""
+    from sylver.solver import gcd
+
+    ctx = _context()
+    ctx.root = Position([6, 10])
+    ctx.memory = 2 * 1_800_000  # the graph of {6,44,82} fits, its 1,069 base-region positions not
+    v = gcd._scan_or_verdict(Position([6, 44, 82]), ctx, True, 2001)
+    assert isinstance(v, gcd.Verdict) and v.outcome is None
+    assert "the base region of {6,44,82} lists 1,069 gcd-1 positions" in v.reason and not ctx.gcd1
+    ctx = _context()
+    ctx.memory = 2 * 2_300_000
+    scan, _ = gcd._scan_for(Position([6, 44, 82]), ctx)
+    assert ctx.scans == [scan] and scan.room() <= ctx.half() - ctx.held()
 
 
 @pytest.mark.slow

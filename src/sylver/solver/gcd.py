@@ -242,7 +242,7 @@ class Context:
         return (int(sum(a.nbytes for a in arrays.values())) + rest
                 + sum(r.nbytes() for r in self.regions.values()) + MEMO_BYTES * len(self.gcd1))
 
-    def room(self) -> int:
+    def room(self, scans: bool = True) -> int:
         """The memory a new shape graph or scan may take: :meth:`half` less what is :meth:`held`.  When
         less than half of it is left, the caches go first: the kept union graphs with their base
         regions, and the memo's N results (a P result stays: a move to it wins at once,
@@ -251,7 +251,8 @@ class Context:
         (:meth:`drop_scans`: none is running when a new one is made; a scan kept for a position cut
         by the iterative deepening, or whose graph holds the families of later positions, is made
         again when needed).  A graph or scan refused for want of memory drops them too, and is
-        tried once more (:func:`_scan_or_verdict`)."""
+        tried once more (:func:`_scan_or_verdict`).  With ``scans`` false the scans stay: what a
+        running scan may still add (``Scan.room``)."""
         half = self.half()
         left = half - self.held()
         if left < half // 2 and (self.kept or len(self.gcd1)):
@@ -262,7 +263,7 @@ class Context:
             for p in [p for p, v in self.gcd1.items() if not v]:
                 del self.gcd1[p]
             left = half - self.held()
-        if left < half // 2 and self.drop_scans():
+        if scans and left < half // 2 and self.drop_scans():
             left = half - self.held()
         return max(left, 0)
 
@@ -371,16 +372,23 @@ def _scan_for(position: Position, ctx: Context) -> tuple[Scan, int]:
     if union is not None:
         from sylver.solver.periodic import BaseRegion, fits
 
+        region = ctx.regions.get(id(union))
+        if region is None:
+            try:
+                region = BaseRegion.of(union, ctx.p_positions, ctx.deadline, memory=ctx.room())
+            except TooLargeError:  # no room for the union's base region: each position builds its own graph
+                _drop_union(union, ctx)
+                union = None
+            else:
+                ctx.regions[id(union)] = region
+    if union is not None:
         keep = union.reachable(position)
         fits(position, graph_bytes=union.subgraph_bytes(keep), shapes=int(keep.size),
              down_moves=int((union.down_ptr[keep + 1] - union.down_ptr[keep]).sum()),
              Tmax=int(union.fam_T[union.fam[keep]].max()), memory=ctx.room())
         graph = union.subgraph(position, keep=keep)
-        region = ctx.regions.get(id(union))
-        if region is None:
-            region = ctx.regions[id(union)] = BaseRegion.of(union, ctx.p_positions, ctx.deadline)
     scan = Scan(position, graph=graph, base=ctx.p_positions, checkpoint=checkpoint, memory=ctx.room(),
-                deadline=ctx.deadline, region=region, keep_base=False)
+                deadline=ctx.deadline, region=region, keep_base=False, room=lambda: ctx.room(scans=False))
     ctx.scans.append(scan)
     return scan, 0
 
@@ -469,6 +477,14 @@ def _union_for(position: Position, key: int, ctx: Context) -> ShapeGraph | None:
             _keep(ctx, built, union)
             return union
     return None
+
+
+def _drop_union(union: ShapeGraph, ctx: Context) -> None:
+    """Forget a union graph (its base region would not fit): its positions build their own graphs."""
+    ctx.unions[:] = [u for u in ctx.unions if u is not union]
+    for members in [m for m, u in ctx.kept.items() if u is union]:
+        del ctx.kept[members]
+    ctx.regions.pop(id(union), None)
 
 
 def _keep(ctx: Context, members: frozenset[Position], union: ShapeGraph | Any) -> None:

@@ -724,6 +724,30 @@ BASE_ENTRY_BYTES = 64
 REGION_ENTRY_BYTES = 16
 """Bytes a position listed in a :class:`BaseRegion` adds to it (two list slots: the position is the
 memo's, ``sylver.solver.gcd.MEMO_BYTES``)."""
+REGION_POSITION_BYTES = 900
+"""Bytes a gcd-1 position to solve takes while a base region is listed (:func:`list_region`): its
+Position with its generators and Apéry set (about 530, kept afterwards as an entry of the memo of
+gcd-1 results), its key and Apéry row in the listing's arrays, and the list entries.  Measured with
+the resident memory of the process: {16,30,42,56}, 760,895 positions, 1,109 bytes each at the peak
+of the listing, of which 212 its rows of ``mode`` and ``which`` (counted apart)."""
+
+
+def _region_fits(g: ShapeGraph, which: np.ndarray, positions: int, memory: int | None) -> None:
+    """Raise TooLargeError when the ``positions`` listed in the base region of ``g`` would pass
+    ``memory`` with the region's ``which`` rows (``REGION_POSITION_BYTES`` each): checked before
+    they are made."""
+    if memory is None:
+        return
+    need = int(which.nbytes) + positions * REGION_POSITION_BYTES
+    if need > memory:
+        from sylver.errors import TooLargeError
+        from sylver.solver.engine import format_memory
+
+        raise TooLargeError(
+            f"the base region of {g.position.braces()} lists {positions:,} gcd-1 positions to solve, "
+            f"about {format_memory(need)}, more than the {format_memory(memory)} left for it: use a larger "
+            f"--memory (the shape graphs and scans share half of what the process itself leaves of it)"
+        )
 
 
 @dataclass
@@ -750,12 +774,15 @@ class BaseRegion:
 
     @classmethod
     def of(cls, g: ShapeGraph, base_fn: Callable[[list[Position]], list[bool]],
-           deadline: float | None = None, *, compiled: bool = True) -> BaseRegion:
+           deadline: float | None = None, *, compiled: bool = True, memory: int | None = None) -> BaseRegion:
         """The base region of ``g``, its gcd-1 positions decided with ``base_fn`` (one call, one
         Position per distinct semigroup); listed by the numba kernel
         :func:`~sylver.solver.shapekernels.base_region`, or with ``compiled=False`` by
-        :func:`list_region_python` (the reference: both list the same)."""
-        mode, which, _reps, positions = (list_region if compiled else list_region_python)(g, deadline)
+        :func:`list_region_python` (the reference: both list the same).  ``memory``: TooLargeError
+        when its positions would pass it (:func:`_region_fits`, before they are made)."""
+        listing = (list_region if compiled else list_region_python)(g, deadline, memory)
+        mode, which, positions = listing[0], listing[1], listing[3]
+        del listing  # the (shape, height) of each position: not kept while they are solved
         values = [bool(v) for v in base_fn(positions)] if positions else []
         base = np.zeros(mode.shape, dtype=np.uint8)
         solved = which >= 0
@@ -818,10 +845,11 @@ Listing = tuple[np.ndarray, np.ndarray, list[tuple[int, int]], list[Position]]
 (shape, height) where it is first met (shapes and heights in order), and the position."""
 
 
-def list_region_python(g: ShapeGraph, deadline: float | None = None) -> Listing:
+def list_region_python(g: ShapeGraph, deadline: float | None = None, memory: int | None = None) -> Listing:
     """The listing of :meth:`BaseRegion.of` in Python (the reference of
     :func:`~sylver.solver.shapekernels.base_region`).  The positions are told apart by their members
-    up to :func:`_region_bound` (one Position and one gcd-1 solve per distinct semigroup)."""
+    up to :func:`_region_bound` (one Position and one gcd-1 solve per distinct semigroup);
+    TooLargeError when they would pass ``memory`` (:func:`_region_fits`)."""
     mode, which = _region_arrays(g)
     bound = _region_bound(g)
     index = {(int(g.fam[s]), g.offsets[s]): s for s in range(g.shapes)}
@@ -855,6 +883,7 @@ def list_region_python(g: ShapeGraph, deadline: float | None = None) -> Listing:
             if k == len(reps):
                 reps.append((s, n))
             which[s, i] = k
+    _region_fits(g, which, len(reps), memory)
     return mode, which, reps, [g.concrete(s, n) for s, n in reps]
 
 
@@ -862,11 +891,12 @@ REGION_SHAPES = 4096
 """Shapes listed per call of the base-region kernel (between two looks at the deadline)."""
 
 
-def list_region(g: ShapeGraph, deadline: float | None = None) -> Listing:
+def list_region(g: ShapeGraph, deadline: float | None = None, memory: int | None = None) -> Listing:
     """:func:`list_region_python` with the numba kernel :func:`~sylver.solver.shapekernels.base_region`
     (the same listing); the positions are built from the semigroups that
     :func:`~sylver.solver.shapekernels.semigroups` finds from their members (their minimal generators
-    and Apéry sets: no Python work per generator)."""
+    and Apéry sets: no Python work per generator), once their number is known to fit in ``memory``
+    (:func:`_region_fits`)."""
     from sylver.solver import shapekernels as sk
     from sylver.solver.shapes import int_words
 
@@ -903,6 +933,7 @@ def list_region(g: ShapeGraph, deadline: float | None = None) -> Listing:
             key_table = np.zeros(2 * cap, dtype=np.int32)
             sk.rehash(np.zeros(cap, dtype=np.int32), key_mem, int(counts[0]), key_table)
     K = int(counts[0])
+    _region_fits(g, which, K, memory)
     gen_ptr, gens, ap_ptr, aps = sk.semigroups(key_mem, K, bound)
     aps.setflags(write=False)
     gens_list = gens.tolist()
@@ -917,10 +948,12 @@ def _pow2(n: int) -> int:
     return 1 << max(1, (n - 1).bit_length())
 
 
-def fits(position: Position, *, graph_bytes: int, shapes: int, down_moves: int, Tmax: int, memory: int) -> None:
+def fits(position: Position, *, graph_bytes: int, shapes: int, down_moves: int, Tmax: int, memory: int) -> int:
     """Raise TooLargeError unless a scan of ``position`` fits in ``memory``: its graph's new bytes,
     and about what the scan holds besides (its base region's rows, the moves down by target, the
-    windows and the state's arrays), checked before it is made."""
+    windows and the state's arrays), checked before it is made; else return that estimate (what is
+    left of ``memory`` is for the listing of its base region, :func:`list_region`, and then for
+    what the scan grows)."""
     width = max(1, (Tmax - 1) // 2)
     Wd = max(1, (Tmax + 63) // 64)
     need = graph_bytes + shapes * (5 * width + 8 * Wd + 26) + 5 * down_moves + (1 << 17)
@@ -933,6 +966,7 @@ def fits(position: Position, *, graph_bytes: int, shapes: int, down_moves: int, 
             f"{down_moves:,} moves down), more than the {format_memory(memory)} left for it: use a larger "
             f"--memory (the shape graphs and scans share half of what the process itself leaves of it)"
         )
+    return need
 
 
 class Scan:
@@ -953,20 +987,32 @@ class Scan:
         deadline: float | None = None,
         region: BaseRegion | None = None,
         keep_base: bool = True,
+        room: Callable[[], int] | None = None,
     ) -> None:
         """``region``: the base region of the union graph that ``graph`` is a subgraph of;
         ``keep_base`` false: no :attr:`base_list` (its positions are then freed with the memo of
-        the solve that made them)."""
+        the solve that made them).
+
+        ``memory`` bounds the scan: a graph built here (TooLargeError past it, as the scan's arrays
+        estimated by :func:`fits` and then its base region's positions, :func:`_region_fits`), and
+        the parts that grow while it runs (the hash tables of states, the snapshots, the table of
+        the rest), each within its share of ``memory`` and all within ``room()``, the bytes the scan
+        may still add (by default ``memory`` less what it holds; a solve passes what is left of its
+        pool, :meth:`sylver.solver.gcd.Context.room`)."""
         self.position = position
         self.keep_base = keep_base
+        region_memory = None
         if graph is None:
             graph = build(position, deadline, memory)
-            fits(position, graph_bytes=graph.nbytes(), shapes=graph.shapes, down_moves=graph.down_idx.shape[0],
-                 Tmax=int(graph.fam_T.max()) if graph.families else 0, memory=memory)
+            need = fits(position, graph_bytes=graph.nbytes(), shapes=graph.shapes,
+                        down_moves=graph.down_idx.shape[0], Tmax=int(graph.fam_T.max()) if graph.families else 0,
+                        memory=memory)
+            region_memory = memory - need
         self.graph = graph
         self.checkpoint = Path(checkpoint) if checkpoint is not None else None
         self.checkpoint_every = checkpoint_seconds() if checkpoint is not None else CHECKPOINT_SECONDS
         self.memory = memory
+        self._room: Callable[[], int] = room if room is not None else lambda: self.memory - self.memory_bytes()
         self.deadline = deadline
         g = self.graph
         self.Tmax = int(g.fam_T.max()) if g.families else 0
@@ -984,7 +1030,7 @@ class Scan:
         self.resumed_from = loaded.n - 2 if loaded is not None else None
         """The height the checkpoint had reached when this scan was loaded from it (else None)."""
         self.state = loaded or self._fresh()
-        self.base, self.mode = self._base_values(region)
+        self.base, self.mode = self._base_values(region, region_memory)
 
     def _rest_columns(self) -> tuple[np.ndarray, np.ndarray]:
         """The rest's shapes that S's family reads (by moves that keep the height), and for each
@@ -999,11 +1045,11 @@ class Scan:
         return cols, same_col
 
     # -- the base region ------------------------------------------------------------------------
-    def _base_values(self, region: BaseRegion | None) -> tuple[np.ndarray, np.ndarray]:
-        """The base region (see :class:`BaseRegion`): computed here, or ``region`` (that of the
-        union graph this scan's graph was taken from) restricted to it."""
+    def _base_values(self, region: BaseRegion | None, memory: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The base region (see :class:`BaseRegion`): computed here (within ``memory``), or ``region``
+        (that of the union graph this scan's graph was taken from) restricted to it."""
         if region is None:
-            region = BaseRegion.of(self.graph, self._base_fn, self.deadline)
+            region = BaseRegion.of(self.graph, self._base_fn, self.deadline, memory=memory)
         else:
             region = region.restrict(self.graph, self._base_fn)
         self.base_positions = len(region.positions)
@@ -1080,6 +1126,15 @@ class Scan:
             st.hkeys, st.hvals, hcount, rkeys, rvals,
             rcount if rcount is not None else np.zeros(1, dtype=np.int64), record_from, st.sample, out,
         )
+
+    def room(self) -> int:
+        """The bytes this scan may still add while it runs: what its ``room`` says (see the class),
+        less the moves down by target that :func:`fits` counted and the scan has not made yet (the
+        heights above the base regions need them)."""
+        pending = 0
+        if getattr(self, "_incoming_arrays", None) is None and 1 <= self.Tmax < 64:
+            pending = 5 * int(self.graph.down_idx.shape[0]) + 8 * (self.graph.shapes + 1)
+        return self._room() - pending
 
     def short_applies(self, n: int) -> bool:
         """Whether :func:`scan_kernel_short` can decide the heights from n on: above every base
@@ -1285,12 +1340,15 @@ class Scan:
         """The rest is periodic: tabulate the values it gives S's family over one period (deciding
         every shape for one more period), then decide S's family alone.  Not yet when that period
         would pass the height ``limit``; never when the table would pass a quarter of the memory
-        budget (the first stage goes on)."""
+        budget or the room left (:meth:`room`; the first stage goes on)."""
         rest = st.rest
         assert rest is not None
         plen = rest.length // 2
         words = max(1, (len(self.cols) + 63) // 64)
-        if plen * words * 8 > self.memory // 4 or st.n + rest.length - 2 > limit:
+        need = plen * words * 8
+        if self.short_applies(st.n):  # and the rest's values as S's family reads them (_short_family)
+            need += plen * ((self.graph.shapes - self.K0 + 63) // 64) * 8
+        if need > min(self.memory // 4, self.room()) or st.n + rest.length - 2 > limit:
             return
         tab = np.zeros((plen, words), dtype=np.uint64)
         hits = np.zeros((1 << 16, 2), dtype=np.int64)
@@ -1334,15 +1392,15 @@ class Scan:
 
     def _snapshot(self, st: ScanState) -> None:
         """Keep the state before height st.n when st.n is a snapshot height (in the second stage,
-        that of S's family); past a quarter of the memory budget, keep every other snapshot
-        (recomputing an earlier state then takes longer)."""
+        that of S's family); past a quarter of the memory budget, or past the room left
+        (:meth:`room`), keep every other snapshot (recomputing an earlier state then takes longer)."""
         if (st.n - 1) % (2 * st.snap_every) == 0 and st.n not in st.snapshots:
             if st.family_from:
                 st.snapshots[st.n] = (st.H[self.K0:].copy(), st.flags[:1].copy())
             else:
                 st.snapshots[st.n] = (st.H.copy(), st.flags.copy())
             size = max(a.nbytes + b.nbytes for a, b in st.snapshots.values())
-            while len(st.snapshots) * size > self.memory // 4 and len(st.snapshots) > 2:
+            while (len(st.snapshots) * size > self.memory // 4 or self.room() < 0) and len(st.snapshots) > 2:
                 st.snap_every *= 2
                 keep = (3, st.family_from)  # the first snapshot of each stage stays
                 for k in [k for k in st.snapshots if (k - 1) % (2 * st.snap_every) and k not in keep]:
@@ -1429,14 +1487,15 @@ class Scan:
         return bool(np.array_equal(H[: self.K0], st.H[: self.K0]) and np.array_equal(flags[1:], st.flags[1:]))
 
     def _grow(self, keys: np.ndarray, vals: np.ndarray, index: Callable[[np.ndarray], np.ndarray]) -> tuple[np.ndarray, np.ndarray, int]:
-        """A table of twice the capacity, or, when that would pass half the memory budget, keep
-        only every other stored state (``sample``; ``index(height)`` numbers the stored states): a
+        """A table of twice the capacity, or, when that would pass half the memory budget or the
+        room left (:meth:`room`: the old table and the new one side by side), keep only every other
+        stored state (``sample``; ``index(height)`` numbers the stored states): a
         repeat is then found up to twice as late, and the least start is recovered afterwards
         (:meth:`_least_start`)."""
         st = self.state
         cap = keys.shape[0]
         tables = st.hkeys.nbytes + st.hvals.nbytes + st.rkeys.nbytes + st.rvals.nbytes
-        if tables + cap * 16 <= self.memory // 2:
+        if tables + cap * 16 <= self.memory // 2 and 2 * cap * 16 <= self.room():  # the old and the new side by side
             cap *= 2
         else:
             st.sample = 2 * st.sample + 1
