@@ -100,6 +100,58 @@ class TestSolveCommand:
         first, _, one = (json.loads(o.stdout) for o in outs)
         assert first["winning_moves"] == one["winning_moves"] == [50, 105]
 
+    def test_memory_default_is_a_share_of_this_machine(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Without --memory a solve gets 3/4 of the machine's memory (issue 31: 1G left positions
+        undecided on a machine of 23 GB), at most what is available less 256M, at least 256M, and
+        --help says how much that is here; --memory still sets it."""
+        import psutil
+
+        import sylver.machine as machine
+        import sylver.solver
+        from sylver.cli.solve import _memory_help
+
+        assert 0 < machine.physical_memory() <= psutil.virtual_memory().total
+        monkeypatch.setattr(machine, "physical_memory", lambda: 16 << 30)
+        monkeypatch.setattr(machine, "available_memory", lambda: 20 << 30)
+        assert machine.default_memory() == 12 << 30
+        assert "Default: 3/4 of this machine's memory" in _memory_help() and "(12G here)" in _memory_help()
+        monkeypatch.setattr(machine, "available_memory", lambda: 4 << 30)  # a busy machine
+        assert machine.default_memory() == (4 << 30) - (256 << 20)
+        assert "(3.8G here)" in _memory_help()
+        monkeypatch.setattr(machine, "available_memory", lambda: 100 << 20)
+        assert machine.default_memory() == 256 << 20
+        monkeypatch.setattr(machine, "physical_memory", lambda: (6 << 30) + 12345)
+        monkeypatch.setattr(machine, "available_memory", lambda: None)
+        assert machine.default_memory() == 4608 << 20  # a whole number of 64M
+        monkeypatch.setattr(machine, "physical_memory", lambda: None)
+        assert machine.default_memory() == 1 << 30
+
+        monkeypatch.setattr(machine, "physical_memory", lambda: 16 << 30)
+        seen, real = [], sylver.solver.solve
+
+        def spy(pos, **options):  # noqa: ANN001, ANN003, ANN202 - a stand-in for solve()
+            seen.append(options["memory"])
+            return real(pos, **{**options, "memory": 1 << 30})
+
+        monkeypatch.setattr(sylver.solver, "solve", spy)
+        outs = [run("solve", *args, "--json", "--no-store") for args in (["12", "17"], ["4", "6"], ["4", "6", "--memory", "1G"])]
+        assert all(o.returncode == 0 for o in outs), [o.stderr for o in outs]
+        assert seen == [12 << 30, 12 << 30, 1 << 30]
+
+    def test_memory_default_in_help(self) -> None:
+        import re
+
+        from sylver.machine import default_memory
+        from sylver.solver import parse_memory
+
+        out = run("solve", "--help")
+        assert out.returncode == 0, out.stderr
+        text = " ".join(out.stdout.replace("│", " ").split())
+        assert "Default: 3/4 of this machine's memory, at most what it has available less 256M" in text
+        here = re.search(r"\((\d+(?:\.\d)?[KMGT]) here\)", text)
+        assert here is not None, text
+        assert abs(parse_memory(here.group(1)) - default_memory()) <= 0.05 * default_memory()
+
     @pytest.mark.parametrize(
         ("args", "message"),
         [

@@ -232,6 +232,16 @@ def _interrupted(partial: Any, as_json: bool) -> None:
     console.print(f"losing moves so far: {_moves_text(loses)}")
 
 
+def _memory_help() -> str:
+    """The help of ``--memory``, with the default on this machine (:func:`sylver.machine.default_memory`)."""
+    from sylver.machine import MEMORY_SHARE, default_memory, format_memory
+
+    num, den = MEMORY_SHARE
+    return ("Memory budget, e.g. 512M or 4G: the transposition tables (gcd 1); the whole process (gcd > 1).  "
+            f"Default: {num}/{den} of this machine's memory, at most what it has available less 256M "
+            f"({format_memory(default_memory())} here).")
+
+
 @app.command()
 def solve(
     position: Annotated[list[str] | None, typer.Argument(help="The position, e.g. `16 20 28 35 54` or \"{4,5}\".")] = None,
@@ -239,7 +249,7 @@ def solve(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     batch: Annotated[Path | None, typer.Option("--batch", help="Solve each position in FILE (one per line); one JSON line each with --json.")] = None,
     certificate: Annotated[Path | None, typer.Option("--certificate", help="Write a proof certificate to FILE (check it with `sylver verify`).")] = None,
-    memory: Annotated[str, typer.Option("--memory", help="Memory budget, e.g. 512M or 4G: the transposition tables (gcd 1); the whole process (gcd > 1).")] = "1G",
+    memory: Annotated[str | None, typer.Option("--memory", help=_memory_help(), show_default=False)] = None,
     store: Annotated[str | None, typer.Option("--store", help="Results store: an SQLite file or a postgresql:// URL (shared by several machines); default: in the user cache directory.")] = None,
     no_store: Annotated[bool, typer.Option("--no-store", help="Neither read nor write the results store.")] = False,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Root moves decided in parallel: by threads sharing one table (gcd 1), or processes (gcd > 1).  Default: a thread per core this process may use (gcd 1), one process (gcd > 1).", show_default=False)] = None,
@@ -294,8 +304,13 @@ def _with_jobs(pos: Any, options: dict[str, Any]) -> dict[str, Any]:
     return {**options, "jobs": default_jobs() if pos.gcd == 1 and not pos.is_empty else 1}
 
 
-def _budget(memory: str) -> int:
-    """The value of --memory in bytes (parsed once: the solver gets the number)."""
+def _budget(memory: str | None) -> int:
+    """The value of --memory in bytes (parsed once: the solver gets the number); without it, a share
+    of this machine's memory (:func:`sylver.machine.default_memory`)."""
+    if memory is None:
+        from sylver.machine import default_memory
+
+        return default_memory()
     from sylver.solver import parse_memory
 
     try:

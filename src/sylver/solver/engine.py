@@ -26,6 +26,8 @@ from typing import Any
 import numpy as np
 
 from sylver.errors import MemoryBudgetError, TooLargeError
+from sylver.machine import UNITS as _UNITS
+from sylver.machine import available_memory, format_memory
 from sylver.position import Outcome, Position
 from sylver.solver import kernels as k
 
@@ -121,32 +123,10 @@ def table_zeros(n: int, dtype: type) -> np.ndarray:
     return raw[start : start + nbytes].view(dtype)
 
 
-def available_memory() -> int | None:
-    """Bytes of memory the machine can still give (Linux: ``MemAvailable``); None when unknown."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
-_UNITS = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-
-
-def format_memory(n: int) -> str:
-    """Bytes -> ``"256K"``, ``"64M"``, ``"1.5G"`` (binary units, the form ``--memory`` accepts)."""
-    for unit in "TGMK":
-        size = _UNITS[unit]
-        if n >= size:
-            return f"{n // size}{unit}" if n % size == 0 else f"{n / size:.1f}{unit}"
-    return f"{n}B"
-
-
 def parse_memory(memory: str | int) -> int:
-    """``"4G"`` -> bytes.  Accepts an int (bytes) or a number with a K/M/G/T suffix (binary units)."""
+    """``"4G"`` -> bytes.  Accepts an int (bytes) or a number with a K/M/G/T suffix (binary units).
+    (``sylver solve`` without ``--memory`` takes :func:`~sylver.machine.default_memory`, a share of
+    the machine's memory; the library's :func:`~sylver.solver.solve` keeps 1G.)"""
     if isinstance(memory, bool):
         raise ValueError(f"invalid memory budget {memory!r}")
     if isinstance(memory, int):

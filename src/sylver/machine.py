@@ -1,0 +1,112 @@
+"""What this machine gives a solve: its memory, read without importing numpy (``sylver solve``
+states its default ``--memory`` in ``--help``, which must stay quick), and the form memory sizes are
+written in (``--memory`` values, messages).
+
+>>> format_memory(3 << 29)
+'1.5G'
+"""
+
+from __future__ import annotations
+
+import os
+
+UNITS = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+"""The suffixes of a memory size (binary units)."""
+
+MEMORY_SHARE = (3, 4)
+"""The share of the machine's memory that ``sylver solve`` takes by default (``default_memory``)."""
+SPARE_BYTES = 256 << 20
+"""What ``default_memory`` leaves of the memory available when it starts (the same spare as the
+solver's tables keep, ``sylver.solver.engine.SPARE_MEMORY``)."""
+LEAST_DEFAULT = 256 << 20
+"""The least default budget, however little memory is available (the solver's tables then stop at
+what the machine can give; a g > 1 solve keeps half of it for its scans)."""
+ROUND = 64 << 20
+"""The default is a whole number of these (so that ``--help`` shows it in a few digits)."""
+
+
+def format_memory(n: int) -> str:
+    """Bytes -> ``"256K"``, ``"64M"``, ``"1.5G"`` (binary units, the form ``--memory`` accepts)."""
+    for unit in "TGMK":
+        size = UNITS[unit]
+        if n >= size:
+            return f"{n // size}{unit}" if n % size == 0 else f"{n / size:.1f}{unit}"
+    return f"{n}B"
+
+
+def _meminfo(field: str) -> int | None:
+    """A field of ``/proc/meminfo`` in bytes (Linux); None when it cannot be read."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _cgroup_limit() -> int | None:
+    """The memory limit of this process's cgroup (v2 ``memory.max``, v1 ``memory.limit_in_bytes``),
+    None when there is none."""
+    try:
+        with open("/proc/self/cgroup") as f:
+            lines = [line.rstrip("\n").split(":", 2) for line in f]
+    except OSError:
+        return None
+    for _id, controllers, path in (parts for parts in lines if len(parts) == 3):
+        if controllers == "":
+            file = f"/sys/fs/cgroup{path.rstrip('/')}/memory.max"
+        elif "memory" in controllers.split(","):
+            file = f"/sys/fs/cgroup/memory{path.rstrip('/')}/memory.limit_in_bytes"
+        else:
+            continue
+        try:
+            with open(file) as f:
+                text = f.read().strip()
+            if text != "max":
+                return int(text)
+        except (OSError, ValueError):
+            pass
+    return None
+
+
+def available_memory() -> int | None:
+    """Bytes of memory the machine can still give (Linux: ``MemAvailable``); None when unknown."""
+    return _meminfo("MemAvailable")
+
+
+def physical_memory() -> int | None:
+    """The machine's memory in bytes (its RAM, or this process's cgroup limit when lower); None
+    when unknown."""
+    total = _meminfo("MemTotal")
+    if total is None:
+        try:
+            total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+            try:
+                import psutil
+
+                total = int(psutil.virtual_memory().total)
+            except Exception:
+                return None
+    limit = _cgroup_limit()
+    return min(total, limit) if limit is not None else total
+
+
+def default_memory() -> int:
+    """``sylver solve``'s default ``--memory``: ``MEMORY_SHARE`` (3/4) of the machine's memory
+    (:func:`physical_memory`), at most what is available now less ``SPARE_BYTES``, at least
+    ``LEAST_DEFAULT``; a whole number of ``ROUND`` (64 MiB).  1G when the machine does not say."""
+    total = physical_memory()
+    if total is None:
+        return 1 << 30
+    num, den = MEMORY_SHARE
+    budget = total * num // den
+    avail = available_memory()
+    if avail is not None:
+        budget = min(budget, avail - SPARE_BYTES)
+    return max(budget // ROUND * ROUND, LEAST_DEFAULT)
+
+
+__all__ = ["available_memory", "default_memory", "format_memory", "physical_memory"]
