@@ -23,11 +23,13 @@ def default_jobs() -> int:
 
 
 @contextmanager
-def make_executor(jobs: int | None = None, cluster: str | None = None) -> Iterator[Executor]:
+def make_executor(jobs: int | None = None, cluster: str | None = None,
+                  initializer: Callable[[], None] | None = None) -> Iterator[Executor]:
     """An Executor for ``jobs`` local processes, or for the Dask scheduler at ``cluster``.
 
     ``cluster`` is an address such as ``tcp://127.0.0.1:8786``; it needs the ``cluster`` extra
-    (``pip install 'sylver[cluster]'``).  The executor is shut down on exit.
+    (``pip install 'sylver[cluster]'``).  ``initializer`` runs in each local worker process first.
+    The executor is shut down on exit.
     """
     if cluster:
         try:
@@ -47,7 +49,7 @@ def make_executor(jobs: int | None = None, cluster: str | None = None) -> Iterat
             client.close()
         return
     n = jobs if jobs and jobs > 0 else default_jobs()
-    with ProcessPoolExecutor(max_workers=n) as executor:
+    with ProcessPoolExecutor(max_workers=n, initializer=initializer) as executor:
         try:
             yield executor
         except BaseException:

@@ -348,9 +348,29 @@ def check_gcd(cert: Any) -> list[str]:
         raise CertificateError(f"'position' {_short(root)} is not a list of positive integers")
     if "root_periodic" in cert:
         opened = _check_root_periodic(cert, root, proofs)
+    elif cert["outcome"] == "N" and cert["complete"] is False and not _is_short_root(root):
+        opened = _check_root_winning(cert, root, proofs)
     else:
         opened = _check_root_short(cert, root, proofs)
     return _summary(cert, root, proofs, opened)
+
+
+def _is_short_root(root: list[int]) -> bool:
+    g, hg = _gaps_any(root)
+    return _prime(g) and _quiet_ender(hg)
+
+
+def _check_root_winning(cert: dict[str, Any], root: list[int], proofs: _GcdProofs) -> list[int]:
+    """The root (any g > 1, e.g. a composite g or a long position) is claimed N, not complete: each
+    winning move is legal and leaves a position proved P; nothing is claimed of the other moves."""
+    where = f"root {_braces(root)}"
+    g, hg = _gaps_any(root)
+    for w in _root_outcome(cert, where):
+        if w % g == 0 and not (hg >> (w // g)) & 1:
+            raise CertificateError(f"{where}: winning move {w} is illegal")
+        if not proofs.is_p(root + [w]):
+            raise CertificateError(f"{where}: the position after winning move {w} is not proved P")
+    return []
 
 
 CITE = 'Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002'

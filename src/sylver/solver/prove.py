@@ -187,7 +187,9 @@ class _GcdBuilder:
         from sylver.solver.periodic import Scan
 
         scan = Scan(q, memory=self.memory // 2) if self.memory else Scan(q)  # the scans' half, as in solve
-        scan.run(until=self.odd_limit)
+        scan.run(until=self.odd_limit, deadline=self.deadline)
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise TimeoutError("certificate not built within the time limit")
         per = scan.state.period
         if per is None:
             raise NotCertifiable(f"no period was certified for {q.braces()}"
@@ -335,7 +337,8 @@ def short_moves(q: Position) -> list[int]:
 def build_gcd_certificate(solution: Solution, *, time_limit: float | None = None, memory: int | None = None,
                           odd_limit: int | None = None) -> dict[str, Any]:
     """The certificate of the answer for a position with prime g, short, or long with g = 2
-    (sylver-gcd-certificate).  ``memory`` and ``odd_limit``: those of the solve (the positions with
+    (sylver-gcd-certificate); of an N answer that is not complete, for any g > 1 (its winning
+    moves' positions proved P: nothing is claimed of the other moves).  ``memory`` and ``odd_limit``: those of the solve (the positions with
     g > 1 met on the way are solved, and their scans run, within them).  The replies that the solve
     found (``solution.replies``) are tried first, so that the positions it decided are not searched
     again.  A probably-P answer (sec. 2) gets a certificate of what is proven: no odd move wins, the
@@ -351,9 +354,10 @@ def build_gcd_certificate(solution: Solution, *, time_limit: float | None = None
     from sylver.theory import is_short
 
     position = solution.position
-    long2 = solution.gcd == 2 and not is_short(position)
     probably = solution.verdict == PROBABLY_P
-    if not (solution.outcome is not None or probably) or not (is_short(position) or long2):
+    winning_only = solution.outcome is Outcome.N and not solution.complete and not is_short(position)
+    long2 = solution.gcd == 2 and not is_short(position) and not winning_only
+    if not (solution.outcome is not None or probably) or not (is_short(position) or long2 or winning_only):
         raise NotCertifiable(
             f"certificates cover gcd 1, short positions with prime g and long positions with g = 2; "
             f"{position.braces()} has g = {solution.gcd}"

@@ -23,6 +23,7 @@ import re
 import sqlite3
 import time
 import weakref
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -47,7 +48,19 @@ CREATE TABLE IF NOT EXISTS results (
     updated DOUBLE PRECISION NOT NULL
 )
 """
-"""The one table, in SQL both databases read alike (SQLite: integer and real affinity, 64 bits)."""
+"""The results table, in SQL both databases read alike (SQLite: integer and real affinity, 64 bits)."""
+
+CERTIFICATE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS certificates (
+    position TEXT PRIMARY KEY,
+    outcome TEXT NOT NULL,
+    certificate BYTEA NOT NULL,
+    updated DOUBLE PRECISION NOT NULL
+)
+"""
+"""Proof certificates (:mod:`sylver.solver.certificate`), zlib-compressed JSON, one per position:
+the evidence behind a result that a campaign (:mod:`sylver.campaign`) recorded.  (SQLite stores the
+bytes as a BLOB whatever the declared type.)"""
 
 COLUMNS = "position, outcome, winning_moves, complete, frobenius_number, states, seconds, updated"
 
@@ -205,6 +218,7 @@ class Store:
             conn.execute(f"PRAGMA busy_timeout={int(self.timeout * 1000)}")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute(SCHEMA)
+            conn.execute(CERTIFICATE_SCHEMA)
             conn.execute(f"SELECT {COLUMNS} FROM results LIMIT 0")
         except sqlite3.DatabaseError as exc:
             conn.close()
@@ -227,6 +241,7 @@ class Store:
             with conn.transaction():  # CREATE TABLE IF NOT EXISTS races with itself: one at a time
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
                 conn.execute(SCHEMA)
+                conn.execute(CERTIFICATE_SCHEMA)
             conn.execute(f"SELECT {COLUMNS} FROM results LIMIT 0")
         except psycopg.Error as exc:
             conn.close()
@@ -301,7 +316,33 @@ class Store:
             ).fetchall()
         return [_record(Position.parse(r[0]), r[1:]) for r in sorted(rows, key=lambda r: r[0])]
 
+    def certificate(self, position: Position) -> dict[str, Any] | None:
+        """The stored proof certificate of ``position`` (a JSON object), or None."""
+        with self._errors():
+            row = self._db().execute(
+                self._sql("SELECT certificate FROM certificates WHERE position = ?"), (str(position),)
+            ).fetchone()
+        if row is None:
+            return None
+        try:
+            cert = json.loads(zlib.decompress(bytes(row[0])))
+        except (zlib.error, ValueError):
+            raise ValueError(f"results store {self}: the certificate of {position.braces()} is damaged") from None
+        return cert if isinstance(cert, dict) else None
+
     # -- writing -------------------------------------------------------------------------------
+    def put_certificate(self, position: Position, cert: dict[str, Any]) -> None:
+        """Record the proof certificate of ``position`` (replacing one stored before: both prove the
+        same outcome, which the results table holds, or :meth:`put_result` would have refused it)."""
+        blob = zlib.compress(json.dumps(cert, separators=(",", ":")).encode(), 6)
+        with self._errors(), self._locked(position) as db:
+            db.execute(
+                self._sql("INSERT INTO certificates (position, outcome, certificate, updated) VALUES (?, ?, ?, ?) "
+                          "ON CONFLICT (position) DO UPDATE SET outcome = excluded.outcome, "
+                          "certificate = excluded.certificate, updated = excluded.updated"),
+                (str(position), str(cert.get("outcome")), blob, time.time()),
+            )
+
     def put(self, solution: Solution) -> None:
         """Record ``solution``, merging with a stored result; a contradiction raises.  Nothing is
         recorded when the outcome is not proven (gcd > 1: probably-P or unknown); a position with

@@ -1,0 +1,117 @@
+"""One attempt at a node of a campaign: a :func:`sylver.solver.solve` of its position within a
+budget of seconds and memory, and, when it decides, the certificate of the answer.  It runs in a
+worker process (local or a Dask worker) and returns plain data (:class:`Attempt`), so that the
+campaign's process alone writes the ledger, the store and the certificate files."""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from sylver.position import Position
+
+NO_CERTIFICATE = "no certificate covers it"
+"""In an attempt's note: its answer cannot be certified (no later attempt will do better)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Task:
+    """What a worker is asked to do."""
+
+    position: str
+    """The position's text (``"16,38"``)."""
+    seconds: float
+    """The attempt's budget: solve and certificate together."""
+    memory: int
+    """Bytes the attempt may use (``--memory`` of the solve)."""
+    store: str | None = None
+    """The results store the solve reads and adds to (what other attempts proved helps it)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Attempt:
+    """What an attempt established."""
+
+    position: str
+    outcome: str | None
+    """``"P"``, ``"N"``, or None (not decided within the budget)."""
+    winning: int | None
+    """For N: the least winning move."""
+    states: int
+    seconds: float
+    peak_bytes: int
+    worker: str
+    """``host:pid`` of the process that ran it."""
+    note: str
+    """Why it did not decide (time, memory, what the engine left open), or how it decided."""
+    certificate: dict[str, Any] | None = field(default=None, repr=False)
+    """The certificate of the answer (None when undecided, or when it was not built in time: the
+    campaign tries again later with more)."""
+
+
+def run(task: Task) -> Attempt:
+    """Attempt ``task`` (never raises for a valid position: a failure is an undecided attempt)."""
+    from sylver.errors import MemoryBudgetError, TooLargeError
+    from sylver.solver import SolveTimeout, solve
+
+    start = time.monotonic()
+    position = Position.parse(task.position)
+    worker = f"{socket.gethostname()}:{os.getpid()}"
+
+    def undecided(note: str, states: int = 0, peak: int = 0) -> Attempt:
+        return Attempt(position=task.position, outcome=None, winning=None, states=states,
+                       seconds=time.monotonic() - start, peak_bytes=peak, worker=worker, note=note)
+
+    try:
+        sol = solve(position, first=True, time_limit=task.seconds, memory=task.memory, store=task.store, jobs=1)
+    except SolveTimeout as exc:
+        states = exc.partial.states if exc.partial is not None else 0
+        return undecided(f"not decided within {task.seconds:g} s", states)
+    except (MemoryBudgetError, TooLargeError) as exc:
+        return undecided(f"memory: {exc}")
+    except ValueError as exc:  # beyond the engine's range
+        return undecided(str(exc))
+    if sol.outcome is None:
+        return undecided(f"{sol.verdict}: {sol.reason}", sol.states, sol.peak_bytes)
+    left = max(task.seconds - (time.monotonic() - start), task.seconds, 1.0)  # a found answer is worth
+    cert, note = None, f"solve ({sol.method})"  # its certificate: as much time again as the solve had
+    try:
+        cert = certificate(sol, left, task.memory)
+    except TimeoutError:
+        note += f"; its certificate was not built within {left:.0f} s"
+    except ValueError as exc:  # NotCertifiable: the answer rests on what no certificate covers
+        note += f"; {NO_CERTIFICATE}: {exc}"
+    return Attempt(position=task.position, outcome=sol.verdict,
+                   winning=min(sol.winning_moves) if sol.winning_moves else None, states=sol.states,
+                   seconds=time.monotonic() - start, peak_bytes=sol.peak_bytes, worker=worker,
+                   note=note, certificate=cert)
+
+
+def certificate(sol: Any, seconds: float, memory: int) -> dict[str, Any]:
+    """The certificate of a solve's answer (gcd 1, or the g > 1 formats)."""
+    from sylver.solver.prove import build_certificate, build_gcd_certificate
+
+    if sol.gcd == 1:
+        return build_certificate(sol, time_limit=seconds)
+    cert = build_gcd_certificate(sol, time_limit=seconds, memory=memory)
+    if cert["outcome"] != sol.verdict:  # it proves less than the solve: not an answer
+        raise ValueError(f"the certificate proves {cert['outcome']} only")
+    return cert
+
+
+def init_worker() -> None:
+    """A local worker process dies with the campaign's process (Linux: PR_SET_PDEATHSIG), so a
+    campaign killed with kill -9 leaves no search running."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+
+
+__all__ = ["NO_CERTIFICATE", "Attempt", "Task", "certificate", "init_worker", "run"]

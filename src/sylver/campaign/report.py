@@ -1,0 +1,74 @@
+"""The ledger as data (:func:`ledger_data`: JSON), and rendered: rows for a table (:func:`rows`, the
+CLI and the web page) and Markdown (:func:`markdown`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sylver.campaign.ledger import Ledger, Node
+
+
+def why(ledger: Ledger, node: Node) -> str:
+    """Why a node is in the ledger: the root, or the moves of the parents that lead to it."""
+    parents = ledger.parents(node.position)
+    if not parents:
+        return "root"
+    return "; ".join(f"{p.braces()} + {x}" for p, x in sorted(parents, key=lambda e: (len(e[0].generators), e[1])))
+
+
+def rows(ledger: Ledger, max_depth: int | None = None) -> list[dict[str, Any]]:
+    """One dict a node (``max_depth``: those at most that many moves from the root): the
+    :meth:`Node.to_dict` fields, with ``text`` (the position in braces) and ``why``."""
+    out = []
+    for node in ledger.nodes():
+        if max_depth is not None and node.depth > max_depth:
+            continue
+        out.append({"text": node.position.braces(), "why": why(ledger, node), **node.to_dict()})
+    return out
+
+
+def ledger_data(ledger: Ledger, max_depth: int | None = None) -> dict[str, Any]:
+    """The whole ledger as one JSON object: summary, nodes (with why), and the attempts' count."""
+    return {"summary": ledger.summary(), "store": ledger.meta("store"), "nodes": rows(ledger, max_depth),
+            "attempts": len(ledger.attempts())}
+
+
+COLUMNS = ("position", "why", "status", "winning", "method", "attempts", "budget s", "states", "seconds",
+           "memory", "certificate")
+
+
+def cells(row: dict[str, Any]) -> list[str]:
+    """A row's cells, in :data:`COLUMNS` order, as text."""
+    status = row["status"]
+    return [
+        row["text"], row["why"], status, "" if row["winning"] is None else str(row["winning"]), row["method"],
+        str(row["attempts"]), "" if row["status"] in ("P", "N") else f"{row['budget']:g}",
+        f"{row['states']:,}" if row["states"] else "", f"{row['seconds']:.1f}" if row["seconds"] else "",
+        _mb(row["peak_bytes"]), row["certificate"],
+    ]
+
+
+def _mb(n: int) -> str:
+    return f"{n / 2**20:,.0f} MB" if n else ""
+
+
+def headline(summary: dict[str, Any]) -> str:
+    """One line: the root's status and the counts."""
+    root = "{" + ",".join(map(str, summary["root"])) + "}"
+    status = summary["status"]
+    verdict = (f"{root} is {status}" + (f": {summary['winning']} wins" if summary.get("winning") else "")
+               if status in ("P", "N") else f"{root} is open")
+    return (f"{verdict}; {summary['nodes']:,} nodes: {summary['P']:,} P, {summary['N']:,} N, "
+            f"{summary['open'] + summary['working']:,} open")
+
+
+def markdown(ledger: Ledger, max_depth: int | None = None) -> str:
+    """The ledger as a Markdown table, under its headline."""
+    lines = [f"# Campaign on {ledger.root.braces()}", "", headline(ledger.summary()), "",
+             "| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    for row in rows(ledger, max_depth):
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells(row)) + " |")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["COLUMNS", "cells", "headline", "ledger_data", "markdown", "rows", "why"]

@@ -1,0 +1,365 @@
+"""Working a campaign: choose the next attempts, run them on an Executor (local processes or a Dask
+cluster), record what they establish, and decide nodes from their children.
+
+The choice (:meth:`Campaign.frontier`): among the open nodes that still matter (reached from the
+root through open nodes only), the cheapest first: least budget, then least weight (genus of S ÷ g),
+then nearest the root.  A node's budget starts at ``first_budget`` seconds and grows ``growth``
+times with each attempt that does not decide it, so that a hard node does not hold up easy ones and
+hours go where the easy work has run out.  A node with g > 1 that one attempt did not decide is
+expanded into its children (:mod:`sylver.campaign.tree`); a short node is then decided by them, a
+long or composite one by a child that is P (or, long, by a direct solve at a larger budget).
+
+Every result goes to the ledger, to the results store (with its certificate) and to a certificate
+file before the next choice: a campaign killed at any moment loses only its running attempts.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import ExitStack
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sylver.campaign import tree
+from sylver.campaign.attempt import NO_CERTIFICATE, Attempt, Task, init_worker, run
+from sylver.campaign.ledger import Ledger, Node
+from sylver.campaign.proof import Proofs
+from sylver.position import Outcome, Position
+
+if TYPE_CHECKING:
+    from sylver.solver.store import Store
+
+FIRST_BUDGET = 2.0
+"""Seconds of a node's first attempt."""
+GROWTH = 4.0
+"""A node's budget after an attempt that did not decide it: this many times the last."""
+CERTIFY_WEIGHT = 4.0
+"""An attempt at a certificate is chosen as if its budget were this many times larger: deciding
+nodes comes first, proving the decisions follows."""
+EXPAND_AFTER = 60.0
+"""A node below the root is expanded once an attempt of this many seconds did not decide it: one
+solve decides a position with far less work than attempts at its children (its tables serve all of
+them), so the tree is only split where single solves have become long.  The root is expanded after
+its first attempt: its obligations are the ledger a researcher reads."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Options:
+    """How a campaign works (the options of ``sylver campaign``)."""
+
+    jobs: int
+    """Attempts running at once (local processes, or tasks on the cluster)."""
+    memory: int
+    """Bytes each attempt may use."""
+    cluster: str | None = None
+    """A Dask scheduler's address (None: local processes)."""
+    first_budget: float = FIRST_BUDGET
+    growth: float = GROWTH
+    expand_after: float = EXPAND_AFTER
+    """A node below the root is expanded once an attempt with this budget (seconds) failed."""
+    time_limit: float | None = None
+    """Stop after this many seconds (the running attempts are stopped, their nodes stay open)."""
+    max_attempts: int | None = None
+    """Stop after this many attempts have finished."""
+
+
+class Campaign:
+    """A campaign's work loop over its :class:`Ledger` and the results ``store``; ``report`` is
+    called with a line for each event (an attempt started or finished, a node decided)."""
+
+    def __init__(self, ledger: Ledger, store: Store, options: Options,
+                 report: Callable[[str], None] | None = None) -> None:
+        self.ledger = ledger
+        self.store = store
+        self.options = options
+        self.report = report or (lambda _line: None)
+        self.finished = 0
+
+    # -- the tree --------------------------------------------------------------------------------
+    def frontier(self, busy: set[Position]) -> list[Node]:
+        """The nodes to attempt next, cheapest first (module docstring): the open nodes that still
+        matter, and the decided nodes of the root's proof whose certificates are still to be built
+        (their budgets count ``CERTIFY_WEIGHT`` times: deciding comes first)."""
+        seen: set[Position] = set()
+        items: list[tuple[float, Node]] = []
+        stack = [self.ledger.root]
+        while stack:
+            p = stack.pop()
+            if p in seen:
+                continue
+            seen.add(p)
+            node = self.ledger.node(p)
+            if node is None or node.method == "theorem" or p in busy:
+                continue
+            if node.decided:
+                if node.certificate:
+                    continue
+                if node.method in ("solve", "store"):
+                    if node.budget != float("inf"):
+                        items.append((node.budget * CERTIFY_WEIGHT, node))
+                    continue
+                kids = self.ledger.children(p)  # decided by its children: their certificates first
+                stack.extend(c for x, c in kids if node.status == "P" or x == node.winning)
+                continue
+            if node.status == "open" and not (node.expanded and node.kind == tree.Kind.COMPOSITE):
+                items.append((node.budget, node))
+            stack.extend(c for _, c in self.ledger.children(p))
+        items.sort(key=lambda item: (item[0], item[1].weight, item[1].depth, item[1].position.generators))
+        return [n for _, n in items]
+
+    def expand(self, node: Node) -> None:
+        """Record the children of a node with g > 1; a child the store knows (with a certificate)
+        is decided at once."""
+        children, decided = [], []
+        for x in tree.moves(node.position):
+            child = node.position.play(x)
+            if tree.theorem_n(child):
+                decided.append((x, child))
+            else:
+                children.append((x, child, tree.kind(child).value, tree.weight(child)))
+        self.ledger.expand(node.position, children, self.options.first_budget, decided)
+        self.report(f"expanded {node.position.braces()}: {len(children)} children to decide, "
+                    f"{len(decided)} N by a theorem")
+        for _, child, _, _ in children:
+            self.from_store(child)
+
+    def from_store(self, position: Position) -> bool:
+        """Decide ``position`` from the store when it holds a complete result and its certificate."""
+        node = self.ledger.node(position)
+        if node is None or node.decided:
+            return False
+        rec = self.store.get(position)
+        if rec is None:
+            return False
+        cert = self.store.certificate(position)
+        if cert is None or cert.get("outcome") != rec.outcome.value:
+            return False
+        path = self.write_certificate(position, cert)
+        winning = min(rec.winning_moves) if rec.winning_moves else None
+        self.ledger.decide(position, status=rec.outcome.value, winning=winning, method="store", states=rec.states,
+                           seconds=rec.seconds, peak_bytes=0, certificate=path, note="from the results store")
+        self.report(f"decided {position.braces()}: {rec.outcome.value}"
+                    + (f", {winning} wins" if winning else "") + " (from the results store)")
+        return True
+
+    def settle(self) -> None:
+        """Decide the open nodes that their children decide, and compose the certificates of nodes
+        so decided once their children's are written, until nothing changes."""
+        changed = True
+        while changed:
+            changed = False
+            for node in self.ledger.nodes():
+                if not node.expanded or node.method == "theorem" or (node.decided and node.method != "children") \
+                        or (node.decided and node.certificate):
+                    continue
+                kids = [(x, k) for x, c in self.ledger.children(node.position)
+                        if (k := self.ledger.node(c)) is not None]
+                if node.decided:
+                    changed |= self.compose(node, kids)
+                    continue
+                won = [(x, k) for x, k in kids if k.status == "P"]
+                if won:
+                    x, child = won[0]
+                    self.record(node, "N", x, states=child.states, seconds=child.seconds,
+                                note=f"{x} leaves {child.position.braces()}, which is P")
+                elif tree.Kind(node.kind).finite and all(k.status == "N" for _, k in kids):
+                    self.record(node, "P", None, states=sum(k.states for _, k in kids),
+                                seconds=sum(k.seconds for _, k in kids),
+                                note=f"each of its {len(kids)} obligations is N")
+                else:
+                    continue
+                changed = True
+
+    def record(self, node: Node, outcome: str, winning: int | None, *, states: int, seconds: float,
+               note: str) -> None:
+        """A node decided by its children: store, ledger (its certificate: :meth:`compose`)."""
+        self.store.put_result(node.position, Outcome(outcome), [winning] if winning else [], outcome == "P",
+                              node.position.frobenius_number if node.position.gcd == 1 else 0)
+        self.ledger.decide(node.position, status=outcome, winning=winning, method="children", states=states,
+                           seconds=seconds, peak_bytes=0, certificate="", note=note)
+        self.report(f"decided {node.position.braces()}: {outcome}" + (f", {winning} wins" if winning else "")
+                    + f" ({note})")
+
+    def compose(self, node: Node, kids: list[tuple[int, Node]]) -> bool:
+        """Write the certificate of a node decided by its children, once theirs are all written
+        (:mod:`sylver.campaign.proof`); whether it was written."""
+        proofs = Proofs()
+        if node.status == "N":
+            child = next(k for x, k in kids if x == node.winning)
+            if not child.certificate:
+                return False
+            proofs.add(self.read_certificate(child))
+            cert = proofs.certificate(node.position, outcome="N", winning=[node.winning])  # type: ignore[list-item]
+        else:
+            replies = []
+            for _, k in kids:
+                if k.method == "theorem":
+                    replies.append(0)
+                    continue
+                if not k.certificate or k.winning is None:
+                    return False
+                proofs.add(self.read_certificate(k))
+                replies.append(k.winning)
+            cert = proofs.certificate(node.position, outcome="P", winning=[], root_replies=replies)
+        self.certified(node.position, cert)
+        return True
+
+    def certified(self, position: Position, cert: dict[str, Any]) -> None:
+        """A certificate: to its file, to the store, to the ledger."""
+        path = self.write_certificate(position, cert)
+        self.store.put_certificate(position, cert)
+        self.ledger.certified(position, path)
+        self.report(f"certificate of {position.braces()} written: {path}")
+
+    def write_certificate(self, position: Position, cert: dict[str, Any]) -> str:
+        from sylver.solver.prove import write_any_certificate
+
+        path = self.ledger.certificate_path(position)
+        tmp = path.with_suffix(".tmp")
+        write_any_certificate(cert, tmp)
+        tmp.replace(path)
+        return str(path.relative_to(self.ledger.directory))
+
+    def read_certificate(self, node: Node) -> dict[str, Any]:
+        with open(self.ledger.directory / node.certificate, encoding="utf-8") as fh:
+            cert: dict[str, Any] = json.load(fh)
+        return cert
+
+    # -- attempts --------------------------------------------------------------------------------
+    def absorb(self, node: Node, result: Attempt, started: float) -> None:
+        """Record what an attempt at ``node`` established (a decision, a certificate, or neither)."""
+        p = node.position
+        grown = node.budget * self.options.growth
+        if node.decided:  # an attempt at its certificate
+            if result.certificate is not None:
+                self.certified(p, result.certificate)
+            else:
+                never = NO_CERTIFICATE in result.note
+                self.ledger.certify_failed(p, budget=node.budget, started=started, seconds=result.seconds,
+                                           worker=result.worker, note=result.note,
+                                           next_budget=float("inf") if never else grown)
+            return
+        if result.outcome is None:
+            self.ledger.record_attempt(p, budget=node.budget, started=started, seconds=result.seconds,
+                                       result="open", states=result.states, peak_bytes=result.peak_bytes,
+                                       worker=result.worker, note=result.note, next_budget=grown)
+            self.report(f"open {p.braces()} after {result.seconds:.1f} s ({result.note[:120]}); "
+                        f"next budget {grown:g} s")
+            current = self.ledger.node(p)
+            due = node.depth == 0 or node.budget >= self.options.expand_after
+            if current is not None and node.kind != tree.Kind.GCD1 and due and not current.expanded \
+                    and not current.decided:
+                self.expand(current)
+            return
+        self.store.put_result(p, Outcome(result.outcome), [result.winning] if result.winning else [],
+                              result.outcome == "P", p.frobenius_number if p.gcd == 1 else 0)
+        self.ledger.decide(p, status=result.outcome, winning=result.winning, method="solve", states=result.states,
+                           seconds=result.seconds, peak_bytes=result.peak_bytes, certificate="", note=result.note,
+                           attempt={"budget": node.budget, "started": started, "worker": result.worker},
+                           next_budget=float("inf") if NO_CERTIFICATE in result.note else grown)
+        self.report(f"decided {p.braces()}: {result.outcome}"
+                    + (f", {result.winning} wins" if result.winning else "")
+                    + f" ({result.seconds:.1f} s, {result.states:,} states)")
+        if result.certificate is not None:
+            self.certified(p, result.certificate)
+
+    def failed(self, node: Node, started: float, why: str) -> None:
+        """An attempt whose worker died: the node is open again, with the same budget."""
+        if node.decided:
+            self.ledger.certify_failed(node.position, budget=node.budget, started=started,
+                                       seconds=time.time() - started, worker="", note=why, next_budget=node.budget)
+        else:
+            self.ledger.record_attempt(node.position, budget=node.budget, started=started,
+                                       seconds=time.time() - started, result="failed", states=0, peak_bytes=0,
+                                       worker="", note=why, next_budget=node.budget)
+        self.report(f"attempt at {node.position.braces()} failed: {why}; it will be tried again")
+
+    def work(self) -> dict[str, Any]:
+        """Work until the root is decided, the time limit or the attempt cap is reached, or nothing
+        is left to try; return the ledger's :meth:`~Ledger.summary`."""
+        o = self.options
+        deadline = None if o.time_limit is None else time.monotonic() + o.time_limit
+        root = self.ledger.node(self.ledger.root)
+        if root is not None and not root.decided:
+            self.from_store(root.position)
+        self.settle()
+        with ExitStack() as stack:
+            executor = stack.enter_context(_executor(o))
+            running: dict[Future[Attempt], tuple[Node, float]] = {}
+            try:
+                while True:
+                    self.settle()
+                    if self.stop(deadline):
+                        break
+                    busy = {n.position for n, _ in running.values()}
+                    for node in self.frontier(busy)[: max(0, _slots(executor, o) - len(running))]:
+                        memory = o.memory if o.cluster else o.memory // max(1, o.jobs)
+                        task = Task(position=str(node.position), seconds=node.budget, memory=memory,
+                                    store=str(self.store.path))
+                        self.ledger.set_working(node.position)
+                        running[executor.submit(run, task)] = (node, time.time())
+                        self.report(f"attempt {node.position.braces()} ({node.budget:g} s)")
+                    if not running:
+                        break
+                    timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+                    done, _ = wait(running, timeout=timeout, return_when=FIRST_COMPLETED)
+                    broken = False
+                    for fut in done:
+                        node, started = running.pop(fut)
+                        try:
+                            self.absorb(node, fut.result(), started)
+                            self.finished += 1
+                        except BrokenProcessPool:
+                            broken = True
+                            self.failed(node, started, "its worker process died")
+                        except Exception as exc:  # noqa: BLE001 - a worker lost (Dask: KilledWorker), not ours
+                            if isinstance(exc, ValueError) and "ledger" in str(exc):
+                                raise
+                            self.failed(node, started, f"{type(exc).__name__}: {exc}")
+                    if broken:  # a local pool with a dead worker cannot be used again: a new one
+                        for node, started in running.values():
+                            self.failed(node, started, "its pool broke")
+                        running.clear()
+                        stack.close()
+                        executor = stack.enter_context(_executor(o))
+            finally:
+                if running:
+                    from sylver.executors import stop_workers
+
+                    stop_workers(executor, list(running))
+                    for node, started in running.values():
+                        self.failed(node, started, "the campaign stopped")
+        self.settle()
+        return self.ledger.summary()
+
+    def stop(self, deadline: float | None) -> bool:
+        root = self.ledger.node(self.ledger.root)
+        if root is None or (root.decided and root.certificate):
+            return True
+        if deadline is not None and time.monotonic() >= deadline:
+            return True
+        return self.options.max_attempts is not None and self.finished >= self.options.max_attempts
+
+
+def _executor(o: Options) -> Any:
+    from sylver.executors import make_executor
+
+    return make_executor(o.jobs, o.cluster, initializer=init_worker)
+
+
+def _slots(executor: Executor, o: Options) -> int:
+    """Attempts to keep running: ``jobs``; on a cluster, at least one per worker thread."""
+    client = getattr(executor, "_client", None)
+    if client is not None:
+        try:
+            return max(o.jobs, sum(client.nthreads().values()))
+        except Exception:  # noqa: BLE001 - the scheduler is gone: what was asked
+            return o.jobs
+    return o.jobs
+
+
+__all__ = ["FIRST_BUDGET", "GROWTH", "Campaign", "Options"]

@@ -1,0 +1,162 @@
+"""``sylver campaign``: a long attack on a root position, resumable and distributed (docs/campaign.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from sylver.cli.common import app, fail, integer, position_from_args, print_json, seconds
+
+
+@app.command()
+def campaign(
+    position: Annotated[list[str] | None, typer.Argument(help="The root, e.g. `16` or `16 38` (omit to resume the campaign in --dir).", show_default=False)] = None,
+    directory: Annotated[Path, typer.Option("--dir", "-d", help="The campaign's directory: its ledger and certificate files (made if missing).")] = Path("campaign"),
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Attempts at once.  Default: a process per core this process may use; with --cluster, one per worker thread.", show_default=False, callback=integer(1))] = None,
+    cluster: Annotated[str | None, typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786: one attempt per task on its workers.")] = None,
+    memory: Annotated[str | None, typer.Option("--memory", help="Memory for the attempts together (local; with --cluster, for each attempt), e.g. 16G.  Default: 3/4 of this machine's memory.", show_default=False)] = None,
+    store: Annotated[str | None, typer.Option("--store", help="Results store for every result and certificate: an SQLite file or a postgresql:// URL (for several machines).  Default: the campaign's, else the user cache directory's.", show_default=False)] = None,
+    time_limit: Annotated[float | None, typer.Option("--time-limit", help="Stop after this many seconds (default: when the root is decided or nothing is left to try; Ctrl-C stops too).", callback=seconds())] = None,
+    first_budget: Annotated[float, typer.Option("--first-budget", help="Seconds of a node's first attempt; each attempt that does not decide it gives the next 4 times more.", callback=seconds())] = 2.0,
+    max_attempts: Annotated[int | None, typer.Option("--max-attempts", help="Stop after this many attempts.", callback=integer(1))] = None,
+    show: Annotated[bool, typer.Option("--show", help="Print the ledger and exit (no work).")] = False,
+    depth: Annotated[int | None, typer.Option("--depth", help="With --show: the nodes at most this many moves from the root.", callback=integer(0))] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="With --show: one JSON object.")] = False,
+    as_markdown: Annotated[bool, typer.Option("--markdown", help="With --show: a Markdown table.")] = False,
+) -> None:
+    """Attack a root position for as long as it takes: a ledger of its proof tree, resumable, on local cores or a Dask cluster.
+
+    Each node of the tree (a position the root's value rests on) is attempted with a budget that
+    grows when the attempt fails, cheapest first; every result goes to the results store with its
+    certificate, and to --dir.  Run the same command again (or `sylver campaign --dir DIR`) to
+    resume: a campaign killed at any moment loses only its running attempts."""
+    from sylver.campaign import Ledger
+
+    if as_json and as_markdown:
+        fail("--json and --markdown contradict each other")
+    if (as_json or as_markdown or depth is not None) and not show:
+        fail("--json, --markdown and --depth go with --show")
+    if show:
+        if position:
+            fail("--show reads the campaign in --dir: give no position")
+        ledger = Ledger.open(directory, resume=False)
+        try:
+            _show(ledger, depth, as_json, as_markdown)
+        finally:
+            ledger.close()
+        return
+    root = None if not position else _root(position)
+    ledger = _ledger(directory, root, store, first_budget)
+    try:
+        _work(ledger, jobs=jobs, cluster=cluster, memory=memory, time_limit=time_limit,
+              first_budget=first_budget, max_attempts=max_attempts)
+    finally:
+        ledger.close()
+
+
+def _root(args: list[str]) -> Any:
+    pos = position_from_args(args)
+    if pos.gcd == 1:
+        fail(f"{pos.braces()} has gcd 1: its moves are finitely many and one `sylver solve "
+             f"{' '.join(map(str, pos.generators))}` decides it; a campaign is for positions with g > 1")
+    from sylver.solver.gcd import MAX_T_H
+
+    h = [x // pos.gcd for x in pos.generators]
+    if len(h) > 1:
+        from sylver.position import Position
+
+        t = Position(h).frobenius_number
+        if t > MAX_T_H:
+            fail(f"{pos.braces()}: t(S ÷ {pos.gcd}) = {t:,} is beyond the engine's {MAX_T_H:,}")
+    return pos
+
+
+def _ledger(directory: Path, root: Any, store: str | None, first_budget: float) -> Any:
+    """The campaign in ``directory``: opened (resumed), or created on ``root``."""
+    from sylver.campaign import Ledger
+    from sylver.solver.store import Store, default_location
+
+    if root is None:
+        return Ledger.open(directory)
+    location = store if store is not None else str(default_location())
+    if (directory / "ledger.sqlite").exists():
+        ledger = Ledger.create(directory, root, budget=first_budget, store=location)  # refuses another root
+        if store is not None and store != ledger.meta("store"):
+            ledger.close()
+            fail(f"{directory} records its results in {Store(ledger.meta('store'))}, not {Store(store)}")
+        return ledger
+    Store(location).get(root)  # an unusable store fails here, before the directory is made
+    return Ledger.create(directory, root, budget=first_budget, store=location)
+
+
+def _memory(text: str | None) -> int:
+    from sylver.solver import parse_memory
+
+    if text is not None:
+        try:
+            return parse_memory(text)
+        except ValueError as exc:
+            fail(f"--memory: {exc}")
+    import psutil
+
+    return int(psutil.virtual_memory().total * 3 // 4)
+
+
+def _work(ledger: Any, *, jobs: int | None, cluster: str | None, memory: str | None, time_limit: float | None,
+          first_budget: float, max_attempts: int | None) -> None:
+    from sylver.campaign import Campaign, Options
+    from sylver.campaign.report import headline
+    from sylver.cli.common import console
+    from sylver.executors import default_jobs
+    from sylver.solver.store import Store
+
+    options = Options(jobs=jobs or (1 if cluster else default_jobs()), memory=_memory(memory), cluster=cluster,
+                      first_budget=first_budget, time_limit=time_limit, max_attempts=max_attempts)
+    store = Store(ledger.meta("store"))
+    console.print(f"campaign on [bold]{ledger.root.braces()}[/] in {ledger.directory} "
+                  f"(results store {store}); {headline(ledger.summary())}", highlight=False)
+    status = console.status("working", spinner="dots")
+
+    def report(line: str) -> None:
+        console.print(line, highlight=False, markup=False)
+        s = ledger.summary()
+        status.update(f"{s['P']:,} P, {s['N']:,} N, {s['open'] + s['working']:,} open")
+
+    work = Campaign(ledger, store, options, report)
+    status.start()
+    try:
+        summary = work.work()
+    except KeyboardInterrupt:
+        status.stop()
+        console.print(f"stopped; resume with `sylver campaign --dir {ledger.directory}`; "
+                      f"{headline(ledger.summary())}", highlight=False)
+        raise typer.Exit(130) from None
+    finally:
+        status.stop()
+    console.print(headline(summary), highlight=False)
+    if summary["status"] not in ("P", "N"):
+        console.print(f"resume with `sylver campaign --dir {ledger.directory}`; the ledger: "
+                      f"`sylver campaign --dir {ledger.directory} --show`", highlight=False)
+
+
+def _show(ledger: Any, depth: int | None, as_json: bool, as_markdown: bool) -> None:
+    from sylver.campaign.report import COLUMNS, cells, headline, ledger_data, markdown, rows
+
+    if as_json:
+        print_json(ledger_data(ledger, depth))
+        return
+    if as_markdown:
+        print(markdown(ledger, depth), end="")
+        return
+    from rich.table import Table
+
+    from sylver.cli.common import console
+
+    table = Table(title=f"Campaign on {ledger.root.braces()}: {headline(ledger.summary())}")
+    for col in COLUMNS:
+        table.add_column(col, overflow="fold")
+    for row in rows(ledger, depth):
+        table.add_row(*cells(row))
+    console.print(table)
