@@ -328,7 +328,7 @@ class Ledger:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=60, isolation_level=None)
+    conn = sqlite3.connect(path, timeout=60, isolation_level=None, check_same_thread=False)  # one user at a time
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     return conn

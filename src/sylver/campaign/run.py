@@ -195,8 +195,9 @@ class Campaign:
             proofs.add(self.read_certificate(child))
             cert = proofs.certificate(node.position, outcome="N", winning=[node.winning])  # type: ignore[list-item]
         else:
+            by_move = dict(kids)
             replies = []
-            for _, k in kids:
+            for k in (by_move[x] for x in tree.moves(node.position)):  # the checker's order
                 if k.method == "theorem":
                     replies.append(0)
                     continue

@@ -1,0 +1,239 @@
+"""Campaigns (`sylver campaign`): the ledger on small roots whose trees are known (Sicherman 2002,
+sec. 2: 4 loses to 6, 6 to 4 and 9, 8 to 12 and 14), certificates composed from children and checked
+by the independent checker, kill -9 and resume, a Dask cluster that loses a worker, bad input."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from sylver.campaign import Campaign, Ledger, Options, tree
+from sylver.campaign.report import ledger_data, markdown
+from sylver.position import Position
+from sylver.solver.certificate import CertificateError, check_any, check_file
+from sylver.solver.store import Store
+
+
+def campaign(tmp: Path, root: str, **options: object) -> tuple[Ledger, Store, dict]:
+    store = Store(tmp / "store.sqlite")
+    ledger = Ledger.create(tmp / "c", Position.parse(root), budget=float(options.get("first_budget", 2.0)),
+                           store=str(store.path))
+    opts = Options(**{"jobs": 1, "memory": 1 << 30, **options})  # type: ignore[arg-type]
+    summary = Campaign(ledger, store, opts).work()
+    return ledger, store, summary
+
+
+def verified(ledger: Ledger) -> int:
+    """Check every certificate file of the campaign; return how many."""
+    files = sorted((ledger.directory / "certificates").glob("*.json"))
+    for f in files:
+        check_file(str(f))
+    return len(files)
+
+
+class TestTree:
+    def test_kinds(self) -> None:
+        assert tree.kind(Position.parse("4,5")) is tree.Kind.GCD1
+        assert tree.kind(Position.parse("16,38")) is tree.Kind.SHORT
+        assert tree.kind(Position.parse("16")) is tree.Kind.COMPOSITE
+        assert tree.kind(Position.parse("8,10,22")) is tree.Kind.LONG
+
+    def test_obligations_of_16_38(self) -> None:
+        """{16,38} = 2·{8,19}: the odd moves up to t = 125 and the 63 even moves 2y, y a gap of {8,19}."""
+        moves = tree.moves(Position.parse("16,38"))
+        assert [x for x in moves if x % 2] == list(range(3, 126, 2))
+        assert len([x for x in moves if x % 2 == 0]) == 63
+        odd_left = [x for x in moves if x % 2 and not tree.theorem_n(Position.parse("16,38").play(x))]
+        assert {85, 87, 93, 101, 109, 117, 125} <= set(odd_left)
+
+    def test_theorems(self) -> None:
+        assert tree.theorem_n(Position.parse("4,5"))  # a coprime pair: an ender
+        assert tree.theorem_n(Position.parse("10,15"))  # g = 5, not {5}: 5 wins
+        assert not tree.theorem_n(Position.parse("5"))
+        assert not tree.theorem_n(Position.parse("2,3"))
+
+
+class TestSmallRoots:
+    @pytest.mark.parametrize(("root", "winners"), [("4", {6}), ("6", {4, 9}), ("8", {12, 14})])
+    def test_opening_loses_as_the_paper_says(self, tmp_path: Path, root: str, winners: set[int]) -> None:
+        ledger, store, summary = campaign(tmp_path, root)
+        assert summary["status"] == "N" and summary["winning"] in winners and summary["certified"]
+        rec = store.get(Position.parse(root))
+        assert rec is not None and rec.winning_moves[0] in winners
+        assert store.certificate(Position.parse(root))["outcome"] == "N"
+        assert verified(ledger) >= 1
+
+    def test_root_decided_by_its_children(self, tmp_path: Path) -> None:
+        """{8,14} (P, sec. 2) with a first budget too small for one solve: expanded into its
+        obligations, each N, and the root's certificate composed from theirs."""
+        ledger, store, summary = campaign(tmp_path, "8,14", first_budget=0.02)
+        assert summary["status"] == "P" and summary["certified"]
+        root = ledger.node(Position.parse("8,14"))
+        assert root is not None and root.method == "children" and root.expanded
+        kids = ledger.children(root.position)
+        assert [x for x, _ in kids] == sorted(tree.moves(root.position))
+        assert all(ledger.node(c).status == "N" for _, c in kids)
+        lines = check_file(str(ledger.directory / root.certificate))
+        assert lines[0] == "{8,14} is P: proven"
+        assert store.get(root.position).outcome.value == "P"
+        verified(ledger)
+
+    def test_a_tampered_certificate_is_refused(self, tmp_path: Path) -> None:
+        ledger, _, _ = campaign(tmp_path, "8,14", first_budget=0.02)
+        cert = json.loads((ledger.directory / ledger.node(Position.parse("8,14")).certificate).read_text())
+        check_any(cert)
+        bad = copy.deepcopy(cert)
+        i = next(i for i, r in enumerate(bad["root_replies"]) if r and r > 0)
+        bad["root_replies"][i] += 1
+        with pytest.raises(CertificateError):
+            check_any(bad)
+        bad = copy.deepcopy(cert)
+        bad["nodes"] = bad["nodes"][1:]
+        with pytest.raises(CertificateError):
+            check_any(bad)
+
+    def test_ledger_as_json_and_markdown(self, tmp_path: Path) -> None:
+        ledger, _, _ = campaign(tmp_path, "8", first_budget=0.02)
+        data = ledger_data(ledger)
+        assert data["summary"]["status"] == "N" and data["nodes"][0]["why"] == "root"
+        w = data["summary"]["winning"]
+        kid = next(n for n in data["nodes"] if n["position"] == list(Position([8, w]).generators))
+        assert kid["why"] == f"{{8}} + {w}" and kid["status"] == "P"
+        text = markdown(ledger)
+        assert f"| {{8}} | root | N | {w} |" in text
+
+    def test_the_store_answers_a_second_campaign(self, tmp_path: Path) -> None:
+        campaign(tmp_path, "8,14", first_budget=0.02)
+        store = Store(tmp_path / "store.sqlite")
+        ledger = Ledger.create(tmp_path / "again", Position.parse("8,14"), budget=2.0, store=str(store.path))
+        summary = Campaign(ledger, store, Options(jobs=1, memory=1 << 30)).work()
+        assert summary["status"] == "P" and ledger.node(Position.parse("8,14")).method == "store"
+        assert ledger.attempts() == []
+
+
+def sylver(*args: str, **kw: object) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "sylver", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, **kw)  # type: ignore[call-overload]
+
+
+def decided(directory: Path) -> set[str]:
+    try:
+        with sqlite3.connect(directory / "ledger.sqlite") as db:
+            return {r[0] for r in db.execute("SELECT position FROM nodes WHERE status IN ('P', 'N') "
+                                             "AND method != 'theorem'")}
+    except sqlite3.Error:
+        return set()
+
+
+def test_kill_9_loses_only_the_attempt_in_progress(tmp_path: Path) -> None:
+    d, store = tmp_path / "c", tmp_path / "s.sqlite"
+    proc = sylver("campaign", "8", "14", "--dir", str(d), "--store", str(store), "--first-budget", "0.02",
+                  "-j", "1")
+    deadline = time.time() + 120
+    while time.time() < deadline and len(decided(d)) < 3 and proc.poll() is None:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    before = decided(d)
+    assert len(before) >= 3
+    time.sleep(0.5)
+    left = subprocess.run(["pgrep", "-f", f"campaign 8 14 --dir {d}"], capture_output=True, text=True).stdout
+    assert left == "", "a worker outlived the campaign"
+    ledger = Ledger.open(d)
+    summary = Campaign(ledger, Store(store), Options(jobs=1, memory=1 << 30, first_budget=0.02)).work()
+    assert summary["status"] == "P" and summary["certified"]
+    decisive = {a["position"] for a in ledger.attempts() if a["result"] in ("P", "N")}
+    for text in before:  # decided before the kill: not searched again
+        n = sum(1 for a in ledger.attempts() if a["position"] == text and a["result"] in ("P", "N"))
+        assert n <= 1, text
+    assert decisive
+    verified(ledger)
+
+
+def test_a_dask_campaign_survives_a_lost_worker(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None, silence_logs=50) as cluster, Client(cluster) as client:
+        store = Store(tmp_path / "s.sqlite")
+        ledger = Ledger.create(tmp_path / "c", Position.parse("8,14"), budget=0.02, store=str(store.path))
+        result: dict = {}
+        lines: list[str] = []
+
+        def work() -> None:
+            opts = Options(jobs=2, memory=1 << 30, cluster=cluster.scheduler_address, first_budget=0.02)
+            result["summary"] = Campaign(ledger, store, opts, lines.append).work()
+
+        t = threading.Thread(target=work)
+        t.start()
+        deadline = time.time() + 60
+        while time.time() < deadline and sum(line.startswith("attempt") for line in lines) < 3:
+            time.sleep(0.02)
+        victim = sorted(client.run(os.getpid).values())[0]
+        os.kill(victim, signal.SIGKILL)  # a worker dies mid-campaign; the nanny restarts it
+        t.join(240)
+        assert not t.is_alive()
+    assert result["summary"]["status"] == "P" and result["summary"]["certified"]
+    verified(ledger)
+
+
+class TestCommand:
+    def run(self, *args: str) -> subprocess.CompletedProcess:
+        from tests.test_solver_cli import run
+
+        return run(*args)
+
+    def test_a_campaign_and_its_ledger(self, tmp_path: Path) -> None:
+        d = tmp_path / "c"
+        out = self.run("campaign", "4", "--dir", str(d), "--store", str(tmp_path / "s.sqlite"), "-j", "1")
+        assert out.returncode == 0, out.stderr
+        assert "{4} is N: 6 wins" in out.stdout
+        shown = self.run("campaign", "--dir", str(d), "--show", "--json")
+        assert json.loads(shown.stdout)["summary"]["winning"] == 6
+        md = self.run("campaign", "--dir", str(d), "--show", "--markdown")
+        assert md.stdout.startswith("# Campaign on {4}")
+
+    @pytest.mark.parametrize(("args", "message"), [
+        (["4", "5"], "has gcd 1"),
+        (["4,x"], "4,x"),
+        (["0"], "0"),
+    ])
+    def test_bad_roots(self, tmp_path: Path, args: list[str], message: str) -> None:
+        out = self.run("campaign", *args, "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "s.sqlite"))
+        assert out.returncode == 2 and message in out.stderr and len(out.stderr.splitlines()) == 1
+        assert not (tmp_path / "c").exists()
+
+    def test_another_campaigns_directory(self, tmp_path: Path) -> None:
+        d = tmp_path / "c"
+        assert self.run("campaign", "4", "--dir", str(d), "--store", str(tmp_path / "s.sqlite"), "-j", "1").returncode == 0
+        out = self.run("campaign", "6", "--dir", str(d), "--store", str(tmp_path / "s.sqlite"))
+        assert out.returncode == 2 and "holds the campaign on {4}" in out.stderr
+        assert Ledger.open(d).node(Position.parse("4")).status == "N"  # nothing lost
+        out = self.run("campaign", "--dir", str(tmp_path / "none"), "--show")
+        assert out.returncode == 2 and "holds no campaign" in out.stderr
+
+    def test_a_store_that_cannot_be_written(self, tmp_path: Path) -> None:
+        (tmp_path / "file").write_text("x")
+        out = self.run("campaign", "4", "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "file" / "s.sqlite"))
+        assert out.returncode == 2 and len(out.stderr.splitlines()) == 1 and "store" in out.stderr
+        assert not (tmp_path / "c").exists()
+
+    def test_a_cluster_that_cannot_be_reached(self, tmp_path: Path) -> None:
+        d = tmp_path / "c"
+        out = self.run("campaign", "8", "--dir", str(d), "--store", str(tmp_path / "s.sqlite"),
+                       "--cluster", "tcp://127.0.0.1:9")
+        assert out.returncode == 2 and "cannot reach the Dask scheduler" in out.stderr
+        assert len(out.stderr.splitlines()) == 1
+        root = Ledger.open(d).node(Position.parse("8"))
+        assert root is not None and root.status == "open" and root.attempts == 0
