@@ -16,7 +16,7 @@ def campaign(
     directory: Annotated[Path, typer.Option("--dir", "-d", help="The campaign's directory: its ledger and certificate files (made if missing).")] = Path("campaign"),
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Attempts at once.  Default: a process per core this process may use; with --cluster, one per worker thread.", show_default=False, callback=integer(1))] = None,
     cluster: Annotated[str | None, typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786: one attempt per task on its workers.")] = None,
-    memory: Annotated[str | None, typer.Option("--memory", help="Memory for the attempts together (local; with --cluster, for each attempt), e.g. 16G.  Default: 3/4 of this machine's memory.", show_default=False)] = None,
+    memory: Annotated[str | None, typer.Option("--memory", help="Memory for the attempts together (local; with --cluster, for each attempt), e.g. 16G.  Default: the share of this machine that `sylver solve` takes (see its --help).", show_default=False)] = None,
     store: Annotated[str | None, typer.Option("--store", help="Results store for every result and certificate: an SQLite file or a postgresql:// URL (for several machines).  Default: the campaign's, else the user cache directory's.", show_default=False)] = None,
     time_limit: Annotated[float | None, typer.Option("--time-limit", help="Stop after this many seconds (default: when the root is decided or nothing is left to try; Ctrl-C stops too).", callback=seconds())] = None,
     first_budget: Annotated[float, typer.Option("--first-budget", help="Seconds of a node's first attempt; each attempt that does not decide it gives the next 4 times more.", callback=seconds())] = 2.0,
@@ -92,16 +92,18 @@ def _ledger(directory: Path, root: Any, store: str | None, first_budget: float) 
 
 
 def _memory(text: str | None) -> int:
+    """--memory in bytes; without it, the share of this machine that `sylver solve` takes
+    (:func:`sylver.machine.default_memory`)."""
+    if text is None:
+        from sylver.machine import default_memory
+
+        return default_memory()
     from sylver.solver import parse_memory
 
-    if text is not None:
-        try:
-            return parse_memory(text)
-        except ValueError as exc:
-            fail(f"--memory: {exc}")
-    import psutil
-
-    return int(psutil.virtual_memory().total * 3 // 4)
+    try:
+        return parse_memory(text)
+    except ValueError as exc:
+        fail(f"--memory: {exc}")
 
 
 def _work(ledger: Any, *, jobs: int | None, cluster: str | None, memory: str | None, time_limit: float | None,
