@@ -198,3 +198,30 @@ class TestVerifyCommand:
         out = self.run("verify", str(junk))
         assert out.returncode == 1 and out.stdout.count("\n") == 1 and "Traceback" not in out.stdout + out.stderr
         assert out.stdout.startswith("invalid: 'position' [[5], \"14\"] is not a list of positive integers")
+
+
+class TestWinningMoveOnly:
+    """An N answer that is not complete, for any g > 1 (a long position with g = 3, a composite
+    g): the certificate proves its winning move leaves a P-position and claims nothing else."""
+
+    @pytest.mark.parametrize(("gens", "g"), [([9, 15, 21], 3), ([4], 4), ([8], 8)])
+    def test_valid_and_checked(self, gens: list[int], g: int) -> None:
+        from sylver.solver.prove import build_gcd_certificate
+
+        sol = solve(Position(gens), first=True)
+        assert sol.gcd == g and sol.verdict == "N" and not sol.complete
+        cert = json.loads(json.dumps(build_gcd_certificate(sol)))
+        lines = certmod.check_any(cert)
+        assert lines[0] == f"{Position(gens).braces()} is N: proven"
+        w = cert["winning_moves"][0]
+        for bad in (g * 1000, w + g * 7, 1):  # illegal (a multiple of g in S), another move, 1
+            if bad == w:
+                continue
+            forged = copy.deepcopy(cert)
+            forged["winning_moves"] = [bad]
+            with pytest.raises(CertificateError):
+                certmod.check_any(forged)
+        forged = copy.deepcopy(cert)
+        forged["complete"] = True  # a complete claim needs a refutation of every move
+        with pytest.raises(CertificateError):
+            certmod.check_any(forged)

@@ -156,7 +156,7 @@ class TestSolveCommand:
         ("args", "message"),
         [
             (["4", "6", "--odd-limit", "0"], "--odd-limit"),
-            (["9", "15", "21", "--certificate", "/tmp/x.json"], "--certificate is not available"),
+            (["16", "72", "--time-limit", "30", "--certificate", "/tmp/x.json"], "--certificate is not available"),
             (["4", "x"], "not a positive integer"),
             ([], "give a position"),
             (["1"], "game is over"),

@@ -26,6 +26,7 @@ from sylver.solver.solution import Solution
 class _Builder:
     def __init__(self, deadline: float | None, tick: Callable[[int], None] | None) -> None:
         self.nodes: dict[bytes, tuple[list[int], list[int]]] = {}
+        self.terminal: set[bytes] = set()
         self.todo: list[np.ndarray] = []
         self.deadline = deadline
         self.tick = tick
@@ -51,14 +52,21 @@ class _Builder:
         self.add(child_gaps(child, y))
         return y
 
-    def add(self, gaps: np.ndarray) -> None:
-        if _k.is_terminal(gaps, 0, gaps.shape[0]):
+    def add(self, gaps: np.ndarray, key: bytes | None = None) -> None:
+        """Take in the P-position ``gaps`` (its bytes ``key``) as a node, unless it is one already
+        or terminal.  The kernels run unchecked: ``gaps`` is always a uint64 array made here or by
+        :func:`child_gaps` (a certificate's million calls paid 30 s in type checks)."""
+        if key is None:
+            key = gaps.tobytes()
+        if key in self.nodes or key in self.terminal:
             return
-        key = gaps.tobytes()
-        if key not in self.nodes:
-            gens = [int(v) for v in _k.min_generators(gaps, 0, gaps.shape[0])]
-            self.nodes[key] = (gens, [])
-            self.todo.append(gaps)
+        W = gaps.shape[0]
+        if _k.is_terminal.unchecked(gaps, 0, W):
+            self.terminal.add(key)
+            return
+        gens = _k.min_generators.unchecked(gaps, 0, W).tolist()
+        self.nodes[key] = (gens, [])
+        self.todo.append(gaps)
 
     def run(self) -> None:
         while self.todo:
@@ -71,10 +79,12 @@ class _Builder:
             # the replies known from the table (or enders), all at once; the rest are searched
             egtab, egfilt, efshift, egg = ENGINE.endgame()
             _k.refute_moves(gaps, ENGINE.ptable, found, after, (egtab, egfilt), efshift, egg)
-            for k, x in enumerate(moves):
-                y = int(found[k])
+            raw, step = after.tobytes(), 8 * W
+            for k, (x, y) in enumerate(zip(moves, found.tolist(), strict=True)):
                 if y > 0:
-                    self.add(after[k * W : (k + 1) * W].copy())
+                    key = raw[k * step : (k + 1) * step]
+                    if key not in self.nodes and key not in self.terminal:
+                        self.add(after[k * W : (k + 1) * W].copy(), key)
                 elif y < 0:
                     y = self.refute(gaps, x)
                 replies.append(y)
