@@ -13,9 +13,6 @@ from typing import Any
 
 from sylver.position import Position
 
-NO_CERTIFICATE = "no certificate covers it"
-"""In an attempt's note: its answer cannot be certified (no later attempt will do better)."""
-
 
 @dataclass(frozen=True, kw_only=True)
 class Task:
@@ -83,7 +80,7 @@ def run(task: Task) -> Attempt:
     except TimeoutError:
         note += f"; its certificate was not built within {left:.0f} s"
     except ValueError as exc:  # NotCertifiable: the answer rests on what no certificate covers
-        note += f"; {NO_CERTIFICATE}: {exc}"
+        note += f"; no certificate yet: {exc}"
     return Attempt(position=task.position, outcome=sol.verdict,
                    winning=min(sol.winning_moves) if sol.winning_moves else None, states=sol.states,
                    seconds=time.monotonic() - start, peak_bytes=sol.peak_bytes, worker=worker,
@@ -114,4 +111,4 @@ def init_worker() -> None:
         pass
 
 
-__all__ = ["NO_CERTIFICATE", "Attempt", "Task", "certificate", "init_worker", "run"]
+__all__ = ["Attempt", "Task", "certificate", "init_worker", "run"]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sylver.campaign import tree
-from sylver.campaign.attempt import NO_CERTIFICATE, Attempt, Task, init_worker, run
+from sylver.campaign.attempt import Attempt, Task, init_worker, run
 from sylver.campaign.ledger import Ledger, Node
 from sylver.campaign.proof import Proofs
 from sylver.position import Outcome, Position
@@ -99,8 +99,7 @@ class Campaign:
                 if node.certificate:
                     continue
                 if node.method in ("solve", "store"):
-                    if node.budget != float("inf"):
-                        items.append((node.budget * CERTIFY_WEIGHT, node))
+                    items.append((node.budget * CERTIFY_WEIGHT, node))
                     continue
                 kids = self.ledger.children(p)  # decided by its children: their certificates first
                 stack.extend(c for x, c in kids if node.status == "P" or x == node.winning)
@@ -238,11 +237,9 @@ class Campaign:
         if node.decided:  # an attempt at its certificate
             if result.certificate is not None:
                 self.certified(p, result.certificate)
-            else:
-                never = NO_CERTIFICATE in result.note
+            else:  # (a proof the builder could not find within the time may come with more)
                 self.ledger.certify_failed(p, budget=node.budget, started=started, seconds=result.seconds,
-                                           worker=result.worker, note=result.note,
-                                           next_budget=float("inf") if never else grown)
+                                           worker=result.worker, note=result.note, next_budget=grown)
             return
         if result.outcome is None:
             self.ledger.record_attempt(p, budget=node.budget, started=started, seconds=result.seconds,
@@ -261,7 +258,7 @@ class Campaign:
         self.ledger.decide(p, status=result.outcome, winning=result.winning, method="solve", states=result.states,
                            seconds=result.seconds, peak_bytes=result.peak_bytes, certificate="", note=result.note,
                            attempt={"budget": node.budget, "started": started, "worker": result.worker},
-                           next_budget=float("inf") if NO_CERTIFICATE in result.note else grown)
+                           next_budget=grown)
         self.report(f"decided {p.braces()}: {result.outcome}"
                     + (f", {result.winning} wins" if result.winning else "")
                     + f" ({result.seconds:.1f} s, {result.states:,} states)")
