@@ -136,12 +136,14 @@ class Ledger:
         on the same root is opened instead, one on another root refused (ValueError)."""
         d = Path(directory)
         if (d / FILE).exists():
-            ledger = cls.open(d)
+            ledger = cls.open(d, resume=False)
             if ledger.root != root:
+                other = ledger.root
                 ledger.close()
-                raise ValueError(f"{d} holds the campaign on {ledger.root.braces()}, not {root.braces()}: "
+                raise ValueError(f"{d} holds the campaign on {other.braces()}, not {root.braces()}: "
                                  "choose another directory")
-            return ledger
+            ledger.close()
+            return cls.open(d)
         if d.exists() and not d.is_dir():
             raise ValueError(f"{d} is not a directory")
         if d.exists() and any(p.name != "certificates" for p in d.iterdir()):

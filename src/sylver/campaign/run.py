@@ -104,8 +104,8 @@ class Campaign:
                 kids = self.ledger.children(p)  # decided by its children: their certificates first
                 stack.extend(c for x, c in kids if node.status == "P" or x == node.winning)
                 continue
-            if node.status == "open" and not (node.expanded and node.kind == tree.Kind.COMPOSITE):
-                items.append((node.budget, node))
+            if node.status == "open" and not (node.expanded and node.kind != tree.Kind.LONG):
+                items.append((node.budget, node))  # once expanded, only a long node's search can prove P
             stack.extend(c for _, c in self.ledger.children(p))
         items.sort(key=lambda item: (item[0], item[1].weight, item[1].depth, item[1].position.generators))
         return [n for _, n in items]
