@@ -61,6 +61,7 @@ def postgres_url(postgres_database: str) -> str:
 
     with psycopg.connect(postgres_database, autocommit=True) as conn:
         conn.execute("DROP TABLE IF EXISTS results")
+        conn.execute("DROP TABLE IF EXISTS certificates")
     return postgres_database
 
 
@@ -122,6 +123,21 @@ class TestStore:
         assert again.winning_moves == (14, 16, 17) and again.complete
         least = solve(Position("5,18"), store=store, first=True)
         assert least.from_store and least.winning_moves == (14,) and not least.complete
+
+    def test_certificates(self, location: str) -> None:
+        """A campaign's evidence: a certificate per position, kept compressed, replaced by a later
+        one, and the same JSON read back from another connection."""
+        from sylver.solver.certificate import check_any
+        from sylver.solver.prove import build_certificate
+
+        store = Store(location)
+        assert store.certificate(Position("5,18")) is None
+        cert = build_certificate(solve(Position("5,18")))
+        store.put_certificate(Position("5,18"), cert)
+        store.put_certificate(Position("5,18"), cert)
+        again = Store(location).certificate(Position("18,5"))
+        assert again == cert
+        check_any(again)
 
     def test_root_children_recorded(self, location: str) -> None:
         store = Store(location)
