@@ -16,12 +16,13 @@ def why(ledger: Ledger, node: Node) -> str:
     return "; ".join(f"{p.braces()} + {x}" for p, x in sorted(parents, key=lambda e: (len(e[0].generators), e[1])))
 
 
-def rows(ledger: Ledger, max_depth: int | None = None) -> list[dict[str, Any]]:
-    """One dict a node (``max_depth``: those at most that many moves from the root): the
-    :meth:`Node.to_dict` fields, with ``text`` (the position in braces) and ``why``."""
+def rows(ledger: Ledger, max_depth: int | None = None, theorems: bool = True) -> list[dict[str, Any]]:
+    """One dict a node (``max_depth``: those at most that many moves from the root; ``theorems``:
+    with the nodes N by a theorem): the :meth:`Node.to_dict` fields, with ``text`` (the position in
+    braces) and ``why``."""
     out = []
     for node in ledger.nodes():
-        if max_depth is not None and node.depth > max_depth:
+        if (max_depth is not None and node.depth > max_depth) or (not theorems and node.method == "theorem"):
             continue
         out.append({"text": node.position.braces(), "why": why(ledger, node), **node.to_dict()})
     return out
@@ -66,9 +67,16 @@ def markdown(ledger: Ledger, max_depth: int | None = None) -> str:
     """The ledger as a Markdown table, under its headline."""
     lines = [f"# Campaign on {ledger.root.braces()}", "", headline(ledger.summary()), "",
              "| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-    for row in rows(ledger, max_depth):
+    for row in rows(ledger, max_depth, theorems=False):
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells(row)) + " |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n\n" + theorem_line(ledger, max_depth) + "\n"
 
 
-__all__ = ["COLUMNS", "cells", "headline", "ledger_data", "markdown", "rows", "why"]
+def theorem_line(ledger: Ledger, max_depth: int | None = None) -> str:
+    """The nodes N by a theorem, counted (the tables leave them out; ``--json`` lists them)."""
+    n = len(rows(ledger, max_depth)) - len(rows(ledger, max_depth, theorems=False))
+    return (f"{n:,} more positions are N by a theorem (an ender with t > 1, or a prime g >= 5 that wins; "
+            "sec. 1): not listed (--json lists them)")
+
+
+__all__ = ["COLUMNS", "cells", "headline", "ledger_data", "markdown", "rows", "theorem_line", "why"]

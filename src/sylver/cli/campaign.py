@@ -144,7 +144,15 @@ def _work(ledger: Any, *, jobs: int | None, cluster: str | None, memory: str | N
 
 
 def _show(ledger: Any, depth: int | None, as_json: bool, as_markdown: bool) -> None:
-    from sylver.campaign.report import COLUMNS, cells, headline, ledger_data, markdown, rows
+    from sylver.campaign.report import (
+        COLUMNS,
+        cells,
+        headline,
+        ledger_data,
+        markdown,
+        rows,
+        theorem_line,
+    )
 
     if as_json:
         print_json(ledger_data(ledger, depth))
@@ -159,6 +167,7 @@ def _show(ledger: Any, depth: int | None, as_json: bool, as_markdown: bool) -> N
     table = Table(title=f"Campaign on {ledger.root.braces()}: {headline(ledger.summary())}")
     for col in COLUMNS:
         table.add_column(col, overflow="fold")
-    for row in rows(ledger, depth):
+    for row in rows(ledger, depth, theorems=False):
         table.add_row(*cells(row))
     console.print(table)
+    console.print(theorem_line(ledger, depth), highlight=False)
