@@ -237,3 +237,21 @@ class TestCommand:
         assert len(out.stderr.splitlines()) == 1
         root = Ledger.open(d).node(Position.parse("8"))
         assert root is not None and root.status == "open" and root.attempts == 0
+
+
+def test_a_contradicting_attempt_is_never_passed_over(tmp_path: Path) -> None:
+    """A later search that finds another outcome for a decided node (while building its
+    certificate) stops the campaign with the conflict: one of the two computations is wrong."""
+    from sylver.campaign.attempt import Attempt
+    from sylver.solver.store import StoreConflictError
+
+    store = Store(tmp_path / "s.sqlite")
+    ledger = Ledger.create(tmp_path / "c", Position.parse("8,14"), budget=1.0, store=str(store.path))
+    p = Position.parse("8,14")
+    ledger.decide(p, status="P", winning=None, method="solve", states=1, seconds=0.1, peak_bytes=0,
+                  certificate="", note="")
+    work = Campaign(ledger, store, Options(jobs=1, memory=1 << 30))
+    forged = Attempt(position="8,14", outcome="N", winning=3, states=1, seconds=0.1, peak_bytes=0, worker="w",
+                     note="")
+    with pytest.raises(StoreConflictError, match="the ledger holds P, a new search found N"):
+        work.absorb(ledger.node(p), forged, 0.0)

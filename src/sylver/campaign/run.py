@@ -22,16 +22,14 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sylver.campaign import tree
 from sylver.campaign.attempt import Attempt, Task, init_worker, run
 from sylver.campaign.ledger import Ledger, Node
 from sylver.campaign.proof import Proofs
 from sylver.position import Outcome, Position
-
-if TYPE_CHECKING:
-    from sylver.solver.store import Store
+from sylver.solver.store import Store, StoreConflictError
 
 FIRST_BUDGET = 2.0
 """Seconds of a node's first attempt."""
@@ -235,6 +233,9 @@ class Campaign:
         p = node.position
         grown = node.budget * self.options.growth
         if node.decided:  # an attempt at its certificate
+            if result.outcome is not None and result.outcome != node.status:
+                raise StoreConflictError(f"conflicting results for {p.braces()}: the ledger holds {node.status}, "
+                                         f"a new search found {result.outcome}")
             if result.certificate is not None:
                 self.certified(p, result.certificate)
             else:  # (a proof the builder could not find within the time may come with more)
@@ -309,15 +310,16 @@ class Campaign:
                     for fut in done:
                         node, started = running.pop(fut)
                         try:
-                            self.absorb(node, fut.result(), started)
-                            self.finished += 1
+                            result = fut.result()
                         except BrokenProcessPool:
                             broken = True
                             self.failed(node, started, "its worker process died")
-                        except Exception as exc:  # noqa: BLE001 - a worker lost (Dask: KilledWorker), not ours
-                            if isinstance(exc, ValueError) and "ledger" in str(exc):
-                                raise
+                            continue
+                        except Exception as exc:  # noqa: BLE001 - the task was lost (Dask: KilledWorker)
                             self.failed(node, started, f"{type(exc).__name__}: {exc}")
+                            continue
+                        self.absorb(node, result, started)  # (a contradiction raises: never passed over)
+                        self.finished += 1
                     if broken:  # a local pool with a dead worker cannot be used again: a new one
                         for node, started in running.values():
                             self.failed(node, started, "its pool broke")
