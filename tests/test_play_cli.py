@@ -73,6 +73,8 @@ FLOAT_OPTIONS = [
     (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--move-time"], "(0: none)"),
     (["check", "random", "--clock"], "(0: none)"),
     (["check", "random", "--move-time"], "(0: none)"),
+    (["campaign", "--time-limit"], "a positive number of seconds"),
+    (["campaign", "--first-budget"], "a positive number of seconds"),
 ]
 
 
@@ -113,6 +115,9 @@ INT_OPTIONS = [
     (["match", "random", "greedy", "-o", "unused", "--memory"], ("1",), "at least 64 MiB"),
     (["check", "random", "--cap"], ("-1",), "at least 1 (0: no cap)"),
     (["check", "random", "--memory"], ("0",), "at least 64 MiB"),
+    (["campaign", "--jobs"], ("0",), "at least 1"),
+    (["campaign", "--max-attempts"], ("0",), "at least 1"),
+    (["campaign", "--depth"], ("-1",), "at least 0"),
 ]
 
 
