@@ -133,10 +133,11 @@ class Campaign:
         if rec is None:
             return False
         cert = self.store.certificate(position)
-        if cert is None or cert.get("outcome") != rec.outcome.value:
+        proved = (cert or {}).get("winning_moves") or []  # what it proves (the record may hold more moves)
+        if cert is None or cert.get("outcome") != rec.outcome.value or (rec.outcome is Outcome.N and not proved):
             return False
         path = self.write_certificate(position, cert)
-        winning = min(rec.winning_moves) if rec.winning_moves else None
+        winning = min(proved) if proved else None
         self.ledger.decide(position, status=rec.outcome.value, winning=winning, method="store", states=rec.states,
                            seconds=rec.seconds, peak_bytes=0, certificate=path, note="from the results store")
         self.report(f"decided {position.braces()}: {rec.outcome.value}"
