@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from sylver.campaign import Campaign, Ledger, Options, tree
+from sylver.campaign.proof import Proofs
 from sylver.campaign.report import ledger_data, markdown
-from sylver.position import Position
+from sylver.position import Outcome, Position
 from sylver.solver.certificate import CertificateError, check_any, check_file
 from sylver.solver.store import Store
 
@@ -255,3 +256,23 @@ def test_a_contradicting_attempt_is_never_passed_over(tmp_path: Path) -> None:
                      note="")
     with pytest.raises(StoreConflictError, match="the ledger holds P, a new search found N"):
         work.absorb(ledger.node(p), forged, 0.0)
+
+
+def test_from_the_store_the_move_its_certificate_proves(tmp_path: Path) -> None:
+    """{6}: 4 and 9 both win (sec. 2); the store's record holds both, its certificate proves 9."""
+    from sylver.campaign.attempt import certificate
+    from sylver.solver import solve
+
+    store = Store(tmp_path / "s.sqlite")
+    six = Position.parse("6")
+    sol = solve(six.play(9))
+    assert sol.verdict == "P"
+    proofs = Proofs()
+    proofs.add(certificate(sol, 60.0, 1 << 30))
+    cert = proofs.certificate(six, outcome="N", winning=[9])
+    check_any(cert)
+    store.put_result(six, Outcome.N, [4, 9], False, 0)
+    store.put_certificate(six, cert)
+    ledger = Ledger.create(tmp_path / "c", six, budget=1.0, store=str(store.path))
+    summary = Campaign(ledger, store, Options(jobs=1, memory=1 << 30)).work()
+    assert summary["status"] == "N" and summary["winning"] == 9 and ledger.node(six).method == "store"
