@@ -276,3 +276,20 @@ def test_from_the_store_the_move_its_certificate_proves(tmp_path: Path) -> None:
     ledger = Ledger.create(tmp_path / "c", six, budget=1.0, store=str(store.path))
     summary = Campaign(ledger, store, Options(jobs=1, memory=1 << 30)).work()
     assert summary["status"] == "N" and summary["winning"] == 9 and ledger.node(six).method == "store"
+
+
+def test_an_attempt_past_its_hard_limit_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search that does not stop at its budget (a long step of a g > 1 solve) is ended at the
+    attempt's hard limit, and the node comes back with a larger budget."""
+    from sylver.campaign import attempt, run
+
+    monkeypatch.setattr(attempt, "hard_limit", lambda seconds: 0.3)  # the worker forks with it
+    monkeypatch.setattr(run, "hard_limit", lambda seconds: 0.3)
+    store = Store(tmp_path / "s.sqlite")
+    root = Position.parse("16,20,34")
+    ledger = Ledger.create(tmp_path / "c", root, budget=5.0, store=str(store.path))
+    Campaign(ledger, store, Options(jobs=1, memory=1 << 30, first_budget=5.0, max_attempts=1)).work()
+    tries = ledger.attempts(root)
+    assert tries and tries[0]["result"] == "failed" and "was stopped" in tries[0]["note"]
+    node = ledger.node(root)
+    assert node is not None and node.status == "open" and node.budget == 5.0 * 4

@@ -49,12 +49,42 @@ class Attempt:
     campaign tries again later with more)."""
 
 
+def hard_limit(seconds: float) -> float:
+    """When an attempt with a budget of ``seconds`` is stopped whatever it is doing: the solve has
+    the budget, the certificate as much again; the engine checks its deadline between steps, and a
+    step of a g > 1 solve can be long ({16,38,40}: 663 s on a budget of 32 s)."""
+    return 3 * seconds + 60
+
+
 def run(task: Task) -> Attempt:
-    """Attempt ``task`` (never raises for a valid position: a failure is an undecided attempt)."""
+    """Attempt ``task`` (never raises for a valid position: a failure is an undecided attempt).  In
+    a local worker process, the process ends at :func:`hard_limit` (SIGALRM, default action); the
+    campaign sees its pool broken and gives the node a larger budget."""
+    start = time.monotonic()
+    _alarm(hard_limit(task.seconds))
+    try:
+        return _attempt(task, start)
+    finally:
+        _alarm(0)
+
+
+def _alarm(seconds: float) -> None:
+    """End this process after ``seconds`` (0: no more), where a task runs in the main thread (a
+    local worker process; a Dask worker runs tasks in threads: nothing is set there)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        return
+    if seconds:
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+
+
+def _attempt(task: Task, start: float) -> Attempt:
     from sylver.errors import MemoryBudgetError, TooLargeError
     from sylver.solver import SolveTimeout, solve
 
-    start = time.monotonic()
     position = Position.parse(task.position)
     worker = f"{socket.gethostname()}:{os.getpid()}"
 
@@ -111,4 +141,4 @@ def init_worker() -> None:
         pass
 
 
-__all__ = ["Attempt", "Task", "certificate", "init_worker", "run"]
+__all__ = ["Attempt", "Task", "certificate", "hard_limit", "init_worker", "run"]

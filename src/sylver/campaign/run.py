@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sylver.campaign import tree
-from sylver.campaign.attempt import Attempt, Task, init_worker, run
+from sylver.campaign.attempt import Attempt, Task, hard_limit, init_worker, run
 from sylver.campaign.ledger import Ledger, Node
 from sylver.campaign.proof import Proofs
 from sylver.position import Outcome, Position
@@ -268,14 +268,22 @@ class Campaign:
             self.certified(p, result.certificate)
 
     def failed(self, node: Node, started: float, why: str) -> None:
-        """An attempt whose worker died: the node is open again, with the same budget."""
+        """An attempt whose worker died: the node is open again, with the same budget; or, when it
+        ran past its :func:`~sylver.campaign.attempt.hard_limit` (its worker ended itself), with a
+        larger one."""
+        self.finished += 1
+        seconds = time.time() - started
+        budget = node.budget
+        if seconds >= hard_limit(node.budget):
+            why = f"it ran past {hard_limit(node.budget):g} s on a budget of {node.budget:g} s and was stopped"
+            budget *= self.options.growth
         if node.decided:
-            self.ledger.certify_failed(node.position, budget=node.budget, started=started,
-                                       seconds=time.time() - started, worker="", note=why, next_budget=node.budget)
+            self.ledger.certify_failed(node.position, budget=node.budget, started=started, seconds=seconds,
+                                       worker="", note=why, next_budget=budget)
         else:
-            self.ledger.record_attempt(node.position, budget=node.budget, started=started,
-                                       seconds=time.time() - started, result="failed", states=0, peak_bytes=0,
-                                       worker="", note=why, next_budget=node.budget)
+            self.ledger.record_attempt(node.position, budget=node.budget, started=started, seconds=seconds,
+                                       result="failed", states=0, peak_bytes=0, worker="", note=why,
+                                       next_budget=budget)
         self.report(f"attempt at {node.position.braces()} failed: {why}; it will be tried again")
 
     def work(self) -> dict[str, Any]:
