@@ -171,7 +171,8 @@ class Ledger:
         campaign may be running in another process)."""
         d = Path(directory)
         if not (d / FILE).is_file():
-            raise ValueError(f"{d} holds no campaign (no {FILE}): start one with a root position")
+            raise ValueError(f"no campaign in {d}/ (no {FILE}): give a root position to start one, "
+                             f"e.g. `sylver campaign 16 38 --dir {d}`")
         try:
             conn = _connect(d / FILE)
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
