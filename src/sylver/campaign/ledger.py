@@ -165,16 +165,21 @@ class Ledger:
         return ledger
 
     @classmethod
-    def open(cls, directory: str | Path, *, resume: bool = True) -> Ledger:
+    def open(cls, directory: str | Path, *, resume: bool = True, read_only: bool = False) -> Ledger:
         """The campaign in ``directory`` (ValueError when there is none); to ``resume`` it, the
         attempts that were running when it stopped are marked open again (not when only reading: the
-        campaign may be running in another process)."""
+        campaign may be running in another process).  ``read_only``: the file is opened so (a viewer
+        such as the web page: no write, no lock held)."""
         d = Path(directory)
         if not (d / FILE).is_file():
             raise ValueError(f"no campaign in {d}/ (no {FILE}): give a root position to start one, "
                              f"e.g. `sylver campaign 16 38 --dir {d}`")
         try:
-            conn = _connect(d / FILE)
+            if read_only:
+                conn = sqlite3.connect(f"{(d / FILE).resolve().as_uri()}?mode=ro", uri=True, timeout=10,
+                                       check_same_thread=False)
+            else:
+                conn = _connect(d / FILE)
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.Error as exc:
             raise ValueError(f"{d / FILE} is not a campaign ledger: {exc}") from None
@@ -182,7 +187,7 @@ class Ledger:
             conn.close()
             raise ValueError(f"{d / FILE} is not a sylver campaign ledger (version {VERSION})")
         ledger = cls(d, conn)
-        if resume:
+        if resume and not read_only:
             with ledger.transaction() as db:
                 db.execute("UPDATE nodes SET status = 'open' WHERE status = 'working'")
         return ledger

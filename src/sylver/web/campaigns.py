@@ -3,9 +3,9 @@
 A campaign's directory holds ``ledger.sqlite`` (SQLite in WAL mode, written by the campaign while it
 runs, possibly in another process) and ``certificates/*.json``.  The viewer never writes there: each
 call opens the ledger read-only (``mode=ro``: no write, no lock held between calls; the running
-campaign's writes are seen at the next call), reads it with :mod:`sylver.campaign.report`, and closes
-it.  :meth:`sylver.campaign.Ledger.open` is not used: it marks the running attempts open again,
-which is right for a campaign resuming and wrong for a reader.
+campaign's writes are seen at the next call: :meth:`sylver.campaign.Ledger.open` with
+``read_only``, which does not mark the running attempts open as a resuming campaign does), reads it
+with :mod:`sylver.campaign.report`, and closes it.
 
 The functions below run in a worker process of the web app (they parse every node's position).
 """
@@ -39,29 +39,21 @@ def check(directory: Path) -> dict[str, Any]:
 @contextmanager
 def reading(directory: Path) -> Iterator[Ledger]:
     """The campaign's ledger, open read-only for the duration of the ``with`` block."""
-    from sylver.campaign.ledger import FILE, FORMAT, VERSION, Ledger
+    from sylver.campaign.ledger import FILE, Ledger
 
     d = Path(directory)
-    path = d / FILE
-    if not path.is_file():
+    if not (d / FILE).is_file():
         raise CampaignError(f"{d}: no campaign here (no {FILE}); give the --dir of `sylver campaign`")
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=10)
-    except sqlite3.Error as exc:
-        raise CampaignError(f"{path}: cannot open the campaign ledger: {exc}") from None
+        ledger = Ledger.open(d, read_only=True)
+    except ValueError as exc:
+        raise CampaignError(str(exc)) from None
     try:
-        try:
-            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        except sqlite3.Error as exc:
-            raise CampaignError(f"{path} is not a campaign ledger: {exc}") from None
-        if meta.get("format") != FORMAT or meta.get("version") != str(VERSION):
-            raise CampaignError(f"{path} is not a sylver campaign ledger (version {VERSION})")
-        try:
-            yield Ledger(d, conn)
-        except sqlite3.Error as exc:
-            raise CampaignError(f"{path}: cannot read the campaign ledger: {exc}") from None
+        yield ledger
+    except sqlite3.Error as exc:
+        raise CampaignError(f"{d / FILE}: cannot read the campaign ledger: {exc}") from None
     finally:
-        conn.close()
+        ledger.close()
 
 
 def listing(directories: list[Path]) -> list[dict[str, Any]]:
@@ -111,16 +103,10 @@ def data(directory: Path, depth: int | None) -> dict[str, Any]:
 
 def redact(store: str) -> str:
     """A results store's location without its password (a postgresql:// URL may hold one)."""
-    from urllib.parse import urlsplit, urlunsplit
+    from sylver.solver.store import is_url
+    from sylver.solver.store import redact as redact_url
 
-    try:
-        url = urlsplit(store)
-        if url.password is None:
-            return store
-    except ValueError:
-        return store
-    netloc = url.netloc.rsplit("@", 1)[1]
-    return urlunsplit(url._replace(netloc=f"{url.username}:***@{netloc}"))
+    return redact_url(store) if is_url(store) else store
 
 
 def certificate(directory: Path, numbers: tuple[int, ...]) -> tuple[str, str]:
