@@ -233,10 +233,6 @@ class Ledger:
                                  (str(position),)).fetchall()
         return [(m, Position.parse(c)) for m, c in rows]
 
-    def edges(self) -> list[tuple[Position, int, Position]]:
-        rows = self.conn.execute("SELECT parent, move, child FROM edges").fetchall()
-        return [(Position.parse(p), m, Position.parse(c)) for p, m, c in rows]
-
     def parents(self, position: Position) -> list[tuple[Position, int]]:
         """(parent, move) of each edge into ``position``."""
         rows = self.conn.execute("SELECT parent, move FROM edges WHERE child = ?", (str(position),)).fetchall()
