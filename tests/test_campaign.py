@@ -209,6 +209,7 @@ class TestCommand:
         (["4", "5"], "has gcd 1"),
         (["4,x"], "4,x"),
         (["0"], "0"),
+        (["6", "50000"], "the g > 1 engine handles t(S ÷ g) <= 5,461"),
     ])
     def test_bad_roots(self, tmp_path: Path, args: list[str], message: str) -> None:
         out = self.run("campaign", *args, "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "s.sqlite"))

@@ -103,8 +103,8 @@ def _attempt(task: Task, start: float) -> Attempt:
         return undecided(str(exc))
     if sol.outcome is None:
         return undecided(f"{sol.verdict}: {sol.reason}", sol.states, sol.peak_bytes)
-    left = max(task.seconds - (time.monotonic() - start), task.seconds, 1.0)  # a found answer is worth
-    cert, note = None, f"solve ({sol.method})"  # its certificate: as much time again as the solve had
+    left = max(task.seconds, 1.0)  # a found answer is worth its certificate: as much time as the solve had
+    cert, note = None, f"solve ({sol.method})"
     try:
         cert = certificate(sol, left, task.memory)
     except TimeoutError:

@@ -61,15 +61,9 @@ def _root(args: list[str]) -> Any:
     if pos.gcd == 1:
         fail(f"{pos.braces()} has gcd 1: its moves are finitely many and one `sylver solve "
              f"{' '.join(map(str, pos.generators))}` decides it; a campaign is for positions with g > 1")
-    from sylver.solver.gcd import MAX_T_H
+    from sylver.solver.gcd import check_range
 
-    h = [x // pos.gcd for x in pos.generators]
-    if len(h) > 1:
-        from sylver.position import Position
-
-        t = Position(h).frobenius_number
-        if t > MAX_T_H:
-            fail(f"{pos.braces()}: t(S ÷ {pos.gcd}) = {t:,} is beyond the engine's {MAX_T_H:,}")
+    check_range(pos, pos.gcd)  # beyond the g > 1 engine's range: TooLargeError, one line and exit 2
     return pos
 
 

@@ -1119,7 +1119,7 @@ def _prime_theorem(p: int, h: Position, full: bool) -> Verdict | None:
                        reason="every move z gives the coprime pair {3,z}, which is N unless z = 2 "
                        "(Hutchings's theorem, sec. 1)")
     t_h = h.frobenius_number
-    if t_h > MAX_T_H:  # p >= 5 (else _check_range refused it): the theorem alone
+    if t_h > MAX_T_H:  # p >= 5 (else check_range refused it): the theorem alone
         return Verdict(outcome=Outcome.N, winning=[p], complete=False, method="theorem",
                        reason=f"{p} wins: it leaves {{{p}}}, which is P by Hutchings's p-theorem (sec. 1, "
                        f"sec. 2); the other moves are not searched (t(S ÷ {p}) = {t_h:,} is beyond the "
@@ -1310,7 +1310,7 @@ def solve_any(
     ctx.root = position
     g = position.gcd
     if not position.is_empty:
-        _check_range(position, g)
+        check_range(position, g)
     try:
         if position.is_empty:
             v = solve_empty(ctx)
@@ -1359,7 +1359,7 @@ def solve_any(
     return sol
 
 
-def _check_range(position: Position, g: int) -> None:
+def check_range(position: Position, g: int) -> None:
     """TooLargeError when t(S ÷ g) is beyond ``MAX_T_H`` and no theorem answers (g without a prime
     factor ≥ 5), before any work: the engine would solve gcd-1 positions beyond the solver's range."""
     from sylver.theory import prime_factor_at_least_5
@@ -1420,4 +1420,4 @@ def _partial(position: Position, ctx: Context, start: float) -> Solution:
     )
 
 
-__all__ = ["OddTail", "PROBABLY_P", "UNKNOWN", "Verdict", "answer_within", "solve_any"]
+__all__ = ["OddTail", "PROBABLY_P", "UNKNOWN", "Verdict", "answer_within", "check_range", "solve_any"]
