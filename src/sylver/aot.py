@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -48,6 +48,21 @@ _lock = threading.Lock()
 _patch_lock = threading.Lock()
 _loaded: dict[str, tuple[dict[str, Export], str]] = {}
 """Per kernel module: its exports (empty when none is usable) and where they come from, or why not."""
+
+
+@runtime_checkable
+class Declared(Protocol):
+    """What :func:`build` compiles: a kernel with its ahead-of-time argument types (``aot``, numba's
+    signature syntax; None: not compiled ahead), as :class:`sylver.jit.Kernel` is.  A protocol, so
+    that this module needs nothing of :mod:`sylver.jit`, which loads kernels through it."""
+
+    __name__: str
+    py_func: Callable[..., Any]
+    options: dict[str, Any]
+    aot: str | None
+
+    def compiled(self) -> Any:
+        """The kernel's numba dispatcher."""
 
 
 class AotUnavailable(Exception):
@@ -282,11 +297,9 @@ def build(module_name: str) -> Path:
     """Compile the ``aot=`` kernels of ``module_name`` ahead of time (nothing when the current module
     is built already); returns its directory.  Compiles (or loads from numba's cache) each kernel's
     JIT form first, whose return type it takes.  Raises :class:`AotUnavailable` when it cannot."""
-    from sylver import jit
-
     module = importlib.import_module(module_name)
     kernels = [v for v in vars(module).values()
-               if isinstance(v, jit.Kernel) and v.aot is not None and v.__module__ == module_name]
+               if isinstance(v, Declared) and v.aot is not None and v.__module__ == module_name]
     if not kernels:
         raise ValueError(f"{module_name} has no kernel declared with aot=")
     k = key(module)
