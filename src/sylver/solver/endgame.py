@@ -74,7 +74,7 @@ class EndgameTable:
     @classmethod
     def from_words(cls, genus: int, words: np.ndarray, **info: object) -> EndgameTable:
         slots, fwords = geometry(words.shape[0])
-        from sylver.solver.engine import table_zeros
+        from sylver.solver.tables import table_zeros
 
         table = table_zeros(slots, np.uint64)
         filt = table_zeros(fwords, np.uint64)

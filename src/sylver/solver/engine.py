@@ -13,9 +13,7 @@ This module is the kernel's boundary: a :class:`~sylver.position.Position` becom
 from __future__ import annotations
 
 import math
-import mmap
 import re
-import sys
 import threading
 import time
 import weakref
@@ -30,6 +28,7 @@ from sylver.machine import UNITS as _UNITS
 from sylver.machine import available_memory, format_memory
 from sylver.position import Outcome, Position
 from sylver.solver import kernels as k
+from sylver.solver.tables import table_zeros
 
 MIN_TABLE = 1 << 12
 """Smallest table (8-byte keys): ``2**kernels.P_BASE`` buckets; the memory budget is at least
@@ -92,35 +91,6 @@ SPARE_MEMORY = 256 << 20
 """A table does not grow into the last this many bytes of the machine's available memory
 (``available_memory``): it stops there (``Engine.short_of_memory``), and the solve says so in its
 progress reports, instead of the process being killed for want of memory."""
-
-HUGE_PAGE = 1 << 21
-"""Tables of at least this many bytes are mapped on 2 MiB pages where the kernel allows it
-(transparent huge pages, ``madvise``): a probe at a random slot then rarely misses the TLB."""
-
-
-MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000 if sys.platform.startswith("linux") else 0)
-"""Reserve address space without committing memory (Python < 3.13 does not name the flag)."""
-
-
-def table_zeros(n: int, dtype: type) -> np.ndarray:
-    """A zeroed array of n items for a transposition table, on huge pages when large enough.  The
-    memory is the operating system's zero pages until written: a table reserved at its cap costs
-    only the pages its used part touched (``Engine``)."""
-    nbytes = n * np.dtype(dtype).itemsize
-    advice = getattr(mmap, "MADV_HUGEPAGE", None)
-    if nbytes < HUGE_PAGE or advice is None:
-        return np.zeros(n, dtype=dtype)
-    # private: the transparent huge pages of shared anonymous memory (shmem) are off on most
-    # systems (``shmem_enabled`` = never), so a shared mapping would stay on 4 KiB pages
-    flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_NORESERVE
-    area = mmap.mmap(-1, nbytes + HUGE_PAGE, flags=flags)  # zeroed
-    try:
-        area.madvise(advice)
-    except OSError:  # pragma: no cover - kernels without THP
-        pass
-    raw = np.frombuffer(area, dtype=np.uint8)
-    start = -raw.ctypes.data % HUGE_PAGE  # a 2 MiB boundary, so whole huge pages cover the table
-    return raw[start : start + nbytes].view(dtype)
 
 
 def parse_memory(memory: str | int) -> int:
