@@ -74,6 +74,9 @@ FLOAT_OPTIONS = [
     (["check", "random", "--clock"], "(0: none)"),
     (["check", "random", "--move-time"], "(0: none)"),
     (["campaign", "--time-limit"], "a positive number of seconds"),
+    (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--gcd-seconds"], "(0: none)"),
+    (["match", "random", "greedy", "--gcd-seconds"], "(0: none)"),
+    (["blunders", "unused", "--gcd-seconds"], "(0: none)"),
     (["campaign", "--first-budget"], "a positive number of seconds"),
 ]
 
@@ -116,6 +119,10 @@ INT_OPTIONS = [
     (["check", "random", "--cap"], ("-1",), "at least 1 (0: no cap)"),
     (["check", "random", "--memory"], ("0",), "at least 64 MiB"),
     (["campaign", "--jobs"], ("0",), "at least 1"),
+    (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--max-t"], ("0",), "at least 1"),
+    (["match", "random", "greedy", "-o", "unused", "--max-t"], ("0",), "at least 1"),
+    (["blunders", "unused", "--jobs"], ("0",), "at least 1"),
+    (["blunders", "unused", "--max-t"], ("0",), "at least 1"),
     (["campaign", "--max-attempts"], ("0",), "at least 1"),
     (["campaign", "--depth"], ("-1",), "at least 0"),
 ]

@@ -16,6 +16,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from sylver.arena.analysis import FIRST_BLUNDERS_SHOWN, Analysis, BlunderStats
 from sylver.arena.games import GameSpec, PlayedGame, VoidGame
 from sylver.arena.ratings import BotStats
 from sylver.arena.rules import CLASSIC, Rules
@@ -130,8 +131,13 @@ def _fmt_time(x: float) -> str:
     return f"{x * 1e6:.0f} µs"
 
 
-def standings_table(table: list[BotStats], rules: Rules, title: str = "Standings") -> Table:
-    """The printed standings (the nextMove competition's columns for its presets)."""
+BLUNDER_COLUMN = "blunders / decided N-moves [95 %]"
+
+
+def standings_table(table: list[BotStats], rules: Rules, title: str = "Standings",
+                    blunders: dict[str, BlunderStats] | None = None) -> Table:
+    """The printed standings (the nextMove competition's columns for its presets), with each bot's
+    blunder rate when the games were analysed."""
     t = Table(title=title)
     if rules.preset in CLASSIC:
         cols = ["#", "bot", "match score", "wins", "W−L", "wins above 50%", "moves", "total time", "avg/move",
@@ -139,17 +145,47 @@ def standings_table(table: list[BotStats], rules: Rules, title: str = "Standings
     else:
         cols = ["#", "bot", "points", "W–L", "1st/2nd wins", "crash", "timeout", "illegal", "avg/move", "max/move",
                 "Elo ± 95%"]
+    if blunders is not None:
+        cols.append(BLUNDER_COLUMN)
     for c in cols:
         t.add_column(c, justify="left" if c == "bot" else "right")
     for s in table:
         name = s.name + (" (DQ)" if s.disqualified else "")
         elo = f"{s.elo:+.0f} ± {s.elo_margin:.0f}"
         if rules.preset in CLASSIC:
-            t.add_row(str(s.rank), name, f"{s.match_score:g}", str(s.wins), f"{s.wins - s.losses:+d}",
-                      f"{s.wins_above_half:+g}", str(s.moves), _fmt_time(s.total_time), _fmt_time(s.avg_time),
-                      str(s.crashes), str(s.timeouts), str(s.illegal), elo)
+            row = [str(s.rank), name, f"{s.match_score:g}", str(s.wins), f"{s.wins - s.losses:+d}",
+                   f"{s.wins_above_half:+g}", str(s.moves), _fmt_time(s.total_time), _fmt_time(s.avg_time),
+                   str(s.crashes), str(s.timeouts), str(s.illegal), elo]
         else:
-            t.add_row(str(s.rank), name, f"{s.points:g}", f"{s.wins}–{s.losses}", f"{s.wins_first}/{s.wins_second}",
-                      str(s.crashes), str(s.timeouts), str(s.illegal), _fmt_time(s.avg_time), _fmt_time(s.max_time),
-                      elo)
+            row = [str(s.rank), name, f"{s.points:g}", f"{s.wins}–{s.losses}", f"{s.wins_first}/{s.wins_second}",
+                   str(s.crashes), str(s.timeouts), str(s.illegal), _fmt_time(s.avg_time), _fmt_time(s.max_time),
+                   elo]
+        if blunders is not None:
+            row.append(blunders[s.name].rate_text() if s.name in blunders else "")
+        t.add_row(*row)
     return t
+
+
+def blunder_table(analysis: Analysis, title: str = "Blunder analysis") -> Table:
+    """Per bot: its moves analysed by verdict and its blunder rate."""
+    t = Table(title=title)
+    for c in ("bot", "moves", "winning", "blunders", "forced", "undecided", BLUNDER_COLUMN):
+        t.add_column(c, justify="left" if c == "bot" else "right")
+    for s in analysis.stats.values():
+        t.add_row(s.name, str(s.moves), str(s.winning), str(s.blunders), str(s.forced), str(s.undecided),
+                  s.rate_text())
+    return t
+
+
+def first_blunder_lines(analysis: Analysis, limit: int = FIRST_BLUNDERS_SHOWN) -> list[str]:
+    """``Game 3: sage's first blunder, move 5 in {4,9}: 7 (1.20 s), best was 19``; at most ``limit``."""
+    doc = analysis.to_json()
+    lines = []
+    for b in doc["first_blunders"][:limit]:
+        where = "{" + ",".join(map(str, b["position"])) + "}"
+        lines.append(f"Game {b['game']}: {b['bot']}'s first blunder, move {b['ply'] + 1} in {where}: "
+                     f"{b['move']} ({_fmt_time(b['time'])}), best was {b['best']}")
+    more = len(doc["first_blunders"]) - limit
+    if more > 0:
+        lines.append(f"… and {more} more (analysis.json, blunders.csv)")
+    return lines

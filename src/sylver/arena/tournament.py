@@ -32,6 +32,7 @@ from typing import Any
 
 from sylver.arena.cgroups import sweep_stale
 from sylver.arena.games import GameLine, GameSpec, PlayedGame, VoidGame, game_from_json
+from sylver.arena.openings import Suite
 from sylver.arena.ratings import BotStats, standings
 from sylver.arena.rules import Rules
 from sylver.arena.sandbox import DEFAULT_MEMORY_MB, BotProcess, check_sandbox
@@ -63,19 +64,24 @@ class Config:
     """Only these pairs play (``match``); None: round robin."""
     unsafe_no_sandbox: bool = False
     """Run untrusted bots without the sandbox (a run-time choice: not part of the plan)."""
+    openings: Suite | None = None
+    """Each round plays every start of this suite twice per pair, the seats swapped (``--openings``);
+    None: one start per game from the rules."""
 
     def to_json(self) -> dict:
         return {
             "bots": [s.to_json() for s in self.specs], "rules": self.rules.to_json(), "rounds": self.rounds,
             "seed": self.seed, "disqualify_on_timeout": self.disqualify_on_timeout,
             "memory_mb": self.memory_mb, "pairs": [list(p) for p in self.pairs] if self.pairs else None,
+            "openings": self.openings.to_json() if self.openings else None,
         }
 
     @classmethod
     def from_json(cls, d: dict) -> Config:
         return cls([BotSpec.from_json(s) for s in d["bots"]], Rules.from_json(d["rules"]), rounds=d["rounds"],
                    seed=d["seed"], disqualify_on_timeout=d["disqualify_on_timeout"], memory_mb=d["memory_mb"],
-                   pairs=[tuple(p) for p in d["pairs"]] if d.get("pairs") else None)
+                   pairs=[tuple(p) for p in d["pairs"]] if d.get("pairs") else None,
+                   openings=Suite.from_json(d["openings"]) if d.get("openings") else None)
 
     def identity(self) -> dict:
         """What must match for a resume (specs by their text and name, not resolved paths)."""
@@ -91,26 +97,29 @@ class Config:
 
 
 def make_games(config: Config, phase: int, active: list[int]) -> list[GameSpec]:
-    """Every game of one phase: each round, every pair twice (each bot first once)."""
+    """Every game of one phase: each round, every pair twice (each bot first once) from each start of
+    the opening suite, or from one start of the rules."""
     import random
 
     pairs = config.pairs or [(i, j) for i in range(len(config.specs)) for j in range(i + 1, len(config.specs))]
     pairs = [(i, j) for i, j in pairs if i in active and j in active]
+    openings: list[tuple[int, ...] | None] = list(config.openings.starts) if config.openings else [None]
     games = []
     gid = 0
     for rnd in range(1, config.rounds + 1):
-        for i, j in pairs:
+        for (i, j), opening in ((pair, o) for pair in pairs for o in openings):
             for first, second in ((i, j), (j, i)):
                 gid += 1
                 seed = game_seed(config.seed, phase, gid)
-                start = config.rules.draw_start(random.Random(seed))
+                start = config.rules.draw_start(random.Random(seed)) if opening is None else opening
                 games.append(GameSpec(id=gid, phase=phase, round=rnd, seats=(first, second),
                                       players=(config.specs[first].name, config.specs[second].name),
                                       seed=seed, start=tuple(start)))
     return games
 
 
-def _fsync_write(path: Path, text: str) -> None:
+def fsync_write(path: Path, text: str) -> None:
+    """Replace ``path`` by ``text`` atomically, durable once this returns."""
     tmp = path.with_suffix(path.suffix + ".tmp")
     with open(tmp, "w") as f:
         f.write(text)
@@ -155,7 +164,7 @@ class ResultsDir:
 
     def save_plan(self, plan: dict) -> None:
         if self.path is not None:
-            _fsync_write(self.path / "plan.json", json.dumps(plan, indent=1) + "\n")
+            fsync_write(self.path / "plan.json", json.dumps(plan, indent=1) + "\n")
 
     def _load_games(self) -> None:
         assert self.path is not None
@@ -199,19 +208,27 @@ class ResultsDir:
             return
         doc = {"rules": config.rules.to_json(), "rounds": config.rounds, "seed": config.seed, **extra,
                "standings": [s.to_json() for s in table]}
-        _fsync_write(self.path / "standings.json", json.dumps(doc, indent=1) + "\n")
-        cols = ["rank", "name", "points", "games", "wins", "losses", "wins_first", "wins_second", "crashes",
-                "timeouts", "illegal", "named_one", "learn_errors", "moves", "avg_time", "max_time",
-                "total_time", "elo", "elo_margin", "match_score", "wins_minus_losses", "wins_above_half",
-                "disqualified"]
-        tmp = self.path / "standings.csv.tmp"
-        with open(tmp, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(cols)
-            for s in table:
-                d = s.to_json()
-                w.writerow([round(d[c], 6) if isinstance(d[c], float) else d[c] for c in cols])
-        os.replace(tmp, self.path / "standings.csv")
+        fsync_write(self.path / "standings.json", json.dumps(doc, indent=1) + "\n")
+        write_csv(self.path / "standings.csv", STANDINGS_COLUMNS, [s.to_json() for s in table])
+
+
+STANDINGS_COLUMNS = ["rank", "name", "points", "games", "wins", "losses", "wins_first", "wins_second", "crashes",
+                     "timeouts", "illegal", "named_one", "learn_errors", "moves", "avg_time", "max_time",
+                     "total_time", "elo", "elo_margin", "match_score", "wins_minus_losses", "wins_above_half",
+                     "disqualified"]
+"""The columns of standings.csv (the blunder analysis adds its own)."""
+
+
+def write_csv(path: Path, cols: list[str], rows: list[dict]) -> None:
+    """``rows`` as a CSV file with the columns ``cols`` (floats to 6 decimals), replaced atomically."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with open(tmp, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(cols)
+        for d in rows:
+            values = [d.get(c) for c in cols]
+            w.writerow([round(v, 6) if isinstance(v, float) else v for v in values])
+    os.replace(tmp, path)
 
 
 class Events:

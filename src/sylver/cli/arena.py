@@ -37,16 +37,26 @@ def _rules(rules: str, start: str | None, cap: int | None, clock: float | None, 
     except ValueError as exc:
         fail(str(exc))
     if start_t:
-        from sylver.arena.board import small_generators
-        from sylver.errors import TooLargeError
-        from sylver.semigroup import Semigroup
+        from sylver.arena.openings import start_problem
 
-        try:
-            Semigroup(start_t)
-        except TooLargeError as exc:
-            if small_generators(list(start_t)) is None:
-                fail(f"--start: the referee cannot judge moves from this start ({exc})")
+        problem = start_problem(start_t)
+        if problem is not None:
+            fail(f"--start: {problem}")
     return r
+
+
+def _openings(text: str | None, start: str | None, seed: int):  # noqa: ANN202
+    """The ``--openings`` suite (None without the option); a bad file or name fails in one line."""
+    if text is None:
+        return None
+    if start is not None:
+        fail("--start and --openings exclude each other (put the start in the suite)")
+    from sylver.arena.openings import load_suite
+
+    try:
+        return load_suite(text, seed)
+    except ValueError as exc:
+        fail(str(exc))
 
 
 def _specs(texts: list[str]):  # noqa: ANN202
@@ -58,7 +68,8 @@ def _specs(texts: list[str]):  # noqa: ANN202
         fail(str(exc))
 
 
-def _run(config, out, concurrency, cluster, quiet, as_json, match_names=None, every=0):  # noqa: ANN001,ANN202
+def _run(config, out, concurrency, cluster, quiet, as_json, match_names=None, every=0,  # noqa: ANN001,ANN202
+         analyse=None):
     from sylver.arena.report import ConsoleEvents, standings_table
     from sylver.arena.tournament import run_tournament
     from sylver.errors import BotError
@@ -68,7 +79,9 @@ def _run(config, out, concurrency, cluster, quiet, as_json, match_names=None, ev
     if match_names:
         events.names = match_names
     if not as_json:
-        console.print(f"Rules: {config.rules.describe()}; bots: {', '.join(config.names)}", highlight=False)
+        opening = f"; {config.openings.describe()}" if config.openings else ""
+        console.print(f"Rules: {config.rules.describe()}{opening}; bots: {', '.join(config.names)}",
+                      highlight=False)
     try:
         with events:
             outcome = run_tournament(config, out, concurrency=concurrency, cluster=cluster, events=events)
@@ -76,22 +89,74 @@ def _run(config, out, concurrency, cluster, quiet, as_json, match_names=None, ev
         fail(str(exc))
     except KeyboardInterrupt:
         fail("interrupted; rerun the same command to resume" if out else "interrupted", 130)
+    analysis = None
+    if analyse is not None:
+        analysis = _analyse(out, outcome.records, config.names, analyse, concurrency, quiet or as_json)
     if as_json:
-        print_json({"standings": [s.to_json() for s in outcome.table], "games": len(outcome.records),
-                    "disqualified": outcome.disqualified, "voids": outcome.voids, "out": str(out) if out else None})
+        standings = [s.to_json() for s in outcome.table]
+        if analysis is not None:
+            for row in standings:
+                row.update(analysis.stats[row["name"]].columns())
+        print_json({"standings": standings, "games": len(outcome.records),
+                    "disqualified": outcome.disqualified, "voids": outcome.voids, "out": str(out) if out else None,
+                    **({"analysis": analysis.to_json()} if analysis is not None else {})})
     else:
         from rich.console import Console
 
         table = standings_table(outcome.table, config.rules,
-                                f"Standings after {len(outcome.records)} games ({outcome.seconds:.1f} s)")
+                                f"Standings after {len(outcome.records)} games ({outcome.seconds:.1f} s)",
+                                blunders=analysis.stats if analysis is not None else None)
         (console if console.is_terminal else Console(width=200)).print(table)
+        if analysis is not None:
+            _print_blunders(analysis)
         if outcome.voids:
             console.print(f"[bold red]{outcome.voids} game(s) voided by referee errors (see games.jsonl)")
         if out:
-            console.print(f"Results in {out}/ (plan.json, games.jsonl, standings.json, standings.csv)",
+            also = ", analysis.jsonl, analysis.json, blunders.csv" if analysis is not None else ""
+            console.print(f"Results in {out}/ (plan.json, games.jsonl, standings.json, standings.csv{also})",
                           highlight=False)
     if outcome.voids:
         raise typer.Exit(1)
+
+
+def _settings(max_t: int, gcd_seconds: float):  # noqa: ANN202
+    from sylver.arena.analysis import Settings
+
+    return Settings(max_t=max_t, gcd_seconds=gcd_seconds)
+
+
+def _analyse(out, records, names, settings, jobs, quiet):  # noqa: ANN001,ANN202
+    """The blunder analysis of ``records`` (resumed from ``out``/analysis.jsonl), with progress lines."""
+    from sylver.arena.analysis import Verdict, analyse_results
+    from sylver.executors import default_jobs
+
+    def progress(ga, done: int, total: int) -> None:  # noqa: ANN001
+        if not quiet:
+            counts = {v: sum(n.verdict is v for n in ga.notes) for v in Verdict}
+            console.print(f"Analysed game {ga.game} ({done} of {total}, {ga.seconds:.1f} s): "
+                          + ", ".join(f"{counts[v]} {v.value}" for v in Verdict), highlight=False)
+
+    try:
+        return analyse_results(Path(out) if out else None, records, names, settings, jobs=jobs or default_jobs(),
+                               progress=progress)
+    except ValueError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        fail("interrupted; rerun the same command to resume the analysis" if out else "interrupted", 130)
+
+
+def _print_blunders(analysis) -> None:  # noqa: ANN001
+    from sylver.arena.report import first_blunder_lines
+
+    for line in first_blunder_lines(analysis):
+        console.print(line, highlight=False, markup=False)
+
+
+MAX_T_HELP = "Blunder analysis: solve gcd-1 positions whose Frobenius number t is at most this."
+GCD_SECONDS_HELP = "Blunder analysis: seconds the g > 1 engine gets per position (0: g > 1 not analysed)."
+OPENINGS_HELP = ("Opening suite: a file (one start position a line) or a bundled suite: empty, one-number, "
+                 "paper, opening16, koth[:N]; each start is played twice a round, the seats swapped.")
+ANALYSE_HELP = "After the games, judge every move the engine can decide (blunder analysis; resumable)."
 
 
 @app.command()
@@ -126,6 +191,10 @@ def tournament(
     unsafe_no_sandbox: bool = typer.Option(False, "--unsafe-no-sandbox", help=UNSAFE_HELP),
     report_every: int = typer.Option(0, "--report-every", help="Print standings every N games (0: ~10 times).",
                                      callback=integer(1, zero="~10 times")),
+    openings: str = typer.Option(None, "--openings", help=OPENINGS_HELP),
+    analyse: bool = typer.Option(False, "--analyse", help=ANALYSE_HELP),
+    max_t: int = typer.Option(400, "--max-t", help=MAX_T_HELP, callback=integer(1)),
+    gcd_seconds: float = typer.Option(10.0, "--gcd-seconds", help=GCD_SECONDS_HELP, callback=seconds(zero="none")),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No per-game lines."),
     as_json: bool = typer.Option(False, "--json", help="Print the standings as JSON."),
 ) -> None:
@@ -135,13 +204,15 @@ def tournament(
     specs = _specs(bot)
     if len(specs) < 2:
         fail("a tournament needs at least two --bot")
+    suite = _openings(openings, start, seed)
     r = _rules(rules, start, cap, clock, move_time, no_prime_first, gap_list_limit, penalties, time_arg)
     config = Config(
         specs, r, rounds=rounds, seed=seed, disqualify_on_timeout=disqualify_on_timeout, memory_mb=memory,
-        unsafe_no_sandbox=unsafe_no_sandbox,
+        unsafe_no_sandbox=unsafe_no_sandbox, openings=suite,
     )
-    total = rounds * len(specs) * (len(specs) - 1)
-    _run(config, out, concurrency, cluster, quiet, as_json, every=report_every or max(1, total // 10))
+    total = rounds * len(specs) * (len(specs) - 1) * (len(suite.starts) if suite else 1)
+    _run(config, out, concurrency, cluster, quiet, as_json, every=report_every or max(1, total // 10),
+         analyse=_settings(max_t, gcd_seconds) if analyse else None)
 
 
 @app.command()
@@ -165,6 +236,11 @@ def match(
     time_arg: str = typer.Option(None, "--time-arg", help=TIME_ARG_HELP),
     memory: int = typer.Option(4096, "--memory", callback=integer(64, unit="MiB")),
     unsafe_no_sandbox: bool = typer.Option(False, "--unsafe-no-sandbox", help=UNSAFE_HELP),
+    openings: str = typer.Option(None, "--openings", help=OPENINGS_HELP + " --games is rounded up to whole "
+                                 "passes of the suite."),
+    analyse: bool = typer.Option(False, "--analyse", help=ANALYSE_HELP),
+    max_t: int = typer.Option(400, "--max-t", help=MAX_T_HELP, callback=integer(1)),
+    gcd_seconds: float = typer.Option(10.0, "--gcd-seconds", help=GCD_SECONDS_HELP, callback=seconds(zero="none")),
     quiet: bool = typer.Option(False, "--quiet", "-q"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -172,10 +248,44 @@ def match(
     from sylver.arena.tournament import Config
 
     specs = _specs([bot_a, bot_b])
+    suite = _openings(openings, start, seed)
     r = _rules(rules, start, cap, clock, move_time, no_prime_first, gap_list_limit, penalties, time_arg)
-    config = Config(specs, r, rounds=(games + 1) // 2, seed=seed, memory_mb=memory, pairs=[(0, 1)],
-                    unsafe_no_sandbox=unsafe_no_sandbox)
-    _run(config, out, concurrency, cluster, quiet, as_json, match_names=config.names)
+    per_round = 2 * (len(suite.starts) if suite else 1)
+    config = Config(specs, r, rounds=-(-games // per_round), seed=seed, memory_mb=memory, pairs=[(0, 1)],
+                    unsafe_no_sandbox=unsafe_no_sandbox, openings=suite)
+    _run(config, out, concurrency, cluster, quiet, as_json, match_names=config.names,
+         analyse=_settings(max_t, gcd_seconds) if analyse else None)
+
+
+@app.command()
+def blunders(
+    out: Path = typer.Argument(..., metavar="DIR", help="A tournament's or match's results directory (--out)."),  # noqa: B008
+    jobs: int = typer.Option(None, "--jobs", "-j", help="Worker processes (default: cores).", callback=integer(1)),
+    max_t: int = typer.Option(400, "--max-t", help=MAX_T_HELP, callback=integer(1)),
+    gcd_seconds: float = typer.Option(10.0, "--gcd-seconds", help=GCD_SECONDS_HELP, callback=seconds(zero="none")),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No per-game lines."),
+    as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON."),
+) -> None:
+    """Judge every move of a tournament's games that the engine can decide: winning, blunder, forced."""
+    from sylver.arena.analysis import load_results
+    from sylver.executors import default_jobs
+
+    try:
+        records, names = load_results(out)
+    except ValueError as exc:
+        fail(str(exc))
+    analysis = _analyse(out, records, names, _settings(max_t, gcd_seconds), jobs or default_jobs(),
+                        quiet or as_json)
+    if as_json:
+        print_json(analysis.to_json())
+        return
+    from sylver.arena.report import blunder_table
+
+    console.print(blunder_table(analysis, f"Blunder analysis of {len(records)} games ({analysis.seconds:.1f} s; "
+                                          f"t <= {max_t}, g > 1: {gcd_seconds:g} s a position)"))
+    _print_blunders(analysis)
+    console.print(f"Results in {out}/ (analysis.jsonl, analysis.json, blunders.csv; standings.json and "
+                  "standings.csv updated)", highlight=False)
 
 
 @app.command()

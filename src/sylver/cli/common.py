@@ -72,6 +72,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("arena", "Run (or resume) a round-robin tournament of bots; results go to --out."),
     "match": ("arena", "Play A against B: --games games in seat-swapped pairs."),
     "check": ("arena", "Check that a bot starts, answers legal moves in a few positions, learns and quits."),
+    "blunders": ("arena", "Judge every move of a tournament's games that the engine can decide: winning, blunder, forced."),
     "play": ("play", "Play against a bot in the terminal (Sylver Coinage, or `sylver play wythoff`)."),
     "serve": ("serve", "Serve the web page: play and analyse Sylver Coinage and Wythoff's Nim in the browser."),
     "solve": ("solve", "Solve a position exactly: P or N, every winning move (or the least with --first), and a proof."),
