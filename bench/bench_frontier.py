@@ -16,7 +16,8 @@ with another (often smaller) winning move: that agrees, as long as the reply is 
 answers are printed.
 
 Each item runs `sylver campaign POSITION --dir WORKDIR/NAME --store WORKDIR/store.sqlite --time-limit
-T` in a fresh directory; the store is shared by the items of one workdir (a later item reuses what an
+T` in a fresh directory (a reply r with `--try a`, its published answer: the campaign checks that claim
+first; --blind leaves it to find one); the store is shared by the items of one workdir (a later item reuses what an
 earlier one decided, as a researcher's campaigns would; --fresh-store gives each item its own).  The
 peak memory is the largest sum of the RSS of the campaign's process and its children (its attempt
 workers), polled every 0.1 s (pages shared between them count more than once).  Then the ledger is
@@ -183,6 +184,8 @@ def campaign_item(item: dict, directory: Path, store: Path, ns: argparse.Namespa
     args = [*SYLVER, "campaign", *map(str, item["position"]), "--dir", str(directory), *common(ns, store)]
     if ns.first_budget is not None:
         args += ["--first-budget", str(ns.first_budget)]
+    if item["published"] is not None and not ns.blind:
+        args += ["--try", str(item["published"])]  # the published answer first: its claim is what is checked
     row = {"method": "campaign", **run_tree(args, directory.parent / f"{directory.name}.log", ns.time_limit, ns.grace)}
     ledger = read_ledger(directory)
     if ledger is None:
@@ -306,6 +309,8 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1, help="the campaign's --jobs (default 1: a shared machine)")
     ap.add_argument("--memory", help="the campaign's --memory (default: the campaign's own default)")
     ap.add_argument("--first-budget", type=float, help="the campaign's --first-budget (default: its own)")
+    ap.add_argument("--blind", action="store_true",
+                    help="do not give a reply's campaign the published answer to try first (--try): find one")
     ap.add_argument("--time-limit", type=float, default=1800.0, help="seconds an item at most (default 1800)")
     ap.add_argument("--grace", type=float, default=300.0, help=argparse.SUPPRESS)
     ap.add_argument("--workdir", help="where the campaigns go (default: a temporary directory, removed after)")

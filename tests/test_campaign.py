@@ -74,6 +74,20 @@ class TestSmallRoots:
         assert store.certificate(Position.parse(root))["outcome"] == "N"
         assert verified(ledger) >= 1
 
+    def test_a_line_to_try_first(self, tmp_path: Path) -> None:
+        """--try 14,12 from {8}: {8,14} is expanded at once (no attempt of its own) and {8,12,14} is
+        the first position attempted after the root; {8} is then N through 14, certified."""
+        store = Store(tmp_path / "store.sqlite")
+        ledger = Ledger.create(tmp_path / "c", Position.parse("8"), budget=2.0, store=str(store.path))
+        ledger.add_lines([(14, 12)])
+        ledger.add_lines([(14, 12)])
+        assert ledger.lines == [(14, 12)]
+        summary = Campaign(ledger, store, Options(jobs=1, memory=1 << 30)).work()
+        tried = [a["position"] for a in ledger.attempts() if a["result"] != "theorem"]
+        assert tried[0] == "8,12,14" and "8,14" not in tried and "8" not in tried
+        assert summary["status"] == "N" and summary["winning"] == 14 and summary["certified"]
+        assert verified(ledger) >= 1
+
     def test_root_decided_by_its_children(self, tmp_path: Path) -> None:
         """{8,14} (P, sec. 2) with a first budget too small for one solve: expanded into its
         obligations, each N, and the root's certificate composed from theirs."""
@@ -213,6 +227,15 @@ class TestCommand:
     ])
     def test_bad_roots(self, tmp_path: Path, args: list[str], message: str) -> None:
         out = self.run("campaign", *args, "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "s.sqlite"))
+        assert out.returncode == 2 and message in out.stderr and len(out.stderr.splitlines()) == 1
+        assert not (tmp_path / "c").exists()
+
+    @pytest.mark.parametrize(("line", "message"), [
+        ("16", "16 is illegal in {8}"), ("x", "give moves from the root"), ("12,1", "naming 1 loses"),
+        ("5,7", "{5,8} has gcd 1"),
+    ])
+    def test_bad_lines_to_try(self, tmp_path: Path, line: str, message: str) -> None:
+        out = self.run("campaign", "8", "--try", line, "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "s.sqlite"))
         assert out.returncode == 2 and message in out.stderr and len(out.stderr.splitlines()) == 1
         assert not (tmp_path / "c").exists()
 

@@ -8,6 +8,7 @@ loses at most the attempts that were running; :meth:`Ledger.open` marks them ope
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -216,6 +217,18 @@ class Ledger:
     @property
     def root(self) -> Position:
         return Position.parse(self.meta("root"))
+
+    @property
+    def lines(self) -> list[tuple[int, ...]]:
+        """The lines to try first (``sylver campaign --try``): sequences of moves from the root."""
+        text = self.meta("lines")
+        return [tuple(line) for line in json.loads(text)] if text else []
+
+    def add_lines(self, lines: list[tuple[int, ...]]) -> None:
+        """Add ``lines`` to :attr:`lines` (those it holds already are kept once)."""
+        merged = self.lines + [line for line in lines if line not in self.lines]
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('lines', ?)", (json.dumps([list(x) for x in merged]),))
 
     def node(self, position: Position) -> Node | None:
         row = self.conn.execute(f"SELECT {_NODE_COLUMNS} FROM nodes WHERE position = ?",

@@ -2,7 +2,8 @@
 cluster), record what they establish, and decide nodes from their children.
 
 The choice (:meth:`Campaign.frontier`): among the open nodes that still matter (reached from the
-root through open nodes only), the cheapest first: least budget, then least weight (genus of S ÷ g),
+root through open nodes only), those on the lines to try first (``--try``: the end of each line and
+what it rests on) come first, then the cheapest: least budget, then least weight (genus of S ÷ g),
 then nearest the root.  A node's budget starts at ``first_budget`` seconds and grows ``growth``
 times with each attempt that does not decide it, so that a hard node does not hold up easy ones and
 hours go where the easy work has run out.  A node with g > 1 that one attempt did not decide is
@@ -105,14 +106,54 @@ class Campaign:
             if node.status == "open" and not (node.expanded and node.kind != tree.Kind.LONG):
                 items.append((node.budget, node))  # once expanded, only a long node's search can prove P
             stack.extend(c for _, c in self.ledger.children(p))
-        items.sort(key=lambda item: (item[0], item[1].weight, item[1].depth, item[1].position.generators))
+        first = self.tried_first()
+        items.sort(key=lambda item: (item[1].position not in first, item[0], item[1].weight, item[1].depth,
+                                     item[1].position.generators))
         return [n for _, n in items]
 
+    def line_moves(self) -> dict[Position, set[int]]:
+        """The positions inside the lines to try first (the root included) and, for each, the moves
+        of the lines that go on from it."""
+        steps: dict[Position, set[int]] = {}
+        for line in self.ledger.lines:
+            p = self.ledger.root
+            for x in line:
+                steps.setdefault(p, set()).add(x)
+                p = p.play(x)
+        return steps
+
+    def tried_first(self) -> set[Position]:
+        """The nodes worked on before any other: the last position of each line to try first and
+        every node below it in the ledger (what its value rests on)."""
+        stack = []
+        for line in self.ledger.lines:
+            p = self.ledger.root
+            for x in line:
+                p = p.play(x)
+            stack.append(p)
+        first: set[Position] = set()
+        while stack:
+            p = stack.pop()
+            if p not in first:
+                first.add(p)
+                stack.extend(c for _, c in self.ledger.children(p))
+        return first
+
+    def follow_lines(self) -> None:
+        """Expand the open nodes inside the lines to try first (the root included) at once, so that
+        the end of each line is a node."""
+        for p in self.line_moves():
+            node = self.ledger.node(p)
+            if node is not None and not node.decided and not node.expanded and node.kind != tree.Kind.GCD1:
+                self.expand(node)
+
     def expand(self, node: Node) -> None:
-        """Record the children of a node with g > 1; a child the store knows (with a certificate)
-        is decided at once."""
+        """Record the children of a node with g > 1 (with the moves of the lines to try first that go
+        on from it, whatever the bound of its candidates); a child the store knows (with a
+        certificate) is decided at once."""
         children, decided = [], []
-        for x in tree.moves(node.position):
+        extra = self.line_moves().get(node.position, set())
+        for x in sorted(set(tree.moves(node.position)) | extra):
             child = node.position.play(x)
             if tree.theorem_n(child):
                 decided.append((x, child))
@@ -300,6 +341,7 @@ class Campaign:
             running: dict[Future[Attempt], tuple[Node, float]] = {}
             try:
                 while True:
+                    self.follow_lines()
                     self.settle()
                     if self.stop(deadline):
                         break

@@ -21,6 +21,7 @@ def campaign(
     time_limit: Annotated[float | None, typer.Option("--time-limit", help="Stop after this many seconds (default: when the root is decided or nothing is left to try; Ctrl-C stops too).", callback=seconds())] = None,
     first_budget: Annotated[float, typer.Option("--first-budget", help="Seconds of a node's first attempt; each attempt that does not decide it gives the next 4 times more.", callback=seconds())] = 2.0,
     max_attempts: Annotated[int | None, typer.Option("--max-attempts", help="Stop after this many attempts.", callback=integer(1))] = None,
+    tries: Annotated[list[str] | None, typer.Option("--try", help="A line to try first: moves from the root, e.g. `37` (a published answer) or `82,701`; repeatable; kept in the ledger.", show_default=False)] = None,
     show: Annotated[bool, typer.Option("--show", help="Print the ledger and exit (no work).")] = False,
     depth: Annotated[int | None, typer.Option("--depth", help="With --show: the nodes at most this many moves from the root.", callback=integer(0))] = None,
     as_json: Annotated[bool, typer.Option("--json", help="With --show: one JSON object.")] = False,
@@ -48,8 +49,11 @@ def campaign(
             ledger.close()
         return
     root = None if not position else _root(position)
+    lines = _lines(root, tries) if tries and root is not None else None  # refused before a ledger is made
     ledger = _ledger(directory, root, store, first_budget)
     try:
+        if tries:
+            ledger.add_lines(lines if lines is not None else _lines(ledger.root, tries))
         _work(ledger, jobs=jobs, cluster=cluster, memory=memory, time_limit=time_limit,
               first_budget=first_budget, max_attempts=max_attempts)
     finally:
@@ -65,6 +69,31 @@ def _root(args: list[str]) -> Any:
 
     check_range(pos, pos.gcd)  # beyond the g > 1 engine's range: TooLargeError, one line and exit 2
     return pos
+
+
+def _lines(root: Any, texts: list[str]) -> list[tuple[int, ...]]:
+    """The lines of ``--try``: each text a comma-separated sequence of moves from ``root``, each legal
+    where it is played, and each but the last leaving a position with g > 1 (a node that has children)."""
+    from sylver.errors import IllegalMoveError, InvalidMoveError, TooLargeError
+
+    lines = []
+    for text in texts:
+        try:
+            line = tuple(int(x) for x in text.replace(" ", "").split(","))
+        except ValueError:
+            fail(f"--try {text!r}: give moves from the root separated by commas, e.g. 37 or 82,701")
+        p = root
+        for i, x in enumerate(line):
+            if p.gcd == 1:
+                fail(f"--try {text}: {p.braces()} has gcd 1 (one search decides it): the line ends there")
+            if x == 1:
+                fail(f"--try {text}: move {i + 1}: naming 1 loses at once")
+            try:
+                p = p.play(x)
+            except (InvalidMoveError, IllegalMoveError, TooLargeError) as exc:
+                fail(f"--try {text}: move {i + 1}: {exc}")
+        lines.append(line)
+    return lines
 
 
 def _ledger(directory: Path, root: Any, store: str | None, first_budget: float) -> Any:
