@@ -48,7 +48,7 @@ from sylver.bots.lore import known_outcome
 
 from sylver.bots import BOTS, make_bot
 from sylver.bots.base import Turn
-from sylver.bots.selfplay import Played, finish, play_game
+from sylver.bots.selfplay import finish, play_game
 from sylver.compat import SEED002_CAP, SEED002_CLOCK, Seed000Bot, Seed002Bot, play_next_move
 from sylver.position import Outcome, Position, Termination
 
@@ -197,7 +197,7 @@ def nextmove_match(opponent: str, games: int, seed: int) -> dict:
                 clock.append(game.used[seat])
                 if game.reason is not Termination.NAMED_ONE:
                     loser = opponent if won else "perfect"
-                    bad.append(f"{loser} lost by {game.reason.phrase} from {set(start) or '{}'} ({game.moves[-1]})")
+                    bad.append(f"{loser} lost by {game.reason.phrase} from {set(start) or '{}'} ({game.history[-1:]})")
     return {"wins": wins, "clock": clock, "bad": bad, "seconds": time.monotonic() - started}
 
 
@@ -217,10 +217,10 @@ def match(opponent: str, games: int, seed: int, think: float, koth: bool) -> tup
         bots[1 - seat] = make_bot(opponent, random.Random(seed * 1_000_033 + g))
         pair = (bots[0], bots[1])
         if koth:
-            result: Played = play_game(pair, start, per_move=20.0)
+            result = play_game(pair, start, per_move=20.0)
         else:
             result = play_game(pair, start, clock=30.0, max_move=10**6)
-        finish(pair, start, result)
+        finish(pair, result)
         won = result.winner == seat
         wins += won
         loser = opponent if won else "perfect"

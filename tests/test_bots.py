@@ -165,6 +165,38 @@ class TestReferee:
         r = play_game((self.Fixed([1]), self.Fixed([2])), Position())
         assert (r.winner, r.reason) == (1, Termination.NAMED_ONE)
 
+    def test_one_precedence_in_every_referee(self):
+        """13 in {4,5} under a cap of 10 is both illegal and above the cap: ``illegal`` for the
+        judge, the arena's referee (its ``judge_answer``, as in a tournament), the in-process referee,
+        the nextMove loop; a prime first move above the cap is ``prime-first``; a malformed answer is
+        ``invalid`` everywhere (the nextMove loop called it ``illegal`` before)."""
+        from sylver.arena.board import Board
+        from sylver.arena.referee import judge_answer
+        from sylver.arena.rules import make_rules
+        from sylver.compat import play_next_move
+        from sylver.judge import MoveRules, judge
+
+        class NextMove:
+            def __init__(self, answer):
+                self.answer = answer
+
+            def nextMove(self, moves, remaining, t):  # noqa: N802
+                return self.answer
+
+        for answer, start, first, reason in ((13, (4, 5), False, Termination.ILLEGAL_MOVE),
+                                             (13, (), True, Termination.PRIME_FIRST),
+                                             (12.0, (4, 5), False, Termination.INVALID_MOVE),
+                                             (10**100, (4, 5), False, Termination.INVALID_MOVE)):
+            rules = MoveRules(cap=10, no_prime_first=first)
+            assert judge(answer, Position(start), rules, first_move=True).reason is reason
+            arena = make_rules("koth-2020", start=start, cap=10, no_prime_first=first)
+            assert judge_answer(answer, Board(list(start)), arena, True).reason is reason
+            r = play_game((self.Fixed([answer]), self.Fixed([2])), Position(start), max_move=10, no_prime_first=first)
+            assert (r.winner, r.reason, r.moves) == (1, reason, (answer,))
+            if not first:
+                g = play_next_move((NextMove(answer), NextMove(2)), start, cap=10)
+                assert (g.winner, g.reason, g.history) == (1, reason, start + (answer,))
+
 
 class TestProperties:
     """Every bot names an allowed number in any position, under any cap (hypothesis)."""

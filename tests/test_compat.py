@@ -53,7 +53,7 @@ def next_move_game(bots, start=(), *, convention="used", clock=30.0, cap=10**6):
     """:func:`sylver.compat.play_next_move` as a tuple (winner's seat, reason, every number named,
     seconds used per seat, seconds per call per seat); its loop is checked in :class:`TestDriver`."""
     g = play_next_move(bots, start, time_arg=convention, clock=clock, cap=cap)
-    return g.winner, g.reason, list(g.moves), g.used, g.spent
+    return g.winner, g.reason, list(g.history), g.used, g.spent
 
 
 def gcd(a, b):  # the King-of-the-Hill driver's helper, verbatim

@@ -29,13 +29,13 @@ import math
 import random
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sylver.bots import make_bot
 from sylver.bots.base import Bot, Turn
 from sylver.bots.oracle import solver_ready
 from sylver.bots.perfect import SOLVE_SHARE, PerfectBot
+from sylver.judge import Ending, MoveRules, RefereedGame, judge, lost
 from sylver.position import GameRecord, Position, Termination
 
 SEED000_CALL_LIMIT = 20.0
@@ -229,69 +229,53 @@ class Seed002Bot:
         return move
 
 
-@dataclass(frozen=True)
-class NextMoveGame:
-    """One game played by :func:`play_next_move`."""
-
-    winner: int
-    """Seat of the winner (0 moved first)."""
-    reason: Termination
-    """Why the loser lost: named 1, an illegal or above-cap answer, time, or a crash."""
-    moves: tuple[int, ...]
-    """Every number named, the start first, the losing answer last."""
-    used: tuple[float, float]
-    """Seconds each seat used (the sum of its calls' ``perf_counter`` durations)."""
-    spent: tuple[tuple[float, ...], tuple[float, ...]]
-    """Seconds of each call, per seat."""
-
-
 def play_next_move(
     bots: Sequence[Any], start: Iterable[int] = (), *, time_arg: str | None = "used",
     clock: float = SEED002_CLOCK, cap: int | None = SEED002_CAP,
-) -> NextMoveGame:
+) -> RefereedGame:
     """One game between two ``nextMove`` bots, seat 0 first from ``start``, called as the competition
     calls them: ``nextMove(moves, remaining, t)`` with the moves so far (the start first) and the legal
-    moves when finitely many (else ``[]``; also past GAP_LIST of them, as the arena), each call timed with ``perf_counter``; a seat loses when
-    its time adds up past ``clock``, or by naming 1, an illegal number or one above ``cap``.
+    moves when finitely many (else ``[]``; also past GAP_LIST of them, as the arena), each call timed
+    with ``perf_counter``; a seat loses when its time adds up past ``clock``, or by an answer
+    :func:`sylver.judge.judge` ends the game with (1, a non-integer, an illegal number, one above
+    ``cap``).
 
     ``time_arg``: ``"used"`` — as the reference referee: t = the seconds this seat has used so far in
     this game (0.0 at its first move); ``"left"`` — as the README: t = ``clock`` − that; None — no
     third argument."""
-    moves = [int(x) for x in start]
-    used = [0.0, 0.0]
+    first = tuple(int(x) for x in start)
+    moves: list[object] = []
+    rules = MoveRules(cap=cap)
     spent: tuple[list[float], list[float]] = ([], [])
-    seat = 0
 
-    def end(reason: Termination, answer: object) -> NextMoveGame:
-        named = tuple(moves) + ((answer,) if isinstance(answer, int) else ())
-        return NextMoveGame(winner=1 - seat, reason=reason, moves=named, used=(used[0], used[1]),
+    def end(ply: int, ending: Ending) -> RefereedGame:
+        return RefereedGame(start=first, moves=tuple(moves), result=lost(ply, ending),
                             spent=(tuple(spent[0]), tuple(spent[1])))
 
+    ply = 0
     while True:
-        p = Position(moves)
+        seat = ply % 2
+        named = list(first) + [int(x) for x in moves]  # type: ignore[call-overload]
+        p = Position(named)
         remaining = p.legal_moves() if p.is_finite and p.genus <= GAP_LIST else []
         t0 = time.perf_counter()
         try:
             if time_arg is None:
-                v = bots[seat].nextMove(list(moves), list(remaining))
+                v = bots[seat].nextMove(named, list(remaining))
             else:
-                t = used[seat] if time_arg == "used" else clock - used[seat]
-                v = bots[seat].nextMove(list(moves), list(remaining), t)
-        except Exception:  # noqa: BLE001 - a crash loses, as in the competition
-            return end(Termination.CRASH, None)
-        dt = time.perf_counter() - t0
-        used[seat] += dt
-        spent[seat].append(dt)
-        if used[seat] > clock:
-            return end(Termination.TIMEOUT, v)
-        if v == 1:
-            return end(Termination.NAMED_ONE, v)
-        if isinstance(v, bool) or not isinstance(v, int) or not p.is_legal(v):
-            return end(Termination.ILLEGAL_MOVE, v)
-        if cap is not None and v > cap:
-            return end(Termination.ABOVE_CAP, v)
+                t = sum(spent[seat]) if time_arg == "used" else clock - sum(spent[seat])
+                v = bots[seat].nextMove(named, list(remaining), t)
+        except Exception as exc:  # noqa: BLE001 - a crash loses, as in the competition
+            spent[seat].append(time.perf_counter() - t0)
+            return end(ply, Ending(Termination.CRASH, repr(exc)))
+        spent[seat].append(time.perf_counter() - t0)
+        if sum(spent[seat]) > clock:
+            return end(ply, Ending(Termination.TIMEOUT, f"{sum(spent[seat]):.2f} s used of {clock:g} s"))
         moves.append(v)
-        seat = 1 - seat
+        ending = judge(v, p, rules)
+        if ending is not None:
+            return end(ply, ending)
+        ply += 1
 
 
-__all__ = ["GameClock", "NextMoveGame", "Seed000Bot", "Seed002Bot", "play_next_move"]
+__all__ = ["GameClock", "Seed000Bot", "Seed002Bot", "play_next_move"]

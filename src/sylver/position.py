@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
+from typing import Protocol
 
 from sylver.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, TooLargeError
 from sylver.semigroup import GAP_LIST_LIMIT, Semigroup, check_number
@@ -301,9 +302,37 @@ class Position:
         return f"{text}, and {count:,} multiples of {g} (the largest {g * reduced.frobenius_number:,})"
 
 
+class Named(Protocol):
+    """The named numbers as a judge of answers sees them: a :class:`Position`, or the arena's
+    mutable board."""
+
+    def is_legal(self, n: int) -> bool: ...
+
+    def witness_text(self, n: int) -> str | None: ...
+
+
+def game_rule(named: Named, answer: object) -> tuple[Termination, str] | None:
+    """How ``answer`` ends the game by the rule of the game itself (sec. 1), or None for a move.
+
+    In this order: ``invalid`` (not a positive integer; numpy integers count as integers),
+    ``named-one``, ``illegal`` (a sum with multiples of the named numbers; the detail is the witness,
+    ``13 = 4·2 + 5·1``).  :func:`sylver.judge.judge` adds the competitions' options to it."""
+    try:
+        n = check_number(answer)
+    except InvalidMoveError:
+        integer = hasattr(answer, "__index__") and not isinstance(answer, bool)
+        return Termination.INVALID_MOVE, f"answered {answer!r}, not {'a positive integer' if integer else 'an integer'}"
+    if n == 1:
+        return Termination.NAMED_ONE, ""
+    if not named.is_legal(n):
+        return Termination.ILLEGAL_MOVE, named.witness_text(n) or ""
+    return None
+
+
 @dataclass(frozen=True)
 class GameResult:
-    """How a recorded game ended."""
+    """How a game ended: the one result type of every referee (a recorded game, the in-process
+    referees, the arena's ``games.jsonl`` record through its ``result``)."""
 
     winner: int
     """Seat of the winner: 0 moved first, 1 second."""
@@ -312,7 +341,8 @@ class GameResult:
     reason: Termination
     """Why the loser lost."""
     ply: int
-    """Index in ``moves`` of the losing move."""
+    """The losing turn: the index in ``moves`` of the losing answer (where it would be, when the
+    loser gave none: a crash, a timeout)."""
     detail: str = ""
     """E.g. the witness of an illegal move, ``13 = 4·2 + 5·1``."""
 
@@ -331,34 +361,21 @@ class GameRecord:
         p = self.start
         yield p
         for n in self.moves:
-            if n == 1 or not _is_valid(n) or not p.is_legal(n):
+            if game_rule(p, n) is not None:
                 return
             p = p.play(n)
             yield p
 
     def result(self) -> GameResult | None:
-        """The end of the game, or None while it is unfinished.  Moves after the end raise."""
+        """The end of the game by the game's own rule (:func:`game_rule`), or None while it is
+        unfinished.  Moves after the end raise."""
         p = self.start
         for ply, n in enumerate(self.moves):
-            seat = ply % 2
-            end: tuple[Termination, str] | None = None
-            if not _is_valid(n):
-                end = (Termination.INVALID_MOVE, f"{n!r} is not a positive integer")
-            elif int(n) == 1:  # type: ignore[call-overload]
-                end = (Termination.NAMED_ONE, "")
-            elif not p.is_legal(n):
-                end = (Termination.ILLEGAL_MOVE, p.witness_text(int(n)) or "")  # type: ignore[call-overload]
+            end = game_rule(p, n)
             if end is not None:
                 if ply != len(self.moves) - 1:
                     raise ValueError(f"moves continue after the game ended at move {ply + 1}")
+                seat = ply % 2
                 return GameResult(winner=1 - seat, loser=seat, reason=end[0], ply=ply, detail=end[1])
             p = p.play(n)
         return None
-
-
-def _is_valid(n: object) -> bool:
-    try:
-        check_number(n)
-    except InvalidMoveError:
-        return False
-    return True

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 
 from sylver.arena.board import Board
-from sylver.arena.referee import classify_answer, rules_message
+from sylver.arena.referee import judge_answer, rules_message
 from sylver.arena.rules import Rules
 from sylver.arena.sandbox import BotProcess, StartError, check_sandbox
 from sylver.arena.specs import BotSpec
@@ -64,9 +64,9 @@ def run_check(spec: BotSpec, rules: Rules, memory_mb: int = 4096, unsafe_no_sand
                 steps.append(Step(what, False, f"{(r.msg or {}).get('message', r.msg)}", r.cpu))
                 continue
             value = r.msg.get("move")
-            reason, detail = classify_answer(value, board, rules, True)
-            steps.append(Step(what, not reason, f"answered {value!r}" + (f": {reason} ({detail})" if reason else ""),
-                              r.cpu))
+            ending = judge_answer(value, board, rules, True)
+            steps.append(Step(what, ending is None, f"answered {value!r}" + (
+                f": {ending.reason} ({ending.detail})" if ending is not None else ""), r.cpu))
             full = start + ([value] if isinstance(value, int) else [])
             r = proc.call({"type": "result", "game": gid, "seat": 0, "history": full, "start": start,
                            "first_id": 0, "second_id": 1, "winner": 1, "reason": "check"},

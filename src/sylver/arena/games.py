@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sylver.position import Termination
+from sylver.position import GameResult, Termination
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -121,6 +121,13 @@ class PlayedGame:
     @property
     def loser(self) -> str:
         return self.players[1 - self.winner_seat]
+
+    @property
+    def result(self) -> GameResult:
+        """How the game ended, as every referee says it (seats, not names)."""
+        answered = self.reason is Termination.NAMED_ONE or self.reason.is_bad_answer  # the losing answer is in moves
+        return GameResult(winner=self.winner_seat, loser=1 - self.winner_seat, reason=self.reason,
+                          ply=len(self.moves) - (1 if answered else 0), detail=self.detail)
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {

@@ -1,7 +1,8 @@
 """The referee: plays one game between two sandboxed bots under a set of :class:`Rules`.
 
 Every way a bot can fail is a loss with a reason, a :class:`sylver.position.Termination` whose value
-is the code in ``games.jsonl`` (field ``reason``):
+is the code in ``games.jsonl`` (field ``reason``); an answer is judged by :func:`sylver.judge.judge`
+(its order of precedence: invalid, named-one, illegal, prime-first, above-cap), then too-large:
 
 ============== ==================================================================
 ``named-one``  named 1 (the normal end of a game)
@@ -9,7 +10,7 @@ is the code in ``games.jsonl`` (field ``reason``):
 ``prime-first`` named a prime as the first move under ``--no-prime-first`` (first KotH rules)
 ``above-cap``  named a number above ``--cap`` (``nextMove`` rules)
 ``invalid``    answered something that is not a positive integer (float, str, None, 0, -5, …), or
-               one with more than ``MAX_ANSWER_DIGITS`` digits
+               one with more than ``sylver.judge.MAX_ANSWER_DIGITS`` digits
 ``too-large``  named a legal number after which no referee could judge the game (see
                :meth:`Board.unjudgeable`: three or more minimal generators, all huge)
 ``timeout``    exceeded its time (CPU time, or the wall-clock guard)
@@ -34,12 +35,11 @@ from dataclasses import dataclass, field
 
 from sylver.arena.board import Board
 from sylver.arena.games import GameSpec, LearnError, PlayedGame, Strike
-from sylver.arena.rules import MAX_ANSWER_DIGITS, Rules
+from sylver.arena.rules import Rules
 from sylver.arena.sandbox import BotProcess, OversizeInt, Reply
+from sylver.judge import Ending, judge, too_long
 from sylver.position import Termination
-from sylver.theory import is_prime
 
-_TOO_LONG = 10**MAX_ANSWER_DIGITS
 LEARN_TIME = 20.0
 """Seconds ``learn`` may take when the rules set no per-call limit (King-of-the-Hill: 20 s)."""
 
@@ -86,29 +86,22 @@ def describe_failure(reply: Reply) -> tuple[Termination, str]:
     return Termination.PROTOCOL, f"expected a move, got {str(reply.msg)[:100]}"
 
 
-def classify_answer(value: object, board: Board, rules: Rules, first_move: bool) -> tuple[Termination | None, str]:
-    """``(None, "")`` for a good move, else the reason and detail."""
-    if isinstance(value, OversizeInt) or isinstance(value, int) and not isinstance(value, bool) \
-            and abs(value) >= _TOO_LONG:
-        digits = value.digits if isinstance(value, OversizeInt) else len(str(abs(value)))
-        return Termination.INVALID_MOVE, (f"answered an integer with {'about ' if isinstance(value, OversizeInt) else ''}"
-                                          f"{digits:,} digits; answers have at most {MAX_ANSWER_DIGITS} digits")
-    if isinstance(value, bool) or not isinstance(value, int):
-        return Termination.INVALID_MOVE, f"answered {value!r}, not an integer"
-    if value < 1:
-        return Termination.INVALID_MOVE, f"answered {value}, not a positive integer"
-    if value == 1:
-        return Termination.NAMED_ONE, "named 1"
-    if rules.cap is not None and value > rules.cap:
-        return Termination.ABOVE_CAP, f"{value} is above the cap {rules.cap}"
-    if first_move and rules.no_prime_first and is_prime(value):
-        return Termination.PRIME_FIRST, f"{value} is a prime and the first move may not be one"
-    if not board.is_legal(value):
-        return Termination.ILLEGAL_MOVE, f"illegal move {board.witness_text(value)}"
-    why = board.unjudgeable(value)
-    if why:
-        return Termination.TOO_LARGE, why
-    return None, ""
+def judge_answer(value: object, board: Board, rules: Rules, first_move: bool) -> Ending | None:
+    """How the answer ``value`` ends the game (None: it is a move): the judge
+    (:func:`sylver.judge.judge`, its order of precedence), and what only this referee adds: an
+    answer too long to carry (``invalid``), a move after which no referee could judge the game
+    (``too-large``).  The details are those of ``games.jsonl`` since its first version."""
+    if isinstance(value, OversizeInt):
+        return too_long(value.digits, about=True)
+    ending = judge(value, board, rules.move_rules, first_move=first_move)
+    if ending is None:
+        why = board.unjudgeable(int(value))  # type: ignore[call-overload]
+        return Ending(Termination.TOO_LARGE, why) if why else None
+    if ending.reason is Termination.NAMED_ONE:
+        return Ending(ending.reason, "named 1")
+    if ending.reason is Termination.ILLEGAL_MOVE:
+        return Ending(ending.reason, f"{ending.reason.phrase} {ending.detail}")
+    return ending
 
 
 def rules_message(rules: Rules) -> dict:
@@ -216,8 +209,10 @@ class _Game:
         if not in_time:
             return Answer(value=value, reason=Termination.TIMEOUT, counted=False, cpu=reply.cpu, wall=reply.wall,
                           detail=f"chess clock exhausted ({self.rules.clock:g} s)")
-        reason, detail = classify_answer(value, self.board, self.rules, not self.moves)
-        return Answer(value=value, reason=reason, detail=detail, cpu=reply.cpu, wall=reply.wall)
+        ending = judge_answer(value, self.board, self.rules, not self.moves)
+        if ending is None:
+            return Answer(value=value, cpu=reply.cpu, wall=reply.wall)
+        return Answer(value=value, reason=ending.reason, detail=ending.detail, cpu=reply.cpu, wall=reply.wall)
 
     def record(self, s: int, answer: Answer) -> None:
         """Keep a counted answer (a move, or the one that loses the game)."""

@@ -16,15 +16,14 @@ import math
 import random
 from dataclasses import asdict, dataclass, replace
 
+from sylver.judge import MoveRules
+
 PRESETS = ("koth", "koth-2020", "classic", "classic-readme")
 
 CLASSIC = ("classic", "classic-readme")
 """The presets of the ``nextMove`` competition (its scoring and results columns)."""
 
 TIME_ARGS = ("left", "used")
-MAX_ANSWER_DIGITS = 100
-"""An answer is an integer of at most this many decimal digits (a longer one is ``invalid``), under
-every preset: the referee must judge each answer at once (e.g. whether a first move is a prime)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +55,13 @@ class Rules:
     win_points: float = 3.0
     draw_points: float = 1.0
     loss_points: float = 0.0
+
+    @property
+    def move_rules(self) -> MoveRules:
+        """The options the judge applies to each answer (:func:`sylver.judge.judge`): the cap and
+        the no-prime-first rule; answers of at most :data:`sylver.judge.MAX_ANSWER_DIGITS` digits
+        under every preset."""
+        return MoveRules(cap=self.cap, no_prime_first=self.no_prime_first)
 
     def draw_start(self, rng: random.Random) -> tuple[int, ...]:
         """The start of one game: two random coprime numbers (King of the Hill), or the fixed start."""

@@ -10,8 +10,8 @@ import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-from sylver.position import GameRecord, Position
-from sylver.theory import is_prime
+from sylver.judge import MoveRules, judge
+from sylver.position import GameRecord, Position, Termination
 
 
 @dataclass(frozen=True)
@@ -33,12 +33,10 @@ class Turn:
     """Anything else a referee wants to tell (e.g. the seat); bots must not rely on it."""
 
     def allows(self, n: int) -> bool:
-        """Is n legal here and allowed by the rules (cap, no prime first)?"""
-        if not self.position.is_legal(n):
-            return False
-        if self.max_move is not None and n > self.max_move:
-            return False
-        return not (self.no_prime_first and is_prime(n))
+        """Is n legal here and allowed by the rules (cap, no prime first)?  1 is (it loses)."""
+        ending = judge(n, self.position, MoveRules(cap=self.max_move, no_prime_first=self.no_prime_first),
+                       first_move=True)
+        return ending is None or ending.reason is Termination.NAMED_ONE
 
 
 class Bot(ABC):

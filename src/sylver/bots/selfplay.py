@@ -1,35 +1,19 @@
 """A small in-process referee for built-in bots (benchmarks, tests, quick experiments).
 
 Not a sandbox: the arena (:mod:`sylver.arena`) runs untrusted bots in separate processes.  Here both
-bots are trusted objects; the referee still enforces the rules — an illegal move, a non-integer, a
-move over the cap, a prime first move under the no-prime-first rule, or a move past the time limit
-loses — and records why.
+bots are trusted objects; the referee still enforces the rules — a crash, a move past the time limit,
+then whatever :func:`sylver.judge.judge` finds (a non-integer, 1, an illegal number, a prime first
+move under the no-prime-first rule, a number over the cap) loses — and records why.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 from sylver.bots.base import Bot, Turn
-from sylver.position import GameRecord, Position, Termination
-from sylver.theory import is_prime
-
-
-@dataclass(frozen=True)
-class Played:
-    """The result of one game."""
-
-    winner: int
-    """Seat of the winner (0 moved first)."""
-    reason: Termination
-    """Why the loser lost: named 1, an illegal, invalid, above-cap or prime-first answer, time or a crash."""
-    moves: tuple[int, ...]
-    """The numbers named, in order."""
-    seconds: tuple[float, float]
-    """Thinking time used by each seat."""
-    detail: str = ""
-    """E.g. the witness of an illegal move."""
+from sylver.errors import TooLargeError
+from sylver.judge import Ending, MoveRules, RefereedGame, judge, lost
+from sylver.position import Position, Termination
 
 
 def play_game(
@@ -41,53 +25,50 @@ def play_game(
     max_move: int | None = None,
     no_prime_first: bool = False,
     max_plies: int = 10_000,
-) -> Played:
+) -> RefereedGame:
     """Play one game, seat 0 first, from ``start``; ``per_move`` (s per call) and/or ``clock``
-    (s per game, chess clock) limit the time, ``max_move`` caps the numbers."""
-    p = start if start is not None else Position()
+    (s per game, chess clock) limit the time, ``max_move`` caps the numbers, ``no_prime_first``
+    forbids a prime as the game's first move."""
+    first = p = start if start is not None else Position()
+    rules = MoveRules(cap=max_move, no_prime_first=no_prime_first)
     history: list[int] = list(p.generators)
-    moves: list[int] = []
-    used = [0.0, 0.0]
-    seat = 0
+    moves: list[object] = []
+    spent: tuple[list[float], list[float]] = ([], [])
 
-    def lost(reason: Termination, detail: str = "") -> Played:  # the player to move (seat) lost
-        return Played(winner=1 - seat, reason=reason, moves=tuple(moves), seconds=(used[0], used[1]), detail=detail)
+    def end(ply: int, ending: Ending) -> RefereedGame:
+        return RefereedGame(start=first.generators, moves=tuple(moves), result=lost(ply, ending),
+                            spent=(tuple(spent[0]), tuple(spent[1])))
 
     for ply in range(max_plies):
         seat = ply % 2
-        limits = [x for x in (per_move, None if clock is None else clock - used[seat]) if x is not None]
+        limits = [x for x in (per_move, None if clock is None else clock - sum(spent[seat])) if x is not None]
         time_left = min(limits) if limits else None
-        turn = Turn(
-            p, tuple(history), time_left=time_left, max_move=max_move,
-            no_prime_first=no_prime_first and ply == 0 and p.is_empty, extra={"seat": seat},
-        )
+        turn = Turn(p, tuple(history), time_left=time_left, max_move=max_move,
+                    no_prime_first=no_prime_first and ply == 0, extra={"seat": seat})
         t0 = time.monotonic()
         try:
             n = bots[seat].choose(turn)
         except Exception as exc:  # a crash is a loss, as in the arena
-            return lost(Termination.CRASH, repr(exc))
-        spent = time.monotonic() - t0
-        used[seat] += spent
-        if time_left is not None and spent > time_left:
-            return lost(Termination.TIMEOUT, f"{spent:.2f} s")
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            return lost(Termination.INVALID_MOVE, repr(n))
+            spent[seat].append(time.monotonic() - t0)
+            return end(ply, Ending(Termination.CRASH, repr(exc)))
+        took = time.monotonic() - t0
+        spent[seat].append(took)
+        if time_left is not None and took > time_left:
+            return end(ply, Ending(Termination.TIMEOUT, f"{took:.2f} s"))
         moves.append(n)
-        if n == 1:
-            return lost(Termination.NAMED_ONE)
-        if not p.is_legal(n):
-            return lost(Termination.ILLEGAL_MOVE, p.witness_text(n) or "")
-        if max_move is not None and n > max_move:
-            return lost(Termination.ABOVE_CAP, str(n))
-        if turn.no_prime_first and is_prime(n):
-            return lost(Termination.PRIME_FIRST, str(n))
-        p = p.play(n)
-        history.append(n)
+        ending = judge(n, p, rules, first_move=ply == 0)
+        if ending is not None:
+            return end(ply, ending)
+        try:
+            p = p.play(n)
+        except TooLargeError as exc:  # a legal number after which positions cannot be represented
+            return end(ply, Ending(Termination.TOO_LARGE, str(exc)))
+        history.append(int(n))
     raise RuntimeError(f"no result after {max_plies} plies")
 
 
-def finish(bots: tuple[Bot, Bot], start: Position, result: Played) -> None:
+def finish(bots: tuple[Bot, Bot], game: RefereedGame) -> None:
     """Tell both bots the game is over (their ``learn`` hook)."""
-    record = GameRecord(start, result.moves)
+    record = game.record
     for seat, bot in enumerate(bots):
         bot.learn(record, seat)
