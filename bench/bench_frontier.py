@@ -198,6 +198,10 @@ def campaign_item(item: dict, directory: Path, store: Path, ns: argparse.Namespa
                certified=s.get("certified"))
     cert = root_node.get("certificate") if root_node else None
     row["certificate_file"] = str(directory / cert) if cert else None
+    searched = [n for n in ledger["nodes"] if n.get("method") == "solve" and n.get("states")]
+    if searched:  # the largest search of the campaign, and the memory its attempt peaked at
+        big = max(searched, key=lambda n: n["states"])
+        row.update(largest_states=big["states"], largest_bytes=big.get("peak_bytes") or 0, largest=big["text"])
     return row
 
 
@@ -220,7 +224,8 @@ def solve_item(item: dict, directory: Path, store: Path, ns: argparse.Namespace)
     else:
         wins = res.get("winning_moves") or []
         row.update(ours=res["outcome"], winning=min(wins) if wins else None, root=res["position"],
-                   certificate_file=str(cert) if cert.exists() else None)
+                   certificate_file=str(cert) if cert.exists() else None, largest_states=res.get("states") or 0,
+                   largest_bytes=row["peak_rss"], largest=braces(item["position"]))
     return row
 
 
@@ -283,20 +288,61 @@ def one(item: dict, workdir: Path, ns: argparse.Namespace) -> dict:
 
 
 COLUMNS = ("name", "position", "expected", "ours", "agrees", "seconds", "cpu s", "peak RSS", "certificate",
-           "verify s")
-WIDTHS = (8, 20, 10, 10, 6, 8, 8, 9, 11, 8)
+           "verify s", "largest search", "B/state")
+WIDTHS = (8, 20, 10, 10, 6, 8, 8, 9, 11, 8, 14, 7)
 
 
 def cells(r: dict) -> list[str]:
     exp = r["expected"] + (f" {r['published']}" if r["published"] is not None else "")
     ours = r["ours"] + (f" {r['winning']}" if r.get("winning") is not None else "")
     vs = "" if r.get("verify_seconds") is None else f"{r['verify_seconds']:.1f}"
+    states, nbytes = r.get("largest_states") or 0, r.get("largest_bytes") or 0
     return [r["name"], braces(r["position"]), exp, ours, r["agrees"], f"{r['seconds']:.1f}", f"{r['cpu']:.1f}",
-            f"{r['peak_rss'] / 2**20:.0f} MB", r["certificate"], vs]
+            f"{r['peak_rss'] / 2**20:.0f} MB", r["certificate"], vs, f"{states:,}" if states else "",
+            f"{nbytes / states:.1f}" if states and nbytes else ""]
 
 
 def line(values: list[str]) -> str:
     return "  ".join(v.ljust(w) for v, w in zip(values, WIDTHS, strict=True)).rstrip()
+
+
+def obligations(directory: Path) -> int:
+    """Print the root's moves in the campaign in ``directory`` (for {16,38}: its obligations): each
+    decided one with its answer, each open one with the largest search that failed on it; then the
+    counts.  The exit status (0) does not depend on what is open."""
+    from sylver.campaign import Ledger
+
+    try:
+        ledger = Ledger.open(directory, read_only=True)
+    except ValueError as exc:
+        print(f"bench_frontier.py: error: {exc}", file=sys.stderr)
+        return 2
+    root = ledger.node(ledger.root)
+    print(f"# the ledger of {ledger.root.braces()} in {directory}: {root.status if root else '?'}")
+    print(line2(["move", "position", "kind", "status", "answer", "method", "attempts", "largest search", "seconds"]))
+    counts: dict[str, int] = {}
+    for x, child in sorted(ledger.children(ledger.root)):
+        node = ledger.node(child)
+        if node is None:
+            continue
+        tried = ledger.attempts(child)
+        states = max([a["states"] for a in tried] + [node.states])
+        seconds = sum(a["seconds"] for a in tried) or node.seconds
+        status = node.status if node.status != "working" else "open"
+        side = "odd" if x % 2 else "even"
+        counts[f"{side} {status}"] = counts.get(f"{side} {status}", 0) + 1
+        if node.method == "theorem":
+            continue
+        print(line2([str(x), child.braces(), node.kind, status, "" if node.winning is None else str(node.winning),
+                     node.method, str(node.attempts), f"{states:,}" if states else "", f"{seconds:.0f}"]))
+    print("# " + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())) + " (theorem-decided moves counted, not listed)")
+    ledger.close()
+    return 0
+
+
+def line2(values: list[str]) -> str:
+    widths = (5, 22, 9, 7, 7, 9, 8, 15, 8)
+    return "  ".join(v.ljust(w) for v, w in zip(values, widths, strict=True)).rstrip()
 
 
 def main() -> None:
@@ -317,7 +363,13 @@ def main() -> None:
     ap.add_argument("--fresh-store", action="store_true",
                     help="give each item its own results store (default: one store for the workdir's items)")
     ap.add_argument("--data", help="read the items from a file in opening16_public.json's format")
+    ap.add_argument("--ledger", metavar="DIR",
+                    help="print the root's moves of the campaign in DIR (e.g. `sylver campaign 16 38 --dir DIR`: "
+                    "each obligation decided, or open with the largest search that failed) and exit")
     ns = ap.parse_args()
+    if ns.ledger:
+        print(f"# {cpu_model()}, {load()}")
+        sys.exit(obligations(Path(ns.ledger)))
 
     all_items = items(load_data(ns.data) if ns.data else PUBLISHED)
     wanted = [*(QUICK if ns.quick else ()), *(ns.only or ())]
