@@ -13,6 +13,10 @@
 answers became keyword-only and its long functions were split); it may only shrink: an entry that
 no longer matches a violation fails the test too.
 
+The imports follow the floors that ``docs/design.md`` draws (its "Dependencies" table): a module
+imports only from its own unit and from lower floors, and there is no import circle between
+modules; every import counts, those inside functions and under ``TYPE_CHECKING`` too.
+
 And the tools are the ones tested (issue 31: pin what we test): the test extra pins the checkers
 (``CHECKERS``) exactly, ``constraints.txt`` pins every installed dependency of sylver at its
 installed version, and mypy and ruff find nothing.
@@ -235,6 +239,126 @@ def test_what_passes(source: str) -> None:
     scopes = Scopes("sylver.arena.example", PACKAGE / "arena" / "example.py")
     scopes.visit(ast.parse(source))
     assert scopes.found == []
+
+
+# -- imports (issue 33: three import circles) -----------------------------------------------------
+DESIGN = ROOT / "docs" / "design.md"
+FLOOR_LINE = re.compile(r"^\s*(\d+)\s{2,}(\S.*)$")
+
+
+def floors(text: str) -> dict[str, int]:
+    """The floor of each unit, read from the table of the "Dependencies" section of the design."""
+    section = text.split("## Dependencies", 1)[1].split("\n## ", 1)[0]
+    table = section.split("```", 2)[1]
+    return {unit: int(m.group(1)) for line in table.splitlines() if (m := FLOOR_LINE.match(line))
+            for unit in m.group(2).split()}
+
+
+def unit(module: str) -> str:
+    """The unit of a sylver module: ``sylver.solver.gcd.g2`` -> ``solver``; ``sylver`` itself."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def imported(module: str, is_package: bool, tree: ast.AST) -> set[str]:
+    """The sylver modules that ``module`` imports anywhere in its source: ``from sylver.solver
+    import kernels`` names the module ``sylver.solver.kernels``, ``from sylver.solver import solve``
+    the package ``sylver.solver``."""
+    def known(name: str) -> str:
+        while name not in MODULES and "." in name:
+            name = name.rsplit(".", 1)[0]
+        return name
+
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {known(a.name) for a in node.names if a.name.split(".")[0] == "sylver"}
+        elif isinstance(node, ast.ImportFrom):
+            source = absolute(module, is_package, node)
+            if source.split(".")[0] == "sylver":
+                found |= {known(f"{source}.{a.name}") for a in node.names}
+    return found - {module}
+
+
+IMPORTS = {module: imported(module, path.name == "__init__.py", tree) for module, path, tree in SOURCES}
+"""Each sylver module: the sylver modules it imports."""
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of ``graph``: each strongly connected set of two modules or more, as one
+    circle through some of them (``a -> b -> a``), found by depth-first search."""
+    done: set[str] = set()
+    found = []
+    for start in sorted(graph):
+        if start in done:
+            continue
+        stack, path, on_path = [(start, iter(sorted(graph.get(start, ()))))], [start], {start}
+        while stack:
+            node, todo = stack[-1]
+            nxt = next(todo, None)
+            if nxt is None:
+                stack.pop()
+                path.pop()
+                on_path.discard(node)
+                done.add(node)
+            elif nxt in on_path:
+                found.append(path[path.index(nxt):] + [nxt])
+            elif nxt not in done:
+                stack.append((nxt, iter(sorted(graph.get(nxt, ())))))
+                path.append(nxt)
+                on_path.add(nxt)
+    return found
+
+
+def upward(graph: dict[str, set[str]], floor: dict[str, int]) -> list[str]:
+    """The imports of a unit from a unit on its own floor or above, as ``a imports b (floor x, y)``;
+    a unit without a floor is one too."""
+    found = []
+    for module, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            a, b = unit(module), unit(target)
+            if a == b:
+                continue
+            if a not in floor or b not in floor:
+                found.append(f"{module} imports {target}: {a if a not in floor else b} has no floor "
+                             "in docs/design.md")
+            elif floor[b] >= floor[a]:
+                found.append(f"{module} (floor {floor[a]}) imports {target} (floor {floor[b]})")
+    return found
+
+
+def test_no_import_circle() -> None:
+    found = circles(IMPORTS)
+    assert not found, "\n" + "\n".join(" -> ".join(c) for c in found)
+
+
+def test_imports_go_down_the_floors() -> None:
+    floor = floors(DESIGN.read_text())
+    assert {unit(m) for m in MODULES} <= floor.keys(), "a unit without a floor in docs/design.md"
+    found = upward(IMPORTS, floor)
+    assert not found, "\n" + "\n".join(found)
+
+
+def test_the_import_checks_can_fail() -> None:
+    graph = {"sylver.jit": {"sylver.aot"}, "sylver.aot": {"sylver.jit"},
+             "sylver.solver.a": {"sylver.solver.b"}, "sylver.solver.b": {"sylver.solver.c"},
+             "sylver.solver.c": {"sylver.solver.a", "sylver.position"}, "sylver.position": {"sylver.cli"},
+             "sylver.cli": {"sylver.extra"}}
+    assert circles(graph) == [["sylver.aot", "sylver.jit", "sylver.aot"],
+                              ["sylver.solver.a", "sylver.solver.b", "sylver.solver.c", "sylver.solver.a"]]
+    floor = floors("## Dependencies\n```\nfloor  units\n  3    cli  jit\n  2    solver\n"
+                   "  1    position  aot\n```\n## Next\n  9    later\n")
+    assert floor == {"cli": 3, "jit": 3, "solver": 2, "position": 1, "aot": 1}
+    assert upward(graph, floor) == [
+        "sylver.aot (floor 1) imports sylver.jit (floor 3)",
+        "sylver.cli imports sylver.extra: extra has no floor in docs/design.md",
+        "sylver.position (floor 1) imports sylver.cli (floor 3)",
+    ]
+    assert imported("sylver.solver.x", False, ast.parse(
+        "from sylver.solver import kernels, solve\nfrom . import engine\ndef f():\n"
+        "    import sylver.position\n    from ..theory import is_prime\n")) == {
+        "sylver.solver.kernels", "sylver.solver", "sylver.solver.engine", "sylver.position",
+        "sylver.theory"}
 
 
 # -- pins (issue 31: a fresh install brought a newer mypy, 16 errors where we had measured none) --

@@ -699,7 +699,7 @@ def test_solve_base_past_its_deadline() -> None:
 def test_solve_base_agrees_with_solve(saturated: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """``solve_base`` decides a position by one search from it (outcome only); ``solve`` decides its
     moves one by one.  Both agree on every position of a base region; with the tables at their
-    budget every N outcome is taken from ``solve`` (self-checked), and only those."""
+    budget every N outcome is taken from the gcd-1 solve (self-checked), and only those."""
     from sylver.solver import engine
     from sylver.solver.periodic import list_region, solve_base
 
@@ -709,11 +709,11 @@ def test_solve_base_agrees_with_solve(saturated: bool, monkeypatch: pytest.Monke
     assert 0 < sum(expected) < len(expected)
     calls: list[Position] = []
     if saturated:
-        import sylver.solver as solver
+        from sylver.solver import local
 
-        real = solver.solve
+        real = local.solve_local
         monkeypatch.setattr(engine.ENGINE, "saturated", lambda: True)
-        monkeypatch.setattr(solver, "solve", lambda p, **kw: calls.append(p) or real(p, **kw))
+        monkeypatch.setattr(local, "solve_local", lambda r: calls.append(r.position) or real(r))
     engine.ENGINE.clear()
     assert solve_base(positions) == expected
     n_positions = [p for p, is_p in zip(positions, expected, strict=True) if not is_p]

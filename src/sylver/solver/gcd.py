@@ -37,9 +37,9 @@ from typing import TYPE_CHECKING, Any
 
 from sylver.errors import TooLargeError
 from sylver.position import Outcome, Position
+from sylver.solver.solution import OddTail, Solution, SolveInterrupted, SolveTimeout
 
 if TYPE_CHECKING:
-    from sylver.solver import Solution
     from sylver.solver.periodic import BaseRegion, Scan, ScanProgress
     from sylver.solver.shapes import ShapeGraph
     from sylver.solver.store import Store
@@ -82,35 +82,6 @@ MAX_T_H = 5_461
 """Largest t(S ÷ g) the engine takes on (a third of the gcd-1 solver's limit on t, 16,383: the
 gcd-1 positions it solves, S ∪ {x} with x ≤ t(S ÷ 2) and the base region, have t ≤ 3·t(S ÷ 2)).
 Beyond it only the theorems answer (a prime factor q ≥ 5 of g wins)."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class OddTail:
-    """What the scan of the odd moves of a position with g = 2 established."""
-
-    scanned_to: int
-    """Every odd move up to here is decided."""
-    period_start: int | None
-    """The scan's state after each height ≥ period_start - 2 repeats with period_length (certified)."""
-    period_length: int | None
-    """The certified period, in units of x (None when no period was certified)."""
-    odd_winning_moves: tuple[int, ...]
-    """The odd winning moves found (all of them when ``complete``)."""
-    complete: bool
-    """True when every odd move is decided (a certified period, the Quiet End Theorem for short
-    positions, or the scan past m + t̄ after the first odd winning move m)."""
-    open_moves: str
-    """What is undecided, e.g. ``"odd x > 100001"``; empty when complete."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "scanned_to": self.scanned_to,
-            "period_start": self.period_start,
-            "period_length": self.period_length,
-            "odd_winning_moves": list(self.odd_winning_moves),
-            "complete": self.complete,
-            "open_moves": self.open_moves,
-        }
 
 
 @dataclass(kw_only=True)
@@ -1297,8 +1268,6 @@ def solve_any(
 ) -> Solution:
     """Solve a position with g ≠ 1 (or the empty position): see the module docstring.  ``first``:
     stop at the first winning move found (the outcome is then all that is proven)."""
-    from sylver.solver import Solution
-
     start = time.monotonic()
     ctx = Context(
         odd_limit=odd_limit, deadline=None if time_limit is None else start + time_limit,
@@ -1321,12 +1290,8 @@ def solve_any(
         else:
             v = solve_composite(position, ctx)
     except KeyboardInterrupt:
-        from sylver.solver import SolveInterrupted
-
         raise SolveInterrupted(_partial(position, ctx, start)) from None
     except TimeoutError:
-        from sylver.solver import SolveTimeout
-
         raise SolveTimeout(
             f"{position.braces()} not solved within {time_limit:g} s", _partial(position, ctx, start)
         ) from None
@@ -1389,11 +1354,9 @@ def answer_within(
     """What the engine proves about a position with gcd > 1 within ``seconds`` (for `sylver
     analyze` and the web page): ``outcome`` (P, N, probably-P, unknown), ``winning_moves``,
     ``complete``, ``method``, ``reason``, ``odd_tail``; never raises for a valid position."""
-    from sylver.solver import solve
-
     keys = ("outcome", "winning_moves", "complete", "method", "reason", "odd_tail")
     try:
-        d = solve(position, time_limit=seconds, odd_limit=odd_limit, store=None).to_dict()
+        d = solve_any(position, time_limit=seconds, odd_limit=odd_limit).to_dict()
     except (TimeoutError, ValueError) as exc:
         reason = str(exc) if isinstance(exc, ValueError) else f"not decided within {seconds:g} s"
         return {"outcome": "unknown", "winning_moves": [], "complete": False, "method": "search",
@@ -1403,8 +1366,6 @@ def answer_within(
 
 def _partial(position: Position, ctx: Context, start: float) -> Solution:
     """What an interrupted solve had established: the root scan's odd winning moves so far."""
-    from sylver.solver import Solution
-
     tail = None
     wins: tuple[int, ...] = ()
     if ctx.scans and ctx.scans[0].position == position:

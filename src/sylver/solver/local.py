@@ -1,6 +1,7 @@
-"""The root moves of a gcd-1 solve decided one by one in this process (:func:`solve_local`), and
-what a solve in progress knows about its root moves (:class:`RootMoves`, shared with
-:mod:`sylver.solver.parallel`, which decides them over processes).
+"""The root moves of a gcd-1 solve decided one by one in this process (:func:`solve_local`), what a
+solve in progress knows about its root moves (:class:`RootMoves`, shared with
+:mod:`sylver.solver.parallel`, which decides them over processes), and the self-check of an N
+answer (:func:`checked`).
 
 A position is N iff some root move leads to a P-position (a winning move), so a solve decides the
 position after each legal move other than 1 (naming 1 loses); with ``first`` it stops at the least
@@ -11,9 +12,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from sylver.errors import SelfCheckError
 from sylver.position import Outcome, Position
 from sylver.solver import kernels as _k
 from sylver.solver.engine import (
@@ -29,7 +31,7 @@ from sylver.solver.engine import (
     root_moves,
     settled,
 )
-from sylver.solver.solution import Progress, Solution, SolveInterrupted, SolveTimeout
+from sylver.solver.solution import Progress, SelfCheck, Solution, SolveInterrupted, SolveTimeout
 
 if TYPE_CHECKING:
     from sylver.solver.store import Store
@@ -219,3 +221,72 @@ def snapshot(roots: RootMoves, budget: int, expanding: int = 0) -> Progress:
 
 
 __all__ = ["Request", "RootMoves", "solve_local"]
+
+
+def _check_progress(
+    request: Request, sol: Solution, checked: int, move: int, counters: Counters
+) -> Callable[[int], None] | None:
+    """The engine's tick during the self-check of ``move``: a :class:`Progress` with ``checking``
+    set, every ``PROGRESS_EVERY`` seconds (a check can take as long as the solve)."""
+    report = request.progress
+    if report is None:
+        return None
+    last = begin = time.monotonic()
+
+    def tick(expanded: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= PROGRESS_EVERY:
+            last = now
+            report(Progress(
+                states=counters.expanded + expanded, seconds=now - begin,
+                root_moves_decided=checked, root_moves=len(sol.winning_moves),
+                winning_moves=sol.winning_moves, checking=move,
+            ))
+
+    return tick
+
+
+def self_check(sol: Solution, request: Request) -> Solution:
+    """``sol`` with its :class:`SelfCheck`: each winning move's position searched afresh must be P."""
+    begin = time.monotonic()
+    gaps = root_gaps(sol.position)
+    counters = Counters()
+    with ENGINE.lock:
+        ENGINE.clear()  # nothing the first search stored is used
+        ENGINE.set_budget(request.budget)
+        for i, w in enumerate(sol.winning_moves):
+            try:
+                outcome = ENGINE.outcome(
+                    child_gaps(gaps, w), deadline=request.deadline, counters=counters,
+                    tick=_check_progress(request, sol, i, w, counters),
+                )
+            except SearchTimeout:
+                raise SolveTimeout(
+                    f"{sol.position.braces()}: the search answered N (winning move {w}), but its "
+                    f"self-check did not finish within the time limit; no answer is given",
+                    replace(sol, outcome=Outcome.P, winning_moves=(), complete=False),
+                ) from None
+            except TableThrash as exc:
+                raise memory_budget_error(
+                    sol.position, request.budget, exc.expanded, exc.overwrites, w
+                ) from None
+            if outcome is not Outcome.P:
+                after = sol.position.play(w).braces()
+                raise SelfCheckError(
+                    f"the solver contradicted itself on {sol.position.braces()}: its search answered "
+                    f"N with winning move {w}, but a fresh search of {after} (the position after {w}) "
+                    f"answers N, not P; no answer is given (please report this position)"
+                )
+    check = SelfCheck(
+        moves=sol.winning_moves, states=counters.expanded, seconds=time.monotonic() - begin
+    )
+    return replace(sol, self_check=check, seconds=sol.seconds + check.seconds)
+
+
+def checked(sol: Solution, request: Request, check: bool | None = None) -> Solution:
+    """``sol`` with its :func:`self_check` when it is N and ``check`` asks for one, or (``check``
+    None) when a table reached its memory budget (``Solution.saturated``)."""
+    if sol.outcome is Outcome.N and (check or (check is None and sol.saturated)):
+        return self_check(sol, request)
+    return sol

@@ -5,7 +5,8 @@
    parsed, the results store opened) and a complete result in the store is the answer.
 3. The root moves are decided in this process (:func:`~sylver.solver.local.solve_local`) or over
    threads (:func:`~sylver.solver.parallel.solve_parallel`, ``jobs > 1``) or a Dask cluster.
-4. An N answer is self-checked when asked, or when a table reached its budget (:class:`SelfCheck`).
+4. An N answer is self-checked when asked, or when a table reached its budget
+   (:func:`~sylver.solver.local.checked`).
 5. The answer is recorded in the store.
 """
 
@@ -13,27 +14,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sylver.errors import SelfCheckError
-from sylver.position import Outcome, Position
+from sylver.position import Position
 from sylver.solver import kernels as _k
-from sylver.solver import local
-from sylver.solver.engine import (
-    ENGINE,
-    Counters,
-    SearchTimeout,
-    TableThrash,
-    check_solvable,
-    child_gaps,
-    memory_budget_error,
-    parse_memory,
-    root_gaps,
-)
-from sylver.solver.local import Request, solve_local
-from sylver.solver.solution import Progress, SelfCheck, Solution, SolveTimeout
+from sylver.solver.engine import check_solvable, parse_memory
+from sylver.solver.local import Request, checked, solve_local
+from sylver.solver.solution import Progress, Solution
 
 if TYPE_CHECKING:
     from sylver.solver.store import Store
@@ -71,8 +59,8 @@ def solve(
     is called with a :class:`Progress` about every few milliseconds on long solves.  Ctrl-C raises
     :class:`SolveInterrupted` carrying the root moves decided so far.
 
-    ``check``: self-check an N answer (see :class:`SelfCheck`; a contradiction raises
-    :class:`SelfCheckError` instead of answering); ``None`` (the default) checks when a table
+    ``check``: self-check an N answer (see :class:`~sylver.solver.SelfCheck`; a contradiction raises
+    :class:`~sylver.errors.SelfCheckError` instead of answering); ``None`` (the default) checks when a table
     reached its memory budget (``Solution.saturated``).
     """
     start = time.monotonic()
@@ -99,8 +87,7 @@ def solve(
         sol = solve_parallel(request, jobs=jobs, cluster=cluster)
     else:
         sol = solve_local(request)
-    if sol.outcome is Outcome.N and (check or (check is None and sol.saturated)):
-        sol = self_check(sol, request)
+    sol = checked(sol, request, check)
     if request.store is not None:
         request.store.put(sol)
     return sol
@@ -130,64 +117,3 @@ def from_store(request: Request) -> Solution | None:
         frobenius_number=request.position.frobenius_number, states=0,
         seconds=time.monotonic() - request.start, genus=request.position.genus, from_store=True,
     )
-
-
-def _check_progress(
-    request: Request, sol: Solution, checked: int, move: int, counters: Counters
-) -> Callable[[int], None] | None:
-    """The engine's tick during the self-check of ``move``: a :class:`Progress` with ``checking``
-    set, every ``local.PROGRESS_EVERY`` seconds (a check can take as long as the solve)."""
-    report = request.progress
-    if report is None:
-        return None
-    last = begin = time.monotonic()
-
-    def tick(expanded: int) -> None:
-        nonlocal last
-        now = time.monotonic()
-        if now - last >= local.PROGRESS_EVERY:
-            last = now
-            report(Progress(
-                states=counters.expanded + expanded, seconds=now - begin,
-                root_moves_decided=checked, root_moves=len(sol.winning_moves),
-                winning_moves=sol.winning_moves, checking=move,
-            ))
-
-    return tick
-
-
-def self_check(sol: Solution, request: Request) -> Solution:
-    """``sol`` with its :class:`SelfCheck`: each winning move's position searched afresh must be P."""
-    begin = time.monotonic()
-    gaps = root_gaps(sol.position)
-    counters = Counters()
-    with ENGINE.lock:
-        ENGINE.clear()  # nothing the first search stored is used
-        ENGINE.set_budget(request.budget)
-        for i, w in enumerate(sol.winning_moves):
-            try:
-                outcome = ENGINE.outcome(
-                    child_gaps(gaps, w), deadline=request.deadline, counters=counters,
-                    tick=_check_progress(request, sol, i, w, counters),
-                )
-            except SearchTimeout:
-                raise SolveTimeout(
-                    f"{sol.position.braces()}: the search answered N (winning move {w}), but its "
-                    f"self-check did not finish within the time limit; no answer is given",
-                    replace(sol, outcome=Outcome.P, winning_moves=(), complete=False),
-                ) from None
-            except TableThrash as exc:
-                raise memory_budget_error(
-                    sol.position, request.budget, exc.expanded, exc.overwrites, w
-                ) from None
-            if outcome is not Outcome.P:
-                after = sol.position.play(w).braces()
-                raise SelfCheckError(
-                    f"the solver contradicted itself on {sol.position.braces()}: its search answered "
-                    f"N with winning move {w}, but a fresh search of {after} (the position after {w}) "
-                    f"answers N, not P; no answer is given (please report this position)"
-                )
-    check = SelfCheck(
-        moves=sol.winning_moves, states=counters.expanded, seconds=time.monotonic() - begin
-    )
-    return replace(sol, self_check=check, seconds=sol.seconds + check.seconds)

@@ -1715,15 +1715,14 @@ def solve_base(
     A base region holds hundreds of thousands of small positions whose moves all lead into the
     endgame table, so each is decided by one search of the engine from the position itself
     (``Engine.outcome``: the outcome only, in one kernel call) rather than move by move.  When the
-    tables have reached ``memory`` (``Engine.saturated``), an N outcome is taken from
-    :func:`sylver.solver.solve` instead (``first=True``, the default ``check=None``), which
-    self-checks it: the position after the winning move, searched afresh, must be P (a
-    contradiction raises :class:`~sylver.errors.SelfCheckError`); a budget too small for the search
-    raises :class:`~sylver.errors.MemoryBudgetError` from there.  ``deadline``
+    tables have reached ``memory`` (``Engine.saturated``), an N outcome is taken from the gcd-1
+    solve (:func:`~sylver.solver.local.solve_local`, ``first``) instead, self-checked
+    (:func:`~sylver.solver.local.checked`): the position after the winning move, searched afresh,
+    must be P (a contradiction raises :class:`~sylver.errors.SelfCheckError`); a budget too small
+    for the search raises :class:`~sylver.errors.MemoryBudgetError` from there.  ``deadline``
     (``time.monotonic()``) raises :class:`TimeoutError` when it passes; ``found(p, is_p)`` receives
     each result as it is decided (those before a deadline are kept)."""
     from sylver.position import Outcome
-    from sylver.solver import SolveTimeout, solve
     from sylver.solver.engine import (
         ENGINE,
         SearchTimeout,
@@ -1732,6 +1731,8 @@ def solve_base(
         parse_memory,
         root_gaps,
     )
+    from sylver.solver.local import Request, checked, solve_local
+    from sylver.solver.solution import SolveTimeout
 
     budget = parse_memory(memory)
 
@@ -1751,7 +1752,8 @@ def solve_base(
             pass  # the tables were cleared: solve() says so, or gets there
         left = None if deadline is None else deadline - time.monotonic()
         try:
-            return solve(p, first=True, memory=budget, time_limit=left).outcome is Outcome.P
+            request = Request(position=p, first=True, time_limit=left, budget=budget)
+            return checked(solve_local(request), request).outcome is Outcome.P
         except SolveTimeout:
             raise TimeoutError("time limit reached") from None
 

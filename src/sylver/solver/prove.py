@@ -250,7 +250,7 @@ class _GcdBuilder:
 
     def p_gcd1(self, q: Position) -> None:
         """Add the P-proof of the gcd-1 position q (a node and its subproofs)."""
-        from sylver.solver import solve
+        from sylver.solver.orchestration import solve
 
         if q.is_terminal or q.generators in self.nodes:
             return
@@ -267,7 +267,7 @@ class _GcdBuilder:
 
     def refute(self, after: Position) -> int:
         """A reply that wins in ``after`` (N), with its proof added; 0 for a theorem."""
-        from sylver.solver import solve
+        from sylver.solver.orchestration import solve
         from sylver.theory import is_ender, is_prime
 
         g = after.gcd

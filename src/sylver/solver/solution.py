@@ -1,5 +1,6 @@
-"""What a solve answers: :class:`Solution`, the :class:`Progress` snapshots it reports on the way,
-and the ways it ends without an answer (:class:`SolveTimeout`, :class:`SolveInterrupted`).
+"""What a solve answers: :class:`Solution` (with, for g = 2, the :class:`OddTail` of its odd moves),
+the :class:`Progress` snapshots it reports on the way, and the ways it ends without an answer
+(:class:`SolveTimeout`, :class:`SolveInterrupted`).
 
 Every type is keyword-only: ``Solution(position=p, outcome=Outcome.N, ...)``.
 """
@@ -7,12 +8,38 @@ Every type is keyword-only: ``Solution(position=p, outcome=Outcome.N, ...)``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sylver.position import Outcome, Position
 
-if TYPE_CHECKING:
-    from sylver.solver.gcd import OddTail
+
+@dataclass(frozen=True, kw_only=True)
+class OddTail:
+    """What the scan of the odd moves of a position with g = 2 established."""
+
+    scanned_to: int
+    """Every odd move up to here is decided."""
+    period_start: int | None
+    """The scan's state after each height ≥ period_start - 2 repeats with period_length (certified)."""
+    period_length: int | None
+    """The certified period, in units of x (None when no period was certified)."""
+    odd_winning_moves: tuple[int, ...]
+    """The odd winning moves found (all of them when ``complete``)."""
+    complete: bool
+    """True when every odd move is decided (a certified period, the Quiet End Theorem for short
+    positions, or the scan past m + t̄ after the first odd winning move m)."""
+    open_moves: str
+    """What is undecided, e.g. ``"odd x > 100001"``; empty when complete."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scanned_to": self.scanned_to,
+            "period_start": self.period_start,
+            "period_length": self.period_length,
+            "odd_winning_moves": list(self.odd_winning_moves),
+            "complete": self.complete,
+            "open_moves": self.open_moves,
+        }
 
 
 @dataclass(frozen=True, kw_only=True)
