@@ -121,6 +121,7 @@ def overhead(games: int) -> None:
 
 
 def ipc_roundtrip(n: int = 500) -> None:
+    from sylver.arena.protocol import Ping
     from sylver.arena.sandbox import BotProcess
 
     bots = HERE / "arena_bots.py"
@@ -129,7 +130,7 @@ def ipc_roundtrip(n: int = 500) -> None:
     walls = []
     try:
         for _ in range(n):
-            r = proc.call({"type": "ping"}, 5.0)
+            r = proc.call(Ping(), 5.0)
             walls.append(r.wall)
     finally:
         proc.close()

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from sylver.arena.host import Adapter
+from sylver.arena.protocol import NewGame, TurnRequest
 from sylver.arena.rules import make_rules
 from sylver.arena.specs import parse_spec, parse_specs
 from sylver.arena.tournament import Config, run_tournament
@@ -316,10 +317,10 @@ def test_host_passes_the_argument_of_the_rules(preset):
     rules = make_rules(preset, start=(7, 9))
     host = Adapter(parse_spec(f"{BOTS / 'clock_echo.py'}:ClockEcho").to_json(), 0)
     assert host.ensure_instance() is None
-    host.new_game({"type": "game", "seed": 1, "rules": rules.to_json()})
+    host.new_game(NewGame.from_json({"type": "game", "seed": 1, "rules": rules.to_json()}))
     history = [7, 9]
     for used in (0.0, 1.25):
         left = rules.clock - used
-        move = host.turn({"history": history, "time_left": left, "time_used": used, "gap_list_limit": 10**6})
+        move = host.turn(TurnRequest(game=1, seat=0, history=tuple(history), time_left=left, time_used=used))
         history += [move, max(Position(history + [move]).legal_moves())]
     assert host.instance.seen == ([0.0, 1.25] if preset == "classic" else [36.0, 34.75])

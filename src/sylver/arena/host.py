@@ -4,9 +4,10 @@ bot competition; or a :class:`sylver.bots.Bot` subclass) as a JSON-lines protoco
 
 It is started by the referee as ``python host.py '<spec json>'`` inside the sandbox (own process,
 resource limits, own working directory).  It speaks exactly the ``cmd:`` protocol of docs/arena.md
-on private copies of stdin/stdout, so whatever the bot prints goes to its log (stderr), never into
-the protocol.  Only the standard library is imported up front; ``sylver`` (and numba) is imported
-when a built-in bot or a ``nextMove`` bot needs positions.
+(the typed messages of :mod:`sylver.arena.protocol`) on private copies of stdin/stdout, so whatever
+the bot prints goes to its log (stderr), never into the protocol.  Only the standard library and
+that module are imported up front; the rest of ``sylver`` (and numba) is imported when a built-in
+bot or a ``nextMove`` bot needs positions.
 """
 
 from __future__ import annotations
@@ -20,14 +21,31 @@ import select
 import sys
 import time
 import traceback
+from dataclasses import replace
 from typing import Any
 
-PROTOCOL = 1
+from sylver.arena.protocol import (
+    MAX_ANSWER_TEXT,
+    Error,
+    GameOver,
+    Hello,
+    Message,
+    Move,
+    NewGame,
+    Ok,
+    OversizeInt,
+    Ping,
+    Pong,
+    Quit,
+    Ready,
+    TurnRequest,
+    decode,
+    encode,
+)
+
 MAIN_PID = os.getpid()
 IDLE_EXIT = 900.0
 """Seconds without any message after which the host exits by itself (an orphaned cache entry)."""
-MAX_TEXT_DIGITS = 4000
-"""Longest integer answer written as a JSON number; a longer one is described by its length."""
 
 
 def warm_up() -> None:
@@ -114,34 +132,31 @@ def _positional(func: object, required_only: bool = False) -> int | None:
     return n
 
 
-def _error(where: str, exc: BaseException) -> dict:
+def _error(where: str, exc: BaseException) -> Error:
     if isinstance(exc, SystemExit):
-        return {"type": "error", "where": where, "error": "SystemExit",
-                "message": f"called sys.exit({exc.code!r})"}
+        return Error(where=where, error="SystemExit", message=f"called sys.exit({exc.code!r})")
     tb = traceback.extract_tb(exc.__traceback__)
     loc = ""
     if tb:
         last = tb[-1]
         loc = f" (at {os.path.basename(last.filename)}:{last.lineno})"
-    return {"type": "error", "where": where, "error": type(exc).__name__,
-            "message": f"{type(exc).__name__}: {exc}{loc}"[:500]}
+    return Error(where=where, error=type(exc).__name__, message=f"{type(exc).__name__}: {exc}{loc}"[:500])
 
 
-def _encode_move(value: object) -> dict:
-    """The bot's answer as JSON: an int stays an int (numpy ints too); anything else is described."""
+def _move(value: object) -> Move:
+    """The bot's answer as a message: an int stays an int (numpy ints too); anything else is described."""
     if isinstance(value, int) and not isinstance(value, bool):
-        if value.bit_length() > 3.33 * MAX_TEXT_DIGITS and abs(value) >= 10**MAX_TEXT_DIGITS:
-            return {"type": "move", "move": None, "oversize_digits": int(value.bit_length() * 0.30103) + 1}
-        return {"type": "move", "move": int(value)}
+        if value.bit_length() > 3.33 * MAX_ANSWER_TEXT and abs(value) >= 10**MAX_ANSWER_TEXT:
+            return Move(move=OversizeInt.of(int(value.bit_length() * 0.30103) + 1))
+        return Move(move=int(value))
     if type(value).__module__ == "numpy" and hasattr(value, "__index__") and not isinstance(value, bool):
         try:
-            return {"type": "move", "move": int(value.__index__())}  # type: ignore[attr-defined]
+            return Move(move=int(value.__index__()))  # type: ignore[attr-defined]
         except Exception:  # noqa: BLE001
             pass
     if value is None or isinstance(value, float | str | bool):
-        return {"type": "move", "move": value if not (isinstance(value, float) and value != value)
-                else "nan", "repr": repr(value)[:100]}
-    return {"type": "move", "move": repr(value)[:100], "repr": repr(value)[:100]}
+        return Move(move=value if not (isinstance(value, float) and value != value) else "nan", repr=repr(value)[:100])
+    return Move(move=repr(value)[:100], repr=repr(value)[:100])
 
 
 class Adapter:
@@ -153,7 +168,7 @@ class Adapter:
         self.api = ""
         self.cls: object = None
         self.instance: object = None
-        self.init_error: dict | None = None
+        self.init_error: Error | None = None
         self.builtin = spec["kind"] == "builtin"
         self._pos: Any = None
         self._hist: tuple = ()
@@ -186,7 +201,7 @@ class Adapter:
             spec.loader.exec_module(module)
         except BaseException as exc:  # noqa: BLE001 - any failure to import is a start failure
             err = _error("import", exc)
-            raise LoadError(f"cannot import {os.path.basename(path)}: {err['message']}") from None
+            raise LoadError(f"cannot import {os.path.basename(path)}: {err.message}") from None
         if not cls_name:
             candidates = [v for k, v in vars(module).items() if inspect.isclass(v)
                           and v.__module__ == mod_name
@@ -213,7 +228,7 @@ class Adapter:
         self.cls = cls
 
     # -- instances -------------------------------------------------------------------------------
-    def ensure_instance(self) -> dict | None:
+    def ensure_instance(self) -> Error | None:
         if self.instance is not None:
             return None
         try:
@@ -232,9 +247,9 @@ class Adapter:
             return self.init_error
         return None
 
-    def new_game(self, msg: dict) -> None:
-        self.rng_seed = int(msg.get("seed", 0))
-        self.time_arg = str((msg.get("rules") or {}).get("time_arg") or "left")
+    def new_game(self, msg: NewGame) -> None:
+        self.rng_seed = msg.seed
+        self.time_arg = str(msg.rules.get("time_arg") or "left")
         random.seed(self.rng_seed)
         if "numpy" in sys.modules:
             try:
@@ -258,20 +273,20 @@ class Adapter:
         self._pos, self._hist = pos, hist
         return pos
 
-    def turn(self, msg: dict) -> object:
-        history = list(msg["history"])
-        time_left = msg.get("time_left")
+    def turn(self, msg: TurnRequest) -> object:
+        history = list(msg.history)
+        time_left = msg.time_left
         if self.api == "announce":
             return self.instance.announce(list(history))  # type: ignore[attr-defined]
         if self.api == "nextMove":
             from sylver.errors import TooLargeError  # noqa: PLC0415
 
             if self.time_arg == "used":  # the reference referee's argument: seconds used in this game
-                t = float(msg.get("time_used") or 0.0)
+                t = msg.time_used
             else:
                 t = float(time_left) if time_left is not None else 1e9
             remaining: list[int] = []
-            limit = int(msg.get("gap_list_limit", 1_000_000))
+            limit = msg.gap_list_limit
             try:
                 pos = self.position(history)
                 if pos.is_finite and not pos.is_over and pos.genus <= limit:
@@ -284,30 +299,28 @@ class Adapter:
         from sylver.bots.base import Turn  # noqa: PLC0415
 
         pos = self.position(history)
-        turn = Turn(pos, tuple(history), time_left=time_left, max_move=msg.get("max_move"),
-                    no_prime_first=bool(msg.get("no_prime_first")),
-                    extra={"seat": msg.get("seat"), "game": msg.get("game")})
+        turn = Turn(pos, tuple(history), time_left=time_left, max_move=msg.max_move,
+                    no_prime_first=msg.no_prime_first, extra={"seat": msg.seat, "game": msg.game})
         return self.instance.choose(turn)  # type: ignore[attr-defined]
 
-    def learn(self, msg: dict) -> None:
+    def learn(self, msg: GameOver) -> None:
         inst = self.instance
         if inst is None or not hasattr(inst, "learn"):
             return
-        history = list(msg["history"])
+        history = list(msg.history)
         if self.api == "announce":
-            inst.learn(msg["first_id"], msg["second_id"], list(history))
+            inst.learn(msg.first_id, msg.second_id, list(history))
         elif self.api == "nextMove":
             n = _positional(inst.learn)
             if n == 3:  # a King-of-the-Hill style learn on a nextMove bot
-                inst.learn(msg["first_id"], msg["second_id"], list(history))
+                inst.learn(msg.first_id, msg.second_id, list(history))
             elif n == 1:
                 inst.learn(list(history))
         else:
             from sylver.position import GameRecord, Position  # noqa: PLC0415
 
-            start = msg.get("start") or []
-            moves = tuple(history[len(start):])
-            inst.learn(GameRecord(Position(start), moves), int(msg.get("seat", 0)))
+            moves = tuple(history[len(msg.start):])
+            inst.learn(GameRecord(Position(msg.start), moves), msg.seat)
 
 
 class Channel:
@@ -317,7 +330,8 @@ class Channel:
         self.fd_in, self.fd_out = fd_in, fd_out
         self.buf = b""
 
-    def read(self) -> dict | None:
+    def read(self) -> Message | None:
+        """The next message (None at the end of input, or after IDLE_EXIT seconds of silence)."""
         while b"\n" not in self.buf:
             ready, _, _ = select.select([self.fd_in], [], [], IDLE_EXIT)
             if not ready:
@@ -327,12 +341,12 @@ class Channel:
                 return None
             self.buf += chunk
         line, _, self.buf = self.buf.partition(b"\n")
-        return json.loads(line)
+        return decode(line)
 
-    def write(self, obj: dict) -> None:
+    def write(self, msg: Message) -> None:
         if os.getpid() != MAIN_PID:  # a child the bot forked must never speak the protocol
             os._exit(0)
-        data = (json.dumps(obj) + "\n").encode()
+        data = encode(msg)
         while data:
             n = os.write(self.fd_out, data)
             data = data[n:]
@@ -340,7 +354,6 @@ class Channel:
 
 def main() -> None:
     spec = json.loads(sys.argv[1])
-    bot_id = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     # The protocol gets private descriptors; the bot's stdin is empty and its stdout is the log.
     fd_in, fd_out = os.dup(0), os.dup(1)
     devnull = os.open(os.devnull, os.O_RDONLY)
@@ -356,50 +369,42 @@ def main() -> None:
     adapter: Adapter | None = None
     while True:
         msg = ch.read()
-        if msg is None:
+        if msg is None or isinstance(msg, Quit):
             break
-        kind = msg.get("type")
-        if kind == "hello":
+        if isinstance(msg, Hello):
             try:
-                adapter = Adapter(spec, int(msg.get("id", bot_id)))
+                adapter = Adapter(spec, msg.id)
             except LoadError as exc:
-                ch.write({"type": "error", "where": "load", "error": "LoadError", "message": str(exc)})
+                ch.write(Error(where="load", error="LoadError", message=str(exc)))
                 continue
             except BaseException as exc:  # noqa: BLE001
                 ch.write(_error("load", exc))
                 continue
-            ch.write({"type": "ready", "protocol": PROTOCOL, "name": spec.get("name", ""), "api": adapter.api})
+            ch.write(Ready(name=spec.get("name", ""), api=adapter.api))
         elif adapter is None:
-            ch.write({"type": "error", "where": "protocol", "error": "ProtocolError",
-                      "message": "no successful hello"})
-        elif kind == "game":
+            ch.write(Error(where="protocol", error="ProtocolError", message="no successful hello"))
+        elif isinstance(msg, Ping):
+            ch.write(Pong())
+        elif isinstance(msg, NewGame):
             _reap_children()
             adapter.new_game(msg)
-        elif kind == "turn":
+        elif isinstance(msg, TurnRequest):
             c0 = time.process_time()
-            err = adapter.ensure_instance()
-            if err is not None:
-                reply = dict(err)
-            else:
+            reply: Move | Ok | Error | None = adapter.ensure_instance()
+            if reply is None:
                 try:
-                    reply = _encode_move(adapter.turn(msg))
+                    reply = _move(adapter.turn(msg))
                 except BaseException as exc:  # noqa: BLE001 - every bot failure is reported
                     reply = _error("move", exc)
-            reply["cpu"] = time.process_time() - c0
-            ch.write(reply)
-        elif kind == "result":
+            ch.write(replace(reply, cpu=time.process_time() - c0))
+        elif isinstance(msg, GameOver):
             c0 = time.process_time()
             try:
                 adapter.learn(msg)
-                reply = {"type": "ok"}
+                reply = Ok()
             except BaseException as exc:  # noqa: BLE001
                 reply = _error("learn", exc)
-            reply["cpu"] = time.process_time() - c0
-            ch.write(reply)
-        elif kind == "ping":
-            ch.write({"type": "pong"})
-        elif kind == "quit":
-            break
+            ch.write(replace(reply, cpu=time.process_time() - c0))
     sys.stdout.flush()
     os._exit(0)
 

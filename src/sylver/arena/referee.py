@@ -22,8 +22,9 @@ With ``penalties = k > 1`` an illegal answer (illegal, prime-first, above-cap, i
 ``Termination.is_bad_answer``) only loses at the k-th; the earlier ones are listed in ``strikes``
 and the bot is asked again.
 
-:func:`play_game` is a short loop over the seats: :meth:`_Game.ask` returns a seat's classified
-:class:`Answer`, :class:`Clocks` keeps each seat's time and chess clock, :class:`Strikes` the
+:func:`play_game` is a short loop over the seats: :meth:`_Game.ask` sends a seat the typed messages
+of :mod:`sylver.arena.protocol` through its :class:`~sylver.arena.protocol.BotChannel` and returns
+its judged :class:`Answer`, :class:`Clocks` keeps each seat's time and chess clock, :class:`Strikes` the
 forgiven answers; the result is a :class:`sylver.arena.games.PlayedGame`.
 """
 
@@ -35,8 +36,19 @@ from dataclasses import dataclass, field
 
 from sylver.arena.board import Board
 from sylver.arena.games import GameSpec, LearnError, PlayedGame, Strike
+from sylver.arena.protocol import (
+    BotChannel,
+    Error,
+    GameOver,
+    Message,
+    Move,
+    NewGame,
+    Ok,
+    OversizeInt,
+    Reply,
+    TurnRequest,
+)
 from sylver.arena.rules import Rules
-from sylver.arena.sandbox import BotProcess, OversizeInt, Reply
 from sylver.judge import Ending, judge, too_long
 from sylver.position import Termination
 
@@ -50,7 +62,8 @@ class Seat:
 
     name: str
     bot_id: int
-    process: BotProcess | None
+    process: BotChannel | None
+    """The bot's process (:class:`sylver.arena.sandbox.BotProcess`), None when it could not start."""
     start_error: str = ""
     """Set when the bot could not even be started for this game (it forfeits)."""
 
@@ -76,14 +89,12 @@ def describe_failure(reply: Reply) -> tuple[Termination, str]:
     """Reason and detail for a reply that is not the awaited message."""
     if reply.failure:
         return Termination(reply.failure), reply.detail
-    msg = reply.msg or {}
-    if msg.get("type") == "error":
-        where = msg.get("where", "move")
-        message = str(msg.get("message", "error"))
-        if msg.get("error") == "MemoryError":
-            return Termination.CRASH, f"out of memory in {where}: {message}"
-        return Termination.CRASH, f"exception in {where}: {message}"
-    return Termination.PROTOCOL, f"expected a move, got {str(reply.msg)[:100]}"
+    msg = reply.msg
+    if isinstance(msg, Error):
+        if msg.error == "MemoryError":
+            return Termination.CRASH, f"out of memory in {msg.where}: {msg.message}"
+        return Termination.CRASH, f"exception in {msg.where}: {msg.message}"
+    return Termination.PROTOCOL, f"expected a move, got {str(msg.to_json() if msg else None)[:100]}"
 
 
 def judge_answer(value: object, board: Board, rules: Rules, first_move: bool) -> Ending | None:
@@ -170,12 +181,14 @@ class _Game:
         self.board = Board(list(self.spec.start))
         self.history = list(self.spec.start)
 
-    def _call(self, s: int, msg: dict, time_left: float | None, **kw: object) -> Reply:
+    def _call(self, s: int, msg: Message, time_left: float | None, *, pause: bool = True,
+              idle: Callable[[], None] | None = None) -> Reply:
         if self.on_turn is not None:
             self.on_turn(s)
         proc = self.seats[s].process
         assert proc is not None
-        reply = proc.call(msg, time_left, **kw)  # type: ignore[arg-type]
+        reply = proc.call(msg, time_left, pause=pause, idle=idle,
+                          before_wait=self._update_board if isinstance(msg, TurnRequest) else None)
         if self.on_turn is not None:
             self.on_turn(-1)
         return reply
@@ -194,18 +207,18 @@ class _Game:
         if not seat.playing:
             return Answer(reason=Termination.CRASH, detail=seat.start_error or "not running", counted=False)
         time_left = clocks.time_left(s)
-        msg = {"type": "turn", "game": self.spec.id, "seat": s, "history": self.history, "time_left": time_left,
-               "time_used": clocks.used[s], "max_move": self.rules.cap,
-               "no_prime_first": self.rules.no_prime_first and not self.moves,
-               "gap_list_limit": self.rules.gap_list_limit}
+        msg = TurnRequest(game=self.spec.id, seat=s, history=tuple(self.history), time_left=time_left,
+                          time_used=clocks.used[s], max_move=self.rules.cap,
+                          no_prime_first=self.rules.no_prime_first and not self.moves,
+                          gap_list_limit=self.rules.gap_list_limit)
         other = self.seats[1 - s].process
-        reply = self._call(s, msg, time_left, before_wait=self._update_board, pause=False,
-                           idle=other if other is not None and other.alive else None)
+        reply = self._call(s, msg, time_left, pause=False,
+                           idle=other.pause if other is not None and other.alive else None)
         in_time = clocks.charge(s, reply.cpu)
-        if reply.failure or reply.msg is None or reply.msg.get("type") != "move":
+        if reply.failure or not isinstance(reply.msg, Move):
             failure, why = describe_failure(reply)
             return Answer(reason=failure, detail=why, counted=False, cpu=reply.cpu, wall=reply.wall)
-        value = reply.msg.get("move")
+        value = reply.msg.move
         if not in_time:
             return Answer(value=value, reason=Termination.TIMEOUT, counted=False, cpu=reply.cpu, wall=reply.wall,
                           detail=f"chess clock exhausted ({self.rules.clock:g} s)")
@@ -234,11 +247,11 @@ class _Game:
             proc = seat.process
             if proc is None or seat.start_error or not proc.alive:
                 continue
-            r = self._call(s, {"type": "result", "game": self.spec.id, "seat": s, "history": full,
-                               "start": list(self.spec.start), "first_id": self.seats[0].bot_id,
-                               "second_id": self.seats[1].bot_id, "winner": winner, "reason": reason.value},
+            r = self._call(s, GameOver(game=self.spec.id, seat=s, history=tuple(full), start=self.spec.start,
+                                       first_id=self.seats[0].bot_id, second_id=self.seats[1].bot_id,
+                                       winner=winner, reason=reason.value),
                            self.rules.move_time or LEARN_TIME)
-            if r.failure or r.msg is None or r.msg.get("type") != "ok":
+            if r.failure or not isinstance(r.msg, Ok):
                 code, text = describe_failure(r)
                 errors.append(LearnError(seat=s, bot=seat.name, reason=code, detail=f"in learn: {text}"))
         return errors
@@ -246,13 +259,10 @@ class _Game:
     def announce(self) -> None:
         """Tell each bot that a game starts."""
         for s, seat in enumerate(self.seats):
-            if seat.playing:
-                seat.process.send({  # type: ignore[union-attr]
-                    "type": "game", "game": self.spec.id, "seat": s, "seed": self.spec.seed * 2 + s,
-                    "start": list(self.spec.start), "first_id": self.seats[0].bot_id,
-                    "second_id": self.seats[1].bot_id, "opponent": self.seats[1 - s].name,
-                    "rules": rules_message(self.rules),
-                })
+            if seat.process is not None and seat.playing:
+                seat.process.send(NewGame(game=self.spec.id, seat=s, seed=self.spec.seed * 2 + s, start=self.spec.start,
+                                          first_id=self.seats[0].bot_id, second_id=self.seats[1].bot_id,
+                                          opponent=self.seats[1 - s].name, rules=rules_message(self.rules)))
 
 
 def play_game(spec: GameSpec, rules: Rules, seats: list[Seat],

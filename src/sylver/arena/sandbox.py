@@ -33,10 +33,11 @@ import sysconfig
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from sylver.arena.cgroups import MAX_PROCESSES, BotCgroup, pid_alive, sweep_stale
+from sylver.arena.protocol import Error, Hello, Log, Message, Quit, Ready, Reply, decode, encode
 from sylver.arena.specs import BotSpec
 from sylver.errors import BotError
 
@@ -55,8 +56,6 @@ STARTUP_WALL = 60.0
 """Seconds a bot may take to start and answer the hello."""
 TMP_SIZE = 64 << 20
 """Bytes of the sandbox's private writable /tmp (and 1/16 of it for /dev/shm)."""
-MAX_ANSWER_TEXT = 4000
-"""Digits of the longest integer carried on the protocol (longer ones arrive as :class:`OversizeInt`)."""
 UNSAFE_ENV = "SYLVER_UNSAFE_NO_SANDBOX"
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 try:
@@ -71,41 +70,6 @@ class StartError(BotError):
 
 class SandboxUnavailable(BotError):
     """Untrusted bots cannot be sandboxed here (the message says why and what to do)."""
-
-
-class OversizeInt(str):
-    """An integer answer too long to carry (its description; ``digits`` is its length)."""
-
-    digits: int
-
-    @classmethod
-    def of(cls, digits: int, about: bool = False) -> OversizeInt:
-        self = cls(f"<an integer with {'about ' if about else ''}{digits:,} digits>")
-        self.digits = digits
-        return self
-
-
-def _parse_int(text: str) -> int | OversizeInt:
-    return int(text) if len(text) <= MAX_ANSWER_TEXT + 1 else OversizeInt.of(len(text.lstrip("-")))
-
-
-def _loads(data: bytes | str) -> object:
-    obj = json.loads(data, parse_int=_parse_int)
-    if isinstance(obj, dict) and isinstance(obj.get("oversize_digits"), int):
-        obj["move"] = OversizeInt.of(obj["oversize_digits"], about=True)
-    return obj
-
-
-@dataclass(kw_only=True)
-class Reply:
-    """The outcome of one call: a message, or why there is none."""
-
-    msg: dict | None
-    cpu: float = 0.0
-    wall: float = 0.0
-    failure: str = ""
-    """"" (a message came), ``timeout``, ``crash``, ``protocol``."""
-    detail: str = ""
 
 
 def fork_limit_enforced() -> bool:
@@ -406,6 +370,101 @@ def _limits_in_child(cgroup: BotCgroup, memory_mb: int) -> Callable[[], None]:
     return limits
 
 
+class PipeChannel:
+    """The referee's end of a bot's JSON-lines protocol: typed messages written to the bot's stdin,
+    lines read from its stdout without blocking (log messages skipped, a line longer than
+    MAX_LINE or one that is no JSON object is a protocol failure).  The process it talks to is
+    :class:`BotProcess`'s business."""
+
+    def __init__(self, to_bot: IO[bytes], from_bot: IO[bytes]) -> None:
+        self.to_bot, self.from_bot = to_bot.fileno(), from_bot.fileno()
+        os.set_blocking(self.to_bot, False)
+        os.set_blocking(self.from_bot, False)
+        self.buf = b""
+
+    def fileno(self) -> int:
+        """The descriptor to wait on for the bot's output."""
+        return self.from_bot
+
+    def write(self, msg: Message) -> bool:
+        """Write one message; False if the pipe is closed or stays full for 10 s."""
+        data = encode(msg)
+        deadline = time.perf_counter() + 10.0
+        try:
+            while data:
+                try:
+                    n = os.write(self.to_bot, data)
+                    data = data[n:]
+                except BlockingIOError:
+                    if time.perf_counter() > deadline:
+                        return False
+                    select.select([], [self.to_bot], [], 0.1)
+        except (OSError, ValueError):
+            return False
+        return True
+
+    def receive(self) -> bool:
+        """Read what the bot wrote (it was ready); False at the end of its output."""
+        try:
+            chunk = os.read(self.from_bot, 1 << 16)
+        except BlockingIOError:
+            return True
+        except OSError:
+            chunk = b""
+        self.buf += chunk
+        return bool(chunk)
+
+    def next_message(self) -> Reply | None:
+        """The next message in what the bot has written (log messages skipped), a protocol failure,
+        or None while no complete line has come."""
+        while True:
+            line, ok = self._take_line()
+            if not ok:
+                return Reply(msg=None, failure="protocol", detail="an output line longer than 1 MiB")
+            if line is None:
+                return None
+            stripped = line.strip()
+            if not stripped:
+                continue
+            msg = decode(stripped)
+            if msg is None:
+                text = stripped[:60].decode(errors="replace")
+                return Reply(msg=None, failure="protocol", detail=f"garbage on stdout: {text!r}")
+            if not isinstance(msg, Log):
+                return Reply(msg=msg)
+
+    def unsolicited(self) -> str:
+        """A line the bot wrote without being asked ("" if none; log messages are allowed).
+
+        Reads what is already in the pipe first, so a stray line written after an answer in the
+        same turn is caught here rather than taken as the answer to the next turn.
+        """
+        self._drain()
+        while b"\n" in self.buf:
+            line, rest = self.buf.split(b"\n", 1)
+            if line.strip() and not isinstance(decode(line), Log):
+                return line.strip()[:60].decode(errors="replace")
+            self.buf = rest
+        return ""
+
+    def _drain(self) -> None:
+        """Move whatever the bot has written so far into ``buf``, without waiting."""
+        while len(self.buf) <= MAX_LINE:
+            try:
+                ready, _, _ = select.select([self.from_bot], [], [], 0)
+            except (OSError, ValueError):
+                return
+            if not ready or not self.receive():
+                return
+
+    def _take_line(self) -> tuple[bytes | None, bool]:
+        i = self.buf.find(b"\n")
+        if i < 0:
+            return None, len(self.buf) <= MAX_LINE
+        line, self.buf = self.buf[:i], self.buf[i + 1 :]
+        return line, True
+
+
 class CallClock:
     """The limits of one call: its CPU budget and its wall-clock guard (see :meth:`BotProcess.call`).
 
@@ -473,7 +532,8 @@ class BotProcess:
         """Processes that are not the bot's strays: its first process and bwrap's two."""
         self.workdir = ""
         self.cgroup: BotCgroup | None = None
-        self.buf = b""
+        self.channel: PipeChannel | None = None
+        """The protocol's pipes, once the process runs."""
         self.stopped = False
         self.dead = False
         self.api = ""
@@ -482,7 +542,7 @@ class BotProcess:
         self._cpu_last: float | None = None
 
     # -- life cycle --------------------------------------------------------------------------------
-    def start(self, hello: dict | None = None) -> dict:
+    def start(self) -> Ready:
         """Start the process and exchange hello/ready; raises StartError with a reason."""
         _sweep_stale()
         if self.sandboxed:
@@ -493,21 +553,17 @@ class BotProcess:
         safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in self.spec.name)[:40]
         self.workdir = tempfile.mkdtemp(prefix=f"sylver-bot-{os.getpid()}-{safe}-")
         self._spawn()
-        hello = dict(hello or {})
-        hello.update(type="hello", protocol=1, id=self.bot_id, name=self.spec.name)
-        r = self.call(hello, None, wall=STARTUP_WALL, pause=False)
-        why = ""
-        if r.failure or r.msg is None:
-            why = r.detail or r.failure
-        elif r.msg.get("type") == "error":
-            why = str(r.msg.get("message", "?"))
-        elif r.msg.get("type") != "ready":
-            why = f"expected a ready message, got {r.msg!r:.100}"
-        if why:
+        r = self.call(Hello(id=self.bot_id, name=self.spec.name), None, wall=STARTUP_WALL, pause=False)
+        if not isinstance(r.msg, Ready):
+            if r.failure or r.msg is None:
+                why = r.detail or r.failure
+            elif isinstance(r.msg, Error):
+                why = r.msg.message
+            else:
+                why = f"expected a ready message, got {r.msg.to_json()!r:.100}"
             self.close()
             raise StartError(f"bot {self.spec.name} cannot start: {why}")
-        assert r.msg is not None
-        self.api = str(r.msg.get("api", self.spec.kind))
+        self.api = r.msg.api or self.spec.kind
         if self.sandboxed:
             self._find_first_process()
         self.pause()
@@ -561,8 +617,7 @@ class BotProcess:
         self.pid = self.proc.pid
         self.keep = (self.pid,)
         self.cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
-        os.set_blocking(self.proc.stdout.fileno(), False)  # type: ignore[union-attr]
-        os.set_blocking(self.proc.stdin.fileno(), False)  # type: ignore[union-attr]
+        self.channel = PipeChannel(self.proc.stdin, self.proc.stdout)  # type: ignore[arg-type]
 
     def _find_first_process(self) -> None:
         """The sandboxed bot's first process: PID 2 of its namespace (bwrap, then bwrap's reaper)."""
@@ -648,7 +703,7 @@ class BotProcess:
         if self.proc is not None and self.alive:
             try:
                 self.resume()
-                self.send({"type": "quit"})
+                self.send(Quit())
                 self.proc.wait(timeout=0.5)
             except (OSError, subprocess.TimeoutExpired, ValueError):
                 pass
@@ -695,34 +750,18 @@ class BotProcess:
         return _cpu_seconds(self.pid)
 
     # -- calls ---------------------------------------------------------------------------------------
-    def send(self, msg: dict) -> bool:
+    def send(self, msg: Message) -> bool:
         """Send a message that needs no answer; False if the bot is gone."""
-        if not self.alive:
-            return False
-        data = (json.dumps(msg) + "\n").encode()
-        fd = self.proc.stdin.fileno()  # type: ignore[union-attr]
-        deadline = time.perf_counter() + 10.0
-        try:
-            while data:
-                try:
-                    n = os.write(fd, data)
-                    data = data[n:]
-                except BlockingIOError:
-                    if time.perf_counter() > deadline:
-                        return False
-                    select.select([], [fd], [], 0.1)
-        except (OSError, ValueError):
-            return False
-        return True
+        return self.alive and self.channel is not None and self.channel.write(msg)
 
-    def call(self, msg: dict, time_left: float | None, *, wall: float | None = None,
+    def call(self, msg: Message, time_left: float | None, *, wall: float | None = None,
              pause: bool = True, before_wait: Callable[[], None] | None = None,
-             idle: BotProcess | None = None) -> Reply:
+             idle: Callable[[], None] | None = None) -> Reply:
         """Send ``msg`` and wait for one answer within ``time_left`` seconds of CPU time.
 
         ``before_wait`` runs after the message is sent (the referee's own bookkeeping overlaps the
         bot's thinking).  The bot is paused again afterwards unless ``pause`` is False.  ``idle``
-        (the opponent, which has just answered) is paused as soon as this call lasts longer than
+        (pausing the opponent, which has just answered) runs as soon as this call lasts longer than
         PAUSE_GRACE: two freezes per move would cost more than most moves of fast bots.
 
         The wall-clock guard (``wall``, else WALL_FACTOR × time + WALL_SLACK) counts only the time
@@ -739,7 +778,8 @@ class BotProcess:
         if budget is not None:
             self._arm_cpu_limit(c0, budget)
         clock = CallClock(self, c0, budget, wall)
-        extra = self._unsolicited()
+        assert self.channel is not None
+        extra = self.channel.unsolicited()
         if extra:
             if before_wait:
                 before_wait()
@@ -771,59 +811,31 @@ class BotProcess:
             except (OSError, ValueError):
                 pass
 
-    def _await_answer(self, clock: CallClock, idle: BotProcess | None) -> Reply:
+    def _await_answer(self, clock: CallClock, idle: Callable[[], None] | None) -> Reply:
         """Read the bot's output until a message, a failure, or a limit of ``clock``."""
-        fd = self.proc.stdout.fileno()  # type: ignore[union-attr]
+        channel = self.channel
+        assert channel is not None
         while True:
-            reply = self._next_message()
+            reply = channel.next_message()
             if reply is not None:
                 return reply
             now = time.perf_counter()
             reply, wait = clock.check(now)
             if reply is not None:
                 return reply
-            if idle is not None and not idle.stopped:
+            if idle is not None:
                 if now - clock.t0 >= PAUSE_GRACE:
-                    idle.pause()
+                    idle()
+                    idle = None
                 else:
                     wait = min(wait, PAUSE_GRACE - (now - clock.t0))
             try:
-                ready, _, _ = select.select([fd], [], [], wait)
+                ready, _, _ = select.select([channel.fileno()], [], [], wait)
             except (OSError, ValueError):
-                ready = [fd]
+                ready = [channel.fileno()]
             clock.polled = clock.polled or not ready
-            if ready:
-                try:
-                    chunk = os.read(fd, 1 << 16)
-                except BlockingIOError:
-                    continue
-                except OSError:
-                    chunk = b""
-                if not chunk:
-                    return Reply(msg=None, failure="crash")
-                self.buf += chunk
-
-    def _next_message(self) -> Reply | None:
-        """The next message in what the bot has written (log messages skipped), a protocol failure,
-        or None while no complete line has come."""
-        while True:
-            line, ok = self._take_line()
-            if not ok:
-                return Reply(msg=None, failure="protocol", detail="an output line longer than 1 MiB")
-            if line is None:
-                return None
-            stripped = line.strip()
-            if not stripped:
-                continue
-            try:
-                obj = _loads(stripped)
-            except ValueError:
-                obj = None
-            if not isinstance(obj, dict):
-                text = stripped[:60].decode(errors="replace")
-                return Reply(msg=None, failure="protocol", detail=f"garbage on stdout: {text!r}")
-            if obj.get("type") != "log":
-                return Reply(msg=obj)
+            if ready and not channel.receive():
+                return Reply(msg=None, failure="crash")
 
     def _settle(self, result: Reply, clock: CallClock) -> None:
         """Fill in the call's CPU and wall time, and turn what they and the bot's exit show into the
@@ -832,8 +844,8 @@ class BotProcess:
         c1 = self._cpu()
         self._cpu_last = c1
         proc_cpu = (c1 - clock.c0) if c1 is not None else result.cpu
-        reported = result.msg.get("cpu") if result.msg else None
-        if isinstance(reported, int | float) and reported >= 0 and proc_cpu <= reported + 0.03:
+        reported = getattr(result.msg, "cpu", None)
+        if isinstance(reported, float) and reported >= 0 and proc_cpu <= reported + 0.03:
             result.cpu = float(reported)
         else:
             result.cpu = max(proc_cpu, result.cpu)
@@ -848,7 +860,7 @@ class BotProcess:
         elif clock.budget is not None and result.cpu > clock.budget:
             result.failure = "timeout"
             result.detail = f"used {result.cpu:.2f} s of CPU time (limit {clock.budget:.3g} s)"
-        if not self.dead and result.msg and result.msg.get("type") == "error":
+        if not self.dead and isinstance(result.msg, Error):
             self.reap_strays()
 
     def reap_strays(self) -> int:
@@ -868,44 +880,3 @@ class BotProcess:
             except (ProcessLookupError, PermissionError):
                 pass
         return len(victims)
-
-    def _unsolicited(self) -> str:
-        """A line the bot wrote without being asked ("" if none; log messages are allowed).
-
-        Reads what is already in the pipe first, so a stray line written after an answer in the
-        same turn is caught here rather than taken as the answer to the next turn.
-        """
-        self._drain()
-        while b"\n" in self.buf:
-            line, rest = self.buf.split(b"\n", 1)
-            if line.strip():
-                try:
-                    obj = _loads(line)
-                except ValueError:
-                    obj = None
-                if not (isinstance(obj, dict) and obj.get("type") == "log"):
-                    return line.strip()[:60].decode(errors="replace")
-            self.buf = rest
-        return ""
-
-    def _drain(self) -> None:
-        """Move whatever the bot has written so far into ``buf``, without waiting."""
-        if self.proc is None or self.proc.stdout is None:
-            return
-        fd = self.proc.stdout.fileno()
-        while len(self.buf) <= MAX_LINE:
-            try:
-                ready, _, _ = select.select([fd], [], [], 0)
-                chunk = os.read(fd, 1 << 16) if ready else b""
-            except (OSError, ValueError):
-                return
-            if not chunk:
-                return
-            self.buf += chunk
-
-    def _take_line(self) -> tuple[bytes | None, bool]:
-        i = self.buf.find(b"\n")
-        if i < 0:
-            return None, len(self.buf) <= MAX_LINE
-        line, self.buf = self.buf[:i], self.buf[i + 1 :]
-        return line, True
