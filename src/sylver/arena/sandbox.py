@@ -15,6 +15,9 @@ cgroup, else ``RLIMIT_NPROC``), file size (``RLIMIT_FSIZE``), no core dumps; the
 process that started it (``PR_SET_PDEATHSIG``, bwrap ``--die-with-parent``, and the PID namespace:
 when its first process ends, the kernel kills every other).  Its cgroups (:mod:`.cgroups`) freeze
 the whole tree between turns and measure its CPU time.
+
+:class:`BotProcess` is the process; :class:`PipeChannel` the JSON-lines protocol on its pipes (the
+typed messages of :mod:`sylver.arena.protocol`).
 """
 
 from __future__ import annotations
@@ -516,7 +519,9 @@ class CallClock:
 
 
 class BotProcess:
-    """One running bot speaking the JSON-lines protocol."""
+    """One running bot: its process's life cycle (start in the sandbox, freeze and thaw, CPU time,
+    kill) and its calls, timed, over its :class:`PipeChannel`; the referee sees it as a
+    :class:`sylver.arena.protocol.BotChannel`."""
 
     def __init__(self, spec: BotSpec, bot_id: int, memory_mb: int = DEFAULT_MEMORY_MB, *,
                  sandbox: bool = True) -> None:
