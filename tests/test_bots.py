@@ -196,6 +196,7 @@ class TestReferee:
             if not first:
                 g = play_next_move((NextMove(answer), NextMove(2)), start, cap=10)
                 assert (g.winner, g.reason, g.history) == (1, reason, start + (answer,))
+        assert "about 5,001 digits" in judge(10**5000, Position()).detail  # longer than Python writes out
 
 
 class TestProperties:

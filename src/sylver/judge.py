@@ -76,6 +76,8 @@ def judge(answer: object, named: Named, rules: MoveRules = MoveRules(), *, first
     no-prime-first rule applies to it)."""
     limit = rules.max_digits
     if limit is not None and isinstance(answer, int) and not isinstance(answer, bool) and abs(answer) >= _power(limit):
+        if answer.bit_length() > 13_000:  # past the digits Python converts to text: estimated
+            return too_long(int(answer.bit_length() * 0.30103) + 1, about=True, limit=limit)
         return too_long(len(str(abs(answer))), limit=limit)
     end = game_rule(named, answer)
     if end is not None:
