@@ -102,7 +102,7 @@ def _one(position: str, kind: str, odd_limit: int | None, jobs: int, checkpoint:
                    odd_tail=sol.odd_tail.to_dict() if sol.odd_tail else None, reason=sol.reason,
                    scan_bytes=sol.peak_bytes)
     else:
-        from sylver.solver.gcd import Context
+        from sylver.solver.gcd.context import Context
 
         ctx = Context(odd_limit=odd_limit, deadline=None, memory=1 << 30, store=None, jobs=jobs,
                       cluster=None, progress=None, checkpoint_dir=None)

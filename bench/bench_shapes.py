@@ -62,9 +62,11 @@ def main() -> None:
 
 def _long_children(text: str) -> list:
     """The long positions after the even moves of the position ``text`` (those the g = 2 search
-    builds one union graph for: see sylver.solver.gcd._offer_union)."""
+    builds one union graph for: see sylver.solver.gcd.memory.offer_union)."""
     from sylver import Position
-    from sylver.solver.gcd import _gaps, _half, _quiet
+    from sylver.solver.gcd.context import gaps as _gaps
+    from sylver.solver.gcd.context import half as _half
+    from sylver.solver.gcd.context import quiet as _quiet
 
     p = Position(text)
     children = [p.play(2 * y) for y in _gaps(_half(p))]

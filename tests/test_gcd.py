@@ -331,9 +331,9 @@ def test_series_8_12_p(n: int) -> None:
 @pytest.fixture
 def short_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """The bounded searches of composite g get 1 s (the default is 10 s)."""
-    import sylver.solver.gcd as gcd
+    from sylver.solver.gcd import composite
 
-    monkeypatch.setattr(gcd, "COMPOSITE_SECONDS", 1.0)
+    monkeypatch.setattr(composite, "COMPOSITE_SECONDS", 1.0)
 
 
 def test_8_12_unknown_says_why(short_budget: None) -> None:
@@ -432,10 +432,10 @@ def test_first_deepening_cuts_postpone_never_decide(monkeypatch) -> None:
     """The search for one winning move deepens iteratively: with budgets so small that nearly every
     attempt is cut (1 ms a move), it still answers exactly what an unhurried search proves, since a
     cut attempt is postponed, and what it left undecided is forgotten, never read back as a value."""
-    from sylver.solver import gcd
+    from sylver.solver.gcd import g2
 
-    monkeypatch.setattr(gcd, "FIRST_BUDGET", 0.001)
-    monkeypatch.setattr(gcd, "FIRST_LEAST", 0.001)
+    monkeypatch.setattr(g2, "FIRST_BUDGET", 0.001)
+    monkeypatch.setattr(g2, "FIRST_LEAST", 0.001)
     for gens, outcome in (([8, 14], Outcome.P), ([10, 16, 24], Outcome.P), ([12, 14], Outcome.N)):
         sol = solve(Position(gens), first=True, odd_limit=2001)
         assert sol.outcome is outcome, gens
@@ -452,15 +452,15 @@ def test_inner_search_deepens_over_its_odd_moves(monkeypatch) -> None:
     cut; the decoy is never given a value."""
     import time
 
-    from sylver.solver import gcd
+    from sylver.solver.gcd import context, g2
 
     pos = Position([12, 50])  # 17 wins: {12,17,50} is P
-    h = gcd._half(pos)
+    h = context.half(pos)
     odd = list(range(3, h.frobenius_number + 1, 2))
     by_genus = sorted(odd, key=lambda x: (pos.play(x).genus, x))
     decoy = by_genus[0] if by_genus[0] != 17 else by_genus[1]
     assert by_genus.index(17) > by_genus.index(decoy)
-    real = gcd.Context.p_positions
+    real = context.Context.p_positions
 
     def p_positions(self: Any, positions: list[Position]) -> list[bool]:
         if pos.play(decoy) in positions:
@@ -469,13 +469,13 @@ def test_inner_search_deepens_over_its_odd_moves(monkeypatch) -> None:
             raise TimeoutError("time limit reached")
         return real(self, positions)
 
-    monkeypatch.setattr(gcd.Context, "p_positions", p_positions)
+    monkeypatch.setattr(context.Context, "p_positions", p_positions)
     ctx = _context()
     ctx.deepening = True  # a search below the root
     ctx.deadline = time.monotonic() + 30.0
     decided: dict[int, bool] = {}
     winning: list[int] = []
-    gcd._first_winning(pos, h, ctx, 2001, odd, decided, winning, [], [], {})
+    g2._first_winning(pos, h, ctx, 2001, odd, decided, winning, [], [], {})
     assert winning and winning[0] % 2 == 1 and decoy not in decided
     assert direct_p(pos.play(winning[0]))
     assert time.monotonic() < ctx.deadline
@@ -485,29 +485,30 @@ def test_cheap_winning_is_proven_and_a_cut_decides_nothing(monkeypatch) -> None:
     """The long positions after the even moves of a position get a winning move looked for without a
     scan: one found is checked on its own (the position after it is P); with no time for it, the
     child gets no verdict at all (the scan decides it later)."""
-    from sylver.solver import gcd
-    from sylver.solver.gcd import Context, _cheap_winning
+    from sylver.solver.gcd import g2
+    from sylver.solver.gcd.context import Context, half, quiet
+    from sylver.solver.gcd.g2 import _cheap_winning
 
     def context() -> Context:
         return Context(odd_limit=2001, deadline=None, memory=1 << 30, store=None, jobs=1, cluster=None,
                        progress=None, checkpoint_dir=None)
 
     long = Position([12, 14, 40, 46])  # S ÷ 2 = {6,7,20,23} is not a quiet ender
-    assert not gcd._quiet(gcd._half(long))
+    assert not quiet(half(long))
     ctx = context()
     _cheap_winning([long], ctx, 2001)
     v = ctx.verdicts[long]
     assert v.outcome is Outcome.N and len(v.winning) == 1 and not v.complete and not v.full
     after = long.play(v.winning[0])
     assert direct_p(after) if after.gcd == 1 else solve(after).outcome is Outcome.P
-    monkeypatch.setattr(gcd, "CHEAP_SECONDS", 0.0)
+    monkeypatch.setattr(g2, "CHEAP_SECONDS", 0.0)
     ctx = context()
     _cheap_winning([long], ctx, 2001)
     assert long not in ctx.verdicts
 
 
 def _context() -> Any:
-    from sylver.solver.gcd import Context
+    from sylver.solver.gcd.context import Context
 
     return Context(odd_limit=2001, deadline=None, memory=1 << 30, store=None, jobs=1, cluster=None,
                    progress=None, checkpoint_dir=None)
@@ -518,11 +519,11 @@ def test_a_gcd1_solve_past_the_memory_budget_leaves_its_move_undecided(monkeypat
     (MemoryBudgetError) leaves the move to it undecided: the search goes on with the other moves,
     never counts that move as losing, and the reason names the position."""
     from sylver.errors import MemoryBudgetError
-    from sylver.solver import gcd
+    from sylver.solver.gcd import context
 
     root = Position([12, 50])  # 17 wins: {12,17,50} is P
     blocked = root.play(17)
-    real = gcd.Context.p_positions
+    real = context.Context.p_positions
     tried = []
 
     def p_positions(self: Any, positions: list[Position]) -> list[bool]:
@@ -531,7 +532,7 @@ def test_a_gcd1_solve_past_the_memory_budget_leaves_its_move_undecided(monkeypat
             raise MemoryBudgetError("the transposition tables are far too small (test)", expanded=1, overwrites=1)
         return real(self, positions)
 
-    monkeypatch.setattr(gcd.Context, "p_positions", p_positions)
+    monkeypatch.setattr(context.Context, "p_positions", p_positions)
     sol = solve(root, first=True, odd_limit=2001, time_limit=4)
     assert 17 not in sol.winning_moves and len(tried) == 1  # not solved again in later rounds
     if sol.outcome is Outcome.N:
@@ -580,41 +581,41 @@ def test_scans_share_half_the_memory() -> None:
     past it (its position is left undecided, and tried again once twice as much is left); when
     memory is short, the memo's N results go first (its P results stay: a move to one wins), then
     the scans but the root's."""
-    from sylver.solver import gcd
+    from sylver.solver.gcd import context, g2
 
     ctx = _context()
     root = ctx.root = Position([6, 44, 82])
     ctx.memory = 2 * 2_300_000  # the scan of {6,44,82} fits, then not that of {8,30,34} too
     half = ctx.half()
     assert ctx.room() == half
-    scan, _ = gcd._scan_for(root, ctx)
+    scan, _ = g2.scan_for(root, ctx)
     assert 0 < scan.memory_bytes() <= ctx.held() and ctx.room() == half - ctx.held()
     other = Position([8, 30, 34])
-    v = gcd._scan_or_verdict(other, ctx, True, 2001)
-    assert isinstance(v, gcd.Verdict) and v.outcome is None and "not scanned" in v.reason
+    v = g2.scan_or_verdict(other, ctx, True, 2001)
+    assert isinstance(v, context.Finding) and v.outcome is None and "not scanned" in v.reason
     assert "use a larger --memory" in v.reason
     assert ctx.held() <= half and ctx.scans == [scan]
     fresh = _context()
     fresh.memory = ctx.memory
-    assert not isinstance(gcd._scan_or_verdict(other, fresh, True, 2001), gcd.Verdict)
+    assert not isinstance(g2.scan_or_verdict(other, fresh, True, 2001), context.Finding)
     ctx.scans.clear()  # its line of positions decided: what it held is free again
-    assert isinstance(gcd._scan_or_verdict(other, ctx, True, 2001), gcd.Verdict)  # not twice as much yet
+    assert isinstance(g2.scan_or_verdict(other, ctx, True, 2001), context.Finding)  # not twice as much yet
     ctx.memory *= 2
-    assert not isinstance(gcd._scan_or_verdict(other, ctx, True, 2001), gcd.Verdict)
+    assert not isinstance(g2.scan_or_verdict(other, ctx, True, 2001), context.Finding)
 
     ctx = _context()  # {6,44,82} below the root: its scan goes to make room for {8,30,34}'s
     ctx.root = Position([6, 10])
     ctx.memory = 2 * 2_300_000
-    gcd._scan_for(root, ctx)
-    got = gcd._scan_or_verdict(other, ctx, True, 2001)
-    assert not isinstance(got, gcd.Verdict) and [s.position for s in ctx.scans] == [other]
+    g2.scan_for(root, ctx)
+    got = g2.scan_or_verdict(other, ctx, True, 2001)
+    assert not isinstance(got, context.Finding) and [s.position for s in ctx.scans] == [other]
     assert ctx.held() <= ctx.half()
 
     ctx = _context()
     ctx.memory = 1 << 20
     ps = [Position([5, x]) for x in range(6, 6000) if x % 5]
     ctx.gcd1.update({p: i % 7 == 0 for i, p in enumerate(ps)})
-    assert gcd.MEMO_BYTES * len(ctx.gcd1) > ctx.half() // 2
+    assert context.MEMO_BYTES * len(ctx.gcd1) > ctx.half() // 2
     room = ctx.room()
     assert ctx.gcd1 and all(ctx.gcd1.values()) and len(ctx.gcd1) == len(ps[::7])
     assert room == ctx.half() - ctx.held()
@@ -624,16 +625,16 @@ def test_long_first_without_a_scan(monkeypatch) -> None:
     """One winning move of a long position is looked for without a scan first: {12,40,42,46} (a long
     child of {12,40,46}) is N by an odd move found by the gcd-1 solver alone, no shape graph built;
     the position after it is P (checked on its own)."""
-    from sylver.solver import gcd
+    from sylver.solver.gcd import context, g2
 
     def no_scan(*_a: object, **_k: object) -> None:
         raise AssertionError("a scan was started")
 
-    monkeypatch.setattr(gcd, "_scan_for", no_scan)
+    monkeypatch.setattr(g2, "scan_for", no_scan)
     long = Position([12, 40, 42, 46])
-    assert not gcd._quiet(gcd._half(long))
+    assert not context.quiet(context.half(long))
     ctx = _context()
-    v = gcd.solve_g2(long, ctx, full=False, limit=2001)
+    v = g2.solve_g2(long, ctx, full=False, limit=2001)
     assert v.outcome is Outcome.N and len(v.winning) == 1 and v.winning[0] % 2 == 1
     assert direct_p(long.play(v.winning[0]))
     assert long in ctx.cheap_tried
@@ -644,18 +645,18 @@ def test_cheap_look_made_once_unless_cut_by_the_caller(monkeypatch) -> None:
     looked at again; one cut short by its caller's deadline is (the cut decides nothing)."""
     import time
 
-    from sylver.solver import gcd
+    from sylver.solver.gcd import g2
 
     long = Position([12, 40, 46, 66])  # its least odd winning move, 207, is beyond 4·t(S ÷ 2)
     ctx = _context()
-    monkeypatch.setattr(gcd, "CHEAP_SECONDS", 0.0)
-    assert gcd._cheap_verdict(long, ctx, 2001) is None and long in ctx.cheap_tried
-    monkeypatch.setattr(gcd, "_cheap_move", lambda *_a: pytest.fail("looked at again"))
-    assert gcd._cheap_verdict(long, ctx, 2001) is None
+    monkeypatch.setattr(g2, "CHEAP_SECONDS", 0.0)
+    assert g2._cheap_verdict(long, ctx, 2001) is None and long in ctx.cheap_tried
+    monkeypatch.setattr(g2, "_cheap_move", lambda *_a: pytest.fail("looked at again"))
+    assert g2._cheap_verdict(long, ctx, 2001) is None
     monkeypatch.undo()
     ctx = _context()
     ctx.deadline = time.monotonic() + 0.05  # sooner than CHEAP_SECONDS
-    gcd._cheap_verdict(long, ctx, 2001)
+    g2._cheap_verdict(long, ctx, 2001)
     assert long not in ctx.cheap_tried and long not in ctx.verdicts
 
 
@@ -663,13 +664,14 @@ def test_known_win_and_killer_moves() -> None:
     """A move whose position is already proven P in this call wins at once (odd: a gcd-1 result;
     even: a verdict); the moves that won in positions sharing a generator are suggested first,
     the most specific first, never an illegal one."""
-    from sylver.solver.gcd import Verdict, _killer_moves, _known_win, _note_win
+    from sylver.solver.gcd.context import Finding
+    from sylver.solver.gcd.g2 import _killer_moves, _known_win, _note_win
 
     ctx = _context()
     s = Position([4, 46])
     moves = [(5, s.play(5)), (6, s.play(6))]
     assert _known_win(moves, ctx) is None
-    ctx.verdicts[Position([4, 6])] = Verdict(outcome=Outcome.P, winning=[], complete=True, method="short",
+    ctx.verdicts[Position([4, 6])] = Finding(outcome=Outcome.P, winning=[], complete=True, method="short",
                                              reason="")
     assert _known_win(moves, ctx) == 6
     ctx.gcd1[s.play(5)] = True
@@ -723,16 +725,16 @@ def test_solve_base_agrees_with_solve(saturated: bool, monkeypatch: pytest.Monke
 def test_purge_forgets_only_new_unknown_verdicts() -> None:
     """After a cut, the verdicts without an outcome made by the attempt are forgotten; those made
     before it, and every proven outcome, stay."""
-    from sylver.solver.gcd import Context, Verdict, _purge
+    from sylver.solver.gcd.context import Context, Finding, purge
 
     ctx = Context(odd_limit=None, deadline=None, memory=1 << 30, store=None, jobs=1, cluster=None,
                   progress=None, checkpoint_dir=None)
     old, new_p, new_unknown = Position([8, 12]), Position([4, 6]), Position([12, 20, 46])
     for p, o in ((old, None), (new_p, Outcome.P), (new_unknown, None)):
-        ctx.verdicts[p] = Verdict(outcome=o, winning=[], complete=o is not None, method="short", reason="")
+        ctx.verdicts[p] = Finding(outcome=o, winning=[], complete=o is not None, method="short", reason="")
         if p == old:
             before = set(ctx.verdicts)
-    _purge(ctx, before)
+    purge(ctx, before)
     assert set(ctx.verdicts) == {old, new_p}
 
 
@@ -741,7 +743,7 @@ def test_gcd1_results_kept_past_a_deadline() -> None:
     keeps the results already found (a later attempt does not solve them again)."""
     import time
 
-    from sylver.solver.gcd import Context
+    from sylver.solver.gcd.context import Context
 
     ctx = Context(odd_limit=None, deadline=None, memory=1 << 30, store=None, jobs=1, cluster=None,
                   progress=None, checkpoint_dir=None)
@@ -806,7 +808,7 @@ def test_graph_too_large_below_the_root_leaves_the_move_open(first: bool, monkey
     large is still the error.  {8,14} is P: its move 12 loses only to 10, which leaves the long
     {8,10,12,14}; {6,16} is N by 4 and 7 without any long position."""
     from sylver.errors import TooLargeError
-    from sylver.solver import gcd
+    from sylver.solver.gcd import g2
 
     tried = []
 
@@ -814,7 +816,7 @@ def test_graph_too_large_below_the_root_leaves_the_move_open(first: bool, monkey
         tried.append(position)
         raise TooLargeError(f"the shape graph of {position.braces()} needs more than 1M (test)")
 
-    monkeypatch.setattr(gcd, "_scan_for", too_large)
+    monkeypatch.setattr(g2, "scan_for", too_large)
     sol = solve(Position([8, 14]), odd_limit=301, store=None, first=first)
     assert sol.outcome is None and not sol.winning_moves and not sol.complete
     assert "undecided even moves: 12" in sol.reason
@@ -1235,17 +1237,17 @@ def test_a_solve_leaves_a_move_whose_base_region_does_not_fit_undecided() -> Non
     """Below the root, a long position whose base region would pass the memory left is undecided
     for want of memory (the reason says so) before any of its positions is solved; a scan made by
     a solve grows within what the solve's pool has left (``Context.room``)."""
-    from sylver.solver import gcd
+    from sylver.solver.gcd import context, g2
 
     ctx = _context()
     ctx.root = Position([6, 10])
     ctx.memory = 2 * 1_800_000  # the graph of {6,44,82} fits, its 1,069 base-region positions not
-    v = gcd._scan_or_verdict(Position([6, 44, 82]), ctx, True, 2001)
-    assert isinstance(v, gcd.Verdict) and v.outcome is None
+    v = g2.scan_or_verdict(Position([6, 44, 82]), ctx, True, 2001)
+    assert isinstance(v, context.Finding) and v.outcome is None
     assert "the base region of {6,44,82} lists 1,069 gcd-1 positions" in v.reason and not ctx.gcd1
     ctx = _context()
     ctx.memory = 2 * 2_300_000
-    scan, _ = gcd._scan_for(Position([6, 44, 82]), ctx)
+    scan, _ = g2.scan_for(Position([6, 44, 82]), ctx)
     assert ctx.scans == [scan] and scan.room() <= ctx.half() - ctx.held()
 
 
@@ -1494,7 +1496,8 @@ def test_ctrl_c_stops_jobs_workers(tmp_path) -> None:
 def test_short_reason_says_why_odd_moves_are_open() -> None:
     """A short position's open odd moves are "not needed" only when a winning move was found; a
     solve stopped by its time limit says they were left undecided."""
-    from sylver.solver.gcd import OddTail, _g2_reason
+    from sylver.solver.gcd.g2 import _g2_reason
+    from sylver.solver.solution import OddTail
 
     odd = OddTail(scanned_to=0, period_start=None, period_length=None, odd_winning_moves=(),
                   complete=False, open_moves="53, 55")

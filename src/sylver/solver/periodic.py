@@ -723,7 +723,7 @@ BASE_ENTRY_BYTES = 64
 """Bytes an entry of :attr:`Scan.base_list` holds: a tuple (position, value) and its list slot."""
 REGION_ENTRY_BYTES = 16
 """Bytes a position listed in a :class:`BaseRegion` adds to it (two list slots: the position is the
-memo's, ``sylver.solver.gcd.MEMO_BYTES``)."""
+memo's, ``sylver.solver.gcd.context.MEMO_BYTES``)."""
 REGION_POSITION_BYTES = 900
 """Bytes a gcd-1 position to solve takes while a base region is listed (:func:`list_region`): its
 Position with its generators and Apéry set (about 530, kept afterwards as an entry of the memo of
@@ -998,7 +998,7 @@ class Scan:
         the parts that grow while it runs (the hash tables of states, the snapshots, the table of
         the rest), each within its share of ``memory`` and all within ``room()``, the bytes the scan
         may still add (by default ``memory`` less what it holds; a solve passes what is left of its
-        pool, :meth:`sylver.solver.gcd.Context.room`)."""
+        pool, :meth:`sylver.solver.gcd.context.Context.room`)."""
         self.position = position
         self.keep_base = keep_base
         region_memory = None

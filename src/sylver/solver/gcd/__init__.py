@@ -1,0 +1,187 @@
+"""Solving positions with g ≠ 1: what is proven, never more (Sicherman, "Theory and Practice of
+Sylver Coinage", Integers 2002, sec. 1 end and sec. 2).
+
+A position S with g = g(S) > 1 has infinitely many legal moves.  Write h = S ÷ g.
+
+* **g = 2** (:func:`.g2.solve_g2`).  The odd moves: if h is a quiet ender (S is *short*, sec. 1), an odd
+  move x > t(h) leaves a quiet ender (Quiet End Theorem), which is N, so only the odd x ≤ t(h) can
+  win and each is solved exactly; otherwise (S *long*) the periodicity engine
+  (:mod:`sylver.solver.periodic`) scans the odd moves until a certified period (or, once a winning
+  odd move m is found, until m + t̄: every larger x loses to m).  The even moves 2y give g = 2
+  positions, decided the same way (one scan covers every family that even moves reach from S),
+  memoised by family.
+* **prime g = p ≥ 3** (:func:`.prime.solve_prime`).  Short: the finitely many moves z ≤ t(h) not divisible
+  by p are solved exactly; a move p·y gives a position with g = p, decided recursively (p ≥ 5: it is
+  N by Hutchings's theorem, since p wins there).  Long: p wins when p ≥ 5; otherwise a bounded
+  search for a winning move.
+* **composite g**: a prime factor q ≥ 5 of g wins ({q} is P); otherwise a bounded search among the
+  moves that leave a short position with prime g, or g = 1.
+* **the empty position**: every prime p ≥ 5 wins (Hutchings's p-theorem); the openings 2^a·3^b are
+  answered as far as they are known.
+
+The outcome is ``P`` or ``N`` when proven, ``"probably-P"`` (sec. 2: no odd winning move, and every
+even move is known to lose or produces a long position), or unknown (``None``).
+
+The modules: :mod:`.context` (the budget and caches of one solve), :mod:`.memory` (shape graphs and
+scans within the memory budget), :mod:`.g2`, :mod:`.prime`, :mod:`.composite`, :mod:`.empty`; this
+one is the entry point (:func:`solve_any`), called by :func:`sylver.solver.solve`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sylver.errors import TooLargeError
+from sylver.position import Outcome, Position
+from sylver.solver.gcd.composite import solve_composite
+from sylver.solver.gcd.context import (
+    MAX_T_H,
+    PROBABLY_P,
+    SEARCH_LIMIT,
+    UNKNOWN,
+    Context,
+    data_budget,
+    record,
+)
+from sylver.solver.gcd.empty import solve_empty
+from sylver.solver.gcd.g2 import solve_g2
+from sylver.solver.gcd.memory import family_odd
+from sylver.solver.gcd.prime import solve_prime
+from sylver.solver.solution import Solution, SolveInterrupted, SolveTimeout
+from sylver.theory import is_prime, prime_factor_at_least_5
+
+if TYPE_CHECKING:
+    from sylver.solver.periodic import ScanProgress
+    from sylver.solver.store import Store
+
+def solve_any(
+    position: Position,
+    *,
+    odd_limit: int | None = None,
+    time_limit: float | None = None,
+    memory: int = 1 << 30,
+    store: Store | None = None,
+    jobs: int = 1,
+    cluster: str | None = None,
+    progress: Callable[[ScanProgress], None] | None = None,
+    checkpoint_dir: str | Path | None = None,
+    search_limit: int = SEARCH_LIMIT,
+    first: bool = False,
+) -> Solution:
+    """Solve a position with g ≠ 1 (or the empty position): see the module docstring.  ``first``:
+    stop at the first winning move found (the outcome is then all that is proven)."""
+    start = time.monotonic()
+    ctx = Context(
+        odd_limit=odd_limit, deadline=None if time_limit is None else start + time_limit,
+        memory=data_budget(memory, 0 if cluster or jobs <= 1 else jobs), store=store, jobs=jobs, cluster=cluster,
+        progress=progress,
+        checkpoint_dir=Path(checkpoint_dir) if checkpoint_dir is not None else None,
+        search_limit=search_limit,
+    )
+    ctx.root = position
+    g = position.gcd
+    if not position.is_empty:
+        check_range(position, g)
+    try:
+        if position.is_empty:
+            v = solve_empty(ctx)
+        elif g == 2:
+            v = solve_g2(position, ctx, full=not first, limit=odd_limit)
+        elif is_prime(g):
+            v = solve_prime(position, ctx, full=not first)
+        else:
+            v = solve_composite(position, ctx)
+    except KeyboardInterrupt:
+        raise SolveInterrupted(_partial(position, ctx, start)) from None
+    except TimeoutError:
+        raise SolveTimeout(
+            f"{position.braces()} not solved within {time_limit:g} s", _partial(position, ctx, start)
+        ) from None
+    known = None
+    try:
+        from sylver.theory import known_result
+
+        known = known_result(position)
+    except Exception:  # pragma: no cover - theory must not break solving
+        known = None
+    reason = v.reason
+    if known is not None and known.outcome is not v.outcome:
+        reason += f"; the paper states {known.outcome.value}" + (
+            f" with winning moves {list(known.winning_moves)}" if known.winning_moves else ""
+        ) + " (Sicherman, \"Theory and Practice of Sylver Coinage\", Integers 2002, sec. 2)"
+    if ctx.too_large and not v.complete:
+        reason += ("; left undecided for want of memory, their shape graphs or gcd-1 solves passing the "
+                   "memory budget (a larger --memory may decide them): "
+                   + ", ".join(p.braces() for p in ctx.too_large))
+    sol = Solution(
+        position=position, outcome=v.outcome, winning_moves=tuple(v.winning), complete=v.complete,
+        frobenius_number=None, states=0, seconds=time.monotonic() - start,
+        peak_bytes=max(ctx.peak_scan_bytes, ctx.held()), from_store=v.method == "store",
+        probably_p=v.probably_p, gcd=g, short=v.short, method=v.method, odd_tail=v.odd_tail,
+        reason=reason, replies={p: tuple(w.winning) for p, w in ctx.verdicts.items()
+                                if w.outcome is Outcome.N and w.winning},
+    )
+    if not position.is_empty:
+        record(position, v, ctx)
+    return sol
+
+
+def check_range(position: Position, g: int) -> None:
+    """TooLargeError when t(S ÷ g) is beyond ``MAX_T_H`` and no theorem answers (g without a prime
+    factor ≥ 5), before any work: the engine would solve gcd-1 positions beyond the solver's range."""
+    h = Position(x // g for x in position.generators)
+    if h.generators == (1,) or prime_factor_at_least_5(g) is not None:
+        return
+    t = h.frobenius_number
+    if t > MAX_T_H:
+        gens = position.generators
+        text = position.braces() if len(gens) <= 8 else "{" + ",".join(map(str, gens[:3])) + f",…}} ({len(gens)} generators)"
+        raise TooLargeError(
+            f"{text} has g = {g} and t(S ÷ {g}) = {t:,}: the g > 1 engine handles t(S ÷ g) <= "
+            f"{MAX_T_H:,} (it solves gcd-1 positions with t up to about 3·t(S ÷ g))"
+        )
+
+
+QUICK_SECONDS = 5.0
+"""Time :func:`answer_within` gives the engine by default (`sylver analyze`, the web page)."""
+QUICK_ODD_LIMIT = 20_001
+"""Odd moves :func:`answer_within` lets the g = 2 engine scan."""
+
+
+def answer_within(
+    position: Position, seconds: float = QUICK_SECONDS, odd_limit: int = QUICK_ODD_LIMIT
+) -> dict[str, Any]:
+    """What the engine proves about a position with gcd > 1 within ``seconds`` (for `sylver
+    analyze` and the web page): ``outcome`` (P, N, probably-P, unknown), ``winning_moves``,
+    ``complete``, ``method``, ``reason``, ``odd_tail``; never raises for a valid position."""
+    keys = ("outcome", "winning_moves", "complete", "method", "reason", "odd_tail")
+    try:
+        d = solve_any(position, time_limit=seconds, odd_limit=odd_limit).to_dict()
+    except (TimeoutError, ValueError) as exc:
+        reason = str(exc) if isinstance(exc, ValueError) else f"not decided within {seconds:g} s"
+        return {"outcome": "unknown", "winning_moves": [], "complete": False, "method": "search",
+                "reason": reason, "odd_tail": None}
+    return {k: d.get(k) for k in keys}
+
+
+def _partial(position: Position, ctx: Context, start: float) -> Solution:
+    """What an interrupted solve had established: the root scan's odd winning moves so far."""
+    tail = None
+    wins: tuple[int, ...] = ()
+    if ctx.scans and ctx.scans[0].position == position:
+        tail = family_odd(ctx.scans[0], 0, ctx.odd_limit)
+        wins = tail.odd_winning_moves
+    return Solution(
+        position=position, outcome=Outcome.N if wins else None, winning_moves=wins, complete=False,
+        frobenius_number=None, states=0, seconds=time.monotonic() - start,
+        peak_bytes=sum(s.memory_bytes() for s in ctx.scans), gcd=position.gcd, method="periodicity",
+        odd_tail=tail, reason="interrupted" + (
+            f"; the scan state is saved in {ctx.scans[0].checkpoint}" if ctx.scans and ctx.scans[0].checkpoint else ""
+        ),
+    )
+
+
+__all__ = ["PROBABLY_P", "QUICK_SECONDS", "UNKNOWN", "answer_within", "check_range", "solve_any"]

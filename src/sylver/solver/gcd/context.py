@@ -1,0 +1,308 @@
+"""What one g > 1 solve shares (Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1-2): its budget and caches
+(:class:`Context`), the answer for one position (:class:`Finding`), the gcd-1 positions it solves
+(:meth:`Context.p_positions`, through the gcd-1 solver's self-checked path), what it already knows
+(:func:`known`, :func:`record`, :func:`purge`) and the part of ``--memory`` it has for its data
+(:func:`data_budget`).  The shape graphs and scans that share that memory: :mod:`.memory`."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sylver.position import Outcome, Position
+from sylver.solver.solution import OddTail
+from sylver.theory import is_quiet_ender
+
+if TYPE_CHECKING:
+    from sylver.solver.periodic import BaseRegion, Scan, ScanProgress
+    from sylver.solver.shapes import ShapeGraph
+    from sylver.solver.store import Store
+
+PROBABLY_P = "probably-P"
+UNKNOWN = "unknown"
+SEARCH_LIMIT = 64
+"""Default bound of the bounded searches (moves tried in long positions with g ≥ 3 and composite g)."""
+MEMO_BYTES = 580
+"""Bytes a memoised gcd-1 result holds: its dict entry (50) and its Position with its generators and
+Apéry set (530; measured with tracemalloc: 526 for the 25,176 base-region positions of {12,26,46,54},
+multiplicity 12; the base region of a union graph lists it too,
+:meth:`sylver.solver.periodic.BaseRegion.nbytes`)."""
+MAX_T_H = 5_461
+"""Largest t(S ÷ g) the engine takes on (a third of the gcd-1 solver's limit on t, 16,383: the
+gcd-1 positions it solves, S ∪ {x} with x ≤ t(S ÷ 2) and the base region, have t ≤ 3·t(S ÷ 2)).
+Beyond it only the theorems answer (a prime factor q ≥ 5 of g wins)."""
+
+
+@dataclass(kw_only=True)
+class Finding:
+    """The answer for one position (internal; :class:`~sylver.solver.Solution` is the public form)."""
+
+    outcome: Outcome | None
+    winning: list[int]
+    complete: bool
+    method: str
+    reason: str
+    probably_p: bool = False
+    odd_tail: OddTail | None = None
+    short: bool | None = None
+    losing_unknown: list[int] = field(default_factory=list)
+    full: bool = True
+    """False when the search stopped at the first winning move."""
+
+    @property
+    def verdict(self) -> str:
+        if self.outcome is not None:
+            return self.outcome.value
+        return PROBABLY_P if self.probably_p else UNKNOWN
+
+
+def quiet(h: Position) -> bool:
+    """Is h (= S ÷ g, not {1}) a quiet ender: is S *short* (sec. 1)?"""
+    return h.generators != (1,) and is_quiet_ender(h)
+
+
+def gaps(h: Position) -> list[int]:
+    """The gaps of h (none for {1})."""
+    return [] if h.generators == (1,) else h.semigroup.gaps()
+
+
+def half(position: Position) -> Position:
+    """S ÷ 2."""
+    return Position(x // 2 for x in position.generators)
+
+
+class Context:
+    """Budget and caches shared by one call of :func:`sylver.solver.gcd.solve_any` (and its recursion)."""
+
+    def __init__(
+        self,
+        *,
+        odd_limit: int | None,
+        deadline: float | None,
+        memory: int,
+        store: Store | None,
+        jobs: int,
+        cluster: str | None,
+        progress: Callable[[ScanProgress], None] | None,
+        checkpoint_dir: Path | None,
+        search_limit: int = SEARCH_LIMIT,
+    ) -> None:
+        self.odd_limit = odd_limit
+        self.deadline = deadline
+        self.memory = memory
+        self.store = store
+        self.jobs = jobs
+        self.cluster = cluster
+        self.progress = progress
+        self.checkpoint_dir = checkpoint_dir
+        self.search_limit = search_limit
+        self.gcd1: dict[Position, bool] = {}
+        self.verdicts: dict[Position, Finding] = {}
+        self.scans: list[Scan] = []
+        self.unions: list[ShapeGraph] = []
+        """Shape graphs built for several positions at once (:func:`.memory.offer_union`)."""
+        self.union_groups: list[list[Position]] = []
+        """Long positions whose graphs are to be built together when the first one needs its own."""
+        self.regions: dict[int, BaseRegion] = {}
+        """The base regions of the union graphs (by id), shared by their subgraphs' scans."""
+        self.kept: dict[frozenset[Position], Any] = {}
+        """Union graphs, or their builders stopped by a deadline, kept for a later attempt at the same
+        positions (:func:`.memory._keep`)."""
+        self.killers: dict[int, Counter[int]] = {}
+        """For a number m: the winning moves found in positions with g = 2 that have m among their
+        generators, with how often (:func:`.g2._killer_moves`)."""
+        self.cheap_tried: set[Position] = set()
+        """Long positions (g = 2) whose winning move was looked for without a scan, to the end or for
+        the whole of ``CHEAP_SECONDS`` (:func:`.g2._cheap_verdict`): not looked for again."""
+        self.too_large: dict[Position, tuple[str, int]] = {}
+        """Long positions below the root whose shape graph would pass the memory left for it (with the
+        error's message and that memory): undecided in this call, tried again only when at least
+        twice as much memory is left (:func:`.g2.scan_or_verdict`)."""
+        self.root: Position | None = None
+        """The position the user asked for (None in a worker): its own graph too large is an error."""
+        self.peak_scan_bytes = 0
+        """The most memory :meth:`held` showed when scans were dropped (:func:`.memory.forget`)."""
+        self.deepening = False
+        """True inside the iterative deepening of :func:`.g2._first_winning` (the searches below it try
+        their moves in turn)."""
+
+    # -- gcd-1 positions -------------------------------------------------------------------------
+    def p_positions(self, positions: list[Position]) -> list[bool]:
+        """Which of these gcd-1 positions are P (exact solves, memoised; in parallel with jobs)."""
+        gcd1 = self.gcd1
+        todo = [p for p in dict.fromkeys(positions) if p not in gcd1]
+        if todo:  # each result kept as it comes (in one process), so a deadline loses none
+            _solve_many(todo, self, gcd1.__setitem__)
+        return [gcd1[p] for p in positions]
+
+    def time_left(self) -> bool:
+        return self.deadline is None or time.monotonic() < self.deadline
+
+    # -- memory ----------------------------------------------------------------------------------
+    def half(self) -> int:
+        """The half of ``--memory`` that the shape graphs, scans, base regions and the memo of gcd-1
+        results share (the gcd-1 solver's tables have the other half)."""
+        return max(self.memory // 2, 1 << 17)
+
+    def held(self) -> int:
+        """The bytes held now in :meth:`half`: the live scans, the union graphs (kept ones, or their
+        stopped builders, too), the base regions and the memo of gcd-1 results."""
+        from sylver.solver.shapes import ShapeGraph
+
+        graphs = {id(u): u for u in (*self.unions, *self.kept.values())}
+        arrays = {id(a): a for s in self.scans for a in s.arrays()}  # a scan's graph may share a union's moves
+        rest = sum(s.object_bytes() for s in self.scans)
+        for u in graphs.values():
+            if isinstance(u, ShapeGraph):
+                arrays.update((id(a), a) for a in u.arrays())
+                rest += u.object_bytes()
+            else:
+                rest += u.needed()
+        return (int(sum(a.nbytes for a in arrays.values())) + rest
+                + sum(r.nbytes() for r in self.regions.values()) + MEMO_BYTES * len(self.gcd1))
+
+    def room(self, scans: bool = True) -> int:
+        """The memory a new shape graph or scan may take: :meth:`half` less what is :meth:`held`.  When
+        less than half of it is left, the caches go first: the kept union graphs with their base
+        regions, and the memo's N results (a P result stays: a move to it wins at once,
+        :func:`.g2._known_win`; an N result is solved again when asked, the gcd-1 solver's own tables
+        remembering most of it); then, if that was not enough, the scans but the root's
+        (:meth:`drop_scans`: none is running when a new one is made; a scan kept for a position cut
+        by the iterative deepening, or whose graph holds the families of later positions, is made
+        again when needed).  A graph or scan refused for want of memory drops them too, and is
+        tried once more (:func:`.g2.scan_or_verdict`).  With ``scans`` false the scans stay: what a
+        running scan may still add (``Scan.room``)."""
+        half = self.half()
+        left = half - self.held()
+        if left < half // 2 and (self.kept or len(self.gcd1)):
+            self.kept.clear()
+            live = {id(u) for u in self.unions}
+            for k in [k for k in self.regions if k not in live]:
+                del self.regions[k]
+            for p in [p for p, v in self.gcd1.items() if not v]:
+                del self.gcd1[p]
+            left = half - self.held()
+        if scans and left < half // 2 and self.drop_scans():
+            left = half - self.held()
+        return max(left, 0)
+
+    def drop_scans(self) -> bool:
+        """Drop the scans but the root's (see :meth:`room`); whether there were any."""
+        if all(s.position == self.root for s in self.scans):
+            return False
+        # only ever fewer scans: the counts that forget keeps stay past every outer scan
+        self.scans[:] = [s for s in self.scans if s.position == self.root]
+        return True
+
+
+def known(position: Position, ctx: Context, full: bool) -> Finding | None:
+    """The verdict already established for ``position`` in this call, or recorded in the results
+    store by an earlier solve (with ``full``, only a complete record: every winning move)."""
+    cached = ctx.verdicts.get(position)
+    if cached is not None and (cached.complete or not full or cached.full):
+        return cached
+    if ctx.store is None:
+        return None
+    rec = ctx.store.get(position)
+    if rec is None or (full and not rec.complete):
+        return None
+    v = Finding(outcome=rec.outcome, winning=list(rec.winning_moves), complete=rec.complete, method="store",
+                reason=f"{rec.outcome.value}, recorded in the results store by an earlier solve", full=full)
+    ctx.verdicts[position] = v
+    return v
+
+
+def record(position: Position, v: Finding, ctx: Context) -> None:
+    """Record a proven outcome in the results store (the column for t holds 0 for g > 1)."""
+    if ctx.store is not None and v.outcome is not None:
+        ctx.store.put_result(position, v.outcome, tuple(v.winning), v.complete, 0)
+
+
+def purge(ctx: Context, before: set[Position]) -> None:
+    """Forget the verdicts without an outcome made since ``before`` (the keys of ``ctx.verdicts``
+    then): a deadline cut them short, so a later attempt with more time must not read them back.
+    Proven outcomes stay (a cut never makes one: a move left undecided is never counted as losing)."""
+    for key in [k for k in ctx.verdicts if k not in before and ctx.verdicts[k].outcome is None]:
+        del ctx.verdicts[key]
+
+
+def to_wall(deadline: float | None) -> float | None:
+    """A ``time.monotonic()`` deadline as a ``time.time()`` one, for a task in another process (a
+    Dask worker may run on another machine, where only the wall clock is shared)."""
+    return None if deadline is None else time.time() + (deadline - time.monotonic())
+
+
+def from_wall(wall: float | None) -> float | None:
+    """The inverse of :func:`to_wall`, in the worker."""
+    return None if wall is None else time.monotonic() + (wall - time.time())
+
+
+def _solve_chunk(ps: list[Position], memory: int, deadline: float | None) -> list[bool]:
+    """:func:`sylver.solver.periodic.solve_base` in a worker process (``deadline``: wall clock)."""
+    from sylver.solver.periodic import solve_base
+
+    return solve_base(ps, memory=memory, deadline=from_wall(deadline))
+
+
+def _solve_many(positions: list[Position], ctx: Context,
+                found: Callable[[Position, bool], None]) -> None:
+    """Decide gcd-1 positions with :func:`sylver.solver.periodic.solve_base` (the self-checked
+    path of :func:`sylver.solver.solve`), split over processes with ``--jobs`` / ``--cluster``; they
+    get half the memory budget (the scans the other half), shared by the ``--jobs`` processes of
+    this machine (a cluster's workers each have their own).  ``found(p, is_p)`` receives each
+    result.  TimeoutError at the deadline (the workers are stopped then, see
+    :func:`sylver.executors.run_until`)."""
+    from sylver.solver.periodic import solve_base
+
+    memory = ctx.half()
+    if (ctx.jobs > 1 or ctx.cluster) and len(positions) >= 64:
+        from functools import partial
+
+        from sylver.executors import make_executor, run_until
+
+        size = max(16, len(positions) // (8 * max(ctx.jobs, 1)))
+        chunks = [positions[i : i + size] for i in range(0, len(positions), size)]
+        share = memory if ctx.cluster else max(memory // ctx.jobs, 1 << 17)
+        work = partial(_solve_chunk, memory=share, deadline=to_wall(ctx.deadline))
+        with make_executor(ctx.jobs, ctx.cluster) as ex:
+            done = run_until(ex, work, chunks, ctx.deadline)
+        for i, values in done.items():  # the chunks finished by the deadline count
+            for p, v in zip(chunks[i], values, strict=True):
+                found(p, v)
+        if len(done) < len(chunks):
+            raise TimeoutError("time limit reached")
+        return
+    solve_base(positions, memory=memory, deadline=ctx.deadline, found=found)
+
+
+PROCESS_BYTES = 320 << 20
+"""What the process holds besides the solve's data, at least: the interpreter, numpy, numba and the
+compiled kernels, the endgame table (about 200-250 MB once the kernels are loaded), and what the
+pool does not count (transient copies while arrays grow, the verdicts and other small Python
+objects: up to about 100 MB more in {12,46} at 1G, 24 November)."""
+
+
+def process_bytes() -> int:
+    """The process's resident memory now (Linux; ``PROCESS_BYTES`` where it cannot be read)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return PROCESS_BYTES
+
+
+def data_budget(memory: int, workers: int = 0) -> int:
+    """The part of ``--memory`` for this process's data in a g > 1 solve (gcd-1 tables, shape
+    graphs, scans, base regions, memo): the budget less what the processes hold besides the data
+    (this one's RSS when the solve starts, and each of its ``workers`` processes on this machine,
+    ``--jobs``, ``PROCESS_BYTES`` at least), so that they stay within ``--memory`` together (at
+    least 1 / (2 (1 + workers)) of it); with workers, half of that (its workers share the other
+    half: :func:`_solve_many`, :func:`.g2._long_apart`)."""
+    own = max(process_bytes(), PROCESS_BYTES) + workers * PROCESS_BYTES
+    data = max(memory - own, memory // (2 * (1 + workers)))
+    return data // 2 if workers else data
