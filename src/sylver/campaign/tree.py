@@ -27,7 +27,7 @@ from sylver.position import Position
 
 CANDIDATE_FACTOR = 4
 """A long position's candidates: its moves up to ``CANDIDATE_FACTOR`` · t(S ÷ g) (as the solver's own
-search for a cheap winning move, :data:`sylver.solver.gcd.CHEAP_ODD`)."""
+search for a cheap winning move, :data:`sylver.solver.gcd.g2.CHEAP_ODD`)."""
 COMPOSITE_FACTOR = 10
 """A position with composite g: its candidates are its moves up to ``COMPOSITE_FACTOR`` times its
 least generator ({16}: the replies up to 160)."""
