@@ -473,9 +473,9 @@ def test_inner_search_deepens_over_its_odd_moves(monkeypatch) -> None:
     ctx = _context()
     ctx.deepening = True  # a search below the root
     ctx.deadline = time.monotonic() + 30.0
-    decided: dict[int, bool] = {}
-    winning: list[int] = []
-    g2._first_winning(pos, h, ctx, 2001, odd, decided, winning, [], [], {})
+    tally = g2.Tally()
+    g2._first_winning(pos, h, ctx, 2001, odd, tally)
+    decided, winning = tally.decided, tally.winning
     assert winning and winning[0] % 2 == 1 and decoy not in decided
     assert direct_p(pos.play(winning[0]))
     assert time.monotonic() < ctx.deadline

@@ -16,6 +16,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,6 +57,36 @@ KILLERS = 8
 generator with the position (:func:`_killer_moves`)."""
 
 
+@dataclass
+class Tally:
+    """What the search of the moves of one position with g = 2 found (:func:`_even_moves`,
+    :func:`_first_winning`)."""
+
+    winning: list[int] = field(default_factory=list)
+    """The winning moves found."""
+    decided: dict[int, bool] = field(default_factory=dict)
+    """The odd moves that :func:`_first_winning` decided (True: the move wins)."""
+    unknown_even: list[int] = field(default_factory=list)
+    """The even moves left undecided."""
+    long_open: list[int] = field(default_factory=list)
+    """Those of them that leave a long position."""
+    replies: dict[int, int | None] = field(default_factory=dict)
+    """Each even move that loses: the least winning reply found (None: the position after it is N
+    by a reason of its own, without a move)."""
+
+    def even(self, x: int, finding: Finding | None, *, long: bool) -> None:
+        """Count the even move x by the finding for the position after it (None: undecided, as when
+        a deadline cut its search); ``long``: that position is long."""
+        if finding is not None and finding.outcome is Outcome.P:
+            self.winning.append(x)
+        elif finding is None or finding.outcome is None:
+            self.unknown_even.append(x)
+            if long:
+                self.long_open.append(x)
+        else:
+            self.replies[x] = min(finding.winning) if finding.winning else None
+
+
 def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int | None = None) -> Finding:
     """The verdict for a position with g = 2 (see the module docstring).
 
@@ -79,15 +110,10 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
         return v
     short = quiet(h)
     beyond = None
-    winning: list[int] = []
-    unknown_even: list[int] = []
-    long_open: list[int] = []
-    replies: dict[int, int | None] = {}
+    tally = Tally()
     if short and not full:  # one winning move: the odd and the even moves together
-        decided: dict[int, bool] = {}
-        _first_winning(position, h, ctx, limit, list(range(3, h.frobenius_number + 1, 2)), decided, winning,
-                       unknown_even, long_open, replies)
-        odd = _short_odd_first(h.frobenius_number, decided)
+        _first_winning(position, h, ctx, limit, list(range(3, h.frobenius_number + 1, 2)), tally)
+        odd = _short_odd_first(h.frobenius_number, tally.decided)
     else:
         if short:
             odd = _short_odd_tail(position, h.frobenius_number, ctx)
@@ -99,13 +125,12 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
             run_scan(scan, ctx, limit, lambda: not scan.family_tail_complete(f) and (full or not scan.hits(f)))
             odd = family_odd(scan, f, limit)
             beyond = scan.scanned_to if scan.scanned_to > odd.scanned_to else None
-        winning = list(odd.odd_winning_moves)
+        tally.winning.extend(odd.odd_winning_moves)
         if full:
-            _even_moves(position, h, ctx, limit, winning, unknown_even, long_open, replies)
-        elif not winning:
-            _first_winning(position, h, ctx, limit, [], {}, winning, unknown_even, long_open, replies)
-    winning.sort()
-    unknown_even.sort()
+            _even_moves(position, h, ctx, limit, tally)
+        elif not tally.winning:
+            _first_winning(position, h, ctx, limit, [], tally)
+    winning, unknown_even, replies = sorted(tally.winning), sorted(tally.unknown_even), tally.replies
     complete = odd.complete and not unknown_even and (full or not winning)
     if winning:
         outcome: Outcome | None = Outcome.N
@@ -115,7 +140,7 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
         outcome = None
     probably = (
         outcome is None and odd.complete and not odd.odd_winning_moves
-        and set(unknown_even) == set(long_open)
+        and set(unknown_even) == set(tally.long_open)
     )
     reason = _g2_reason(position, "short" if short else "long", h.frobenius_number, odd, unknown_even,
                         outcome, probably)
@@ -184,27 +209,23 @@ def _short_odd_first(t_h: int, decided: dict[int, bool]) -> OddTail:
                    open_moves=f"odd x in {{{', '.join(map(str, open_))}}}" if open_ else "")
 
 
-def _even_moves(position: Position, h: Position, ctx: Context, limit: int | None, winning: list[int],
-                unknown_even: list[int], long_open: list[int], replies: dict[int, int | None]) -> None:
+def _even_moves(position: Position, h: Position, ctx: Context, limit: int | None, tally: Tally) -> None:
     """Decide every even move 2y of a position with g = 2 (each a position with g = 2, solved for its
-    outcome only), short children first (cheap), then long ones; append to ``winning``,
-    ``unknown_even``, (undecided long children) ``long_open`` and (each even move that loses: the
-    least winning reply found) ``replies``.  With ``--jobs`` / ``--cluster``
-    the long children go to worker processes (:func:`_long_apart`) while this one decides the short
-    ones."""
+    outcome only), short children first (cheap), then long ones, into ``tally``.  With ``--jobs`` /
+    ``--cluster`` the long children go to worker processes (:func:`_long_apart`) while this one
+    decides the short ones."""
     children = [(2 * y, position.play(2 * y)) for y in gaps(h)]
     short = {x: quiet(half(child)) for x, child in children}
     children.sort(key=lambda c: (not short[c[0]], c[0]))
     kept = (len(ctx.scans), len(ctx.unions), len(ctx.union_groups))
     try:
-        _decide_children(children, short, ctx, limit, winning, unknown_even, long_open, replies)
+        _decide_children(children, short, ctx, limit, tally)
     finally:
         forget(ctx, *kept)
 
 
 def _decide_children(children: list[tuple[int, Position]], short: dict[int, bool], ctx: Context,
-                     limit: int | None, winning: list[int], unknown_even: list[int], long_open: list[int],
-                     replies: dict[int, int | None]) -> None:
+                     limit: int | None, tally: Tally) -> None:
     """The loop of :func:`_even_moves`."""
     offered = False
     with _long_apart([child for _, child in children], ctx, limit) as collect:
@@ -221,140 +242,150 @@ def _decide_children(children: list[tuple[int, Position]], short: dict[int, bool
                     raise TimeoutError
                 cv = solve_g2(child, ctx, full=False, limit=limit)
             except TimeoutError:  # the deadline passed: the child is undecided, the rest stands
-                unknown_even.append(x)
-                if not short[x]:
-                    long_open.append(x)
+                tally.even(x, None, long=not short[x])
                 continue
-            if cv.outcome is Outcome.P:
-                winning.append(x)
-            elif cv.outcome is None:
-                unknown_even.append(x)
-                if cv.short is False:
-                    long_open.append(x)
-            else:
-                replies[x] = min(cv.winning) if cv.winning else None
+            tally.even(x, cv, long=not short[x])
+
+
+Move = tuple[int, Position, str]
+"""A move of :func:`_first_winning`: x, the position after it, and its kind: ``odd``, ``short`` or
+``long`` (an even move that leaves a short or a long position)."""
 
 
 def _first_winning(position: Position, h: Position, ctx: Context, limit: int | None, odd_moves: list[int],
-                   decided: dict[int, bool], winning: list[int], unknown_even: list[int], long_open: list[int],
-                   replies: dict[int, int | None]) -> None:
+                   tally: Tally) -> None:
     """One winning move of a position with g = 2 (``odd_moves``: the odd moves still to decide, gcd-1
     positions; the even moves 2y give positions with g = 2): the first move proven to win ends the
-    search (``winning``).  Fills ``decided`` (odd x: True when it wins), ``unknown_even``,
-    ``long_open`` and ``replies`` as :func:`_even_moves` does.
+    search.  Into ``tally``: that move, the odd moves decided, the even moves left undecided (at the
+    caller's deadline) and the replies to those that lose.
 
-    The outermost such search (``ctx.deepening`` false) deepens iteratively: the moves, likeliest
-    winners first — the even moves that leave short positions (sec. 2: in a short position "at
-    least one of them generally turns out to be P"), smallest t(S' ÷ 2) first; then the odd moves, by
-    genus; then, once all those are decided, the even moves that leave long positions (each needs
-    a scan) — are tried in rounds, the i-th (from 0)
-    with ``FIRST_BUDGET`` / (i + 1) seconds in the first round, and those undecided come back in the
-    next round with ``FIRST_GROWTH`` times more.  So one hard move (a gcd-1 solve can take hours)
-    does not hold up an easier winning one, and an unlikely move costs little until the likely
-    ones are exhausted.  A move cut by its budget is only postponed, never given a value: what its
-    attempt proved stays (gcd-1 results in ``ctx.gcd1``, proven verdicts, its scan, resumed next
-    time), what the cut left undecided is forgotten (:func:`.context.purge`).  The searches inside it (of
-    the positions after its moves, within the budget of the move) deepen over their odd moves only
-    (by genus, in rounds as above: one hard gcd-1 solve must not hold up an easy winning move beside
-    it, and a cut solve loses nothing, the engine's tables keep what it proved), then try their even
-    moves in turn (short first), uncut: a cut there would drop the shape graphs and base regions
-    its scans built.  At the caller's deadline the moves not decided stay undecided.  It is one
-    long piece because the order, the rounds and the bookkeeping of a cut share the move list and
-    its budgets."""
-    children = [(2 * y, position.play(2 * y)) for y in gaps(h)]
-    short = {x: quiet(half(child)) for x, child in children}
+    The moves are tried likeliest winners first (:func:`_first_order`), in rounds with growing
+    budgets (:func:`_rounds`), so that one hard move (a gcd-1 solve can take hours) does not hold
+    up an easier winning one.  A move cut by its budget is only postponed, never given a value
+    (:func:`_attempt`).  At the caller's deadline the moves not decided stay undecided."""
     deepen = not ctx.deepening
-    todo: list[tuple[int, Position, str]]
-    odd = sorted(((x, position.play(x), "odd") for x in odd_moves), key=lambda m: (m[1].genus, m[0]))
-    evens = sorted(((x, c, "short") for x, c in children if short[x]),
-                   key=lambda m: (half(m[1]).frobenius_number, m[0]))
-    todo = [*evens, *odd] if deepen else [*odd, *evens]
-    todo += [(x, c, "long") for x, c in children if not short[x]]
-
-    def waits(kind: str) -> bool:  # tried only once all the other moves are decided
-        return kind == "long" if deepen else kind != "odd"
+    todo = _first_order(position, h, odd_moves, deepen)
     won = _known_win([(x, c) for x, c, _ in todo], ctx)
     if won is not None:
-        winning.append(won)
+        tally.winning.append(won)
         if won % 2:
-            decided[won] = True
+            tally.decided[won] = True
         return
     outer = ctx.deadline
-    budget = FIRST_BUDGET
     kept = (len(ctx.scans), len(ctx.unions), len(ctx.union_groups))
-    offered = False
     ctx.deepening = True
     try:
-        with _long_apart([c for _, c, kind in todo if kind == "long"], ctx, limit) as collect:
-            while todo and not winning:
-                later = []
-                for i, m in enumerate(todo):
-                    x, child, kind = m
-                    if winning or (outer is not None and time.monotonic() >= outer) or (
-                            waits(kind) and not all(waits(k) for _, _, k in todo)):
-                        later.append(m)  # these come after the other moves are decided
-                        continue
-                    if kind == "long":
-                        collect()
-                        if not offered:
-                            offered = True
-                            longs = [c for _, c, k in todo if k == "long"]
-                            _cheap_winning(longs, ctx, limit)
-                            offer_union(longs, ctx)
-                    cut_at = (time.monotonic() + max(budget / (i + 1), FIRST_LEAST)
-                              if deepen or kind == "odd" else None)
-                    if outer is not None:
-                        cut_at = outer if cut_at is None else min(cut_at, outer)
-                    ctx.deadline = cut_at
-                    before = set(ctx.verdicts)
-                    scans = len(ctx.scans)
-                    cv = None
-                    timed_out = False
-                    try:
-                        if kind == "odd":
-                            if child in ctx.too_large:  # past the memory budget before: not again
-                                raise TooLargeError(ctx.too_large[child][0])
-                            out: Outcome | None = Outcome.P if ctx.p_positions([child])[0] else Outcome.N
-                        else:
-                            cv = solve_g2(child, ctx, full=False, limit=limit)
-                            out = cv.outcome
-                    except TimeoutError:
-                        out, timed_out = None, True
-                    except TooLargeError as exc:  # past the memory budget: undecided, the rest stands
-                        out = None
-                        ctx.too_large.setdefault(child, (str(exc), ctx.half()))
-                    finally:
-                        ctx.deadline = outer
-                    if timed_out or (cut_at is not None and time.monotonic() >= cut_at):
-                        purge(ctx, before)
-                        if out is None:
-                            later.append(m)
-                            continue
-                    forget(ctx, scans, len(ctx.unions), len(ctx.union_groups))
-                    if kind == "odd" and out is not None:
-                        decided[x] = out is Outcome.P
-                    if out is Outcome.P:
-                        winning.append(x)
-                    elif kind != "odd" and out is None:
-                        unknown_even.append(x)
-                        if kind == "long":
-                            long_open.append(x)
-                    elif kind != "odd" and cv is not None:
-                        replies[x] = min(cv.winning) if cv.winning else None
-                todo = later
-                budget *= FIRST_GROWTH
-                if outer is not None and time.monotonic() >= outer:
-                    break
+        todo = _rounds(todo, ctx, limit, tally, deepen)
     finally:
         ctx.deadline = outer
         ctx.deepening = not deepen
         forget(ctx, *kept)
-    if not winning:  # the caller's deadline passed: the moves left are undecided
+    if not tally.winning:  # the caller's deadline passed: the moves left are undecided
         for x, _, kind in todo:
             if kind != "odd":
-                unknown_even.append(x)
+                tally.even(x, None, long=kind == "long")
+
+
+def _first_order(position: Position, h: Position, odd_moves: list[int], deepen: bool) -> list[Move]:
+    """The moves of :func:`_first_winning` in the order they are tried.  The outermost search
+    (``deepen``): the even moves that leave short positions (sec. 2: in a short position "at least
+    one of them generally turns out to be P"), smallest t(S' ÷ 2) first; then the odd moves, by
+    genus; then the even moves that leave long positions (each needs a scan).  The searches inside
+    it: the odd moves first, then the even ones (short first)."""
+    children = [(2 * y, position.play(2 * y)) for y in gaps(h)]
+    short = {x: quiet(half(child)) for x, child in children}
+    odd = sorted(((x, position.play(x), "odd") for x in odd_moves), key=lambda m: (m[1].genus, m[0]))
+    evens = sorted(((x, c, "short") for x, c in children if short[x]),
+                   key=lambda m: (half(m[1]).frobenius_number, m[0]))
+    todo: list[Move] = [*evens, *odd] if deepen else [*odd, *evens]
+    return todo + [(x, c, "long") for x, c in children if not short[x]]
+
+
+def _rounds(todo: list[Move], ctx: Context, limit: int | None, tally: Tally, deepen: bool) -> list[Move]:
+    """The rounds of :func:`_first_winning`, until a winning move or the caller's deadline; returns
+    the moves left undecided.
+
+    The outermost search (``deepen``) deepens iteratively: the i-th move (from 0) gets
+    ``FIRST_BUDGET`` / (i + 1) seconds in the first round, and those undecided come back in the
+    next round with ``FIRST_GROWTH`` times more; the even moves that leave long positions wait until
+    all the others are decided.  The searches inside it (within the budget of a move) deepen over
+    their odd moves only (one hard gcd-1 solve must not hold up an easy winning move beside it, and
+    a cut solve loses nothing, the engine's tables keep what it proved), then try their even moves
+    in turn, uncut: a cut there would drop the shape graphs and base regions its scans built."""
+    outer = ctx.deadline
+    budget = FIRST_BUDGET
+    offered = False
+
+    def waits(kind: str) -> bool:  # tried only once all the other moves are decided
+        return kind == "long" if deepen else kind != "odd"
+    with _long_apart([c for _, c, kind in todo if kind == "long"], ctx, limit) as collect:
+        while todo and not tally.winning:
+            later = []
+            for i, m in enumerate(todo):
+                x, child, kind = m
+                if tally.winning or (outer is not None and time.monotonic() >= outer) or (
+                        waits(kind) and not all(waits(k) for _, _, k in todo)):
+                    later.append(m)  # these come after the other moves are decided
+                    continue
                 if kind == "long":
-                    long_open.append(x)
+                    collect()
+                    if not offered:
+                        offered = True
+                        longs = [c for _, c, k in todo if k == "long"]
+                        _cheap_winning(longs, ctx, limit)
+                        offer_union(longs, ctx)
+                cut_at = (time.monotonic() + max(budget / (i + 1), FIRST_LEAST)
+                          if deepen or kind == "odd" else None)
+                if outer is not None:
+                    cut_at = outer if cut_at is None else min(cut_at, outer)
+                if not _attempt(m, cut_at, ctx, limit, tally):
+                    later.append(m)
+            todo = later
+            budget *= FIRST_GROWTH
+            if outer is not None and time.monotonic() >= outer:
+                break
+    return todo
+
+
+def _attempt(move: Move, cut_at: float | None, ctx: Context, limit: int | None, tally: Tally) -> bool:
+    """Decide one move of :func:`_first_winning` by ``cut_at`` (None: uncut) into ``tally``; False
+    when the cut came first and left it undecided: postponed to the next round.  What the attempt
+    proved stays (gcd-1 results in ``ctx.gcd1``, proven findings, its scan, resumed next time); what
+    the cut left undecided is forgotten (:func:`~sylver.solver.gcd.context.purge`)."""
+    x, child, kind = move
+    outer = ctx.deadline
+    ctx.deadline = cut_at
+    before = set(ctx.verdicts)
+    scans = len(ctx.scans)
+    cv = None
+    timed_out = False
+    try:
+        if kind == "odd":
+            if child in ctx.too_large:  # past the memory budget before: not again
+                raise TooLargeError(ctx.too_large[child][0])
+            out: Outcome | None = Outcome.P if ctx.p_positions([child])[0] else Outcome.N
+        else:
+            cv = solve_g2(child, ctx, full=False, limit=limit)
+            out = cv.outcome
+    except TimeoutError:
+        out, timed_out = None, True
+    except TooLargeError as exc:  # past the memory budget: undecided, the rest stands
+        out = None
+        ctx.too_large.setdefault(child, (str(exc), ctx.half()))
+    finally:
+        ctx.deadline = outer
+    if timed_out or (cut_at is not None and time.monotonic() >= cut_at):
+        purge(ctx, before)
+        if out is None:
+            return False
+    forget(ctx, scans, len(ctx.unions), len(ctx.union_groups))
+    if kind != "odd":
+        tally.even(x, cv, long=kind == "long")
+    elif out is not None:
+        tally.decided[x] = out is Outcome.P
+        if out is Outcome.P:
+            tally.winning.append(x)
+    return True
 
 
 def _cheap_winning(children: list[Position], ctx: Context, limit: int | None) -> None:
