@@ -1507,3 +1507,36 @@ def test_short_reason_says_why_odd_moves_are_open() -> None:
     assert "winning move was found" not in stopped
     won = _g2_reason(pos, "short", 109, odd, [], Outcome.N, False)
     assert "except 53, 55, not needed (a winning move was found first)" in won
+
+
+def test_one_verdict_vocabulary() -> None:
+    """A solve's verdict is a :class:`~sylver.position.Verdict`, whose values are the words of the
+    JSON and of the certificates (whose checker keeps its own copy: standard library only)."""
+    from sylver.position import Verdict
+    from sylver.solver.certificate import PROBABLY_P
+
+    assert Verdict.of(Outcome.P) is Verdict.P and Verdict.of(Outcome.N, probably_p=True) is Verdict.N
+    assert Verdict.of(None, probably_p=True) is Verdict.PROBABLY_P and Verdict.of(None) is Verdict.UNKNOWN
+    assert PROBABLY_P == Verdict.PROBABLY_P == "probably-P"
+    sol = solve(Position([4, 6]))
+    assert sol.verdict is Verdict.P and sol.to_dict()["outcome"] == "P"
+
+
+def test_progress_view_tells_the_reports_apart() -> None:
+    """``sylver solve``'s progress view gets both kinds of report (a solve's ``progress`` callback
+    receives a ``ProgressReport``): a resumed scan is said once, full tables once."""
+    from sylver.cli.common import err_console
+    from sylver.cli.solve import _ProgressView
+    from sylver.solver import Progress, ScanProgress
+
+    view = _ProgressView(False)
+    scan = ScanProgress(height=101, limit=None, rate=1.0, shapes=1, families=1, memory=0, seconds=1.0,
+                        hits=(), position=Position([6, 44, 82]), resumed_from=99)
+    full = Progress(states=10, seconds=5.0, root_moves_decided=0, root_moves=3, winning_moves=(),
+                    table_bytes=1 << 20, tables_full="the --memory budget 1M")
+    with err_console.capture() as out:
+        for report in (scan, full, scan, full):
+            view(report)
+    text = " ".join(out.get().split())
+    assert text.count("resuming the scan of {6,44,82} from its checkpoint at x = 99") == 1
+    assert text.count("the transposition tables are full (the --memory budget 1M) after 10 states") == 1

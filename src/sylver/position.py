@@ -28,6 +28,25 @@ class Outcome(Enum):
         return self.value
 
 
+class Verdict(StrEnum):
+    """What a solve answers about a position: its :class:`Outcome` when proven (always for g = 1);
+    for g > 1, when not, ``probably-P`` (Sicherman 2002, sec. 2: no odd winning move, and every even
+    move is known to lose or gives a long position) or ``unknown``.  The values are the words of
+    ``sylver solve --json`` and of the certificates."""
+
+    P = "P"
+    N = "N"
+    PROBABLY_P = "probably-P"
+    UNKNOWN = "unknown"
+
+    @classmethod
+    def of(cls, outcome: Outcome | None, probably_p: bool = False) -> Verdict:
+        """The verdict of a proven ``outcome``; of None, ``probably-P`` or ``unknown``."""
+        if outcome is not None:
+            return cls(outcome.value)
+        return cls.PROBABLY_P if probably_p else cls.UNKNOWN
+
+
 class Termination(StrEnum):
     """Why a game ended: the one vocabulary of the library, the arena (``reason`` in its
     ``games.jsonl``, whose codes are the values), its standings, reports and the web page.

@@ -7,7 +7,7 @@ import resource
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -20,6 +20,10 @@ from sylver.cli.common import (
     print_json,
     seconds,
 )
+from sylver.position import Verdict
+
+if TYPE_CHECKING:
+    from sylver.solver import Progress, ProgressReport, ScanProgress
 
 
 def _peak_rss() -> int:
@@ -59,28 +63,33 @@ class _ProgressView:
         self.resumed: set[Any] = set()
         self.full = False
 
-    def __call__(self, p: Any) -> None:
-        if hasattr(p, "height") and p.resumed_from is not None and p.position not in self.resumed:
-            self.resumed.add(p.position)  # said even without the live line (--json, no terminal)
-            err_console.print(f"resuming the scan of {p.position.braces()} from its checkpoint at "
-                              f"x = {p.resumed_from:,}", markup=False, highlight=False)
-        if getattr(p, "tables_full", None) and not self.full and p.seconds >= FULL_NOTICE_SECONDS:
-            self.full = True  # said at once, even without the live line: the solve may take much longer
-            err_console.print(f"the transposition tables are full ({p.tables_full}) after {p.states:,} "
-                              f"states, {_mb(p.table_bytes)}: results are now overwritten and recomputed, "
-                              "which slows the search; a larger --memory may help", markup=False, highlight=False,
-                              soft_wrap=True)
-        if not self.enabled:
-            return
-        if hasattr(p, "height"):  # the scan of the odd moves of a g = 2 position
-            self._scan(p)
-            return
-        if p.seconds < 0.5:
-            return
-        if self.live is None:
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    def __call__(self, p: ProgressReport) -> None:
+        from sylver.solver import Progress, ScanProgress
 
-            self.live = Progress(
+        match p:
+            case ScanProgress():  # the scan of the odd moves of a g = 2 position
+                if p.resumed_from is not None and p.position not in self.resumed:
+                    self.resumed.add(p.position)  # said even without the live line (--json, no terminal)
+                    err_console.print(f"resuming the scan of {p.position.braces()} from its checkpoint at "
+                                      f"x = {p.resumed_from:,}", markup=False, highlight=False)
+                if self.enabled:
+                    self._scan(p)
+            case Progress():  # the search of a gcd-1 position, or its self-check
+                if p.tables_full and not self.full and p.seconds >= FULL_NOTICE_SECONDS:
+                    self.full = True  # said at once, even without the live line: the solve may take much longer
+                    err_console.print(f"the transposition tables are full ({p.tables_full}) after {p.states:,} "
+                                      f"states, {_mb(p.table_bytes)}: results are now overwritten and "
+                                      "recomputed, which slows the search; a larger --memory may help",
+                                      markup=False, highlight=False, soft_wrap=True)
+                if self.enabled and p.seconds >= 0.5:
+                    self._search(p)
+
+    def _search(self, p: Progress) -> None:
+        if self.live is None:
+            from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+            from rich.progress import Progress as Bar
+
+            self.live = Bar(
                 TextColumn("[bold]{task.description}[/]"),
                 BarColumn(),
                 TextColumn("{task.completed}/{task.total} {task.fields[unit]}"),
@@ -104,17 +113,12 @@ class _ProgressView:
             unit="winning moves checked" if checking else "root moves",
         )
 
-    def _scan(self, p: Any) -> None:
+    def _scan(self, p: ScanProgress) -> None:
         if self.live is None:
-            from rich.progress import (
-                BarColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
+            from rich.progress import BarColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+            from rich.progress import Progress as Bar
 
-            self.live = Progress(
+            self.live = Bar(
                 TextColumn("[bold]scanning odd moves[/]"),
                 BarColumn(),
                 TextColumn("x = {task.fields[x]:,}"),
@@ -169,10 +173,10 @@ def _report(sol: Any, as_json: bool, extra: dict[str, Any] | None = None) -> Non
 
 
 _VERDICT_TEXT = {
-    "P": "the player to move loses",
-    "N": "the player to move wins",
-    "probably-P": "no odd winning move, and every even move is known to lose or gives a long position",
-    "unknown": "not decided",
+    Verdict.P: "the player to move loses",
+    Verdict.N: "the player to move wins",
+    Verdict.PROBABLY_P: "no odd winning move, and every even move is known to lose or gives a long position",
+    Verdict.UNKNOWN: "not decided",
 }
 
 

@@ -16,7 +16,8 @@ legal) is P.
 This package's public API, re-exported here from the modules that define it:
 
 - :mod:`~sylver.solver.orchestration`: :func:`solve`, what one call does in order;
-- :mod:`~sylver.solver.solution`: :class:`Solution`, :class:`Progress`, :class:`SelfCheck`,
+- :mod:`~sylver.solver.solution`: :class:`Solution`, :class:`Progress`, :class:`ScanProgress`
+  (:data:`ProgressReport`: either), :class:`SelfCheck`,
   :class:`SolveTimeout`, :class:`SolveInterrupted`;
 - :mod:`~sylver.solver.engine`: :func:`check_solvable`, :func:`root_gaps`, :func:`count_reachable`,
   :func:`parse_memory`, :func:`memory_budget_error` (the kernel's boundary);
@@ -42,6 +43,8 @@ from sylver.solver.engine import (
 from sylver.solver.orchestration import solve
 from sylver.solver.solution import (
     Progress,
+    ProgressReport,
+    ScanProgress,
     SelfCheck,
     Solution,
     SolveInterrupted,
@@ -51,6 +54,8 @@ from sylver.solver.solution import (
 __all__ = [
     "MemoryBudgetError",
     "Progress",
+    "ProgressReport",
+    "ScanProgress",
     "SelfCheck",
     "SelfCheckError",
     "Solution",

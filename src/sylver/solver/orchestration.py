@@ -21,7 +21,7 @@ from sylver.position import Position
 from sylver.solver import kernels as _k
 from sylver.solver.engine import check_solvable, parse_memory
 from sylver.solver.local import Request, checked, solve_local
-from sylver.solver.solution import Progress, Solution
+from sylver.solver.solution import ProgressReport, Solution
 
 if TYPE_CHECKING:
     from sylver.solver.store import Store
@@ -36,7 +36,7 @@ def solve(
     store: Store | str | Path | None = None,
     jobs: int = 1,
     cluster: str | None = None,
-    progress: Callable[[Progress], None] | None = None,
+    progress: Callable[[ProgressReport], None] | None = None,
     order: int = _k.ORDER_GENUS,
     prune: bool = True,
     odd_limit: int | None = None,
@@ -56,7 +56,8 @@ def solve(
     path or a :class:`~sylver.solver.store.Store`) reuses and records results; ``jobs > 1`` splits
     the root moves over threads sharing the tables (``cluster``: over the workers of a Dask
     scheduler at that address; a worker that dies raises :class:`WorkerDiedError`).  ``progress``
-    is called with a :class:`Progress` about every few milliseconds on long solves.  Ctrl-C raises
+    is called with a :class:`Progress` about every few milliseconds on long solves (with g = 2, a
+    :class:`ScanProgress` of the scan of the odd moves).  Ctrl-C raises
     :class:`SolveInterrupted` carrying the root moves decided so far.
 
     ``check``: self-check an N answer (see :class:`~sylver.solver.SelfCheck`; a contradiction raises
@@ -70,7 +71,7 @@ def solve(
         return solve_any(
             position, odd_limit=odd_limit, time_limit=time_limit, memory=parse_memory(memory),
             store=open_store(store), jobs=jobs, cluster=cluster,
-            progress=progress,  # type: ignore[arg-type]  # called with a ScanProgress there
+            progress=progress,
             checkpoint_dir=checkpoint, first=first,
         )
     check_solvable(position)

@@ -46,6 +46,7 @@ from sylver.solver.shapes import (
     reduce_offsets,
     set_bits,
 )
+from sylver.solver.solution import ScanProgress
 
 jit.watch_compilation()  # these kernels are numba's own: a cold cache compiles them here
 
@@ -699,24 +700,6 @@ class ScanState:
     (blocks i & sample = 0 once only S's family is decided)."""
     snap_every: int = SNAPSHOT_EVERY
     """Steps between snapshots."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class ScanProgress:
-    """A snapshot for progress displays of a long scan."""
-
-    height: int
-    limit: int | None
-    rate: float
-    shapes: int
-    families: int
-    memory: int
-    seconds: float
-    hits: tuple[int, ...]
-    position: Position
-    """The position whose odd moves are scanned."""
-    resumed_from: int | None = None
-    """The height this run's scan resumed from (the checkpoint's ``scanned_to``), if it did."""
 
 
 BASE_ENTRY_BYTES = 64
@@ -1767,4 +1750,4 @@ def solve_base(
     return out
 
 
-__all__ = ["Period", "Scan", "ScanProgress", "solve_base"]
+__all__ = ["Period", "Scan", "solve_base"]

@@ -1,6 +1,7 @@
 """What a solve answers: :class:`Solution` (with, for g = 2, the :class:`OddTail` of its odd moves),
-the :class:`Progress` snapshots it reports on the way, and the ways it ends without an answer
-(:class:`SolveTimeout`, :class:`SolveInterrupted`).
+the snapshots it reports on the way (:data:`ProgressReport`: :class:`Progress` of a search,
+:class:`ScanProgress` of a scan), and the ways it ends without an answer (:class:`SolveTimeout`,
+:class:`SolveInterrupted`).
 
 Every type is keyword-only: ``Solution(position=p, outcome=Outcome.N, ...)``.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sylver.position import Outcome, Position
+from sylver.position import Outcome, Position, Verdict
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -69,7 +70,7 @@ class Solution:
     """The solved position."""
     outcome: Outcome | None
     """``Outcome.P``: the player to move loses; ``Outcome.N``: the player to move wins; None when
-    not proven (only for gcd > 1: then ``verdict`` is ``"unknown"`` or ``"probably-P"``)."""
+    not proven (only for gcd > 1: then ``verdict`` is unknown or probably-P)."""
     winning_moves: tuple[int, ...]
     """Winning moves, sorted (empty for P).  All of them when ``complete``, else a subset."""
     complete: bool
@@ -114,11 +115,9 @@ class Solution:
     refutations start (:mod:`sylver.solver.prove`), so that building it does not solve them again."""
 
     @property
-    def verdict(self) -> str:
-        """``"P"``, ``"N"``, ``"probably-P"`` or ``"unknown"``."""
-        if self.outcome is not None:
-            return self.outcome.value
-        return "probably-P" if self.probably_p else "unknown"
+    def verdict(self) -> Verdict:
+        """P, N, probably-P or unknown (:class:`~sylver.position.Verdict`)."""
+        return Verdict.of(self.outcome, self.probably_p)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form printed by ``sylver solve --json``."""
@@ -179,3 +178,26 @@ class Progress:
     tables_full: str | None = None
     """Once the tables stopped growing and results are being overwritten (the search goes on,
     recomputing what it loses, more slowly): what stopped them, e.g. "the --memory budget 1G"."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScanProgress:
+    """A snapshot for progress displays of a long scan."""
+
+    height: int
+    limit: int | None
+    rate: float
+    shapes: int
+    families: int
+    memory: int
+    seconds: float
+    hits: tuple[int, ...]
+    position: Position
+    """The position whose odd moves are scanned."""
+    resumed_from: int | None = None
+    """The height this run's scan resumed from (the checkpoint's ``scanned_to``), if it did."""
+
+
+ProgressReport = Progress | ScanProgress
+"""What a solve's ``progress`` callback receives: a :class:`Progress` of the gcd-1 search (or its
+self-check), or a :class:`ScanProgress` of the scan of the odd moves of a position with g = 2."""

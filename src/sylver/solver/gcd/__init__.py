@@ -19,8 +19,9 @@ A position S with g = g(S) > 1 has infinitely many legal moves.  Write h = S ÷ 
 * **the empty position**: every prime p ≥ 5 wins (Hutchings's p-theorem); the openings 2^a·3^b are
   answered as far as they are known.
 
-The outcome is ``P`` or ``N`` when proven, ``"probably-P"`` (sec. 2: no odd winning move, and every
-even move is known to lose or produces a long position), or unknown (``None``).
+The verdict (:class:`~sylver.position.Verdict`) is P or N when proven, else probably-P (sec. 2: no
+odd winning move, and every even move is known to lose or produces a long position) or unknown
+(the outcome None).
 
 The modules: :mod:`.context` (the budget and caches of one solve), :mod:`.memory` (shape graphs and
 scans within the memory budget), :mod:`.g2`, :mod:`.prime`, :mod:`.composite`, :mod:`.empty`; this
@@ -35,13 +36,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sylver.errors import TooLargeError
-from sylver.position import Outcome, Position
+from sylver.position import Outcome, Position, Verdict
 from sylver.solver.gcd.composite import solve_composite
 from sylver.solver.gcd.context import (
     MAX_T_H,
-    PROBABLY_P,
     SEARCH_LIMIT,
-    UNKNOWN,
     Context,
     data_budget,
     record,
@@ -54,7 +53,7 @@ from sylver.solver.solution import Solution, SolveInterrupted, SolveTimeout
 from sylver.theory import is_prime, prime_factor_at_least_5
 
 if TYPE_CHECKING:
-    from sylver.solver.periodic import ScanProgress
+    from sylver.solver.solution import ScanProgress
     from sylver.solver.store import Store
 
 def solve_any(
@@ -162,7 +161,7 @@ def answer_within(
         d = solve_any(position, time_limit=seconds, odd_limit=odd_limit).to_dict()
     except (TimeoutError, ValueError) as exc:
         reason = str(exc) if isinstance(exc, ValueError) else f"not decided within {seconds:g} s"
-        return {"outcome": "unknown", "winning_moves": [], "complete": False, "method": "search",
+        return {"outcome": Verdict.UNKNOWN, "winning_moves": [], "complete": False, "method": "search",
                 "reason": reason, "odd_tail": None}
     return {k: d.get(k) for k in keys}
 
@@ -184,4 +183,4 @@ def _partial(position: Position, ctx: Context, start: float) -> Solution:
     )
 
 
-__all__ = ["PROBABLY_P", "QUICK_SECONDS", "UNKNOWN", "answer_within", "check_range", "solve_any"]
+__all__ = ["QUICK_SECONDS", "answer_within", "check_range", "solve_any"]

@@ -14,17 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sylver.position import Outcome, Position
+from sylver.position import Outcome, Position, Verdict
 from sylver.solver.solution import OddTail
 from sylver.theory import is_quiet_ender
 
 if TYPE_CHECKING:
-    from sylver.solver.periodic import BaseRegion, Scan, ScanProgress
+    from sylver.solver.periodic import BaseRegion, Scan
     from sylver.solver.shapes import ShapeGraph
+    from sylver.solver.solution import ScanProgress
     from sylver.solver.store import Store
 
-PROBABLY_P = "probably-P"
-UNKNOWN = "unknown"
 SEARCH_LIMIT = 64
 """Default bound of the bounded searches (moves tried in long positions with g ≥ 3 and composite g)."""
 MEMO_BYTES = 580
@@ -55,10 +54,8 @@ class Finding:
     """False when the search stopped at the first winning move."""
 
     @property
-    def verdict(self) -> str:
-        if self.outcome is not None:
-            return self.outcome.value
-        return PROBABLY_P if self.probably_p else UNKNOWN
+    def verdict(self) -> Verdict:
+        return Verdict.of(self.outcome, self.probably_p)
 
 
 def quiet(h: Position) -> bool:
