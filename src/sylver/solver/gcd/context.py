@@ -1,8 +1,9 @@
-"""What one g > 1 solve shares (Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1-2): its budget and caches
-(:class:`Context`), the answer for one position (:class:`Finding`), the gcd-1 positions it solves
-(:meth:`Context.p_positions`, through the gcd-1 solver's self-checked path), what it already knows
-(:func:`known`, :func:`record`, :func:`purge`) and the part of ``--memory`` it has for its data
-(:func:`data_budget`).  The shape graphs and scans that share that memory: :mod:`.memory`."""
+"""What one g > 1 solve shares (Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002,
+sec. 1-2): its budget and caches (:class:`Context`), the answer for one position (:class:`Finding`),
+the gcd-1 positions it solves (:meth:`Context.p_positions`, through the gcd-1 solver's self-checked
+path), what it already knows (:func:`known`, :func:`record`, :func:`purge`) and the part of
+``--memory`` it has for its data (:func:`data_budget`).  The shape graphs and scans that share that
+memory: :mod:`.memory`."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sylver.position import Outcome, Position, Verdict
+from sylver.position import Outcome, Position
 from sylver.solver.solution import OddTail
 from sylver.theory import is_quiet_ender
 
@@ -42,24 +43,27 @@ class Finding:
     """The answer for one position (internal; :class:`~sylver.solver.Solution` is the public form)."""
 
     outcome: Outcome | None
+    """P or N when proven, else None."""
     winning: list[int]
+    """The winning moves found (all of them when ``complete``)."""
     complete: bool
+    """True when every move is decided."""
     method: str
+    """``short``, ``periodicity``, ``theorem``, ``search`` or ``store``."""
     reason: str
+    """Why, in words."""
     probably_p: bool = False
+    """g = 2, not proven: the paper's "Probably P" (sec. 2)."""
     odd_tail: OddTail | None = None
+    """g = 2: what is established about the odd moves."""
     short: bool | None = None
-    losing_unknown: list[int] = field(default_factory=list)
+    """Is S ÷ g a quiet ender (None: not asked, as for a theorem's answer)?"""
     full: bool = True
     """False when the search stopped at the first winning move."""
 
-    @property
-    def verdict(self) -> Verdict:
-        return Verdict.of(self.outcome, self.probably_p)
-
 
 def quiet(h: Position) -> bool:
-    """Is h (= S ÷ g, not {1}) a quiet ender: is S *short* (sec. 1)?"""
+    """Is h = S ÷ g a quiet ender, S *short* (sec. 1)?  Never for h = {1}."""
     return h.generators != (1,) and is_quiet_ender(h)
 
 

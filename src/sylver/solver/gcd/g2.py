@@ -153,8 +153,7 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
         reason += (f"; a checkpoint of an earlier run holds the scan to {beyond:,}, past the odd limit "
                    "(a larger --odd-limit reads it)")
     v = Finding(outcome=outcome, winning=winning, complete=complete, method="short" if short else "periodicity",
-                reason=reason, probably_p=probably, odd_tail=odd, short=short, losing_unknown=unknown_even,
-                full=full)
+                reason=reason, probably_p=probably, odd_tail=odd, short=short, full=full)
     ctx.verdicts[position] = v
     _note_win(position, winning, ctx)
     record(position, v, ctx)

@@ -56,7 +56,7 @@ def solve_prime(position: Position, ctx: Context, depth: int = 0, *, full: bool 
     if undecided:
         reasons.append(f"undecided multiples of {p}: {', '.join(map(str, undecided))}")
     v = Finding(outcome=outcome, winning=winning, complete=complete, method="short" if short else "search",
-                reason="; ".join(reasons), short=short, losing_unknown=undecided, full=full)
+                reason="; ".join(reasons), short=short, full=full)
     ctx.verdicts[position] = v
     record(position, v, ctx)
     return v
