@@ -71,18 +71,44 @@ def browser() -> Iterator[object]:
         b.close()
 
 
+def watch(pg: object) -> list[str]:
+    """Collect what goes wrong in a page: JavaScript errors, console errors (a 4xx or 5xx answer
+    logs one), failed requests and error answers.  A test that provokes one on purpose says so with
+    ``allow(pg, pattern)``."""
+    errors: list[str] = []
+    pg.sylver_allowed = []  # type: ignore[attr-defined]
+    pg.on("pageerror", lambda exc: errors.append(f"JavaScript error: {exc}"))  # type: ignore[attr-defined]
+    pg.on("console", lambda m: errors.append(f"console error: {m.text}") if m.type == "error" else None)  # type: ignore[attr-defined]
+    pg.on("requestfailed", lambda r: None if "ERR_ABORTED" in (r.failure or "") else errors.append(  # type: ignore[attr-defined]
+        f"request failed: {r.method} {r.url}: {r.failure}"))
+    pg.on("response", lambda r: errors.append(f"answer {r.status}: {r.request.method} {r.url}") if r.status >= 400 else None)  # type: ignore[attr-defined]
+    return errors
+
+
+def allow(pg: object, pattern: str) -> None:
+    """An error answer (and its console line) this test provokes on purpose: ``pattern`` is a regular
+    expression searched in the lines of :func:`watch`."""
+    pg.sylver_allowed.append(pattern)  # type: ignore[attr-defined]
+
+
+def check_clean(pg: object, errors: list[str]) -> None:
+    allowed = getattr(pg, "sylver_allowed", [])
+    left = [e for e in errors if not any(re.search(a, e) for a in allowed)
+            and not (allowed and e.startswith("console error: Failed to load resource"))]
+    assert not left, f"errors in the page: {left}"
+
+
 @pytest.fixture()
 def page(browser: object, base_url: str) -> Iterator[object]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
     pg = context.new_page()
     pg.set_default_timeout(60_000)  # generous: CI machines are shared and noisy
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = watch(pg)
     pg.goto(base_url + "/")
     pg.wait_for_selector("body[data-ready=true]")
     yield pg
     context.close()
-    assert not errors, f"JavaScript errors: {errors}"
+    check_clean(pg, errors)
 
 
 @pytest.fixture(scope="module")
@@ -557,6 +583,7 @@ def test_phone(browser: object, base_url: str, shots: Path) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
     pg = context.new_page()
     pg.set_default_timeout(60_000)
+    errors = watch(pg)
     no_sideways = "() => document.documentElement.scrollWidth <= window.innerWidth"
     try:
         pg.goto(base_url + "/#sylver/123457,234569/")
@@ -587,6 +614,7 @@ def test_phone(browser: object, base_url: str, shots: Path) -> None:
         screenshot(pg, shots, "phone-replay")
     finally:
         context.close()
+    check_clean(pg, errors)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -596,6 +624,7 @@ def test_colour_schemes(browser: object, base_url: str, shots: Path, scheme: str
     context = browser.new_context(viewport={"width": size[0], "height": size[1]}, color_scheme=scheme)  # type: ignore[attr-defined]
     pg = context.new_page()
     pg.set_default_timeout(60_000)
+    errors = watch(pg)
     try:
         pg.goto(base_url + "/#sylver/4,5/7")
         pg.wait_for_selector("body[data-ready=true]")
@@ -614,6 +643,7 @@ def test_colour_schemes(browser: object, base_url: str, shots: Path, scheme: str
         screenshot(pg, shots, f"sylver-{scheme}-{size[0]}")
     finally:
         context.close()
+    check_clean(pg, errors)
 
 
 def test_no_internal_words_in_the_page(page: object) -> None:
@@ -640,8 +670,7 @@ def test_campaign_view(browser: object, tmp_path: Path, shots: Path) -> None:
         context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
         pg = context.new_page()
         pg.set_default_timeout(60_000)
-        errors: list[str] = []
-        pg.on("pageerror", lambda exc: errors.append(str(exc)))
+        errors = watch(pg)
         try:
             pg.goto(url + "/#campaign/0")
             pg.wait_for_selector("#cp-table tbody tr")
@@ -664,7 +693,7 @@ def test_campaign_view(browser: object, tmp_path: Path, shots: Path) -> None:
             screenshot(pg, shots, "campaign")
         finally:
             context.close()
-        assert not errors, f"JavaScript errors: {errors}"
+        check_clean(pg, errors)
 
 
 # -- Wythoff: any pile size, bad piles -----------------------------------------------------------

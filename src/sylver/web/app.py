@@ -1010,7 +1010,19 @@ def _describe(
         "result": result,
         "cells": _legal_string(p, 1, shown),
         "cells_top": top,
+        "solvable": _is_solvable(p),
     }
+
+
+def _is_solvable(p: Position) -> bool:
+    """Does the exact solver take ``p`` (gcd 1, not over, t in its range)?  The page asks it only then."""
+    from sylver.solver import check_solvable
+
+    try:
+        check_solvable(p)
+    except ValueError:
+        return False
+    return True
 
 
 def _legal_string(p: Position, lo: int, hi: int) -> str:

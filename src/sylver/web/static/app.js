@@ -20,6 +20,28 @@ const braces = (xs) => "{" + xs.join(",") + "}";
 const plural = (n, word, many) => `${fmt(n)} ${n === 1 ? word : (many || word + "s")}`;
 const narrow = () => window.matchMedia("(max-width: 900px)").matches;
 
+/* A text of the library (a theorem's reason, a solver's message) as prose: ≥ and ≤ for >= and <=,
+   lists without Python's brackets, and numbers of five digits or more with thousands separators
+   (not inside braces: a position keeps its commas). */
+function prose(text) {
+  if (!text) return "";
+  let depth = 0;
+  return String(text)
+    .replace(/ >= /g, " ≥ ").replace(/ <= /g, " ≤ ").replace(/ != /g, " ≠ ")
+    .replace(/\[(\d+(?:, \d+)*)\]/g, "$1")
+    .replace(/[{}]|\d+/g, (m) => {
+      if (m === "{") { depth++; return m; }
+      if (m === "}") { depth = Math.max(0, depth - 1); return m; }
+      return depth || m.length < 5 ? m : m.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    });
+}
+
+/* A number typed or read from an address, shown briefly: 123,456 or "a number of 41 digits". */
+const fmtDigits = (digits) => (digits.length > 15 ? `a number of ${fmt(digits.length)} digits` : fmt(Number(digits)));
+
+/* t̄ drawn as a t with a bar over it (the combining macron sits beside the t in many fonts). */
+const tbar = () => el("span", { class: "tbar", "aria-label": "t bar", text: "t" });
+
 /* JSON with integers of any size: the Wythoff API answers piles with thousands of digits, which
    JSON.parse would round to doubles.  Integer literals of 16 digits or more (outside strings) are
    read as strings; the Wythoff code turns them into BigInt. */
@@ -321,15 +343,23 @@ async function scPlay(n) {
     return;
   }
   scSetBusy(true);
+  const refuse = (msg) => {
+    scSetBusy(false);
+    scSetError(msg);
+    const cell = document.querySelector(`#sc-grid [data-n="${n}"]`);
+    if (cell) { cell.classList.remove("shake"); void cell.offsetWidth; cell.classList.add("shake"); }
+  };
   try {
+    // an illegal number is refused with its witness, asked of the server only when the grid does not know
+    if (scLegalAt(n) !== true) {
+      const w = await api("GET", `/api/sylver/witness?position=${encodeURIComponent(s.position.join(","))}&n=${n}`);
+      if (!w.legal) { refuse(`${fmt(n)} is illegal in ${s.braces}: ${w.text}`); return; }
+    }
     const state = await api("POST", "/api/sylver/move", { start: sc.start, moves: sc.line.slice(0, sc.ply), move: n });
     scSetBusy(false);
     scExtend(state);
   } catch (e) {
-    scSetBusy(false);
-    scSetError(e.message);
-    const cell = document.querySelector(`#sc-grid [data-n="${n}"]`);
-    if (cell) { cell.classList.remove("shake"); void cell.offsetWidth; cell.classList.add("shake"); }
+    refuse(e.message);
     return;
   }
   if (scBotTurn(sc.state)) await scBotMove();
@@ -733,10 +763,10 @@ function scAnalyse() {
   const solver = $("#sc-solver");
   if (s.position.length === 1 && s.position[0] === 1) { solver.hidden = true; return; }
   if (INFO.features.theory) scTheoryFor(entry, token);
-  if (INFO.features.solver) {
-    solver.hidden = false;
-    scSolve(entry, token, false);
-  }
+  // the solver is asked only about what it takes (gcd 1, t in its range): the theory and the g > 1
+  // engine answer the others
+  solver.hidden = !(INFO.features.solver && s.solvable);
+  if (!solver.hidden) scSolve(entry, token, false);
 }
 
 async function scTheoryFor(entry, token) {
@@ -796,18 +826,36 @@ function scTheory(rep) {
         chips.append(el("button", { type: "button", class: "chip", "aria-label": `play ${m}, a winning move proven by the engine`, onclick: () => scPlay(m), text: fmt(m) }), " ");
       }
       fact(eng, e.complete ? "Winning moves" : "Winning moves (proven; others may exist)", chips);
+      // the winning moves are marked in the grid, as the solver's are for gcd 1
+      if (sc.state && sc.state.gcd > 1 && braces(sc.state.position) === braces(rep.position || sc.state.position)) sc.winning = new Set(e.winning_moves);
     }
+    if (e.source === "store") fact(eng, "Source", "the results store (proven earlier)");
     box.append(el("h3", { text: "Engine (g > 1)" }), eng);
-    if (e.reason) box.append(el("p", { class: "reason", text: "Why: " + e.reason + "." }));
+    if (e.reason) box.append(el("p", { class: "reason", text: "Why: " + prose(e.reason) + "." }));
   }
   const terms = el("ul", { class: "terms" });
   for (const [term, meaning, sec] of TERMS) terms.append(el("li", {}, el("b", { text: term }), `: ${meaning} (sec. ${sec}).`));
   box.append(el("details", { class: "about" }, el("summary", { text: "What these words mean" }), terms,
     el("p", { class: "hint cite", text: `Sections of ${INFO.paper}.` })));
-  if (Array.isArray(rep.ends) && sc.state && sc.state.finite) {
-    sc.ends = new Set(rep.ends);
-    scGrid();
-  }
+  if (rep.stored && rep.stored.certificate) box.append(scCertificateLink());
+  if (Array.isArray(rep.ends) && sc.state && sc.state.finite) sc.ends = new Set(rep.ends);
+  if (sc.ends || sc.winning) scGrid();
+}
+
+/* One line for a result of the results store. */
+function scStoredText(st) {
+  const wins = st.outcome === "N" && st.winning_moves.length
+    ? `; winning ${st.complete ? "" : "(some of them) "}${scList(st.winning_moves)}` : "";
+  return `${st.outcome}${wins} (results store${st.states ? `, ${fmt(st.states)} positions searched` : ""})`;
+}
+
+/* A link that downloads the proof certificate of the position shown (sylver verify checks it). */
+function scCertificateLink() {
+  const pos = sc.state.position.join(",");
+  return el("p", { class: "cert" }, el("a", {
+    href: `/api/sylver/certificate?position=${encodeURIComponent(pos)}`, download: `sylver-certificate-${pos.replace(/,/g, "_")}.json`,
+    text: "Download the proof certificate",
+  }), el("span", { class: "hint", text: " (JSON; sylver verify checks it)" }));
 }
 
 /* The solver runs in short requests: each answer shows the progress (moves decided, winning moves,

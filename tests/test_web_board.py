@@ -1,0 +1,100 @@
+"""Browser tests of the page as a research board (issue 34): each defect a first visit found.  Every test collects the page's JavaScript errors, console errors,
+failed requests and error answers, and requires none (``watch`` in test_browser.py).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sylver import Position
+from sylver.web.app import create_app
+from test_browser import ARGS, CHROMIUM, check_clean, history, play, results_dir, wait_idle, watch  # noqa: F401
+from test_web import live_server
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def base_url(results_dir: Path) -> Iterator[str]:  # noqa: F811
+    app = create_app(results_dir=results_dir, warm_up=True)
+    with live_server(app) as url:
+        assert app.state.runner.wait_warm(180), "the worker processes did not start"
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"Chromium not found at {CHROMIUM}: run `bash scripts/setup-test-env.sh` (apt-get install -y chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed (pip install playwright)")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+class Visit:
+    """A fresh browser context on the served page, its errors checked when it closes."""
+
+    def __init__(self, browser: object, base_url: str, width: int = 1366, height: int = 900, **options: object) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": height}, **options)  # type: ignore[attr-defined]
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(60_000)
+        self.errors = watch(self.page)
+        self.base_url = base_url
+
+    def open(self, address: str) -> object:
+        self.page.goto(self.base_url + "/" + address)
+        self.page.wait_for_selector("body[data-ready=true]")
+        return self.page
+
+    def close(self) -> None:
+        self.context.close()
+        check_clean(self.page, self.errors)
+
+
+@pytest.fixture()
+def visit(browser: object, base_url: str) -> Iterator[Visit]:
+    v = Visit(browser, base_url)
+    yield v
+    v.close()
+
+
+def position_is(page: object, braces: str) -> None:
+    page.wait_for_function("(b) => document.querySelector('#sc-position').textContent === b", arg=braces)  # type: ignore[attr-defined]
+
+
+def ply(page: object) -> int:
+    return int(page.get_attribute("#sc-history li.current", "data-ply"))  # type: ignore[attr-defined]
+
+
+# -- 6. gcd > 1 positions and illegal clicks: no error answer; 7. their winning moves in the grid ------------
+def test_gcd_above_one_quietly_with_its_winning_moves_marked(visit: Visit) -> None:
+    page = visit.open("#sylver/6,16//vs=nobody")
+    position_is(page, "{6,16}")
+    page.wait_for_selector("#sc-theory h3 + dl")  # type: ignore[attr-defined]
+    page.wait_for_function("() => [...document.querySelectorAll('#sc-theory h3')].some((h) => h.textContent.startsWith('Engine'))")  # type: ignore[attr-defined]
+    chips = page.evaluate("[...document.querySelectorAll('#sc-theory .chip')].map((c) => +c.textContent)")  # type: ignore[attr-defined]
+    from sylver.solver.gcd import answer_within
+
+    assert set(chips) == set(answer_within(Position([6, 16]))["winning_moves"]) and chips
+    marked = page.evaluate("[...document.querySelectorAll('#sc-grid .cell.win')].map((c) => +c.dataset.n)")  # type: ignore[attr-defined]
+    assert set(marked) == set(chips)
+    assert page.is_hidden("#sc-solver")  # type: ignore[attr-defined]  # not asked: it takes gcd 1 only
+    page.click('#sc-grid [data-n="12"]')  # type: ignore[attr-defined]  # illegal: refused with its witness, no 409
+    page.wait_for_selector("#sc-error:not([hidden])")  # type: ignore[attr-defined]
+    assert page.inner_text("#sc-error") == "12 is illegal in {6,16}: 12 = 6·2"  # type: ignore[attr-defined]
+    assert history(page) == []
+    page.goto(visit.base_url + "/#sylver//vs=nobody")  # type: ignore[attr-defined]  # the landing position
+    position_is(page, "{}")
+    page.wait_for_selector("#sc-theory .reason")  # type: ignore[attr-defined]
+
+
