@@ -76,6 +76,21 @@ def ply(page: object) -> int:
     return int(page.get_attribute("#sc-history li.current", "data-ply"))  # type: ignore[attr-defined]
 
 
+# -- 1. the analysis panel fits the window --------------------------------------------------------------
+def test_analysis_panel_scrolls_inside_the_window(visit: Visit) -> None:
+    page = visit.open("#sylver/4,5//vs=nobody")
+    page.evaluate("INFO.limits.solve_time = 0.3")  # type: ignore[attr-defined]  # a short round
+    page.goto(visit.base_url + "/#sylver/29,31//vs=nobody")  # type: ignore[attr-defined]
+    position_is(page, "{29,31}")
+    page.wait_for_selector("#sc-keep")  # type: ignore[attr-defined]
+    panel = page.evaluate("""() => { const a = document.querySelector('#sc-analysis');
+        return [a.getBoundingClientRect().bottom, innerHeight, getComputedStyle(a).overflowY]; }""")  # type: ignore[attr-defined]
+    assert panel[0] <= panel[1] and panel[2] == "auto", panel
+    page.focus("#sc-keep")  # type: ignore[attr-defined]  # Tab focus lands in view: the panel scrolls to it
+    box = page.evaluate("(() => { const r = document.querySelector('#sc-keep').getBoundingClientRect(); return [r.top, r.bottom, innerHeight]; })()")  # type: ignore[attr-defined]
+    assert 0 <= box[0] and box[1] <= box[2], box
+
+
 # -- 6. gcd > 1 positions and illegal clicks: no error answer; 7. their winning moves in the grid ------------
 def test_gcd_above_one_quietly_with_its_winning_moves_marked(visit: Visit) -> None:
     page = visit.open("#sylver/6,16//vs=nobody")
