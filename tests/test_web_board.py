@@ -91,6 +91,30 @@ def test_analysis_panel_scrolls_inside_the_window(visit: Visit) -> None:
     assert 0 <= box[0] and box[1] <= box[2], box
 
 
+# -- 2. ←/→/Home/End anywhere, after a click and once ◀ disables -------------------------------------------
+def test_arrow_keys_step_the_game_from_anywhere(visit: Visit) -> None:
+    page = visit.open("#sylver/4,5/11,7/vs=nobody")
+    position_is(page, "{4,5,7}")
+    wait_idle(page)
+    page.click('#sc-history button[data-ply="1"]')  # type: ignore[attr-defined]  # the list is rebuilt
+    position_is(page, "{4,5,11}")
+    assert page.evaluate("document.querySelector('#sc-history').contains(document.activeElement)")  # type: ignore[attr-defined]
+    page.keyboard.press("ArrowLeft")  # type: ignore[attr-defined]
+    position_is(page, "{4,5}")
+    assert page.is_disabled("#sc-back")  # type: ignore[attr-defined]
+    page.keyboard.press("ArrowRight")  # type: ignore[attr-defined]
+    position_is(page, "{4,5,11}")
+    page.click("#sc-position")  # type: ignore[attr-defined]  # focus nowhere in particular
+    page.keyboard.press("End")  # type: ignore[attr-defined]
+    position_is(page, "{4,5,7}")
+    page.keyboard.press("Home")  # type: ignore[attr-defined]
+    position_is(page, "{4,5}")
+    assert history(page) == [11, 7]
+    page.focus("#sc-move")  # type: ignore[attr-defined]  # typing is not stepping
+    page.keyboard.press("ArrowRight")  # type: ignore[attr-defined]
+    assert ply(page) == 0
+
+
 # -- 6. gcd > 1 positions and illegal clicks: no error answer; 7. their winning moves in the grid ------------
 def test_gcd_above_one_quietly_with_its_winning_moves_marked(visit: Visit) -> None:
     page = visit.open("#sylver/6,16//vs=nobody")

@@ -154,6 +154,26 @@ function setupTabs() {
     });
   });
   window.addEventListener("popstate", () => route());
+  document.addEventListener("keydown", pageKeys);
+}
+
+/* ←/→/Home/End anywhere on the page step through the game shown (or the replayed game), as on
+   lichess; not while typing, in the tabs, or in the grid of numbers (its arrow keys move there). */
+function pageKeys(ev) {
+  const step = { ArrowLeft: -1, ArrowRight: 1, Home: "first", End: "last" }[ev.key];
+  if (step === undefined || ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+  const t = ev.target;
+  if (t.closest && t.closest('input, textarea, select, [contenteditable], [role="tablist"], #sc-grid')) return;
+  const to = (ply, last) => (step === "first" ? 0 : step === "last" ? last : ply + step);
+  if (!$("#view-sylver").hidden && sc.state) {
+    if (sc.busy) return;
+    scGo(to(sc.ply, sc.line.length));
+  } else if (!$("#view-results").hidden && rs.game) {
+    rsStep(to(rs.ply, rs.game.steps));
+  } else {
+    return;
+  }
+  ev.preventDefault();
 }
 
 /* Scroll a list (not the page) so that one of its items shows. */
@@ -533,6 +553,7 @@ async function scRoute(parts) {
    left (P: the mover has a won game; N: the opponent has) and the move that turned the game. */
 function scHistory() {
   const ol = $("#sc-history");
+  const hadFocus = ol.contains(document.activeElement);
   ol.innerHTML = "";
   $("#sc-history-empty").hidden = sc.line.length > 0;
   ol.append(el("li", { value: "0", "data-ply": "0", class: sc.ply === 0 ? "current" : null },
@@ -549,6 +570,8 @@ function scHistory() {
       m.turn ? el("span", { class: "note turn", text: "the game turned: a won position handed over" }) : null));
   });
   scrollWithin(ol, ol.querySelector("li.current"));
+  // the list is rebuilt after a click on a move: the keyboard focus stays on the current move
+  if (hadFocus) { const b = ol.querySelector("li.current button"); if (b) b.focus({ preventScroll: true }); }
 }
 
 /* Per move: the outcome of the position it left, and whether it handed over a won game. */
@@ -1076,11 +1099,6 @@ function setupSylver() {
     const b = ev.target.closest("button[data-ply]");
     if (b) scGo(Number(b.dataset.ply));
   });
-  $("#sc-moves-card").addEventListener("keydown", (ev) => {
-    if (ev.target.closest("textarea, input")) return;
-    if (ev.key === "ArrowRight") { scGo(sc.ply + 1); ev.preventDefault(); }
-    else if (ev.key === "ArrowLeft") { scGo(sc.ply - 1); ev.preventDefault(); }
-  });
   $("#sc-export-open").addEventListener("click", scExport);
   $("#sc-import-open").addEventListener("click", () => { $("#sc-import").hidden = false; $("#sc-export").hidden = true; $("#sc-import-text").focus(); });
   $("#sc-import").addEventListener("submit", scImport);
@@ -1588,11 +1606,6 @@ function setupResults() {
   $("#rs-moves").addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-ply]");
     if (b) rsStep(Number(b.dataset.ply));
-  });
-  $("#rs-replay").addEventListener("keydown", (ev) => {
-    if (ev.target.id === "rs-slider") return;
-    if (ev.key === "ArrowRight") { rsStep(rs.ply + 1); ev.preventDefault(); }
-    else if (ev.key === "ArrowLeft") { rsStep(rs.ply - 1); ev.preventDefault(); }
   });
   // "Analyse this position": the Sylver Coinage board, both sides played by the user
   $("#rs-analyse").addEventListener("click", async (ev) => {
