@@ -1153,3 +1153,31 @@ class TestCampaigns:
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
         assert len(r.stderr.strip().splitlines()) == 1
+
+# -- issue 34: addresses refused move by move, the solver asked only when it can answer ------------------
+class TestRefuseIllegal:
+    def test_an_illegal_last_move_is_refused_not_a_result(self, client: TestClient) -> None:
+        r = client.post("/api/sylver/state", json={"start": [4, 5], "moves": [13], "refuse_illegal": True}).json()
+        assert r["position"] == [4, 5] and r["moves"] == [] and not r["over"]
+        assert r["refused"] == {"ply": 1, "move": 13, "message": "13 is illegal in {4,5}: 13 = 4·2 + 5·1"}
+
+    def test_an_illegal_move_within_is_named_one_based(self, client: TestClient) -> None:
+        r = client.post("/api/sylver/state", json={"start": [4, 5], "moves": [11, 7, 3, 2, 6, 9], "refuse_illegal": True}).json()
+        assert r["position"] == [2, 3] and r["moves"] == [11, 7, 3, 2]
+        assert r["refused"]["ply"] == 5 and r["refused"]["move"] == 6
+        assert r["refused"]["message"].startswith("6 is illegal in {2,3}")
+        after_one = client.post("/api/sylver/state", json={"start": [2, 3], "moves": [1, 5], "refuse_illegal": True}).json()
+        assert after_one["refused"]["ply"] == 2 and after_one["moves"] == [1]
+
+    def test_a_legal_game_is_not_refused(self, client: TestClient) -> None:
+        r = client.post("/api/sylver/state", json={"start": [2, 3], "moves": [1], "refuse_illegal": True}).json()
+        assert r["refused"] is None and r["over"] and r["result"]["reason"] == "named 1"
+
+    def test_without_the_flag_an_error_names_the_ply(self, client: TestClient) -> None:
+        err = error(client.post("/api/sylver/state", json={"start": [4, 5], "moves": [11, 7, 3, 2, 6, 9]}), 422)
+        assert err["ply"] == 5 and err["move"] == 6
+
+    @pytest.mark.parametrize("position, solvable", [([4, 5], True), ([6, 16], False), ([], False), ([1], False)])
+    def test_solvable(self, client: TestClient, position: list[int], solvable: bool) -> None:
+        assert client.post("/api/sylver/state", json={"start": position}).json()["solvable"] is solvable
+

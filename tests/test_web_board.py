@@ -115,6 +115,62 @@ def test_arrow_keys_step_the_game_from_anywhere(visit: Visit) -> None:
     assert ply(page) == 0
 
 
+# -- 3. the opponent: its description after a reload, and in the address ------------------------------
+def test_opponent_after_reload_and_in_the_address(visit: Visit, browser: object, base_url: str) -> None:
+    page = visit.open("")
+    page.check("#sc-setup input[name=start][value=list]")  # type: ignore[attr-defined]
+    page.fill("#sc-start-list", "4, 5")  # type: ignore[attr-defined]
+    page.select_option("#sc-bot", "greedy")  # type: ignore[attr-defined]
+    page.click("#sc-new")  # type: ignore[attr-defined]
+    position_is(page, "{4,5}")
+    assert page.evaluate("location.hash").endswith("/vs=greedy")  # type: ignore[attr-defined]
+    greedy = page.evaluate("INFO.bots.find((b) => b.name === 'greedy').about")  # type: ignore[attr-defined]
+    page.reload()  # type: ignore[attr-defined]
+    page.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+    position_is(page, "{4,5}")
+    assert page.input_value("#sc-bot") == "greedy" and page.inner_text("#sc-bot-about") == greedy  # type: ignore[attr-defined]
+    other = Visit(browser, base_url)  # a shared link: a game against nobody stays one
+    try:
+        pg = other.open("#sylver/4,5/11/vs=nobody")
+        position_is(pg, "{4,5,11}")
+        assert pg.input_value("#sc-bot") == "" and "both players" in pg.inner_text("#sc-bot-about")  # type: ignore[attr-defined]
+        assert "Second to move" in pg.inner_text("#sc-status")  # type: ignore[attr-defined]
+    finally:
+        other.close()
+
+
+# -- 4. a bad address keeps a live board; 10^40 gets the limit -----------------------------------------
+def test_bad_address_keeps_a_live_board(visit: Visit) -> None:
+    page = visit.open("#sylver/4,,x/")
+    page.wait_for_selector("#sc-error:not([hidden])")  # type: ignore[attr-defined]
+    assert "“x”, which is not a positive integer" in page.inner_text("#sc-error")  # type: ignore[attr-defined]
+    position_is(page, "{}")
+    assert page.locator("#sc-grid .cell.legal").count() > 0  # type: ignore[attr-defined]
+    assert page.inner_text("#sc-status").startswith("Your move")  # type: ignore[attr-defined]
+    page.goto(visit.base_url + "/#sylver/" + str(10**40) + "/")  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelector('#sc-error').textContent.includes('41 digits')")  # type: ignore[attr-defined]
+    assert "larger than this server accepts (at most 1,000,000,000,000)" in page.inner_text("#sc-error")  # type: ignore[attr-defined]
+    page.click('#sc-grid [data-n="5"]')  # type: ignore[attr-defined]  # the board plays
+    page.wait_for_function("() => document.querySelectorAll('#sc-history li .mv').length >= 1")  # type: ignore[attr-defined]
+    assert history(page)[0] == 5
+
+
+# -- 5. illegal moves in an address are refused, 1-based --------------------------------------------------
+def test_illegal_moves_in_an_address_are_refused(visit: Visit) -> None:
+    page = visit.open("#sylver/4,5/13/vs=nobody")
+    page.wait_for_selector("#sc-error:not([hidden])")  # type: ignore[attr-defined]
+    assert page.inner_text("#sc-error") == (  # type: ignore[attr-defined]
+        "Move 1 of the address (13) is refused: 13 is illegal in {4,5}: 13 = 4·2 + 5·1. The board shows the game before it.")
+    position_is(page, "{4,5}")
+    assert history(page) == [] and "win" not in page.inner_text("#sc-status")  # type: ignore[attr-defined]
+    page.goto(visit.base_url + "/#sylver/4,5/11,7,3,2,6,9/vs=nobody")  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelector('#sc-error').textContent.startsWith('Move 5 ')")  # type: ignore[attr-defined]
+    text = page.inner_text("#sc-error")  # type: ignore[attr-defined]
+    assert text.startswith("Move 5 of the address (6) is refused: 6 is illegal in {2,3}") and "moves[" not in text
+    position_is(page, "{2,3}")
+    assert history(page) == [11, 7, 3, 2]
+
+
 # -- 6. gcd > 1 positions and illegal clicks: no error answer; 7. their winning moves in the grid ------------
 def test_gcd_above_one_quietly_with_its_winning_moves_marked(visit: Visit) -> None:
     page = visit.open("#sylver/6,16//vs=nobody")

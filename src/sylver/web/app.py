@@ -116,6 +116,15 @@ class GameIn(BaseModel):
     moves: list[StrictInt] = Field(default_factory=list, description="The moves named so far, in order.")
 
 
+class StateIn(GameIn):
+    refuse_illegal: bool = Field(
+        default=False,
+        description="Stop before the first illegal move (or a move after 1 was named) and name it in "
+        "``refused`` (its 1-based ``ply``, the ``move``, a one-line ``message``), rather than answer 422 "
+        "or let an illegal last move end the game (as a bot's record does).",
+    )
+
+
 class MoveIn(GameIn):
     move: StrictInt = Field(description="The number to name next.")
 
@@ -343,9 +352,11 @@ def _info_route(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
 def _game_routes(app: FastAPI, limits: Limits, runner: JobRunner, work: PositionWork) -> None:
     """A game's state, a human's or a bot's move, and an imported record."""
     @app.post("/api/sylver/state", tags=["sylver"])
-    async def state(game: GameIn) -> dict[str, Any]:
+    async def state(game: StateIn) -> dict[str, Any]:
         """The position reached by a game, its legal moves (the first ones) and, if over, the result."""
         _size_game(game, limits)
+        if game.refuse_illegal:
+            return await work(_state_refusing, game.start, game.moves, key=game.start)
         return await work(_state, game.start, game.moves, key=game.start)
 
     @app.post("/api/sylver/move", tags=["sylver"])
@@ -930,11 +941,11 @@ def _position_after(start: tuple[int, ...], moves: tuple[int, ...], deadline: fl
         if deadline is not None and time.monotonic() > deadline:
             raise ApiError(504, "timeout", f"replaying the game took too long (stopped at move {i} of {n})")
         if p.is_over:
-            raise ApiError(422, "game_over", f"moves[{i}]: the game ended when 1 was named")
+            raise ApiError(422, "game_over", f"moves[{i}]: the game ended when 1 was named", ply=i + 1)
         try:
             p = p.play(x)
         except IllegalMoveError as exc:
-            raise ApiError(422, "illegal_move", f"moves[{i}]: {exc}", move=x, witness=exc.witness) from None
+            raise ApiError(422, "illegal_move", f"moves[{i}]: {exc}", move=x, witness=exc.witness, ply=i + 1) from None
     if k < n:
         _CACHE.put((start, moves), p)
     return p
@@ -957,7 +968,7 @@ def _replay(start: tuple[int, ...], moves: tuple[int, ...], limits: Limits) -> t
     before = _position_after(start, moves[:-1], deadline)
     last = moves[-1]
     if before.is_over:
-        raise ApiError(422, "game_over", f"moves[{len(moves) - 1}]: the game ended when 1 was named")
+        raise ApiError(422, "game_over", f"moves[{len(moves) - 1}]: the game ended when 1 was named", ply=len(moves))
     _check_size(before, last, limits)
     # The result of the whole game is decided by its last move alone: replay just that move.
     result = GameRecord(before, (last,)).result()
@@ -981,6 +992,27 @@ def _state(limits: Limits, start: Sequence[int] | str, moves: Sequence[int]) -> 
     numbers, played = _game(limits, start, moves)
     p, result = _replay(numbers, played, limits)
     return _describe(p, numbers, played, result, limits)
+
+
+def _state_refusing(limits: Limits, start: Sequence[int] | str, moves: Sequence[int]) -> dict[str, Any]:
+    """The ``/api/sylver/state`` answer with ``refuse_illegal``: the game up to its first illegal move
+    (or move after 1), which ``refused`` names; ``refused`` is None when every move is legal."""
+    numbers, played = _game(limits, start, moves)
+    try:
+        p, result = _replay(numbers, played, limits)
+    except ApiError as exc:
+        if "ply" not in exc.extra:
+            raise
+        ply = exc.extra["ply"]
+        message = exc.message.split(": ", 1)[1]  # without the API's "moves[i]: "
+    else:
+        if result is None or result["winner"] is None or result["reason"] == Termination.NAMED_ONE.phrase:
+            return _describe(p, numbers, played, result, limits) | {"refused": None}
+        ply = len(played)
+        message = f"{played[-1]} is illegal in {p.braces()}: {result['detail']}"
+    out = _state(limits, numbers, played[: ply - 1])
+    out["refused"] = {"ply": ply, "move": played[ply - 1], "message": message}
+    return out
 
 
 def _describe(
@@ -1164,13 +1196,13 @@ def _positions(start: tuple[int, ...], moves: tuple[int, ...], deadline: float) 
         if time.monotonic() > deadline:
             raise ApiError(504, "timeout", f"replaying the game took too long (stopped at move {i} of {len(moves)})")
         if p.is_over:
-            raise ApiError(422, "game_over", f"moves[{i}]: the game ended when 1 was named")
+            raise ApiError(422, "game_over", f"moves[{i}]: the game ended when 1 was named", ply=i + 1)
         if i == len(moves) - 1 and not p.is_legal(x):
             break
         try:
             p = p.play(x)
         except IllegalMoveError as exc:
-            raise ApiError(422, "illegal_move", f"moves[{i}]: {exc}", move=x, witness=exc.witness) from None
+            raise ApiError(422, "illegal_move", f"moves[{i}]: {exc}", move=x, witness=exc.witness, ply=i + 1) from None
         out.append(p)
     return out
 

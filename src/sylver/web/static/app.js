@@ -245,8 +245,12 @@ const sc = {
 };
 const ANALYSIS = new Map(); // position -> {theory, solve, defence}: walking back and forth is instant
 
+/* The address of the game shown: #sylver/START/MOVES/vs=OPPONENT (vs=nobody: the user plays both
+   sides; &first=bot: the bot moved first), so a shared link opens the same game against the same
+   opponent. */
 function scUrl() {
-  return `#sylver/${sc.start.join(",")}/${sc.line.slice(0, sc.ply).join(",")}`;
+  const vs = `vs=${encodeURIComponent(sc.bot || "nobody")}${sc.bot && sc.humanSeat === 1 ? "&first=bot" : ""}`;
+  return `#sylver/${sc.start.join(",")}/${sc.line.slice(0, sc.ply).join(",")}/${vs}`;
 }
 
 function scSetUrl(push) {
@@ -505,6 +509,48 @@ function scApplySettings(bot, humanSeat) {
   if (bot === "" || INFO.bots.some((b) => b.name === bot)) form.elements.bot.value = bot;
   form.elements.first.value = humanSeat === 1 ? "bot" : "human";
   scSettings();
+  scBotAbout();
+}
+
+/* The description of the opponent chosen in the menu. */
+function scBotAbout() {
+  const b = INFO.bots.find((x) => x.name === $("#sc-bot").value);
+  $("#sc-bot-about").textContent = b ? b.about : "You name the numbers for both players.";
+}
+
+/* The numbers of an address's start or moves ("4,5"; empty items are skipped), or an Error that
+   says which item is wrong. */
+function scAddressNumbers(text, what) {
+  const items = decodeURIComponent(text || "").split(",").map((x) => x.trim()).filter((x) => x !== "");
+  for (const x of items) {
+    if (!/^\d+$/.test(x) || /^0+$/.test(x)) throw new Error(`its ${what} hold “${x}”, which is not a positive integer`);
+    const digits = x.replace(/^0+/, "");
+    if (digits.length > 15 || Number(digits) > INFO.limits.max_number) {
+      throw new Error(`its ${what} hold ${fmtDigits(digits)}, larger than this server accepts (at most ${fmt(INFO.limits.max_number)})`);
+    }
+  }
+  return items.map(Number);
+}
+
+/* The opponent an address names (vs=greedy&first=bot), or null when it names none. */
+function scAddressOpponent(text) {
+  if (!text) return null;
+  const q = new URLSearchParams(decodeURIComponent(text));
+  const vs = q.get("vs");
+  if (vs === null) return null;
+  const bot = vs === "nobody" ? "" : vs;
+  if (bot && !INFO.bots.some((b) => b.name === bot)) throw new Error(`its opponent “${vs}” is not one of this server's bots`);
+  return { bot, humanSeat: bot && q.get("first") === "bot" ? 1 : 0 };
+}
+
+/* The game of an address, every move checked: an illegal move (or one after 1 was named) is refused
+   with a message that names it (1-based), and the board shows the game before it.  Answers the
+   refusal ("" when every move was legal). */
+async function scLoadChecked(start, moves) {
+  const state = await api("POST", "/api/sylver/state", { start, moves, refuse_illegal: true });
+  scAdopt(state, null, null);
+  const r = state.refused;
+  return r ? `Move ${r.ply} of the address (${fmt(r.move)}) is refused: ${r.message}. The board shows the game before it.` : "";
 }
 
 /* #sylver/START/MOVES: show that position; when it continues the line on the board (Back, Forward,
@@ -512,6 +558,10 @@ function scApplySettings(bot, humanSeat) {
 async function scRoute(parts) {
   const saved = !sc.state ? scSaved() : null;
   if (saved) scApplySettings(saved.bot, saved.humanSeat);
+  if (parts.length < 2 && parts.some((x) => x !== "")) {  // #sylver/4,5: a start without its moves part
+    parts = [parts[0], ""];
+  }
+  if (parts.length === 2 && parts[1].startsWith("vs=")) parts = [parts[0], "", parts[1]];  // #sylver/4,5/vs=greedy
   if (parts.length < 2) {
     if (sc.state) { scSetUrl(false); return; }
     if (saved) {
@@ -527,26 +577,43 @@ async function scRoute(parts) {
     await scNewGame();
     return;
   }
-  const nums = (t) => (t ? decodeURIComponent(t).split(",").filter((x) => x !== "").map(Number) : []);
-  const start = nums(parts[0]), moves = nums(parts[1]);
-  if (start.some((x) => !Number.isSafeInteger(x)) || moves.some((x) => !Number.isSafeInteger(x))) {
-    scSetError(`The address ${location.hash} does not name a game: expected #sylver/4,5/11,7 (the start, then the moves).`);
+  let start, moves, opponent;
+  try {
+    start = scAddressNumbers(parts[0], "start");
+    moves = scAddressNumbers(parts[1], "moves");
+    opponent = scAddressOpponent(parts[2]);
+  } catch (e) {
+    await scBadAddress(`The address ${decodeURIComponent(location.hash)} does not name a game: ${e.message}. Expected #sylver/4,5/11,7 (the start, then the moves).`);
     return;
   }
+  if (opponent) scApplySettings(opponent.bot, opponent.humanSeat);
   const sameStart = sc.state && braces(start) === braces(sc.start);
   const base = saved && braces(saved.start) === braces(start) ? saved.line : sc.line;
   const prefix = moves.length <= base.length && moves.every((x, i) => x === base[i]);
   try {
+    let refusal = "";
     if ((sameStart || saved) && prefix) {
       if (!sameStart) await scLoad(start, base);
       await scGo(moves.length, false);
     } else {
-      await scLoad(start, moves);
+      refusal = await scLoadChecked(start, moves);
     }
-    scSetError("");
+    scSetError(refusal);
+    if (refusal) scSetUrl(false);
+    else if (opponent) scRefresh();
   } catch (e) {
-    scSetError(`The address names a game the server refuses: ${e.message}`);
+    await scBadAddress(`The address names a game the server refuses: ${e.message}`);
   }
+}
+
+/* An address that names no game: say why, and keep a board to play on (the game shown, else the
+   empty start), with its own address. */
+async function scBadAddress(msg) {
+  if (!sc.state) {
+    try { await scLoad([], []); } catch (e) { /* the error below says enough */ }
+  }
+  scSetError(msg);
+  if (sc.state) scSetUrl(false);
 }
 
 /* The move list: click a move to see the position after it; each move is marked with the outcome it
@@ -1073,9 +1140,8 @@ function setupSylver() {
   for (const b of INFO.bots) sel.append(el("option", { value: b.name, title: b.about, text: b.name }));
   const preferred = INFO.bots.find((b) => b.name === "perfect") || INFO.bots[0];
   if (preferred) sel.value = preferred.name;
-  const about = () => { const b = INFO.bots.find((x) => x.name === sel.value); $("#sc-bot-about").textContent = b ? b.about : "You name the numbers for both players."; };
-  sel.addEventListener("change", about);
-  about();
+  sel.addEventListener("change", scBotAbout);
+  scBotAbout();
   $("#sc-setup").addEventListener("submit", scNewGame);
   $("#sc-start-list").addEventListener("focus", () => { $("#sc-setup").elements.start.value = "list"; });
   $("#sc-move-form").addEventListener("submit", (ev) => {
@@ -1767,7 +1833,7 @@ function cpRow(node) {
     : "";
   return el("tr", { class: "st-" + node.status, "data-position": numbers },
     cell(node.replies.join(", "), "num"),
-    el("th", { scope: "row" }, el("a", { href: `#sylver/${numbers}/`, "data-key": "pos:" + numbers, title: "Analyse this position", text: node.text })),
+    el("th", { scope: "row" }, el("a", { href: `#sylver/${numbers}//vs=nobody`, "data-key": "pos:" + numbers, title: "Analyse this position", text: node.text })),
     cell(node.why, "wrap why"),
     el("td", {}, cpStatusCell(node.status)),
     cell(node.winning === null || node.winning === undefined ? "" : fmt(node.winning), "num"),
