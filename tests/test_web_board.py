@@ -193,3 +193,20 @@ def test_gcd_above_one_quietly_with_its_winning_moves_marked(visit: Visit) -> No
     page.wait_for_selector("#sc-theory .reason")  # type: ignore[attr-defined]
 
 
+# -- 8. the grid is one Tab stop ----------------------------------------------------------------------
+def test_grid_is_one_tab_stop_with_arrow_keys_inside(visit: Visit) -> None:
+    page = visit.open("#sylver/23,27//vs=nobody")
+    position_is(page, "{23,27}")
+    stops = "() => document.querySelectorAll('#sc-grid [tabindex=\"0\"]').length"
+    assert page.evaluate(stops) == 1  # type: ignore[attr-defined]
+    page.focus('#sc-grid [tabindex="0"]')  # type: ignore[attr-defined]
+    first = page.evaluate("document.activeElement.dataset.n")  # type: ignore[attr-defined]
+    page.keyboard.press("ArrowRight")  # type: ignore[attr-defined]
+    assert page.evaluate("document.activeElement.dataset.n") == str(int(first) + 1)  # type: ignore[attr-defined]
+    assert page.evaluate(stops) == 1  # type: ignore[attr-defined]
+    page.keyboard.press("Tab")  # type: ignore[attr-defined]  # one Tab leaves the grid
+    assert not page.evaluate("document.querySelector('#sc-grid').contains(document.activeElement)")  # type: ignore[attr-defined]
+    page.keyboard.press("Shift+Tab")  # type: ignore[attr-defined]  # and comes back to the same number
+    assert page.evaluate("document.activeElement.dataset.n") == str(int(first) + 1)  # type: ignore[attr-defined]
+
+

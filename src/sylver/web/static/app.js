@@ -212,12 +212,23 @@ function gridCells(grid, { lo, hi, legalAt, named, t, winning, ruledOut, ends, b
     if (ends && ends.has(n) && n !== t) { cls.push("end"); notes.push("an end"); }
     const label = `${n}: ${notes.join(", ")}`;
     frag.append(buttons
-      ? el("button", { type: "button", class: cls.join(" "), "data-n": String(n), "aria-label": label, tabindex: legal ? "0" : "-1", text: String(n) })
+      ? el("button", { type: "button", class: cls.join(" "), "data-n": String(n), "aria-label": label, tabindex: "-1", text: String(n) })
       : el("span", { class: cls.join(" "), "data-n": String(n), title: label, text: String(n) }));
   }
   grid.innerHTML = "";
   grid.append(frag);
   if (more) grid.append(el("span", { class: "cell illegal more", "aria-hidden": "true", text: "…" }));
+  if (buttons) gridRove(grid, grid.querySelector(`[data-n="${grid.dataset.active}"]`) || grid.querySelector(".cell.legal:not(.named)") || grid.querySelector(".cell[data-n]"));
+}
+
+/* The grid is one Tab stop (a roving tabindex, as in WAI-ARIA composite widgets): the number last
+   focused takes the Tab, the arrow keys move between the numbers. */
+function gridRove(grid, cell) {
+  if (!cell) return;
+  const old = grid.querySelector('[tabindex="0"]');
+  if (old && old !== cell) old.tabIndex = -1;
+  cell.tabIndex = 0;
+  grid.dataset.active = cell.dataset.n;
 }
 
 /* =============================================================================== Sylver Coinage */
@@ -1197,8 +1208,11 @@ function setupSylver() {
     const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: cols, ArrowUp: -cols, Home: -i, End: cells.length - 1 - i }[ev.key];
     if (step === undefined) return;
     ev.preventDefault();
-    cells[Math.max(0, Math.min(cells.length - 1, i + step))].focus();
+    const to = cells[Math.max(0, Math.min(cells.length - 1, i + step))];
+    gridRove(grid, to);
+    to.focus();
   });
+  grid.addEventListener("focusin", (ev) => { const c = ev.target.closest(".cell[data-n]"); if (c) gridRove(grid, c); });
   grid.addEventListener("mouseover", (ev) => scPartner(ev, true));
   grid.addEventListener("mouseout", (ev) => scPartner(ev, false));
   grid.addEventListener("focusin", (ev) => scPartner(ev, true));
