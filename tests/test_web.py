@@ -877,21 +877,26 @@ class TestResults:
 
     def test_game_and_replay(self, results_client: TestClient) -> None:
         g = results_client.get("/api/results/games/2").json()
-        assert g["steps"] == 1 and g["losing_move"] == 13 and g["moves"] == [11, 13]
+        # every move is a step, the illegal last one too: the list's move count and the replay agree
+        assert g["steps"] == 2 and g["losing_move"] == 13 and g["moves"] == [11, 13]
         p0 = results_client.get("/api/results/games/2/position", params={"ply": 0}).json()
         assert p0["position"] == [4, 5]
         p1 = results_client.get("/api/results/games/2/position", params={"ply": 1}).json()
         assert p1["position"] == [4, 5, 11] and p1["frobenius_number"] == 7
+        p2 = results_client.get("/api/results/games/2/position", params={"ply": 2}).json()
+        assert p2["position"] == [4, 5, 11] and p2["result"]["move"] == 13 and p2["result"]["winner"] == 0
         g1 = results_client.get("/api/results/games/1").json()
-        assert g1["steps"] == 5 and g1["losing_move"] == 1
-        last = results_client.get("/api/results/games/1/position", params={"ply": 5}).json()
-        assert last["position"] == [2, 3]
+        assert g1["steps"] == 6 and g1["losing_move"] == 1
+        before = results_client.get("/api/results/games/1/position", params={"ply": 5}).json()
+        assert before["position"] == [2, 3]
+        last = results_client.get("/api/results/games/1/position", params={"ply": 6}).json()
+        assert last["position"] == [1] and last["over"] and last["result"]["reason"] == "named 1"
 
     @pytest.mark.parametrize(
         "path, params, status",
         [
             ("/api/results/games/99", {}, 404),
-            ("/api/results/games/2/position", {"ply": 2}, 422),
+            ("/api/results/games/2/position", {"ply": 3}, 422),
             ("/api/results/games/2/position", {"ply": -1}, 422),
             ("/api/results/games/x", {}, 422),
             ("/api/results/games", {"limit": 0}, 422),

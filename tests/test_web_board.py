@@ -210,3 +210,38 @@ def test_grid_is_one_tab_stop_with_arrow_keys_inside(visit: Visit) -> None:
     assert page.evaluate("document.activeElement.dataset.n") == str(int(first) + 1)  # type: ignore[attr-defined]
 
 
+# -- 9. the tournament view: steps, times, addresses, the » button; Wythoff addresses ------------------------
+def test_tournament_replay_every_move_with_times_and_an_address(visit: Visit, browser: object, base_url: str,
+                                                                results_dir: Path) -> None:  # noqa: F811
+    game = json.loads((results_dir / "games.jsonl").read_text().splitlines()[-1])
+    n = len(game["moves"])
+    page = visit.open("#results")
+    row = page.locator(f'#rs-games tbody tr[data-game="{game["game"]}"]')  # type: ignore[attr-defined]
+    assert row.locator("td").nth(5).inner_text() == str(n)
+    row.click()
+    page.wait_for_function("(n) => document.querySelector('#rs-ply').textContent === `move 0 of ${n}`", arg=n)  # type: ignore[attr-defined]
+    tops = page.evaluate("['#rs-first', '#rs-last'].map((s) => document.querySelector(s).getBoundingClientRect().top)")  # type: ignore[attr-defined]
+    assert tops[0] == tops[1], tops  # the » button stays on the line at 1366 px
+    assert page.locator("#rs-moves .note.time").count() == n  # type: ignore[attr-defined]
+    page.click("#rs-last")  # type: ignore[attr-defined]
+    page.wait_for_function("(n) => document.querySelector('#rs-ply').textContent === `move ${n} of ${n}`", arg=n)  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelector('#rs-step').textContent.includes('Result')")  # type: ignore[attr-defined]
+    assert page.evaluate("location.hash") == f"#results/{game['game']}/{n}"  # type: ignore[attr-defined]
+    page.keyboard.press("ArrowLeft")  # type: ignore[attr-defined]  # the keys step the replay too
+    page.wait_for_function("(n) => location.hash.endsWith(`/${n - 1}`)", arg=n)  # type: ignore[attr-defined]
+    other = Visit(browser, base_url)
+    try:
+        pg = other.open(f"#results/{game['game']}/2")
+        pg.wait_for_function("() => document.querySelector('#rs-ply').textContent.startsWith('move 2 of')")  # type: ignore[attr-defined]
+        assert f"named {game['moves'][1]}" in pg.inner_text("#rs-step")  # type: ignore[attr-defined]
+        pg.goto(base_url + "/#wythoff/5,8/misere")  # type: ignore[attr-defined]
+        pg.wait_for_function("() => document.querySelector('#wy-position').textContent === '(5, 8)'")  # type: ignore[attr-defined]
+        assert pg.is_checked("#wy-misere")  # type: ignore[attr-defined]
+        pg.click('#wy-board [data-x="5"][data-y="3"]')  # type: ignore[attr-defined]
+        pg.wait_for_function("() => document.querySelectorAll('#wy-history li').length === 2")  # type: ignore[attr-defined]
+        text = pg.inner_text("#wy-position")  # type: ignore[attr-defined]
+        assert pg.evaluate("location.hash") == "#wythoff/" + text.strip("()").replace(" ", "") + "/misere"  # type: ignore[attr-defined]
+    finally:
+        other.close()
+
+

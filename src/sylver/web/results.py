@@ -22,8 +22,13 @@ from sylver.position import Termination
 
 LOSING_ANSWERS = frozenset({Termination.NAMED_ONE, Termination.ILLEGAL_MOVE, Termination.PRIME_FIRST,
                             Termination.ABOVE_CAP, Termination.INVALID_MOVE})
-"""Reasons whose losing answer is the last entry of ``moves`` and is not replayed (the others: no
-answer was given, or, ``too-large``, the answer was legal)."""
+"""Reasons whose losing answer is the last entry of ``moves`` (the others: no answer was given, or,
+``too-large``, the answer was legal)."""
+REPLAYED_ANSWERS = frozenset({Termination.NAMED_ONE, Termination.ILLEGAL_MOVE})
+"""Losing answers the replay steps to: naming 1 (a legal move: the position has no move left), an
+illegal number (the position stays, with the witness).  The game's own replay ends the game there
+just as the referee did; the other losing answers (a prime first, a number above the cap, not a
+number) are shown as the result only."""
 
 
 class ResultsError(ValueError):
@@ -142,15 +147,18 @@ class ResultsView:
                 "loser": r.loser, "reason": r.reason.value, "void": False, "result": result_text(r)}
 
     def game(self, game: int, phase: int | None) -> dict[str, Any]:
-        """The full record of one game, with how many of its moves were legal moves (replay steps)."""
+        """The full record of one game, with how many of its moves the replay steps through
+        (``steps``: every move, but a losing answer other than 1 or an illegal number) and the
+        losing answer (``losing_move``), if the last move lost the game."""
         found = [r for r in self.records() if r.game == game and (phase is None or r.phase == phase)]
         if not found:
             raise KeyError(f"no finished game {game}" + (f" in phase {phase}" if phase is not None else ""))
         last = found[-1]
         rec = last.to_json()
         moves = rec.get("moves") or []
-        losing_in_moves = isinstance(last, PlayedGame) and last.reason in LOSING_ANSWERS and bool(moves)
-        rec["steps"] = len(moves) - (1 if losing_in_moves else 0)
+        reason = last.reason if isinstance(last, PlayedGame) else None
+        losing_in_moves = reason in LOSING_ANSWERS and bool(moves)
+        rec["steps"] = len(moves) - (1 if losing_in_moves and reason not in REPLAYED_ANSWERS else 0)
         rec["losing_move"] = moves[-1] if losing_in_moves else None
         rec["result"] = self._row(last)["result"]
         return rec

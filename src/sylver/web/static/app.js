@@ -138,7 +138,8 @@ function setupTabs() {
   tabs = [...document.querySelectorAll('[role="tab"]')];
   const go = (tab, focus) => {
     const view = tab.dataset.view;
-    const url = view === "sylver" && sc.state ? scUrl() : view === "campaign" ? cpUrl() : "#" + view;
+    const url = view === "sylver" && sc.state ? scUrl() : view === "campaign" ? cpUrl()
+      : view === "wythoff" && wy.facts ? wyUrl() : view === "results" && rs.game ? rsUrl() : "#" + view;
     if (location.hash !== url) history.pushState(null, "", url);
     route(focus);
   };
@@ -1252,7 +1253,7 @@ function readPile(input, name) {
 
 const onBoard = () => wy.pos[0] <= BigInt(BOARD_MAX) && wy.pos[1] <= BigInt(BOARD_MAX);
 
-async function wyNewGame(ev) {
+async function wyNewGame(ev, push = true) {
   if (ev) ev.preventDefault();
   wySetError("");
   let i, j;
@@ -1274,11 +1275,36 @@ async function wyNewGame(ev) {
   try {
     const facts = await api("GET", `/api/wythoff/analyze?i=${i}&j=${j}&misere=${wy.misere}`);
     wyShow(facts, null);
+    if (push && location.hash !== wyUrl()) history.pushState(null, "", wyUrl());
     if (!wy.humanFirst && !facts.over) await wyComputer();
     else if ($("#wy-cold").checked) wyLoadCold();
   } catch (e) {
     wySetError(e.message);
   }
+}
+
+/* The address of the position shown: #wythoff/9,13 (and /misere for misère play). */
+function wyUrl() {
+  return `#wythoff/${wy.pos[0]},${wy.pos[1]}${wy.misere ? "/misere" : ""}`;
+}
+
+/* #wythoff/I,J[/misere]: a game from that position, the user to move; #wythoff: the game shown
+   (a new one the first time). */
+async function wyRoute(parts) {
+  const m = /^(\d+),(\d+)$/.exec(decodeURIComponent(parts[0] || ""));
+  if (!m) {
+    if (parts[0]) wySetError(`The address ${decodeURIComponent(location.hash)} does not name a position: expected #wythoff/9,13 (the piles), or #wythoff/9,13/misere.`);
+    if (!wy.facts) await wyNewGame();
+    else if (!parts[0]) history.replaceState(null, "", wyUrl());
+    return;
+  }
+  const misere = parts[1] === "misere";
+  if (wy.facts && wy.pos[0] === BigInt(m[1]) && wy.pos[1] === BigInt(m[2]) && wy.misere === misere) return;
+  $("#wy-i").value = m[1];
+  $("#wy-j").value = m[2];
+  $("#wy-misere").checked = misere;
+  $("#wy-setup").elements.wyfirst.value = "human";
+  await wyNewGame(null, false);
 }
 
 function wyShow(facts, winner) {
@@ -1304,6 +1330,7 @@ function wyShow(facts, winner) {
   wyFacts();
   wyHistory();
   wyBoard();
+  if (!$("#view-wythoff").hidden && location.hash !== wyUrl()) history.replaceState(null, "", wyUrl());
 }
 
 async function wyMove(to) {
@@ -1458,12 +1485,29 @@ function setupWythoff() {
   $("#wy-take").addEventListener("submit", wyTake);
   $("#wy-cold").addEventListener("change", () => { if ($("#wy-cold").checked && !wy.cold) wyLoadCold(); else wyBoard(); });
   $("#wy-hint").addEventListener("change", () => { wyFacts(); wyBoard(); });
-  let started = false;
-  VIEW_SHOWN.wythoff = () => { if (!started) { started = true; wyNewGame(); } };
+  ROUTES.wythoff = wyRoute;
 }
 
 /* ============================================================================= tournament */
 const rs = { offset: 0, limit: 50, bot: "", total: 0, game: null, ply: 0, token: 0, summary: null, outcomes: null };
+
+/* The address of the replay shown: #results/GAME/PLY (GAME: the game's number, "p" and its phase
+   after a first phase: 12p1). */
+function rsUrl() {
+  const g = rs.game;
+  return `#results/${g.game}${g.phase ? "p" + g.phase : ""}/${rs.ply}`;
+}
+
+async function rsRoute(parts) {
+  const m = /^(\d+)(?:p(\d+))?$/.exec(parts[0] || "");
+  if (!m) {
+    if (rs.game) history.replaceState(null, "", rsUrl());
+    return;
+  }
+  const game = Number(m[1]), phase = Number(m[2] || 0), ply = /^\d+$/.test(parts[1] || "") ? Number(parts[1]) : 0;
+  if (!rs.game || rs.game.game !== game || (rs.game.phase ?? 0) !== phase) await rsOpen(game, phase, ply, false);
+  else if (ply !== rs.ply) await rsStep(ply, false);
+}
 
 const STANDING_COLUMNS = [
   ["rank", "#"], ["name", "bot"], ["points", "points"], ["games", "games"], ["wl", "W–L"],
@@ -1545,7 +1589,7 @@ async function rsLoadGames() {
   $("#rs-next").disabled = last >= rs.total;
 }
 
-async function rsOpen(game, phase) {
+async function rsOpen(game, phase, ply = 0, push = true) {
   try {
     const g = await api("GET", `/api/results/games/${game}?phase=${phase}`);
     rs.game = g;
@@ -1559,7 +1603,8 @@ async function rsOpen(game, phase) {
     $("#rs-slider").max = String(g.steps);
     rsMoves();
     if (narrow()) $("#rs-replay").scrollIntoView({ block: "start" });
-    await rsStep(0);
+    if (push) history.pushState(null, "", `#results/${g.game}${g.phase ? "p" + g.phase : ""}/${ply}`);
+    await rsStep(ply);
     rsLoadOutcomes(g);
   } catch (e) {
     $("#rs-replay-hint").hidden = false;
@@ -1573,8 +1618,9 @@ function rsMoves() {
   const ol = $("#rs-moves");
   ol.innerHTML = "";
   const o = rs.outcomes;
+  const times = Array.isArray(g.times) ? g.times : [];
   (g.moves || []).forEach((m, k) => {
-    const losing = k >= g.steps;
+    const losing = g.losing_move !== null && g.losing_move !== undefined && k === g.moves.length - 1;
     const after = o && k + 1 < o.outcomes.length ? o.outcomes[k + 1] : null;
     const before = o ? o.outcomes[k] : null;
     const turned = before === "N" && (after === "N" || losing || m === 1);
@@ -1583,7 +1629,8 @@ function rsMoves() {
       el("button", { type: "button", class: "linkish mv", "data-ply": String(Math.min(k + 1, g.steps)), text: typeof m === "number" ? fmt(m) : JSON.stringify(m) }),
       after ? el("span", { class: "badge small " + after, title: after === "P" ? "left a P-position: the mover has a won game" : "left an N-position: the opponent has a won game", text: after }) : null,
       losing ? el("span", { class: "note", text: "loses" }) : null,
-      turned ? el("span", { class: "note turn", text: "the game turned" }) : null));
+      turned ? el("span", { class: "note turn", text: "the game turned" }) : null,
+      typeof times[k] === "number" ? el("span", { class: "note time", title: "time the mover used", text: fmtTime(times[k]) }) : null));
   });
 }
 
@@ -1606,11 +1653,12 @@ function rsVerdict() {
   dd.append(o ? verdict(o, `${rs.game.players[rs.ply % 2]} (to move) loses with perfect play`, `${rs.game.players[rs.ply % 2]} (to move) wins with perfect play`) : "not decided");
 }
 
-async function rsStep(ply) {
+async function rsStep(ply, address = true) {
   const g = rs.game;
   if (!g) return;
   ply = Math.max(0, Math.min(ply, g.steps));
   rs.ply = ply;
+  if (address && !$("#view-results").hidden && location.hash !== rsUrl()) history.replaceState(null, "", rsUrl());
   const token = ++rs.token;
   $("#rs-slider").value = String(ply);
   $("#rs-ply").textContent = `move ${ply} of ${g.steps}`;
@@ -1618,14 +1666,18 @@ async function rsStep(ply) {
   $("#rs-last").disabled = $("#rs-fwd").disabled = ply === g.steps;
   for (const li of document.querySelectorAll("#rs-moves li")) li.classList.toggle("current", Number(li.dataset.ply) === ply);
   scrollWithin($("#rs-moves"), document.querySelector(`#rs-moves li[data-ply="${ply}"]`));
-  $("#rs-analyse").href = `#sylver/${(g.start || []).join(",")}/${g.moves.slice(0, ply).join(",")}`;
+  // the analysis board takes the legal moves (an illegal losing answer is the result, not a move)
+  const upto = ply === g.moves.length && g.losing_move !== null && g.losing_move !== 1 ? ply - 1 : ply;
+  $("#rs-analyse").href = `#sylver/${(g.start || []).join(",")}/${g.moves.slice(0, upto).join(",")}/vs=nobody`;
   try {
     const s = await api("GET", `/api/results/games/${g.game}/position?ply=${ply}&phase=${g.phase ?? 0}`);
     if (token !== rs.token) return;
     const dl = $("#rs-step");
     dl.innerHTML = "";
-    if (ply > 0) fact(dl, "Move", `${g.players[(ply - 1) % 2]} named ${fmt(g.moves[ply - 1])}`);
-    else fact(dl, "Move", "the start");
+    if (ply > 0) {
+      const t = Array.isArray(g.times) && typeof g.times[ply - 1] === "number" ? ` (in ${fmtTime(g.times[ply - 1])})` : "";
+      fact(dl, "Move", `${g.players[(ply - 1) % 2]} named ${fmt(g.moves[ply - 1])}${t}`);
+    } else fact(dl, "Move", "the start");
     const text = s.braces.length > 160 ? s.braces.slice(0, 160) + "…}" : s.braces;
     fact(dl, "Position", el("span", { class: "position-small", title: s.braces, text }));
     fact(dl, "g", String(s.gcd));
@@ -1661,6 +1713,7 @@ function rsBoard(s) {
 }
 
 function setupResults() {
+  ROUTES.results = rsRoute;
   let loaded = false;
   VIEW_SHOWN.results = () => {
     if (loaded) return;
