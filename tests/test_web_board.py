@@ -245,3 +245,45 @@ def test_tournament_replay_every_move_with_times_and_an_address(visit: Visit, br
         other.close()
 
 
+# -- 10. the text ---------------------------------------------------------------------------------
+def test_text_reads_as_prose(visit: Visit) -> None:
+    page = visit.open("#sylver//vs=nobody")
+    page.wait_for_selector("#sc-theory .reason")  # type: ignore[attr-defined]
+    reason = page.inner_text("#sc-theory .reason")  # type: ignore[attr-defined]
+    assert "p ≥ 5" in reason and ">=" not in reason, reason
+    assert page.evaluate("prose('the solver handles t <= 16383 in {12345,23456}; winning moves [11, 13]')") == (  # type: ignore[attr-defined]
+        "the solver handles t ≤ 16,383 in {12345,23456}; winning moves 11, 13")
+    page.goto(visit.base_url + "/#sylver/6,16//vs=nobody")  # type: ignore[attr-defined]
+    position_is(page, "{6,16}")
+    assert page.evaluate("getComputedStyle(document.querySelector('#sc-facts .tbar')).textDecorationLine") == "overline"  # type: ignore[attr-defined]
+    # a P after the user's own good move is good news: green, not red
+    page.goto(visit.base_url + "/#sylver/4,5//vs=nobody")  # type: ignore[attr-defined]
+    position_is(page, "{4,5}")
+    play(page, 11)
+    page.wait_for_selector("#sc-history .badge.P")  # type: ignore[attr-defined]
+    rgb = page.evaluate("getComputedStyle(document.querySelector('#sc-history .badge.P')).color.match(/\\d+/g).map(Number)")  # type: ignore[attr-defined]
+    assert rgb[1] > rgb[0], rgb
+
+
+CONTRAST = """() => {
+    const lum = (c) => c.match(/\\d+/g).slice(0, 3).map(Number).map((v) => v / 255)
+        .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+        .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const cell = document.querySelector('#sc-grid .cell.illegal:not(.named)');
+    const st = getComputedStyle(cell);
+    const [a, b] = [lum(st.color), lum(st.backgroundColor)].sort((x, y) => y - x);
+    return (a + 0.05) / (b + 0.05);
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_illegal_numbers_are_readable(browser: object, base_url: str, scheme: str) -> None:
+    v = Visit(browser, base_url, color_scheme=scheme)
+    try:
+        page = v.open("#sylver/4,5//vs=nobody")
+        position_is(page, "{4,5}")
+        assert page.evaluate(CONTRAST) >= 4.5  # type: ignore[attr-defined]
+    finally:
+        v.close()
+
+

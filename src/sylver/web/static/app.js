@@ -448,7 +448,7 @@ function scShow(state) {
   sc.ends = null;
   sc.token += 1;
   $("#sc-position").textContent = state.braces;
-  $("#sc-describe").textContent = state.over ? state.describe : `Legal moves: ${state.describe}.`;
+  $("#sc-describe").textContent = state.over ? prose(state.describe) : `Legal moves: ${prose(state.describe)}.`;
   scStatus();
   scHistory();
   scGrid();
@@ -644,7 +644,7 @@ function scHistory() {
     ol.append(el("li", { "data-ply": String(i + 1), class: [sc.ply === i + 1 ? "current" : "", m.turn ? "turned" : ""].join(" ").trim() || null },
       el("span", { class: "who", text: seatName(i % 2) }),
       el("button", { type: "button", class: "linkish mv", "data-ply": String(i + 1), "aria-label": `move ${i + 1}: ${n}; show the position after it`, text: fmt(n) }),
-      m.outcome ? el("span", { class: "badge small " + m.outcome, title: m.title, text: m.outcome }) : null,
+      m.outcome ? el("span", { class: `badge small ${m.outcome} ${m.outcome === "P" ? "good" : "bad"}`, title: m.title, text: m.outcome }) : null,
       m.note ? el("span", { class: "note", text: m.note }) : null,
       m.turn ? el("span", { class: "note turn", text: "the game turned: a won position handed over" }) : null));
   });
@@ -839,7 +839,7 @@ function scFacts() {
     fact(dl, "t", s.frobenius_number === null ? "—" : fmt(s.frobenius_number), "the largest legal move (the Frobenius number)");
     fact(dl, "Legal moves", s.genus === null ? "—" : fmt(s.genus), "the genus: how many numbers are still legal");
   } else {
-    fact(dl, "t̄", s.tbar === null ? "—" : fmt(s.tbar), "t̄ = g · t(S ÷ g): the largest legal multiple of g");
+    fact(dl, tbar(), s.tbar === null ? "—" : fmt(s.tbar), "t̄ = g · t(S ÷ g): the largest legal multiple of g");
     fact(dl, "Legal moves", "infinitely many");
   }
   fact(dl, "To move", s.over ? "nobody: the game is over" : seatName(s.to_move));
@@ -917,8 +917,8 @@ function scTheory(rep) {
     fact(dl, "Winning move", el("button", { type: "button", class: "chip", "aria-label": `play ${rep.winning_move}, a winning move by theory`, onclick: () => scPlay(rep.winning_move), text: fmt(rep.winning_move) }));
   }
   box.append(el("h3", { text: "Theory" }), dl);
-  if (rep.reason) box.append(el("p", { class: "reason", text: "Why: " + rep.reason + "." }));
-  if (rep.engine) {  // gcd > 1: what the engine proves within a few seconds
+  if (rep.reason) box.append(el("p", { class: "reason", text: "Why: " + prose(rep.reason) + "." }));
+  if (rep.engine) {  // gcd > 1: what the engine proves within a few seconds (or the store holds)
     const e = rep.engine;
     const eng = el("dl", { class: "facts" });
     fact(eng, "Outcome", e.outcome === "P" || e.outcome === "N" ? verdict(e.outcome) : e.outcome);
@@ -1011,7 +1011,7 @@ function scSolverRender(sv) {
   const body = $("#sc-solver-body");
   body.innerHTML = "";
   if (sv.error) {
-    body.append(el("p", { class: "reason", text: sv.error }));
+    body.append(el("p", { class: "reason", text: prose(sv.error) }));
     return;
   }
   const r = sv.last;
@@ -1096,7 +1096,7 @@ async function scDefence(entry, token) {
     ol.append(el("li", {},
       el("button", { type: "button", class: "chip plain", "aria-label": `play ${row.move}`, onclick: () => scPlay(row.move), text: fmt(row.move) }),
       ` ${how}`,
-      row.theory ? el("span", { class: "tag", title: row.theory, text: "a theorem refutes it" }) : el("span", { class: "tag good", text: "no theorem refutes it" })));
+      row.theory ? el("span", { class: "tag", title: prose(row.theory), text: "a theorem refutes it" }) : el("span", { class: "tag good", text: "no theorem refutes it" })));
   }
   body.append(el("p", { class: "hint", text: "Every move loses against perfect play. The hardest to refute first:" }), ol);
   if (!d.complete) body.append(el("p", { class: "hint", text: `Not every move was examined within the time limit (${d.time_limit} s).` }));
