@@ -915,9 +915,14 @@ class TestResults:
 
 
 class TestServeCommand:
-    def test_serves_and_stops(self) -> None:
+    def test_serves_and_stops(self, tmp_path: Path) -> None:
+        # a position solved once through the command line into a store, then served with that store
+        store = tmp_path / "results.sqlite"
+        solved = subprocess.run([sys.executable, "-m", "sylver", "solve", "7,11", "--store", str(store)],
+                                capture_output=True, text=True, timeout=120)
+        assert solved.returncode == 0, solved.stderr
         proc = subprocess.Popen(
-            [sys.executable, "-m", "sylver", "serve", "--port", "0", "--workers", "1"],
+            [sys.executable, "-m", "sylver", "serve", "--port", "0", "--workers", "1", "--store", str(store)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         try:
@@ -937,6 +942,8 @@ class TestServeCommand:
             assert bot.status_code == 200 and bot.json()["bot_move"] in (2, 3, 6, 7, 11)
             sol = httpx.post(base + "/api/sylver/solve", json={"position": [4, 5]}, timeout=60)
             assert sol.status_code == 200 and sol.json()["winning_moves"] == [11]
+            stored = httpx.post(base + "/api/sylver/solve", json={"position": [7, 11]}, timeout=60).json()
+            assert stored["source"] == "store" and stored["complete"] and stored["states"] == 0
         finally:
             proc.send_signal(signal.SIGINT)
             _, err = proc.communicate(timeout=30)
@@ -1159,6 +1166,7 @@ class TestCampaigns:
         assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
         assert len(r.stderr.strip().splitlines()) == 1
 
+
 # -- issue 34: addresses refused move by move, the solver asked only when it can answer ------------------
 class TestRefuseIllegal:
     def test_an_illegal_last_move_is_refused_not_a_result(self, client: TestClient) -> None:
@@ -1186,3 +1194,82 @@ class TestRefuseIllegal:
     def test_solvable(self, client: TestClient, position: list[int], solvable: bool) -> None:
         assert client.post("/api/sylver/state", json={"start": position}).json()["solvable"] is solvable
 
+
+# -- issue 34: the results store -----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def store_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, Path]]:
+    """A server over a results store that holds {7,11} (solved through the library) and a certificate
+    of {4,6} (gcd 2: none is built on request)."""
+    from sylver.solver import solve
+    from sylver.solver.prove import build_gcd_certificate
+    from sylver.solver.store import Store
+
+    path = tmp_path_factory.mktemp("store") / "results.sqlite"
+    with Store(path) as store:
+        solve(Position([7, 11]), store=store)
+        sol = solve(Position([4, 6]), store=store)
+        store.put_certificate(Position([4, 6]), build_gcd_certificate(sol))
+    with TestClient(create_app(store=path)) as c:
+        yield c, path
+
+
+class TestStore:
+    def test_info(self, store_client: tuple[TestClient, Path]) -> None:
+        c, path = store_client
+        info = c.get("/api/info").json()
+        assert info["features"]["store"] is True and "store" not in info["limits"]
+        assert str(path) not in json.dumps(info)
+
+    def test_solve_answers_from_the_store(self, store_client: tuple[TestClient, Path]) -> None:
+        from sylver.solver import solve
+
+        r = store_client[0].post("/api/sylver/solve", json={"position": [7, 11]}).json()
+        assert r["source"] == "store" and r["from_store"] and r["states"] == 0 and r["complete"]
+        assert r["winning_moves"] == list(solve(Position([7, 11])).winning_moves)
+
+    def test_analyze_shows_the_stored_result(self, store_client: tuple[TestClient, Path]) -> None:
+        c = store_client[0]
+        r = c.get("/api/sylver/analyze", params={"position": "7,11"}).json()
+        assert r["stored"]["outcome"] == "N" and r["stored"]["complete"] and r["stored"]["certificate"] is False
+        g = c.get("/api/sylver/analyze", params={"position": "4,6"}).json()
+        assert g["engine"]["source"] == "store" and g["stored"]["certificate"] is True
+        assert c.get("/api/sylver/analyze", params={"position": "5,7"}).json()["stored"] is None
+
+    def test_a_solve_is_recorded_for_the_next_visitor(self, store_client: tuple[TestClient, Path]) -> None:
+        from sylver.solver.store import Store
+
+        c, path = store_client
+        first = c.post("/api/sylver/solve", json={"position": [5, 8]}).json()
+        assert first["source"] == "solver" and first["complete"]
+        with Store(path) as store:
+            assert store.get(Position([5, 8])) is not None
+        assert c.post("/api/sylver/solve", json={"position": [5, 8]}).json()["source"] == "store"
+
+    def test_outcomes_read_the_store(self, store_client: tuple[TestClient, Path]) -> None:
+        r = store_client[0].post("/api/sylver/outcomes", json={"start": [7, 11], "moves": []}).json()
+        assert r["outcomes"] == ["N"] and r["by"] == ["store"]
+
+    def test_certificates(self, store_client: tuple[TestClient, Path]) -> None:
+        from sylver.solver.certificate import check_any
+
+        c = store_client[0]
+        stored = c.get("/api/sylver/certificate", params={"position": "4,6"})
+        assert stored.status_code == 200 and 'filename="sylver-certificate-4_6.json"' in stored.headers["content-disposition"]
+        check_any(stored.json())
+        built = c.get("/api/sylver/certificate", params={"position": "4,5"})
+        assert built.status_code == 200
+        check_any(built.json())
+        assert built.json()["position"] == [4, 5] and built.json()["winning_moves"] == [11]
+        err = error(c.get("/api/sylver/certificate", params={"position": "6,9"}), 404)
+        assert "no certificate of {6,9}" in err["message"]
+
+    def test_without_a_store(self, client: TestClient) -> None:
+        assert client.get("/api/info").json()["features"]["store"] is False
+        assert client.post("/api/sylver/solve", json={"position": [4, 5]}).json()["source"] == "solver"
+        assert client.get("/api/sylver/analyze", params={"position": "4,5"}).json()["stored"] is None
+
+    def test_a_store_that_cannot_be_opened(self, tmp_path: Path) -> None:
+        bad = tmp_path / "not-a-store.sqlite"
+        bad.write_text("hello, not a database " * 100)
+        with pytest.raises(ValueError, match="not a sylver results store"):
+            create_app(store=bad)

@@ -1,4 +1,5 @@
-"""Browser tests of the page as a research board (issue 34): each defect a first visit found.  Every test collects the page's JavaScript errors, console errors,
+"""Browser tests of the page as a research board (issue 34): each defect a first visit found, and the
+answers of a results store.  Every test collects the page's JavaScript errors, console errors,
 failed requests and error answers, and requires none (``watch`` in test_browser.py).
 """
 
@@ -20,8 +21,20 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def base_url(results_dir: Path) -> Iterator[str]:  # noqa: F811
-    app = create_app(results_dir=results_dir, warm_up=True)
+def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A results store with {7,11} solved into it through the library, as `sylver solve` does."""
+    from sylver.solver import solve
+    from sylver.solver.store import Store
+
+    path = tmp_path_factory.mktemp("store") / "results.sqlite"
+    with Store(path) as store:
+        solve(Position([7, 11]), store=store)
+    return path
+
+
+@pytest.fixture(scope="module")
+def base_url(results_dir: Path, store_path: Path) -> Iterator[str]:  # noqa: F811
+    app = create_app(results_dir=results_dir, store=store_path, warm_up=True)
     with live_server(app) as url:
         assert app.state.runner.wait_warm(180), "the worker processes did not start"
         yield url
@@ -287,3 +300,19 @@ def test_illegal_numbers_are_readable(browser: object, base_url: str, scheme: st
         v.close()
 
 
+# -- known results at once: the results store ------------------------------------------------------------
+def test_store_answers_at_once_with_its_source(visit: Visit) -> None:
+    page = visit.open("#sylver/7,11//vs=nobody")
+    position_is(page, "{7,11}")
+    page.wait_for_function("() => document.querySelector('#sc-solver-body').textContent.includes('results store')")  # type: ignore[attr-defined]
+    body = page.inner_text("#sc-solver-body")  # type: ignore[attr-defined]
+    assert "solved before, answered at once" in body and "1 request" not in body.replace("Download", "")
+    assert "Known result" in page.inner_text("#sc-theory")  # type: ignore[attr-defined]
+    href = page.get_attribute("#sc-solver-body .cert a", "href")  # type: ignore[attr-defined]
+    assert href == "/api/sylver/certificate?position=7%2C11"
+    cert = page.evaluate("(h) => fetch(h).then((r) => r.json())", href)  # type: ignore[attr-defined]
+    from sylver.solver.certificate import check_any
+
+    check_any(cert)  # raises unless the certificate proves its claim
+    assert cert["position"] == [7, 11] and cert["outcome"] == "N"
+    assert re.search(r"\bN\b", body)

@@ -23,6 +23,11 @@ def serve(
         typer.Option("--campaign", help="A campaign directory (sylver campaign --dir DIR) whose ledger to show, "
                      "read-only; repeat for several.", show_default=False),
     ] = None,
+    store: Annotated[
+        str | None,
+        typer.Option("--store", help="A results store (an SQLite file or a postgresql:// URL, as sylver solve --store): "
+                     "its answers show at once, and the solver records what it proves there.", show_default=False),
+    ] = None,
     bot_time: Annotated[float, typer.Option(help="Seconds a bot may think about one move.", callback=seconds(0.05))] = 3.0,
     solve_time: Annotated[float, typer.Option(help="Most seconds the solver spends on one request.", callback=seconds(0.05))] = 5.0,
     job_time: Annotated[float, typer.Option(help="Hard limit in seconds for any one request's work.", callback=seconds(0.1))] = 10.0,
@@ -38,7 +43,8 @@ def serve(
     """Serve the web page: play and analyse Sylver Coinage and Wythoff's Nim in the browser.
 
     Open http://HOST:PORT/ in a browser; the JSON API is documented at /docs.  With --results, the
-    tournament viewer; with --campaign, each campaign's ledger (#campaign/0, …).
+    tournament viewer; with --campaign, each campaign's ledger (#campaign/0, …); with --store, the
+    answers of a results store at once.
     """
     import uvicorn
 
@@ -63,7 +69,7 @@ def serve(
         solve_memory=solve_memory,
     )
     try:
-        web_app = create_app(limits, results_dir=results, campaign_dirs=campaign or (), warm_up=True)
+        web_app = create_app(limits, results_dir=results, campaign_dirs=campaign or (), warm_up=True, store=store)
     except ValueError as exc:
         fail(str(exc))
     sock = _listen(host, port)

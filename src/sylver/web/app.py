@@ -13,6 +13,7 @@ of a list); parsing, validation and every library call run in :class:`~sylver.we
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -165,13 +166,18 @@ class WythoffMoveIn(WythoffIn):
 # -- the app --------------------------------------------------------------------------------------
 def create_app(
     limits: Limits | None = None, results_dir: Path | str | None = None, warm_up: bool = False,
-    campaign_dirs: Sequence[Path | str] = (),
+    campaign_dirs: Sequence[Path | str] = (), store: Path | str | None = None,
 ) -> FastAPI:
     """The FastAPI application (``results_dir``: an arena ``--out`` directory for the viewer;
-    ``campaign_dirs``: campaign directories whose ledgers the page shows, read-only; ``warm_up``:
-    start the bot and solver processes at start-up rather than on first use).  A directory that
-    holds no results or no campaign: ValueError, one line."""
+    ``campaign_dirs``: campaign directories whose ledgers the page shows, read-only; ``store``: a
+    results store (an SQLite file or a PostgreSQL URL) whose answers the page shows at once, and
+    where the solver records what it proves; ``warm_up``: start the bot and solver processes at
+    start-up rather than on first use).  A directory that holds no results or no campaign, or a
+    store that cannot be opened: ValueError, one line."""
     limits = limits or Limits()
+    if store is not None:
+        limits = dataclasses.replace(limits, store=str(store))
+        _check_store(limits)
     campaign_paths = [Path(d) for d in campaign_dirs]
     for d in campaign_paths:
         campaigns.check(d)
@@ -335,7 +341,7 @@ def _info_route(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
         "version": app.version,
         "bots": [{"name": name, "about": _summary(cls.__doc__)} for name, cls in sorted(BOTS.items())],
         "features": {"theory": True, "solver": True, "wythoff": True, "results": app.state.results is not None,
-                     "campaigns": bool(app.state.campaigns)},
+                     "campaigns": bool(app.state.campaigns), "store": limits.store is not None},
         "limits": limits.public() | {"max_text": limits.max_text},
         "paper": theory.PAPER,
     }
@@ -465,6 +471,19 @@ def _solver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
         return await runner.run(
             _defence, limits, body.position, seconds, timeout=2 * seconds + limits.job_time, lane="solve"
         )
+
+    @app.get("/api/sylver/certificate", tags=["sylver"])
+    async def certificate(
+        position: Annotated[str, Query(description='The position, e.g. "4,5".')],
+    ) -> JSONResponse:
+        """The proof certificate of a position's outcome, as a JSON file to download (``sylver verify``
+        checks it): the one in the results store (``sylver serve --store``), else, for gcd 1, one
+        built within the server's solver time.  None in time: 404."""
+        _size_numbers(position, "position", limits)
+        cert, name = await runner.run(
+            _certificate, limits, position, timeout=3 * limits.solve_time + limits.job_time, lane="solve"
+        )
+        return JSONResponse(cert, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 
@@ -1147,7 +1166,7 @@ def _solve(limits: Limits, raw: Sequence[int] | str, seconds: float) -> dict[str
     p = _solvable(limits, raw)
     root_moves = p.genus - 1  # every legal move but 1, which always loses
     try:
-        sol = solve(p, time_limit=seconds, memory=limits.solve_memory)
+        sol = solve(p, time_limit=seconds, memory=limits.solve_memory, store=_store(limits))
     except SolveTimeout as exc:
         part = exc.partial
         decided = part.decided if part is not None else {}
@@ -1167,6 +1186,7 @@ def _solve(limits: Limits, raw: Sequence[int] | str, seconds: float) -> dict[str
             "seconds": round(part.seconds, 6) if part is not None else seconds,
             "time_limit": seconds,
             "from_store": False,
+            "source": "solver",
             "reason": f"not fully solved within the time limit of {seconds:g} s: "
             f"{len(decided)} of {root_moves} moves decided",
         }
@@ -1179,6 +1199,7 @@ def _solve(limits: Limits, raw: Sequence[int] | str, seconds: float) -> dict[str
         root_moves=root_moves,
         root_moves_decided=root_moves,
         time_limit=seconds,
+        source="store" if sol.from_store else "solver",
     )
     return out
 
@@ -1220,6 +1241,7 @@ def _outcomes(
     outcomes: list[str | None] = [None] * len(positions)
     by: list[str | None] = [None] * len(positions)
     pending: list[int] = []
+    store = _store(limits)
     for k, p in enumerate(positions):
         if p.is_over:
             by[k] = "over"
@@ -1227,6 +1249,10 @@ def _outcomes(
         known = _OUTCOMES.get(p.generators)
         if known is not None:
             outcomes[k], by[k] = known, "solver"
+            continue
+        record = store.get(p) if store is not None else None
+        if record is not None:
+            outcomes[k], by[k] = record.outcome.value, "store"
             continue
         if time.monotonic() < deadline:
             verdict, _ = theory.outcome_by_theory(p)
@@ -1240,7 +1266,7 @@ def _outcomes(
         if left <= 0.01:
             break
         try:
-            sol = solve(positions[k], first=True, time_limit=left, memory=limits.solve_memory)
+            sol = solve(positions[k], first=True, time_limit=left, memory=limits.solve_memory, store=store)
         except SolveTimeout:
             break
         if sol.outcome is None:  # gcd > 1, not proven in the time
@@ -1284,7 +1310,7 @@ def _defence(limits: Limits, raw: Sequence[int] | str, seconds: float) -> dict[s
         if left <= 0.01:
             break
         try:
-            sol = solve(p.play(row["move"]), time_limit=left, memory=limits.solve_memory)
+            sol = solve(p.play(row["move"]), time_limit=left, memory=limits.solve_memory, store=_store(limits))
         except SolveTimeout:
             break
         row["refutations"] = list(sol.winning_moves)
@@ -1328,11 +1354,80 @@ def _analyze(limits: Limits, position: str) -> dict[str, Any]:
     solver's time (as ``sylver analyze``)."""
     p = _position_after(_numbers(position, "position", limits), ())
     r = theory.report(p, move_list_limit=limits.max_cells)
-    if p.gcd > 1:
+    r["stored"] = _stored(limits, p)
+    if p.gcd > 1 and r["stored"] is not None:
+        r["engine"] = {k: r["stored"][k] for k in ("outcome", "winning_moves", "complete")} | {
+            "method": "store", "reason": "", "odd_tail": None, "source": "store"}
+    elif p.gcd > 1:
         from sylver.solver.gcd import QUICK_SECONDS, answer_within
 
-        r["engine"] = answer_within(p, min(limits.solve_time, QUICK_SECONDS))
+        r["engine"] = answer_within(p, min(limits.solve_time, QUICK_SECONDS)) | {"source": "engine"}
     return r
+
+
+# -- the results store -------------------------------------------------------------------------------
+_STORES: dict[str, Any] = {}
+"""The results stores opened in this worker process, by location."""
+
+
+def _store(limits: Limits) -> Any:
+    """The store of ``sylver serve --store`` (a :class:`~sylver.solver.store.Store`, opened once per
+    process), or None."""
+    if limits.store is None:
+        return None
+    store = _STORES.get(limits.store)
+    if store is None:
+        from sylver.solver.store import Store
+
+        store = _STORES[limits.store] = Store(limits.store)
+    return store
+
+
+def _check_store(limits: Limits) -> None:
+    """Open the store once at start-up: a store that cannot be opened is a one-line ValueError."""
+    from sylver.solver.store import Store
+
+    with Store(limits.store) as store:
+        len(store)
+
+
+def _stored(limits: Limits, p: Position) -> dict[str, Any] | None:
+    """What the results store holds about ``p``: its outcome, winning moves (all of them when
+    ``complete``), the search that found it and whether a proof certificate is stored; None
+    without a store or a record."""
+    store = _store(limits)
+    rec = store.get(p) if store is not None and not p.is_over else None
+    if rec is None:
+        return None
+    return {
+        "outcome": rec.outcome.value, "winning_moves": list(rec.winning_moves), "complete": rec.complete,
+        "states": rec.states, "seconds": round(rec.seconds, 6), "certificate": store.certificate(p) is not None,
+    }
+
+
+def _certificate(limits: Limits, raw: str) -> tuple[dict[str, Any], str]:
+    """The proof certificate of a position (``sylver verify`` checks it): the one in the results
+    store, else, for gcd 1, one built from a solve within the server's solver time (404 when
+    neither exists in time), and its file name."""
+    from sylver.solver import SolveTimeout, solve
+    from sylver.solver.prove import build_certificate
+
+    p = _position_after(_numbers(raw, "position", limits), ())
+    name = "sylver-certificate-" + "_".join(map(str, p.generators)) + ".json"
+    store = _store(limits)
+    cert = store.certificate(p) if store is not None else None
+    if cert is not None:
+        return cert, name
+    if not _is_solvable(p):
+        raise ApiError(404, "not_found", f"no certificate of {p.braces()}: none is stored, and only "
+                       "positions with gcd 1 in the solver's range get one built")
+    deadline = time.monotonic() + limits.solve_time
+    try:
+        sol = solve(p, time_limit=limits.solve_time, memory=limits.solve_memory, store=store)
+        return build_certificate(sol, time_limit=max(deadline - time.monotonic(), 0.5)), name
+    except (SolveTimeout, TimeoutError):
+        raise ApiError(404, "not_found", f"no certificate of {p.braces()}: it takes more than the "
+                       f"server's {limits.solve_time:g} s to build") from None
 
 
 __all__ = ["ApiError", "Limits", "create_app"]

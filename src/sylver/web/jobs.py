@@ -66,6 +66,9 @@ class Limits:
     """Position processes, bot processes (plus one solver process) and file-reading threads."""
     queue: int = 64
     """Jobs that may wait for a worker; more get ``503 busy``."""
+    store: str | None = None
+    """The results store the solver reads and writes (``sylver serve --store``: an SQLite file or
+    a PostgreSQL URL), or None.  Not public: a URL may hold a password."""
 
     @property
     def max_text(self) -> int:
@@ -74,7 +77,7 @@ class Limits:
 
     def public(self) -> dict[str, Any]:
         """The limits as a JSON object (shown by ``/api/info``)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "store"}
 
 
 class BusyError(Exception):

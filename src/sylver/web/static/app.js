@@ -913,6 +913,7 @@ function scTheory(rep) {
   if (rep.prime_multiple) fact(dl, "Prime multiple", rep.prime_multiple, "short: a prime multiple of a quiet ender; long otherwise (sec. 1)");
   if (rep.roberts) fact(dl, "Roberts", `case ${rep.roberts.case}: ${rep.roberts.ender} (a₀ = ${rep.roberts.a0}, d = ${rep.roberts.d}, s = ${rep.roberts.s})`, "arithmetic progressions (sec. 4)");
   fact(dl, "Outcome", rep.outcome_by_theory ? verdict(rep.outcome_by_theory) : "no theorem decides it");
+  if (rep.stored) fact(dl, "Known result", scStoredText(rep.stored), "what the results store holds about this position");
   if (rep.winning_move !== null && rep.winning_move !== undefined) {
     fact(dl, "Winning move", el("button", { type: "button", class: "chip", "aria-label": `play ${rep.winning_move}, a winning move by theory`, onclick: () => scPlay(rep.winning_move), text: fmt(rep.winning_move) }));
   }
@@ -1023,8 +1024,9 @@ function scSolverRender(sv) {
     for (const w of r.winning_moves) chips.append(el("button", { type: "button", class: "chip", "aria-label": `play the winning move ${w}`, onclick: () => scPlay(w), text: fmt(w) }));
     fact(dl, "Winning moves", r.winning_moves.length ? chips : "none");
     fact(dl, "Losing moves", r.ruled_out.length ? scList(r.ruled_out) : "—", "every other legal move (1 always loses)");
-    fact(dl, "Searched", `${fmt(r.states)} position${r.states === 1 ? "" : "s"}${r.from_store ? " (the answer was stored)" : ""}; ${sv.elapsed.toFixed(2)} s in ${plural(sv.requests, "request")}`);
-    body.append(dl);
+    if (r.source === "store") fact(dl, "Source", "the results store: solved before, answered at once");
+    else fact(dl, "Searched", `${plural(r.states, "position")}; ${sv.elapsed.toFixed(2)} s in ${plural(sv.requests, "request")}`);
+    body.append(dl, scCertificateLink());
   } else {
     const decided = sv.wins.size + sv.ruled.size;
     const total = r ? r.root_moves : null;
