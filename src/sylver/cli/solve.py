@@ -6,6 +6,8 @@ import json
 import resource
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -23,7 +25,9 @@ from sylver.cli.common import (
 from sylver.position import Verdict
 
 if TYPE_CHECKING:
-    from sylver.solver import Progress, ProgressReport, ScanProgress
+    from sylver.position import Position
+    from sylver.solver import Progress, ProgressReport, ScanProgress, Solution
+    from sylver.solver.store import Store
 
 
 def _peak_rss() -> int:
@@ -39,7 +43,7 @@ def _moves_text(moves: tuple[int, ...] | list[int]) -> str:
     return ", ".join(map(str, moves)) if moves else "none"
 
 
-def _open_store(path: str | None, no_store: bool) -> Any:
+def _open_store(path: str | None, no_store: bool) -> Store | None:
     if no_store:
         return None
     from sylver.solver.store import Store
@@ -273,39 +277,57 @@ def solve(
     budget = _budget(memory)
     if no_store and store is not None:
         fail("--store and --no-store contradict each other")
-    options: dict[str, Any] = {
-        "first": first, "time_limit": time_limit, "memory": budget, "jobs": jobs,
-        "cluster": cluster, "check": check, "odd_limit": _odd_limit(odd_limit_text),
-    }
-    db = _open_store(store, no_store)
+    options = SolveOptions(first=first, time_limit=time_limit, memory=budget, jobs=jobs, cluster=cluster,
+                           check=check, odd_limit=_odd_limit(odd_limit_text), store=_open_store(store, no_store))
     if batch is not None:
         if position:
             fail("give either positions or --batch FILE, not both")
         if certificate is not None:
             fail("--certificate needs a single position, not --batch")
-        _solve_batch(batch, as_json, db, options)
+        _solve_batch(batch, as_json, options)
         return
     if not position:
         fail("give a position, e.g. `sylver solve 4 5`, or --batch FILE")
     pos = position_from_args(position, allow_empty=True)
-    sol = _solve_one(pos, as_json, db, checkpoint=_checkpoint_dir(checkpoint, db), **options)
+    sol = _solve_one(pos, as_json, options, _checkpoint_dir(checkpoint, options.store))
     extra: dict[str, Any] = {}
     if stats and sol.stats:
         extra["stats"] = sol.stats if as_json else ", ".join(f"{k} {v:,}" for k, v in sol.stats.items())
     if certificate is not None:
-        extra["certificate"] = _certify(sol, certificate, time_limit, as_json, budget, options["odd_limit"])
+        extra["certificate"] = _certify(sol, certificate, time_limit, as_json, budget, options.odd_limit)
     _report(sol, as_json, extra)
 
 
-def _with_jobs(pos: Any, options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` with ``--jobs`` set when it was not given: a search thread per core this process
-    may use for gcd 1 (they share one table, so a solve takes no more memory), one process for
-    gcd > 1 (a worker process costs its own interpreter, counted in ``--memory``)."""
-    if options["jobs"] is not None:
-        return options
-    from sylver.executors import default_jobs
+@dataclass(frozen=True, kw_only=True)
+class SolveOptions:
+    """The options of one `sylver solve` run, parsed once, shared by the positions of a --batch."""
 
-    return {**options, "jobs": default_jobs() if pos.gcd == 1 and not pos.is_empty else 1}
+    first: bool
+    time_limit: float | None
+    memory: int
+    """Bytes (--memory, parsed)."""
+    jobs: int | None
+    """--jobs; None: not given (see :meth:`solve`)."""
+    cluster: str | None
+    check: bool | None
+    odd_limit: int | None
+    store: Store | None
+    """The results store opened (None: --no-store)."""
+
+    def solve(self, pos: Position, progress: Callable[[ProgressReport], None] | None = None,
+              checkpoint: Path | None = None) -> Solution:
+        """:func:`sylver.solver.solve` with these options.  Without --jobs: a search thread per core
+        this process may use for gcd 1 (they share one table, so a solve takes no more memory), one
+        process for gcd > 1 (a worker process costs its own interpreter, counted in --memory)."""
+        from sylver.executors import default_jobs
+        from sylver.solver import solve
+
+        jobs = self.jobs
+        if jobs is None:
+            jobs = default_jobs() if pos.gcd == 1 and not pos.is_empty else 1
+        return solve(pos, first=self.first, time_limit=self.time_limit, memory=self.memory,
+                     store=self.store, jobs=jobs, cluster=self.cluster, progress=progress,
+                     odd_limit=self.odd_limit, checkpoint=checkpoint, check=self.check)
 
 
 def _budget(memory: str | None) -> int:
@@ -323,7 +345,7 @@ def _budget(memory: str | None) -> int:
         fail(str(exc))
 
 
-def _solve_one(pos: Any, as_json: bool, db: Any, **options: Any) -> Any:
+def _solve_one(pos: Position, as_json: bool, options: SolveOptions, checkpoint: Path | None) -> Solution:
     """Solve ``pos`` with a progress line (not with --json); a solve that ends without an answer
     is one line and its exit status (130 for Ctrl-C, with what was decided)."""
     from sylver.solver import (
@@ -332,12 +354,11 @@ def _solve_one(pos: Any, as_json: bool, db: Any, **options: Any) -> Any:
         SolveInterrupted,
         SolveTimeout,
         WorkerDiedError,
-        solve,
     )
 
     view = _ProgressView(not as_json)
     try:
-        sol = solve(pos, store=db, progress=view, **_with_jobs(pos, options))
+        sol = options.solve(pos, progress=view, checkpoint=checkpoint)
     except SolveInterrupted as exc:
         view.stop()
         _interrupted(exc.partial, as_json)
@@ -414,10 +435,10 @@ def _checkpoint_dir(path: Path | None, db: Any) -> Path | None:
     return Path(db.path).parent / "scans"
 
 
-def _solve_batch(path: Path, as_json: bool, db: Any, options: dict[str, Any]) -> None:
+def _solve_batch(path: Path, as_json: bool, options: SolveOptions) -> None:
     """Solve each position of the file ``path`` (``-``: standard input), one line each."""
     from sylver.position import Position
-    from sylver.solver import SelfCheckError, SolveInterrupted, SolveTimeout, WorkerDiedError, solve
+    from sylver.solver import SelfCheckError, SolveInterrupted, SolveTimeout, WorkerDiedError
 
     try:
         lines = path.read_text(encoding="utf-8").splitlines() if str(path) != "-" else sys.stdin.read().splitlines()
@@ -432,7 +453,7 @@ def _solve_batch(path: Path, as_json: bool, db: Any, options: dict[str, Any]) ->
             continue
         try:
             pos = Position.parse(text)
-            sol = solve(pos, store=db, **_with_jobs(pos, options))
+            sol = options.solve(pos)
         except SolveInterrupted as exc:
             _interrupted(exc.partial, as_json)
             raise typer.Exit(130) from None
