@@ -74,9 +74,9 @@ FLOAT_OPTIONS = [
     (["check", "random", "--clock"], "(0: none)"),
     (["check", "random", "--move-time"], "(0: none)"),
     (["campaign", "--time-limit"], "a positive number of seconds"),
-    (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--gcd-seconds"], "(0: none)"),
-    (["match", "random", "greedy", "--gcd-seconds"], "(0: none)"),
-    (["blunders", "unused", "--gcd-seconds"], "(0: none)"),
+    (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--solve-seconds"], "at least 0.01 seconds"),
+    (["match", "random", "greedy", "--solve-seconds"], "at least 0.01 seconds"),
+    (["blunders", "unused", "--solve-seconds"], "at least 0.01 seconds"),
     (["campaign", "--first-budget"], "a positive number of seconds"),
 ]
 

@@ -11,9 +11,10 @@ a P-position when every move loses (Sicherman, "Theory and Practice of Sylver Co
   the bound, a g > 1 position not proven within the time given), or, from an N-position, the
   position the move leaves.
 
-Positions are decided by :func:`sylver.solver.solve`: gcd 1 with t <= ``max_t`` exactly, every
-winning move; the empty position and g > 1 by its g > 1 engine, within ``gcd_seconds`` each (what
-it proves, never more).  A bot's *blunder rate* is blunders / decided N-moves (winning + blunder),
+Positions are decided by :func:`sylver.solver.solve` within ``seconds`` each: gcd 1 with t <=
+``max_t`` exactly, the empty position and g > 1 by its g > 1 engine (what it proves, never more).
+It is asked for one winning move (``first``); a move other than that one is judged by deciding the
+position it leaves.  A bot's *blunder rate* is blunders / decided N-moves (winning + blunder),
 with its 95 % Wilson interval.
 
 Results directory: ``analysis.jsonl`` (a header line with the settings, then one line per game,
@@ -40,10 +41,10 @@ from sylver.arena.games import PlayedGame
 from sylver.position import Outcome, Position
 
 ANALYSIS_VERSION = 1
-MAX_T = 400
-"""Default bound on the Frobenius number of the gcd-1 positions solved."""
-GCD_SECONDS = 10.0
-"""Default seconds the g > 1 engine gets for one position (the empty position included)."""
+MAX_T = 150
+"""Default bound on the Frobenius number of the gcd-1 positions solved (the public arena's)."""
+SECONDS = 10.0
+"""Default seconds the engine gets for one position."""
 FIRST_BLUNDERS_SHOWN = 20
 """First blunders printed (all are in analysis.json and blunders.csv)."""
 
@@ -63,11 +64,12 @@ class Settings:
 
     max_t: int = MAX_T
     """gcd-1 positions with a Frobenius number above this are not solved."""
-    gcd_seconds: float = GCD_SECONDS
-    """Seconds per g > 1 position (0: none is tried)."""
+    seconds: float = SECONDS
+    """Seconds the engine gets for one position (a position it does not decide in that time is
+    undecided)."""
 
     def header(self) -> dict[str, Any]:
-        return {"analysis": ANALYSIS_VERSION, "max_t": self.max_t, "gcd_seconds": self.gcd_seconds}
+        return {"analysis": ANALYSIS_VERSION, "max_t": self.max_t, "seconds": self.seconds}
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,8 @@ class MoveNote:
     move: int
     verdict: Verdict
     best: int | None = None
-    """The least winning move known in the position (None in a P- or undecided position)."""
+    """A winning move in the position: the move itself when it wins, else the one the engine found
+    (None in a P-position, or when the position is undecided)."""
     why: str = ""
     """Why the move is undecided."""
     time: float = 0.0
@@ -155,9 +158,8 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 class Analyst:
     """Decides positions (memoised) and judges the moves made in them."""
 
-    def __init__(self, settings: Settings, store: Any = None) -> None:
+    def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.store = store
         self.memo: dict[Position, Decision | str] = {}
 
     def decide(self, p: Position) -> Decision | str:
@@ -173,29 +175,22 @@ class Analyst:
 
         if p.is_terminal:
             return Decision(Outcome.P, (), True)
-        if p.is_finite:
-            t = p.frobenius_number
-            if t > self.settings.max_t:
-                return f"t = {t} > {self.settings.max_t}"
-            sol = solve(p, store=self.store)
-            assert sol.outcome is not None
-            return Decision(sol.outcome, tuple(sol.winning_moves), True)
-        g = p.gcd
-        seconds = self.settings.gcd_seconds
-        if seconds <= 0:
-            return f"g = {g}: not analysed"
+        what = f"t = {p.frobenius_number}" if p.is_finite else f"g = {p.gcd}"
+        if p.is_finite and p.frobenius_number > self.settings.max_t:
+            return f"{what} > {self.settings.max_t}"
+        seconds = self.settings.seconds
         try:
-            sol = solve(p, first=True, time_limit=seconds, store=self.store)
+            sol = solve(p, first=True, time_limit=seconds)
         except SolveTimeout:
-            return f"g = {g}: not proven within {seconds:g} s"
+            return f"{what}: not decided within {seconds:g} s"
         except (TooLargeError, ValueError, MemoryError) as exc:
-            return f"g = {g}: beyond the engine ({exc})"
+            return f"{what}: beyond the engine ({exc})"
         if sol.outcome is None:
-            return f"g = {g}: not proven ({sol.verdict})"
+            return f"{what}: not proven ({sol.verdict})"
         return Decision(sol.outcome, tuple(sol.winning_moves), bool(sol.complete))
 
     def judge(self, p: Position, move: int) -> tuple[Verdict, int | None, str]:
-        """(verdict, least winning move known, why undecided) of ``move`` made in ``p``."""
+        """(verdict, a winning move, why undecided) of ``move`` made in ``p``."""
         d = self.decide(p)
         if isinstance(d, str):
             return Verdict.UNDECIDED, None, d
@@ -203,13 +198,15 @@ class Analyst:
             return Verdict.FORCED, None, ""
         best = d.winning_moves[0] if d.winning_moves else None
         if move in d.winning_moves:
-            return Verdict.WINNING, best, ""
+            return Verdict.WINNING, move, ""
         if d.complete or move == 1:
             return Verdict.BLUNDER, best, ""
         after = self.decide(p.play(move))
         if isinstance(after, str):
             return Verdict.UNDECIDED, best, f"after {move}: {after}"
-        return (Verdict.WINNING if after.outcome is Outcome.P else Verdict.BLUNDER), best, ""
+        if after.outcome is Outcome.P:
+            return Verdict.WINNING, move, ""
+        return Verdict.BLUNDER, best, ""
 
     def game(self, rec: PlayedGame) -> GameAnalysis:
         """Every legal move of ``rec`` judged (an illegal or invalid last answer is not a move)."""
@@ -237,13 +234,13 @@ class Analyst:
 _analyst: Analyst | None = None
 
 
-def analyse_game(task: tuple[dict[str, Any], Settings, Any]) -> dict[str, Any]:
+def analyse_game(task: tuple[dict[str, Any], Settings]) -> dict[str, Any]:
     """One game (a line of games.jsonl) analysed in a worker process: its line of analysis.jsonl.
-    The worker keeps its judge (and so the positions it decided) for the next games."""
+    The worker keeps its analyst (and so the positions it decided) for the next games."""
     global _analyst
-    line, settings, store = task
-    if _analyst is None or _analyst.settings != settings or str(_analyst.store) != str(store):
-        _analyst = Analyst(settings, store)
+    line, settings = task
+    if _analyst is None or _analyst.settings != settings:
+        _analyst = Analyst(settings)
     return _analyst.game(PlayedGame.from_json(line)).to_json()
 
 
@@ -359,7 +356,7 @@ class Journal:
 
 
 def _settings_text(header: dict[str, Any]) -> str:
-    return f"--max-t {header.get('max_t')}, --gcd-seconds {header.get('gcd_seconds')}"
+    return f"--max-t {header.get('max_t')}, --solve-seconds {header.get('seconds')}"
 
 
 Progress = Callable[[GameAnalysis, int, int], None]
@@ -367,7 +364,7 @@ Progress = Callable[[GameAnalysis, int, int], None]
 
 
 def analyse_games(records: list[PlayedGame], settings: Settings, journal: Journal, *, jobs: int = 1,
-                  store: Any = None, progress: Progress | None = None) -> list[GameAnalysis]:
+                  progress: Progress | None = None) -> list[GameAnalysis]:
     """Analyse ``records`` (those in ``journal`` are kept, not redone) on ``jobs`` worker processes;
     every game's analysis, in the order of ``records``."""
     from sylver.campaign.attempt import init_worker
@@ -377,7 +374,7 @@ def analyse_games(records: list[PlayedGame], settings: Settings, journal: Journa
     done = len(records) - len(todo)
     if todo:
         with make_executor(jobs, initializer=init_worker) as pool:
-            pending = {pool.submit(analyse_game, (r.to_json(), settings, store)) for r in todo}
+            pending = {pool.submit(analyse_game, (r.to_json(), settings)) for r in todo}
             while pending:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in finished:
@@ -406,14 +403,14 @@ class Analysis:
 
 
 def analyse_results(out: Path | None, records: list[PlayedGame], names: list[str], settings: Settings, *,
-                    jobs: int = 1, store: Any = None, progress: Progress | None = None) -> Analysis:
+                    jobs: int = 1, progress: Progress | None = None) -> Analysis:
     """Analyse the games ``records`` of the results directory ``out`` (None: in memory, no files),
     resuming its analysis.jsonl; write analysis.json, blunders.csv and the blunder columns of the
     standings."""
     started = time.monotonic()
     journal = Journal(out / "analysis.jsonl" if out is not None else None, settings)
     journal.load()
-    games = analyse_games(records, settings, journal, jobs=jobs, store=store, progress=progress)
+    games = analyse_games(records, settings, journal, jobs=jobs, progress=progress)
     result = Analysis(settings, games, summarise(names, games), time.monotonic() - started)
     if out is not None:
         write_analysis(out, result)

@@ -119,10 +119,10 @@ def _run(config, out, concurrency, cluster, quiet, as_json, match_names=None, ev
         raise typer.Exit(1)
 
 
-def _settings(max_t: int, gcd_seconds: float):  # noqa: ANN202
+def _settings(max_t: int, solve_seconds: float):  # noqa: ANN202
     from sylver.arena.analysis import Settings
 
-    return Settings(max_t=max_t, gcd_seconds=gcd_seconds)
+    return Settings(max_t=max_t, seconds=solve_seconds)
 
 
 def _analyse(out, records, names, settings, jobs, quiet):  # noqa: ANN001,ANN202
@@ -153,7 +153,7 @@ def _print_blunders(analysis) -> None:  # noqa: ANN001
 
 
 MAX_T_HELP = "Blunder analysis: solve gcd-1 positions whose Frobenius number t is at most this."
-GCD_SECONDS_HELP = "Blunder analysis: seconds the g > 1 engine gets per position (0: g > 1 not analysed)."
+SOLVE_SECONDS_HELP = "Blunder analysis: seconds the engine gets per position (gcd 1 within --max-t, and g > 1)."
 OPENINGS_HELP = ("Opening suite: a file (one start position a line) or a bundled suite: empty, one-number, "
                  "paper, opening16, koth[:N]; each start is played twice a round, the seats swapped.")
 ANALYSE_HELP = "After the games, judge every move the engine can decide (blunder analysis; resumable)."
@@ -193,8 +193,8 @@ def tournament(
                                      callback=integer(1, zero="~10 times")),
     openings: str = typer.Option(None, "--openings", help=OPENINGS_HELP),
     analyse: bool = typer.Option(False, "--analyse", help=ANALYSE_HELP),
-    max_t: int = typer.Option(400, "--max-t", help=MAX_T_HELP, callback=integer(1)),
-    gcd_seconds: float = typer.Option(10.0, "--gcd-seconds", help=GCD_SECONDS_HELP, callback=seconds(zero="none")),
+    max_t: int = typer.Option(150, "--max-t", help=MAX_T_HELP, callback=integer(1)),
+    solve_seconds: float = typer.Option(10.0, "--solve-seconds", help=SOLVE_SECONDS_HELP, callback=seconds(0.01)),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No per-game lines."),
     as_json: bool = typer.Option(False, "--json", help="Print the standings as JSON."),
 ) -> None:
@@ -212,7 +212,7 @@ def tournament(
     )
     total = rounds * len(specs) * (len(specs) - 1) * (len(suite.starts) if suite else 1)
     _run(config, out, concurrency, cluster, quiet, as_json, every=report_every or max(1, total // 10),
-         analyse=_settings(max_t, gcd_seconds) if analyse else None)
+         analyse=_settings(max_t, solve_seconds) if analyse else None)
 
 
 @app.command()
@@ -239,8 +239,8 @@ def match(
     openings: str = typer.Option(None, "--openings", help=OPENINGS_HELP + " --games is rounded up to whole "
                                  "passes of the suite."),
     analyse: bool = typer.Option(False, "--analyse", help=ANALYSE_HELP),
-    max_t: int = typer.Option(400, "--max-t", help=MAX_T_HELP, callback=integer(1)),
-    gcd_seconds: float = typer.Option(10.0, "--gcd-seconds", help=GCD_SECONDS_HELP, callback=seconds(zero="none")),
+    max_t: int = typer.Option(150, "--max-t", help=MAX_T_HELP, callback=integer(1)),
+    solve_seconds: float = typer.Option(10.0, "--solve-seconds", help=SOLVE_SECONDS_HELP, callback=seconds(0.01)),
     quiet: bool = typer.Option(False, "--quiet", "-q"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -254,15 +254,15 @@ def match(
     config = Config(specs, r, rounds=-(-games // per_round), seed=seed, memory_mb=memory, pairs=[(0, 1)],
                     unsafe_no_sandbox=unsafe_no_sandbox, openings=suite)
     _run(config, out, concurrency, cluster, quiet, as_json, match_names=config.names,
-         analyse=_settings(max_t, gcd_seconds) if analyse else None)
+         analyse=_settings(max_t, solve_seconds) if analyse else None)
 
 
 @app.command()
 def blunders(
     out: Path = typer.Argument(..., metavar="DIR", help="A tournament's or match's results directory (--out)."),  # noqa: B008
     jobs: int = typer.Option(None, "--jobs", "-j", help="Worker processes (default: cores).", callback=integer(1)),
-    max_t: int = typer.Option(400, "--max-t", help=MAX_T_HELP, callback=integer(1)),
-    gcd_seconds: float = typer.Option(10.0, "--gcd-seconds", help=GCD_SECONDS_HELP, callback=seconds(zero="none")),
+    max_t: int = typer.Option(150, "--max-t", help=MAX_T_HELP, callback=integer(1)),
+    solve_seconds: float = typer.Option(10.0, "--solve-seconds", help=SOLVE_SECONDS_HELP, callback=seconds(0.01)),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No per-game lines."),
     as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON."),
 ) -> None:
@@ -274,7 +274,7 @@ def blunders(
         records, names = load_results(out)
     except ValueError as exc:
         fail(str(exc))
-    analysis = _analyse(out, records, names, _settings(max_t, gcd_seconds), jobs or default_jobs(),
+    analysis = _analyse(out, records, names, _settings(max_t, solve_seconds), jobs or default_jobs(),
                         quiet or as_json)
     if as_json:
         print_json(analysis.to_json())
@@ -282,7 +282,7 @@ def blunders(
     from sylver.arena.report import blunder_table
 
     console.print(blunder_table(analysis, f"Blunder analysis of {len(records)} games ({analysis.seconds:.1f} s; "
-                                          f"t <= {max_t}, g > 1: {gcd_seconds:g} s a position)"))
+                                          f"t <= {max_t}, {solve_seconds:g} s a position)"))
     _print_blunders(analysis)
     console.print(f"Results in {out}/ (analysis.jsonl, analysis.json, blunders.csv; standings.json and "
                   "standings.csv updated)", highlight=False)
