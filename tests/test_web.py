@@ -1198,8 +1198,9 @@ class TestRefuseIllegal:
 # -- issue 34: the results store -----------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def store_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, Path]]:
-    """A server over a results store that holds {7,11} (solved through the library) and a certificate
-    of {4,6} (gcd 2: none is built on request)."""
+    """A server over a results store that holds {7,11} and two replies to {4,5}, {4,5,11} and
+    {4,5,7} (solved through the library), and a certificate of {4,6} (gcd 2: none is built on
+    request)."""
     from sylver.solver import solve
     from sylver.solver.prove import build_gcd_certificate
     from sylver.solver.store import Store
@@ -1207,6 +1208,8 @@ def store_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Tes
     path = tmp_path_factory.mktemp("store") / "results.sqlite"
     with Store(path) as store:
         solve(Position([7, 11]), store=store)
+        solve(Position([4, 5, 11]), store=store)
+        solve(Position([4, 5, 7]), store=store)
         sol = solve(Position([4, 6]), store=store)
         store.put_certificate(Position([4, 6]), build_gcd_certificate(sol))
     with TestClient(create_app(store=path)) as c:
@@ -1263,7 +1266,20 @@ class TestStore:
         err = error(c.get("/api/sylver/certificate", params={"position": "6,9"}), 404)
         assert "no certificate of {6,9}" in err["message"]
 
+    def test_replies(self, store_client: tuple[TestClient, Path]) -> None:
+        from sylver.solver import solve
+
+        r = store_client[0].get("/api/sylver/replies", params={"position": "4,5"}).json()
+        assert r["examined"] == 5  # 2, 3, 6, 7 and 11 are legal; 1 is not a reply to look up
+        assert [x["move"] for x in r["replies"]] == [7, 11]
+        seven, eleven = r["replies"]
+        assert eleven["outcome"] == "P" and eleven["position"] == [4, 5, 11] and eleven["winning_moves"] == []
+        assert seven["outcome"] == "N" and seven["winning_moves"] == list(solve(Position([4, 5, 7])).winning_moves)
+        opening = store_client[0].get("/api/sylver/replies", params={"position": "16"}).json()
+        assert opening["replies"] == [] and opening["examined"] == 400  # {16}: infinitely many replies
+
     def test_without_a_store(self, client: TestClient) -> None:
+        assert client.get("/api/sylver/replies", params={"position": "4,5"}).json()["replies"] == []
         assert client.get("/api/info").json()["features"]["store"] is False
         assert client.post("/api/sylver/solve", json={"position": [4, 5]}).json()["source"] == "solver"
         assert client.get("/api/sylver/analyze", params={"position": "4,5"}).json()["stored"] is None

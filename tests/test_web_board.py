@@ -22,13 +22,15 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A results store with {7,11} solved into it through the library, as `sylver solve` does."""
+    """A results store with {7,11} and {4,5,11} solved into it through the library, as `sylver solve`
+    does."""
     from sylver.solver import solve
     from sylver.solver.store import Store
 
     path = tmp_path_factory.mktemp("store") / "results.sqlite"
     with Store(path) as store:
         solve(Position([7, 11]), store=store)
+        solve(Position([4, 5, 11]), store=store)
     return path
 
 
@@ -316,3 +318,16 @@ def test_store_answers_at_once_with_its_source(visit: Visit) -> None:
     check_any(cert)  # raises unless the certificate proves its claim
     assert cert["position"] == [7, 11] and cert["outcome"] == "N"
     assert re.search(r"\bN\b", body)
+
+
+def test_known_replies_link_to_their_analysis(visit: Visit) -> None:
+    """The replies whose results the store holds (the opening-16 table, for any position): 11 leaves
+    {4,5,11}, P, so 11 wins; its link opens the game continued by 11."""
+    page = visit.open("#sylver/4,5//vs=nobody")
+    position_is(page, "{4,5}")
+    page.wait_for_selector("#sc-replies:not([hidden]) tbody tr")  # type: ignore[attr-defined]
+    rows = page.locator("#sc-replies tbody tr").all_inner_texts()  # type: ignore[attr-defined]
+    assert len(rows) == 1 and rows[0].split()[:2] == ["11", "P"], rows
+    page.click("#sc-replies tbody th a")  # type: ignore[attr-defined]
+    position_is(page, "{4,5,11}")
+    assert page.evaluate("location.hash") == "#sylver/4,5/11/vs=nobody"  # type: ignore[attr-defined]

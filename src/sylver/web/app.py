@@ -499,6 +499,18 @@ def _theory_routes(app: FastAPI, limits: Limits, work: PositionWork) -> None:
         _size_numbers(position, "position", limits)
         return await work(_analyze, position, key=position)
 
+    @app.get("/api/sylver/replies", tags=["sylver"])
+    async def replies(
+        position: Annotated[str, Query(description='The position, e.g. "16" (empty: no number named).')] = "",
+    ) -> dict[str, Any]:
+        """The replies to a position whose results the results store holds (``sylver serve --store``):
+        for each legal move x > 1 among the first ones, the position after it, its ``outcome`` (P: x
+        wins), the answers that beat it (``winning_moves``; all of them when ``complete``) and whether a
+        certificate is stored; ``examined``: how many moves were looked up.  The table of a campaign's
+        root (the opening {16}) from the store.  Without a store: no replies."""
+        _size_numbers(position, "position", limits)
+        return await work(_replies, position, key=position)
+
     @app.get("/api/sylver/random-start", tags=["sylver"])
     def random_start(seed: Annotated[int | None, Query(description="Seed for a reproducible start.")] = None) -> dict[str, Any]:
         """A start of the King-of-the-Hill Sylver Coinage bot competition: two random coprime numbers in
@@ -1403,6 +1415,38 @@ def _stored(limits: Limits, p: Position) -> dict[str, Any] | None:
         "outcome": rec.outcome.value, "winning_moves": list(rec.winning_moves), "complete": rec.complete,
         "states": rec.states, "seconds": round(rec.seconds, 6), "certificate": store.certificate(p) is not None,
     }
+
+
+REPLY_CANDIDATES = 400
+"""Most replies whose positions ``/api/sylver/replies`` looks up in the store (the first legal moves)."""
+
+
+def _replies(limits: Limits, raw: str) -> dict[str, Any]:
+    """The ``/api/sylver/replies`` answer: the stored results of the positions after the first
+    :data:`REPLY_CANDIDATES` legal moves other than 1, within a second."""
+    p = _position_after(_numbers(raw, "position", limits), ())
+    store = _store(limits)
+    rows: list[dict[str, Any]] = []
+    examined = 0
+    deadline = time.monotonic() + min(1.0, limits.job_time / 2)
+    n = 1
+    top = p.frobenius_number if p.is_finite else None
+    while store is not None and not p.is_over and examined < REPLY_CANDIDATES and time.monotonic() < deadline:
+        n += 1
+        if top is not None and n > top:
+            break
+        if not p.is_legal(n):
+            continue
+        examined += 1
+        child = p.play(n)
+        rec = store.get(child)
+        if rec is not None:
+            rows.append({
+                "move": n, "position": list(child.generators), "outcome": rec.outcome.value,
+                "winning_moves": list(rec.winning_moves), "complete": rec.complete,
+                "certificate": store.certificate(child) is not None,
+            })
+    return {"position": list(p.generators), "replies": rows, "examined": examined}
 
 
 def _certificate(limits: Limits, raw: str) -> tuple[dict[str, Any], str]:

@@ -865,6 +865,8 @@ function scAnalyse() {
   const solver = $("#sc-solver");
   if (s.position.length === 1 && s.position[0] === 1) { solver.hidden = true; return; }
   if (INFO.features.theory) scTheoryFor(entry, token);
+  $("#sc-replies").hidden = true;
+  if (INFO.features.store) scReplies(entry, token);
   // the solver is asked only about what it takes (gcd 1, t in its range): the theory and the g > 1
   // engine answer the others
   solver.hidden = !(INFO.features.solver && s.solvable);
@@ -943,6 +945,40 @@ function scTheory(rep) {
   if (rep.stored && rep.stored.certificate) box.append(scCertificateLink());
   if (Array.isArray(rep.ends) && sc.state && sc.state.finite) sc.ends = new Set(rep.ends);
   if (sc.ends || sc.winning) scGrid();
+}
+
+/* The replies whose results the store holds (the opening-16 table on #sylver/16//vs=nobody): each
+   reply links to the game continued by it, the answers that beat it to the game continued by them. */
+async function scReplies(entry, token) {
+  if (!entry.replies) {
+    try {
+      entry.replies = await api("GET", `/api/sylver/replies?position=${encodeURIComponent(sc.state.position.join(","))}`);
+    } catch (e) {
+      return;  // a bonus: the panel works without it
+    }
+  }
+  if (token !== sc.token || !entry.replies.replies.length) return;
+  const line = sc.line.slice(0, sc.ply);
+  const link = (moves, text) => el("a", { href: `#sylver/${sc.start.join(",")}/${moves.join(",")}/vs=nobody`, text });
+  const table = $("#sc-replies-table");
+  table.innerHTML = "";
+  const head = el("tr");
+  for (const h of ["reply", "after it", "answers that win"]) head.append(el("th", { scope: "col", text: h }));
+  table.append(el("thead", {}, head));
+  const body = el("tbody");
+  for (const r of entry.replies.replies) {
+    const answers = el("td", {});
+    r.winning_moves.slice(0, 12).forEach((w, i) => answers.append(i ? ", " : "", link([...line, r.move, w], fmt(w))));
+    if (r.winning_moves.length > 12) answers.append(`, … (${fmt(r.winning_moves.length)})`);
+    if (r.outcome === "N" && !r.complete) answers.append(" (and maybe others)");
+    body.append(el("tr", {},
+      el("th", { scope: "row" }, link([...line, r.move], fmt(r.move))),
+      el("td", {}, el("span", { class: "badge small " + r.outcome, title: r.outcome === "P" ? "the reply wins" : "the reply loses", text: r.outcome }),
+        r.certificate ? el("span", { class: "hint", text: " certified" }) : null),
+      answers));
+  }
+  table.append(body);
+  $("#sc-replies").hidden = false;
 }
 
 /* One line for a result of the results store. */
