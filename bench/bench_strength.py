@@ -1,5 +1,12 @@
-"""Strength of the built-in bots: win rates with 95 % intervals (issues 5 and 12).
+"""Strength of the built-in bots: win rates and blunder rates with 95 % intervals (issues 5, 12, 35).
 
+0. ``suites`` (the default section): ``perfect`` against each ``--opponents`` bot in the arena
+   (:func:`sylver.arena.tournament.run_tournament`, ``--rules``, default the ``nextMove``
+   competition's reference referee: 30 s clock, cap 10^6) from each start of each ``--suites``
+   opening suite, both seats; then the blunder analysis of the games
+   (:mod:`sylver.arena.analysis`, t <= ``--max-t``).  Per suite and opponent: games, perfect's wins,
+   each bot's blunders / decided N-moves (95 % Wilson interval), wall and perfect's CPU per game,
+   and perfect's first blunders with the position, the winning move and its time.
 1. ``known``: from every N-position of known_results.json (the published results), ``perfect``
    names a winning move (checked against the published complete move set, or by solving the
    resulting position).
@@ -22,12 +29,13 @@
 
 Every game counts illegal moves and time losses (the targets are 0).  Sections 3-4 run in-process
 with the small referee of :mod:`sylver.bots.selfplay`; ``perfect`` thinks at most ``--think``
-seconds a move there (default 0.3 s); in section 5 it plays at full strength (2 s a move, 6 s where
-the position can be solved, within its clock).  The default run takes some minutes on a busy 2-core
-machine (``--games``, ``--empty-games``, ``--nextmove-games`` for more; the sections can run as
-separate processes with ``--only``).
+seconds a move there (default 0.3 s); in sections 0 and 5 it plays at full strength (2 s a move, 6 s
+where the position can be solved, within its clock).  The default run (section 0: the one-number
+suite against ``sage``, 74 games) takes about ten minutes on a busy 2-core machine; ``--only``
+picks sections (repeatable; ``--only all`` runs every one).
 
-    .venv/bin/python bench/bench_strength.py [--games 100] [--empty-games 200] [--nextmove-games 4]
+    .venv/bin/python bench/bench_strength.py [--suites one-number,opening16] [--opponents sage,greedy]
+    .venv/bin/python bench/bench_strength.py --only all [--games 100] [--empty-games 200] [--nextmove-games 4]
 """
 
 from __future__ import annotations
@@ -35,22 +43,24 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
-import platform
 import random
 import statistics
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
-from sylver.bots.lore import known_outcome
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import cpu_model, load  # noqa: E402 - bench/ is the script's directory
 
-from sylver.bots import BOTS, make_bot
-from sylver.bots.base import Turn
-from sylver.bots.selfplay import finish, play_game
-from sylver.compat import SEED002_CAP, SEED002_CLOCK, Seed000Bot, Seed002Bot, play_next_move
-from sylver.position import Outcome, Position, Termination
+from sylver.arena.analysis import Settings, analyse_results, wilson  # noqa: E402
+from sylver.bots import BOTS, make_bot  # noqa: E402
+from sylver.bots.base import Turn  # noqa: E402
+from sylver.bots.selfplay import finish, play_game  # noqa: E402
+from sylver.compat import SEED002_CAP, SEED002_CLOCK, Seed000Bot, Seed002Bot, play_next_move  # noqa: E402
+from sylver.position import Outcome, Position, Termination  # noqa: E402
+from sylver.theory import known_outcome  # noqa: E402
 
 KNOWN = Path(__file__).resolve().parents[2] / "shared" / "data" / "known_results.json"
 
@@ -64,32 +74,6 @@ SEARCHED_N: tuple[tuple[int, ...], ...] = (
 )
 """N-positions outside the opening book that the solver settles in under a second, each with one or
 a few winning moves (47, 42, 132, 67, 19, 46): found only by searching."""
-
-
-def machine() -> str:
-    """The CPU model, the cores and the load (benchmark figures are only comparable on one machine)."""
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    load = ""
-    if hasattr(os, "getloadavg"):
-        load = ", load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
-    return f"CPU: {model}, {os.cpu_count()} cores{load}"
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a win rate."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def rate(wins: int, n: int) -> str:
@@ -114,6 +98,59 @@ def wins_in(p: Position, move: int, rec: dict) -> bool:
     if rec["complete"] or not p.is_legal(move) or move <= 1:
         return False
     return solve(p.play(move), first=True).outcome is Outcome.P
+
+
+def suite_match(suite: str, opponent: str, args: argparse.Namespace, out: Path) -> dict:
+    """``perfect`` vs ``opponent`` from each start of ``suite`` (both seats) in the arena, then the
+    blunder analysis of the games (resumable: ``out`` is the results directory)."""
+    from sylver.arena.openings import load_suite
+    from sylver.arena.rules import make_rules
+    from sylver.arena.specs import parse_specs
+    from sylver.arena.tournament import Config, run_tournament
+
+    openings = load_suite(suite, args.seed)
+    if args.starts:
+        openings = type(openings)(openings.name, openings.starts[: args.starts])
+    config = Config(parse_specs(["perfect", opponent]), make_rules(args.rules), rounds=1, seed=args.seed,
+                    pairs=[(0, 1)], openings=openings)
+    started = time.monotonic()
+    played = run_tournament(config, out, concurrency=args.jobs)
+    play_seconds = time.monotonic() - started
+    analysis = analyse_results(out, played.records, config.names, Settings(max_t=args.max_t), jobs=args.jobs)
+    cpu = [r.cpu[r.players.index("perfect")] for r in played.records]
+    return {"records": played.records, "analysis": analysis, "play": play_seconds,
+            "wall": statistics.mean(r.wall for r in played.records), "cpu": statistics.mean(cpu),
+            "cpu_max": max(cpu)}
+
+
+def suites_section(args: argparse.Namespace) -> bool:
+    """Section 0; True when perfect met its target (no blunder at t <= --max-t, no loss that is not
+    a normal end)."""
+    ok = True
+    root = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="bench-strength-"))
+    print(f"perfect vs each opponent from each start of each suite, both seats ({args.rules} rules; "
+          f"analysis: gcd 1 with t <= {args.max_t}, g > 1 proven within 10 s); results in {root}")
+    for suite in args.suites.split(","):
+        for opponent in args.opponents.split(","):
+            r = suite_match(suite, opponent, args, root / f"{suite.replace(':', '-')}-{opponent}")
+            records, analysis = r["records"], r["analysis"]
+            wins = sum(g.winner == "perfect" for g in records)
+            print(f"   {suite} vs {opponent}: {len(records)} games, perfect wins {rate(wins, len(records))}")
+            for name in ("perfect", opponent):
+                s = analysis.stats[name]
+                print(f"      {name:8s} blunders / decided N-moves {s.rate_text()}; winning {s.winning}, "
+                      f"forced {s.forced}, undecided {s.undecided}")
+            print(f"      per game: wall {r['wall']:.2f} s, perfect's CPU {r['cpu']:.2f} s (max {r['cpu_max']:.2f} s); "
+                  f"play {r['play']:.0f} s, analysis {analysis.seconds:.0f} s", flush=True)
+            for b in analysis.stats["perfect"].first_blunders:
+                where = "{" + ",".join(map(str, b["position"])) + "}"
+                print(f"      perfect's first blunder in game {b['game']}: {b['move']} in {where} "
+                      f"({b['time']:.2f} s), {b['best']} wins")
+            odd = [g for g in records if g.reason is not Termination.NAMED_ONE and g.loser == "perfect"]
+            for g in odd:
+                print(f"      perfect lost game {g.game} by {g.reason.phrase}: {g.detail}")
+            ok &= analysis.stats["perfect"].blunders == 0 and not odd
+    return ok
 
 
 def known_positions(known: Path, think: float) -> tuple[int, int, list[str]]:
@@ -239,20 +276,30 @@ def main() -> int:
     ap.add_argument("--think", type=float, default=0.3, help="perfect's seconds per move (sections empty, koth)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--known", type=Path, default=KNOWN, help="the published results (known_results.json)")
-    all_sections = ("known", "adapters", "empty", "koth", "nextmove")
+    ap.add_argument("--suites", default="one-number", help="opening suites of section 'suites' (comma-separated)")
+    ap.add_argument("--opponents", default="sage", help="perfect's opponents in section 'suites' (comma-separated)")
+    ap.add_argument("--rules", default="classic", help="rules preset of section 'suites'")
+    ap.add_argument("--starts", type=int, default=0, help="only the first N starts of each suite (0: all)")
+    ap.add_argument("--max-t", type=int, default=150, help="analysis bound on the Frobenius number")
+    ap.add_argument("--jobs", type=int, default=2, help="games (and analyses) at a time in section 'suites'")
+    ap.add_argument("--out", help="results directories of section 'suites' go here (resumable; default: a temp dir)")
+    all_sections = ("suites", "known", "adapters", "empty", "koth", "nextmove")
     ap.add_argument(
-        "--only", choices=all_sections, action="append",
-        help="run only these sections (repeatable; default: all)",
+        "--only", choices=(*all_sections, "all"), action="append",
+        help="run only these sections (repeatable; default: suites; all: every section)",
     )
     args = ap.parse_args()
-    sections = set(args.only or all_sections)
+    sections = set(all_sections if "all" in (args.only or ()) else args.only or ("suites",))
     from sylver.bots.oracle import solver_ready
 
-    print(machine())
+    print(f"CPU: {cpu_model()}, {load()}")
     solver_ready(wait=600)  # compile the solver before the clocks start
-    print(f"perfect thinks at most {args.think} s a move (and at most 15 % of its remaining clock)")
     failed = False
     bad_moves = 0
+    if "suites" in sections:
+        failed |= not suites_section(args)
+    if {"empty", "koth"} & sections:
+        print(f"perfect thinks at most {args.think} s a move in sections empty and koth")
 
     if not {"known", "adapters"} & sections:
         pass
