@@ -985,7 +985,7 @@ async function scReplies(entry, token) {
 function scStoredText(st) {
   const wins = st.outcome === "N" && st.winning_moves.length
     ? `; winning ${st.complete ? "" : "(some of them) "}${scList(st.winning_moves)}` : "";
-  return `${st.outcome}${wins} (results store${st.states ? `, ${fmt(st.states)} positions searched` : ""})`;
+  return `${st.outcome}${wins} (results store${st.states ? `, ${plural(st.states, "position")} searched` : ""})`;
 }
 
 /* A link that downloads the proof certificate of the position shown (sylver verify checks it). */
@@ -1665,7 +1665,7 @@ function rsMoves() {
     ol.append(el("li", { "data-ply": String(k + 1), class: [turned ? "turned" : "", rs.ply === k + 1 ? "current" : ""].join(" ").trim() || null },
       el("span", { class: "who", text: g.players[k % 2] }),
       el("button", { type: "button", class: "linkish mv", "data-ply": String(Math.min(k + 1, g.steps)), text: typeof m === "number" ? fmt(m) : JSON.stringify(m) }),
-      after ? el("span", { class: "badge small " + after, title: after === "P" ? "left a P-position: the mover has a won game" : "left an N-position: the opponent has a won game", text: after }) : null,
+      after ? el("span", { class: `badge small ${after} ${after === "P" ? "good" : "bad"}`, title: after === "P" ? "left a P-position: the mover has a won game" : "left an N-position: the opponent has a won game", text: after }) : null,
       losing ? el("span", { class: "note", text: "loses" }) : null,
       turned ? el("span", { class: "note turn", text: "the game turned" }) : null,
       typeof times[k] === "number" ? el("span", { class: "note time", title: "time the mover used", text: fmtTime(times[k]) }) : null));
@@ -1718,17 +1718,22 @@ async function rsStep(ply, address = true) {
     } else fact(dl, "Move", "the start");
     const text = s.braces.length > 160 ? s.braces.slice(0, 160) + "…}" : s.braces;
     fact(dl, "Position", el("span", { class: "position-small", title: s.braces, text }));
+    const ended = s.position.length === 1 && s.position[0] === 1;
     fact(dl, "g", String(s.gcd));
-    if (s.finite) {
+    if (ended) {
+      fact(dl, "Legal moves", "none: 1 has been named");
+    } else if (s.finite) {
       fact(dl, "t", fmt(s.frobenius_number));
       fact(dl, "Legal moves", fmt(s.genus));
     } else {
-      fact(dl, "Legal moves", s.describe);
+      fact(dl, "Legal moves", prose(s.describe));
     }
     if (ply === g.steps) fact(dl, "Result", g.result);
     else fact(dl, "To move", g.players[ply % 2]);
-    fact(dl, "Verdict", el("span", { id: "rs-verdict" }));
-    rsVerdict();
+    if (!ended) {
+      fact(dl, "Verdict", el("span", { id: "rs-verdict" }));
+      rsVerdict();
+    }
     rsBoard(s);
   } catch (e) {
     if (token === rs.token) $("#rs-step").textContent = e.message;
