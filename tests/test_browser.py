@@ -453,6 +453,7 @@ def test_moves_marked_with_outcomes_and_the_turning_move(page: object) -> None:
     page.wait_for_selector('#sc-history li[data-ply="1"] .badge')  # type: ignore[attr-defined]
     assert page.inner_text('#sc-history li[data-ply="1"] .badge') == solve(Position([4, 5, 7])).outcome.value == "N"  # type: ignore[attr-defined]
     assert "turned" in (page.get_attribute('#sc-history li[data-ply="1"]', "class") or "")  # type: ignore[attr-defined]
+    assert "best was 11" in page.inner_text('#sc-history li[data-ply="1"]')  # type: ignore[attr-defined]
     reply = solve(Position([4, 5, 7])).winning_moves[0]
     play(page, reply)
     page.wait_for_selector('#sc-history li[data-ply="2"] .badge')  # type: ignore[attr-defined]

@@ -634,6 +634,16 @@ class TestOutcomes:
             p = p.play(x)
         assert r["outcomes"][:2] == ["N", "P"]  # 11 wins in {4,5}
 
+    def test_best_where_the_game_turned(self, client: TestClient) -> None:
+        """{4,5}: 11 is the only winning move, so 7 turned the game, and the winning move is named
+        there (``best`` names one wherever it is known; a P-position has none)."""
+        r = client.post("/api/sylver/outcomes", json={"start": [4, 5], "moves": [7]}).json()
+        assert r["outcomes"] == ["N", "N"] and r["best"][0] == 11
+        good = client.post("/api/sylver/outcomes", json={"start": [4, 5], "moves": [11]}).json()
+        assert good["outcomes"] == ["N", "P"] and good["best"][1] is None
+        illegal = client.post("/api/sylver/outcomes", json={"start": [4, 5], "moves": [13]}).json()
+        assert illegal["outcomes"] == ["N"] and illegal["best"] == [11]
+
     def test_a_record_ending_with_an_illegal_move(self, client: TestClient) -> None:
         r = client.post("/api/sylver/outcomes", json={"start": [4, 5], "moves": [11, 13]}).json()
         assert r["outcomes"] == ["N", "P"]

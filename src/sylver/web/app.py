@@ -451,8 +451,10 @@ def _solver_routes(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
     @app.post("/api/sylver/outcomes", tags=["sylver"])
     async def outcomes(body: OutcomesIn) -> dict[str, Any]:
         """Who wins at each step of a game: ``outcomes[k]`` is P, N or null (not decided within the time
-        limit) for the position after ``k`` moves (``by[k]``: ``theory`` or ``solver``; ``over`` once 1
-        is named).  The theory answers first; the solver then works from the last position back."""
+        limit) for the position after ``k`` moves (``by[k]``: ``theory``, ``store`` or ``solver``;
+        ``over`` once 1 is named); ``best[k]``: a winning move of an N-position when one is known,
+        always sought where the game turned (a move left the opponent a won game).  The store and the
+        theory answer first; the solver then works from the last position back."""
         _size_game(body, limits)
         seconds = min(body.time_limit or limits.solve_time, limits.solve_time)
         return await runner.run(
@@ -1216,8 +1218,9 @@ def _solve(limits: Limits, raw: Sequence[int] | str, seconds: float) -> dict[str
     return out
 
 
-_OUTCOMES: OrderedDict[tuple[int, ...], str] = OrderedDict()
-"""Outcomes the solver decided in this worker process (least recently used dropped first)."""
+_OUTCOMES: OrderedDict[tuple[int, ...], tuple[str, int | None]] = OrderedDict()
+"""Outcomes the solver decided in this worker process, with a winning move of an N-position (least
+recently used dropped first)."""
 _OUTCOMES_SIZE = 100_000
 
 
@@ -1252,6 +1255,7 @@ def _outcomes(
     positions = _positions(numbers, played, began + limits.job_time)
     outcomes: list[str | None] = [None] * len(positions)
     by: list[str | None] = [None] * len(positions)
+    best: list[int | None] = [None] * len(positions)
     pending: list[int] = []
     store = _store(limits)
     for k, p in enumerate(positions):
@@ -1260,11 +1264,12 @@ def _outcomes(
             continue
         known = _OUTCOMES.get(p.generators)
         if known is not None:
-            outcomes[k], by[k] = known, "solver"
+            (outcomes[k], best[k]), by[k] = known, "solver"
             continue
         record = store.get(p) if store is not None else None
         if record is not None:
             outcomes[k], by[k] = record.outcome.value, "store"
+            best[k] = record.winning_moves[0] if record.winning_moves else None
             continue
         if time.monotonic() < deadline:
             verdict, _ = theory.outcome_by_theory(p)
@@ -1284,16 +1289,49 @@ def _outcomes(
         if sol.outcome is None:  # gcd > 1, not proven in the time
             continue
         outcomes[k], by[k] = sol.outcome.value, "solver"
-        _OUTCOMES[positions[k].generators] = sol.outcome.value
-        if len(_OUTCOMES) > _OUTCOMES_SIZE:
-            _OUTCOMES.popitem(last=False)
+        best[k] = _remember(positions[k], sol)
+    _best_where_turned(limits, positions, len(played), outcomes, best, deadline)
     return {
         "outcomes": outcomes,
         "by": by,
+        "best": best,
         "complete": all(o is not None or b == "over" for o, b in zip(outcomes, by, strict=True)),
         "seconds": round(time.monotonic() - began, 6),
         "time_limit": seconds,
     }
+
+
+def _remember(p: Position, sol: Any) -> int | None:
+    """Keep the solver's outcome of ``p`` (and a winning move) for the next requests; the move."""
+    move = sol.winning_moves[0] if sol.winning_moves else None
+    _OUTCOMES[p.generators] = (sol.outcome.value, move)
+    if len(_OUTCOMES) > _OUTCOMES_SIZE:
+        _OUTCOMES.popitem(last=False)
+    return move  # type: ignore[no-any-return]
+
+
+def _best_where_turned(
+    limits: Limits, positions: list[Position], played: int, outcomes: list[str | None], best: list[int | None],
+    deadline: float,
+) -> None:
+    """Fill ``best[k]`` (a winning move) where the game turned: an N-position (one of the first
+    ``played``, a move was played from it) whose move left the opponent a won game (N again, 1
+    named, or an illegal last move: no position after it).  A theorem decides many such
+    positions without naming a move: the solver names one within what is left of the time."""
+    from sylver.solver import SolveTimeout, solve
+
+    for k, p in enumerate(positions[:played]):
+        gone = k + 1 == len(positions) or positions[k + 1].is_over  # an illegal last move, or 1 named
+        turned = outcomes[k] == "N" and (gone or outcomes[k + 1] == "N")
+        if not turned or best[k] is not None or not _is_solvable(p):
+            continue
+        left = deadline - time.monotonic()
+        if left <= 0.01:
+            return
+        try:
+            best[k] = _remember(p, solve(p, first=True, time_limit=left, memory=limits.solve_memory, store=_store(limits)))
+        except SolveTimeout:
+            return
 
 
 def _defence(limits: Limits, raw: Sequence[int] | str, seconds: float) -> dict[str, Any]:

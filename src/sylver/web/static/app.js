@@ -646,7 +646,8 @@ function scHistory() {
       el("button", { type: "button", class: "linkish mv", "data-ply": String(i + 1), "aria-label": `move ${i + 1}: ${n}; show the position after it`, text: fmt(n) }),
       m.outcome ? el("span", { class: `badge small ${m.outcome} ${m.outcome === "P" ? "good" : "bad"}`, title: m.title, text: m.outcome }) : null,
       m.note ? el("span", { class: "note", text: m.note }) : null,
-      m.turn ? el("span", { class: "note turn", text: "the game turned: a won position handed over" }) : null));
+      m.turn ? el("span", { class: "note turn", text: "the game turned: a won position handed over"
+        + (m.best !== null && m.best !== undefined ? `; best was ${fmt(m.best)}` : "") }) : null));
   });
   scrollWithin(ol, ol.querySelector("li.current"));
   // the list is rebuilt after a click on a move: the keyboard focus stays on the current move
@@ -668,6 +669,7 @@ function scMarks() {
       m.title = after === "P" ? "left a P-position: the mover has a won game" : "left an N-position: the opponent has a won game";
     }
     m.turn = before === "N" && (after === "N" || n === 1 || (o && i + 1 >= o.outcomes.length));
+    m.best = m.turn && o.best ? o.best[i] : null;
     out.push(m);
   });
   return out;
@@ -1662,12 +1664,13 @@ function rsMoves() {
     const after = o && k + 1 < o.outcomes.length ? o.outcomes[k + 1] : null;
     const before = o ? o.outcomes[k] : null;
     const turned = before === "N" && (after === "N" || losing || m === 1);
+    const best = turned && o.best && o.best[k] !== null && o.best[k] !== undefined ? `; best was ${fmt(o.best[k])}` : "";
     ol.append(el("li", { "data-ply": String(k + 1), class: [turned ? "turned" : "", rs.ply === k + 1 ? "current" : ""].join(" ").trim() || null },
       el("span", { class: "who", text: g.players[k % 2] }),
       el("button", { type: "button", class: "linkish mv", "data-ply": String(Math.min(k + 1, g.steps)), text: typeof m === "number" ? fmt(m) : JSON.stringify(m) }),
       after ? el("span", { class: `badge small ${after} ${after === "P" ? "good" : "bad"}`, title: after === "P" ? "left a P-position: the mover has a won game" : "left an N-position: the opponent has a won game", text: after }) : null,
       losing ? el("span", { class: "note", text: "loses" }) : null,
-      turned ? el("span", { class: "note turn", text: "the game turned" }) : null,
+      turned ? el("span", { class: "note turn", text: "the game turned" + best }) : null,
       typeof times[k] === "number" ? el("span", { class: "note time", title: "time the mover used", text: fmtTime(times[k]) }) : null));
   });
 }
