@@ -83,6 +83,14 @@ def visit(browser: object, base_url: str) -> Iterator[Visit]:
     v.close()
 
 
+@pytest.fixture(params=[(1366, 900), (390, 844)], ids=["desktop", "phone"])
+def any_visit(request: pytest.FixtureRequest, browser: object, base_url: str) -> Iterator[Visit]:
+    """A visit on a desktop and on a phone."""
+    v = Visit(browser, base_url, *request.param)
+    yield v
+    v.close()
+
+
 def position_is(page: object, braces: str) -> None:
     page.wait_for_function("(b) => document.querySelector('#sc-position').textContent === b", arg=braces)  # type: ignore[attr-defined]
 
@@ -155,7 +163,8 @@ def test_opponent_after_reload_and_in_the_address(visit: Visit, browser: object,
 
 
 # -- 4. a bad address keeps a live board; 10^40 gets the limit -----------------------------------------
-def test_bad_address_keeps_a_live_board(visit: Visit) -> None:
+def test_bad_address_keeps_a_live_board(any_visit: Visit) -> None:
+    visit = any_visit
     page = visit.open("#sylver/4,,x/")
     page.wait_for_selector("#sc-error:not([hidden])")  # type: ignore[attr-defined]
     assert "“x”, which is not a positive integer" in page.inner_text("#sc-error")  # type: ignore[attr-defined]
@@ -171,7 +180,8 @@ def test_bad_address_keeps_a_live_board(visit: Visit) -> None:
 
 
 # -- 5. illegal moves in an address are refused, 1-based --------------------------------------------------
-def test_illegal_moves_in_an_address_are_refused(visit: Visit) -> None:
+def test_illegal_moves_in_an_address_are_refused(any_visit: Visit) -> None:
+    visit = any_visit
     page = visit.open("#sylver/4,5/13/vs=nobody")
     page.wait_for_selector("#sc-error:not([hidden])")  # type: ignore[attr-defined]
     assert page.inner_text("#sc-error") == (  # type: ignore[attr-defined]
@@ -187,7 +197,8 @@ def test_illegal_moves_in_an_address_are_refused(visit: Visit) -> None:
 
 
 # -- 6. gcd > 1 positions and illegal clicks: no error answer; 7. their winning moves in the grid ------------
-def test_gcd_above_one_quietly_with_its_winning_moves_marked(visit: Visit) -> None:
+def test_gcd_above_one_quietly_with_its_winning_moves_marked(any_visit: Visit) -> None:
+    visit = any_visit
     page = visit.open("#sylver/6,16//vs=nobody")
     position_is(page, "{6,16}")
     page.wait_for_selector("#sc-theory h3 + dl")  # type: ignore[attr-defined]
