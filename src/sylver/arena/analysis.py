@@ -12,7 +12,9 @@ a P-position when every move loses (Sicherman, "Theory and Practice of Sylver Co
   position the move leaves.
 
 Positions are decided by :func:`sylver.solver.solve` within ``seconds`` each: gcd 1 with t <=
-``max_t`` exactly, the empty position and g > 1 by its g > 1 engine (what it proves, never more).
+``max_t`` exactly; the empty position and g > 1 by the theorems and the paper's published results
+(:mod:`sylver.theory`: {p} is P for a prime p >= 5, {8,12} is P, 6 wins in {4}, ...), else by the
+solver's g > 1 engine (what it proves, never more).
 It is asked for one winning move (``first``); a move other than that one is judged by deciding the
 position it leaves.  A bot's *blunder rate* is blunders / decided N-moves (winning + blunder),
 with its 95 % Wilson interval.
@@ -178,13 +180,19 @@ class Analyst:
         what = f"t = {p.frobenius_number}" if p.is_finite else f"g = {p.gcd}"
         if p.is_finite and p.frobenius_number > self.settings.max_t:
             return f"{what} > {self.settings.max_t}"
+        if not p.is_finite:
+            known = _by_theory(p)
+            if known is not None:
+                return known
         seconds = self.settings.seconds
         try:
             sol = solve(p, first=True, time_limit=seconds)
         except SolveTimeout:
             return f"{what}: not decided within {seconds:g} s"
-        except (TooLargeError, ValueError, MemoryError) as exc:
-            return f"{what}: beyond the engine ({exc})"
+        except MemoryError:
+            return f"{what}: out of memory"
+        except (TooLargeError, ValueError):
+            return f"{what}: out of the g > 1 engine's range"
         if sol.outcome is None:
             return f"{what}: not proven ({sol.verdict})"
         return Decision(sol.outcome, tuple(sol.winning_moves), bool(sol.complete))
@@ -229,6 +237,18 @@ class Analyst:
             pass
         return GameAnalysis(game=rec.game, phase=rec.phase, players=rec.players, notes=tuple(notes),
                             seconds=time.monotonic() - started)
+
+
+def _by_theory(p: Position) -> Decision | None:
+    """What the theorems and the paper's published results decide about a position with g ≠ 1
+    (:func:`sylver.theory.known_outcome`, :func:`sylver.theory.winning_move_by_theory`), or None."""
+    from sylver.theory import known_outcome, winning_move_by_theory
+
+    outcome = known_outcome(p)
+    if outcome is None:
+        return None
+    move = winning_move_by_theory(p) if outcome is Outcome.N else None
+    return Decision(outcome, (move,) if move is not None else (), outcome is Outcome.P)
 
 
 _analyst: Analyst | None = None

@@ -279,9 +279,11 @@ def blunders(
     if as_json:
         print_json(analysis.to_json())
         return
+    from rich.console import Console
+
     from sylver.arena.report import blunder_table
 
-    console.print(blunder_table(analysis, f"Blunder analysis of {len(records)} games ({analysis.seconds:.1f} s; "
+    (console if console.is_terminal else Console(width=200)).print(blunder_table(analysis, f"Blunder analysis of {len(records)} games ({analysis.seconds:.1f} s; "
                                           f"t <= {max_t}, {solve_seconds:g} s a position)"))
     _print_blunders(analysis)
     console.print(f"Results in {out}/ (analysis.jsonl, analysis.json, blunders.csv; standings.json and "
