@@ -347,3 +347,16 @@ def test_known_replies_link_to_their_analysis(visit: Visit) -> None:
     page.click('#sc-replies tbody th a:text-is("11")')  # type: ignore[attr-defined]
     position_is(page, "{4,5,11}")
     assert page.evaluate("location.hash") == "#sylver/4,5/11/vs=nobody"  # type: ignore[attr-defined]
+
+
+def test_copy_link(browser: object, base_url: str) -> None:
+    v = Visit(browser, base_url)
+    try:
+        v.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)  # type: ignore[attr-defined]
+        page = v.open("#sylver/4,5/11/vs=greedy")
+        position_is(page, "{4,5,11}")
+        page.click("#sc-copy-link")  # type: ignore[attr-defined]
+        page.wait_for_function("() => document.querySelector('#sc-copy-link').textContent === 'Link copied'")  # type: ignore[attr-defined]
+        assert page.evaluate("navigator.clipboard.readText()") == base_url + "/#sylver/4,5/11/vs=greedy"  # type: ignore[attr-defined]
+    finally:
+        v.close()

@@ -156,6 +156,7 @@ function setupTabs() {
   });
   window.addEventListener("popstate", () => route());
   document.addEventListener("keydown", pageKeys);
+  for (const b of document.querySelectorAll("[data-copy-link]")) b.addEventListener("click", () => copyLink(b));
 }
 
 /* ←/→/Home/End anywhere on the page step through the game shown (or the replayed game), as on
@@ -175,6 +176,17 @@ function pageKeys(ev) {
     return;
   }
   ev.preventDefault();
+}
+
+/* "Copy link": the address of the view shown (a game, a replayed move) to the clipboard. */
+async function copyLink(button) {
+  try {
+    await navigator.clipboard.writeText(location.href);
+    button.textContent = "Link copied";
+  } catch (e) {
+    button.textContent = "Not copied: the address bar holds the link";
+  }
+  setTimeout(() => { button.textContent = "Copy link"; }, 2500);
 }
 
 /* Scroll a list (not the page) so that one of its items shows. */
