@@ -192,7 +192,7 @@ class Analyst:
         except MemoryError:
             return f"{what}: out of memory"
         except (TooLargeError, ValueError):
-            return f"{what}: out of the g > 1 engine's range"
+            return f"{what}: out of the engine's range"
         if sol.outcome is None:
             return f"{what}: not proven ({sol.verdict})"
         return Decision(sol.outcome, tuple(sol.winning_moves), bool(sol.complete))

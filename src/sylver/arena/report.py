@@ -183,8 +183,9 @@ def first_blunder_lines(analysis: Analysis, limit: int = FIRST_BLUNDERS_SHOWN) -
     lines = []
     for b in doc["first_blunders"][:limit]:
         where = "{" + ",".join(map(str, b["position"])) + "}"
+        best = f"best was {b['best']}" if b["best"] is not None else "the position is N (by a theorem naming no move)"
         lines.append(f"Game {b['game']}: {b['bot']}'s first blunder, move {b['ply'] + 1} in {where}: "
-                     f"{b['move']} ({_fmt_time(b['time'])}), best was {b['best']}")
+                     f"{b['move']} ({_fmt_time(b['time'])}), {best}")
     more = len(doc["first_blunders"]) - limit
     if more > 0:
         lines.append(f"… and {more} more (analysis.json, blunders.csv)")
