@@ -31,7 +31,7 @@ Every game counts illegal moves and time losses (the targets are 0).  Sections 3
 with the small referee of :mod:`sylver.bots.selfplay`; ``perfect`` thinks at most ``--think``
 seconds a move there (default 0.3 s); in sections 0 and 5 it plays at full strength (2 s a move, 6 s
 where the position can be solved, within its clock).  The default run (section 0: the one-number
-suite against ``sage``, 74 games) takes about ten minutes on a busy 2-core machine; ``--only``
+suite against ``sage``, 74 games) took 2.5 minutes on a 2-core AMD EPYC at load 11; ``--only``
 picks sections (repeatable; ``--only all`` runs every one).
 
     .venv/bin/python bench/bench_strength.py [--suites one-number,opening16] [--opponents sage,greedy]
