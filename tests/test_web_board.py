@@ -263,6 +263,10 @@ def test_tournament_replay_every_move_with_times_and_an_address(visit: Visit, br
         pg = other.open(f"#results/{game['game']}/2")
         pg.wait_for_function("() => document.querySelector('#rs-ply').textContent.startsWith('move 2 of')")  # type: ignore[attr-defined]
         assert f"named {game['moves'][1]}" in pg.inner_text("#rs-step")  # type: ignore[attr-defined]
+        pg.click("#tab-wythoff")  # type: ignore[attr-defined]  # the tab opens a game, and its address
+        pg.wait_for_function("() => location.hash === '#wythoff/9,13'")  # type: ignore[attr-defined]
+        pg.go_back()  # type: ignore[attr-defined]
+        pg.wait_for_function("(g) => location.hash === g", arg=f"#results/{game['game']}/2")  # type: ignore[attr-defined]
         pg.goto(base_url + "/#wythoff/5,8/misere")  # type: ignore[attr-defined]
         pg.wait_for_function("() => document.querySelector('#wy-position').textContent === '(5, 8)'")  # type: ignore[attr-defined]
         assert pg.is_checked("#wy-misere")  # type: ignore[attr-defined]

@@ -1346,7 +1346,7 @@ async function wyRoute(parts) {
   const m = /^(\d+),(\d+)$/.exec(decodeURIComponent(parts[0] || ""));
   if (!m) {
     if (parts[0]) wySetError(`The address ${decodeURIComponent(location.hash)} does not name a position: expected #wythoff/9,13 (the piles), or #wythoff/9,13/misere.`);
-    if (!wy.facts) await wyNewGame();
+    if (!wy.facts) await wyNewGame(null, false);  // the address becomes the game's (wyShow replaces it)
     else if (!parts[0]) history.replaceState(null, "", wyUrl());
     return;
   }
