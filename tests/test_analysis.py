@@ -21,8 +21,8 @@ import pytest
 from sylver.arena.analysis import (
     Analyst,
     GameAnalysis,
+    MoveClass,
     Settings,
-    Verdict,
     analyse_results,
     load_results,
     wilson,
@@ -59,13 +59,13 @@ def wins(gaps: frozenset[int]) -> bool:
     return any(not wins(after(gaps, m)) for m in gaps if m != 1)
 
 
-def reference_verdict(generators: tuple[int, ...], move: int) -> Verdict:
+def reference_verdict(generators: tuple[int, ...], move: int) -> MoveClass:
     gaps = gaps_of(generators)
     if not wins(gaps):
-        return Verdict.FORCED
+        return MoveClass.FORCED
     if move == 1 or wins(after(gaps, move)):
-        return Verdict.BLUNDER
-    return Verdict.WINNING
+        return MoveClass.BLUNDER
+    return MoveClass.WINNING
 
 
 def copy_results(tmp_path: Path) -> Path:
@@ -86,24 +86,24 @@ class TestAnalysis:
         records, names = load_results(DATA)
         assert len(records) == 108 and names == ["random", "greedy", "sage"]
         result = analyse_results(None, records, names, Settings(max_t=150), jobs=2)
-        seen = {v: 0 for v in Verdict}
+        seen = {v: 0 for v in MoveClass}
         for rec, ga in zip(records, result.games, strict=True):
             legal = [m for m in rec.moves if isinstance(m, int)]
             assert [n.move for n in ga.notes] == legal[: len(ga.notes)] and len(ga.notes) == len(legal)
             for n in ga.notes:
                 assert n.verdict is reference_verdict(n.position, n.move), (rec.game, n)
                 seen[n.verdict] += 1
-                if n.verdict in (Verdict.WINNING, Verdict.BLUNDER):  # the move named as best wins
+                if n.verdict in (MoveClass.WINNING, MoveClass.BLUNDER):  # the move named as best wins
                     assert n.best is not None and not wins(after(gaps_of(n.position), n.best))
-        assert seen[Verdict.UNDECIDED] == 0 and min(seen[v] for v in Verdict if v is not Verdict.UNDECIDED) > 20
+        assert seen[MoveClass.UNDECIDED] == 0 and min(seen[v] for v in MoveClass if v is not MoveClass.UNDECIDED) > 20
         # per bot: the counts of the judged moves, and the first blunder of each bot in each game
         for name, s in result.stats.items():
             mine = [(ga.game, n) for ga in result.games for n in ga.notes if ga.players[n.seat] == name]
-            assert s.blunders == sum(n.verdict is Verdict.BLUNDER for _, n in mine)
-            assert s.decided_n_moves == sum(n.verdict in (Verdict.WINNING, Verdict.BLUNDER) for _, n in mine)
+            assert s.blunders == sum(n.verdict is MoveClass.BLUNDER for _, n in mine)
+            assert s.decided_n_moves == sum(n.verdict in (MoveClass.WINNING, MoveClass.BLUNDER) for _, n in mine)
             firsts = {}
             for game, n in mine:
-                if n.verdict is Verdict.BLUNDER:
+                if n.verdict is MoveClass.BLUNDER:
                     firsts.setdefault(game, n)
             assert [(b["game"], b["move"]) for b in s.first_blunders] == [(g, n.move) for g, n in firsts.items()]
         assert result.stats["random"].blunders > result.stats["sage"].blunders
@@ -116,7 +116,7 @@ class TestAnalysis:
             for n in analyst.game(rec).notes:
                 t = max(gaps_of(n.position))
                 if t > 25:
-                    assert n.verdict is Verdict.UNDECIDED and n.why == f"t = {t} > 25"
+                    assert n.verdict is MoveClass.UNDECIDED and n.why == f"t = {t} > 25"
                     undecided += 1
                 else:
                     assert n.verdict is reference_verdict(n.position, n.move)
@@ -132,11 +132,11 @@ class TestAnalysis:
                          times=(0.0, 0.0, 0.0), walls=(0.0, 0.0, 0.0), winner_seat=0, reason=Termination.NAMED_ONE,
                          detail="")
         notes = Analyst(Settings()).game(rec).notes
-        assert [n.verdict for n in notes[:2]] == [Verdict.WINNING, Verdict.FORCED]
+        assert [n.verdict for n in notes[:2]] == [MoveClass.WINNING, MoveClass.FORCED]
         assert notes[2].verdict is reference_verdict(notes[2].position, 5)  # {4,6,9}: gcd 1
         empty = PlayedGame(game=2, phase=0, round=1, seed=0, players=("a", "b"), start=(), moves=(7,),
                            times=(0.0,), walls=(0.0,), winner_seat=0, reason=Termination.NAMED_ONE, detail="")
-        assert Analyst(Settings()).game(empty).notes[0].verdict is Verdict.WINNING
+        assert Analyst(Settings()).game(empty).notes[0].verdict is MoveClass.WINNING
 
     def test_wilson_interval(self) -> None:
         assert wilson(0, 0) == (0.0, 1.0)

@@ -51,8 +51,9 @@ FIRST_BLUNDERS_SHOWN = 20
 """First blunders printed (all are in analysis.json and blunders.csv)."""
 
 
-class Verdict(Enum):
-    """What a move was, judged from the position it was made in."""
+class MoveClass(Enum):
+    """What a move was, judged from the position it was made in (its class in the analysis; the
+    position's own answer is a :class:`sylver.position.Verdict`)."""
 
     WINNING = "winning"
     BLUNDER = "blunder"
@@ -95,7 +96,7 @@ class MoveNote:
     position: tuple[int, ...]
     """The minimal generators of the position the move was made in."""
     move: int
-    verdict: Verdict
+    verdict: MoveClass
     best: int | None = None
     """A winning move in the position: the move itself when it wins, else the one the engine found
     (None in a P-position, or when the position is undecided)."""
@@ -113,7 +114,7 @@ class MoveNote:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> MoveNote:
         return cls(ply=d["ply"], seat=d["seat"], position=tuple(d["position"]), move=d["move"],
-                   verdict=Verdict(d["verdict"]), best=d.get("best"), why=d.get("why", ""),
+                   verdict=MoveClass(d["verdict"]), best=d.get("best"), why=d.get("why", ""),
                    time=d.get("time", 0.0))
 
 
@@ -142,7 +143,7 @@ class GameAnalysis:
         """The first blunder of each seat (in the order they were made)."""
         seen: dict[int, MoveNote] = {}
         for n in self.notes:
-            if n.verdict is Verdict.BLUNDER and n.seat not in seen:
+            if n.verdict is MoveClass.BLUNDER and n.seat not in seen:
                 seen[n.seat] = n
         return sorted(seen.values(), key=lambda n: n.ply)
 
@@ -197,24 +198,24 @@ class Analyst:
             return f"{what}: not proven ({sol.verdict})"
         return Decision(sol.outcome, tuple(sol.winning_moves), bool(sol.complete))
 
-    def judge(self, p: Position, move: int) -> tuple[Verdict, int | None, str]:
+    def judge(self, p: Position, move: int) -> tuple[MoveClass, int | None, str]:
         """(verdict, a winning move, why undecided) of ``move`` made in ``p``."""
         d = self.decide(p)
         if isinstance(d, str):
-            return Verdict.UNDECIDED, None, d
+            return MoveClass.UNDECIDED, None, d
         if d.outcome is Outcome.P:
-            return Verdict.FORCED, None, ""
+            return MoveClass.FORCED, None, ""
         best = d.winning_moves[0] if d.winning_moves else None
         if move in d.winning_moves:
-            return Verdict.WINNING, move, ""
+            return MoveClass.WINNING, move, ""
         if d.complete or move == 1:
-            return Verdict.BLUNDER, best, ""
+            return MoveClass.BLUNDER, best, ""
         after = self.decide(p.play(move))
         if isinstance(after, str):
-            return Verdict.UNDECIDED, best, f"after {move}: {after}"
+            return MoveClass.UNDECIDED, best, f"after {move}: {after}"
         if after.outcome is Outcome.P:
-            return Verdict.WINNING, move, ""
-        return Verdict.BLUNDER, best, ""
+            return MoveClass.WINNING, move, ""
+        return MoveClass.BLUNDER, best, ""
 
     def game(self, rec: PlayedGame) -> GameAnalysis:
         """Every legal move of ``rec`` judged (an illegal or invalid last answer is not a move)."""
@@ -311,11 +312,11 @@ def summarise(names: Iterable[str], games: Iterable[GameAnalysis]) -> dict[str, 
         for n in ga.notes:
             s = stats.setdefault(ga.players[n.seat], BlunderStats(ga.players[n.seat]))
             s.moves += 1
-            if n.verdict is Verdict.WINNING:
+            if n.verdict is MoveClass.WINNING:
                 s.winning += 1
-            elif n.verdict is Verdict.BLUNDER:
+            elif n.verdict is MoveClass.BLUNDER:
                 s.blunders += 1
-            elif n.verdict is Verdict.FORCED:
+            elif n.verdict is MoveClass.FORCED:
                 s.forced += 1
             else:
                 s.undecided += 1

@@ -127,14 +127,14 @@ def _settings(max_t: int, solve_seconds: float):  # noqa: ANN202
 
 def _analyse(out, records, names, settings, jobs, quiet):  # noqa: ANN001,ANN202
     """The blunder analysis of ``records`` (resumed from ``out``/analysis.jsonl), with progress lines."""
-    from sylver.arena.analysis import Verdict, analyse_results
+    from sylver.arena.analysis import MoveClass, analyse_results
     from sylver.executors import default_jobs
 
     def progress(ga, done: int, total: int) -> None:  # noqa: ANN001
         if not quiet:
-            counts = {v: sum(n.verdict is v for n in ga.notes) for v in Verdict}
+            counts = {v: sum(n.verdict is v for n in ga.notes) for v in MoveClass}
             console.print(f"Analysed game {ga.game} ({done} of {total}, {ga.seconds:.1f} s): "
-                          + ", ".join(f"{counts[v]} {v.value}" for v in Verdict), highlight=False)
+                          + ", ".join(f"{counts[v]} {v.value}" for v in MoveClass), highlight=False)
 
     try:
         return analyse_results(Path(out) if out else None, records, names, settings, jobs=jobs or default_jobs(),
