@@ -175,6 +175,24 @@ def test_kill_9_loses_only_the_attempt_in_progress(tmp_path: Path) -> None:
     verified(ledger)
 
 
+def test_sigterm_stops_as_ctrl_c_does(tmp_path: Path) -> None:
+    """SIGTERM (a job scheduler's stop) to the campaign's process alone: its attempts are stopped,
+    their nodes open again, and it says how to resume."""
+    d, store = tmp_path / "c", tmp_path / "s.sqlite"
+    proc = subprocess.Popen([sys.executable, "-m", "sylver", "campaign", "16", "--dir", str(d), "--store", str(store),
+                             "-j", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and len(decided(d)) < 2 and proc.poll() is None:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "stopped; resume with" in out
+    ledger = Ledger.open(d, resume=False)
+    assert not [n for n in ledger.nodes() if n.status == "working"]
+    left = subprocess.run(["pgrep", "-f", f"campaign 16 --dir {d}"], capture_output=True, text=True).stdout
+    assert left == "", "a worker outlived the campaign"
+
+
 def test_a_dask_campaign_survives_a_lost_worker(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     from distributed import Client, LocalCluster

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -150,6 +151,7 @@ def _work(ledger: Any, *, jobs: int | None, cluster: str | None, memory: str | N
         status.update(f"{s['P']:,} P, {s['N']:,} N, {s['open'] + s['working']:,} open")
 
     work = Campaign(ledger, store, options, report)
+    _stop_on(signal.SIGTERM, signal.SIGINT)
     status.start()
     try:
         summary = work.work()
@@ -164,6 +166,17 @@ def _work(ledger: Any, *, jobs: int | None, cluster: str | None, memory: str | N
     if summary["status"] not in ("P", "N"):
         console.print(f"resume with `sylver campaign --dir {ledger.directory}`; the ledger: "
                       f"`sylver campaign --dir {ledger.directory} --show`", highlight=False)
+
+
+def _stop_on(*signals: signal.Signals) -> None:
+    """Stop the campaign as Ctrl-C does (its running attempts stopped, their nodes open again) on
+    each of ``signals``: SIGTERM from a job scheduler, and SIGINT even where the shell that started
+    the campaign in the background set it to be ignored."""
+    def stop(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    for s in signals:
+        signal.signal(s, stop)
 
 
 def _show(ledger: Any, depth: int | None, as_json: bool, as_markdown: bool) -> None:
