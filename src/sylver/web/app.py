@@ -507,8 +507,9 @@ def _theory_routes(app: FastAPI, limits: Limits, work: PositionWork) -> None:
     ) -> dict[str, Any]:
         """The replies to a position whose results the results store holds (``sylver serve --store``):
         for each legal move x > 1 among the first ones, the position after it, its ``outcome`` (P: x
-        wins), the answers that beat it (``winning_moves``; all of them when ``complete``) and whether a
-        certificate is stored; ``examined``: how many moves were looked up.  The table of a campaign's
+        wins) and the answers that beat it (``winning_moves``; all of them when ``complete``);
+        ``examined``: how many moves were looked up (a certificate is not read here: a campaign's can
+        be megabytes; the analysis of the position after a reply says whether one is stored).  The table of a campaign's
         root (the opening {16}) from the store.  Without a store: no replies."""
         _size_numbers(position, "position", limits)
         return await work(_replies, position, key=position)
@@ -1482,7 +1483,6 @@ def _replies(limits: Limits, raw: str) -> dict[str, Any]:
             rows.append({
                 "move": n, "position": list(child.generators), "outcome": rec.outcome.value,
                 "winning_moves": list(rec.winning_moves), "complete": rec.complete,
-                "certificate": store.certificate(child) is not None,
             })
     return {"position": list(p.generators), "replies": rows, "examined": examined}
 

@@ -987,8 +987,7 @@ async function scReplies(entry, token) {
     if (r.outcome === "N" && !r.complete) answers.append(" (and maybe others)");
     body.append(el("tr", {},
       el("th", { scope: "row" }, link([...line, r.move], fmt(r.move))),
-      el("td", {}, el("span", { class: "badge small " + r.outcome, title: r.outcome === "P" ? "the reply wins" : "the reply loses", text: r.outcome }),
-        r.certificate ? el("span", { class: "hint", text: " certified" }) : null),
+      el("td", {}, el("span", { class: "badge small " + r.outcome, title: r.outcome === "P" ? "the reply wins" : "the reply loses", text: r.outcome })),
       answers));
   }
   table.append(body);
