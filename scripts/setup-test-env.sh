@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs and starts what the test suite needs beyond Python packages (`make test` runs it):
 # - Debian's Chromium, for the browser tests;
+# - axe-core (the npm package, version $AXE_VERSION) in .cache/npm, the accessibility checks the
+#   browser tests run in the page (without npm, or offline, those checks skip);
 # - bubblewrap, the arena's sandbox for untrusted bots (without it the tests of the sandbox skip and
 #   the other arena tests run their bots unsandboxed, saying so);
 # - a throwaway PostgreSQL server, for the results-store tests: a cluster of its own in
@@ -15,6 +17,8 @@ set -u
 PG_DIR="${SYLVER_PGTEST_DIR:-/tmp/sylver-pgtest-$(id -u)}"
 PG_WHY="$PG_DIR.why"
 APT_UPDATED=0
+AXE_VERSION=4.14.1
+AXE_DIR="$(cd "$(dirname "$0")/.." && pwd)/.cache/npm"
 
 can_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
 
@@ -35,6 +39,21 @@ setup_chromium() {
   fi
   echo "setup-test-env: installing chromium for the browser tests"
   apt_install chromium || echo "setup-test-env: chromium install failed; browser tests will skip" >&2
+}
+
+setup_axe() {  # axe-core, pinned, in the project's .cache/npm (ignored by git)
+  local installed
+  installed=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$AXE_DIR/node_modules/axe-core/package.json" 2>/dev/null | head -n 1)
+  [ "$installed" = "$AXE_VERSION" ] && return 0
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "setup-test-env: npm not found; the accessibility checks (axe-core) will skip" >&2
+    return 0
+  fi
+  echo "setup-test-env: installing axe-core $AXE_VERSION into $AXE_DIR for the accessibility checks"
+  mkdir -p "$AXE_DIR" && npm install --prefix "$AXE_DIR" --no-save --no-audit --no-fund --loglevel=error \
+    "axe-core@$AXE_VERSION" >/dev/null \
+    || echo "setup-test-env: npm install axe-core failed; the accessibility checks will skip" >&2
+  return 0
 }
 
 # -- PostgreSQL ----------------------------------------------------------------------------------
@@ -124,6 +143,7 @@ if [ "${1:-}" = stop ]; then
   exit 0
 fi
 setup_chromium
+setup_axe
 setup_bubblewrap
 setup_postgres
 exit 0

@@ -364,3 +364,57 @@ def test_copy_link(browser: object, base_url: str) -> None:
         assert page.evaluate("navigator.clipboard.readText()") == base_url + "/#sylver/4,5/11/vs=greedy"  # type: ignore[attr-defined]
     finally:
         v.close()
+
+
+# -- accessibility: axe-core in the page ----------------------------------------------------------------
+AXE = Path(__file__).resolve().parent.parent / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(page: object) -> list[str]:
+    """The serious and critical violations axe-core finds in the page as it is (WCAG 2.x A and AA and
+    best practice), one line each: the rule, its impact and the first offending elements."""
+    if not AXE.exists():
+        pytest.skip(f"axe-core not found at {AXE}: run `bash scripts/setup-test-env.sh` (npm install axe-core)")
+    if not page.evaluate("typeof axe !== 'undefined'"):  # type: ignore[attr-defined]
+        page.add_script_tag(path=str(AXE))  # type: ignore[attr-defined]
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ['violations']});
+        return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id} (${v.impact}): ${v.help}: ` +
+               v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' ' + (n.failureSummary || '').replace(/\\s+/g, ' ')).join(' | '));
+    }""")  # type: ignore[attr-defined]
+    return list(found)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_accessibility_of_every_view(browser: object, base_url: str, results_dir: Path, scheme: str) -> None:  # noqa: F811
+    """axe-core reports no serious or critical violation on the landing page, a game, the analysis
+    panel (the solver's answer, the best defence, the known replies) and the tournament view with a
+    replay open, in both colour schemes (light on a desktop, dark on a phone)."""
+    size = (1366, 900) if scheme == "light" else (390, 844)
+    v = Visit(browser, base_url, *size, color_scheme=scheme)
+    try:
+        found: dict[str, list[str]] = {}
+        page = v.open("")
+        wait_idle(page)
+        found["landing"] = axe_violations(page)
+        page.goto(v.base_url + "/#sylver/4,5/11/vs=greedy")  # type: ignore[attr-defined]
+        wait_idle(page)  # the bot has answered
+        found["game"] = axe_violations(page)
+        page.goto(v.base_url + "/#sylver/4,5//vs=nobody")  # type: ignore[attr-defined]  # N, with known replies
+        position_is(page, "{4,5}")
+        page.wait_for_function("() => document.querySelector('#sc-solver-body').textContent.includes('Outcome')")  # type: ignore[attr-defined]
+        page.wait_for_selector("#sc-replies-table tbody tr")  # type: ignore[attr-defined]
+        found["analysis of {4,5}"] = axe_violations(page)
+        page.goto(v.base_url + "/#sylver/4,5,11//vs=nobody")  # type: ignore[attr-defined]  # P: the best defence
+        position_is(page, "{4,5,11}")
+        page.wait_for_selector("#sc-defence-body ol.defence li")  # type: ignore[attr-defined]
+        found["analysis of {4,5,11}"] = axe_violations(page)
+        game = json.loads((results_dir / "games.jsonl").read_text().splitlines()[-1])
+        page.goto(v.base_url + f"/#results/{game['game']}/2")  # type: ignore[attr-defined]
+        page.wait_for_function("() => document.querySelector('#rs-ply').textContent.startsWith('move 2 of')")  # type: ignore[attr-defined]
+        wait_idle(page)
+        found["tournament"] = axe_violations(page)
+        assert not any(found.values()), "\n".join(f"{view}: {line}" for view, lines in found.items() for line in lines)
+    finally:
+        v.close()
