@@ -485,7 +485,7 @@ class TestOversizedRequests:
     """Sizes are checked before anything is parsed: an oversized request is refused at once."""
 
     def test_text_longer_than_the_limit_is_not_parsed(self, client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-        import sylver.web.app as web
+        import sylver.web.limits as web
 
         limits = client.get("/api/info").json()["limits"]
         text = ",".join(str(100_000 + i) for i in range(15_000))  # 105 KB, under the body limit

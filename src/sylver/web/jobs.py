@@ -1,4 +1,4 @@
-"""Bounded work for the web server: size limits, and a small worker pool with a time limit per job.
+"""Bounded work for the web server: a small worker pool with a time limit per job.
 
 Every library call runs in :class:`JobRunner`, never on the event loop, so one slow request cannot
 stall the others: positions, bots and the solver in worker processes (the event loop's process only
@@ -16,68 +16,15 @@ import asyncio
 import functools
 import multiprocessing
 import os
-import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
+from sylver.web.limits import Limits
+
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one request may ask of the server (all configurable with ``sylver serve`` options)."""
-
-    max_number: int = 10**12
-    """Largest number accepted in a position or as a move (JSON numbers stay exact below 2^53)."""
-    max_multiplicity: int = 2_000_000
-    """Largest smallest-named-number of a position with two or more numbers (its Apéry set has that
-    many entries, 8 bytes each)."""
-    max_work: int = 400_000_000
-    """Largest (count of numbers) × (smallest number) of a position given at once: building it
-    costs about that many steps (a few seconds at the limit)."""
-    max_body: int = 128 * 1024
-    """Largest request body in bytes (a 2,000-move game is about 30 KB, a tournament's record of it
-    with the times about 60 KB); a larger one is refused before it is read."""
-    max_numbers: int = 2_000
-    """Most numbers in a position given at once (a start, a position to analyse); as text at most
-    16 characters per number.  Checked before the text is parsed."""
-    max_moves: int = 2_000
-    """Longest move list a request may carry."""
-    max_cells: int = 5_000
-    """Most numbers whose legality one request lists (the grid pages through larger ranges)."""
-    max_pile_digits: int = field(default_factory=lambda: sys.get_int_max_str_digits() or 4_300)
-    """Most digits of a Wythoff pile: the library is exact for any size, and reads and writes
-    numbers of up to Python's integer-to-text limit (4,300 digits by default)."""
-    max_cold: int = 10_000
-    """Largest limit for the list of Wythoff cold positions."""
-    bot_time: float = 3.0
-    """Seconds a bot may think about one move."""
-    solve_time: float = 5.0
-    """Most seconds the solver may spend on one request."""
-    job_time: float = 10.0
-    """Hard limit in seconds for any one job (answer 504 past it)."""
-    solve_memory: str = "256M"
-    """Memory budget of the solver's transposition table."""
-    workers: int = 2
-    """Position processes, bot processes (plus one solver process) and file-reading threads."""
-    queue: int = 64
-    """Jobs that may wait for a worker; more get ``503 busy``."""
-    store: str | None = None
-    """The results store the solver reads and writes (``sylver serve --store``: an SQLite file or
-    a PostgreSQL URL), or None.  Not public: a URL may hold a password."""
-
-    @property
-    def max_text(self) -> int:
-        """Longest position text accepted (16 characters per number)."""
-        return 16 * self.max_numbers
-
-    def public(self) -> dict[str, Any]:
-        """The limits as a JSON object (shown by ``/api/info``)."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "store"}
 
 
 class BusyError(Exception):

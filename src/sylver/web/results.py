@@ -19,11 +19,8 @@ from sylver.arena.ratings import standings as compute_standings
 from sylver.arena.report import result_text
 from sylver.arena.rules import Rules
 from sylver.position import Termination
+from sylver.review import LOSING_ANSWERS
 
-LOSING_ANSWERS = frozenset({Termination.NAMED_ONE, Termination.ILLEGAL_MOVE, Termination.PRIME_FIRST,
-                            Termination.ABOVE_CAP, Termination.INVALID_MOVE})
-"""Reasons whose losing answer is the last entry of ``moves`` (the others: no answer was given, or,
-``too-large``, the answer was legal)."""
 REPLAYED_ANSWERS = frozenset({Termination.NAMED_ONE, Termination.ILLEGAL_MOVE})
 """Losing answers the replay steps to: naming 1 (a legal move: the position has no move left), an
 illegal number (the position stays, with the witness).  The game's own replay ends the game there
@@ -163,11 +160,3 @@ class ResultsView:
         rec["result"] = self._row(last)["result"]
         return rec
 
-
-def record_result(r: dict[str, Any]) -> str:
-    """The result line of a game record given as JSON (``A wins {B named 1}``), or its reason if the
-    record is odd."""
-    try:
-        return result_text(PlayedGame.from_json(r))
-    except (KeyError, TypeError, ValueError):
-        return str(r.get("reason", ""))
