@@ -331,6 +331,17 @@ class TestSolve:
 
 # -- limits and concurrency ----------------------------------------------------------------------
 class TestLimits:
+    @pytest.mark.parametrize("bad", [{"job_time": 0}, {"solve_time": -1.0}, {"bot_time": True}, {"workers": 0},
+                                     {"max_number": 0}, {"queue": -1}, {"max_cells": 2.5}, {"solve_memory": "lots"}])
+    def test_made_checked(self, bad: dict[str, object]) -> None:
+        """A limit out of its range is refused when the Limits are made, in one line naming it."""
+        with pytest.raises(ValueError) as caught:
+            Limits(**bad)  # type: ignore[arg-type]
+        assert "\n" not in str(caught.value)
+        if "solve_memory" not in bad:
+            assert str(caught.value).startswith(next(iter(bad)) + ":")
+        assert Limits(queue=0, job_time=0.05).queue == 0
+
     def test_job_timeout_is_504(self) -> None:
         """A job past its time limit is answered 504 (here: a position process that cannot even start
         within 2 × 0.05 s); the server keeps answering."""
