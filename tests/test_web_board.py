@@ -389,8 +389,8 @@ def axe_violations(page: object) -> list[str]:
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_accessibility_of_every_view(browser: object, base_url: str, results_dir: Path, scheme: str) -> None:  # noqa: F811
     """axe-core reports no serious or critical violation on the landing page, a game, the analysis
-    panel (the solver's answer, the best defence, the known replies) and the tournament view with a
-    replay open, in both colour schemes (light on a desktop, dark on a phone)."""
+    panel (the solver's answer, the best defence, the known replies), the lessons and the tournament
+    view with a replay open, in both colour schemes (light on a desktop, dark on a phone)."""
     size = (1366, 900) if scheme == "light" else (390, 844)
     v = Visit(browser, base_url, *size, color_scheme=scheme)
     try:
@@ -410,6 +410,13 @@ def test_accessibility_of_every_view(browser: object, base_url: str, results_dir
         position_is(page, "{4,5,11}")
         page.wait_for_selector("#sc-defence-body ol.defence li")  # type: ignore[attr-defined]
         found["analysis of {4,5,11}"] = axe_violations(page)
+        page.goto(v.base_url + "/#learn")  # type: ignore[attr-defined]
+        page.wait_for_selector("#ln-list a")  # type: ignore[attr-defined]
+        found["learn"] = axe_violations(page)
+        page.goto(v.base_url + "/#learn/quiet-end")  # type: ignore[attr-defined]
+        position_is(page, "{4,6}")
+        wait_idle(page)
+        found["a lesson"] = axe_violations(page)
         game = json.loads((results_dir / "games.jsonl").read_text().splitlines()[-1])
         page.goto(v.base_url + f"/#results/{game['game']}/2")  # type: ignore[attr-defined]
         page.wait_for_function("() => document.querySelector('#rs-ply').textContent.startsWith('move 2 of')")  # type: ignore[attr-defined]
@@ -418,3 +425,61 @@ def test_accessibility_of_every_view(browser: object, base_url: str, results_dir
         assert not any(found.values()), "\n".join(f"{view}: {line}" for view, lines in found.items() for line in lines)
     finally:
         v.close()
+
+
+# -- Learn: a lesson per theorem, on the board ------------------------------------------------------------
+LESSONS = {  # the address of each lesson, its position, and that position's outcome by the theorem
+    "sylvester": ([4, 5], "N"),
+    "enders": ([7, 8, 10, 13], "N"),
+    "quiet-end": ([4, 6], "P"),
+    "hutchings": ([5], "P"),
+    "periodicity": ([8, 10, 22], "P"),
+    "four-six": ([4, 6, 13], "N"),
+}
+
+
+def test_learn_visits_every_lesson(visit: Visit) -> None:
+    """#learn lists the lessons; each #learn/NAME shows its theorem above the board and its position on
+    the board, keeps its address, and states an outcome the library's theory agrees with."""
+    from sylver.theory import outcome_by_theory
+
+    page = visit.open("#learn")
+    assert page.get_attribute("#tab-learn", "aria-selected") == "true"  # type: ignore[attr-defined]
+    hrefs = page.locator("#ln-list a").evaluate_all("(as) => as.map((a) => a.getAttribute('href'))")  # type: ignore[attr-defined]
+    assert hrefs == [f"#learn/{name}" for name in LESSONS]
+    for name, (start, outcome) in LESSONS.items():
+        found = outcome_by_theory(Position(start))[0]
+        assert found is not None and found.value == outcome, name
+        page.click(f'#ln-list a[href="#learn/{name}"]') if page.is_visible("#ln-list") else page.goto(visit.base_url + f"/#learn/{name}")  # type: ignore[attr-defined]
+        braces = "{" + ",".join(map(str, start)) + "}"
+        position_is(page, braces)
+        page.wait_for_function("(n) => location.hash === '#learn/' + n", arg=name)  # type: ignore[attr-defined]
+        assert page.is_visible("#sc-lesson") and page.get_attribute("#tab-sylver", "aria-selected") == "true"  # type: ignore[attr-defined]
+        text = page.inner_text("#sc-lesson-body")  # type: ignore[attr-defined]
+        assert braces in text and "sec." in text and page.locator("#sc-lesson-body p").count() >= 3, text  # type: ignore[attr-defined]
+        assert page.input_value("#sc-bot") == "perfect"  # type: ignore[attr-defined]
+        wait_idle(page)
+    page.goto(visit.base_url + "/#learn/nothing")  # type: ignore[attr-defined]
+    page.wait_for_function("() => !document.querySelector('#ln-error').hidden")  # type: ignore[attr-defined]
+    assert "no lesson" in page.inner_text("#ln-error") and page.evaluate("location.hash") == "#learn"  # type: ignore[attr-defined]
+    assert page.is_hidden("#sc-lesson")  # type: ignore[attr-defined]
+
+
+def test_learn_play_from_a_lesson_and_back(visit: Visit) -> None:
+    """Playing from a lesson's position continues as a game with its own address; the lesson's position
+    (Home, or Back) has the lesson's address again, the moves still in the list; New game closes it."""
+    page = visit.open("#learn/sylvester")
+    position_is(page, "{4,5}")
+    wait_idle(page)
+    play(page, 11)  # t wins in {4,5}; the perfect player answers
+    page.wait_for_function("() => document.querySelectorAll('#sc-history li .mv').length === 2")  # type: ignore[attr-defined]
+    assert page.evaluate("location.hash").startswith("#sylver/4,5/11,")  # type: ignore[attr-defined]
+    assert page.is_visible("#sc-lesson")  # type: ignore[attr-defined]
+    page.keyboard.press("Home")  # type: ignore[attr-defined]
+    page.wait_for_function("() => location.hash === '#learn/sylvester'")  # type: ignore[attr-defined]
+    assert history(page)[0] == 11
+    page.go_back()  # type: ignore[attr-defined]
+    page.wait_for_function("() => location.hash.startsWith('#sylver/4,5/11,')")  # type: ignore[attr-defined]
+    assert page.is_visible("#sc-lesson")  # type: ignore[attr-defined]  # the game from the lesson
+    page.click("#sc-new")  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelector('#sc-lesson').hidden")  # type: ignore[attr-defined]

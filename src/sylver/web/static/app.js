@@ -129,6 +129,12 @@ function showView(name, focus) {
 
 async function route(focus = false) {
   const parts = location.hash.replace(/^#/, "").split("/");
+  if (parts[0] === "learn" && parts[1]) {  // #learn/NAME: a lesson on the Sylver Coinage board
+    showView("sylver", focus);
+    await lnRoute(decodeURIComponent(parts[1]));
+    return;
+  }
+  if (sc.lesson && !(parts[0] === "sylver" && decodeURIComponent(parts[1] || "") === sc.lesson.start.join(","))) lnClose();
   const view = showView(parts[0] || "sylver", focus);
   const handler = ROUTES[view];
   if (handler) await handler(parts.slice(1));
@@ -248,6 +254,7 @@ function gridRove(grid, cell) {
 const PAGE = 500;        // numbers per grid page when t is large
 const SLICE = 1;         // seconds per solver request: the answer after each shows the progress
 const sc = {
+  lesson: null,    // the lesson shown above the board (#learn/NAME), or null
   start: [],
   line: [],        // the moves of the game; the board shows the first `ply` of them
   ply: 0,
@@ -273,6 +280,8 @@ const ANALYSIS = new Map(); // position -> {theory, solve, defence}: walking bac
    sides; &first=bot: the bot moved first), so a shared link opens the same game against the same
    opponent. */
 function scUrl() {
+  const ls = sc.lesson;  // the lesson's own position has the lesson's address
+  if (ls && sc.ply === 0 && braces(sc.start) === braces(ls.start) && (sc.bot || "nobody") === ls.vs && sc.humanSeat === 0) return `#learn/${ls.name}`;
   const vs = `vs=${encodeURIComponent(sc.bot || "nobody")}${sc.bot && sc.humanSeat === 1 ? "&first=bot" : ""}`;
   return `#sylver/${sc.start.join(",")}/${sc.line.slice(0, sc.ply).join(",")}/${vs}`;
 }
@@ -325,6 +334,7 @@ function scSettings() {
 
 async function scNewGame(ev) {
   if (ev) ev.preventDefault();
+  lnClose();
   scSetError("");
   const form = $("#sc-setup");
   const kind = form.elements.start.value;
@@ -2073,6 +2083,136 @@ function setupCampaign() {
   });
 }
 
+/* ================================================================================ Learn */
+/* Short lessons on the Sylver Coinage board: each a theorem of the paper (Sicherman, "Theory and
+   Practice of Sylver Coinage", Integers 2002) with a position to play from against the perfect
+   player.  #learn/NAME is the lesson's address (its position, before any move); the analysis panel
+   shows what the library says about every position reached.  The lessons state theorems; every
+   outcome on the board comes from the server, as in any game. */
+const LESSONS = [
+  {
+    name: "sylvester", title: "Sylvester's formula", start: [4, 5], vs: "perfect", sec: "1",
+    text: [
+      "When the numbers named are two numbers a and b with no common factor, the illegal numbers are the sums a·i + b·j. Sylvester (1884) found that the largest number left legal is t = ab − a − b, and that exactly (a − 1)(b − 1)/2 numbers are legal: of each pair n, t − n, exactly one.",
+      "Here a = 4 and b = 5: t = 20 − 4 − 5 = 11, and 3·4/2 = 6 numbers are legal: 1, 2, 3, 6, 7 and 11. Point at a number in the grid to outline its partner t − n; the strip below the grid pairs them all.",
+    ],
+    task: "Your move against the perfect player. In {4,5}, t itself wins (sec. 1, footnote): name 11 and win the game.",
+  },
+  {
+    name: "enders", title: "Enders and strategy stealing", start: [7, 8, 10, 13], vs: "perfect", sec: "1",
+    text: [
+      "An end is a legal number that eliminates no other legal number; t, the largest legal number, is always one. A position is an ender when t is its only end: every other legal move eliminates t.",
+      "Strategy stealing: in an ender with t > 1 the player to move wins. Name t. If that wins, good. If instead the opponent had a winning reply m, then m would have won at once: naming m eliminates t anyway, so S ∪ {m} is the same position as S ∪ {t, m}. Either way a winning move exists, but the argument does not say which one.",
+      "{7,8,10,13} is an ender (the analysis panel says “quiet ender”) with t = 19, so it is N; yet 19 itself loses here.",
+    ],
+    task: "Find a winning move against the perfect player. The solver names the winning moves in the analysis panel (untick Show who wins to hide them).",
+  },
+  {
+    name: "quiet-end", title: "The Quiet End Theorem", start: [4, 6], vs: "perfect", sec: "1",
+    text: [
+      "An ender is quiet when each legal n < t eliminates t on its own: t − n is already a sum of the numbers named. Every pair {m, n} with no common factor is a quiet ender, and by the Odds-and-Enders theorem (sec. 3) an ender is quiet exactly when t is odd.",
+      "The Quiet End Theorem: let h be a quiet ender and p a prime. In h × p (every number of h multiplied by p), each move z > t(h) that p does not divide leaves a quiet ender, which the next player wins by strategy stealing. Only finitely many moves are left to examine.",
+      "{4,6} = {2,3} × 2, and {2,3} is a quiet ender with t = 1: every odd move from 3 on leaves a quiet ender. Of the even numbers only 2 is legal, and 3 answers it ({2,3}: only 1 is left). So {4,6} is P.",
+    ],
+    task: "You move first against the perfect player: every move loses. Try an odd number and read the analysis of the position it leaves.",
+  },
+  {
+    name: "hutchings", title: "Hutchings's theorem", start: [5], vs: "perfect", sec: "1",
+    text: [
+      "Hutchings's theorem: every {m, n} with no common factor is an ender (a quiet one), and {2,3} is the only such pair with t = 1. So, by strategy stealing, the player to move wins every other such pair.",
+      "The p-theorem follows: for a prime p ≥ 5, {p} is P. Every move n from {p} other than 1 leaves the pair {p, n} (the multiples of p are illegal), and the opponent wins it.",
+    ],
+    task: "{5}: you move first against the perfect player, and every move loses. Watch which winning reply it finds to yours.",
+  },
+  {
+    name: "periodicity", title: "Periodicity when g = 2", start: [8, 10, 22], vs: "perfect", sec: "2",
+    text: [
+      "When every number named is even (g = 2), infinitely many numbers stay legal: all the odd ones. To decide such a position one needs, for every odd x, the outcome after x, a position with g = 1.",
+      "Periodicity (sec. 2): for a long position with g = 2 these outcomes are eventually periodic in x. The positions reached after an odd move come in finitely many shapes that shift with x, so a scan of the odd moves that finds a period decides them all.",
+      "{8,10,22} is long ({4,5,11} = S ÷ 2 is not a quiet ender) and P (sec. 2). The engine in the analysis panel scans the odd moves and certifies the period; each even move (2, 4, 6, 12, 14) has a winning reply.",
+    ],
+    task: "You move first against the perfect player: every move loses. Try an even move, then an odd one.",
+  },
+  {
+    name: "four-six", title: "The {4,6} family", start: [4, 6, 13], vs: "perfect", sec: "1",
+    text: [
+      "Since {4,6} is P, the positions that hold 4 and 6 and some odd numbers are solved exactly. For odd x ≥ 5: {4,6,x,x+2} is P when x ≡ 1 (mod 4), and N when x ≡ 3 (mod 4) with x − 2 its only winning move; {4,6,x} is N, and its only winning move is x + 2 when x ≡ 1 (mod 4), x − 2 when x ≡ 3 (mod 4).",
+      "The proof is an induction on x. In {4,6,x,x+2} the legal moves are 1, 2 and the odd numbers below x; 2 leaves the pair {2,x}, 3 leaves {3,4} (or {3,4,5}), and an odd y from 5 to x − 4 leaves {4,6,y}, N because y is a move from the P-position {4,6}. Only x − 2 remains to decide.",
+    ],
+    task: "{4,6,13}: 13 ≡ 1 (mod 4). Find its only winning move against the perfect player.",
+  },
+];
+
+function lnSetup() {
+  const ol = $("#ln-list");
+  for (const ls of LESSONS) {
+    ol.append(el("li", {}, el("a", { href: `#learn/${ls.name}`, text: ls.title }), ` — play from ${braces(ls.start)} (sec. ${ls.sec})`));
+  }
+  $("#sc-lesson-close").addEventListener("click", () => { lnClose(); scSetUrl(false); });
+  $("#sc-lesson-again").addEventListener("click", (ev) => {
+    if (ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey || !sc.lesson) return;
+    ev.preventDefault();
+    const ls = sc.lesson;
+    sc.lesson = null;  // entered afresh: the lesson's position without the moves played since
+    history.pushState(null, "", `#learn/${ls.name}`);
+    route();
+  });
+}
+
+/* #learn/NAME: the lesson's text above the board and its position on the board (a fresh game
+   against the lesson's opponent, unless the board already shows this lesson's game: Back from a
+   move returns to the lesson's position with the moves still in the list). */
+async function lnRoute(name) {
+  const i = LESSONS.findIndex((x) => x.name === name);
+  if (i < 0) {
+    lnClose();
+    history.replaceState(null, "", "#learn");
+    showView("learn");
+    const err = $("#ln-error");
+    err.textContent = `There is no lesson “${name}”: choose one below.`;
+    err.hidden = false;
+    return;
+  }
+  const ls = LESSONS[i];
+  const fresh = sc.lesson !== ls || !sc.state || braces(sc.start) !== braces(ls.start);
+  sc.lesson = ls;
+  lnShow(i);
+  scApplySettings(ls.vs, 0);
+  scSetError("");
+  try {
+    if (fresh) await scLoad(ls.start, []);
+    else await scGo(0, false);
+    scRefresh();
+    scSetUrl(false);
+  } catch (e) {
+    scSetError(`The lesson's position cannot be shown: ${e.message}`);
+  }
+}
+
+function lnShow(i) {
+  const ls = LESSONS[i];
+  $("#ln-error").hidden = true;
+  $("#sc-lesson").hidden = false;
+  $("#sc-lesson-index").textContent = `${i + 1} of ${LESSONS.length}`;
+  $("#sc-lesson-title").textContent = ls.title;
+  const body = $("#sc-lesson-body");
+  body.innerHTML = "";
+  for (const para of ls.text) body.append(el("p", { text: para }));
+  body.append(el("p", { class: "lesson-task", text: ls.task }), el("p", { class: "hint cite", text: `${cite(ls.sec)}.` }));
+  const prev = LESSONS[i - 1], next = LESSONS[i + 1];
+  $("#sc-lesson-prev").hidden = !prev;
+  if (prev) $("#sc-lesson-prev").href = `#learn/${prev.name}`;
+  $("#sc-lesson-next").hidden = !next;
+  if (next) $("#sc-lesson-next").href = `#learn/${next.name}`;
+  $("#sc-lesson-again").href = `#learn/${ls.name}`;
+}
+
+function lnClose() {
+  if (!sc.lesson) return;
+  sc.lesson = null;
+  $("#sc-lesson").hidden = true;
+}
+
 /* ============================================================================= boot */
 async function boot() {
   try {
@@ -2087,6 +2227,7 @@ async function boot() {
   if (INFO.features.results) $("#tab-results").hidden = false;
   if (INFO.features.campaigns) $("#tab-campaign").hidden = false;
   setupSylver();
+  lnSetup();
   if (INFO.features.wythoff) setupWythoff();
   if (INFO.features.results) setupResults();
   if (INFO.features.campaigns) setupCampaign();
