@@ -483,3 +483,26 @@ def test_learn_play_from_a_lesson_and_back(visit: Visit) -> None:
     assert page.is_visible("#sc-lesson")  # type: ignore[attr-defined]  # the game from the lesson
     page.click("#sc-new")  # type: ignore[attr-defined]
     page.wait_for_function("() => document.querySelector('#sc-lesson').hidden")  # type: ignore[attr-defined]
+
+
+# -- the principal variation -------------------------------------------------------------------------------
+def test_principal_variation_is_a_line_of_best_play(visit: Visit) -> None:
+    """{4,5} is N: the panel's line of best play starts with a winning move, every move of the winner
+    leaves a P-position (checked by the solver), and it ends where only 1 is left to the loser; each
+    move links to the position after it."""
+    from sylver.solver import solve
+
+    page = visit.open("#sylver/4,5//vs=nobody")
+    position_is(page, "{4,5}")
+    page.wait_for_selector("#sc-pv .pv-end")  # type: ignore[attr-defined]
+    line = [int(t.replace(",", "")) for t in page.locator("#sc-pv-body .pv-line a").all_inner_texts()]  # type: ignore[attr-defined]
+    assert "only 1 is left" in page.inner_text("#sc-pv .pv-end") and len(line) % 2 == 1, line  # type: ignore[attr-defined]
+    p = Position([4, 5])
+    for k, x in enumerate(line):
+        assert p.is_legal(x), (line, k)
+        p = p.play(x)
+        if k % 2 == 0:  # the winner's move leaves a P-position
+            assert solve(p).outcome.value == "P", (line, k)
+    assert list(p.legal_moves()) == [1], (line, p)
+    page.click("#sc-pv-body .pv-line a >> nth=0")  # type: ignore[attr-defined]
+    position_is(page, "{4,5," + str(line[0]) + "}")

@@ -886,6 +886,7 @@ function scAnalyse() {
   const entry = scEntry(braces(s.position));
   $("#sc-theory").innerHTML = "";
   $("#sc-defence").hidden = true;
+  $("#sc-pv").hidden = true;
   const solver = $("#sc-solver");
   if (s.position.length === 1 && s.position[0] === 1) { solver.hidden = true; return; }
   if (INFO.features.theory) scTheoryFor(entry, token);
@@ -1116,6 +1117,77 @@ function scSolverRender(sv) {
   sc.ruledOut = sv.ruled.size ? new Set(sv.ruled) : null;
   scGrid();
   if (sv.done && r.outcome === "P") scDefence(ANALYSIS.get(braces(sc.state.position)), token);
+  if (sv.done) scPrincipal(ANALYSIS.get(braces(sc.state.position)), token, r);
+}
+
+/* The principal variation of a decided position (g = 1): the line of best play.  The winner names a
+   winning move (the solver's), the loser the best defence (the move hardest to refute, as in the
+   best-defence list), the winner the first move that refutes it, and so on until only 1 is left to
+   the loser.  Each step asks /api/sylver/defence about the position reached; the line stops where a
+   move is not decided within the solver's time limit, or after PV_PLIES moves. */
+const PV_PLIES = 24;
+
+async function scPrincipal(entry, token, answer) {
+  const box = $("#sc-pv");
+  box.hidden = false;
+  const body = $("#sc-pv-body");
+  if (!entry.pv) {
+    body.innerHTML = "";
+    body.append(el("p", {}, el("span", { class: "spinner", "aria-hidden": "true" }), " Following the best play…"));
+    if (entry.pvLoading) return;
+    entry.pvLoading = true;
+    try {
+      entry.pv = await scPrincipalLine(sc.state.position, answer);
+    } catch (e) {
+      entry.pv = { error: e.message };
+    } finally {
+      entry.pvLoading = false;
+    }
+  }
+  if (token !== sc.token) return;
+  scPrincipalRender(entry.pv);
+}
+
+async function scPrincipalLine(position, answer) {
+  const moves = [];
+  let cur = position.slice();
+  if (answer.outcome === "N") {
+    moves.push(answer.winning_moves[0]);
+    cur.push(answer.winning_moves[0]);
+  }
+  while (moves.length < PV_PLIES) {
+    const d = await api("POST", "/api/sylver/defence", { position: cur });
+    if (!d.moves.length) return { moves, end: "one" };
+    const best = d.moves[0];
+    if (!best.refutations || !best.refutations.length) return { moves, end: "undecided", next: best.move };
+    moves.push(best.move, best.refutations[0]);
+    cur = d.position.concat([best.move, best.refutations[0]]);
+  }
+  return { moves, end: "long" };
+}
+
+function scPrincipalRender(pv) {
+  const body = $("#sc-pv-body");
+  body.innerHTML = "";
+  if (pv.error) { body.append(el("p", { class: "reason", text: pv.error })); return; }
+  const s = sc.state;
+  const before = sc.line.slice(0, sc.ply);
+  const vs = `vs=${encodeURIComponent(sc.bot || "nobody")}${sc.bot && sc.humanSeat === 1 ? "&first=bot" : ""}`;
+  const ol = el("ol", { class: "pv-line", "aria-label": "the line of best play" });
+  pv.moves.forEach((m, k) => {
+    const seat = (s.to_move + k) % 2;
+    ol.append(el("li", {}, el("a", {
+      href: `#sylver/${sc.start.join(",")}/${before.concat(pv.moves.slice(0, k + 1)).join(",")}/${vs}`,
+      title: `${seatName(seat)} names ${fmt(m)}`, text: fmt(m) })));
+  });
+  const loser = (s.to_move + pv.moves.length) % 2;
+  let end;
+  if (pv.end === "one") end = `Then only 1 is left: ${seatName(loser)} must name it and loses.`;
+  else if (pv.end === "undecided") end = `Here the best defence (${fmt(pv.next)}) is not refuted within the time limit: the line stops.`;
+  else end = `The line goes on (shown to ${PV_PLIES} moves).`;
+  body.append(el("p", { class: "hint", text: "Best play from here, each move a link to the position after it:" }));
+  if (pv.moves.length) body.append(ol);
+  body.append(el("p", { class: "pv-end", text: end }));
 }
 
 function scList(xs) {
