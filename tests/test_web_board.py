@@ -420,7 +420,7 @@ def test_accessibility_of_every_view(browser: object, base_url: str, results_dir
         game = json.loads((results_dir / "games.jsonl").read_text().splitlines()[-1])
         page.goto(v.base_url + f"/#results/{game['game']}/2")  # type: ignore[attr-defined]
         page.wait_for_function("() => document.querySelector('#rs-ply').textContent.startsWith('move 2 of')")  # type: ignore[attr-defined]
-        wait_idle(page)
+        page.wait_for_selector("#rs-grid .cell")  # type: ignore[attr-defined]
         found["tournament"] = axe_violations(page)
         assert not any(found.values()), "\n".join(f"{view}: {line}" for view, lines in found.items() for line in lines)
     finally:
