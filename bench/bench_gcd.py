@@ -94,12 +94,12 @@ def _one(position: str, kind: str, odd_limit: int | None, jobs: int, checkpoint:
         sol = solve(p, first=True, odd_limit=odd_limit or 2001, jobs=jobs, store=None,
                     memory=MEMORY.get(position, "1G"))
         out.update(outcome=sol.verdict, winning_moves=list(sol.winning_moves), complete=sol.complete,
-                   odd_tail=sol.odd_tail.to_dict() if sol.odd_tail else None, reason=sol.reason,
+                   odd_tail=sol.to_dict().get("odd_tail"), reason=sol.to_dict().get("reason"),
                    scan_bytes=sol.peak_bytes)
     elif kind == "solve":
         sol = solve(p, odd_limit=odd_limit, jobs=jobs, store=None, memory=MEMORY.get(position, "1G"))
         out.update(outcome=sol.verdict, winning_moves=list(sol.winning_moves), complete=sol.complete,
-                   odd_tail=sol.odd_tail.to_dict() if sol.odd_tail else None, reason=sol.reason,
+                   odd_tail=sol.to_dict().get("odd_tail"), reason=sol.to_dict().get("reason"),
                    scan_bytes=sol.peak_bytes)
     else:
         from sylver.solver.gcd.context import Context

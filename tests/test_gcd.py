@@ -242,8 +242,8 @@ def test_even_moves_decided_by_the_rest() -> None:
     open, and the answer says only that."""
     sol = solve(Position([8, 30, 34]), odd_limit=20001, store=None)
     assert sol.outcome is None and sol.verdict == "unknown" and not sol.complete
-    assert sol.odd_tail.scanned_to == 20001 and sol.odd_tail.open_moves == "odd x > 20001"
-    assert "undecided even moves" not in sol.reason and "paper states N" in sol.reason
+    assert sol.gcd_details.odd_tail.scanned_to == 20001 and sol.gcd_details.odd_tail.open_moves == "odd x > 20001"
+    assert "undecided even moves" not in sol.gcd_details.reason and "paper states N" in sol.gcd_details.reason
 
 
 def test_checkpoint_past_the_odd_limit(tmp_path) -> None:
@@ -301,21 +301,21 @@ def test_damaged_checkpoint_refused(tmp_path) -> None:
 @pytest.mark.parametrize("gens", [[4, 6], [8, 14], [10, 16, 24]], ids=str)
 def test_short_g2_p(gens: list[int]) -> None:
     sol = solve(Position(gens))
-    assert sol.outcome is Outcome.P and sol.complete and sol.short and sol.method == "short"
-    assert sol.gcd == 2 and sol.odd_tail is not None and sol.odd_tail.complete
+    assert sol.outcome is Outcome.P and sol.complete and sol.gcd_details.short and sol.method == "short"
+    assert sol.gcd == 2 and sol.gcd_details.odd_tail is not None and sol.gcd_details.odd_tail.complete
 
 
 def test_8_10_22_is_p() -> None:
     sol = solve(Position([8, 10, 22]))
-    assert sol.outcome is Outcome.P and sol.complete and sol.short is False
+    assert sol.outcome is Outcome.P and sol.complete and sol.gcd_details.short is False
     assert sol.method == "periodicity"
-    tail = sol.odd_tail
+    tail = sol.gcd_details.odd_tail
     assert tail.period_length and tail.period_start and tail.odd_winning_moves == ()
     d = sol.to_dict()
     assert d["outcome"] == "P" and d["odd_tail"]["period_length"] == tail.period_length
     # the reason names a winning reply to each even move (2, 4, 6, 12, 14: the gaps of {4,5,11}
     # doubled), and each reply is one: the position after it is P
-    replies = dict(pair.split(" → ") for pair in sol.reason.split("every even move loses, to the reply: ")[1].split(", "))
+    replies = dict(pair.split(" → ") for pair in sol.gcd_details.reason.split("every even move loses, to the reply: ")[1].split(", "))
     assert sorted(map(int, replies)) == [2, 4, 6, 12, 14]
     for x, r in replies.items():
         assert solve(Position([8, 10, 22, int(x), int(r)]), store=None).outcome is Outcome.P, (x, r)
@@ -340,13 +340,13 @@ def test_8_12_unknown_says_why(short_budget: None) -> None:
     """{8,12} has g = 4: the paper derives P from the series; the engine cannot prove it."""
     sol = solve(Position([8, 12]))
     assert sol.outcome is None and sol.verdict == "unknown"
-    assert "g = 4" in sol.reason and "the paper states P" in sol.reason
+    assert "g = 4" in sol.gcd_details.reason and "the paper states P" in sol.gcd_details.reason
 
 
 @pytest.mark.parametrize("gens", [[6, 9], [12, 15, 18], [12, 18, 21]], ids=str)
 def test_short_g3_p(gens: list[int]) -> None:
     sol = solve(Position(gens))
-    assert sol.outcome is Outcome.P and sol.complete and sol.gcd == 3 and sol.short
+    assert sol.outcome is Outcome.P and sol.complete and sol.gcd == 3 and sol.gcd_details.short
 
 
 def test_12_15_21_possible_replies() -> None:
@@ -381,7 +381,7 @@ def test_empty_position() -> None:
     sol = solve(Position())
     assert sol.outcome is Outcome.N and not sol.complete and sol.gcd == 0
     assert {5, 7, 11, 13} <= set(sol.winning_moves)
-    assert "Conway" in sol.reason and "greater than 12" in sol.reason
+    assert "Conway" in sol.gcd_details.reason and "greater than 12" in sol.gcd_details.reason
 
 
 @pytest.mark.parametrize("opening,reply", [(4, 6), (6, 4), (8, 14), (9, 6)])
@@ -397,7 +397,7 @@ def test_composite_multiple_of_short(short_budget: None) -> None:
     them is probably P (sec. 2), but none is decided within the budget: said plainly."""
     sol = solve(Position([24, 42]))
     assert sol.outcome in (None, Outcome.N) and not sol.complete
-    assert "(38, 40, 44, 46, ...) leaves a short position with g = 2" in sol.reason
+    assert "(38, 40, 44, 46, ...) leaves a short position with g = 2" in sol.gcd_details.reason
     for x in (38, 40, 44, 46):
         assert is_short(Position([24, 42, x])) and Position([24, 42, x]).gcd == 2
 
@@ -410,7 +410,7 @@ def test_replies_to_12_eliminated(y: int) -> None:
     sol = solve(Position([12, y]), first=True, odd_limit=2001)
     assert sol.outcome is Outcome.N and len(sol.winning_moves) == 1 and not sol.complete
     after = Position([12, y]).play(sol.winning_moves[0])
-    assert f"{sol.winning_moves[0]} wins: it leaves {after.braces()}, which is P" in sol.reason
+    assert f"{sol.winning_moves[0]} wins: it leaves {after.braces()}, which is P" in sol.gcd_details.reason
     if after.gcd == 1:
         assert direct_p(after)
     else:
@@ -424,8 +424,8 @@ def test_reply_58_to_12_eliminated_by_28() -> None:
     so an odd limit of 20,001 leaves {12,28,58} undecided (the search for {12,58} itself, which finds
     28 in 33 CPU s: bench/bench_gcd.py --only 12,58)."""
     sol = solve(Position([12, 28, 58]), odd_limit=100_001, memory="2G")
-    assert sol.outcome is Outcome.P and sol.complete and sol.odd_tail.complete
-    assert "8 → 62" in sol.reason
+    assert sol.outcome is Outcome.P and sol.complete and sol.gcd_details.odd_tail.complete
+    assert "8 → 62" in sol.gcd_details.reason
 
 
 def test_first_deepening_cuts_postpone_never_decide(monkeypatch) -> None:
@@ -440,7 +440,7 @@ def test_first_deepening_cuts_postpone_never_decide(monkeypatch) -> None:
         sol = solve(Position(gens), first=True, odd_limit=2001)
         assert sol.outcome is outcome, gens
         if outcome is Outcome.P:
-            assert sol.complete and sol.odd_tail.complete
+            assert sol.complete and sol.gcd_details.odd_tail.complete
         else:
             assert solve(Position(gens).play(sol.winning_moves[0])).outcome is Outcome.P
 
@@ -539,8 +539,8 @@ def test_a_gcd1_solve_past_the_memory_budget_leaves_its_move_undecided(monkeypat
         after = root.play(sol.winning_moves[0])
         assert direct_p(after) if after.gcd == 1 else solve(after).outcome is Outcome.P
     else:
-        assert sol.outcome is None and "{12,17,50}" in sol.reason and "memory" in sol.reason
-        assert "17" in sol.odd_tail.open_moves
+        assert sol.outcome is None and "{12,17,50}" in sol.gcd_details.reason and "memory" in sol.gcd_details.reason
+        assert "17" in sol.gcd_details.odd_tail.open_moves
 
 
 def test_moves_down_by_target() -> None:
@@ -819,11 +819,11 @@ def test_graph_too_large_below_the_root_leaves_the_move_open(first: bool, monkey
     monkeypatch.setattr(g2, "scan_for", too_large)
     sol = solve(Position([8, 14]), odd_limit=301, store=None, first=first)
     assert sol.outcome is None and not sol.winning_moves and not sol.complete
-    assert "undecided even moves: 12" in sol.reason
-    assert "passing the memory budget" in sol.reason and "{8,10,12,14}" in sol.reason
+    assert "undecided even moves: 12" in sol.gcd_details.reason
+    assert "passing the memory budget" in sol.gcd_details.reason and "{8,10,12,14}" in sol.gcd_details.reason
     assert tried == [Position([8, 10, 12, 14])]  # once: not tried again in the same solve
     sol = solve(Position([6, 16]), odd_limit=301, store=None, first=first)
-    assert sol.outcome is Outcome.N and "memory budget" not in sol.reason
+    assert sol.outcome is Outcome.N and "memory budget" not in sol.gcd_details.reason
     with pytest.raises(TooLargeError, match="needs more than 1M"):
         solve(Position([8, 10, 22]), odd_limit=301, store=None, first=first)
 
@@ -1078,14 +1078,14 @@ def test_base_region_entries_once() -> None:
 
 def test_certificate_uses_the_solves_replies(monkeypatch: pytest.MonkeyPatch) -> None:
     """The solve keeps the winning moves it found for the positions with g > 1 it proved N
-    (``Solution.replies``); the certificate builder starts from them and solves no position with
+    (``GcdDetails.replies``); the certificate builder starts from them and solves no position with
     g > 1 again ({8,10,22}: its even moves lead to long positions)."""
     import sylver.solver
     from sylver.solver.certificate import check_any
     from sylver.solver.prove import build_gcd_certificate
 
     sol = solve(Position([8, 10, 22]))
-    assert sol.replies and all(p.gcd > 1 and r for p, r in sol.replies.items())
+    assert sol.gcd_details.replies and all(p.gcd > 1 and r for p, r in sol.gcd_details.replies.items())
     real = sylver.solver.solve
 
     def gcd1_only(p: Position, **kw: object) -> object:
@@ -1134,8 +1134,9 @@ def test_probably_p_certificate() -> None:
     longs = [x for x in short_moves(sol.position) if x % 2 == 0 and not is_short(sol.position.play(x))
              and sol.position.play(x).gcd == 2 and len(sol.position.play(x).generators) > 1]
     x = longs[0]
-    probably = dataclasses.replace(sol, outcome=None, complete=False, probably_p=True,
-                                   replies={p: r for p, r in sol.replies.items() if p != sol.position.play(x)})
+    details = dataclasses.replace(sol.gcd_details, probably_p=True, replies={
+        p: r for p, r in sol.gcd_details.replies.items() if p != sol.position.play(x)})
+    probably = dataclasses.replace(sol, outcome=None, complete=False, gcd_details=details)
     cert = build_gcd_certificate(probably)
     assert cert["outcome"] == "probably-P" and not cert["complete"]
     moves = short_moves(sol.position)
@@ -1429,7 +1430,7 @@ def test_time_limit_holds_with_jobs(tmp_path) -> None:
     assert wall < 3 + 3, wall
     assert pids.exists(), "no long child reached a worker"
     assert sol.verdict in ("N", "unknown") and not sol.complete
-    assert "undecided even moves" in sol.reason
+    assert "undecided even moves" in sol.gcd_details.reason
     assert _alive(pids) == []
 
 

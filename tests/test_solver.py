@@ -59,7 +59,7 @@ class TestAPI:
     def test_gcd_above_one_is_answered(self, text: str) -> None:
         """gcd > 1 goes to the g > 1 engine (tests/test_gcd.py): these three are P."""
         sol = solve(Position(text))
-        assert sol.outcome is Outcome.P and sol.gcd > 1 and sol.reason
+        assert sol.outcome is Outcome.P and sol.gcd > 1 and sol.gcd_details.reason
 
     def test_over_and_empty(self) -> None:
         with pytest.raises(ValueError, match="over"):

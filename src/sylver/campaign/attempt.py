@@ -101,8 +101,9 @@ def _attempt(task: Task, start: float) -> Attempt:
         return undecided(f"memory: {exc}")
     except ValueError as exc:  # beyond the engine's range
         return undecided(str(exc))
-    if sol.outcome is None:
-        return undecided(f"{sol.verdict}: {sol.reason}", sol.states, sol.peak_bytes)
+    if sol.outcome is None:  # only the g > 1 engine leaves an outcome unproven
+        reason = sol.gcd_details.reason if sol.gcd_details is not None else ""
+        return undecided(f"{sol.verdict}: {reason}", sol.states, sol.peak_bytes)
     left = max(task.seconds, 1.0)  # a found answer is worth its certificate: as much time as the solve had
     cert, note = None, f"solve ({sol.method})"
     try:
@@ -121,7 +122,7 @@ def certificate(sol: Any, seconds: float, memory: int) -> dict[str, Any]:
     """The certificate of a solve's answer (gcd 1, or the g > 1 formats)."""
     from sylver.solver.prove import build_certificate, build_gcd_certificate
 
-    if sol.gcd == 1:
+    if sol.gcd_details is None:
         return build_certificate(sol, time_limit=seconds)
     cert = build_gcd_certificate(sol, time_limit=seconds, memory=memory)
     if cert["outcome"] != sol.verdict:  # it proves less than the solve: not an answer

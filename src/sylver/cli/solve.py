@@ -26,7 +26,7 @@ from sylver.position import Verdict
 
 if TYPE_CHECKING:
     from sylver.position import Position
-    from sylver.solver import Progress, ProgressReport, ScanProgress, Solution
+    from sylver.solver import GcdDetails, Progress, ProgressReport, ScanProgress, Solution
     from sylver.solver.store import Store
 
 
@@ -154,8 +154,8 @@ def _report(sol: Any, as_json: bool, extra: dict[str, Any] | None = None) -> Non
         d.update(extra or {})
         print_json(d)
         return
-    if sol.gcd != 1:
-        _report_gcd(sol, extra)
+    if sol.gcd_details is not None:
+        _report_gcd(sol, sol.gcd_details, extra)
         return
     pos = sol.position.braces()
     who = "the player to move loses" if sol.outcome.value == "P" else "the player to move wins"
@@ -184,7 +184,7 @@ _VERDICT_TEXT = {
 }
 
 
-def _report_gcd(sol: Any, extra: dict[str, Any] | None) -> None:
+def _report_gcd(sol: Any, details: GcdDetails, extra: dict[str, Any] | None) -> None:
     """The answer for a position with gcd > 1 (or the empty position), in words."""
     pos = sol.position.braces()
     v = sol.verdict
@@ -192,7 +192,7 @@ def _report_gcd(sol: Any, extra: dict[str, Any] | None) -> None:
     if sol.winning_moves or sol.outcome is not None:
         label = "winning moves" if sol.complete else "winning moves proven (others may exist)"
         console.print(f"{label}: {_moves_text(sol.winning_moves)}")
-    tail = sol.odd_tail
+    tail = details.odd_tail
     if tail is not None:
         period = (
             f", period {tail.period_length:,} certified from x = {tail.period_start:,}"
@@ -202,24 +202,25 @@ def _report_gcd(sol: Any, extra: dict[str, Any] | None) -> None:
             f"odd moves: scanned to {tail.scanned_to:,}{period}; odd winning moves "
             f"{_moves_text(tail.odd_winning_moves)}" + ("" if tail.complete else f"; undecided: {tail.open_moves}")
         )
-    console.print(sol.reason, markup=False, highlight=False, soft_wrap=True)
+    console.print(details.reason, markup=False, highlight=False, soft_wrap=True)
     console.print(f"{sol.seconds:.3f} s, peak memory {_mb(_peak_rss())}")
     for key, value in (extra or {}).items():
         console.print(f"{key}: {value}")
 
 
-def _interrupted(partial: Any, as_json: bool) -> None:
-    if getattr(partial, "gcd", 1) != 1:
+def _interrupted(partial: Solution, as_json: bool) -> None:
+    details = partial.gcd_details
+    if details is not None:
         if as_json:
             d = partial.to_dict()
             d["interrupted"] = True
             print_json(d)
         else:
-            tail = partial.odd_tail
+            tail = details.odd_tail
             done = f"odd moves scanned to {tail.scanned_to:,}; " if tail is not None else ""
             console.print(f"[bold]{partial.position.braces()}[/]: interrupted after {partial.seconds:.1f} s; "
                           f"{done}winning moves found so far: {_moves_text(partial.winning_moves)}")
-            console.print(partial.reason + " (rerun the same command to resume)", markup=False, highlight=False)
+            console.print(details.reason + " (rerun the same command to resume)", markup=False, highlight=False)
         return
     decided = partial.decided
     wins = sorted(x for x, o in decided.items() if o.value == "P")
@@ -377,7 +378,7 @@ def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memo
              odd_limit: int | None = None) -> str:
     """Write the certificate of ``sol`` to ``path``; what to report about it (with g > 1, the
     positions met on the way are solved within the ``--memory`` and ``--odd-limit`` of the solve)."""
-    if sol.gcd != 1:
+    if sol.gcd_details is not None:
         from sylver.solver.prove import NotCertifiable, build_gcd_certificate, write_any_certificate
 
         try:
@@ -468,7 +469,7 @@ def _solve_batch(path: Path, as_json: bool, options: SolveOptions) -> None:
             d = sol.to_dict()
             print_json(d)
         else:
-            if sol.gcd != 1:
+            if sol.gcd_details is not None:
                 console.print(
                     f"{sol.position.braces()} {sol.verdict} [{_moves_text(sol.winning_moves)}]"
                     f"{'' if sol.complete else ' (incomplete)'} g={sol.gcd} {sol.method} {sol.seconds:.3f}s",

@@ -42,6 +42,7 @@ from sylver.solver.engine import (
 )
 from sylver.solver.orchestration import solve
 from sylver.solver.solution import (
+    GcdDetails,
     Progress,
     ProgressReport,
     ScanProgress,
@@ -52,6 +53,7 @@ from sylver.solver.solution import (
 )
 
 __all__ = [
+    "GcdDetails",
     "MemoryBudgetError",
     "Progress",
     "ProgressReport",

@@ -350,7 +350,7 @@ def build_gcd_certificate(solution: Solution, *, time_limit: float | None = None
     (sylver-gcd-certificate); of an N answer that is not complete, for any g > 1 (its winning
     moves' positions proved P: nothing is claimed of the other moves).  ``memory`` and ``odd_limit``: those of the solve (the positions with
     g > 1 met on the way are solved, and their scans run, within them).  The replies that the solve
-    found (``solution.replies``) are tried first, so that the positions it decided are not searched
+    found (``solution.gcd_details.replies``) are tried first, so that the positions it decided are not searched
     again.  A probably-P answer (sec. 2) gets a certificate of what is proven: no odd move wins, the
     even moves that lose are refuted, and those that leave long positions not proven N are ``null``
     (open).  So is a P answer when the refutation of one of its even moves that leave long positions
@@ -364,6 +364,9 @@ def build_gcd_certificate(solution: Solution, *, time_limit: float | None = None
     from sylver.theory import is_short
 
     position = solution.position
+    details = solution.gcd_details
+    if details is None:
+        raise NotCertifiable(f"{position.braces()} has gcd 1: its certificate is build_certificate's")
     probably = solution.verdict == PROBABLY_P
     winning_only = solution.outcome is Outcome.N and not solution.complete and not is_short(position)
     long2 = solution.gcd == 2 and not is_short(position) and not winning_only
@@ -374,7 +377,7 @@ def build_gcd_certificate(solution: Solution, *, time_limit: float | None = None
             + ("" if solution.outcome is not None or probably else " and no proven outcome")
         )
     b = _GcdBuilder(None if time_limit is None else time.monotonic() + time_limit, memory, odd_limit,
-                    solution.replies)
+                    details.replies)
     cert: dict[str, Any] = {
         "format": GCD_FORMAT, "version": GCD_VERSION, "position": list(position.generators),
         "outcome": solution.verdict, "winning_moves": list(solution.winning_moves),

@@ -1,4 +1,5 @@
-"""What a solve answers: :class:`Solution` (with, for g = 2, the :class:`OddTail` of its odd moves),
+"""What a solve answers: :class:`Solution` (with, for gcd ≠ 1, the :class:`GcdDetails` of the g > 1
+engine, and for g = 2 the :class:`OddTail` of its odd moves),
 the snapshots it reports on the way (:data:`ProgressReport`: :class:`Progress` of a search,
 :class:`ScanProgress` of a scan), and the ways it ends without an answer (:class:`SolveTimeout`,
 :class:`SolveInterrupted`).
@@ -60,6 +61,29 @@ class SelfCheck:
 
 
 @dataclass(frozen=True, kw_only=True)
+class GcdDetails:
+    """What the g > 1 engine established about a position with gcd g ≠ 1, or the empty position
+    (Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1 end and sec. 2)."""
+
+    method: str
+    """How: ``short``, ``periodicity``, ``theorem``, ``search`` (a winning move found by solving the
+    position it leaves) or ``store``."""
+    reason: str
+    """Why, in words, with the theorems used and what is undecided."""
+    probably_p: bool = False
+    """g = 2, outcome not proven: no odd winning move, and every even move is known to lose or
+    produces a long position (the paper's "Probably P", sec. 2)."""
+    short: bool | None = None
+    """For prime g: is S ÷ g a quiet ender (S *short*, sec. 1)?  None otherwise."""
+    odd_tail: OddTail | None = None
+    """For g = 2: what the scan of the odd moves established."""
+    replies: dict[Position, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    """The winning moves found for each position with g > 1 proven N on the way (the positions
+    after the even moves, and deeper): the replies from which a certificate's refutations start
+    (:mod:`sylver.solver.prove`), so that building it does not solve them again."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class Solution:
     """The value of a position: exact for gcd 1; for gcd > 1 what is proven (see ``verdict``).
 
@@ -96,51 +120,48 @@ class Solution:
     stored ones (slower, never wrong; it turns the self-check on by default)."""
     self_check: SelfCheck | None = None
     """The self-check of an N answer, when one ran."""
-    probably_p: bool = False
-    """gcd 2, outcome not proven: no odd winning move, and every even move is known to lose or
-    produces a long position (the paper's "Probably P", sec. 2)."""
-    gcd: int = 1
-    """g(S) (0 for the empty position)."""
-    short: bool | None = None
-    """For prime g: is S ÷ g a quiet ender (S *short*, sec. 1)?  None otherwise."""
-    method: str = "search"
-    """How the answer was obtained: ``search`` (gcd 1), ``short``, ``periodicity``, ``theorem``."""
-    odd_tail: OddTail | None = None
-    """For g = 2: what the scan of the odd moves established."""
-    reason: str = ""
-    """For gcd > 1: why, in words, with the theorems used and what is undecided."""
-    replies: dict[Position, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
-    """For gcd > 1: the winning moves found for each position with g > 1 proven N on the way (the
-    positions after the even moves, and deeper): the replies from which a certificate's
-    refutations start (:mod:`sylver.solver.prove`), so that building it does not solve them again."""
+    gcd_details: GcdDetails | None = None
+    """For a position with gcd ≠ 1 (and the empty one): what the g > 1 engine established; None
+    for gcd 1, whose answer is an exact search's."""
 
     @property
     def verdict(self) -> Verdict:
         """P, N, probably-P or unknown (:class:`~sylver.position.Verdict`)."""
-        return Verdict.of(self.outcome, self.probably_p)
+        return Verdict.of(self.outcome, self.gcd_details is not None and self.gcd_details.probably_p)
+
+    @property
+    def gcd(self) -> int:
+        """g(S) (0 for the empty position)."""
+        return self.position.gcd
+
+    @property
+    def method(self) -> str:
+        """How the answer was obtained: ``search`` (gcd 1), else the g > 1 engine's method."""
+        return "search" if self.gcd_details is None else self.gcd_details.method
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form printed by ``sylver solve --json``."""
+        details = self.gcd_details
         d: dict[str, Any] = {
             "position": list(self.position.generators),
             "outcome": self.verdict,
             "winning_moves": list(self.winning_moves),
             "complete": self.complete,
             "frobenius_number": self.frobenius_number,
-            "genus": self.genus if self.gcd == 1 else None,
+            "genus": self.genus if details is None else None,
             "states": self.states,
             "seconds": round(self.seconds, 6),
             "peak_bytes": self.peak_bytes,
             "from_store": self.from_store,
             "gcd": self.gcd,
-            "short": self.short,
+            "short": None if details is None else details.short,
             "method": self.method,
             "saturated": self.saturated,
             "self_check": None if self.self_check is None else self.self_check.to_dict(),
         }
-        if self.gcd != 1:
-            d["odd_tail"] = None if self.odd_tail is None else self.odd_tail.to_dict()
-            d["reason"] = self.reason
+        if details is not None:
+            d["odd_tail"] = None if details.odd_tail is None else details.odd_tail.to_dict()
+            d["reason"] = details.reason
         return d
 
 

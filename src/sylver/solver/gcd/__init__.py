@@ -49,7 +49,7 @@ from sylver.solver.gcd.empty import solve_empty
 from sylver.solver.gcd.g2 import solve_g2
 from sylver.solver.gcd.memory import family_odd
 from sylver.solver.gcd.prime import solve_prime
-from sylver.solver.solution import Solution, SolveInterrupted, SolveTimeout
+from sylver.solver.solution import GcdDetails, Solution, SolveInterrupted, SolveTimeout
 from sylver.theory import is_prime, prime_factor_at_least_5
 
 if TYPE_CHECKING:
@@ -119,9 +119,10 @@ def solve_any(
         position=position, outcome=v.outcome, winning_moves=tuple(v.winning), complete=v.complete,
         frobenius_number=None, states=0, seconds=time.monotonic() - start,
         peak_bytes=max(ctx.peak_scan_bytes, ctx.held()), from_store=v.method == "store",
-        probably_p=v.probably_p, gcd=g, short=v.short, method=v.method, odd_tail=v.odd_tail,
-        reason=reason, replies={p: tuple(w.winning) for p, w in ctx.verdicts.items()
-                                if w.outcome is Outcome.N and w.winning},
+        gcd_details=GcdDetails(
+            method=v.method, reason=reason, probably_p=v.probably_p, short=v.short, odd_tail=v.odd_tail,
+            replies={p: tuple(w.winning) for p, w in ctx.verdicts.items() if w.outcome is Outcome.N and w.winning},
+        ),
     )
     if not position.is_empty:
         record(position, v, ctx)
@@ -176,9 +177,10 @@ def _partial(position: Position, ctx: Context, start: float) -> Solution:
     return Solution(
         position=position, outcome=Outcome.N if wins else None, winning_moves=wins, complete=False,
         frobenius_number=None, states=0, seconds=time.monotonic() - start,
-        peak_bytes=sum(s.memory_bytes() for s in ctx.scans), gcd=position.gcd, method="periodicity",
-        odd_tail=tail, reason="interrupted" + (
-            f"; the scan state is saved in {ctx.scans[0].checkpoint}" if ctx.scans and ctx.scans[0].checkpoint else ""
+        peak_bytes=sum(s.memory_bytes() for s in ctx.scans), gcd_details=GcdDetails(
+            method="periodicity", odd_tail=tail, reason="interrupted" + (
+                f"; the scan state is saved in {ctx.scans[0].checkpoint}" if ctx.scans and ctx.scans[0].checkpoint else ""
+            ),
         ),
     )
 
