@@ -22,6 +22,17 @@ def known_results() -> list[dict]:
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _ctrl_c_raises() -> None:
+    """Ctrl-C (SIGINT) raises KeyboardInterrupt in the tests, as in a terminal, even when the suite
+    was started in the background by a shell that set SIGINT to be ignored (Python then installs
+    no handler): the tests of what Ctrl-C does send it to their own process."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _private_results_store(tmp_path_factory: pytest.TempPathFactory) -> None:
     """No test, nor any process it starts, reads or writes the user's real results store."""
     import os
