@@ -9,6 +9,10 @@ Interactive API documentation is served at ``/docs``.
 
 The event loop only reads requests and checks their sizes (constant time: the length of a text,
 of a list); parsing, validation and every library call run in :class:`~sylver.web.jobs.JobRunner`.
+The routes of each game are in :mod:`~sylver.web.sylver_routes` and :mod:`~sylver.web.wythoff_routes`,
+those of the tournament viewer and the campaigns in :mod:`~sylver.web.results_routes`; the rules they
+apply are the library's (:mod:`sylver.review`, :mod:`sylver.wythoff`), the limits
+:class:`~sylver.web.limits.Limits`.
 """
 
 from __future__ import annotations
