@@ -535,7 +535,11 @@ def test_keep_solving(page: object) -> None:
     before, spent = page.evaluate(decided), page.evaluate(elapsed)  # type: ignore[attr-defined]
     page.evaluate("INFO.limits.solve_time = 1.5")  # type: ignore[attr-defined]
     page.click("#sc-keep")  # type: ignore[attr-defined]
-    page.wait_for_selector("#sc-solver-body .spinner", timeout=5_000)  # type: ignore[attr-defined]
+    # the round's time adds to what was spent (waited for, not its spinner: a round can pass between
+    # two polls of a loaded machine)
+    page.wait_for_function(  # type: ignore[attr-defined]
+        f"() => {{ const e = document.querySelector('#sc-solver-body .elapsed'); return e && +e.textContent > {spent} + 1; }}",
+        timeout=60_000)
     page.wait_for_selector("#sc-keep")  # type: ignore[attr-defined]
     assert page.evaluate(decided) >= before and page.evaluate(elapsed) > spent + 1  # type: ignore[attr-defined]
     ruled = page.inner_text("#sc-solver-body dl")  # type: ignore[attr-defined]
