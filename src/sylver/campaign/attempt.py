@@ -132,7 +132,11 @@ def certificate(sol: Any, seconds: float, memory: int) -> dict[str, Any]:
 
 def init_worker() -> None:
     """A local worker process dies with the campaign's process (Linux: PR_SET_PDEATHSIG), so a
-    campaign killed with kill -9 leaves no search running."""
+    campaign killed with kill -9 leaves no search running; SIGTERM ends it (the campaign's own
+    handler, inherited when the worker is forked, would not: stopping workers sends it)."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         import ctypes
         import signal

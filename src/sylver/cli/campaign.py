@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -151,10 +153,10 @@ def _work(ledger: Any, *, jobs: int | None, cluster: str | None, memory: str | N
         status.update(f"{s['P']:,} P, {s['N']:,} N, {s['open'] + s['working']:,} open")
 
     work = Campaign(ledger, store, options, report)
-    _stop_on(signal.SIGTERM, signal.SIGINT)
     status.start()
     try:
-        summary = work.work()
+        with _stop_signals():
+            summary = work.work()
     except KeyboardInterrupt:
         status.stop()
         console.print(f"stopped; resume with `sylver campaign --dir {ledger.directory}`; "
@@ -168,15 +170,23 @@ def _work(ledger: Any, *, jobs: int | None, cluster: str | None, memory: str | N
                       f"`sylver campaign --dir {ledger.directory} --show`", highlight=False)
 
 
-def _stop_on(*signals: signal.Signals) -> None:
-    """Stop the campaign as Ctrl-C does (its running attempts stopped, their nodes open again) on
-    each of ``signals``: SIGTERM from a job scheduler, and SIGINT even where the shell that started
-    the campaign in the background set it to be ignored."""
+@contextmanager
+def _stop_signals() -> Iterator[None]:
+    """While the campaign works, SIGTERM (a job scheduler's stop) stops it as Ctrl-C does (its running
+    attempts stopped, their nodes open again), and so does SIGINT where the shell that started the
+    campaign in the background set it to be ignored; the handlers before are restored after.  SIGINT
+    gets Python's own handler, which the g = 2 scan recognises to hold an interrupt until a step ends."""
     def stop(_signum: int, _frame: object) -> None:
         raise KeyboardInterrupt
 
-    for s in signals:
-        signal.signal(s, stop)
+    saved = {signal.SIGTERM: signal.signal(signal.SIGTERM, stop)}
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        saved[signal.SIGINT] = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        for signum, handler in saved.items():
+            signal.signal(signum, handler)
 
 
 def _show(ledger: Any, depth: int | None, as_json: bool, as_markdown: bool) -> None:
