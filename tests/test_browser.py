@@ -8,7 +8,6 @@ to be real pictures (many distinct colours), not blank pages.
 from __future__ import annotations
 
 import base64
-import os
 import re
 import subprocess
 import sys
@@ -22,18 +21,6 @@ from sylver.web.app import create_app
 from test_web import live_server
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = os.environ.get("SYLVER_CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture(scope="module")
@@ -55,20 +42,6 @@ def base_url(results_dir: Path) -> Iterator[str]:
         # the worker processes import sylver and compile the numba kernels once; wait for that
         assert app.state.runner.wait_warm(180), "the worker processes did not start"
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"Chromium not found at {CHROMIUM}: run `bash scripts/setup-test-env.sh` (apt-get install -y chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright is not installed (pip install playwright)")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def watch(pg: object) -> list[str]:

@@ -14,7 +14,7 @@ import pytest
 
 from sylver import Position
 from sylver.web.app import create_app
-from test_browser import ARGS, CHROMIUM, check_clean, history, play, results_dir, wait_idle, watch  # noqa: F401
+from test_browser import check_clean, history, play, results_dir, wait_idle, watch  # noqa: F401
 from test_web import live_server
 
 pytestmark = pytest.mark.browser
@@ -40,20 +40,6 @@ def base_url(results_dir: Path, store_path: Path) -> Iterator[str]:  # noqa: F81
     with live_server(app) as url:
         assert app.state.runner.wait_warm(180), "the worker processes did not start"
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"Chromium not found at {CHROMIUM}: run `bash scripts/setup-test-env.sh` (apt-get install -y chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright is not installed (pip install playwright)")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 class Visit:
