@@ -221,3 +221,74 @@ class TestProperties:
             return  # only 1 (or nothing) is allowed
         n = fast(name, seed).choose(turn)
         assert turn.allows(n) and n != 1, (p, cap, n)
+
+
+class TestResultsStoreAsBook:
+    """perfect answers a stored position from the results store before any solving (issue 35)."""
+
+    @staticmethod
+    def no_solving(monkeypatch):
+        from sylver.bots.oracle import Oracle
+
+        def refuse(*args, **kwargs):
+            raise AssertionError("solved a position the store answers")
+
+        monkeypatch.setattr(Oracle, "solve", refuse)
+        monkeypatch.setattr(Oracle, "solve_gcd", refuse)
+
+    def test_stored_winning_move_played_at_once(self, tmp_path, monkeypatch):
+        from sylver.solver.store import Store
+
+        path = tmp_path / "results.sqlite"
+        small = Position((11, 13, 14))
+        last = solve(small).winning_moves[-1]  # the store's move, not the one a first-win solve names
+        with Store(path) as store:  # the opening-16 line of the public ledger, and a gcd-1 position
+            store.put_result(Position((16, 20)), Outcome.N, [34], False, 0)
+            store.put_result(small, Outcome.N, [last], False, small.frobenius_number)
+        before = path.read_bytes()
+        self.no_solving(monkeypatch)
+        bot = make_bot("perfect", random.Random(0), store=path)
+        for p, best in ((Position((16, 20)), 34), (small, last)):
+            assert bot.choose(Turn(p, tuple(p.generators), time_left=20.0)) == best
+        assert path.read_bytes() == before
+
+    def test_reply_into_stored_p_position(self, tmp_path, monkeypatch):
+        """With {16,20} itself not stored, the search finds the reply into the stored P-position."""
+        from sylver.bots.oracle import Oracle, StoredResults
+        from sylver.solver.store import Store
+
+        path = tmp_path / "results.sqlite"
+        with Store(path) as store:
+            store.put_result(Position((16, 20, 34)), Outcome.P, [], True, 0)
+        exact = StoredResults(path).get(Position((34, 20, 16)))
+        assert exact is not None and exact.outcome is Outcome.P and exact.complete
+        monkeypatch.setattr(Oracle, "solve", lambda *args, **kwargs: None)
+        monkeypatch.setattr(Oracle, "solve_gcd", lambda *args, **kwargs: None)
+        bot = make_bot("perfect", random.Random(0), store=path)
+        p = Position((16, 20))
+        assert bot.choose(Turn(p, tuple(p.generators), time_left=20.0)) == 34
+
+    @pytest.mark.parametrize("content", [None, b"not a database" * 50, b""])
+    def test_missing_or_broken_store_does_not_crash(self, tmp_path, content):
+        path = tmp_path / "results.sqlite"
+        if content is not None:
+            path.write_bytes(content)
+        bot = make_bot("perfect", random.Random(0), think=0.2, store=path)
+        p = Position((7, 11, 13))
+        n = bot.choose(Turn(p, tuple(p.generators), time_left=5.0))
+        assert p.is_legal(n) and n > 1
+        assert bot.oracle.store is not None and bot.oracle.store.problem
+        assert path.exists() == (content is not None)  # a missing store is not created
+
+    def test_store_without_results_table(self, tmp_path):
+        import sqlite3
+
+        path = tmp_path / "other.sqlite"
+        with sqlite3.connect(path) as db:
+            db.execute("CREATE TABLE notes (x TEXT)")
+        from sylver.bots.oracle import StoredResults
+
+        stored = StoredResults(path)
+        assert stored.get(Position((16, 20))) is None and "results" in stored.problem
+        with sqlite3.connect(path) as db:  # nothing was added to somebody else's database
+            assert [r[0] for r in db.execute("SELECT name FROM sqlite_master")] == ["notes"]

@@ -7,9 +7,12 @@ Order of business on each move (each step within the move's time budget):
    a prime p >= 5 on the empty position (Hutchings), p when every named number is a multiple of a
    prime p >= 5, the published P-positions with g > 1 ({4,6}, {6,9}, {8,12}, {8,14}, {10,16,24},
    {8,10,22}, the series {8,12,8n+2,8n+6}, ...), the {4,6} family {4,6,x}, and {2,3}.
-2. **Exact**: the opening book shipped in the package, the memo of positions solved earlier, then the
-   exact solver (:func:`sylver.solver.solve`) under a time limit; with gcd > 1, the same call's g > 1
-   engine (short positions, the g = 2 periodicity engine) for a winning move.  In an N-position it names a
+2. **Exact**: the opening book shipped in the package, the memo of positions solved earlier, the
+   results store (what ``sylver solve`` and the campaigns recorded, read-only: the opening-16
+   lines such as {16,20} -> 34 where a campaign proved them; a stored N names a winning move, a
+   stored P is lost: swindle), all answered at once; then the exact solver
+   (:func:`sylver.solver.solve`) under a time limit; with gcd > 1, the same call's g > 1 engine
+   (short positions, the g = 2 periodicity engine) for a winning move.  In an N-position it names a
    winning move; in a P-position (a lost game against perfect play) it *swindles*: it names the move
    whose resulting position has the fewest winning replies per legal reply, so a fallible opponent
    most likely goes wrong.
@@ -39,10 +42,11 @@ from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 
 from sylver.bots.base import Bot, Turn
 from sylver.bots.candidates import SMALL, candidates, hands_over_2_3, largest_allowed
-from sylver.bots.oracle import Exact, Oracle, solver_ready, start_warm_up
+from sylver.bots.oracle import Exact, Oracle, StoredResults, solver_ready, start_warm_up
 from sylver.position import Outcome, Position
 from sylver.theory import known_outcome, proven_n, winning_move_by_theory
 
@@ -92,7 +96,9 @@ class PerfectBot(Bot):
     """Plays perfectly wherever the theory or the exact solver decides the position, and looks two
     moves ahead where neither does.
 
-    Theory, then exact play (book, memo, solver), then a two-ply search with exact leaves."""
+    Theory, then exact play (book, memo, results store, solver), then a two-ply search with exact
+    leaves.  ``store``: the results store read as a book (an SQLite file or PostgreSQL URL, or a
+    :class:`StoredResults`; default: the store the CLI uses)."""
 
     name = "perfect"
 
@@ -102,11 +108,14 @@ class PerfectBot(Bot):
         think: float = 2.0,
         patience: int = 3,
         max_genus: int = 400,
+        *,
+        store: StoredResults | str | Path | None = None,
     ) -> None:
         super().__init__(rng)
         self.think = float(think)
         self.patience = int(patience)
-        self.oracle = Oracle(max_genus=max_genus)
+        stored = store if isinstance(store, StoredResults) else StoredResults(store)
+        self.oracle = Oracle(max_genus=max_genus, store=stored)
         start_warm_up()  # compile the solver now, not during a timed move
         self._stalls = 0
         self._last_t: int | None = None
@@ -135,8 +144,15 @@ class PerfectBot(Bot):
         move = winning_move_by_theory(p)
         if move is not None and turn.allows(move):
             return move
+        known = self.oracle.known(p)  # book, memo, results store: no search
+        if known is not None and known.outcome is Outcome.N:
+            for w in known.winning_moves:
+                if turn.allows(w):
+                    return w
         if turn.time_left is not None and SOLVE_SHARE * turn.time_left < QUICK:
             return self._quick(turn)
+        if known is not None and known.outcome is Outcome.P:
+            return self._swindle(turn, deadline) or self._fallback(turn)
         if not p.is_finite and not p.is_empty:
             # gcd > 1: short positions and the g = 2 periodicity engine (a share of the budget)
             exact = self.oracle.solve_gcd(p, time_limit=0.5 * deadline.left())
@@ -169,7 +185,7 @@ class PerfectBot(Bot):
     def _quick(self, turn: Turn) -> int:
         """A move in time trouble: a known or instantly solved winning move, else a near-pass."""
         p = turn.position
-        exact = self.oracle.known(p) if p.is_finite else None
+        exact = self.oracle.known(p)
         if exact is None and p.is_finite and p.genus <= QUICK_GENUS:
             exact = self.oracle.solve(p, time_limit=1.0)
         if exact is not None and exact.outcome is Outcome.N:
@@ -273,6 +289,9 @@ class PerfectBot(Bot):
         known = known_outcome(after)
         if known is not None:
             return known is Outcome.P
+        stored = self.oracle.known(after)
+        if stored is not None:
+            return stored.outcome is Outcome.P
         if after.is_finite:
             exact = self._exact(after, deadline)
             if exact is not None:
