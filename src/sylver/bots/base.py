@@ -34,6 +34,8 @@ class Turn:
 
     def allows(self, n: int) -> bool:
         """Is n legal here and allowed by the rules (cap, no prime first)?  1 is (it loses)."""
+        if type(n) is int and n > 1 and not self.position.is_legal(n):
+            return False  # at once: the referee's judgement would also build the reason's text
         ending = judge(n, self.position, MoveRules(cap=self.max_move, no_prime_first=self.no_prime_first),
                        first_move=True)
         return ending is None or ending.reason is Termination.NAMED_ONE
