@@ -88,6 +88,18 @@ class TestSmallRoots:
         assert summary["status"] == "N" and summary["winning"] == 14 and summary["certified"]
         assert verified(ledger) >= 1
 
+    def test_only_a_line(self, tmp_path: Path) -> None:
+        """--only 10 from {8}: {8,10} (N: 22 answers it, {8,10,22} is P, sec. 2) and what it rests on
+        are the only nodes attempted; then nothing is left to try, and {8} stays open."""
+        store = Store(tmp_path / "store.sqlite")
+        ledger = Ledger.create(tmp_path / "c", Position.parse("8"), budget=0.02, store=str(store.path))
+        ledger.add_lines([(10,)])
+        summary = Campaign(ledger, store, Options(jobs=1, memory=1 << 30, first_budget=0.02, only=((10,),))).work()
+        tried = {a["position"] for a in ledger.attempts() if a["result"] != "theorem"}
+        assert tried and all(p.startswith("8,10") for p in tried), tried
+        assert ledger.node(Position.parse("8,10")).status == "N"
+        assert summary["status"] == "open"
+
     def test_root_decided_by_its_children(self, tmp_path: Path) -> None:
         """{8,14} (P, sec. 2) with a first budget too small for one solve: expanded into its
         obligations, each N, and the root's certificate composed from theirs."""
@@ -259,6 +271,13 @@ class TestCommand:
         out = self.run("campaign", "8", "--try", line, "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "s.sqlite"))
         assert out.returncode == 2 and message in out.stderr and len(out.stderr.splitlines()) == 1
         assert not (tmp_path / "c").exists()
+
+    def test_a_bad_line_to_work_on_only(self, tmp_path: Path) -> None:
+        out = self.run("campaign", "8", "--only", "12,x", "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "s.sqlite"))
+        assert out.returncode == 2 and "--only '12,x'" in out.stderr and len(out.stderr.splitlines()) == 1
+        assert not (tmp_path / "c").exists()
+        out = self.run("campaign", "--dir", str(tmp_path / "c"), "--show", "--only", "12")
+        assert out.returncode == 2 and "--only go with work" in out.stderr
 
     def test_another_campaigns_directory(self, tmp_path: Path) -> None:
         d = tmp_path / "c"

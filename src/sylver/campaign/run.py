@@ -3,7 +3,7 @@ cluster), record what they establish, and decide nodes from their children.
 
 The choice (:meth:`Campaign.frontier`): among the open nodes that still matter (reached from the
 root through open nodes only), those on the lines to try first (``--try``: the end of each line and
-what it rests on) come first, then the cheapest: least budget, then least weight (genus of S ÷ g),
+what it rests on) come first (with ``--only``, they alone are attempted), then the cheapest: least budget, then least weight (genus of S ÷ g),
 then nearest the root.  A node's budget starts at ``first_budget`` seconds and grows ``growth``
 times with each attempt that does not decide it, so that a hard node does not hold up easy ones and
 hours go where the easy work has run out.  A node with g > 1 that one attempt did not decide is
@@ -64,6 +64,9 @@ class Options:
     """Stop after this many seconds (the running attempts are stopped, their nodes stay open)."""
     max_attempts: int | None = None
     """Stop after this many attempts have finished."""
+    only: tuple[tuple[int, ...], ...] = ()
+    """Lines of moves from the root (``--only``): when given, only the end of each and the nodes
+    below it are attempted (the rest of the ledger waits for a later run)."""
 
 
 class Campaign:
@@ -107,6 +110,9 @@ class Campaign:
                 items.append((node.budget, node))  # once expanded, only a long node's search can prove P
             stack.extend(c for _, c in self.ledger.children(p))
         first = self.tried_first()
+        if self.options.only:
+            focus = self.below(self.options.only)
+            items = [item for item in items if item[1].position in focus]
         items.sort(key=lambda item: (item[1].position not in first, item[0], item[1].weight, item[1].depth,
                                      item[1].position.generators))
         return [n for _, n in items]
@@ -125,8 +131,12 @@ class Campaign:
     def tried_first(self) -> set[Position]:
         """The nodes worked on before any other: the last position of each line to try first and
         every node below it in the ledger (what its value rests on)."""
+        return self.below(self.ledger.lines)
+
+    def below(self, lines: list[tuple[int, ...]] | tuple[tuple[int, ...], ...]) -> set[Position]:
+        """The last position of each of ``lines`` (moves from the root) and every node below it."""
         stack = []
-        for line in self.ledger.lines:
+        for line in lines:
             p = self.ledger.root
             for x in line:
                 p = p.play(x)

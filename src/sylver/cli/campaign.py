@@ -25,6 +25,7 @@ def campaign(
     first_budget: Annotated[float, typer.Option("--first-budget", help="Seconds of a node's first attempt; each attempt that does not decide it gives the next 4 times more.", callback=seconds())] = 2.0,
     max_attempts: Annotated[int | None, typer.Option("--max-attempts", help="Stop after this many attempts.", callback=integer(1))] = None,
     tries: Annotated[list[str] | None, typer.Option("--try", help="A line to try first: moves from the root, e.g. `37` (a published answer) or `82,701`; repeatable; kept in the ledger.", show_default=False)] = None,
+    only: Annotated[list[str] | None, typer.Option("--only", help="Work only on this line this run (its end and the nodes below it; the rest waits): moves from the root as for --try; repeatable; kept in the ledger as a line to try first.", show_default=False)] = None,
     show: Annotated[bool, typer.Option("--show", help="Print the ledger and exit (no work).")] = False,
     depth: Annotated[int | None, typer.Option("--depth", help="With --show: the nodes at most this many moves from the root.", callback=integer(0))] = None,
     as_json: Annotated[bool, typer.Option("--json", help="With --show: one JSON object.")] = False,
@@ -42,6 +43,8 @@ def campaign(
         fail("--json and --markdown contradict each other")
     if (as_json or as_markdown or depth is not None) and not show:
         fail("--json, --markdown and --depth go with --show")
+    if show and (tries or only):
+        fail("--show reads the ledger: --try and --only go with work")
     if show:
         if position:
             fail("--show reads the campaign in --dir: give no position")
@@ -52,13 +55,15 @@ def campaign(
             ledger.close()
         return
     root = None if not position else _root(position)
-    lines = _lines(root, tries) if tries and root is not None else None  # refused before a ledger is made
+    if root is not None:
+        _lines(root, tries, only)  # bad lines are refused before a ledger is made
     ledger = _ledger(directory, root, store, first_budget)
     try:
-        if tries:
-            ledger.add_lines(lines if lines is not None else _lines(ledger.root, tries))
+        tried, focus = _lines(ledger.root, tries, only)
+        if tried or focus:
+            ledger.add_lines([*tried, *focus])
         _work(ledger, jobs=jobs, cluster=cluster, memory=memory, time_limit=time_limit,
-              first_budget=first_budget, max_attempts=max_attempts)
+              first_budget=first_budget, max_attempts=max_attempts, only=tuple(focus))
     finally:
         ledger.close()
 
@@ -74,8 +79,13 @@ def _root(args: list[str]) -> Any:
     return pos
 
 
-def _lines(root: Any, texts: list[str]) -> list[tuple[int, ...]]:
-    """The lines of ``--try``: each text a comma-separated sequence of moves from ``root``, each legal
+def _lines(root: Any, tries: list[str] | None, only: list[str] | None) -> tuple[list[tuple[int, ...]], ...]:
+    """The lines of ``--try`` and of ``--only``."""
+    return _parse_lines(root, tries or [], "--try"), _parse_lines(root, only or [], "--only")
+
+
+def _parse_lines(root: Any, texts: list[str], option: str) -> list[tuple[int, ...]]:
+    """The lines of ``option``: each text a comma-separated sequence of moves from ``root``, each legal
     where it is played, and each but the last leaving a position with g > 1 (a node that has children)."""
     from sylver.errors import IllegalMoveError, InvalidMoveError, TooLargeError
 
@@ -84,17 +94,17 @@ def _lines(root: Any, texts: list[str]) -> list[tuple[int, ...]]:
         try:
             line = tuple(int(x) for x in text.replace(" ", "").split(","))
         except ValueError:
-            fail(f"--try {text!r}: give moves from the root separated by commas, e.g. 37 or 82,701")
+            fail(f"{option} {text!r}: give moves from the root separated by commas, e.g. 37 or 82,701")
         p = root
         for i, x in enumerate(line):
             if p.gcd == 1:
-                fail(f"--try {text}: {p.braces()} has gcd 1 (one search decides it): the line ends there")
+                fail(f"{option} {text}: {p.braces()} has gcd 1 (one search decides it): the line ends there")
             if x == 1:
-                fail(f"--try {text}: move {i + 1}: naming 1 loses at once")
+                fail(f"{option} {text}: move {i + 1}: naming 1 loses at once")
             try:
                 p = p.play(x)
             except (InvalidMoveError, IllegalMoveError, TooLargeError) as exc:
-                fail(f"--try {text}: move {i + 1}: {exc}")
+                fail(f"{option} {text}: move {i + 1}: {exc}")
         lines.append(line)
     return lines
 
@@ -133,7 +143,7 @@ def _memory(text: str | None) -> int:
 
 
 def _work(ledger: Any, *, jobs: int | None, cluster: str | None, memory: str | None, time_limit: float | None,
-          first_budget: float, max_attempts: int | None) -> None:
+          first_budget: float, max_attempts: int | None, only: tuple[tuple[int, ...], ...] = ()) -> None:
     from sylver.campaign import Campaign, Options
     from sylver.campaign.report import headline
     from sylver.cli.common import console
@@ -141,7 +151,7 @@ def _work(ledger: Any, *, jobs: int | None, cluster: str | None, memory: str | N
     from sylver.solver.store import Store
 
     options = Options(jobs=jobs or (1 if cluster else default_jobs()), memory=_memory(memory), cluster=cluster,
-                      first_budget=first_budget, time_limit=time_limit, max_attempts=max_attempts)
+                      first_budget=first_budget, time_limit=time_limit, max_attempts=max_attempts, only=only)
     store = Store(ledger.meta("store"))
     console.print(f"campaign on [bold]{ledger.root.braces()}[/] in {ledger.directory} "
                   f"(results store {store}); {headline(ledger.summary())}", highlight=False)
