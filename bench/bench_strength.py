@@ -27,6 +27,16 @@
    ``perfect``'s seat wins against perfect play (it moves first from an N-position or second from a
    P-position); the other seat is reported beside it (there it can only swindle).
 
+6. ``time-odds``: ``perfect`` at ``--short-call`` seconds a call against ``perfect`` at ``--long-call``
+   (default 2 s against 20 s, as issue 35 asks) from King-of-the-Hill starts, each start twice with
+   the seats swapped (``--games`` games).  Each side is told its limit as the per-call time
+   (``Turn.time_left``; ``think`` set to it, so the bot's own shares bound it) and nothing is
+   forfeited on time: on a loaded machine the wall clock would decide games (the calls over the
+   limit are counted).  Printed: the long side's wins with the Elo difference and its 95 % interval
+   (Wilson interval of the score through 400 log10(s / (1 - s))); per start, where the two sides
+   first named different numbers in the same position, each judged by the blunder analysis (t <=
+   ``--max-t``), and each side's first blunder; each side's blunders / decided N-moves.
+
 Every game counts illegal moves and time losses (the targets are 0).  Sections 3-4 run in-process
 with the small referee of :mod:`sylver.bots.selfplay`; ``perfect`` thinks at most ``--think``
 seconds a move there (default 0.3 s); in sections 0 and 5 it plays at full strength (2 s a move, 6 s
@@ -36,11 +46,17 @@ picks sections (repeatable; ``--only all`` runs every one).
 
     .venv/bin/python bench/bench_strength.py [--suites one-number,opening16] [--opponents sage,greedy]
     .venv/bin/python bench/bench_strength.py --only all [--games 100] [--empty-games 200] [--nextmove-games 4]
+    .venv/bin/python bench/bench_strength.py --only time-odds --games 200 --short-call 2 --long-call 20
+    .venv/bin/python bench/bench_strength.py --suites one-number,opening16,paper --rounds 2 --max-t 400
+
+``perfect`` reads the results store as a book (``$SYLVER_STORE``, or the user's cache): point it
+at a campaign's store to play with what the campaigns proved.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import random
@@ -56,7 +72,7 @@ from machine import cpu_model, load  # noqa: E402 - bench/ is the script's direc
 
 from sylver.arena.analysis import Settings, analyse_results, wilson  # noqa: E402
 from sylver.bots import BOTS, make_bot  # noqa: E402
-from sylver.bots.base import Turn  # noqa: E402
+from sylver.bots.base import Bot, Turn  # noqa: E402
 from sylver.bots.selfplay import finish, play_game  # noqa: E402
 from sylver.compat import SEED002_CAP, SEED002_CLOCK, Seed000Bot, Seed002Bot, play_next_move  # noqa: E402
 from sylver.position import Outcome, Position, Termination  # noqa: E402
@@ -111,7 +127,7 @@ def suite_match(suite: str, opponent: str, args: argparse.Namespace, out: Path) 
     openings = load_suite(suite, args.seed)
     if args.starts:
         openings = type(openings)(openings.name, openings.starts[: args.starts])
-    config = Config(parse_specs(["perfect", opponent]), make_rules(args.rules), rounds=1, seed=args.seed,
+    config = Config(parse_specs(["perfect", opponent]), make_rules(args.rules), rounds=args.rounds, seed=args.seed,
                     pairs=[(0, 1)], openings=openings)
     started = time.monotonic()
     played = run_tournament(config, out, concurrency=args.jobs)
@@ -267,9 +283,174 @@ def match(opponent: str, games: int, seed: int, think: float, koth: bool) -> tup
     return wins, games, reasons, time.monotonic() - started
 
 
+def elo(score: float) -> float:
+    """The Elo difference that makes ``score`` (0..1) the expected score: 400 log10(s / (1 - s))."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return 400.0 * math.log10(score / (1.0 - score))
+
+
+class CallLimit(Bot):
+    """A bot told that each call may take ``seconds`` (its ``Turn.time_left``), whatever the referee's
+    own limit: the time-odds match runs without forfeits (on a loaded machine the wall clock would
+    decide games), and counts the calls that overran."""
+
+    def __init__(self, bot: Bot, seconds: float) -> None:
+        super().__init__(bot.rng)
+        self.bot, self.seconds = bot, seconds
+        self.name = bot.name
+
+    def choose(self, turn: Turn) -> int:
+        return self.bot.choose(dataclasses.replace(turn, time_left=self.seconds))
+
+    def learn(self, record: object, seat: int) -> None:
+        self.bot.learn(record, seat)  # type: ignore[arg-type]
+
+
+def odds_pair(start: Position, calls: tuple[float, float], seed: int) -> list[dict]:
+    """The two games of one time-odds start: "short" (``calls[0]`` s a call) moves first, then
+    "long" does.  Each side is ``perfect`` with ``think`` set to its limit (so only its own clock
+    shares bound it: 15 % of the call, 25 % where the position can be solved)."""
+    games = []
+    for first in ("short", "long"):
+        sides = ("short", "long") if first == "short" else ("long", "short")
+        limits = tuple(calls[0] if side == "short" else calls[1] for side in sides)
+        pair = (CallLimit(make_bot("perfect", random.Random(seed * 2 + (sides[0] == "long")), think=limits[0]),
+                          limits[0]),
+                CallLimit(make_bot("perfect", random.Random(seed * 2 + (sides[1] == "long")), think=limits[1]),
+                          limits[1]))
+        result = play_game(pair, start)
+        finish(pair, result)
+        over = {side: sum(t > limit for t in result.spent[seat])
+                for seat, (side, limit) in enumerate(zip(sides, limits, strict=True))}
+        games.append({"sides": sides, "winner": sides[result.winner], "reason": result.reason,
+                      "detail": result.detail, "moves": result.moves, "over": over,
+                      "spent": {side: result.spent[seat] for seat, side in enumerate(sides)}})
+    return games
+
+
+def divergence(start: Position, games: list[dict]) -> tuple[Position, int, int] | None:
+    """Where the two games of a start first differ: (position, short's move, long's move) — the same
+    position with the other side to move in each game — or None when one game is a prefix of the other."""
+    a, b = games[0]["moves"], games[1]["moves"]  # a: short moved first; b: long moved first
+    for k in range(min(len(a), len(b))):
+        if a[k] != b[k]:
+            p = start
+            for n in a[:k]:
+                p = p.play(int(n))  # type: ignore[call-overload]
+            short, long = (a[k], b[k]) if k % 2 == 0 else (b[k], a[k])
+            return p, int(short), int(long)  # type: ignore[call-overload]
+    return None
+
+
+def judge_moves(analyst: object, start: Position, game: dict) -> dict[str, list]:
+    """Each side's judged moves in ``game`` (the blunder analysis: decidable once the small numbers
+    named have eliminated the start's big ones, t <= --max-t): side -> [(ply, position, move,
+    class, best)], undecided moves left out."""
+    from sylver.arena.analysis import Analyst, MoveClass
+
+    assert isinstance(analyst, Analyst)
+    out: dict[str, list] = {"short": [], "long": []}
+    p = start
+    for ply, move in enumerate(game["moves"]):
+        if type(move) is not int or not p.is_legal(move):
+            break
+        verdict, best, _ = analyst.judge(p, move)
+        if verdict is not MoveClass.UNDECIDED:
+            out[game["sides"][ply % 2]].append((ply, p, move, verdict, best))
+        if move == 1:
+            break
+        p = p.play(move)
+    return out
+
+
+def odds_report(i: int, start: Position, games: list[dict], analyst: object, tally: dict) -> None:
+    """One start's two games: who won, where the two sides first named different numbers in the
+    same position, and each side's first blunder (added to ``tally``: side -> [blunders, N-moves])."""
+    from sylver.arena.analysis import Analyst, MoveClass
+
+    assert isinstance(analyst, Analyst)
+    outcome = "; ".join(f"{g['sides'][0]} first: {g['winner']} won in {len(g['moves'])} plies" for g in games)
+    split = divergence(start, games)
+    if split is None:
+        where = "same moves"
+    else:
+        p, short, long = split
+        verdicts = [analyst.judge(p, m)[0].value for m in (short, long)]
+        where = f"first difference in {_brief(p)}: short {short} ({verdicts[0]}), long {long} ({verdicts[1]})"
+    print(f"   start {i} {start.braces()}: {outcome}; {where}", flush=True)
+    for g in games:
+        for side, notes in judge_moves(analyst, start, g).items():
+            n_moves = [x for x in notes if x[3] in (MoveClass.WINNING, MoveClass.BLUNDER)]
+            blunders = [x for x in n_moves if x[3] is MoveClass.BLUNDER]
+            tally[side][0] += len(blunders)
+            tally[side][1] += len(n_moves)
+            if blunders:
+                ply, p, move, _, best = blunders[0]
+                print(f"      {g['sides'][0]} first, {side}'s first blunder (ply {ply}): {move} in {_brief(p)}, "
+                      f"{best} wins")
+
+
+def time_odds_section(args: argparse.Namespace) -> bool:
+    """Item 4 of issue 35: ``perfect`` at ``--short-call`` s a call against ``perfect`` at
+    ``--long-call`` s a call from King-of-the-Hill starts, both seats; the long side's score and the
+    Elo difference (95 % Wilson interval on the score); where the two sides' moves differ, and each
+    side's blunders where the blunder analysis decides the position (t <= --max-t)."""
+    from sylver.arena.analysis import Analyst
+
+    calls = (args.short_call, args.long_call)
+    pairs = max(1, args.games // 2)
+    rng = random.Random(args.seed + 3)
+    analyst = Analyst(Settings(max_t=args.max_t))
+    print(f"time odds: perfect at {calls[0]:g} s a call ('short') vs perfect at {calls[1]:g} s a call ('long'), "
+          f"{2 * pairs} games from {pairs} KotH starts (two random coprime 6-digit numbers), seats swapped; "
+          f"analysis t <= {args.max_t}")
+    long_wins = n = bad = 0
+    spent: dict[str, list[float]] = {"short": [], "long": []}
+    over = {"short": 0, "long": 0}
+    tally = {"short": [0, 0], "long": [0, 0]}
+    started = time.monotonic()
+    for i in range(pairs):
+        start = koth_start(rng)
+        games = odds_pair(start, calls, args.seed * 1009 + i)
+        for g in games:
+            n += 1
+            long_wins += g["winner"] == "long"
+            for side in spent:
+                spent[side].append(sum(g["spent"][side]))
+                over[side] += g["over"][side]
+            if g["reason"] is not Termination.NAMED_ONE:
+                bad += 1
+                loser = "short" if g["winner"] == "long" else "long"
+                print(f"   start {i}: {loser} lost by {g['reason'].phrase}: {g['detail']}")
+        odds_report(i, start, games, analyst, tally)
+    lo, hi = wilson(long_wins, n)
+    print(f"   long's wins {rate(long_wins, n)}; Elo difference long - short {elo(long_wins / n):+.0f} "
+          f"[95 % CI {elo(lo):+.0f} .. {elo(hi):+.0f}]")
+    for side in ("short", "long"):
+        print(f"   {side:5s} blunders / decided N-moves {rate(*tally[side])}")
+    print(f"   time used per game: short {statistics.mean(spent['short']):.2f} s, long "
+          f"{statistics.mean(spent['long']):.2f} s; calls over their limit (not forfeited): short {over['short']}, "
+          f"long {over['long']}  ({time.monotonic() - started:.0f} s)")
+    return bad == 0
+
+
+def _brief(p: Position) -> str:
+    """A position's generators, the big ones abbreviated when there are many."""
+    gens = p.generators
+    if len(gens) <= 6:
+        return p.braces()
+    return "{" + ",".join(map(str, gens[:5])) + f",... ({len(gens)} numbers)" + "}"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description="Win rates of the built-in bots with 95 % intervals.")
-    ap.add_argument("--games", type=int, default=100, help="KotH games per pair (both seats)")
+    ap.add_argument("--games", type=int, default=100,
+                    help="KotH games per pair (both seats), also of the time-odds match")
+    ap.add_argument("--short-call", type=float, default=2.0, help="seconds a call of the time-odds match's short side")
+    ap.add_argument("--long-call", type=float, default=20.0, help="seconds a call of the time-odds match's long side")
     ap.add_argument("--empty-games", type=int, default=200, help="perfect vs random games from {}")
     ap.add_argument("--nextmove-games", type=int, default=4,
                     help="games per start and seat in the nextmove section (10 starts, 2 seats, 3 opponents)")
@@ -280,10 +461,12 @@ def main() -> int:
     ap.add_argument("--opponents", default="sage", help="perfect's opponents in section 'suites' (comma-separated)")
     ap.add_argument("--rules", default="classic", help="rules preset of section 'suites'")
     ap.add_argument("--starts", type=int, default=0, help="only the first N starts of each suite (0: all)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="rounds of section 'suites' (each plays every start twice, the seats swapped)")
     ap.add_argument("--max-t", type=int, default=150, help="analysis bound on the Frobenius number")
     ap.add_argument("--jobs", type=int, default=2, help="games (and analyses) at a time in section 'suites'")
     ap.add_argument("--out", help="results directories of section 'suites' go here (resumable; default: a temp dir)")
-    all_sections = ("suites", "known", "adapters", "empty", "koth", "nextmove")
+    all_sections = ("suites", "known", "adapters", "empty", "koth", "nextmove", "time-odds")
     ap.add_argument(
         "--only", choices=(*all_sections, "all"), action="append",
         help="run only these sections (repeatable; default: suites; all: every section)",
@@ -356,6 +539,8 @@ def main() -> int:
                 print("      ", b)
             failed |= won[0] < 0.99 * won[1]
             bad_moves += len(r["bad"])
+    if "time-odds" in sections:
+        failed |= not time_odds_section(args)
     print(f"illegal moves, time losses and other non-game losses: {bad_moves}")
     failed |= bad_moves > 0
     print("targets met" if not failed else "TARGETS MISSED")
