@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import resource
 import sys
 import time
@@ -399,19 +398,17 @@ def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memo
             f"{path} ({len(cert['claims'])} short and {len(cert['periodic'])} periodic claims, "
             f"{len(cert['nodes']):,} P-positions with gcd 1, {size:,} bytes{less})"
         )
-    from sylver.solver.prove import build_certificate, write_certificate
+    from sylver.solver.prove import stream_certificate
 
     try:
-        cert = build_certificate(sol, time_limit=time_limit)
+        nodes, size = stream_certificate(sol, path, time_limit=time_limit)
     except KeyboardInterrupt:
         fail("interrupted while building the certificate (no file written)", 130)
     except TimeoutError as exc:
         fail(str(exc), 3)
-    try:
-        size = write_certificate(cert, path)
     except OSError as exc:
         fail(f"cannot write {path}: {exc.strerror}")
-    return str(path) if as_json else f"{path} ({len(cert['nodes']):,} P-positions, {size:,} bytes)"
+    return str(path) if as_json else f"{path} ({nodes:,} P-positions, {size:,} bytes)"
 
 
 def _odd_limit(text: str | None) -> int | None:
@@ -496,31 +493,24 @@ def verify(
 
     With g > 1, `valid` is followed by what the certificate proves, what it does not (the even moves
     that a probably-P claim leaves open) and the theorems it rests on."""
-    from sylver.solver.certificate import CertificateError, check_any
+    from sylver.solver.certificate import CertificateError, CertificateFileError, check_path
 
     try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        fail(f"cannot read {file}: {exc.strerror}")
-    except UnicodeDecodeError:
-        fail(f"{file} is not a text file")
-    try:
-        cert = json.loads(text)
-    except json.JSONDecodeError as exc:
-        fail(f"{file} is not JSON: {exc}")
-    try:
-        proves = check_any(cert)
+        checked = check_path(str(file))
+    except CertificateFileError as exc:
+        fail(str(exc))
     except CertificateError as exc:
         if as_json:
             print_json({"valid": False, "flaw": str(exc)})
         else:
             print(f"invalid: {exc}")
         raise typer.Exit(1) from None
+    head = checked.head
     if as_json:
-        print_json({"valid": True, "position": cert["position"], "outcome": cert["outcome"],
-                    "winning_moves": cert["winning_moves"], "complete": cert["complete"],
-                    "nodes": len(cert["nodes"]), "proves": proves})
+        print_json({"valid": True, "position": head["position"], "outcome": head["outcome"],
+                    "winning_moves": head["winning_moves"], "complete": head["complete"],
+                    "nodes": checked.nodes, "proves": checked.proves})
     else:
         print("valid")
-        for line in proves:
+        for line in checked.proves:
             print(f"  {line}")

@@ -51,6 +51,8 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 FORMAT = "sylver-certificate"
@@ -142,9 +144,17 @@ def is_ender(gaps: int) -> bool:
 def check(cert: Any) -> None:
     """Raise :class:`CertificateError` naming the first flaw, or return if the certificate is valid."""
     root, root_gaps, outcome, winning = _header(cert)
-    proof = _Proof(_nodes(cert["nodes"]))
+    nodes = cert["nodes"]
+    if not isinstance(nodes, list):
+        raise CertificateError("'nodes' must be a list")
+    proof = _Proof(lambda: enumerate(nodes), len(nodes), _width(root_gaps))
     proof.check_nodes()
     proof.check_root(root, root_gaps, outcome, winning, cert)
+
+
+def _width(root_gaps: int) -> int:
+    """Bytes of the root's gap mask: the nodes' masks are subsets of it (any other goes beside)."""
+    return (root_gaps.bit_length() + 7) // 8
 
 
 def _header(cert: Any) -> tuple[list[int], int, str, list[int]]:
@@ -175,29 +185,95 @@ def _header(cert: Any) -> tuple[list[int], int, str, list[int]]:
     return root, root_gaps, outcome, winning
 
 
-def _nodes(raw: Any) -> dict[int, tuple[list[int], list[int]]]:
-    """The P-positions claimed (``nodes``), by gap mask: their generators and replies."""
-    nodes: dict[int, tuple[list[int], list[int]]] = {}
-    if not isinstance(raw, list):
-        raise CertificateError("'nodes' must be a list")
-    for i, item in enumerate(raw):
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], list)):
-            raise CertificateError(f"node {i} is not [generators, replies]")
-        gaps = gap_mask(item[0], f"node {i}: generators")
-        if gaps in nodes:
-            raise CertificateError(f"node {i} ({_braces(item[0])}) appears twice")
-        nodes[gaps] = (item[0], item[1])
-    return nodes
+Nodes = Callable[[], Iterable[tuple[int, Any]]]
+"""The nodes of a certificate, read afresh at each call: (index, item) for each."""
+
+
+class GapSet:
+    """A set of gap masks (Python ints), exact, in ``width`` bytes a mask: an open-addressing table
+    in a bytearray (linear probing, at most 3/4 full; 0, the empty slot, and the masks wider than
+    ``width`` go to a Python set beside it).  About 1.3–2.7 × ``width`` bytes a mask, where a set of
+    ints takes about 100 bytes for t around 300."""
+
+    def __init__(self, size: int, width: int) -> None:
+        self.width = max(width, 1)
+        self.cap = max(8, size + size // 3 + 1)
+        self.slots = bytearray(self.cap * self.width)
+        self.empty = bytes(self.width)
+        self.other: set[int] = set()
+        self.size = 0
+
+    def _find(self, key: bytes, mask: int) -> int:
+        """The slot holding ``key``, or the empty slot where it would go."""
+        w, slots, empty, cap = self.width, self.slots, self.empty, self.cap
+        i = (hash(mask) * 0x9E3779B97F4A7C15 >> 20) % cap
+        o = i * w
+        slot = slots[o : o + w]
+        while slot != key and slot != empty:
+            i = i + 1 if i + 1 < cap else 0
+            o = i * w
+            slot = slots[o : o + w]
+        return o
+
+    def add(self, mask: int) -> bool:
+        """Add ``mask``; False if it was there already."""
+        if mask == 0 or mask.bit_length() > 8 * self.width:
+            new = mask not in self.other
+            self.other.add(mask)
+            return new
+        if 4 * (self.size + 1) > 3 * self.cap:
+            self._grow()
+        key = mask.to_bytes(self.width, "little")
+        o = self._find(key, mask)
+        if self.slots[o : o + self.width] == key:
+            return False
+        self.slots[o : o + self.width] = key
+        self.size += 1
+        return True
+
+    def __contains__(self, mask: int) -> bool:
+        w = self.width
+        if mask == 0 or mask.bit_length() > 8 * w:
+            return mask in self.other
+        key = mask.to_bytes(w, "little")
+        o = self._find(key, mask)
+        return self.slots[o : o + w] == key
+
+    def _grow(self) -> None:
+        old, w = self.slots, self.width
+        self.cap *= 2
+        self.slots = bytearray(self.cap * w)
+        for i in range(len(old) // w):
+            key = bytes(old[i * w : (i + 1) * w])
+            if key != self.empty:
+                j = self._find(key, int.from_bytes(key, "little"))
+                self.slots[j : j + w] = key
+
+
+def _node(i: int, item: Any) -> tuple[int, list[int], list[Any]]:
+    """The gap mask, generators and replies of node ``i``, checked for shape."""
+    if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], list)):
+        raise CertificateError(f"node {i} is not [generators, replies]")
+    return gap_mask(item[0], f"node {i}: generators"), item[0], item[1]
 
 
 class _Proof:
-    """The claimed P-positions of a certificate, each refuting every move with a reply."""
+    """The claimed P-positions of a certificate, each refuting every move with a reply.  Checked
+    in two passes over ``nodes``: the first collects their gap masks (:class:`GapSet`, exact), the
+    second checks each node's replies against them; nothing else is kept, so a certificate read
+    from a file a node at a time is checked in memory proportional to its nodes, not its bytes."""
 
-    def __init__(self, nodes: dict[int, tuple[list[int], list[int]]]) -> None:
+    def __init__(self, nodes: Nodes, size: int, width: int) -> None:
         self.nodes = nodes
+        self.keys = GapSet(size, width)
+        for i, item in nodes():
+            gaps, gens, _ = _node(i, item)
+            if not self.keys.add(gaps):
+                raise CertificateError(f"node {i} ({_braces(gens)}) appears twice")
+        self.count = self.keys.size + len(self.keys.other)
 
     def is_p(self, gaps: int) -> bool:
-        return gaps == 0b10 or gaps in self.nodes
+        return gaps == 0b10 or gaps in self.keys
 
     def check_reply(self, where: str, gaps: int, x: int, y: object) -> None:
         """The reply y to the move x in ``gaps`` leads to a claimed P-position (0: after x the
@@ -219,7 +295,8 @@ class _Proof:
 
     def check_nodes(self) -> None:
         """Every node has a valid reply to each of its legal moves other than 1."""
-        for gaps, (gens, replies) in self.nodes.items():
+        for i, item in self.nodes():
+            gaps, gens, replies = _node(i, item)
             where = f"node {_braces(gens)}"
             legal = moves(gaps)
             if len(replies) != len(legal):
@@ -246,7 +323,7 @@ class _Proof:
             return
         root_replies = cert.get("root_replies")
         if outcome == "P" and root_replies is None:
-            if root_gaps not in self.nodes and root_gaps != 0b10:
+            if not self.is_p(root_gaps):
                 raise CertificateError(f"{where}: claimed P but it is not a node")
             return
         if not isinstance(root_replies, list) or len(root_replies) != len(legal):
@@ -414,7 +491,7 @@ def _summary(cert: dict[str, Any], root: list[int], proofs: _GcdProofs, opened: 
     heights = sum((int(r["start"]) - 3 + int(r["length"])) // 2 for r in  # the odd heights 3 .. start - 2 + length
                   [*proofs.periodic.values(), *([cert["root_periodic"]] if periodic else [])])
     lines.append(
-        f"the proof: P-positions with gcd 1: {len(proofs.nodes):,} (a reply to each of their moves); short "
+        f"the proof: P-positions with gcd 1: {proofs.gcd1.count:,} (a reply to each of their moves); short "
         f"P-positions with prime g: {len(proofs.claims):,}; replay records of long positions with g = 2: "
         f"{len(proofs.periodic) + periodic:,} ({heights:,} heights replayed)")
     lines.append(
@@ -433,14 +510,13 @@ class _GcdProofs:
     claims and its periodic claims (checked by :func:`check_gcd`), and the theorems."""
 
     def __init__(self, cert: dict[str, Any]) -> None:
-        for i, item in enumerate(cert["nodes"]):
-            if not (isinstance(item, list) and len(item) == 2):
-                raise CertificateError(f"node {i} is not [generators, replies]")
-        # the gcd-1 nodes: checked by the gcd-1 checker (a P claim with every node)
-        sub = {"format": FORMAT, "version": VERSION, "position": [2, 3], "outcome": "P", "winning_moves": [],
-               "complete": True, "nodes": cert["nodes"]}
-        check(sub)
-        self.nodes = {gap_mask(item[0]) for item in cert["nodes"]}
+        nodes = cert["nodes"]
+        if not isinstance(nodes, list):
+            raise CertificateError("'nodes' must be a list")
+        # the gcd-1 nodes: checked as the gcd-1 checker checks them (positions of t < 256 in the
+        # table, the others beside it)
+        self.gcd1 = _Proof(lambda: enumerate(nodes), len(nodes), 32)
+        self.gcd1.check_nodes()
         self.claims: dict[tuple[int, ...], list[Any]] = {}
         for i, item in enumerate(cert["claims"]):
             if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], list)):
@@ -455,8 +531,7 @@ class _GcdProofs:
     def is_p(self, gens: list[int]) -> bool:
         g = math.gcd(*gens)
         if g == 1:
-            gaps = gap_mask(gens)
-            return gaps == 0b10 or gaps in self.nodes
+            return self.gcd1.is_p(gap_mask(gens))
         if len(_key(gens)) == 1 and _prime(g) and g >= 5:
             return True  # {p}, p >= 5: Hutchings's p-theorem
         return _key(gens) in self.claims or _key(gens) in self.periodic
@@ -892,29 +967,131 @@ def check_any(cert: Any) -> list[str]:
     return []
 
 
+class CertificateFileError(CertificateError):
+    """The file cannot be read as a certificate: unreadable, not JSON, or truncated."""
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What a valid certificate file claims (:func:`check_path`)."""
+
+    head: dict[str, Any]
+    """Its fields but ``nodes`` (and, with g > 1, ``claims`` and ``periodic``)."""
+    nodes: int
+    """Its P-positions with gcd 1."""
+    proves: list[str]
+    """What it proves, in words (:func:`check_gcd`; empty for gcd 1)."""
+
+
+NODES_OPEN = ',"nodes":['
+"""How the first line of a gcd-1 certificate written a node a line ends (``prove.write_certificate``)."""
+
+
 def check_file(path: str) -> list[str]:
+    """:func:`check_path`; what the certificate proves, in words (empty for gcd 1)."""
+    return check_path(path).proves
+
+
+def check_path(path: str) -> Checked:
+    """Check the certificate in the file ``path``; raise :class:`CertificateError` naming the first
+    flaw (:class:`CertificateFileError` when the file is not a readable certificate at all).
+
+    A gcd-1 certificate laid out a node a line (the header on the first line, ending with
+    ``"nodes":[``; then a node a line, with a comma after each but the last; then ``]}``), as
+    ``sylver solve --certificate`` writes it, is read twice a line at a time (:class:`_Proof`):
+    memory for its nodes' gap masks only, whatever the file's size.  Any other file is read whole."""
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline()
+            lines = first.count(b"\n") + sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 20), b""))
+    except OSError as exc:
+        raise CertificateFileError(f"cannot read {path}: {exc.strerror}") from None
+    text = first.rstrip(b"\r\n")
+    if text.startswith(b"{") and text.endswith(NODES_OPEN.encode()):
+        head = _json(path, 1, text[: -len(NODES_OPEN)] + b"}")
+        if isinstance(head, dict) and head.get("format") == FORMAT:
+            return _check_lines(path, head, len(first), lines)
     try:
         with open(path, encoding="utf-8") as fh:
             cert = json.load(fh)
     except OSError as exc:
-        raise CertificateError(f"cannot read {path}: {exc.strerror}") from None
+        raise CertificateFileError(f"cannot read {path}: {exc.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise CertificateError(f"{path} is not JSON: {exc}") from None
-    return check_any(cert)
+        raise CertificateFileError(f"{path} is not JSON: {exc}") from None
+    proves = check_any(cert)
+    head = {k: v for k, v in cert.items() if k not in ("nodes", "claims", "periodic")}
+    return Checked(head, len(cert["nodes"]), proves)
+
+
+def _json(path: str, line: int, text: bytes) -> Any:
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CertificateFileError(f"{path} is not JSON: line {line}: {exc}") from None
+
+
+def _check_lines(path: str, head: dict[str, Any], offset: int, lines: int) -> Checked:
+    """:func:`check` of a certificate laid out a node a line, its nodes read from the file at each
+    pass (``offset``: where they start; ``lines``: an upper bound on their number)."""
+    root, root_gaps, outcome, winning = _header({**head, "nodes": []})
+
+    def nodes() -> Iterator[tuple[int, Any]]:
+        return _node_lines(path, offset)
+
+    proof = _Proof(nodes, lines, _width(root_gaps))
+    proof.check_nodes()
+    proof.check_root(root, root_gaps, outcome, winning, head)
+    return Checked(head, proof.count, [])
+
+
+def _node_lines(path: str, offset: int) -> Iterator[tuple[int, Any]]:
+    """The nodes of a certificate laid out a node a line, from byte ``offset`` of the file: (index,
+    node) for each; a file that breaks the layout (a truncated or unparsable line, a missing or extra
+    comma, no ``]}`` at the end, anything after it) raises :class:`CertificateFileError`."""
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed below, also when the caller stops early
+    except OSError as exc:
+        raise CertificateFileError(f"cannot read {path}: {exc.strerror}") from None
+    with fh:
+        fh.seek(offset)
+        i, more, line = 0, True, 1
+        for line, raw in enumerate(fh, 2):
+            text = raw.strip()
+            if text != b"]}" and not raw.endswith(b"\n"):
+                raise CertificateFileError(f"{path} is truncated: line {line} does not end")
+            if text == b"]}":
+                if more and i:
+                    raise CertificateFileError(f"{path} is not JSON: line {line - 1} ends with a comma")
+                if fh.read().strip():
+                    raise CertificateFileError(f"{path} is not JSON: more after the end, line {line}")
+                return
+            if not text and i == 0:
+                continue  # the empty list's line
+            if not more:
+                raise CertificateFileError(f"{path} is not JSON: no comma after line {line - 1}")
+            more = text.endswith(b",")
+            yield i, _json(path, line, text[:-1] if more else text)
+            i += 1
+    raise CertificateFileError(f"{path} is truncated: it ends at line {line}, inside the list of nodes")
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``python certificate.py FILE``: print ``valid`` (exit 0), ``invalid: the flaw`` (exit 1),
+    or, when the file is not a readable certificate, ``error: why`` on stderr (exit 2)."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
         print("usage: certificate.py FILE", file=sys.stderr)
         return 2
     try:
-        lines = check_file(args[0])
+        checked = check_path(args[0])
+    except CertificateFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except CertificateError as exc:
         print(f"invalid: {exc}")
         return 1
     print("valid")
-    for line in lines:
+    for line in checked.proves:
         print(f"  {line}")
     return 0
 

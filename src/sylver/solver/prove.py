@@ -4,11 +4,19 @@ A P-position is proved by a winning reply to each of its moves, recursively; a m
 with t > 1 is refuted by the strategy-stealing theorem instead (sec. 1).  Replies are found in the
 engine's transposition table when it holds them (it does right after a solve), else by solving the
 candidate positions.  Each P-position is written once, however many paths reach it.
+
+The builder is streamed: a P-position (a *node*) is handed on — written to the file, by
+:func:`stream_certificate` — as soon as its replies are found, and forgotten.  What it keeps is the
+stack of nodes still to prove and the set of the positions met (:class:`SeenSet`: 16 bytes a slot,
+about 23–46 bytes a position), so a proof of tens of millions of nodes fits beside the solve's
+tables (the dictionary of nodes that it replaces took about a kilobyte a node).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,20 +24,121 @@ from typing import Any
 
 import numpy as np
 
+from sylver.jit import njit
 from sylver.position import Outcome, Position
 from sylver.solver import kernels as _k
 from sylver.solver.certificate import FORMAT, VERSION
 from sylver.solver.engine import ENGINE, SearchTimeout, child_gaps, root_gaps
+from sylver.solver.kernels import gap_hash, key_hash
 from sylver.solver.solution import Solution
+
+_U0 = np.uint64(0)
+_U1 = np.uint64(1)
+
+
+@njit(cache=True)
+def _slot_index(a, b, mask):  # pragma: no cover - compiled
+    """The home slot of the key (a, b): splitmix64's finaliser of a ^ b·φ, masked."""
+    z = a ^ (b * np.uint64(0x9E3779B97F4A7C15))
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return np.int64((z ^ (z >> np.uint64(31))) & mask)
+
+
+@njit(cache=True)
+def _seen_put(slots, a, b):  # pragma: no cover - compiled
+    """Add the key (a, b), a != 0, to the open-addressing table ``slots`` (two words a slot, a = 0:
+    empty; linear probing); True if it was not there."""
+    mask = np.uint64(slots.shape[0] // 2 - 1)
+    i = _slot_index(a, b, mask)
+    while True:
+        s = slots[2 * i]
+        if s == np.uint64(0):
+            slots[2 * i] = a
+            slots[2 * i + 1] = b
+            return True
+        if s == a and slots[2 * i + 1] == b:
+            return False
+        i = np.int64((np.uint64(i) + np.uint64(1)) & mask)
+
+
+@njit(cache=True)
+def seen_add(slots, keys, W, fresh):  # pragma: no cover - compiled
+    """For each k with ``fresh[k]``, add the position ``keys[k*W:(k+1)*W]`` to the table ``slots``
+    (:class:`SeenSet`); ``fresh[k]`` is cleared when it was there already.  Returns how many were
+    added.  The key: the words themselves when W <= 2 (exact; word 0 is never 0, as 1 is always a
+    gap), else the two independent 64-bit hashes of the gap set (``key_hash``, odd, and
+    ``gap_hash``)."""
+    added = 0
+    for k in range(fresh.shape[0]):
+        if not fresh[k]:
+            continue
+        o = k * W
+        if W <= 2:
+            a = keys[o]
+            b = keys[o + 1] if W == 2 else np.uint64(0)
+        else:
+            a = key_hash(keys, o, W)
+            b = gap_hash(keys, o, W)
+        if _seen_put(slots, a, b):
+            added += 1
+        else:
+            fresh[k] = False
+    return added
+
+
+@njit(cache=True)
+def _seen_rehash(old, slots):  # pragma: no cover - compiled
+    for i in range(old.shape[0] // 2):
+        if old[2 * i] != np.uint64(0):
+            _seen_put(slots, old[2 * i], old[2 * i + 1])
+
+
+class SeenSet:
+    """The positions (gap sets of W words) that a proof has met: an open-addressing table of
+    16-byte keys, kept at most 3/4 full (so 21–43 bytes a position).
+
+    With W <= 2 (t < 128) a key is the gap set itself: exact.  Beyond, it is a 128-bit digest, two
+    independent 64-bit hashes; two positions of a proof share one with probability about
+    n²/2**129 (10**-21 for n = 10**9).  Then the second would be taken for met and left out of the
+    certificate, and the checker, which compares exact gap sets, would refuse the certificate: a
+    collision can cost a certificate, never make a false one pass.  Exact keys of W words would
+    take W/2 times the memory (2.5 times at t = 289)."""
+
+    def __init__(self, W: int, slots: int = 1 << 16) -> None:
+        self.W = W
+        self.slots = np.zeros(2 * slots, dtype=np.uint64)
+        self.count = 0
+
+    def add(self, keys: np.ndarray, fresh: np.ndarray) -> None:
+        """Add the positions ``keys[k*W:(k+1)*W]`` with ``fresh[k]`` set; clear ``fresh[k]`` for
+        those met before."""
+        cap = self.slots.shape[0] // 2
+        if 4 * (self.count + fresh.shape[0]) > 3 * cap:
+            grown = np.zeros(4 * cap, dtype=np.uint64)
+            _seen_rehash(self.slots, grown)
+            self.slots = grown
+        self.count += int(seen_add(self.slots, keys, self.W, fresh))
+
+    def nbytes(self) -> int:
+        return int(self.slots.nbytes)
+
+
+Emit = Callable[[list[Any]], None]
 
 
 class _Builder:
-    def __init__(self, deadline: float | None, tick: Callable[[int], None] | None) -> None:
-        self.nodes: dict[bytes, tuple[list[int], list[int]]] = {}
-        self.terminal: set[bytes] = set()
+    """Proves P-positions: takes them in (:meth:`add`), then (:meth:`run`) finds a reply to each of
+    their moves and hands each finished node ``[generators, replies]`` to ``emit``."""
+
+    def __init__(self, W: int, emit: Emit, deadline: float | None, tick: Callable[[int], None] | None) -> None:
+        self.seen = SeenSet(W)
         self.todo: list[np.ndarray] = []
+        self.emit = emit
+        self.nodes = 0
         self.deadline = deadline
         self.tick = tick
+        self.one = np.ones(1, dtype=np.bool_)
 
     def refute(self, gaps: np.ndarray, x: int) -> int:
         """A reply to x in ``gaps`` that wins (0 when the position after x is an ender with t > 1)."""
@@ -52,60 +161,52 @@ class _Builder:
         self.add(child_gaps(child, y))
         return y
 
-    def add(self, gaps: np.ndarray, key: bytes | None = None) -> None:
-        """Take in the P-position ``gaps`` (its bytes ``key``) as a node, unless it is one already
-        or terminal.  The kernels run unchecked: ``gaps`` is always a uint64 array made here or by
-        :func:`child_gaps` (a certificate's million calls paid 30 s in type checks)."""
-        if key is None:
-            key = gaps.tobytes()
-        if key in self.nodes or key in self.terminal:
-            return
-        W = gaps.shape[0]
-        if _k.is_terminal.unchecked(gaps, 0, W):
-            self.terminal.add(key)
-            return
-        gens = _k.min_generators.unchecked(gaps, 0, W).tolist()
-        self.nodes[key] = (gens, [])
-        self.todo.append(gaps)
+    def add(self, gaps: np.ndarray) -> None:
+        """Take in the P-position ``gaps`` as a node, unless it was met before or is terminal."""
+        fresh = self.one.copy()
+        self.seen.add(gaps, fresh)
+        if fresh[0] and not _k.is_terminal.unchecked(gaps, 0, gaps.shape[0]):
+            self.todo.append(gaps)
 
     def run(self) -> None:
+        """Prove the nodes taken in, and those their replies lead to.  The kernels run unchecked:
+        the arrays are made here or by :func:`child_gaps` (a certificate's million calls paid 30 s
+        in type checks)."""
         while self.todo:
             gaps = self.todo.pop()
             W = gaps.shape[0]
-            replies = self.nodes[gaps.tobytes()][1]
             moves = [int(x) for x in _k.gap_list(gaps, 0, W) if x >= 2]
             found = np.empty(len(moves), dtype=np.int64)
             after = np.empty(len(moves) * W, dtype=np.uint64)
             # the replies known from the table (or enders), all at once; the rest are searched
             egtab, egfilt, efshift, egg = ENGINE.endgame()
             _k.refute_moves(gaps, ENGINE.ptable, found, after, (egtab, egfilt), efshift, egg)
-            raw, step = after.tobytes(), 8 * W
-            for k, (x, y) in enumerate(zip(moves, found.tolist(), strict=True)):
-                if y > 0:
-                    key = raw[k * step : (k + 1) * step]
-                    if key not in self.nodes and key not in self.terminal:
-                        self.add(after[k * W : (k + 1) * W].copy(), key)
-                elif y < 0:
-                    y = self.refute(gaps, x)
-                replies.append(y)
+            fresh = found > 0
+            self.seen.add(after, fresh)
+            replies = found.tolist()
+            for k in np.flatnonzero(fresh).tolist():
+                if not _k.is_terminal.unchecked(after, k * W, W):
+                    self.todo.append(after[k * W : (k + 1) * W].copy())
+            for k, (x, y) in enumerate(zip(moves, replies, strict=True)):
+                if y < 0:
+                    replies[k] = self.refute(gaps, x)
+            self.emit([_k.min_generators.unchecked(gaps, 0, W).tolist(), replies])
+            self.nodes += 1
             if self.tick is not None:
-                self.tick(len(self.nodes))
+                self.tick(self.nodes)
 
 
-def build_certificate(
-    solution: Solution,
-    *,
-    time_limit: float | None = None,
-    tick: Callable[[int], None] | None = None,
-) -> dict[str, Any]:
-    """The certificate of ``solution`` (complete solutions prove every root move's value)."""
+def _build(solution: Solution, emit: Emit, begin: Callable[[dict[str, Any]], None],
+           time_limit: float | None, tick: Callable[[int], None] | None) -> int:
+    """Build the certificate of ``solution``: ``begin(header)`` once the header (with the root's
+    replies) is known, before any node; then ``emit(node)`` for each node.  Returns the nodes."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     position: Position = solution.position
     if solution.outcome is None:
         raise ValueError(f"{position.braces()}: no proven outcome to certify")
     gaps = root_gaps(position)
-    b = _Builder(deadline, tick)
-    cert: dict[str, Any] = {
+    b = _Builder(gaps.shape[0], emit, deadline, tick)
+    head: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "position": list(position.generators),
@@ -127,29 +228,85 @@ def build_certificate(
                         b.add(child_gaps(gaps, x))
                     else:
                         replies.append(b.refute(gaps, x))
-                cert["root_replies"] = replies
+                head["root_replies"] = replies
             else:
                 for w in solution.winning_moves:
                     b.add(child_gaps(gaps, w))
+            begin(head)
             b.run()
         except SearchTimeout:
             raise TimeoutError("certificate not built within the time limit") from None
-    cert["nodes"] = [[gens, replies] for gens, replies in b.nodes.values()]
+    return b.nodes
+
+
+def build_certificate(
+    solution: Solution,
+    *,
+    time_limit: float | None = None,
+    tick: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """The certificate of ``solution`` (complete solutions prove every root move's value), in
+    memory; :func:`stream_certificate` writes a large one to a file as it is built."""
+    cert: dict[str, Any] = {}
+    nodes: list[list[Any]] = []
+    _build(solution, nodes.append, cert.update, time_limit, tick)
+    cert["nodes"] = nodes
     return cert
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def stream_certificate(
+    solution: Solution,
+    path: str | Path,
+    *,
+    time_limit: float | None = None,
+    tick: Callable[[int], None] | None = None,
+) -> tuple[int, int]:
+    """Write the certificate of ``solution`` to ``path`` as it is built (the header, then each node
+    as it is finished, one a line: the layout of :func:`write_certificate`); return the number of
+    nodes and of bytes.  The file appears when it is complete: it is written beside it
+    (``path`` + ``.part``) and renamed, and the partial file is removed if building fails."""
+    path = Path(path)
+    part = path.with_name(path.name + ".part")
+    sep = ""
+
+    with open(part, "w", encoding="utf-8", newline="\n") as fh:
+        def begin(head: dict[str, Any]) -> None:
+            fh.write(_dumps(head)[:-1] + ',"nodes":[\n')
+
+        def emit(node: list[Any]) -> None:
+            nonlocal sep
+            fh.write(sep + _dumps(node))
+            sep = ",\n"
+
+        try:
+            nodes = _build(solution, emit, begin, time_limit, tick)
+            fh.write("\n]}\n")
+        except BaseException:
+            fh.close()
+            with contextlib.suppress(OSError):
+                part.unlink()
+            raise
+        size = fh.tell()
+    os.replace(part, path)
+    return nodes, size
 
 
 def write_certificate(cert: dict[str, Any], path: str | Path) -> int:
     """Write ``cert`` compactly (one node per line); return the number of bytes written."""
     head = {k: v for k, v in cert.items() if k != "nodes"}
-    parts = [json.dumps(head, separators=(",", ":"))[:-1], ',"nodes":[\n']
-    parts.append(",\n".join(json.dumps(n, separators=(",", ":")) for n in cert["nodes"]))
+    parts = [_dumps(head)[:-1], ',"nodes":[\n']
+    parts.append(",\n".join(_dumps(n) for n in cert["nodes"]))
     parts.append("\n]}\n")
     text = "".join(parts)
     Path(path).write_text(text, encoding="utf-8")
     return len(text.encode())
 
 
-__all__ = ["Outcome", "build_certificate", "write_certificate"]
+__all__ = ["Outcome", "SeenSet", "build_certificate", "stream_certificate", "write_certificate"]
 
 
 # ------------------------------------------------------------------------------------------------

@@ -1,0 +1,101 @@
+"""Benchmark of proof certificates (gcd 1): building one after a solve, and checking it, with the
+peak RSS of each, the CPU model and the load average.
+
+    .venv/bin/python bench/bench_certificate.py                          # {16,20,28,74,273}
+    .venv/bin/python bench/bench_certificate.py --positions 16,20,28,35,54 --builder memory --checker dict
+
+Each phase runs in a fresh process, so that its peak RSS is its own: the solve and the certificate
+built from its tables (``--builder stream``: :func:`sylver.solver.prove.stream_certificate`, nodes
+written as they are finished; ``memory``: :func:`build_certificate`, the whole certificate as a
+dict, then written), then the check (``--checker file``: :func:`sylver.solver.certificate.check_path`,
+the file read a node at a time, twice; ``dict``: the file loaded whole, then :func:`check`).  Times
+are CPU seconds of the phase (the machine is shared) and wall-clock seconds beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from machine import cpu_model, load  # noqa: E402 - bench/ is the script's directory
+
+
+def _peak_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def build(text: str, path: str, builder: str, memory: str) -> dict:
+    """Solve ``text`` (no store), then build its certificate into ``path``."""
+    from sylver import Position
+    from sylver.solver import solve
+    from sylver.solver.prove import build_certificate, stream_certificate, write_certificate
+
+    t0, c0 = time.monotonic(), time.process_time()
+    sol = solve(Position(text), memory=memory, store=None)
+    out = {"outcome": sol.verdict, "states": sol.states, "solve_cpu": time.process_time() - c0,
+           "solve_wall": time.monotonic() - t0, "solve_peak_mb": _peak_mb()}
+    t1, c1 = time.monotonic(), time.process_time()
+    if builder == "stream":
+        out["nodes"], out["bytes"] = stream_certificate(sol, path)
+    else:
+        cert = build_certificate(sol)
+        out["nodes"], out["bytes"] = len(cert["nodes"]), write_certificate(cert, path)
+    out.update(build_cpu=time.process_time() - c1, build_wall=time.monotonic() - t1, build_peak_mb=_peak_mb())
+    return out
+
+
+def check(path: str, checker: str) -> dict:
+    from sylver.solver.certificate import check as check_dict
+    from sylver.solver.certificate import check_path
+
+    t0, c0 = time.monotonic(), time.process_time()
+    if checker == "file":
+        check_path(path)
+    else:
+        with open(path, encoding="utf-8") as fh:
+            check_dict(json.load(fh))
+    return {"check_cpu": time.process_time() - c0, "check_wall": time.monotonic() - t0, "check_peak_mb": _peak_mb()}
+
+
+def _phase(*args: str) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--phase", *args], capture_output=True, text=True, check=False)
+    if out.returncode:
+        raise SystemExit(out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "phase failed")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", nargs="+", default=["16,20,28,74,273"])
+    ap.add_argument("--builder", choices=["stream", "memory"], default="stream")
+    ap.add_argument("--checker", choices=["file", "dict"], default="file")
+    ap.add_argument("--memory", default="2G", help="the solve's --memory")
+    ap.add_argument("--phase", nargs="+", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.phase:
+        kind, *rest = args.phase
+        print(json.dumps(build(*rest) if kind == "build" else check(*rest)))
+        return
+    print(f"CPU: {cpu_model()}; {load()}; builder {args.builder}, checker {args.checker}")
+    print("| position | outcome | states | solve (CPU s) | peak after solve | P-positions | bytes | build (CPU s) "
+          "| nodes/s (CPU) | peak after build | check (CPU s) | check peak |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    with tempfile.TemporaryDirectory() as tmp:
+        for text in args.positions:
+            path = str(Path(tmp) / "c.json")
+            b = _phase("build", text, path, args.builder, args.memory)
+            c = _phase("check", path, args.checker)
+            print(f"| {{{text}}} | {b['outcome']} | {b['states']:,} | {b['solve_cpu']:.1f} | {b['solve_peak_mb']:,.0f} MB "
+                  f"| {b['nodes']:,} | {b['bytes']:,} | {b['build_cpu']:.1f} | {b['nodes'] / max(b['build_cpu'], 1e-9):,.0f} "
+                  f"| {b['build_peak_mb']:,.0f} MB | {c['check_cpu']:.1f} | {c['check_peak_mb']:,.0f} MB |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

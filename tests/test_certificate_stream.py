@@ -1,0 +1,273 @@
+"""Certificates built and checked a node at a time (issue 32): the streaming builder proves what the
+in-memory builder it replaced proved, node for node; the file checker accepts exactly what the
+dict checker accepts, and refuses a tampered or truncated file with one line naming the flaw."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sylver import Position
+from sylver.solver import kernels as k
+from sylver.solver import solve
+from sylver.solver.certificate import (
+    CertificateError,
+    CertificateFileError,
+    GapSet,
+    check,
+    check_path,
+)
+from sylver.solver.engine import ENGINE, child_gaps, root_gaps
+from sylver.solver.prove import SeenSet, build_certificate, stream_certificate
+
+# gcd-1 positions, N and P, with t below and above 128 (exact and digest keys in the seen set)
+POSITIONS = [
+    "2,3", "4,5", "4,7", "5,6", "5,7", "5,8", "5,9", "5,11", "5,12", "5,13", "5,14", "5,18", "6,7",
+    "6,11", "7,8", "7,9", "7,10", "7,11", "7,12", "8,9", "8,11", "9,10", "10,11", "11,13", "12,13",
+    "5,14,16,18", "6,9,19,31", "7,9,19,20,31", "16,20,28,35,54", "12,17", "11,14",
+]
+
+
+def fresh_solve(text: str, first: bool = False) -> Any:
+    """The solve of ``text`` from empty tables and move-ordering hints (so that two builds from it
+    find the same replies in the table)."""
+    ENGINE.clear()
+    ENGINE.stack.clear_ordering()
+    return solve(Position(text), first=first, store=None)
+
+
+def reference_certificate(sol: Any) -> dict[str, Any]:
+    """The in-memory builder that the streaming one replaced (prove.py before issue 32): every
+    node kept in a dict, by its gap set's bytes, with its generators and replies."""
+    nodes: dict[bytes, tuple[list[int], list[int]]] = {}
+    terminal: set[bytes] = set()
+    todo: list[np.ndarray] = []
+
+    def add(gaps: np.ndarray) -> None:
+        key = gaps.tobytes()
+        if key in nodes or key in terminal:
+            return
+        if k.is_terminal(gaps, 0, gaps.shape[0]):
+            terminal.add(key)
+            return
+        nodes[key] = (k.min_generators(gaps, 0, gaps.shape[0]).tolist(), [])
+        todo.append(gaps)
+
+    def refute(gaps: np.ndarray, x: int) -> int:
+        child = child_gaps(gaps, x)
+        W = child.shape[0]
+        t = int(k.top_bit(child, 0, W))
+        if t > 1 and k.is_ender(child, 0, W, t):
+            return 0
+        buf = np.zeros(2 * W, dtype=np.uint64)
+        buf[:W] = child
+        egtab, egfilt, efshift, egg = ENGINE.endgame()
+        y = int(k.known_p_reply(buf, W, ENGINE.ptable, (egtab, egfilt), efshift, egg))
+        if y == 0:
+            y = next(int(c) for c in k.gap_list(child, 0, W)
+                     if c >= 2 and ENGINE.outcome(child_gaps(child, int(c))).value == "P")
+        add(child_gaps(child, y))
+        return y
+
+    gaps = root_gaps(sol.position)
+    cert: dict[str, Any] = {"format": "sylver-certificate", "version": 1, "position": list(sol.position.generators),
+                            "outcome": sol.outcome.value, "winning_moves": list(sol.winning_moves),
+                            "complete": sol.complete}
+    if sol.complete:
+        cert["root_replies"] = []
+        for x in (int(x) for x in k.gap_list(gaps, 0, gaps.shape[0]) if x >= 2):
+            if x in sol.winning_moves:
+                cert["root_replies"].append(-1)
+                add(child_gaps(gaps, x))
+            else:
+                cert["root_replies"].append(refute(gaps, x))
+    else:
+        for w in sol.winning_moves:
+            add(child_gaps(gaps, w))
+    while todo:
+        g = todo.pop()
+        W = g.shape[0]
+        moves = [int(x) for x in k.gap_list(g, 0, W) if x >= 2]
+        found = np.empty(len(moves), dtype=np.int64)
+        after = np.empty(len(moves) * W, dtype=np.uint64)
+        egtab, egfilt, efshift, egg = ENGINE.endgame()
+        k.refute_moves(g, ENGINE.ptable, found, after, (egtab, egfilt), efshift, egg)
+        replies = nodes[g.tobytes()][1]
+        for i, (x, y) in enumerate(zip(moves, found.tolist(), strict=True)):
+            if y > 0:
+                add(after[i * W : (i + 1) * W].copy())
+            elif y < 0:
+                y = refute(g, x)
+            replies.append(y)
+    cert["nodes"] = [[gens, replies] for gens, replies in nodes.values()]
+    return cert
+
+
+def by_position(cert: dict[str, Any]) -> dict[tuple[int, ...], list[int]]:
+    out = {tuple(gens): replies for gens, replies in cert["nodes"]}
+    assert len(out) == len(cert["nodes"])
+    return out
+
+
+class TestStreamingBuilder:
+    @pytest.mark.parametrize("text", POSITIONS)
+    def test_same_proof_as_the_in_memory_builder(self, text: str, tmp_path: Path) -> None:
+        ref = reference_certificate(fresh_solve(text))
+        path = tmp_path / "c.json"
+        nodes, size = stream_certificate(fresh_solve(text), path)
+        got = json.loads(path.read_text())
+        assert size == path.stat().st_size and nodes == len(got["nodes"])
+        assert {k: v for k, v in got.items() if k != "nodes"} == {k: v for k, v in ref.items() if k != "nodes"}
+        assert by_position(got) == by_position(ref)
+        assert check_path(str(path)).nodes == nodes
+        assert not (tmp_path / "c.json.part").exists()
+
+    @pytest.mark.parametrize("text", ["5,18", "6,9,19,31", "12,17"])
+    def test_first_only_and_in_memory(self, text: str) -> None:
+        ref = reference_certificate(fresh_solve(text, first=True))
+        got = build_certificate(fresh_solve(text, first=True))
+        assert not got["complete"] and got["winning_moves"] == ref["winning_moves"]
+        assert by_position(got) == by_position(ref)
+        check(got)
+
+    def test_a_failed_build_leaves_no_file(self, tmp_path: Path) -> None:
+        sol = solve(Position("5,18"), store=None)
+        calls = []
+
+        def stop(n: int) -> None:
+            calls.append(n)
+            raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            stream_certificate(sol, tmp_path / "c.json", tick=stop)
+        assert calls == [1] and list(tmp_path.iterdir()) == []
+
+
+class TestSeenSet:
+    @pytest.mark.parametrize("W", [1, 2, 3, 5])
+    def test_a_set(self, W: int) -> None:
+        """Exact keys (W <= 2) and digests (W > 2) behave as a set, across growths."""
+        rng = np.random.default_rng(W)
+        keys = rng.integers(0, 1 << 63, size=(3000, W), dtype=np.uint64) | np.uint64(2)
+        keys[1000:2000] = keys[:1000]  # each of the first thousand twice
+        seen, ref = SeenSet(W, slots=8), set()
+        for chunk in range(0, 3000, 7):
+            block = keys[chunk : chunk + 7]
+            fresh = np.ones(len(block), dtype=np.bool_)
+            seen.add(block.ravel().copy(), fresh)
+            for row, new in zip(block, fresh.tolist(), strict=True):
+                assert new == (row.tobytes() not in ref)
+                ref.add(row.tobytes())
+        assert seen.count == len(ref) == 2000
+
+
+class TestGapSet:
+    def test_a_set(self) -> None:
+        rng = random.Random(5)
+        masks = [rng.getrandbits(70) | 2 for _ in range(500)] + [0, 1 << 100]
+        gs, ref = GapSet(10, 9), set()  # grows past its size; 0 and the wide mask beside the table
+        for m in masks + masks[:50]:
+            assert gs.add(m) == (m not in ref)
+            ref.add(m)
+        for m in masks:
+            assert m in gs
+        for m in (rng.getrandbits(70) | 2 for _ in range(500)):
+            assert (m in gs) == (m in ref)
+
+
+def tamperings(text: str) -> dict[str, str]:
+    """A certificate file of ``text`` and its tampered copies: a changed reply, a dropped node, a
+    duplicated node, and files cut short."""
+    lines = text.split("\n")  # header, nodes (a comma after each but the last), "]}", ""
+    nodes = lines[1:-2]
+    i = next(i for i, line in enumerate(nodes) if any(y > 0 for y in json.loads(line.rstrip(","))[1]))
+    gens, replies = json.loads(nodes[i].rstrip(","))
+    j = next(j for j, y in enumerate(replies) if y > 0)
+    replies[j] += 1
+    changed = [*nodes[:i], json.dumps([gens, replies], separators=(",", ":")), *nodes[i + 1:]]
+    last = nodes[-1].rstrip(",")
+
+    def file(body: list[str]) -> str:
+        body = [line.rstrip(",") + "," for line in body[:-1]] + [body[-1].rstrip(",")] if body else [""]
+        return "\n".join([lines[0], *body, "]}", ""])
+
+    return {
+        "wrong reply": file(changed),
+        "missing node": file(nodes[:i] + nodes[i + 1:]),
+        "duplicated node": file([*nodes, last]),
+        "truncated after a node": "\n".join(lines[: len(lines) // 2]) + "\n",
+        "truncated in a node": text[: len(text) // 2],
+        "no end": "\n".join(lines[:-2]) + "\n",
+    }
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The certificate file of {11,14} (N, t = 129: about 1,700 nodes)."""
+    path = tmp_path_factory.mktemp("cert") / "c.json"
+    stream_certificate(solve(Position("11,14"), store=None), path)
+    return path.read_text()
+
+
+class TestFileChecker:
+    def test_accepts_what_the_dict_checker_accepts(self, certificate: str, tmp_path: Path) -> None:
+        path = tmp_path / "c.json"
+        for name, text in {"valid": certificate, **tamperings(certificate)}.items():
+            path.write_text(text)
+            try:
+                whole: str | None = None
+                check(json.loads(text))
+            except json.JSONDecodeError:
+                whole = "not JSON"
+            except CertificateError as exc:
+                whole = str(exc)
+            try:
+                streamed: str | None = None
+                check_path(str(path))
+            except CertificateFileError as exc:
+                streamed = "not JSON"
+                assert "truncated" in str(exc) or "not JSON" in str(exc), name
+            except CertificateError as exc:
+                streamed = str(exc)
+            assert (whole is None) == (streamed is None) == (name == "valid"), (name, whole, streamed)
+            if whole is not None:
+                assert streamed is not None and "\n" not in streamed
+
+    def test_flaws_are_named(self, certificate: str, tmp_path: Path) -> None:
+        path = tmp_path / "c.json"
+        want = {"wrong reply": "reply", "missing node": "not proved P", "duplicated node": "appears twice",
+                "truncated after a node": "truncated", "truncated in a node": "truncated", "no end": "truncated"}
+        for name, text in tamperings(certificate).items():
+            path.write_text(text)
+            with pytest.raises(CertificateError, match=want[name]):
+                check_path(str(path))
+
+    def test_other_layouts_are_read_whole(self, certificate: str, tmp_path: Path) -> None:
+        path = tmp_path / "c.json"
+        path.write_text(json.dumps(json.loads(certificate), indent=1))
+        assert check_path(str(path)).nodes == len(json.loads(certificate)["nodes"])
+
+    def test_verify_command(self, certificate: str, tmp_path: Path) -> None:
+        def verify(text: str) -> subprocess.CompletedProcess:
+            path = tmp_path / "c.json"
+            path.write_text(text)
+            return subprocess.run([sys.executable, "-m", "sylver", "verify", str(path)],
+                                  capture_output=True, text=True, timeout=120)
+
+        bad = tamperings(certificate)
+        out = verify(bad["truncated after a node"])
+        assert out.returncode == 2 and out.stdout == "" and out.stderr.count("\n") == 1 and "truncated" in out.stderr
+        out = verify(bad["truncated in a node"])
+        assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+        for name in ("wrong reply", "duplicated node"):
+            out = verify(bad[name])
+            assert out.returncode == 1 and out.stdout.startswith("invalid:") and out.stdout.count("\n") == 1
+        out = verify(certificate)
+        assert out.returncode == 0 and out.stdout == "valid\n"
