@@ -413,8 +413,9 @@ def test_click_a_move_to_walk_and_branch(page: object) -> None:
     assert current_ply(page) == 2
     page.click("#sc-first")  # type: ignore[attr-defined]
     page.wait_for_function("() => document.querySelector('#sc-position').textContent === '{4,5}'")  # type: ignore[attr-defined]
-    play(page, 7)  # a different first move: the game branches off, the old line is gone
-    assert history(page) == [7] and page.evaluate("location.hash") == "#sylver/4,5/7/vs=nobody"  # type: ignore[attr-defined]
+    page.click('#sc-grid [data-n="7"]')  # type: ignore[attr-defined]  # a different first move: a variation
+    page.wait_for_function("() => location.hash === '#sylver/4,5/7/vs=nobody'")  # type: ignore[attr-defined]
+    assert history(page) == [11, 7, 6] and page.inner_text("#sc-history .variation .vmv") == "1.7"  # type: ignore[attr-defined]
 
 
 def test_moves_marked_with_outcomes_and_the_turning_move(page: object) -> None:

@@ -374,7 +374,7 @@ def axe_violations(page: object) -> list[str]:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_accessibility_of_every_view(browser: object, base_url: str, results_dir: Path, scheme: str) -> None:  # noqa: F811
-    """axe-core reports no serious or critical violation on the landing page, a game, the analysis
+    """axe-core reports no serious or critical violation on the landing page, a game (with a variation), the analysis
     panel (the solver's answer, the best defence, the known replies), the lessons and the tournament
     view with a replay open, in both colour schemes (light on a desktop, dark on a phone)."""
     size = (1366, 900) if scheme == "light" else (390, 844)
@@ -387,6 +387,10 @@ def test_accessibility_of_every_view(browser: object, base_url: str, results_dir
         page.goto(v.base_url + "/#sylver/4,5/11/vs=greedy")  # type: ignore[attr-defined]
         wait_idle(page)  # the bot has answered
         found["game"] = axe_violations(page)
+        page.goto(v.base_url + "/#sylver/4,5/7,6/vs=nobody")  # type: ignore[attr-defined]  # a variation beside the game
+        position_is(page, "{4,5,6,7}")
+        page.wait_for_selector("#sc-history .variation .vmv.current")  # type: ignore[attr-defined]
+        found["a variation"] = axe_violations(page)
         page.goto(v.base_url + "/#sylver/4,5//vs=nobody")  # type: ignore[attr-defined]  # N, with known replies
         position_is(page, "{4,5}")
         page.wait_for_function("() => document.querySelector('#sc-solver-body').textContent.includes('Outcome')")  # type: ignore[attr-defined]
@@ -492,3 +496,137 @@ def test_principal_variation_is_a_line_of_best_play(visit: Visit) -> None:
     assert list(p.legal_moves()) == [1], (line, p)
     page.click("#sc-pv-body .pv-line a >> nth=0")  # type: ignore[attr-defined]
     position_is(page, "{4,5," + str(line[0]) + "}")
+
+
+# -- the variation tree ------------------------------------------------------------------------------------
+def main_line(page: object) -> list[int]:
+    return history(page)
+
+
+def variations(page: object) -> list[str]:
+    """The variations shown in the move list, each as its moves' text ("2.6 3.2")."""
+    return page.locator("#sc-history .variation").evaluate_all(  # type: ignore[attr-defined]
+        "(vs) => vs.map((v) => [...v.querySelectorAll('.vmv')].map((b) => b.textContent).join(' '))")
+
+
+def current_move(page: object) -> str:
+    return page.evaluate("document.querySelector('#sc-history [aria-current=\"step\"]').textContent")  # type: ignore[attr-defined]
+
+
+def hash_is(page: object, address: str) -> None:
+    page.wait_for_function("(h) => location.hash === h", arg=address)  # type: ignore[attr-defined]
+
+
+def test_variation_tree(visit: Visit, browser: object, base_url: str) -> None:
+    """A different move at an earlier position starts a variation instead of discarding the line: the
+    move list shows the main line and, under the move it replaces, the variation; ↑/↓ switch between
+    them, the address names the position shown (a link opens it), Back and Forward walk through both
+    lines, the tree survives a reload, and a variation can be made the main line or deleted."""
+    page = visit.open("#sylver/4,5/11,7/vs=nobody")
+    position_is(page, "{4,5,7}")
+    wait_idle(page)
+    page.click('#sc-history button.mv[data-ply="1"]')  # type: ignore[attr-defined]
+    position_is(page, "{4,5,11}")
+    page.click('#sc-grid [data-n="6"]')  # type: ignore[attr-defined]  # not the 7 of the line: a variation
+    position_is(page, "{4,5,6}")
+    hash_is(page, "#sylver/4,5/11,6/vs=nobody")
+    assert main_line(page) == [11, 7] and variations(page) == ["2.6"] and current_move(page) == "2.6"
+    assert "instead of 7 as move 2" in page.get_attribute('#sc-history li[data-ply="2"] .variation', "aria-label")  # type: ignore[attr-defined]
+    page.click('#sc-grid [data-n="2"]')  # type: ignore[attr-defined]  # the variation goes on
+    position_is(page, "{2,5}")
+    assert main_line(page) == [11, 7] and variations(page) == ["2.6 3.2"]
+    page.click("#sc-position")  # type: ignore[attr-defined]  # out of the grid, whose arrow keys move inside it
+    page.keyboard.press("ArrowLeft")  # type: ignore[attr-defined]  # ← walks the line shown: the variation's
+    position_is(page, "{4,5,6}")
+    page.keyboard.press("ArrowUp")  # type: ignore[attr-defined]  # ↑: the other move at the branch point
+    position_is(page, "{4,5,7}")
+    hash_is(page, "#sylver/4,5/11,7/vs=nobody")
+    assert current_move(page) == "7" and page.get_attribute("#sc-history li.current", "data-ply") == "2"  # type: ignore[attr-defined]
+    assert page.is_disabled("#sc-var-prev") and not page.is_disabled("#sc-var-next")  # type: ignore[attr-defined]
+    page.keyboard.press("ArrowDown")  # type: ignore[attr-defined]
+    position_is(page, "{4,5,6}")
+    page.keyboard.press("ArrowRight")  # type: ignore[attr-defined]  # the line shown is the variation now
+    position_is(page, "{2,5}")
+    page.go_back()  # type: ignore[attr-defined]
+    hash_is(page, "#sylver/4,5/11,6/vs=nobody")
+    page.go_back()  # type: ignore[attr-defined]
+    hash_is(page, "#sylver/4,5/11,7/vs=nobody")
+    position_is(page, "{4,5,7}")
+    assert variations(page) == ["2.6 3.2"]  # walking back keeps the tree
+    page.go_forward()  # type: ignore[attr-defined]
+    position_is(page, "{4,5,6}")
+    other = Visit(browser, base_url)  # a link to a position in a variation opens that position
+    try:
+        pg = other.open("#sylver/4,5/11,6/vs=nobody")
+        position_is(pg, "{4,5,6}")
+        assert history(pg) == [11, 6]
+    finally:
+        other.close()
+    page.reload()  # type: ignore[attr-defined]  # the tree is kept with the game
+    page.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+    position_is(page, "{4,5,6}")
+    assert main_line(page) == [11, 7] and variations(page) == ["2.6 3.2"] and current_move(page) == "2.6"
+    page.focus('#sc-history .vmv.current')  # type: ignore[attr-defined]  # the moves are buttons: Enter shows one
+    page.keyboard.press("Tab")  # type: ignore[attr-defined]
+    assert page.evaluate("document.activeElement.textContent") == "3.2"  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    position_is(page, "{2,5}")
+    page.click("#sc-promote")  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelectorAll('#sc-history li .mv').length === 3")  # type: ignore[attr-defined]
+    assert main_line(page) == [11, 6, 2] and variations(page) == ["2.7"] and page.is_disabled("#sc-promote")  # type: ignore[attr-defined]
+    hash_is(page, "#sylver/4,5/11,6,2/vs=nobody")
+    page.keyboard.press("ArrowLeft")  # type: ignore[attr-defined]
+    position_is(page, "{4,5,6}")
+    page.click("#sc-delete")  # type: ignore[attr-defined]  # 6 and what follows it go: 7 is the main line again
+    position_is(page, "{4,5,11}")
+    page.wait_for_function("() => document.querySelectorAll('#sc-history .variation').length === 0")  # type: ignore[attr-defined]
+    assert main_line(page) == [11, 7] and current_move(page) == "11"
+    hash_is(page, "#sylver/4,5/11/vs=nobody")
+
+
+def test_a_line_followed_from_the_panel_joins_the_tree(visit: Visit) -> None:
+    """A link to another line from the same start (a known reply, the principal variation, a pasted
+    address) adds that line to the tree as a variation: the game on the board stays."""
+    page = visit.open("#sylver/4,5/7/vs=nobody")
+    position_is(page, "{4,5,7}")
+    page.goto(visit.base_url + "/#sylver/4,5/7,6/vs=nobody")  # type: ignore[attr-defined]
+    position_is(page, "{4,5,6,7}")
+    page.goto(visit.base_url + "/#sylver/4,5/11/vs=nobody")  # type: ignore[attr-defined]
+    position_is(page, "{4,5,11}")
+    assert main_line(page) == [7, 6] and variations(page) == ["1.11"] and current_move(page) == "1.11"
+
+
+# -- the setup form shows the start of the game on the board -----------------------------------------------
+def test_setup_form_shows_the_actual_start(visit: Visit) -> None:
+    page = visit.open("#learn/quiet-end")
+    position_is(page, "{4,6}")
+    start = "() => [document.querySelector('#sc-setup input[name=start]:checked').value, document.querySelector('#sc-start-list').value]"
+    assert page.evaluate(start) == ["list", "4, 6"]  # type: ignore[attr-defined]
+    page.goto(visit.base_url + "/#sylver/7,11/5/vs=nobody")  # type: ignore[attr-defined]
+    position_is(page, "{5,7,11}")
+    assert page.evaluate(start) == ["list", "7, 11"]  # type: ignore[attr-defined]
+    page.click("#sc-new")  # type: ignore[attr-defined]  # New game starts from the start shown
+    position_is(page, "{7,11}")
+    hash_is(page, "#sylver/7,11//vs=nobody")
+    page.goto(visit.base_url + "/#sylver//vs=nobody")  # type: ignore[attr-defined]
+    position_is(page, "{}")
+    assert page.evaluate(start)[0] == "empty"  # type: ignore[attr-defined]
+
+
+# -- a lesson on a phone: its text folds, the board shows -----------------------------------------------------
+def test_lesson_is_compact_on_a_phone(browser: object, base_url: str) -> None:
+    v = Visit(browser, base_url, 390, 844)
+    try:
+        page = v.open("#learn/quiet-end")
+        position_is(page, "{4,6}")
+        wait_idle(page)
+        top = page.evaluate("document.querySelector('#sc-grid').getBoundingClientRect().top")  # type: ignore[attr-defined]
+        assert top < 844 * 0.8, top  # the board's numbers show without scrolling
+        assert page.is_visible(".lesson-task") and not page.is_visible("#sc-lesson-body details p")  # type: ignore[attr-defined]
+        page.click("#sc-lesson-body summary")  # type: ignore[attr-defined]  # the theorem unfolds
+        assert page.is_visible("#sc-lesson-body details p")  # type: ignore[attr-defined]
+        assert "{4,6} is P" in page.inner_text("#sc-lesson-body")  # type: ignore[attr-defined]
+        page.click("#sc-lesson-close")  # type: ignore[attr-defined]  # the setup form is back
+        assert page.is_visible("#sc-setup")  # type: ignore[attr-defined]
+    finally:
+        v.close()

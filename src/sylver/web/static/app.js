@@ -168,12 +168,14 @@ function setupTabs() {
 /* ←/→/Home/End anywhere on the page step through the game shown (or the replayed game), as on
    lichess; not while typing, in the tabs, or in the grid of numbers (its arrow keys move there). */
 function pageKeys(ev) {
-  const step = { ArrowLeft: -1, ArrowRight: 1, Home: "first", End: "last" }[ev.key];
+  const step = { ArrowLeft: -1, ArrowRight: 1, Home: "first", End: "last", ArrowUp: "up", ArrowDown: "down" }[ev.key];
   if (step === undefined || ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
   const t = ev.target;
   if (t.closest && t.closest('input, textarea, select, [contenteditable], [role="tablist"], #sc-grid')) return;
   const to = (ply, last) => (step === "first" ? 0 : step === "last" ? last : ply + step);
-  if (!$("#view-sylver").hidden && sc.state) {
+  if (step === "up" || step === "down") {  // switch variations where there are some; else the page scrolls
+    if ($("#view-sylver").hidden || !sc.state || !scSwitch(step === "up" ? -1 : 1)) return;
+  } else if (!$("#view-sylver").hidden && sc.state) {
     if (sc.busy) return;
     scGo(to(sc.ply, sc.line.length));
   } else if (!$("#view-results").hidden && rs.game) {
@@ -256,9 +258,10 @@ const SLICE = 1;         // seconds per solver request: the answer after each sh
 const sc = {
   lesson: null,    // the lesson shown above the board (#learn/NAME), or null
   start: [],
-  line: [],        // the moves of the game; the board shows the first `ply` of them
-  ply: 0,
-  states: new Map(), // ply -> /api/sylver/state answer for the line so far
+  root: null,      // the tree of the moves played from the start (scNode), the start itself at its root
+  path: [],        // the line shown: the root, the moves to the current one and on along the main continuations
+  ply: 0,          // the board shows the position after path[ply]
+  get line() { return this.path.slice(1).map((x) => x.move); },  // the moves of the line shown
   state: null,
   bot: "perfect",  // "" : nobody, the user plays both sides
   humanSeat: 0,
@@ -269,8 +272,7 @@ const sc = {
   winning: null,   // Set of winning moves from the solver, when decided
   ruledOut: null,  // Set of moves the solver has proven to lose
   ends: null,
-  outcomes: null,  // /api/sylver/outcomes for the line (who wins after each move)
-  outcomesKey: "",
+  asked: new Set(), // the lines whose outcomes were asked (/api/sylver/outcomes), kept in the tree's nodes
   busy: false,
   token: 0,        // guards against answers that arrive after a newer request
 };
@@ -318,6 +320,21 @@ function scControls() {
   $("#sc-undo").disabled = sc.busy || sc.ply === 0;
   $("#sc-first").disabled = $("#sc-back").disabled = sc.busy || sc.ply === 0;
   $("#sc-fwd").disabled = $("#sc-last").disabled = sc.busy || sc.ply >= sc.line.length;
+  const b = scBranch();
+  $("#sc-var-prev").disabled = sc.busy || !b || b.at <= 0;
+  $("#sc-var-next").disabled = sc.busy || !b || b.at >= b.moves.length - 1;
+  let main = true;
+  for (let x = sc.path[sc.ply]; x && x.parent; x = x.parent) main = main && x.parent.children[0] === x;
+  $("#sc-promote").disabled = sc.busy || main;
+  $("#sc-delete").disabled = sc.busy || sc.ply === 0;
+}
+
+/* The setup form shows the start of the game on the board, whoever chose it (a lesson, an address,
+   an import); a KotH start chosen in the form stays chosen, so New game draws another. */
+function scSetupShows(start) {
+  const form = $("#sc-setup");
+  form.elements.start.value = start.length ? "list" : "empty";
+  $("#sc-start-list").value = start.join(", ");
 }
 
 function seatName(seat) {
@@ -345,6 +362,7 @@ async function scNewGame(ev) {
     else if (kind === "koth") start = (await api("GET", "/api/sylver/random-start")).start;
     const state = await api("POST", "/api/sylver/state", { start, moves: [] });
     scAdopt(state, null, null);
+    if (kind === "koth") form.elements.start.value = "koth";
     scSetUrl(true);
     if (scBotTurn(state)) await scBotMove();
   } catch (e) {
@@ -352,14 +370,90 @@ async function scNewGame(ev) {
   }
 }
 
-/* A new line (a new game, an import, a move that branches off): the board shows its end. */
+/* ------------------------------------------------------------------------- the variation tree */
+/* The moves played from the start form a tree, as on lichess: each node a move, its children the moves
+   played after it, the first child its main continuation (the main line runs along first children).
+   The line shown, sc.path, runs from the root (the start) through the current move, sc.path[sc.ply],
+   and on along main continuations: ←/→ walk it, a move played off it starts a variation, ↑/↓ switch to
+   another move at the nearest branch point.  Each node keeps its position's state once asked, and the
+   outcome of the position after it (P, N or null) and a winning move there (`best`) once known. */
+let scNodes = 0;
+const scNode = (move, parent) => ({ id: ++scNodes, move, parent, children: [], state: null, out: undefined, best: null, illegal: false });
+
+function scMovesTo(node) {
+  const moves = [];
+  for (let x = node; x.parent; x = x.parent) moves.push(x.move);
+  return moves.reverse();
+}
+
+/* The root's path to `node`, continued along main continuations to the end of its line. */
+function scLineThrough(node) {
+  const path = [];
+  for (let x = node; x; x = x.parent) path.push(x);
+  path.reverse();
+  for (let x = node; x.children.length; ) { x = x.children[0]; path.push(x); }
+  return path;
+}
+
+/* The node the moves lead to from the root, adding the moves the tree lacks (a new move at a node
+   that has moves after it is a variation: it comes after them). */
+function scGrow(moves) {
+  let node = sc.root;
+  for (const m of moves) {
+    let next = node.children.find((c) => c.move === m);
+    if (!next) { next = scNode(m, node); node.children.push(next); }
+    node = next;
+  }
+  return node;
+}
+
+function scFind(moves) {
+  let node = sc.root;
+  for (const m of moves) {
+    node = node.children.find((c) => c.move === m);
+    if (!node) return null;
+  }
+  return node;
+}
+
+/* The tree as a flat list (kept with the game in the browser): [parent, move] per node in preorder,
+   a node's parent given by its index (0: the root, k: the k-th node listed). */
+function scTreeData() {
+  const out = [], index = new Map([[sc.root, 0]]), stack = [...sc.root.children].reverse();
+  while (stack.length) {
+    const x = stack.pop();
+    out.push([index.get(x.parent), x.move]);
+    index.set(x, out.length);
+    for (let k = x.children.length - 1; k >= 0; k--) stack.push(x.children[k]);
+  }
+  return out;
+}
+
+function scTreeFrom(data) {
+  const nodes = [scNode(null, null)];
+  for (const [parent, move] of data) {
+    const up = nodes[parent];
+    if (!up || !Number.isSafeInteger(move) || move < 1) throw new Error("not a tree of moves");
+    const x = scNode(move, up);
+    up.children.push(x);
+    nodes.push(x);
+  }
+  return nodes[0];
+}
+
+/* A new game (a new start, an import, an address of a game the board does not hold): a tree of one
+   line, the board at its end. */
 function scAdopt(state, players, result) {
   sc.start = state.start;
-  sc.line = state.moves.slice();
-  sc.ply = sc.line.length;
-  sc.states = new Map([[sc.ply, state]]);
+  sc.root = scNode(null, null);
+  sc.asked = new Set();
+  const end = scGrow(state.moves);
+  end.state = state;
+  sc.path = scLineThrough(end);
+  sc.ply = sc.path.length - 1;
   sc.players = players;
   sc.recordResult = result;
+  scSetupShows(sc.start);
   scShow(state);
 }
 
@@ -368,24 +462,72 @@ async function scLoad(start, moves) {
   scAdopt(state, null, null);
 }
 
-/* Show the position after `ply` moves of the line (clicking a move, ◀ ▶, Back and Forward). */
-async function scGo(ply, push = true) {
-  ply = Math.max(0, Math.min(ply, sc.line.length));
-  if (ply === sc.ply && sc.state) return;
+/* Show the position after `node`: the line shown goes on through it (unchanged when it holds it). */
+async function scShowNode(node, push = true) {
   scSetError("");
-  let state = sc.states.get(ply);
-  if (!state) {
+  const root = sc.root;
+  if (!node.state) {
     try {
-      state = await api("POST", "/api/sylver/state", { start: sc.start, moves: sc.line.slice(0, ply) });
+      node.state = await api("POST", "/api/sylver/state", { start: sc.start, moves: scMovesTo(node) });
     } catch (e) {
       scSetError(e.message);
       return;
     }
-    sc.states.set(ply, state);
+    if (root !== sc.root) return;  // another game began meanwhile
   }
-  sc.ply = ply;
-  scShow(state);
+  const k = sc.path.indexOf(node);
+  if (k >= 0) sc.ply = k;
+  else { sc.path = scLineThrough(node); sc.ply = sc.path.indexOf(node); }
+  scShow(node.state);
   scSetUrl(push);
+}
+
+/* Show the position after `ply` moves of the line shown (clicking a move, ◀ ▶, Back and Forward). */
+async function scGo(ply, push = true) {
+  ply = Math.max(0, Math.min(ply, sc.path.length - 1));
+  if (ply === sc.ply && sc.state) return;
+  await scShowNode(sc.path[ply], push);
+}
+
+/* The branch point nearest the move shown: the moves that could stand in its place (when it has
+   any), else the moves that could follow it; `at` is the one the line shown takes. */
+function scBranch() {
+  const node = sc.root && sc.path[sc.ply];
+  if (!node) return null;
+  if (node.parent && node.parent.children.length > 1) return { moves: node.parent.children, at: node.parent.children.indexOf(node) };
+  if (node.children.length > 1) return { moves: node.children, at: node.children.indexOf(sc.path[sc.ply + 1]) };
+  return null;
+}
+
+/* ↑/↓: the previous or next move at the branch point (false when there is none that way). */
+function scSwitch(delta) {
+  const b = scBranch();
+  const to = b && b.moves[b.at + delta];
+  if (!to || sc.busy) return false;
+  scShowNode(to);
+  return true;
+}
+
+/* Make the line of the move shown the main line: at each branch point on its way, its move first. */
+function scPromote() {
+  for (let x = sc.path[sc.ply]; x.parent; x = x.parent) {
+    const sibs = x.parent.children;
+    sibs.splice(sibs.indexOf(x), 1);
+    sibs.unshift(x);
+  }
+  sc.path = scLineThrough(sc.path[sc.ply]);
+  scRefresh();
+}
+
+/* Delete the move shown and every move after it; the board shows the position before it. */
+async function scDelete() {
+  if (sc.busy || sc.ply === 0) return;
+  const node = sc.path[sc.ply];
+  const sibs = node.parent.children;
+  sibs.splice(sibs.indexOf(node), 1);
+  sc.path = scLineThrough(node.parent);
+  sc.ply = sc.path.indexOf(node.parent);
+  await scShowNode(node.parent);
 }
 
 async function scPlay(n) {
@@ -423,15 +565,14 @@ async function scPlay(n) {
   if (scBotTurn(sc.state)) await scBotMove();
 }
 
-/* A move played at the shown position: the line continues from there (a later line is replaced). */
+/* A move played at the position shown: the tree holds it (a new move there, other than the one the
+   line shown takes next, starts a variation), and the board shows the position after it. */
 function scExtend(state) {
-  const same = state.moves.length <= sc.line.length && state.moves.every((x, i) => x === sc.line[i]);
-  if (!same) {
-    sc.line = state.moves.slice();
-    for (const k of [...sc.states.keys()]) if (k >= state.moves.length) sc.states.delete(k);
-  }
-  sc.ply = state.moves.length;
-  sc.states.set(sc.ply, state);
+  const node = scGrow(state.moves);
+  node.state = state;
+  const k = sc.path.indexOf(node);
+  if (k >= 0) sc.ply = k;
+  else { sc.path = scLineThrough(node); sc.ply = sc.path.indexOf(node); }
   scShow(state);
   scSetUrl(true);
 }
@@ -451,14 +592,15 @@ async function scBotMove() {
   }
 }
 
+/* Take back the user's last move and the bot's reply (against nobody: the last move): they leave the
+   tree. */
 async function scUndo() {
   if (sc.busy || sc.ply === 0) return;
   scSetError("");
-  // Take back the user's last move and the bot's reply (against nobody: the last move).
   let ply = sc.ply - 1;
   if (sc.bot) while (ply > 0 && ply % 2 !== sc.humanSeat) ply -= 1;
-  sc.line = sc.line.slice(0, ply);
-  await scGo(ply);
+  sc.ply = ply + 1;
+  await scDelete();
 }
 
 function scShow(state) {
@@ -497,7 +639,7 @@ function scStatus() {
   st.className = "status";
   st.innerHTML = "";
   if (!s) return;
-  const viewing = sc.ply < sc.line.length ? ` (move ${sc.ply} of ${sc.line.length}: play a move to branch off here)` : "";
+  const viewing = sc.ply < sc.line.length ? ` (move ${sc.ply} of ${sc.line.length}: a different move here starts a variation)` : "";
   if (s.result) {
     const r = s.result;
     if (r.winner === null) {
@@ -522,12 +664,13 @@ function scStatus() {
   st.textContent = who + (only1 ? ": only 1 is left, and naming it loses." : ".") + viewing;
 }
 
-/* The game in progress survives a reload of the page (the address holds it too). */
+/* The game in progress survives a reload of the page, its variations too (the address holds the
+   position shown and the moves to it). */
 const SAVE_KEY = "sylver.game";
 
 function scSave() {
   try {
-    localStorage.setItem(SAVE_KEY, JSON.stringify({ start: sc.start, line: sc.line, ply: sc.ply, bot: sc.bot, humanSeat: sc.humanSeat, players: sc.players }));
+    localStorage.setItem(SAVE_KEY, JSON.stringify({ start: sc.start, tree: scTreeData(), line: sc.line, ply: sc.ply, bot: sc.bot, humanSeat: sc.humanSeat, players: sc.players }));
   } catch (e) { /* private mode: nothing to keep */ }
 }
 
@@ -536,6 +679,19 @@ function scSaved() {
   try { saved = JSON.parse(localStorage.getItem(SAVE_KEY) || "null"); } catch (e) { saved = null; }
   if (!saved || !Array.isArray(saved.start) || !Array.isArray(saved.line)) return null;
   return saved;
+}
+
+/* The saved game's tree and line, its position not yet shown (an older save has its line only). */
+function scRestore(saved) {
+  sc.start = saved.start;
+  sc.root = Array.isArray(saved.tree) ? scTreeFrom(saved.tree) : scNode(null, null);
+  sc.asked = new Set();
+  sc.path = scLineThrough(scGrow(saved.line));
+  sc.ply = sc.path.length - 1;
+  sc.players = Array.isArray(saved.players) ? saved.players : null;
+  sc.recordResult = null;
+  sc.state = null;
+  scSetupShows(sc.start);
 }
 
 function scApplySettings(bot, humanSeat) {
@@ -583,12 +739,18 @@ function scAddressOpponent(text) {
 async function scLoadChecked(start, moves) {
   const state = await api("POST", "/api/sylver/state", { start, moves, refuse_illegal: true });
   scAdopt(state, null, null);
+  return scRefusal(state);
+}
+
+function scRefusal(state) {
   const r = state.refused;
   return r ? `Move ${r.ply} of the address (${fmt(r.move)}) is refused: ${r.message}. The board shows the game before it.` : "";
 }
 
-/* #sylver/START/MOVES: show that position; when it continues the line on the board (Back, Forward,
-   a copied link of the same game), the rest of the line stays walkable. */
+/* #sylver/START/MOVES: show that position.  A position the tree of the game on the board (or of the
+   game saved before a reload) holds is shown in it, the rest of its line still walkable (Back,
+   Forward, a copied link of the same game); other moves from the same start join the tree as a
+   variation (a line of best play followed, a known reply); another start is a new game. */
 async function scRoute(parts) {
   const saved = !sc.state ? scSaved() : null;
   if (saved) scApplySettings(saved.bot, saved.humanSeat);
@@ -600,12 +762,9 @@ async function scRoute(parts) {
     if (sc.state) { scSetUrl(false); return; }
     if (saved) {
       try {
-        await scLoad(saved.start, saved.line);
-        sc.players = Array.isArray(saved.players) ? saved.players : null;
+        scRestore(saved);
         await scGo(Math.min(saved.ply ?? sc.line.length, sc.line.length), false);
-        scSetUrl(false);
-        scStatus();
-        return;
+        if (sc.state) { scSetUrl(false); return; }
       } catch (e) { /* a saved game this server refuses: start afresh */ }
     }
     await scNewGame();
@@ -621,21 +780,26 @@ async function scRoute(parts) {
     return;
   }
   if (opponent) scApplySettings(opponent.bot, opponent.humanSeat);
-  const sameStart = sc.state && braces(start) === braces(sc.start);
-  const base = saved && braces(saved.start) === braces(start) ? saved.line : sc.line;
-  const prefix = moves.length <= base.length && moves.every((x, i) => x === base[i]);
   try {
+    if (!sc.state && saved && braces(saved.start) === braces(start)) scRestore(saved);
+    const ours = sc.root && braces(start) === braces(sc.start);
+    const held = ours ? scFind(moves) : null;
     let refusal = "";
-    if ((sameStart || saved) && prefix) {
-      if (!sameStart) await scLoad(start, base);
-      await scGo(moves.length, false);
-    } else {
-      refusal = await scLoadChecked(start, moves);
+    if (held) {
+      if (held !== sc.path[sc.ply] || !sc.state) await scShowNode(held, false);
+    } else if (ours) {
+      const state = await api("POST", "/api/sylver/state", { start, moves, refuse_illegal: true });
+      const node = scGrow(state.moves);
+      node.state = state;
+      await scShowNode(node, false);
+      refusal = scRefusal(state);
     }
+    if (!sc.state || braces(start) !== braces(sc.start)) refusal = await scLoadChecked(start, moves);  // another start, or a saved game refused
     scSetError(refusal);
     if (refusal) scSetUrl(false);
     else if (opponent) scRefresh();
   } catch (e) {
+    if (!sc.state) sc.root = null;
     await scBadAddress(`The address names a game the server refuses: ${e.message}`);
   }
 }
@@ -650,69 +814,108 @@ async function scBadAddress(msg) {
   if (sc.state) scSetUrl(false);
 }
 
-/* The move list: click a move to see the position after it; each move is marked with the outcome it
-   left (P: the mover has a won game; N: the opponent has) and the move that turned the game. */
+/* The move list: the main line, one move a row, and after a move the variations that stand in its
+   place, indented, their own variations in parentheses.  Click a move to see the position after it;
+   each move is marked with the outcome it left (P: the mover has a won game; N: the opponent has) and
+   a move that turned the game with the best move there. */
 function scHistory() {
   const ol = $("#sc-history");
   const hadFocus = ol.contains(document.activeElement);
   ol.innerHTML = "";
-  $("#sc-history-empty").hidden = sc.line.length > 0;
-  ol.append(el("li", { value: "0", "data-ply": "0", class: sc.ply === 0 ? "current" : null },
-    el("button", { type: "button", class: "linkish who", "data-ply": "0", text: "Start" }),
+  const cur = sc.path[sc.ply];
+  $("#sc-history-empty").hidden = sc.root.children.length > 0;
+  ol.append(el("li", { value: "0", "data-ply": "0", class: cur === sc.root ? "current" : null },
+    el("button", { type: "button", class: "linkish who", "data-ply": "0", "data-node": String(sc.root.id),
+      "aria-current": cur === sc.root ? "step" : null, text: "Start" }),
     el("span", { class: "after", text: braces(sc.start) })));
-  const marks = scMarks();
-  sc.line.forEach((n, i) => {
-    const m = marks[i] || {};
-    ol.append(el("li", { "data-ply": String(i + 1), class: [sc.ply === i + 1 ? "current" : "", m.turn ? "turned" : ""].join(" ").trim() || null },
-      el("span", { class: "who", text: seatName(i % 2) }),
-      el("button", { type: "button", class: "linkish mv", "data-ply": String(i + 1), "aria-label": `move ${i + 1}: ${n}; show the position after it`, text: fmt(n) }),
+  let depth = 0;
+  for (let x = sc.root; x.children.length; depth++) {
+    const main = x.children[0];
+    const m = scMark(main);
+    const li = el("li", { "data-ply": String(depth + 1), class: [main === cur ? "current" : "", m.turn ? "turned" : ""].join(" ").trim() || null },
+      el("span", { class: "who", text: seatName(depth % 2) }),
+      el("button", { type: "button", class: "linkish mv", "data-ply": String(depth + 1), "data-node": String(main.id),
+        "aria-current": main === cur ? "step" : null, "aria-label": `move ${depth + 1}: ${main.move}; show the position after it`, text: fmt(main.move) }),
       m.outcome ? el("span", { class: `badge small ${m.outcome} ${m.outcome === "P" ? "good" : "bad"}`, title: m.title, text: m.outcome }) : null,
       m.note ? el("span", { class: "note", text: m.note }) : null,
       m.turn ? el("span", { class: "note turn", text: "the game turned: a won position handed over"
-        + (m.best !== null && m.best !== undefined ? `; best was ${fmt(m.best)}` : "") }) : null));
-  });
-  scrollWithin(ol, ol.querySelector("li.current"));
-  // the list is rebuilt after a click on a move: the keyboard focus stays on the current move
-  if (hadFocus) { const b = ol.querySelector("li.current button"); if (b) b.focus({ preventScroll: true }); }
-}
-
-/* Per move: the outcome of the position it left, and whether it handed over a won game. */
-function scMarks() {
-  const out = [];
-  const o = sc.outcomes && sc.outcomesKey === scLineKey() ? sc.outcomes : null;
-  sc.line.forEach((n, i) => {
-    const before = o ? o.outcomes[i] : null;
-    const after = o ? o.outcomes[i + 1] : null;
-    const m = {};
-    if (o && i + 1 >= o.outcomes.length) m.note = "illegal: loses";
-    else if (n === 1) m.note = "named 1: loses";
-    if (after) {
-      m.outcome = after;
-      m.title = after === "P" ? "left a P-position: the mover has a won game" : "left an N-position: the opponent has a won game";
+        + (m.best !== null && m.best !== undefined ? `; best was ${fmt(m.best)}` : "") }) : null);
+    if (x.children.length > 1) {
+      const box = el("div", { class: "variations" });
+      for (const alt of x.children.slice(1)) {
+        box.append(el("div", { class: "variation", role: "group", "aria-label": `a variation: ${alt.move} instead of ${main.move} as move ${depth + 1}` },
+          scVariationLine(alt, depth + 1, cur)));
+      }
+      li.append(box);
     }
-    m.turn = before === "N" && (after === "N" || n === 1 || (o && i + 1 >= o.outcomes.length));
-    m.best = m.turn && o.best ? o.best[i] : null;
-    out.push(m);
-  });
-  return out;
+    ol.append(li);
+    x = main;
+  }
+  const current = ol.querySelector('[aria-current="step"]');
+  scrollWithin(ol, current && current.closest(".variation, li"));
+  // the list is rebuilt after a click on a move: the keyboard focus stays on the current move
+  if (hadFocus && current) current.focus({ preventScroll: true });
 }
 
-function scLineKey() {
-  return braces(sc.start) + sc.line.join(",");
+/* A variation: its first move, its main continuation, and the variations within it in parentheses. */
+function scVariationLine(first, ply, cur) {
+  const line = el("span", { class: "line" });
+  let x = first;
+  line.append(scVariationMove(x, ply, cur));
+  while (x.children.length) {
+    const next = x.children[0];
+    ply += 1;
+    line.append(" ", scVariationMove(next, ply, cur));
+    for (const alt of x.children.slice(1)) line.append(" (", scVariationLine(alt, ply, cur), ")");
+    x = next;
+  }
+  return line;
 }
 
+function scVariationMove(node, ply, cur) {
+  const m = scMark(node);
+  const label = `move ${ply} (variation): ${node.move} by ${seatName((ply - 1) % 2)}; show the position after it`
+    + (m.turn ? `; the game turned here${m.best !== null && m.best !== undefined ? `, best was ${m.best}` : ""}` : "");
+  return el("span", { class: "vm" + (m.turn ? " turned" : "") },
+    el("button", { type: "button", class: "linkish vmv" + (node === cur ? " current" : ""), "data-node": String(node.id),
+      "aria-current": node === cur ? "step" : null, "aria-label": label },
+      el("span", { class: "num", text: `${ply}.` }), fmt(node.move)),
+    m.outcome ? el("span", { class: `badge small ${m.outcome} ${m.outcome === "P" ? "good" : "bad"}`, title: m.title, text: m.outcome }) : null);
+}
+
+/* A move's marks: the outcome of the position it left, whether it handed over a won game (the game
+   turned there) and the best move there, as far as they are known. */
+function scMark(node) {
+  const before = node.parent.out, after = node.out, n = node.move;
+  const m = {};
+  if (node.illegal) m.note = "illegal: loses";
+  else if (n === 1) m.note = "named 1: loses";
+  if (after) {
+    m.outcome = after;
+    m.title = after === "P" ? "left a P-position: the mover has a won game" : "left an N-position: the opponent has a won game";
+  }
+  m.turn = before === "N" && (after === "N" || n === 1 || node.illegal);
+  m.best = m.turn ? node.parent.best : null;
+  return m;
+}
+
+/* Ask who wins after each move of the line shown (once per line); the answers stay in the tree. */
 async function scOutcomes() {
-  const key = scLineKey();
-  if (sc.outcomesKey === key || !INFO.features.solver || !sc.line.length) return;
-  sc.outcomesKey = key;
-  sc.outcomes = null;
+  const nodes = sc.path.slice();
+  const key = braces(sc.start) + sc.line.join(",");
+  if (sc.asked.has(key) || !INFO.features.solver || nodes.length < 2) return;
+  sc.asked.add(key);
+  const root = sc.root;
   try {
-    const r = await api("POST", "/api/sylver/outcomes", { start: sc.start, moves: sc.line });
-    if (sc.outcomesKey !== key) return;
-    sc.outcomes = r;
-    scHistory();
+    const r = await api("POST", "/api/sylver/outcomes", { start: sc.start, moves: nodes.slice(1).map((x) => x.move) });
+    nodes.forEach((x, k) => {
+      if (k < r.outcomes.length) x.out = r.outcomes[k];
+      x.best = r.best ? r.best[k] ?? null : null;
+      x.illegal = k >= r.outcomes.length;
+    });
+    if (root === sc.root) scHistory();
   } catch (e) {
-    if (sc.outcomesKey === key) sc.outcomesKey = "";
+    sc.asked.delete(key);
   }
 }
 
@@ -1239,7 +1442,7 @@ async function scDefence(entry, token) {
 function scRecord() {
   const names = sc.players || [seatName(0), seatName(1)];
   const rec = { start: sc.start, moves: sc.line, players: names, first: names[0] };
-  const last = sc.states.get(sc.line.length);
+  const last = sc.path[sc.path.length - 1].state;
   if (last && last.result && last.result.winner !== null) {
     const r = last.result;
     Object.assign(rec, {
@@ -1305,10 +1508,21 @@ function setupSylver() {
   $("#sc-back").addEventListener("click", () => scGo(sc.ply - 1));
   $("#sc-fwd").addEventListener("click", () => scGo(sc.ply + 1));
   $("#sc-last").addEventListener("click", () => scGo(sc.line.length));
+  $("#sc-var-prev").addEventListener("click", () => scSwitch(-1));
+  $("#sc-var-next").addEventListener("click", () => scSwitch(1));
+  $("#sc-promote").addEventListener("click", scPromote);
+  $("#sc-delete").addEventListener("click", scDelete);
   const hist = $("#sc-history");
   hist.addEventListener("click", (ev) => {
-    const b = ev.target.closest("button[data-ply]");
-    if (b) scGo(Number(b.dataset.ply));
+    const b = ev.target.closest("button[data-node]");
+    if (!b || sc.busy) return;
+    const id = Number(b.dataset.node);
+    const stack = [sc.root];
+    while (stack.length) {
+      const x = stack.pop();
+      if (x.id === id) { if (x !== sc.path[sc.ply]) scShowNode(x); return; }
+      stack.push(...x.children);
+    }
   });
   $("#sc-export-open").addEventListener("click", scExport);
   $("#sc-import-open").addEventListener("click", () => { $("#sc-import").hidden = false; $("#sc-export").hidden = true; $("#sc-import-text").focus(); });
@@ -2265,12 +2479,17 @@ function lnShow(i) {
   const ls = LESSONS[i];
   $("#ln-error").hidden = true;
   $("#sc-lesson").hidden = false;
+  document.body.classList.add("in-lesson");  // on a phone the lesson stands in for the setup form
   $("#sc-lesson-index").textContent = `${i + 1} of ${LESSONS.length}`;
   $("#sc-lesson-title").textContent = ls.title;
+  // the theorem's text folds away (folded on a phone, so that the board shows); the task stays in view
   const body = $("#sc-lesson-body");
   body.innerHTML = "";
-  for (const para of ls.text) body.append(el("p", { text: para }));
-  body.append(el("p", { class: "lesson-task", text: ls.task }), el("p", { class: "hint cite", text: `${cite(ls.sec)}.` }));
+  const text = el("details", { class: "lesson-text", open: !narrow() },
+    el("summary", { text: `The theorem (sec. ${ls.sec})` }));
+  for (const para of ls.text) text.append(el("p", { text: para }));
+  text.append(el("p", { class: "hint cite", text: `${cite(ls.sec)}.` }));
+  body.append(text, el("p", { class: "lesson-task", text: ls.task }));
   const prev = LESSONS[i - 1], next = LESSONS[i + 1];
   $("#sc-lesson-prev").hidden = !prev;
   if (prev) $("#sc-lesson-prev").href = `#learn/${prev.name}`;
@@ -2283,6 +2502,7 @@ function lnClose() {
   if (!sc.lesson) return;
   sc.lesson = null;
   $("#sc-lesson").hidden = true;
+  document.body.classList.remove("in-lesson");
 }
 
 /* ============================================================================= boot */
