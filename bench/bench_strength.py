@@ -41,8 +41,10 @@ Every game counts illegal moves and time losses (the targets are 0).  Sections 3
 with the small referee of :mod:`sylver.bots.selfplay`; ``perfect`` thinks at most ``--think``
 seconds a move there (default 0.3 s); in sections 0 and 5 it plays at full strength (2 s a move, 6 s
 where the position can be solved, within its clock).  The default run (section 0: the one-number
-suite against ``sage``, 74 games) took 2.5 minutes on a 2-core AMD EPYC at load 11; ``--only``
-picks sections (repeatable; ``--only all`` runs every one).
+suite against ``sage``, 74 games) took 2.5 minutes on a 2-core AMD EPYC at load 11; ``--suites
+one-number,opening16 --rounds 2 --max-t 400 --jobs 1`` (244 games) 11 minutes at load 4-10;
+``--only time-odds --games 40 --short-call 0.5 --long-call 5`` 5.4 minutes (measured figures:
+docs/bots.md, "Strength").  ``--only`` picks sections (repeatable; ``--only all`` runs every one).
 
     .venv/bin/python bench/bench_strength.py [--suites one-number,opening16] [--opponents sage,greedy]
     .venv/bin/python bench/bench_strength.py --only all [--games 100] [--empty-games 200] [--nextmove-games 4]
