@@ -122,6 +122,7 @@ function showView(name, focus) {
     $("#" + t.getAttribute("aria-controls")).hidden = !on;
   }
   if (focus) tab.focus();
+  if (tab.parentElement.scrollWidth > tab.parentElement.clientWidth) tab.scrollIntoView({ block: "nearest", inline: "nearest" });  // a phone's tabs scroll sideways
   const hook = VIEW_SHOWN[tab.dataset.view];
   if (hook) hook();
   return tab.dataset.view;
@@ -713,10 +714,10 @@ function scBotAbout() {
 function scAddressNumbers(text, what) {
   const items = decodeURIComponent(text || "").split(",").map((x) => x.trim()).filter((x) => x !== "");
   for (const x of items) {
-    if (!/^\d+$/.test(x) || /^0+$/.test(x)) throw new Error(`its ${what} hold “${x}”, which is not a positive integer`);
+    if (!/^\d+$/.test(x) || /^0+$/.test(x)) throw new Error(`its ${what} ${what === "start" ? "holds" : "hold"} “${x}”, which is not a positive integer`);
     const digits = x.replace(/^0+/, "");
     if (digits.length > 15 || Number(digits) > INFO.limits.max_number) {
-      throw new Error(`its ${what} hold ${fmtDigits(digits)}, larger than this server accepts (at most ${fmt(INFO.limits.max_number)})`);
+      throw new Error(`its ${what} ${what === "start" ? "holds" : "hold"} ${fmtDigits(digits)}, larger than this server accepts (at most ${fmt(INFO.limits.max_number)})`);
     }
   }
   return items.map(Number);
@@ -1198,7 +1199,8 @@ async function scReplies(entry, token) {
     const answers = el("td", {});
     r.winning_moves.slice(0, 12).forEach((w, i) => answers.append(i ? ", " : "", link([...line, r.move, w], fmt(w))));
     if (r.winning_moves.length > 12) answers.append(`, … (${fmt(r.winning_moves.length)})`);
-    if (r.outcome === "N" && !r.complete) answers.append(" (and maybe others)");
+    if (r.outcome === "N" && !r.winning_moves.length) answers.append("not named: the store holds the outcome only");
+    else if (r.outcome === "N" && !r.complete) answers.append(" (and maybe others)");
     body.append(el("tr", {},
       el("th", { scope: "row" }, link([...line, r.move], fmt(r.move))),
       el("td", {}, el("span", { class: "badge small " + r.outcome, title: r.outcome === "P" ? "the reply wins" : "the reply loses", text: r.outcome })),
