@@ -169,13 +169,16 @@ class TestSeenSet:
 
 
 class TestGapSet:
-    def test_a_set(self) -> None:
+    def test_a_set_in_order(self) -> None:
         rng = random.Random(5)
         masks = [rng.getrandbits(70) | 2 for _ in range(500)] + [0, 1 << 100]
-        gs, ref = GapSet(10, 9), set()  # grows past its size; 0 and the wide mask beside the table
+        gs, ref = GapSet(10, 9), []  # grows past its size; the wide mask beside the table
         for m in masks + masks[:50]:
             assert gs.add(m) == (m not in ref)
-            ref.add(m)
+            if m not in ref:
+                ref.append(m)
+        assert gs.size == len(ref) == len(masks)
+        assert [gs.mask_at(j) for j in range(gs.size)] == ref
         for m in masks:
             assert m in gs
         for m in (rng.getrandbits(70) | 2 for _ in range(500)):

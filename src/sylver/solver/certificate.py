@@ -22,6 +22,15 @@ Format (JSON, ``"format": "sylver-certificate"``, ``"version": 1``):
 Checking is local: each node is checked against its own legal moves, and positions strictly lose
 gaps along every move, so by induction every node is P.
 
+A file laid out a node a line (the header on the first line, ending ``"nodes":[``; a node a line,
+a comma after each but the last; ``]}``), as ``sylver solve --certificate`` writes it, is checked in
+two passes, a line at a time (:func:`check_path`): the first collects the nodes' gap masks, exactly
+(:class:`GapSet`, the bytes of each mask), refusing a repeated one; the second checks each node's
+replies against them.  Only the masks are held, so memory grows with the number of nodes (about 50
+bytes a node at t = 300), not with the file (replies take most of its bytes).  Exact masks, not
+digests: a certificate may be adversarial, and a digest collision between a position reached and a
+node would let a false claim pass.  Any other layout of the same JSON is read whole, as before.
+
 **Positions with g > 1** (``"format": "sylver-gcd-certificate"``, version 2; Sicherman,
 "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1 end): ``position``, ``outcome``,
 ``winning_moves``, ``complete``, ``nodes`` (gcd-1 P-positions as above) and ``claims``: a list of
@@ -51,6 +60,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -190,87 +200,99 @@ Nodes = Callable[[], Iterable[tuple[int, Any]]]
 
 
 class GapSet:
-    """A set of gap masks (Python ints), exact, in ``width`` bytes a mask: an open-addressing table
-    in a bytearray (linear probing, at most 3/4 full; 0, the empty slot, and the masks wider than
-    ``width`` go to a Python set beside it).  About 1.3–2.7 × ``width`` bytes a mask, where a set of
-    ints takes about 100 bytes for t around 300."""
+    """The gap masks of a proof's nodes (Python ints), exact, in the order they were added: each
+    mask's ``width`` bytes in one bytearray (a mask wider goes to a dict beside it), and a hash index
+    of their numbers (an array of 4-byte ints, open addressing, linear probing, at most 3/4 full).
+    About ``width`` + 5 bytes a mask (42 at t = 300), where a set of ints takes about 100."""
 
     def __init__(self, size: int, width: int) -> None:
-        self.width = max(width, 1)
-        self.cap = max(8, size + size // 3 + 1)
-        self.slots = bytearray(self.cap * self.width)
-        self.empty = bytes(self.width)
-        self.other: set[int] = set()
+        self.width = width
+        self.masks = bytearray()
+        self.wide: dict[int, int] = {}
+        """The masks wider than ``width`` bytes, with their numbers."""
         self.size = 0
+        self._index(max(8, size + size // 3 + 1))
 
-    def _find(self, key: bytes, mask: int) -> int:
-        """The slot holding ``key``, or the empty slot where it would go."""
-        w, slots, empty, cap = self.width, self.slots, self.empty, self.cap
-        i = (hash(mask) * 0x9E3779B97F4A7C15 >> 20) % cap
-        o = i * w
-        slot = slots[o : o + w]
-        while slot != key and slot != empty:
+    def _index(self, cap: int) -> None:
+        self.cap = cap
+        self.index = array("i", [-1]) * cap
+        for j in range(self.size):
+            if j not in self.wide.values():
+                mask = self.mask_at(j)
+                self.index[self._slot(mask, mask.to_bytes(self.width, "little"))] = j
+
+    def _slot(self, mask: int, key: bytes) -> int:
+        """The slot of the index holding the number of ``mask`` (bytes ``key``), or the empty slot
+        where it would go."""
+        w, masks, index, cap = self.width, self.masks, self.index, self.cap
+        i = hash(mask) % cap  # the mask modulo 2**61 - 1, modulo a size that is rarely a power of 2
+        j = index[i]
+        while j >= 0 and masks[j * w : (j + 1) * w] != key:
             i = i + 1 if i + 1 < cap else 0
-            o = i * w
-            slot = slots[o : o + w]
-        return o
+            j = index[i]
+        return i
 
     def add(self, mask: int) -> bool:
-        """Add ``mask``; False if it was there already."""
-        if mask == 0 or mask.bit_length() > 8 * self.width:
-            new = mask not in self.other
-            self.other.add(mask)
-            return new
-        if 4 * (self.size + 1) > 3 * self.cap:
-            self._grow()
-        key = mask.to_bytes(self.width, "little")
-        o = self._find(key, mask)
-        if self.slots[o : o + self.width] == key:
-            return False
-        self.slots[o : o + self.width] = key
+        """Add ``mask`` as number ``size``; False (and nothing added) if it was there already."""
+        if mask.bit_length() > 8 * self.width:
+            if mask in self.wide:
+                return False
+            self.wide[mask] = self.size
+            self.masks += bytes(self.width)
+        else:
+            if 4 * (self.size + 1) > 3 * self.cap:
+                self._index(2 * self.cap)
+            key = mask.to_bytes(self.width, "little")
+            i = self._slot(mask, key)
+            if self.index[i] >= 0:
+                return False
+            self.index[i] = self.size
+            self.masks += key
         self.size += 1
         return True
 
     def __contains__(self, mask: int) -> bool:
         w = self.width
-        if mask == 0 or mask.bit_length() > 8 * w:
-            return mask in self.other
+        if mask.bit_length() > 8 * w:
+            return mask in self.wide
         key = mask.to_bytes(w, "little")
-        o = self._find(key, mask)
-        return self.slots[o : o + w] == key
+        masks, index, cap = self.masks, self.index, self.cap  # _slot, inlined: the checker's hot spot
+        i = hash(mask) % cap
+        j = index[i]
+        while j >= 0 and masks[j * w : (j + 1) * w] != key:
+            i = i + 1 if i + 1 < cap else 0
+            j = index[i]
+        return j >= 0
 
-    def _grow(self) -> None:
-        old, w = self.slots, self.width
-        self.cap *= 2
-        self.slots = bytearray(self.cap * w)
-        for i in range(len(old) // w):
-            key = bytes(old[i * w : (i + 1) * w])
-            if key != self.empty:
-                j = self._find(key, int.from_bytes(key, "little"))
-                self.slots[j : j + w] = key
+    def mask_at(self, j: int) -> int:
+        """The mask number ``j``."""
+        if self.wide and j in self.wide.values():
+            return next(m for m, k in self.wide.items() if k == j)
+        return int.from_bytes(self.masks[j * self.width : (j + 1) * self.width], "little")
 
 
-def _node(i: int, item: Any) -> tuple[int, list[int], list[Any]]:
-    """The gap mask, generators and replies of node ``i``, checked for shape."""
+def _node(i: int, item: Any) -> tuple[list[int], list[Any]]:
+    """The generators and replies of node ``i``, checked for shape."""
     if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], list)):
         raise CertificateError(f"node {i} is not [generators, replies]")
-    return gap_mask(item[0], f"node {i}: generators"), item[0], item[1]
+    return item[0], item[1]
 
 
 class _Proof:
     """The claimed P-positions of a certificate, each refuting every move with a reply.  Checked
-    in two passes over ``nodes``: the first collects their gap masks (:class:`GapSet`, exact), the
-    second checks each node's replies against them; nothing else is kept, so a certificate read
-    from a file a node at a time is checked in memory proportional to its nodes, not its bytes."""
+    in two passes over ``nodes``: the first collects their gap masks (:class:`GapSet`, exact, in
+    order), the second checks each node's replies against them; nothing else is kept, so a
+    certificate read from a file a node at a time is checked in memory proportional to its nodes,
+    not its bytes."""
 
     def __init__(self, nodes: Nodes, size: int, width: int) -> None:
         self.nodes = nodes
         self.keys = GapSet(size, width)
         for i, item in nodes():
-            gaps, gens, _ = _node(i, item)
-            if not self.keys.add(gaps):
+            gens, _ = _node(i, item)
+            if not self.keys.add(gap_mask(gens, f"node {i}: generators")):
                 raise CertificateError(f"node {i} ({_braces(gens)}) appears twice")
-        self.count = self.keys.size + len(self.keys.other)
+        self.count = self.keys.size
 
     def is_p(self, gaps: int) -> bool:
         return gaps == 0b10 or gaps in self.keys
@@ -294,9 +316,14 @@ class _Proof:
             )
 
     def check_nodes(self) -> None:
-        """Every node has a valid reply to each of its legal moves other than 1."""
+        """Every node has a valid reply to each of its legal moves other than 1 (node i's gap
+        mask: the i-th of the first pass)."""
+        n = 0
         for i, item in self.nodes():
-            gaps, gens, replies = _node(i, item)
+            if i >= self.count:
+                raise CertificateFileError(f"more nodes than {self.count:,} at the second reading: the file changed")
+            gens, replies = _node(i, item)
+            gaps = self.keys.mask_at(i)
             where = f"node {_braces(gens)}"
             legal = moves(gaps)
             if len(replies) != len(legal):
@@ -305,6 +332,9 @@ class _Proof:
                 )
             for x, y in zip(legal, replies, strict=True):
                 self.check_reply(where, gaps, x, y)
+            n += 1
+        if n != self.count:
+            raise CertificateFileError(f"{n:,} nodes at the second reading, not {self.count:,}: the file changed")
 
     def check_root(
         self, root: list[int], root_gaps: int, outcome: str, winning: list[int], cert: dict

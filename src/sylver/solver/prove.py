@@ -175,21 +175,26 @@ class _Builder:
         while self.todo:
             gaps = self.todo.pop()
             W = gaps.shape[0]
-            moves = [int(x) for x in _k.gap_list(gaps, 0, W) if x >= 2]
-            found = np.empty(len(moves), dtype=np.int64)
-            after = np.empty(len(moves) * W, dtype=np.uint64)
+            n = int(_k.genus_of.unchecked(gaps, 0, W)) - 1  # the moves other than 1
+            found = np.empty(n, dtype=np.int64)
+            after = np.empty(n * W, dtype=np.uint64)
             # the replies known from the table (or enders), all at once; the rest are searched
             egtab, egfilt, efshift, egg = ENGINE.endgame()
             _k.refute_moves(gaps, ENGINE.ptable, found, after, (egtab, egfilt), efshift, egg)
             fresh = found > 0
             self.seen.add(after, fresh)
             replies = found.tolist()
-            for k in np.flatnonzero(fresh).tolist():
-                if not _k.is_terminal.unchecked(after, k * W, W):
-                    self.todo.append(after[k * W : (k + 1) * W].copy())
-            for k, (x, y) in enumerate(zip(moves, replies, strict=True)):
-                if y < 0:
-                    replies[k] = self.refute(gaps, x)
+            moves = None
+            # in the order of the moves: the positions met for the first time, and the moves
+            # without a known reply (searched; each reply's position is taken in as it is found)
+            for k in np.flatnonzero(fresh | (found < 0)).tolist():
+                if replies[k] > 0:
+                    if not _k.is_terminal.unchecked(after, k * W, W):
+                        self.todo.append(after[k * W : (k + 1) * W].copy())
+                else:
+                    if moves is None:
+                        moves = _k.gap_list.unchecked(gaps, 0, W)[1:].tolist()  # 1 is always a gap
+                    replies[k] = self.refute(gaps, moves[k])
             self.emit([_k.min_generators.unchecked(gaps, 0, W).tolist(), replies])
             self.nodes += 1
             if self.tick is not None:
