@@ -292,3 +292,22 @@ class TestResultsStoreAsBook:
         assert stored.get(Position((16, 20))) is None and "results" in stored.problem
         with sqlite3.connect(path) as db:  # nothing was added to somebody else's database
             assert [r[0] for r in db.execute("SELECT name FROM sqlite_master")] == ["notes"]
+
+    def test_locked_store_is_a_miss_then_read(self, tmp_path):
+        """A store locked by a writer for a moment answers nothing then, and is read afterwards."""
+        import sqlite3
+
+        from sylver.bots.oracle import StoredResults
+        from sylver.solver.store import SCHEMA
+
+        path = tmp_path / "results.sqlite"
+        writer = sqlite3.connect(path, isolation_level=None)  # a rollback journal: a writer locks readers out
+        writer.execute(SCHEMA)
+        writer.execute("INSERT INTO results VALUES ('16,20', 'N', '[34]', 0, 0, 0, 0.0, 0.0)")
+        stored = StoredResults(path)
+        writer.execute("BEGIN EXCLUSIVE")
+        assert stored.get(Position((16, 20))) is None and not stored.problem
+        writer.execute("COMMIT")
+        exact = stored.get(Position((16, 20)))
+        assert exact is not None and exact.winning_moves == (34,)
+        writer.close()

@@ -77,6 +77,7 @@ class StoredResults:
     ``location``: an SQLite file or a PostgreSQL URL (default: the store the CLI uses,
     :func:`sylver.solver.store.default_location`).  A store that is missing, not a results store,
     damaged or unreachable is set aside for good (``problem`` says why): a bot plays on without it.
+    A lookup that finds the file locked for a moment (0.1 s) is a miss.
     """
 
     def __init__(self, location: str | Path | None = None) -> None:
@@ -105,6 +106,11 @@ class StoredResults:
             if row is None:
                 return None
             outcome, moves, complete = Outcome(row[0]), tuple(int(x) for x in json.loads(row[1])), bool(row[2])
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):  # a writer's moment (WAL recovery): a miss
+                return None
+            self.problem = " ".join(str(exc).split())
+            return None
         except (sqlite3.Error, ValueError, TypeError, OSError) as exc:
             self.problem = " ".join(str(exc).split()) or type(exc).__name__
             return None
@@ -115,7 +121,7 @@ class StoredResults:
             if self._conn is None:
                 from sylver.solver.store import Store
 
-                self._conn = Store(self.location, timeout=5.0)
+                self._conn = Store(self.location, timeout=2.0)
             rec = self._conn.get(p)
             return None if rec is None else (rec.outcome.value, json.dumps(rec.winning_moves), rec.complete)
         if self._conn is None or self._pid != os.getpid():  # a forked child opens its own connection
@@ -125,7 +131,7 @@ class StoredResults:
             if not path.is_file():
                 raise OSError(f"{path}: no such file")
             uri = path.resolve().as_uri() + "?mode=ro"
-            self._conn = sqlite3.connect(uri, uri=True, timeout=1.0, check_same_thread=False)
+            self._conn = sqlite3.connect(uri, uri=True, timeout=0.1, check_same_thread=False)
             self._pid = os.getpid()
         row = self._conn.execute(
             "SELECT outcome, winning_moves, complete FROM results WHERE position = ?", (str(p),)
