@@ -160,6 +160,9 @@ def test_bad_address_keeps_a_live_board(any_visit: Visit) -> None:
     page.goto(visit.base_url + "/#sylver/" + str(10**40) + "/")  # type: ignore[attr-defined]
     page.wait_for_function("() => document.querySelector('#sc-error').textContent.includes('41 digits')")  # type: ignore[attr-defined]
     assert "larger than this server accepts (at most 1,000,000,000,000)" in page.inner_text("#sc-error")  # type: ignore[attr-defined]
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")  # type: ignore[attr-defined]  # the long address wraps
+    tops = page.evaluate("[...document.querySelectorAll('[role=tab]:not([hidden])')].map((t) => t.getBoundingClientRect().top)")  # type: ignore[attr-defined]
+    assert len(tops) == 4 and len(set(tops)) == 1, tops  # the tabs on one line, on a phone too
     page.click('#sc-grid [data-n="5"]')  # type: ignore[attr-defined]  # the board plays
     page.wait_for_function("() => document.querySelectorAll('#sc-history li .mv').length >= 1")  # type: ignore[attr-defined]
     assert history(page)[0] == 5
