@@ -1105,10 +1105,13 @@ function scAnalyse() {
 async function scTheoryFor(entry, token) {
   const s = sc.state;
   if (!entry.theory) {
+    // the theory answers at once for g = 1; for g > 1 its engine may take a few seconds
+    $("#sc-theory").append(el("p", { class: "hint" }, el("span", { class: "spinner", "aria-hidden": "true" }),
+      s.gcd > 1 ? " The theory and the g > 1 engine are working…" : " Asking the theory…"));
     try {
       entry.theory = await api("GET", `/api/sylver/analyze?position=${encodeURIComponent(s.position.join(","))}`);
     } catch (e) {
-      if (token === sc.token) $("#sc-theory").append(el("p", { class: "error", text: e.message }));
+      if (token === sc.token) $("#sc-theory").replaceChildren(el("p", { class: "error", text: e.message }));
       return;
     }
   }
