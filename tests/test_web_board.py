@@ -206,6 +206,12 @@ def test_gcd_above_one_quietly_with_its_winning_moves_marked(any_visit: Visit) -
     page.goto(visit.base_url + "/#sylver//vs=nobody")  # type: ignore[attr-defined]  # the landing position
     position_is(page, "{}")
     page.wait_for_selector("#sc-theory .reason")  # type: ignore[attr-defined]
+    page.goto(visit.base_url + "/#sylver/6//vs=nobody")  # type: ignore[attr-defined]  # {6}: the engine's answer
+    position_is(page, "{6}")
+    page.wait_for_function("() => [...document.querySelectorAll('#sc-theory h3')].some((h) => h.textContent.startsWith('Engine'))")  # type: ignore[attr-defined]
+    narrowest = page.evaluate("""() => Math.min(...[...document.querySelectorAll('#sc-theory dl.facts')].map((dl) =>
+        Math.min(...[...dl.querySelectorAll('dd')].map((dd) => dd.getBoundingClientRect().width)) / dl.getBoundingClientRect().width))""")  # type: ignore[attr-defined]
+    assert narrowest > 0.3, narrowest  # a long term does not squeeze its value (the engine's outcome) into a column of letters
 
 
 # -- 8. the grid is one Tab stop ----------------------------------------------------------------------
