@@ -571,10 +571,13 @@ def test_variation_tree(visit: Visit, browser: object, base_url: str) -> None:
         assert history(pg) == [11, 6]
     finally:
         other.close()
-    page.reload()  # type: ignore[attr-defined]  # the tree is kept with the game
+    page.wait_for_function("() => document.querySelectorAll('#sc-history .variation .badge').length === 2")  # type: ignore[attr-defined]
+    page.reload()  # type: ignore[attr-defined]  # the tree is kept with the game, its marks too
     page.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
     position_is(page, "{4,5,6}")
     assert main_line(page) == [11, 7] and variations(page) == ["2.6 3.2"] and current_move(page) == "2.6"
+    saved = page.evaluate("JSON.parse(localStorage.getItem('sylver.game'))")  # type: ignore[attr-defined]
+    assert [m[:3] for m in saved["tree"]] == [[0, 11, "P"], [1, 7, "N"], [1, 6, "N"], [3, 2, "N"]], saved
     page.focus('#sc-history .vmv.current')  # type: ignore[attr-defined]  # the moves are buttons: Enter shows one
     page.keyboard.press("Tab")  # type: ignore[attr-defined]
     assert page.evaluate("document.activeElement.textContent") == "3.2"  # type: ignore[attr-defined]

@@ -418,24 +418,32 @@ function scFind(moves) {
 }
 
 /* The tree as a flat list (kept with the game in the browser): [parent, move] per node in preorder,
-   a node's parent given by its index (0: the root, k: the k-th node listed). */
+   a node's parent given by its index (0: the root, k: the k-th node listed), then the outcome after
+   the move and a winning move there once known. */
+const scMarksOf = (x) => (x.out === undefined ? [] : [x.out, x.best]);
+
 function scTreeData() {
   const out = [], index = new Map([[sc.root, 0]]), stack = [...sc.root.children].reverse();
   while (stack.length) {
     const x = stack.pop();
-    out.push([index.get(x.parent), x.move]);
+    out.push([index.get(x.parent), x.move, ...scMarksOf(x)]);
     index.set(x, out.length);
     for (let k = x.children.length - 1; k >= 0; k--) stack.push(x.children[k]);
   }
   return out;
 }
 
-function scTreeFrom(data) {
+function scTreeFrom(data, rootMarks) {
   const nodes = [scNode(null, null)];
-  for (const [parent, move] of data) {
+  const mark = (x, [out, best] = []) => {
+    if (out === "P" || out === "N" || out === null) { x.out = out; x.best = Number.isSafeInteger(best) ? best : null; }
+  };
+  mark(nodes[0], rootMarks);
+  for (const [parent, move, ...marks] of data) {
     const up = nodes[parent];
     if (!up || !Number.isSafeInteger(move) || move < 1) throw new Error("not a tree of moves");
     const x = scNode(move, up);
+    mark(x, marks);
     up.children.push(x);
     nodes.push(x);
   }
@@ -671,7 +679,7 @@ const SAVE_KEY = "sylver.game";
 
 function scSave() {
   try {
-    localStorage.setItem(SAVE_KEY, JSON.stringify({ start: sc.start, tree: scTreeData(), line: sc.line, ply: sc.ply, bot: sc.bot, humanSeat: sc.humanSeat, players: sc.players }));
+    localStorage.setItem(SAVE_KEY, JSON.stringify({ start: sc.start, tree: scTreeData(), marks: scMarksOf(sc.root), line: sc.line, ply: sc.ply, bot: sc.bot, humanSeat: sc.humanSeat, players: sc.players }));
   } catch (e) { /* private mode: nothing to keep */ }
 }
 
@@ -685,7 +693,7 @@ function scSaved() {
 /* The saved game's tree and line, its position not yet shown (an older save has its line only). */
 function scRestore(saved) {
   sc.start = saved.start;
-  sc.root = Array.isArray(saved.tree) ? scTreeFrom(saved.tree) : scNode(null, null);
+  sc.root = Array.isArray(saved.tree) ? scTreeFrom(saved.tree, Array.isArray(saved.marks) ? saved.marks : []) : scNode(null, null);
   sc.asked = new Set();
   sc.path = scLineThrough(scGrow(saved.line));
   sc.ply = sc.path.length - 1;
@@ -914,7 +922,7 @@ async function scOutcomes() {
       x.best = r.best ? r.best[k] ?? null : null;
       x.illegal = k >= r.outcomes.length;
     });
-    if (root === sc.root) scHistory();
+    if (root === sc.root) { scHistory(); scSave(); }
   } catch (e) {
     sc.asked.delete(key);
   }
