@@ -2438,7 +2438,7 @@ const LESSONS = [
       "Since {4,6} is P, the positions that hold 4 and 6 and some odd numbers are solved exactly. For odd x ≥ 5: {4,6,x,x+2} is P when x ≡ 1 (mod 4), and N when x ≡ 3 (mod 4) with x − 2 its only winning move; {4,6,x} is N, and its only winning move is x + 2 when x ≡ 1 (mod 4), x − 2 when x ≡ 3 (mod 4).",
       "The proof is an induction on x. In {4,6,x,x+2} the legal moves are 1, 2 and the odd numbers below x; 2 leaves the pair {2,x}, 3 leaves {3,4} (or {3,4,5}), and an odd y from 5 to x − 4 leaves {4,6,y}, N because y is a move from the P-position {4,6}. Only x − 2 remains to decide.",
     ],
-    task: "{4,6,13}: 13 ≡ 1 (mod 4). Find its only winning move against the perfect player.",
+    task: "{4,6,13}: 13 ≡ 1 (mod 4). Find its only winning move against the perfect player (untick Show who wins in the analysis panel first: it names the move).",
   },
 ];
 
