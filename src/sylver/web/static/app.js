@@ -827,9 +827,9 @@ async function scBadAddress(msg) {
    place, indented, their own variations in parentheses.  Click a move to see the position after it;
    each move is marked with the outcome it left (P: the mover has a won game; N: the opponent has) and
    a move that turned the game with the best move there. */
-function scHistory() {
+function scHistory(follow = true) {
   const ol = $("#sc-history");
-  const hadFocus = ol.contains(document.activeElement);
+  const hadFocus = ol.contains(document.activeElement) ? document.activeElement.dataset.node : null;
   ol.innerHTML = "";
   const cur = sc.path[sc.ply];
   $("#sc-history-empty").hidden = sc.root.children.length > 0;
@@ -862,8 +862,12 @@ function scHistory() {
   }
   const current = ol.querySelector('[aria-current="step"]');
   scrollWithin(ol, current && current.closest(".variation, li"));
-  // the list is rebuilt after a click on a move: the keyboard focus stays on the current move
-  if (hadFocus && current) current.focus({ preventScroll: true });
+  // the list is rebuilt: after a step the keyboard focus follows the current move; when the marks
+  // arrive it stays on the move it was on
+  if (hadFocus) {
+    const b = (!follow && ol.querySelector(`[data-node="${hadFocus}"]`)) || current;
+    if (b) b.focus({ preventScroll: true });
+  }
 }
 
 /* A variation: its first move, its main continuation, and the variations within it in parentheses. */
@@ -922,7 +926,7 @@ async function scOutcomes() {
       x.best = r.best ? r.best[k] ?? null : null;
       x.illegal = k >= r.outcomes.length;
     });
-    if (root === sc.root) { scHistory(); scSave(); }
+    if (root === sc.root) { scHistory(false); scSave(); }
   } catch (e) {
     sc.asked.delete(key);
   }
