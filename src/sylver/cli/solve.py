@@ -491,7 +491,9 @@ def verify(
 ) -> None:
     """Check a proof certificate independently of the solver; print `valid` or the first flaw (exit 1).
 
-    With g > 1, `valid` is followed by what the certificate proves, what it does not (the even moves
+    A file that is not a readable certificate (unreadable, not JSON, truncated) gives one error line
+    and exit 2.  A gcd-1 certificate as `sylver solve --certificate` writes it is read a line at a
+    time, twice, holding only its P-positions' gap masks.  With g > 1, `valid` is followed by what the certificate proves, what it does not (the even moves
     that a probably-P claim leaves open) and the theorems it rests on."""
     from sylver.solver.certificate import CertificateError, CertificateFileError, check_path
 
