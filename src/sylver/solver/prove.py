@@ -36,7 +36,7 @@ _U0 = np.uint64(0)
 _U1 = np.uint64(1)
 
 
-@njit(cache=True)
+@njit(cache=True, interpret=False)
 def _slot_index(a, b, mask):  # pragma: no cover - compiled
     """The home slot of the key (a, b): splitmix64's finaliser of a ^ b·φ, masked."""
     z = a ^ (b * np.uint64(0x9E3779B97F4A7C15))
@@ -45,7 +45,7 @@ def _slot_index(a, b, mask):  # pragma: no cover - compiled
     return np.int64((z ^ (z >> np.uint64(31))) & mask)
 
 
-@njit(cache=True)
+@njit(cache=True, interpret=False)
 def _seen_put(slots, a, b):  # pragma: no cover - compiled
     """Add the key (a, b), a != 0, to the open-addressing table ``slots`` (two words a slot, a = 0:
     empty; linear probing); True if it was not there."""
@@ -62,7 +62,7 @@ def _seen_put(slots, a, b):  # pragma: no cover - compiled
         i = np.int64((np.uint64(i) + np.uint64(1)) & mask)
 
 
-@njit(cache=True)
+@njit(cache=True, interpret=False)
 def seen_add(slots, keys, W, fresh):  # pragma: no cover - compiled
     """For each k with ``fresh[k]``, add the position ``keys[k*W:(k+1)*W]`` to the table ``slots``
     (:class:`SeenSet`); ``fresh[k]`` is cleared when it was there already.  Returns how many were
@@ -87,7 +87,7 @@ def seen_add(slots, keys, W, fresh):  # pragma: no cover - compiled
     return added
 
 
-@njit(cache=True)
+@njit(cache=True, interpret=False)
 def _seen_rehash(old, slots):  # pragma: no cover - compiled
     for i in range(old.shape[0] // 2):
         if old[2 * i] != np.uint64(0):
@@ -96,7 +96,8 @@ def _seen_rehash(old, slots):  # pragma: no cover - compiled
 
 class SeenSet:
     """The positions (gap sets of W words) that a proof has met: an open-addressing table of
-    16-byte keys, kept at most 3/4 full (so 21–43 bytes a position).
+    16-byte keys, kept at most 3/4 full (so 21–43 bytes a position; its kernels are always compiled,
+    never run as Python: they rely on uint64 arithmetic that wraps).
 
     With W <= 2 (t < 128) a key is the gap set itself: exact.  Beyond, it is a 128-bit digest, two
     independent 64-bit hashes; two positions of a proof share one with probability about
