@@ -357,3 +357,24 @@ def test_an_attempt_past_its_hard_limit_is_stopped(tmp_path: Path, monkeypatch: 
     assert tries and tries[0]["result"] == "failed" and "was stopped" in tries[0]["note"]
     node = ledger.node(root)
     assert node is not None and node.status == "open" and node.budget == 5.0 * 4
+
+
+def test_a_result_stored_since_is_taken_at_its_turn(tmp_path: Path) -> None:
+    """A node expanded before its result reached the store (from another campaign, or a `sylver
+    solve`) is decided from the store when its turn comes, with no attempt of its own."""
+    from sylver.campaign.attempt import certificate
+    from sylver.solver import solve
+
+    store = Store(tmp_path / "s.sqlite")
+    root = Position.parse("8,14")
+    ledger = Ledger.create(tmp_path / "c", root, budget=0.02, store=str(store.path))
+    Campaign(ledger, store, Options(jobs=1, memory=1 << 30, first_budget=0.02, max_attempts=1)).work()
+    child = next(c for _, c in ledger.children(root) if ledger.node(c).status == "open")
+    sol = solve(child, first=True)
+    store.put(sol)
+    store.put_certificate(child, certificate(sol, 60.0, 1 << 30))
+    summary = Campaign(ledger, store, Options(jobs=1, memory=1 << 30, first_budget=0.02)).work()
+    node = ledger.node(child)
+    assert node.method == "store" and node.certificate and node.status == sol.verdict
+    assert all(a["position"] != str(child) for a in ledger.attempts())
+    assert summary["status"] == "P" and summary["certified"]

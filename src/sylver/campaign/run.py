@@ -176,17 +176,21 @@ class Campaign:
             self.from_store(child)
 
     def from_store(self, position: Position) -> bool:
-        """Decide ``position`` from the store when it holds a complete result and its certificate."""
+        """Decide ``position`` from the store when it holds a complete result and its certificate (or,
+        decided already without a certificate, take the store's when it proves the same)."""
         node = self.ledger.node(position)
-        if node is None or node.decided:
+        if node is None or (node.decided and node.certificate):
             return False
         rec = self.store.get(position)
-        if rec is None:
+        if rec is None or (node.decided and rec.outcome.value != node.status):
             return False
         cert = self.store.certificate(position)
         proved = (cert or {}).get("winning_moves") or []  # what it proves (the record may hold more moves)
         if cert is None or cert.get("outcome") != rec.outcome.value or (rec.outcome is Outcome.N and not proved):
             return False
+        if node.decided:
+            self.certified(position, cert)
+            return True
         path = self.write_certificate(position, cert)
         winning = min(proved) if proved else None
         self.ledger.decide(position, status=rec.outcome.value, winning=winning, method="store", states=rec.states,
@@ -356,13 +360,19 @@ class Campaign:
                     if self.stop(deadline):
                         break
                     busy = {n.position for n, _ in running.values()}
+                    stored = False
                     for node in self.frontier(busy)[: max(0, _slots(executor, o) - len(running))]:
+                        if self.from_store(node.position):  # recorded since, by another campaign or solve
+                            stored = True
+                            continue
                         memory = o.memory if o.cluster else o.memory // max(1, o.jobs)
                         task = Task(position=str(node.position), seconds=node.budget, memory=memory,
                                     store=str(self.store.path))
                         self.ledger.set_working(node.position)
                         running[executor.submit(run, task)] = (node, time.time())
                         self.report(f"attempt {node.position.braces()} ({node.budget:g} s)")
+                    if stored:
+                        continue
                     if not running:
                         break
                     timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
