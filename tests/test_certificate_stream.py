@@ -274,3 +274,32 @@ class TestFileChecker:
             assert out.returncode == 1 and out.stdout.startswith("invalid:") and out.stdout.count("\n") == 1
         out = verify(certificate)
         assert out.returncode == 0 and out.stdout == "valid\n"
+
+
+class TestGcdFiles:
+    """A certificate with g > 1 written an item a line: its claims held, its gcd-1 nodes read a
+    line at a time, with the same verdict as the whole dict."""
+
+    @pytest.mark.parametrize("gens", [[8, 10, 22], [8, 14], [6, 9], [12, 18, 21]], ids=str)
+    def test_same_as_the_dict(self, gens: list[int], tmp_path: Path) -> None:
+        from sylver.solver.certificate import check_any
+        from sylver.solver.prove import build_gcd_certificate, write_any_certificate
+
+        cert = json.loads(json.dumps(build_gcd_certificate(solve(Position(gens)))))
+        path = tmp_path / "c.json"
+        write_any_certificate(cert, path)
+        checked = check_path(str(path))
+        assert checked.proves == check_any(cert) and checked.nodes == len(cert["nodes"])
+        lines = path.read_text().split("\n")
+        path.write_text("\n".join(lines[:-3]) + "\n")
+        with pytest.raises(CertificateFileError, match="truncated"):
+            check_path(str(path))
+        if cert["claims"]:
+            claims_end = lines.index('],"nodes":[')
+            dropped = [*lines[:1], *lines[2:claims_end]]
+            dropped[-1] = dropped[-1].rstrip(",")
+            if len(dropped) == 1:
+                dropped.append("")
+            path.write_text("\n".join([*dropped, *lines[claims_end:]]))
+            with pytest.raises(CertificateError, match="not proved P"):  # a claim dropped
+                check_path(str(path))

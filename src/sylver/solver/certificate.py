@@ -61,7 +61,7 @@ import json
 import math
 import sys
 from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -431,16 +431,23 @@ def _short_moves(gens: list[int]) -> tuple[int, int, list[int]]:
     return p, t, out
 
 
-def check_gcd(cert: Any) -> list[str]:
+def check_gcd(cert: Any, nodes: tuple[Nodes, int] | None = None) -> tuple[list[str], int]:
     """Check a ``sylver-gcd-certificate`` (short positions with prime g, long ones with g = 2): raise,
-    or return what it proves, what it does not and what it rests on, in a few lines."""
+    or return what it proves, what it does not and what it rests on, in a few lines, and the number
+    of its gcd-1 nodes.  ``nodes``: where to read them (a source and a bound on their number) when
+    they are not ``cert["nodes"]`` (a file read a line at a time)."""
     version = cert.get("version")
     if version not in (1, GCD_VERSION):
         raise CertificateError(f"unsupported certificate version {version!r}")
-    for key in ("position", "outcome", "winning_moves", "complete", "nodes", "claims"):
+    for key in ("position", "outcome", "winning_moves", "complete", "claims", *(() if nodes else ("nodes",))):
         if key not in cert:
             raise CertificateError(f"missing field {key!r}")
-    proofs = _GcdProofs(cert)
+    if nodes is None:
+        items = cert["nodes"]
+        if not isinstance(items, list):
+            raise CertificateError("'nodes' must be a list")
+        nodes = (lambda: enumerate(items), len(items))
+    proofs = _GcdProofs(cert, *nodes)
     for claimed, (_gens, replies) in proofs.claims.items():
         where = f"claim {_braces(list(claimed))}"
         p, _t, moves_ = _short_moves(list(claimed))
@@ -459,7 +466,7 @@ def check_gcd(cert: Any) -> list[str]:
         opened = _check_root_winning(cert, root, proofs)
     else:
         opened = _check_root_short(cert, root, proofs)
-    return _summary(cert, root, proofs, opened)
+    return _summary(cert, root, proofs, opened), proofs.gcd1.count
 
 
 def _is_short_root(root: list[int]) -> bool:
@@ -539,13 +546,10 @@ class _GcdProofs:
     """What a gcd certificate proves P: its gcd-1 nodes (checked by :func:`check`), its short
     claims and its periodic claims (checked by :func:`check_gcd`), and the theorems."""
 
-    def __init__(self, cert: dict[str, Any]) -> None:
-        nodes = cert["nodes"]
-        if not isinstance(nodes, list):
-            raise CertificateError("'nodes' must be a list")
+    def __init__(self, cert: dict[str, Any], nodes: Nodes, size: int) -> None:
         # the gcd-1 nodes: checked as the gcd-1 checker checks them (positions of t < 256 in the
         # table, the others beside it)
-        self.gcd1 = _Proof(lambda: enumerate(nodes), len(nodes), 32)
+        self.gcd1 = _Proof(nodes, size, 32)
         self.gcd1.check_nodes()
         self.claims: dict[tuple[int, ...], list[Any]] = {}
         for i, item in enumerate(cert["claims"]):
@@ -992,7 +996,7 @@ def check_any(cert: Any) -> list[str]:
     """Check a certificate of either format; return what it proves, in words (:func:`check_gcd`;
     nothing more to say for gcd 1, where the claim is the whole statement)."""
     if isinstance(cert, dict) and cert.get("format") == GCD_FORMAT:
-        return check_gcd(cert)
+        return check_gcd(cert)[0]
     check(cert)
     return []
 
@@ -1015,6 +1019,9 @@ class Checked:
 
 NODES_OPEN = ',"nodes":['
 """How the first line of a gcd-1 certificate written a node a line ends (``prove.write_certificate``)."""
+CLAIMS_OPEN = ',"claims":['
+"""How the first line of a gcd certificate written an item a line ends (``prove.write_any_certificate``:
+then a claim a line, the line ``],"nodes":[``, a node a line, ``]}``)."""
 
 
 def check_file(path: str) -> list[str]:
@@ -1029,7 +1036,9 @@ def check_path(path: str) -> Checked:
     A gcd-1 certificate laid out a node a line (the header on the first line, ending with
     ``"nodes":[``; then a node a line, with a comma after each but the last; then ``]}``), as
     ``sylver solve --certificate`` writes it, is read twice a line at a time (:class:`_Proof`):
-    memory for its nodes' gap masks only, whatever the file's size.  Any other file is read whole."""
+    memory for its nodes' gap masks only, whatever the file's size; so are the gcd-1 nodes of a gcd
+    certificate laid out an item a line (:data:`CLAIMS_OPEN`; its claims are held).  Any other file
+    is read whole."""
     try:
         with open(path, "rb") as fh:
             first = fh.readline()
@@ -1041,6 +1050,10 @@ def check_path(path: str) -> Checked:
         head = _json(path, 1, text[: -len(NODES_OPEN)] + b"}")
         if isinstance(head, dict) and head.get("format") == FORMAT:
             return _check_lines(path, head, len(first), lines)
+    if text.startswith(b"{") and text.endswith(CLAIMS_OPEN.encode()):
+        head = _json(path, 1, text[: -len(CLAIMS_OPEN)] + b"}")
+        if isinstance(head, dict) and head.get("format") == GCD_FORMAT:
+            return _check_gcd_lines(path, head, len(first), lines)
     try:
         with open(path, encoding="utf-8") as fh:
             cert = json.load(fh)
@@ -1074,35 +1087,67 @@ def _check_lines(path: str, head: dict[str, Any], offset: int, lines: int) -> Ch
     return Checked(head, proof.count, [])
 
 
-def _node_lines(path: str, offset: int) -> Iterator[tuple[int, Any]]:
-    """The nodes of a certificate laid out a node a line, from byte ``offset`` of the file: (index,
-    node) for each; a file that breaks the layout (a truncated or unparsable line, a missing or extra
-    comma, no ``]}`` at the end, anything after it) raises :class:`CertificateFileError`."""
+def _check_gcd_lines(path: str, head: dict[str, Any], offset: int, lines: int) -> Checked:
+    """:func:`check_gcd` of a gcd certificate laid out an item a line: its claims read at once, its
+    gcd-1 nodes from the file at each pass."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            gen = _items(fh, path, 1, b'],"nodes":[', "claims")
+            claims = []
+            while True:
+                try:
+                    claims.append(next(gen)[1])
+                except StopIteration as stop:
+                    line = stop.value
+                    break
+            start = fh.tell()
+    except OSError as exc:
+        raise CertificateFileError(f"cannot read {path}: {exc.strerror}") from None
+
+    def nodes() -> Iterator[tuple[int, Any]]:
+        return _node_lines(path, start, line)
+
+    proves, count = check_gcd({**head, "claims": claims}, (nodes, lines))
+    return Checked(head, count, proves)
+
+
+def _node_lines(path: str, offset: int, line: int = 1) -> Iterator[tuple[int, Any]]:
+    """The nodes of a certificate laid out a node a line, from byte ``offset`` of the file (after
+    its line ``line``) to the line ``]}``, the last: (index, node) for each (:func:`_items`)."""
     try:
         fh = open(path, "rb")  # noqa: SIM115 - closed below, also when the caller stops early
     except OSError as exc:
         raise CertificateFileError(f"cannot read {path}: {exc.strerror}") from None
     with fh:
         fh.seek(offset)
-        i, more, line = 0, True, 1
-        for line, raw in enumerate(fh, 2):
-            text = raw.strip()
-            if text != b"]}" and not raw.endswith(b"\n"):
-                raise CertificateFileError(f"{path} is truncated: line {line} does not end")
-            if text == b"]}":
-                if more and i:
-                    raise CertificateFileError(f"{path} is not JSON: line {line - 1} ends with a comma")
-                if fh.read().strip():
-                    raise CertificateFileError(f"{path} is not JSON: more after the end, line {line}")
-                return
-            if not text and i == 0:
-                continue  # the empty list's line
-            if not more:
-                raise CertificateFileError(f"{path} is not JSON: no comma after line {line - 1}")
-            more = text.endswith(b",")
-            yield i, _json(path, line, text[:-1] if more else text)
-            i += 1
-    raise CertificateFileError(f"{path} is truncated: it ends at line {line}, inside the list of nodes")
+        end = yield from _items(fh, path, line, b"]}", "nodes")
+        if fh.read().strip():
+            raise CertificateFileError(f"{path} is not JSON: more after the end, line {end}")
+
+
+def _items(fh: Any, path: str, line: int, end: bytes, what: str) -> Generator[tuple[int, Any], None, int]:
+    """The items of a list laid out an item a line, read from ``fh`` (after its line ``line``) to
+    the line ``end``: (index, item) for each; return the number of the line ``end``.  A file that
+    breaks the layout (a truncated or unparsable line, a missing or extra comma, no ``end``) raises
+    :class:`CertificateFileError`."""
+    i, more = 0, True
+    for line, raw in enumerate(fh, line + 1):
+        text = raw.strip()
+        if text != end and not raw.endswith(b"\n"):
+            raise CertificateFileError(f"{path} is truncated: line {line} does not end")
+        if text == end:
+            if more and i:
+                raise CertificateFileError(f"{path} is not JSON: line {line - 1} ends with a comma")
+            return line
+        if not text and i == 0:
+            continue  # the empty list's line
+        if not more:
+            raise CertificateFileError(f"{path} is not JSON: no comma after line {line - 1}")
+        more = text.endswith(b",")
+        yield i, _json(path, line, text[:-1] if more else text)
+        i += 1
+    raise CertificateFileError(f"{path} is truncated: it ends at line {line}, inside the list of {what}")
 
 
 def main(argv: list[str] | None = None) -> int:
