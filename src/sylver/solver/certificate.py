@@ -29,7 +29,9 @@ two passes, a line at a time (:func:`check_path`): the first collects the nodes'
 replies against them.  Only the masks are held, so memory grows with the number of nodes (about 50
 bytes a node at t = 300), not with the file (replies take most of its bytes).  Exact masks, not
 digests: a certificate may be adversarial, and a digest collision between a position reached and a
-node would let a false claim pass.  Any other layout of the same JSON is read whole, as before.
+node would let a false claim pass.  The gcd-1 nodes of a ``sylver-gcd-certificate`` laid out an
+item a line (:data:`CLAIMS_OPEN`) are read the same way.  Any other layout of the same JSON is read
+whole, as before.
 
 **Positions with g > 1** (``"format": "sylver-gcd-certificate"``, version 2; Sicherman,
 "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1 end): ``position``, ``outcome``,
@@ -1126,13 +1128,13 @@ def _node_lines(path: str, offset: int, line: int = 1) -> Iterator[tuple[int, An
             raise CertificateFileError(f"{path} is not JSON: more after the end, line {end}")
 
 
-def _items(fh: Any, path: str, line: int, end: bytes, what: str) -> Generator[tuple[int, Any], None, int]:
-    """The items of a list laid out an item a line, read from ``fh`` (after its line ``line``) to
+def _items(fh: Any, path: str, after: int, end: bytes, what: str) -> Generator[tuple[int, Any], None, int]:
+    """The items of a list laid out an item a line, read from ``fh`` (after its line ``after``) to
     the line ``end``: (index, item) for each; return the number of the line ``end``.  A file that
     breaks the layout (a truncated or unparsable line, a missing or extra comma, no ``end``) raises
     :class:`CertificateFileError`."""
-    i, more = 0, True
-    for line, raw in enumerate(fh, line + 1):
+    i, more, line = 0, True, after
+    for line, raw in enumerate(fh, after + 1):
         text = raw.strip()
         if text != end and not raw.endswith(b"\n"):
             raise CertificateFileError(f"{path} is truncated: line {line} does not end")
