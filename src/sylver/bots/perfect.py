@@ -32,7 +32,8 @@ Order of business on each move (each step within the move's time budget):
      replies), so that games against passive opponents end.
 
 Time: a move plans at most ``think`` seconds and at most 15 % of ``Turn.time_left`` (the time left on
-the clock, or the per-call limit); where the position can be solved exactly, 3 × ``think`` and 25 %.
+the clock, or the per-call limit); where the position can be solved exactly (gcd 1 within
+``max_genus``, or gcd > 1 for the g > 1 engine), 3 × ``think`` and 25 %.
 A time-limited solve can return some tenths of a second late, so a caller keeping a clock holds a
 reserve (see :class:`sylver.compat.GameClock`); a position in the book or the memo is answered in
 milliseconds.
@@ -154,19 +155,16 @@ class PerfectBot(Bot):
         if known is not None and known.outcome is Outcome.P:
             return self._swindle(turn, deadline) or self._fallback(turn)
         if not p.is_finite and not p.is_empty:
-            # gcd > 1: short positions and the g = 2 periodicity engine (a share of the budget)
-            exact = self.oracle.solve_gcd(p, time_limit=0.5 * deadline.left())
+            # gcd > 1: short positions and the g = 2 periodicity engine; a proof decides the game,
+            # so it may take the extended budget ({16,20}: 34 and {16,34}: 20 take it)
+            deadline = self._extended(turn, deadline)
+            exact = self.oracle.solve_gcd(p, time_limit=0.7 * deadline.left())
             if exact is not None and exact.outcome is Outcome.N:
                 for w in exact.winning_moves:
                     if turn.allows(w):
                         return w
         if p.is_finite:
-            # solving decides the game, so it may take up to 3 * think (and SOLVE_SHARE of the clock)
-            extended = 3 * self.think
-            if turn.time_left is not None:
-                extended = min(extended, SOLVE_SHARE * max(0.0, turn.time_left))
-            if extended > deadline.left() and solver_ready():  # not while the solver compiles
-                deadline = _Deadline(extended)
+            deadline = self._extended(turn, deadline)
             exact = self.oracle.solve(p, time_limit=0.7 * deadline.left(), wait=True)
             if exact is not None:
                 if exact.outcome is Outcome.N:
@@ -181,6 +179,15 @@ class PerfectBot(Bot):
                 else:
                     return self._swindle(turn, deadline) or self._fallback(turn)
         return self._search(turn, deadline)
+
+    def _extended(self, turn: Turn, deadline: _Deadline) -> _Deadline:
+        """Solving decides the game, so it may take up to 3 * think (and SOLVE_SHARE of the clock)."""
+        extended = 3 * self.think
+        if turn.time_left is not None:
+            extended = min(extended, SOLVE_SHARE * max(0.0, turn.time_left))
+        if extended > deadline.left() and solver_ready():  # not while the solver compiles
+            return _Deadline(extended)
+        return deadline
 
     def _quick(self, turn: Turn) -> int:
         """A move in time trouble: a known or instantly solved winning move, else a near-pass."""
