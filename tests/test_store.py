@@ -124,6 +124,22 @@ class TestStore:
         least = solve(Position("5,18"), store=store, first=True)
         assert least.from_store and least.winning_moves == (14,) and not least.complete
 
+    def test_read_only(self, location: str, tmp_path: Path) -> None:
+        """A store opened ``read_only`` (a bot's book) reads what another connection wrote, writes
+        nothing, stays read-only when pickled to a worker; a missing SQLite file is an error, not made."""
+        import pickle
+
+        Store(location).put_result(Position("5,18"), Outcome.N, (14, 16, 17), True, 67)
+        book = Store(location, read_only=True)
+        rec = book.get(Position("5,18"))
+        assert rec is not None and rec.winning_moves == (14, 16, 17)
+        with pytest.raises(ValueError, match="read"):
+            book.put_result(Position("5,19"), Outcome.N, (), False, 67)
+        assert pickle.loads(pickle.dumps(book)).read_only
+        with pytest.raises(ValueError, match="no such file"):
+            Store(tmp_path / "none.sqlite", read_only=True).get(Position("5,18"))
+        assert not (tmp_path / "none.sqlite").exists()
+
     def test_certificates(self, location: str) -> None:
         """A campaign's evidence: a certificate per position, kept compressed, replaced by a later
         one, and the same JSON read back from another connection."""

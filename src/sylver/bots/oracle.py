@@ -14,15 +14,12 @@ solver under a time limit.
 from __future__ import annotations
 
 import json
-import os
-import sqlite3
 import threading
 import time
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from sylver import jit
 from sylver.position import Outcome, Position
@@ -65,36 +62,30 @@ def opening_book() -> dict[tuple[int, ...], Exact]:
     return book
 
 
-_INHERITED: list[Any] = []
-"""Read-only connections a forked child inherited (kept open: the parent may be using them)."""
-
-
 class StoredResults:
-    """A results store (:mod:`sylver.solver.store`) read as an opening book: ``get`` is one indexed
-    lookup (the table's primary key), never a scan, and nothing is ever written (an SQLite file is
-    opened read-only; a missing file is not created).
+    """A results store (:class:`sylver.solver.store.Store`, opened ``read_only``) read as an opening
+    book: ``get`` is one indexed lookup (the table's primary key), never a scan, and nothing is ever
+    written (an SQLite file is opened read-only; a missing file is not created).
 
     ``location``: an SQLite file or a PostgreSQL URL (default: the store the CLI uses,
     :func:`sylver.solver.store.default_location`).  A store that is missing, not a results store,
     damaged or unreachable is set aside for good (``problem`` says why): a bot plays on without it.
-    A lookup that finds the file locked for a moment (0.1 s) is a miss.
+    A lookup that finds the file locked for a moment (0.1 s; PostgreSQL: 2 s) is a miss.
     """
 
     def __init__(self, location: str | Path | None = None) -> None:
-        from sylver.solver.store import default_location, is_url
+        from sylver.solver.store import Store, default_location, is_url
 
         if location is None:
             location = default_location()
         self.location = location
-        self.postgres = is_url(location)
         self.problem = ""
         """Why the store is not read (empty while it is)."""
         self._lock = threading.Lock()
-        self._conn: Any = None
-        self._pid = -1
+        self._store = Store(location, timeout=2.0 if is_url(location) else 0.1, read_only=True)
 
     def __repr__(self) -> str:
-        return f"StoredResults({str(self.location)!r})"
+        return f"StoredResults({str(self._store)!r})"
 
     def get(self, p: Position) -> Exact | None:
         """The stored result of ``p`` as an :class:`Exact`, or None (not stored, or no store)."""
@@ -102,41 +93,16 @@ class StoredResults:
             return None
         try:
             with self._lock:
-                row = self._row(p)
-            if row is None:
-                return None
-            outcome, moves, complete = Outcome(row[0]), tuple(int(x) for x in json.loads(row[1])), bool(row[2])
-        except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):  # a writer's moment (WAL recovery): a miss
-                return None
-            self.problem = " ".join(str(exc).split())
+                rec = self._store.get(p)
+        except ValueError as exc:
+            text = " ".join(str(exc).split())
+            if "locked" not in text and "busy" not in text:  # a writer's moment (WAL recovery): a miss
+                self.problem = text
             return None
-        except (sqlite3.Error, ValueError, TypeError, OSError) as exc:
-            self.problem = " ".join(str(exc).split()) or type(exc).__name__
+        if rec is None:
             return None
-        return Exact(outcome, moves, complete or outcome is Outcome.P, p.genus if p.is_finite else 0)
-
-    def _row(self, p: Position) -> tuple | None:
-        if self.postgres:
-            if self._conn is None:
-                from sylver.solver.store import Store
-
-                self._conn = Store(self.location, timeout=2.0)
-            rec = self._conn.get(p)
-            return None if rec is None else (rec.outcome.value, json.dumps(rec.winning_moves), rec.complete)
-        if self._conn is None or self._pid != os.getpid():  # a forked child opens its own connection
-            if self._conn is not None:
-                _INHERITED.append(self._conn)  # the parent's: never closed here
-            path = Path(self.location)
-            if not path.is_file():
-                raise OSError(f"{path}: no such file")
-            uri = path.resolve().as_uri() + "?mode=ro"
-            self._conn = sqlite3.connect(uri, uri=True, timeout=0.1, check_same_thread=False)
-            self._pid = os.getpid()
-        row = self._conn.execute(
-            "SELECT outcome, winning_moves, complete FROM results WHERE position = ?", (str(p),)
-        ).fetchone()
-        return None if row is None else tuple(row)
+        complete = rec.complete or rec.outcome is Outcome.P
+        return Exact(rec.outcome, tuple(rec.winning_moves), complete, p.genus if p.is_finite else 0)
 
 
 _warm = threading.Event()

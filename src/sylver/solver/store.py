@@ -176,7 +176,7 @@ class Store:
     ``~/.pgpass`` on each machine.
     """
 
-    def __init__(self, location: str | Path | None = None, timeout: float = 60.0) -> None:
+    def __init__(self, location: str | Path | None = None, timeout: float = 60.0, *, read_only: bool = False) -> None:
         if location is None:
             location = default_location()
         self.postgres = is_url(location)
@@ -184,6 +184,9 @@ class Store:
         """The SQLite file, or the PostgreSQL URL."""
         self.timeout = timeout
         """Seconds to wait for the database (SQLite busy timeout; PostgreSQL connect and lock timeouts)."""
+        self.read_only = read_only
+        """Only read: an SQLite file is opened read-only (a missing one is an error, not created) and
+        usable from any thread; no table is created (a bot reading a store as its book)."""
         self._conn: Any = None
         self._pid = -1
 
@@ -193,8 +196,8 @@ class Store:
     def __repr__(self) -> str:
         return f"Store({str(self)!r})"
 
-    def __reduce__(self) -> tuple[type, tuple[str, float]]:
-        return (Store, (str(self.path), self.timeout))
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_reopen, (str(self.path), self.timeout, self.read_only))
 
     def _db(self) -> Any:
         if self._conn is None or self._pid != os.getpid():
@@ -208,6 +211,8 @@ class Store:
 
     def _open_sqlite(self) -> sqlite3.Connection:
         path = Path(self.path)
+        if self.read_only:
+            return self._open_sqlite_read_only(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(path, timeout=self.timeout, isolation_level=None)
@@ -225,6 +230,17 @@ class Store:
             raise ValueError(f"{path} is not a sylver results store: {exc}") from None
         return conn
 
+    def _open_sqlite_read_only(self, path: Path) -> sqlite3.Connection:
+        if not path.is_file():
+            raise ValueError(f"cannot open the results store {path}: no such file")
+        try:
+            conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=self.timeout,
+                                   isolation_level=None, check_same_thread=False)
+            conn.execute(f"SELECT {COLUMNS} FROM results LIMIT 0")
+        except sqlite3.DatabaseError as exc:
+            raise ValueError(f"{path} is not a sylver results store: {exc}") from None
+        return conn
+
     def _open_postgres(self) -> Any:
         try:
             import psycopg
@@ -238,10 +254,13 @@ class Store:
             raise ValueError(f"cannot open the results store {self}: {_one_line(exc)}") from None
         try:
             conn.execute(f"SET lock_timeout = {int(self.timeout * 1000)}")
-            with conn.transaction():  # CREATE TABLE IF NOT EXISTS races with itself: one at a time
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-                conn.execute(SCHEMA)
-                conn.execute(CERTIFICATE_SCHEMA)
+            if self.read_only:
+                conn.execute("SET default_transaction_read_only = on")
+            else:  # CREATE TABLE IF NOT EXISTS races with itself: one at a time
+                with conn.transaction():
+                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+                    conn.execute(SCHEMA)
+                    conn.execute(CERTIFICATE_SCHEMA)
             conn.execute(f"SELECT {COLUMNS} FROM results LIMIT 0")
         except psycopg.Error as exc:
             conn.close()
@@ -389,6 +408,11 @@ class Store:
 _SELECT_ONE = (
     "SELECT outcome, winning_moves, complete, frobenius_number, states, seconds FROM results WHERE position = ?"
 )
+
+
+def _reopen(location: str, timeout: float, read_only: bool) -> Store:
+    """A pickled :class:`Store`, opened again (in a worker process or on another machine)."""
+    return Store(location, timeout, read_only=read_only)
 
 
 def _psycopg_errors(postgres: bool) -> tuple[type[BaseException], ...]:
