@@ -252,6 +252,36 @@ class TestFileChecker:
             with pytest.raises(CertificateError, match=want[name]):
                 check_path(str(path))
 
+    @pytest.mark.parametrize("jobs", [2, 3])
+    def test_processes_share_the_second_reading(self, certificate: str, tmp_path: Path, jobs: int,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+        """With the second reading shared between processes, every certificate gets the verdict and
+        the flaw (the first in the file) that one process gives, wherever the flaw is."""
+        import sylver.solver.certificate as module
+
+        monkeypatch.setattr(module, "PARALLEL_LEAST", 0)
+        path = tmp_path / "c.json"
+        lines = certificate.split("\n")
+        texts = {"valid": certificate, **tamperings(certificate)}
+        for at in (1, len(lines) // 3, len(lines) - 3):  # a wrong reply in the first, a middle and the last node
+            gens, replies = json.loads(lines[at].rstrip(","))
+            k = next((k for k, y in enumerate(replies) if y > 0), None)
+            if k is not None:
+                replies[k] += 1
+                comma = "," if lines[at].endswith(",") else ""
+                texts[f"wrong reply at line {at}"] = "\n".join(
+                    [*lines[:at], json.dumps([gens, replies], separators=(",", ":")) + comma, *lines[at + 1:]])
+        for name, text in texts.items():
+            path.write_text(text)
+            verdicts = []
+            for n in (1, jobs):
+                try:
+                    verdicts.append(("valid", check_path(str(path), n).nodes))
+                except CertificateError as exc:
+                    verdicts.append((type(exc).__name__, str(exc)))
+            assert verdicts[0] == verdicts[1], (name, verdicts)
+            assert (verdicts[0][0] == "valid") == (name == "valid"), (name, verdicts)
+
     def test_other_layouts_are_read_whole(self, certificate: str, tmp_path: Path) -> None:
         path = tmp_path / "c.json"
         path.write_text(json.dumps(json.loads(certificate), indent=1))

@@ -119,6 +119,7 @@ INT_OPTIONS = [
     (["check", "random", "--cap"], ("-1",), "at least 1 (0: no cap)"),
     (["check", "random", "--memory"], ("0",), "at least 64 MiB"),
     (["campaign", "--jobs"], ("0",), "at least 1"),
+    (["verify", "unused.json", "--jobs"], ("0",), "at least 1"),
     (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--max-t"], ("0",), "at least 1"),
     (["match", "random", "greedy", "-o", "unused", "--max-t"], ("0",), "at least 1"),
     (["blunders", "unused", "--jobs"], ("0",), "at least 1"),
@@ -159,7 +160,7 @@ def test_a_number_option_given_text_is_one_line(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     options = _number_options("integer") | _number_options("float")
     assert len(options) > 20
-    needs = {"solve": ["4", "5"], "match": ["random", "greedy"], "check": ["random"],
+    needs = {"solve": ["4", "5"], "match": ["random", "greedy"], "check": ["random"], "verify": ["unused.json"],
              "tournament": ["-b", "random", "-b", "greedy", "-o", "unused"]}
     for command, option in sorted(options):
         r = runner.invoke(app, [command, *needs.get(command, []), option, "1x"])

@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import sys
 from array import array
 from collections.abc import Callable, Generator, Iterable, Iterator
@@ -280,6 +281,20 @@ def _node(i: int, item: Any) -> tuple[list[int], list[Any]]:
     return item[0], item[1]
 
 
+PARALLEL_LEAST = 20_000
+"""Least number of nodes for which a second pass is shared between processes (below it, forking
+costs more than it saves)."""
+
+_SHARED: _Proof | None = None
+"""The proof whose second pass forked workers share (set while they run)."""
+
+
+def _check_share(share: tuple[int, int]) -> tuple[int, bool, str] | None:
+    """:meth:`_Proof.check_share` in a forked worker, of the proof it inherited."""
+    assert _SHARED is not None
+    return _SHARED.check_share(*share)
+
+
 class _Proof:
     """The claimed P-positions of a certificate, each refuting every move with a reply.  Checked
     in two passes over ``nodes``: the first collects their gap masks (:class:`GapSet`, exact, in
@@ -317,26 +332,57 @@ class _Proof:
                 f"{where}: after {x} and the reply {y} the position is not proved P (no node for it)"
             )
 
-    def check_nodes(self) -> None:
+    def check_nodes(self, jobs: int = 1) -> None:
         """Every node has a valid reply to each of its legal moves other than 1 (node i's gap
-        mask: the i-th of the first pass)."""
+        mask: the i-th of the first pass).  ``jobs`` > 1: that many forked processes share the
+        second pass, process k checking the nodes i with i % jobs == k (each reads the whole source);
+        the flaw reported is the first in the source's order, as with one process."""
+        if jobs <= 1 or self.count < PARALLEL_LEAST or "fork" not in multiprocessing.get_all_start_methods():
+            flaw = self.check_share(0, 1)
+        else:
+            global _SHARED
+            _SHARED = self  # the workers inherit it (and its GapSet) when forked
+            try:
+                with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                    flaws = pool.map(_check_share, [(k, jobs) for k in range(jobs)])
+            finally:
+                _SHARED = None
+            found = [f for f in flaws if f is not None]
+            flaw = min(found) if found else None
+        if flaw is not None:
+            _, file_error, message = flaw
+            raise (CertificateFileError if file_error else CertificateError)(message)
+
+    def check_share(self, k: int, jobs: int) -> tuple[int, bool, str] | None:
+        """Check the nodes i with i % jobs == k: None, or the first flaw as (where in the source,
+        whether the source itself is at fault, the message)."""
         n = 0
-        for i, item in self.nodes():
-            if i >= self.count:
-                raise CertificateFileError(f"more nodes than {self.count:,} at the second reading: the file changed")
-            gens, replies = _node(i, item)
-            gaps = self.keys.mask_at(i)
-            where = f"node {_braces(gens)}"
-            legal = moves(gaps)
-            if len(replies) != len(legal):
-                raise CertificateError(
-                    f"{where}: {len(replies)} replies for {len(legal)} legal moves other than 1"
-                )
-            for x, y in zip(legal, replies, strict=True):
-                self.check_reply(where, gaps, x, y)
-            n += 1
+        try:
+            for i, item in self.nodes():
+                if i >= self.count:
+                    return (i, True, f"more nodes than {self.count:,} at the second reading: the file changed")
+                n += 1
+                if i % jobs == k:
+                    try:
+                        self.check_node(i, item)
+                    except CertificateError as exc:
+                        return (i, isinstance(exc, CertificateFileError), str(exc))
+        except CertificateFileError as exc:  # the source broke (a truncated or unparsable line)
+            return (n, True, str(exc))
         if n != self.count:
-            raise CertificateFileError(f"{n:,} nodes at the second reading, not {self.count:,}: the file changed")
+            return (n, True, f"{n:,} nodes at the second reading, not {self.count:,}: the file changed")
+        return None
+
+    def check_node(self, i: int, item: Any) -> None:
+        """Node i (``item``, its gap mask the i-th of the first pass) refutes each of its moves."""
+        gens, replies = _node(i, item)
+        gaps = self.keys.mask_at(i)
+        where = f"node {_braces(gens)}"
+        legal = moves(gaps)
+        if len(replies) != len(legal):
+            raise CertificateError(f"{where}: {len(replies)} replies for {len(legal)} legal moves other than 1")
+        for x, y in zip(legal, replies, strict=True):
+            self.check_reply(where, gaps, x, y)
 
     def check_root(
         self, root: list[int], root_gaps: int, outcome: str, winning: list[int], cert: dict
@@ -1031,7 +1077,7 @@ def check_file(path: str) -> list[str]:
     return check_path(path).proves
 
 
-def check_path(path: str) -> Checked:
+def check_path(path: str, jobs: int = 1) -> Checked:
     """Check the certificate in the file ``path``; raise :class:`CertificateError` naming the first
     flaw (:class:`CertificateFileError` when the file is not a readable certificate at all).
 
@@ -1040,7 +1086,8 @@ def check_path(path: str) -> Checked:
     ``sylver solve --certificate`` writes it, is read twice a line at a time (:class:`_Proof`):
     memory for its nodes' gap masks only, whatever the file's size; so are the gcd-1 nodes of a gcd
     certificate laid out an item a line (:data:`CLAIMS_OPEN`; its claims are held).  Any other file
-    is read whole."""
+    is read whole.  ``jobs``: processes for the second reading of a gcd-1 certificate's nodes
+    (:meth:`_Proof.check_nodes`)."""
     try:
         with open(path, "rb") as fh:
             first = fh.readline()
@@ -1051,7 +1098,7 @@ def check_path(path: str) -> Checked:
     if text.startswith(b"{") and text.endswith(NODES_OPEN.encode()):
         head = _json(path, 1, text[: -len(NODES_OPEN)] + b"}")
         if isinstance(head, dict) and head.get("format") == FORMAT:
-            return _check_lines(path, head, len(first), lines)
+            return _check_lines(path, head, len(first), lines, jobs)
     if text.startswith(b"{") and text.endswith(CLAIMS_OPEN.encode()):
         head = _json(path, 1, text[: -len(CLAIMS_OPEN)] + b"}")
         if isinstance(head, dict) and head.get("format") == GCD_FORMAT:
@@ -1075,7 +1122,7 @@ def _json(path: str, line: int, text: bytes) -> Any:
         raise CertificateFileError(f"{path} is not JSON: line {line}: {exc}") from None
 
 
-def _check_lines(path: str, head: dict[str, Any], offset: int, lines: int) -> Checked:
+def _check_lines(path: str, head: dict[str, Any], offset: int, lines: int, jobs: int = 1) -> Checked:
     """:func:`check` of a certificate laid out a node a line, its nodes read from the file at each
     pass (``offset``: where they start; ``lines``: an upper bound on their number)."""
     root, root_gaps, outcome, winning = _header({**head, "nodes": []})
@@ -1084,7 +1131,7 @@ def _check_lines(path: str, head: dict[str, Any], offset: int, lines: int) -> Ch
         return _node_lines(path, offset)
 
     proof = _Proof(nodes, lines, _width(root_gaps))
-    proof.check_nodes()
+    proof.check_nodes(jobs)
     proof.check_root(root, root_gaps, outcome, winning, head)
     return Checked(head, proof.count, [])
 
@@ -1153,14 +1200,17 @@ def _items(fh: Any, path: str, after: int, end: bytes, what: str) -> Generator[t
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python certificate.py FILE``: print ``valid`` (exit 0), ``invalid: the flaw`` (exit 1),
+    """``python certificate.py [--jobs N] FILE``: print ``valid`` (exit 0), ``invalid: the flaw`` (exit 1),
     or, when the file is not a readable certificate, ``error: why`` on stderr (exit 2)."""
     args = sys.argv[1:] if argv is None else argv
+    jobs = 1
+    if len(args) == 3 and args[0] == "--jobs" and args[1].isdigit() and int(args[1]) >= 1:
+        jobs, args = int(args[1]), args[2:]
     if len(args) != 1:
-        print("usage: certificate.py FILE", file=sys.stderr)
+        print("usage: certificate.py [--jobs N] FILE", file=sys.stderr)
         return 2
     try:
-        checked = check_path(args[0])
+        checked = check_path(args[0], jobs)
     except CertificateFileError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
