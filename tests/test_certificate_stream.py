@@ -25,7 +25,12 @@ from sylver.solver.certificate import (
     check_path,
 )
 from sylver.solver.engine import ENGINE, child_gaps, root_gaps
-from sylver.solver.prove import SeenSet, build_certificate, stream_certificate
+from sylver.solver.prove import (
+    SeenSet,
+    build_certificate,
+    stream_certificate,
+    write_any_certificate,
+)
 
 # gcd-1 positions, N and P, with t below and above 128 (exact and digest keys in the seen set)
 POSITIONS = [
@@ -157,7 +162,7 @@ class TestSeenSet:
         rng = np.random.default_rng(W)
         keys = rng.integers(0, 1 << 63, size=(3000, W), dtype=np.uint64) | np.uint64(2)
         keys[1000:2000] = keys[:1000]  # each of the first thousand twice
-        seen, ref = SeenSet(W, slots=8), set()
+        seen, ref = SeenSet(slots=8), set()
         for chunk in range(0, 3000, 7):
             block = keys[chunk : chunk + 7]
             fresh = np.ones(len(block), dtype=np.bool_)
@@ -166,6 +171,18 @@ class TestSeenSet:
                 assert new == (row.tobytes() not in ref)
                 ref.add(row.tobytes())
         assert seen.count == len(ref) == 2000
+
+
+    def test_one_key_whatever_the_width(self) -> None:
+        """A position has the same key in arrays of any width (zero words beyond t), exact below
+        t = 128 and a digest beyond: one set serves the sub-proofs of a g > 1 certificate."""
+        seen = SeenSet(slots=8)
+        for text in ("5,7", "11,13", "16,20,28,35,54", "12,17"):
+            narrow = root_gaps(Position(text))
+            assert not seen.met(narrow)
+            for words in (narrow.shape[0] + 1, narrow.shape[0] + 4):
+                assert seen.met(root_gaps(Position(text), words))
+        assert seen.count == 4
 
 
 class TestGapSet:
@@ -313,7 +330,7 @@ class TestGcdFiles:
     @pytest.mark.parametrize("gens", [[8, 10, 22], [8, 14], [6, 9], [12, 18, 21]], ids=str)
     def test_same_as_the_dict(self, gens: list[int], tmp_path: Path) -> None:
         from sylver.solver.certificate import check_any
-        from sylver.solver.prove import build_gcd_certificate, write_any_certificate
+        from sylver.solver.prove import build_gcd_certificate
 
         cert = json.loads(json.dumps(build_gcd_certificate(solve(Position(gens)))))
         path = tmp_path / "c.json"
@@ -333,3 +350,30 @@ class TestGcdFiles:
             path.write_text("\n".join([*dropped, *lines[claims_end:]]))
             with pytest.raises(CertificateError, match="not proved P"):  # a claim dropped
                 check_path(str(path))
+
+    @pytest.mark.parametrize("gens", [[8, 14], [10, 14], [12, 18, 21], [8, 12, 34, 38], [6, 9]], ids=str)
+    def test_streamed(self, gens: list[int], tmp_path: Path) -> None:
+        """The g > 1 builder writes its gcd-1 nodes as it proves them, each once across its
+        sub-proofs (one seen set), and the file is the header, the claims and the nodes, as
+        written from the dict; nothing else is left in the directory."""
+        from sylver.solver.prove import stream_gcd_certificate
+
+        path = tmp_path / "c.json"
+        written = stream_gcd_certificate(solve(Position(gens)), path)
+        assert sorted(tmp_path.iterdir()) == [path] and written.size == path.stat().st_size
+        cert = json.loads(path.read_text())
+        assert {k: v for k, v in cert.items() if k not in ("claims", "nodes")} == written.head
+        assert (len(cert["claims"]), len(cert["periodic"]), len(cert["nodes"])) == (
+            written.claims, written.periodic, written.nodes)
+        assert len({tuple(n[0]) for n in cert["nodes"]}) == written.nodes  # no node twice
+        assert check_path(str(path)).proves[0].endswith("is P: proven")
+        again = tmp_path / "again.json"
+        write_any_certificate(cert, again)
+        assert again.read_text() == path.read_text()
+
+    def test_a_failed_build_leaves_no_file(self, tmp_path: Path) -> None:
+        from sylver.solver.prove import stream_gcd_certificate
+
+        with pytest.raises(TimeoutError):
+            stream_gcd_certificate(solve(Position([16, 20, 34])), tmp_path / "c.json", time_limit=0.5)
+        assert list(tmp_path.iterdir()) == []

@@ -379,25 +379,24 @@ def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memo
     """Write the certificate of ``sol`` to ``path``; what to report about it (with g > 1, the
     positions met on the way are solved within the ``--memory`` and ``--odd-limit`` of the solve)."""
     if sol.gcd_details is not None:
-        from sylver.solver.prove import NotCertifiable, build_gcd_certificate, write_any_certificate
+        from sylver.solver.prove import NotCertifiable, stream_gcd_certificate
 
         try:
-            cert = build_gcd_certificate(sol, time_limit=time_limit, memory=memory, odd_limit=odd_limit)
-            size = write_any_certificate(cert, path)
+            written = stream_gcd_certificate(sol, path, time_limit=time_limit, memory=memory, odd_limit=odd_limit)
         except NotCertifiable as exc:
             fail(f"--certificate is not available: {exc}")
         except TimeoutError as exc:
             fail(str(exc), 3)
         except OSError as exc:
             fail(f"cannot write {path}: {exc.strerror}")
-        less = ""
-        if cert.get("open_moves"):
-            less = (f"; it proves less than the solve ({cert['outcome']}"
-                    + ("" if cert["complete"] else ", not complete") + "): the moves "
-                    + "; ".join(f"{x} ({why})" for x, why in cert["open_moves"].items()) + " are left open")
+        less, head = "", written.head
+        if head.get("open_moves"):
+            less = (f"; it proves less than the solve ({head['outcome']}"
+                    + ("" if head["complete"] else ", not complete") + "): the moves "
+                    + "; ".join(f"{x} ({why})" for x, why in head["open_moves"].items()) + " are left open")
         return str(path) if as_json else (
-            f"{path} ({len(cert['claims'])} short and {len(cert['periodic'])} periodic claims, "
-            f"{len(cert['nodes']):,} P-positions with gcd 1, {size:,} bytes{less})"
+            f"{path} ({written.claims} short and {written.periodic} periodic claims, "
+            f"{written.nodes:,} P-positions with gcd 1, {written.size:,} bytes{less})"
         )
     from sylver.solver.prove import stream_certificate
 

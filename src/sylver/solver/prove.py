@@ -15,10 +15,14 @@ tables (the dictionary of nodes that it replaces took about a kilobyte a node).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
+import shutil
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -66,17 +70,20 @@ def _seen_put(slots, a, b):  # pragma: no cover - compiled
 def seen_add(slots, keys, W, fresh):  # pragma: no cover - compiled
     """For each k with ``fresh[k]``, add the position ``keys[k*W:(k+1)*W]`` to the table ``slots``
     (:class:`SeenSet`); ``fresh[k]`` is cleared when it was there already.  Returns how many were
-    added.  The key: the words themselves when W <= 2 (exact; word 0 is never 0, as 1 is always a
-    gap), else the two independent 64-bit hashes of the gap set (``key_hash``, odd, and
-    ``gap_hash``)."""
+    added.  The key, the same whatever W (zero words beyond t do not count): the words themselves
+    when t < 128 (exact; word 0 is never 0, as 1 is always a gap), else the two independent 64-bit
+    hashes of the gap set (``key_hash``, odd, and ``gap_hash``)."""
     added = 0
     for k in range(fresh.shape[0]):
         if not fresh[k]:
             continue
         o = k * W
-        if W <= 2:
+        w = W
+        while w > 2 and keys[o + w - 1] == _U0:
+            w -= 1
+        if w <= 2:
             a = keys[o]
-            b = keys[o + 1] if W == 2 else np.uint64(0)
+            b = keys[o + 1] if w == 2 else np.uint64(0)
         else:
             a = key_hash(keys, o, W)
             b = gap_hash(keys, o, W)
@@ -95,31 +102,39 @@ def _seen_rehash(old, slots):  # pragma: no cover - compiled
 
 
 class SeenSet:
-    """The positions (gap sets of W words) that a proof has met: an open-addressing table of
-    16-byte keys, kept at most 3/4 full (so 21–43 bytes a position; its kernels are always compiled,
-    never run as Python: they rely on uint64 arithmetic that wraps).
+    """The positions (gap sets, of any number of words) that a proof has met: an open-addressing
+    table of 16-byte keys, kept at most 3/4 full (so 21–43 bytes a position; its kernels are always
+    compiled, never run as Python: they rely on uint64 arithmetic that wraps).  A position has one
+    key whatever the width of its array, so one set serves the gcd-1 proofs of positions of several
+    sizes (the sub-proofs of a g > 1 certificate, :class:`_GcdBuilder`).
 
-    With W <= 2 (t < 128) a key is the gap set itself: exact.  Beyond, it is a 128-bit digest, two
+    With t < 128 a key is the gap set itself: exact.  Beyond, it is a 128-bit digest, two
     independent 64-bit hashes; two positions of a proof share one with probability about
     n²/2**129 (10**-21 for n = 10**9).  Then the second would be taken for met and left out of the
     certificate, and the checker, which compares exact gap sets, would refuse the certificate: a
     collision can cost a certificate, never make a false one pass.  Exact keys of W words would
     take W/2 times the memory (2.5 times at t = 289)."""
 
-    def __init__(self, W: int, slots: int = 1 << 16) -> None:
-        self.W = W
+    def __init__(self, slots: int = 1 << 16) -> None:
         self.slots = np.zeros(2 * slots, dtype=np.uint64)
         self.count = 0
 
     def add(self, keys: np.ndarray, fresh: np.ndarray) -> None:
-        """Add the positions ``keys[k*W:(k+1)*W]`` with ``fresh[k]`` set; clear ``fresh[k]`` for
-        those met before."""
+        """Add the positions ``keys[k*W:(k+1)*W]`` (W = ``len(keys) // len(fresh)``) with
+        ``fresh[k]`` set; clear ``fresh[k]`` for those met before."""
         cap = self.slots.shape[0] // 2
         if 4 * (self.count + fresh.shape[0]) > 3 * cap:
             grown = np.zeros(4 * cap, dtype=np.uint64)
             _seen_rehash(self.slots, grown)
             self.slots = grown
-        self.count += int(seen_add(self.slots, keys, self.W, fresh))
+        if fresh.shape[0]:
+            self.count += int(seen_add(self.slots, keys, keys.shape[0] // fresh.shape[0], fresh))
+
+    def met(self, gaps: np.ndarray) -> bool:
+        """Add the one position ``gaps``; whether it was met before."""
+        fresh = np.ones(1, dtype=np.bool_)
+        self.add(gaps, fresh)
+        return not bool(fresh[0])
 
     def nbytes(self) -> int:
         return int(self.slots.nbytes)
@@ -132,14 +147,14 @@ class _Builder:
     """Proves P-positions: takes them in (:meth:`add`), then (:meth:`run`) finds a reply to each of
     their moves and hands each finished node ``[generators, replies]`` to ``emit``."""
 
-    def __init__(self, W: int, emit: Emit, deadline: float | None, tick: Callable[[int], None] | None) -> None:
-        self.seen = SeenSet(W)
+    def __init__(self, emit: Emit, deadline: float | None, tick: Callable[[int], None] | None,
+                 seen: SeenSet) -> None:
+        self.seen = seen
         self.todo: list[np.ndarray] = []
         self.emit = emit
         self.nodes = 0
         self.deadline = deadline
         self.tick = tick
-        self.one = np.ones(1, dtype=np.bool_)
 
     def refute(self, gaps: np.ndarray, x: int) -> int:
         """A reply to x in ``gaps`` that wins (0 when the position after x is an ender with t > 1)."""
@@ -164,9 +179,7 @@ class _Builder:
 
     def add(self, gaps: np.ndarray) -> None:
         """Take in the P-position ``gaps`` as a node, unless it was met before or is terminal."""
-        fresh = self.one.copy()
-        self.seen.add(gaps, fresh)
-        if fresh[0] and not _k.is_terminal.unchecked(gaps, 0, gaps.shape[0]):
+        if not self.seen.met(gaps) and not _k.is_terminal.unchecked(gaps, 0, gaps.shape[0]):
             self.todo.append(gaps)
 
     def run(self) -> None:
@@ -203,15 +216,16 @@ class _Builder:
 
 
 def _build(solution: Solution, emit: Emit, begin: Callable[[dict[str, Any]], None],
-           time_limit: float | None, tick: Callable[[int], None] | None) -> int:
+           time_limit: float | None, tick: Callable[[int], None] | None, seen: SeenSet | None = None) -> int:
     """Build the certificate of ``solution``: ``begin(header)`` once the header (with the root's
-    replies) is known, before any node; then ``emit(node)`` for each node.  Returns the nodes."""
+    replies) is known, before any node; then ``emit(node)`` for each node.  Returns the nodes.
+    ``seen``: the positions proved already (by earlier proofs emitting to the same file), left out."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     position: Position = solution.position
     if solution.outcome is None:
         raise ValueError(f"{position.braces()}: no proven outcome to certify")
     gaps = root_gaps(position)
-    b = _Builder(gaps.shape[0], emit, deadline, tick)
+    b = _Builder(emit, deadline, tick, SeenSet() if seen is None else seen)
     head: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -276,20 +290,15 @@ def stream_certificate(
     nodes and of bytes.  The file appears when it is complete: it is written beside it
     (``path`` + ``.part``) and renamed, and the partial file is removed if building fails."""
     path = Path(path)
-    part = path.with_name(path.name + ".part")
-    sep = ""
-
+    part = part_path(path)
     with open(part, "w", encoding="utf-8", newline="\n") as fh:
+        lines = _Lines(fh)
+
         def begin(head: dict[str, Any]) -> None:
             fh.write(_dumps(head)[:-1] + ',"nodes":[\n')
 
-        def emit(node: list[Any]) -> None:
-            nonlocal sep
-            fh.write(sep + _dumps(node))
-            sep = ",\n"
-
         try:
-            nodes = _build(solution, emit, begin, time_limit, tick)
+            nodes = _build(solution, lines.node, begin, time_limit, tick)
             fh.write("\n]}\n")
         except BaseException:
             fh.close()
@@ -299,6 +308,44 @@ def stream_certificate(
         size = fh.tell()
     os.replace(part, path)
     return nodes, size
+
+
+def part_path(path: Path, what: str = "part") -> Path:
+    """Where a certificate for ``path`` is written until it is complete (``FILE.part``; its gcd-1
+    nodes, while the claims of a g > 1 certificate are still being found: ``FILE.nodes.part``)."""
+    return path.with_name(f"{path.name}.{what}" if what == "part" else f"{path.name}.{what}.part")
+
+
+class _Lines:
+    """The items of a certificate's list written to ``fh`` a line at a time (a comma after each but
+    the last), each once when keyed (:meth:`once`)."""
+
+    def __init__(self, fh: Any) -> None:
+        self.fh = fh
+        self.count = 0
+        self.keys: SeenSet | None = None
+
+    def write(self, text: str) -> None:
+        self.fh.write(",\n" + text if self.count else text)
+        self.count += 1
+
+    def node(self, node: list[Any]) -> None:
+        self.write(_dumps(node))
+
+    def once(self, text: str) -> bool:
+        """Write the node line ``text`` (``[[generators],[replies]]``) unless a node with the same
+        generators was written by :meth:`once` before (a 128-bit digest of them, in a
+        :class:`SeenSet`: a collision would leave out a node, which the checker then misses, never
+        a false proof); whether it was written."""
+        if self.keys is None:
+            self.keys = SeenSet()
+        digest = hashlib.blake2b(text[: text.index("]") + 1].encode(), digest_size=16).digest()
+        key = np.frombuffer(digest, dtype=np.uint64).copy()
+        key[0] |= _U1  # never 0 (the empty slot)
+        if self.keys.met(key):
+            return False
+        self.write(text)
+        return True
 
 
 def write_certificate(cert: dict[str, Any], path: str | Path) -> int:
@@ -312,7 +359,7 @@ def write_certificate(cert: dict[str, Any], path: str | Path) -> int:
     return len(text.encode())
 
 
-__all__ = ["Outcome", "SeenSet", "build_certificate", "stream_certificate", "write_certificate"]
+__all__ = ["Outcome", "SeenSet", "build_certificate", "part_path", "stream_certificate", "write_certificate"]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -336,13 +383,19 @@ class NotCertifiable(ValueError):
 
 
 class _GcdBuilder:
-    """Collects the gcd-1 nodes and the short P claims behind a short position's answer."""
+    """Collects the short P claims and periodic records behind the answer of a position with g > 1,
+    and writes the gcd-1 nodes of their sub-proofs to a file as they are found (one
+    :class:`SeenSet` across the sub-proofs: a node once, and a sub-proof met before not searched
+    again), never holding them."""
 
-    def __init__(self, deadline: float | None, memory: int | None = None, odd_limit: int | None = None,
-                 replies: dict[Position, tuple[int, ...]] | None = None) -> None:
+    def __init__(self, nodes: _Lines, deadline: float | None, *, memory: int | None = None,
+                 odd_limit: int | None = None, replies: dict[Position, tuple[int, ...]] | None = None) -> None:
         self.replies = replies or {}
         """The winning moves that the solve found for positions with g > 1 (tried first)."""
-        self.nodes: dict[tuple[int, ...], list[Any]] = {}
+        self.nodes = nodes
+        """Where the gcd-1 nodes go as they are proved, a line each (a temporary file)."""
+        self.seen = SeenSet()
+        """The gcd-1 positions met by every sub-proof so far: each proved once, whichever needs it."""
         self.claims: dict[tuple[int, ...], list[Any]] = {}
         self.periodic: dict[tuple[int, ...], dict[str, Any]] = {}
         self.deadline = deadline
@@ -415,18 +468,21 @@ class _GcdBuilder:
         """Add the P-proof of the gcd-1 position q (a node and its subproofs)."""
         from sylver.solver.orchestration import solve
 
-        if q.is_terminal or q.generators in self.nodes:
+        if q.is_terminal:
             return
         if q.frobenius_number > MAX_PROOF_T:
             raise NotCertifiable(f"{q.braces()} has t = {q.frobenius_number:,}: beyond the gcd-1 proofs "
                                  f"that the builder searches for (t <= {MAX_PROOF_T:,})")
+        if self.seen.met(root_gaps(q)):
+            return
         sol = solve(q, time_limit=self._left())
         if sol.outcome is not Outcome.P:
             raise RuntimeError(f"{q.braces()} is not P")
-        cert = build_certificate(sol, time_limit=self._left())
-        self.nodes[q.generators] = [list(q.generators), cert.get("root_replies", [])]
-        for gens, replies in cert["nodes"]:
-            self.nodes.setdefault(tuple(gens), [gens, replies])
+
+        def begin(head: dict[str, Any]) -> None:  # q itself is a node, its replies those of the root
+            self.nodes.node([list(q.generators), head.get("root_replies", [])])
+
+        _build(sol, self.nodes.node, begin, self._left(), None, self.seen)
 
     def refute(self, after: Position) -> int:
         """A reply that wins in ``after`` (N), with its proof added; 0 for a theorem."""
@@ -507,9 +563,24 @@ def short_moves(q: Position) -> list[int]:
     return [z for z in range(2, t + 1) if z % p] + [p * y for y in h.semigroup.gaps()]
 
 
-def build_gcd_certificate(solution: Solution, *, time_limit: float | None = None, memory: int | None = None,
-                          odd_limit: int | None = None) -> dict[str, Any]:
-    """The certificate of the answer for a position with prime g, short, or long with g = 2
+@dataclass(frozen=True, kw_only=True)
+class Written:
+    """A certificate written to a file (:func:`stream_gcd_certificate`)."""
+
+    head: dict[str, Any]
+    """Its fields but ``claims``, ``periodic`` and ``nodes``: what it proves (``outcome`` may be less
+    than the solve's, with ``open_moves`` saying why)."""
+    claims: int
+    periodic: int
+    nodes: int
+    """P-positions with gcd 1."""
+    size: int
+    """Bytes."""
+
+
+def stream_gcd_certificate(solution: Solution, path: str | Path, *, time_limit: float | None = None,
+                           memory: int | None = None, odd_limit: int | None = None) -> Written:
+    """Write to ``path`` the certificate of the answer for a position with prime g, short, or long with g = 2
     (sylver-gcd-certificate); of an N answer that is not complete, for any g > 1 (its winning
     moves' positions proved P: nothing is claimed of the other moves).  ``memory`` and ``odd_limit``: those of the solve (the positions with
     g > 1 met on the way are solved, and their scans run, within them).  The replies that the solve
@@ -521,9 +592,14 @@ def build_gcd_certificate(solution: Solution, *, time_limit: float | None = None
     certificate then claims probably-P, never more than it proves, and says why in ``open_moves``
     (not checked: an explanation).
 
+    The gcd-1 nodes go to ``FILE.nodes.part`` as they are proved, the claims are held (a few per
+    short position); the file is then the header, the claims, the periodic records and the nodes, a
+    line each (the layout :func:`write_any_certificate` writes and ``check_path`` reads), written
+    as ``FILE.part`` and renamed when complete: nothing is left under either name if it fails.
+
     Raises :class:`NotCertifiable` when the answer rests on a bounded search or on a scan without a
     certified period."""
-    from sylver.solver.certificate import GCD_FORMAT, GCD_VERSION, PROBABLY_P
+    from sylver.solver.certificate import PROBABLY_P
     from sylver.theory import is_short
 
     position = solution.position
@@ -539,8 +615,26 @@ def build_gcd_certificate(solution: Solution, *, time_limit: float | None = None
             f"{position.braces()} has g = {solution.gcd}"
             + ("" if solution.outcome is not None or probably else " and no proven outcome")
         )
-    b = _GcdBuilder(None if time_limit is None else time.monotonic() + time_limit, memory, odd_limit,
-                    details.replies)
+    path = Path(path)
+    nodes_path = part_path(path, "nodes")
+    try:
+        with open(nodes_path, "w", encoding="utf-8", newline="\n") as fh:
+            b = _GcdBuilder(_Lines(fh), None if time_limit is None else time.monotonic() + time_limit,
+                            memory=memory, odd_limit=odd_limit, replies=details.replies)
+            head = _gcd_head(solution, b, long2, probably)
+        size = assemble(path, head, list(b.claims.values()), nodes_path)
+    finally:
+        with contextlib.suppress(OSError):
+            nodes_path.unlink()
+    return Written(head=head, claims=len(b.claims), periodic=len(b.periodic), nodes=b.nodes.count, size=size)
+
+
+def _gcd_head(solution: Solution, b: _GcdBuilder, long2: bool, probably: bool) -> dict[str, Any]:
+    """The header of a g > 1 certificate (with its ``periodic`` records), its claims and nodes proved
+    by ``b`` on the way."""
+    from sylver.solver.certificate import GCD_FORMAT, GCD_VERSION, PROBABLY_P
+
+    position = solution.position
     cert: dict[str, Any] = {
         "format": GCD_FORMAT, "version": GCD_VERSION, "position": list(position.generators),
         "outcome": solution.verdict, "winning_moves": list(solution.winning_moves),
@@ -569,10 +663,88 @@ def build_gcd_certificate(solution: Solution, *, time_limit: float | None = None
             del cert["root_replies"]
         cert["complete"] = False
         cert["open_moves"] = {str(x): why for x, why in sorted(opened.items())}
-    cert["claims"] = list(b.claims.values())
     cert["periodic"] = list(b.periodic.values())
-    cert["nodes"] = list(b.nodes.values())
     return cert
+
+
+def build_gcd_certificate(solution: Solution, **options: Any) -> dict[str, Any]:
+    """The certificate of :func:`stream_gcd_certificate` (same ``options``) as a dict, read back from
+    a temporary file: for small positions (tests, the web app)."""
+    with tempfile.TemporaryDirectory(prefix="sylver-certificate-") as tmp:
+        path = Path(tmp) / "c.json"
+        stream_gcd_certificate(solution, path, **options)
+        with open(path, encoding="utf-8") as fh:
+            cert: dict[str, Any] = json.load(fh)
+    return cert
+
+
+def assemble(path: Path, head: dict[str, Any], claims: list[Any], nodes: Path) -> int:
+    """Write the certificate with the fields ``head`` (``periodic`` among them), ``claims`` and the
+    node lines of the file ``nodes`` (as :class:`_Lines` wrote them) to ``path``, an item a line:
+    the layout of :func:`write_any_certificate` (of :func:`write_certificate` for gcd 1, which has
+    no claims); through ``FILE.part``, renamed when complete.  Returns its bytes."""
+    part = part_path(path)
+    try:
+        with open(part, "w", encoding="utf-8", newline="\n") as fh:
+            if head.get("format") == FORMAT:
+                fh.write(_dumps(head)[:-1] + ',"nodes":[\n')
+            else:
+                fh.write(_dumps(head)[:-1] + ',"claims":[\n')
+                fh.write(",\n".join(_dumps(c) for c in claims))
+                fh.write('\n],"nodes":[\n')
+            fh.flush()
+            with open(nodes, encoding="utf-8") as src:
+                shutil.copyfileobj(src, fh, 1 << 20)
+            fh.write("\n]}\n")
+            size = fh.tell()
+    except BaseException:
+        with contextlib.suppress(OSError):
+            part.unlink()
+        raise
+    os.replace(part, path)
+    return size
+
+
+def certificate_parts(path: str | Path) -> tuple[dict[str, Any], list[Any], Iterator[str]]:
+    """What the certificate file ``path`` holds: its fields but ``claims`` and ``nodes`` (the
+    header), its claims, and its node lines (each the JSON text of one node), read a line at a time
+    from a file laid out an item a line, as written here; a file in another layout (from an older
+    results store) is read whole.  The file is trusted to be well formed (a certificate this
+    program wrote): its proof is for ``check_path``."""
+    from sylver.solver.certificate import CLAIMS_OPEN, NODES_OPEN
+
+    with open(path, "rb") as fh:
+        first = fh.readline().rstrip(b"\r\n")
+        claims: list[Any] = []
+        opener = next((o for o in (NODES_OPEN, CLAIMS_OPEN) if first.startswith(b"{") and first.endswith(o.encode())),
+                      None)
+        if opener is not None:
+            head = json.loads(first[: -len(opener)] + b"}")
+            if opener == CLAIMS_OPEN:
+                for raw in fh:
+                    text = raw.strip()
+                    if text == b'],"nodes":[':
+                        break
+                    if text:
+                        claims.append(json.loads(text.rstrip(b",")))
+            offset = fh.tell()
+    if opener is None:
+        with open(path, encoding="utf-8") as whole:
+            cert = json.load(whole)
+        head = {k: v for k, v in cert.items() if k not in ("claims", "nodes")}
+        return head, cert.get("claims", []), (_dumps(n) for n in cert.get("nodes", []))
+
+    def lines() -> Iterator[str]:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            for raw in fh:
+                text = raw.strip()
+                if text == b"]}":
+                    return
+                if text:
+                    yield text.rstrip(b",").decode()
+
+    return head, claims, lines()
 
 
 def write_any_certificate(cert: dict[str, Any], path: str | Path) -> int:
@@ -588,3 +760,7 @@ def write_any_certificate(cert: dict[str, Any], path: str | Path) -> int:
     text = "".join(parts)
     Path(path).write_text(text, encoding="utf-8")
     return len(text.encode())
+
+
+__all__ += ["NotCertifiable", "Written", "assemble", "build_gcd_certificate", "certificate_parts", "short_moves",
+            "stream_gcd_certificate", "write_any_certificate"]
