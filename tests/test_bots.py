@@ -144,6 +144,51 @@ class TestPerfect:
         assert result.reason is Termination.NAMED_ONE
 
 
+
+class TestTimeOdds:
+    """Where nothing is decidable (King-of-the-Hill starts) perfect's rule chooses the same moves
+    whatever its time: a move left unjudged for want of time must not change the choice (issue 35:
+    the short side of a time-odds match passed where the long side named 5, and so won the pass war)."""
+
+    class Expired:
+        """A move's deadline already passed when the move starts: no time to judge anything."""
+
+        def __init__(self, seconds: float) -> None:
+            self.seconds = seconds
+
+        def left(self) -> float:
+            return 0.0
+
+        def passed(self) -> bool:
+            return True
+
+    @staticmethod
+    def against_a_passer(bot: Bot, start: Position, moves: int) -> list[int]:
+        """``bot``'s first ``moves`` moves against an opponent who always names t (a pass)."""
+        p, history, named = start, tuple(start.generators), []
+        for _ in range(moves):
+            n = bot.choose(Turn(p, history, time_left=20.0))
+            named.append(n)
+            p = p.play(n)
+            history += (n, p.frobenius_number)
+            p = p.play(p.frobenius_number)
+        return named
+
+    @pytest.mark.parametrize("seed", [1, 2])
+    def test_same_moves_with_and_without_time(self, seed, monkeypatch):
+        from sylver.bots import perfect
+
+        start = koth_start(random.Random(seed))
+        with_time = self.against_a_passer(fast("perfect"), start, 4)
+        monkeypatch.setattr(perfect, "_Deadline", self.Expired)
+        without_time = self.against_a_passer(fast("perfect"), start, 4)
+        assert without_time == with_time
+        # the opening prime, passes while the opponent has passed fewer than `patience` (3) times,
+        # then a commitment: a small number
+        assert with_time[0] in perfect.OPENING_PRIMES
+        assert all(n > 10**5 for n in with_time[1:3]) and with_time[3] < 200
+
+
 class TestReferee:
     class Fixed(Bot):
         name = "fixed"

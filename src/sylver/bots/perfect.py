@@ -25,11 +25,19 @@ Order of business on each move (each step within the move's time budget):
    * a move leaving a position proven or solved P wins and is played at once;
    * a move leaving a proven or solved N-position is refuted; so is one after which the opponent has a
      small reply leaving a solved P-position;
-   * among the rest: with no small number named yet, 5 — the empty game's winning opening, after
-     which every small reply m of the opponent leaves the coprime pair {5,m} (an N-position, in the
-     book up to m ~ 160); otherwise a pass, so that the opponent has to commit first.  After
-     ``patience`` passes it commits with the best swindle (an N-position with the rarest winning
-     replies), so that games against passive opponents end.
+   * among the rest, by a rule: in a pair {a,m} with a small, m ± 1..4 (see ``_prefer``); with no
+     small number named yet, 5 (else the next prime not refuted) — the empty game's winning opening,
+     after which every small reply m of the opponent leaves the coprime pair {5,m} (an N-position, in
+     the book up to m = 151); otherwise a pass, so that the opponent has to commit first.  After
+     ``patience`` passes of the opponent in a row it commits with the best swindle (an N-position
+     with the rarest winning replies), so that games against passive opponents end.
+
+   The moves the rule chooses from (the pass, the opening prime, the neighbours) are judged whatever
+   the time left, the other moves while time remains: more time only adds verdicts (a winning move
+   found, a move refuted by a solve), it never changes the rule's choice for want of one.  (When the
+   short side of a time-odds match had no time to judge 5, it passed where the long side named 5;
+   the namer of the last small number is the first to run out of patience and commit into a position
+   the opponent's book answers, so the side with more time lost.)
 
 Time: a move plans at most ``think`` seconds and at most 15 % of ``Turn.time_left`` (the time left on
 the clock, or the per-call limit); where the position can be solved exactly (gcd 1 within
@@ -57,9 +65,6 @@ EASY_GENUS = 60
 REACH_GENUS = 100
 """A position with at most this many legal moves is likely within a solver-equipped opponent's reach."""
 
-GOOD_SWINDLE = 0.05
-"""A swindle leaving at most this share of winning replies is worth committing to."""
-
 BOOK_REPLY_LIMIT = 162
 """In {p}, replies below this are rated for a swindle (the book has {5,n} up to about here)."""
 
@@ -80,6 +85,10 @@ else it is the largest allowed number: a time-limited solve can return a tenth o
 
 QUICK_GENUS = 32
 """Positions this small are solved in milliseconds, even in time trouble."""
+
+OPENING_PRIMES = (5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61)
+"""With no small number named in a position too big to solve, the first of these not refuted is named:
+{p} is a P-position for a prime p >= 5 (Hutchings; Sicherman 2002, sec. 1)."""
 
 
 class _Deadline:
@@ -121,7 +130,6 @@ class PerfectBot(Bot):
         self._stalls = 0
         self._last_t: int | None = None
         self._seen: tuple[int, ...] = ()
-        self._swindle_ratio = 1.0
 
     # -- the move ------------------------------------------------------------------------------
     def choose(self, turn: Turn) -> int:
@@ -242,7 +250,6 @@ class PerfectBot(Bot):
             key = (_visible_ratio(after, exact), -exact.genus)
             if best is None or key < best:
                 best, choice = key, n
-        self._swindle_ratio = best[0] if best is not None else 1.0
         return choice
 
     def _fallback(self, turn: Turn) -> int:
@@ -270,22 +277,37 @@ class PerfectBot(Bot):
         for n in moves:
             if deadline.left() < 0.02 and (open_moves or lost):
                 break
-            after = p.play(n)
-            verdict = self._verdict(after, deadline)
+            verdict = self._judge(turn, n, cheap, deadline)
             if verdict is True:
                 return n
-            if verdict is False:
-                lost.append(n)
-            elif cheap and self._refuted(turn, after, deadline):
-                lost.append(n)
-            else:
-                open_moves.append(n)
+            (lost if verdict is False else open_moves).append(n)
+        # the moves the rule chooses without a verdict (_prefer) are judged whatever the time left,
+        # so that a move left unjudged for want of time never changes the rule's choice: the short
+        # side of a time-odds match used to pass where the long side named 5 (issue 35)
+        for group in _rule_moves(turn, pass_move):
+            for n in group:
+                if n not in open_moves and n not in lost:
+                    verdict = self._judge(turn, n, cheap, deadline)
+                    if verdict is True:
+                        return n
+                    (lost if verdict is False else open_moves).append(n)
+                if n in open_moves:
+                    break
         if open_moves:
             return self._prefer(turn, open_moves, pass_move, lost, deadline)
         swindle = self._swindle(turn, deadline, lost[:SMALL])
         if swindle is not None:
             return swindle
         return pass_move if pass_move is not None else self._fallback(turn)
+
+    def _judge(self, turn: Turn, n: int, cheap: bool, deadline: _Deadline) -> bool | None:
+        """True if the move ``n`` wins (leaves a known or solved P-position), False if it is refuted
+        (leaves a known or solved N-position, or :meth:`_refuted`, tried when ``cheap``), else None."""
+        after = turn.position.play(n)
+        verdict = self._verdict(after, deadline)
+        if verdict is None and cheap and self._refuted(turn, after, deadline):
+            return False
+        return verdict
 
     def _verdict(self, after: Position, deadline: _Deadline) -> bool | None:
         """True if ``after`` is known P (a win for the mover), False if known N, else None."""
@@ -351,20 +373,19 @@ class PerfectBot(Bot):
             # leaves a coprime pair (N, solvable while small), many even ones have known answers
             # ({2}: 3, {4}: 6, {8}: 12, {10,16}: 24, {16,18}: 5, {16,24}: 10)
             return min(open_moves)
-        small_named = [x for x in p.generators if x <= SMALL]
-        if not small_named:  # open with the smallest prime >= 5 still open (Hutchings)
-            for q in (5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61):
+        if not any(x <= SMALL for x in p.generators):  # open with the smallest prime >= 5 still open (Hutchings)
+            for q in OPENING_PRIMES:
                 if q in open_moves:
                     return q
         if pass_move in open_moves and self._stalls < self.patience:
             return pass_move
-        # the opponent keeps passing too: commit, leaving a position whose winning replies are rare
-        # (unless the best such position is easy and passing is still possible: then wait longer)
+        # the opponent keeps passing too: commit, leaving a position whose winning replies are rare;
+        # when depends on the passes alone, not on how good a swindle the time allowed to find (a
+        # side that waited for a good one committed first when its time found one, issue 35)
         small_lost = sorted((n for n in lost if n <= SMALL), reverse=True)
         if small_lost:
             swindle = self._swindle(turn, deadline, small_lost)
-            easy = self._swindle_ratio > GOOD_SWINDLE and self._stalls < 4 * self.patience
-            if swindle is not None and not easy:
+            if swindle is not None:
                 self._stalls = 0
                 return swindle
         if pass_move in open_moves:
@@ -384,6 +405,17 @@ def _visible_ratio(after: Position, exact: Exact) -> float:
     if exact.genus <= REACH_GENUS:
         return max(exact.win_ratio, 0.3)  # small enough for an opponent's exhaustive search
     return exact.win_ratio
+
+
+def _rule_moves(turn: Turn, pass_move: int | None) -> list[list[int]]:
+    """The moves :meth:`PerfectBot._prefer` chooses by its rule alone, in groups of which it takes the
+    first one not refuted: the neighbours m ± 1..4 of a pair {a,m}, the pass, and with no small
+    number named yet the opening primes."""
+    p = turn.position
+    groups = [_neighbours(p, turn), [pass_move] if pass_move is not None else []]
+    if not p.is_empty and not any(x <= SMALL for x in p.generators):
+        groups.append([q for q in OPENING_PRIMES if turn.allows(q)])
+    return groups
 
 
 def _below(turn: Turn, top: int, count: int) -> list[int]:
