@@ -155,6 +155,40 @@ class TestStore:
         assert again == cert
         check_any(again)
 
+    @pytest.mark.parametrize("inline", [True, False], ids=["in the database", "by reference"])
+    def test_certificate_files(self, location: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                               inline: bool) -> None:
+        """A certificate file goes in compressed (a chunk at a time), or, larger than INLINE_BYTES,
+        as its path, size and SHA-256; it comes back to a file byte for byte, and a referenced file
+        that has changed or is gone is no certificate, never trusted."""
+        from sylver.solver import store as store_module
+        from sylver.solver.certificate import check_path
+        from sylver.solver.prove import stream_certificate
+
+        if not inline:
+            monkeypatch.setattr(store_module, "INLINE_BYTES", 1000)
+        store = Store(location)
+        p = Position("12,17")
+        path = tmp_path / "c.json"
+        stream_certificate(solve(p), path)
+        assert path.stat().st_size > 1000
+        store.put_certificate(p, path)
+        out = tmp_path / "out" / "c.json"
+        out.parent.mkdir()
+        assert Store(location).certificate_file(p, out)
+        assert out.read_bytes() == path.read_bytes() and sorted(out.parent.iterdir()) == [out]
+        check_path(str(out))
+        assert store.certificate(p)["outcome"] == "N"
+        text = path.read_text()
+        path.write_text(text.replace(",", ", ", 1))
+        assert store.certificate_file(p, tmp_path / "again.json") is inline  # changed: not trusted
+        path.write_text(text)
+        assert store.certificate_file(p, tmp_path / "again.json")
+        path.unlink()
+        assert store.certificate_file(p, tmp_path / "again.json") is inline  # gone
+        if not inline:
+            assert store.certificate(p) is None and not (tmp_path / "again.json.part").exists()
+
     def test_root_children_recorded(self, location: str) -> None:
         store = Store(location)
         solve(Position("5,14"), store=store)

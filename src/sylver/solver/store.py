@@ -58,9 +58,21 @@ CREATE TABLE IF NOT EXISTS certificates (
     updated DOUBLE PRECISION NOT NULL
 )
 """
-"""Proof certificates (:mod:`sylver.solver.certificate`), zlib-compressed JSON, one per position:
-the evidence behind a result that a campaign (:mod:`sylver.campaign`) recorded.  (SQLite stores the
-bytes as a BLOB whatever the declared type.)"""
+"""Proof certificates (:mod:`sylver.solver.certificate`), one per position: the evidence behind a
+result that a campaign (:mod:`sylver.campaign`) recorded.  ``certificate`` is zlib-compressed: the
+certificate file itself (up to :data:`INLINE_BYTES`), or a reference to a larger file
+(:data:`REFERENCE`).  (SQLite stores the bytes as a BLOB whatever the declared type.)"""
+
+INLINE_BYTES = 64 << 20
+"""The largest certificate file kept in the database itself (compressed, a few MB).  A larger one
+(gigabytes for the large nodes of the opening 16, where a blob stops at about 1 GB in SQLite and
+PostgreSQL and would be read into memory whole) is recorded by reference: :data:`REFERENCE`."""
+
+REFERENCE = "sylver-certificate-file"
+"""The format of a reference to a certificate file: ``{"format": REFERENCE, "path": ..., "bytes":
+..., "sha256": ...}``; the file must stay where it is (a campaign's ``certificates/``; a directory
+every machine sees, for several), and a reader that finds it missing, of another size or with
+another SHA-256 takes it for no certificate."""
 
 COLUMNS = "position, outcome, winning_moves, complete, frobenius_number, states, seconds, updated"
 
@@ -336,30 +348,75 @@ class Store:
         return [_record(Position.parse(r[0]), r[1:]) for r in sorted(rows, key=lambda r: r[0])]
 
     def certificate(self, position: Position) -> dict[str, Any] | None:
-        """The stored proof certificate of ``position`` (a JSON object), or None."""
+        """The stored proof certificate of ``position`` as a JSON object, or None: for small ones
+        (:meth:`certificate_file` copies one of any size)."""
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="sylver-certificate-") as tmp:
+            path = Path(tmp) / "c.json"
+            if not self.certificate_file(position, path):
+                return None
+            with open(path, encoding="utf-8") as fh:
+                cert = json.load(fh)
+        return cert if isinstance(cert, dict) else None
+
+    def certificate_file(self, position: Position, path: str | Path) -> bool:
+        """Write the stored proof certificate of ``position`` to ``path`` (through ``path.part``,
+        renamed when complete), a chunk at a time; whether there is one.  A referenced file
+        (:data:`REFERENCE`) is linked, or copied, once its size and SHA-256 are found unchanged:
+        missing or changed, it is no certificate."""
         with self._errors():
             row = self._db().execute(
                 self._sql("SELECT certificate FROM certificates WHERE position = ?"), (str(position),)
             ).fetchone()
         if row is None:
-            return None
+            return False
+        blob = bytes(row[0])
+        path = Path(path)
+        part = path.with_name(path.name + ".part")
         try:
-            cert = json.loads(zlib.decompress(bytes(row[0])))
-        except (zlib.error, ValueError):
+            if zlib.decompressobj().decompress(blob, len(_REFERENCE_START)) == _REFERENCE_START:
+                ref = json.loads(zlib.decompress(blob))
+                source = Path(ref["path"])
+                if not _unchanged(source, int(ref["bytes"]), str(ref["sha256"])):
+                    return False
+                _link_or_copy(source, part)
+            else:
+                _inflate(blob, part)
+        except (zlib.error, ValueError, KeyError, TypeError):
+            part.unlink(missing_ok=True)
             raise ValueError(f"results store {self}: the certificate of {position.braces()} is damaged") from None
-        return cert if isinstance(cert, dict) else None
+        except BaseException:
+            part.unlink(missing_ok=True)
+            raise
+        os.replace(part, path)
+        return True
 
     # -- writing -------------------------------------------------------------------------------
-    def put_certificate(self, position: Position, cert: dict[str, Any]) -> None:
-        """Record the proof certificate of ``position`` (replacing one stored before: both prove the
-        same outcome, which the results table holds, or :meth:`put_result` would have refused it)."""
-        blob = zlib.compress(json.dumps(cert, separators=(",", ":")).encode(), 6)
+    def put_certificate(self, position: Position, cert: dict[str, Any] | str | Path) -> None:
+        """Record the proof certificate of ``position``: a certificate file (read a chunk at a time;
+        its outcome from its header), or a small one as a dict, replacing one stored
+        before (both prove the same outcome, which the results table holds, or :meth:`put_result`
+        would have refused it).  A file larger than :data:`INLINE_BYTES` is recorded by reference
+        (:data:`REFERENCE`): it must stay where it is."""
+        if isinstance(cert, dict):  # small: one line of JSON
+            outcome = str(cert.get("outcome"))
+            blob = zlib.compress(json.dumps(cert, separators=(",", ":")).encode(), 6)
+        else:
+            path = Path(cert).resolve()
+            outcome = str(_head(path).get("outcome"))
+            size = path.stat().st_size
+            if size > INLINE_BYTES:
+                ref = {"format": REFERENCE, "path": str(path), "bytes": size, "sha256": _sha256(path)}
+                blob = zlib.compress(json.dumps(ref, separators=(",", ":")).encode(), 6)
+            else:
+                blob = _deflate(path)
         with self._errors(), self._locked(position) as db:
             db.execute(
                 self._sql("INSERT INTO certificates (position, outcome, certificate, updated) VALUES (?, ?, ?, ?) "
                           "ON CONFLICT (position) DO UPDATE SET outcome = excluded.outcome, "
                           "certificate = excluded.certificate, updated = excluded.updated"),
-                (str(position), str(cert.get("outcome")), blob, time.time()),
+                (str(position), outcome, blob, time.time()),
             )
 
     def put(self, solution: Solution) -> None:
@@ -403,6 +460,75 @@ class Store:
                     int(frobenius_number), int(states), float(seconds), time.time(),
                 ),
             )
+
+
+_REFERENCE_START = f'{{"format":"{REFERENCE}"'.encode()
+"""How a reference (:data:`REFERENCE`) begins, once inflated (a certificate begins with its format too)."""
+
+_CHUNK = 1 << 20
+
+
+def _head(path: Path) -> dict[str, Any]:
+    """The fields of the certificate file ``path`` on its first line (laid out an item a line), or,
+    in another layout, all of them."""
+    from sylver.solver.certificate import CLAIMS_OPEN, NODES_OPEN
+
+    with open(path, "rb") as fh:
+        first = fh.readline().rstrip(b"\r\n")
+    for opener in (NODES_OPEN.encode(), CLAIMS_OPEN.encode()):
+        if first.startswith(b"{") and first.endswith(opener):
+            head: dict[str, Any] = json.loads(first[: -len(opener)] + b"}")
+            return head
+    with open(path, encoding="utf-8") as fh:
+        whole: dict[str, Any] = json.load(fh)
+    return whole
+
+
+def _deflate(path: Path) -> bytes:
+    """The file ``path``, zlib-compressed a chunk at a time."""
+    pack = zlib.compressobj(6)
+    with open(path, "rb") as fh:
+        chunks = [pack.compress(chunk) for chunk in iter(lambda: fh.read(_CHUNK), b"")]
+    return b"".join([*chunks, pack.flush()])
+
+
+def _inflate(blob: bytes, path: Path) -> None:
+    """Write the zlib-compressed ``blob`` to ``path``, a chunk at a time."""
+    unpack = zlib.decompressobj()
+    with open(path, "wb") as fh:
+        for i in range(0, len(blob), _CHUNK):
+            fh.write(unpack.decompress(blob[i : i + _CHUNK]))
+        fh.write(unpack.flush())
+        if not unpack.eof:
+            raise ValueError("truncated")
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(_CHUNK), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _unchanged(path: Path, size: int, sha256: str) -> bool:
+    """Whether the file ``path`` is there with ``size`` bytes and the SHA-256 ``sha256``."""
+    try:
+        return path.stat().st_size == size and _sha256(path) == sha256
+    except OSError:
+        return False
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    """``target`` becomes ``source``'s content: a hard link when both are on one file system (no
+    copy of gigabytes), else a copy."""
+    import shutil
+
+    target.unlink(missing_ok=True)
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
 
 
 _SELECT_ONE = (
