@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from sylver.campaign import Campaign, Ledger, Options, tree
-from sylver.campaign.proof import Proofs
 from sylver.campaign.report import ledger_data, markdown
 from sylver.position import Outcome, Position
 from sylver.solver.certificate import CertificateError, check_any, check_file
@@ -115,6 +114,28 @@ class TestSmallRoots:
         assert store.get(root.position).outcome.value == "P"
         verified(ledger)
 
+    def test_composed_from_the_childrens_files(self, tmp_path: Path) -> None:
+        """The certificate of a node decided by its children holds each of their gcd-1 nodes once
+        (those of several children merged), their claims and the proofs of its obligations'
+        replies: as the in-memory composition did, streamed from file to file."""
+        ledger, _, _ = campaign(tmp_path, "8,14", first_budget=0.02)
+        root = ledger.node(Position.parse("8,14"))
+        cert = json.loads((ledger.directory / root.certificate).read_text())
+        nodes, claims, lines = set(), set(), 0
+        for _, c in ledger.children(root.position):
+            kid = ledger.node(c)
+            if kid.method == "theorem":
+                continue
+            sub = json.loads((ledger.directory / kid.certificate).read_text())
+            lines += len(sub.get("nodes", []))
+            nodes |= {tuple(n[0]) for n in sub.get("nodes", [])}
+            claims |= {tuple(n[0]) for n in sub.get("claims", [])}
+        got = [tuple(n[0]) for n in cert["nodes"]]
+        assert len(got) == len(set(got)) and set(got) == nodes and lines > len(nodes)  # some shared
+        assert {tuple(n[0]) for n in cert["claims"]} == claims
+        assert (ledger.directory / root.certificate).read_text().count("\n") == 3 + len(claims) + len(got)  # an item a line
+        assert check_file(str(ledger.directory / root.certificate))[0] == "{8,14} is P: proven"
+
     def test_a_tampered_certificate_is_refused(self, tmp_path: Path) -> None:
         ledger, _, _ = campaign(tmp_path, "8,14", first_budget=0.02)
         cert = json.loads((ledger.directory / ledger.node(Position.parse("8,14")).certificate).read_text())
@@ -205,9 +226,18 @@ def test_sigterm_stops_as_ctrl_c_does(tmp_path: Path) -> None:
     assert left == "", "a worker outlived the campaign"
 
 
-def test_a_dask_campaign_survives_a_lost_worker(tmp_path: Path) -> None:
+@pytest.mark.parametrize("shared", [True, False], ids=["shared directory", "workers elsewhere"])
+def test_a_dask_campaign_survives_a_lost_worker(tmp_path: Path, shared: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker killed mid-campaign; the workers write the certificates into the campaign's
+    directory, or, when they do not find its mark there (workers on other machines), send them
+    compressed to the campaign's process, which writes them."""
     pytest.importorskip("distributed")
     from distributed import Client, LocalCluster
+
+    from sylver.campaign.attempt import TOKEN
+
+    if not shared:
+        monkeypatch.setattr(Campaign, "mark", lambda self: "a mark the workers do not find")
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None, silence_logs=50) as cluster, Client(cluster) as client:
@@ -230,7 +260,8 @@ def test_a_dask_campaign_survives_a_lost_worker(tmp_path: Path) -> None:
         t.join(240)
         assert not t.is_alive()
     assert result["summary"]["status"] == "P" and result["summary"]["certified"]
-    verified(ledger)
+    assert (ledger.directory / "certificates" / TOKEN).exists() == shared
+    assert verified(ledger) >= 2
 
 
 class TestCommand:
@@ -325,21 +356,22 @@ def test_a_contradicting_attempt_is_never_passed_over(tmp_path: Path) -> None:
 def test_from_the_store_the_move_its_certificate_proves(tmp_path: Path) -> None:
     """{6}: 4 and 9 both win (sec. 2); the store's record holds both, its certificate proves 9."""
     from sylver.campaign.attempt import certificate
+    from sylver.campaign.proof import compose
     from sylver.solver import solve
 
     store = Store(tmp_path / "s.sqlite")
     six = Position.parse("6")
     sol = solve(six.play(9))
     assert sol.verdict == "P"
-    proofs = Proofs()
-    proofs.add(certificate(sol, 60.0, 1 << 30))
-    cert = proofs.certificate(six, outcome="N", winning=[9])
-    check_any(cert)
+    certificate(sol, tmp_path / "child.json", 60.0, 1 << 30)
+    compose(tmp_path / "six.json", six, [tmp_path / "child.json"], outcome="N", winning=[9])
+    assert check_file(str(tmp_path / "six.json"))[0].startswith("{6} is N")
     store.put_result(six, Outcome.N, [4, 9], False, 0)
-    store.put_certificate(six, cert)
+    store.put_certificate(six, tmp_path / "six.json")
     ledger = Ledger.create(tmp_path / "c", six, budget=1.0, store=str(store.path))
     summary = Campaign(ledger, store, Options(jobs=1, memory=1 << 30)).work()
     assert summary["status"] == "N" and summary["winning"] == 9 and ledger.node(six).method == "store"
+    assert (ledger.directory / ledger.node(six).certificate).read_bytes() == (tmp_path / "six.json").read_bytes()
 
 
 def test_an_attempt_past_its_hard_limit_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -372,9 +404,121 @@ def test_a_result_stored_since_is_taken_at_its_turn(tmp_path: Path) -> None:
     child = next(c for _, c in ledger.children(root) if ledger.node(c).status == "open")
     sol = solve(child, first=True)
     store.put(sol)
-    store.put_certificate(child, certificate(sol, 60.0, 1 << 30))
+    certificate(sol, tmp_path / "child.json", 60.0, 1 << 30)
+    store.put_certificate(child, tmp_path / "child.json")
     summary = Campaign(ledger, store, Options(jobs=1, memory=1 << 30, first_budget=0.02)).work()
     node = ledger.node(child)
     assert node.method == "store" and node.certificate and node.status == sol.verdict
     assert all(a["position"] != str(child) for a in ledger.attempts())
     assert summary["status"] == "P" and summary["certified"]
+
+
+class TestCertificateFiles:
+    """An attempt streams its certificate to the file the ledger assigns (never a dict in memory),
+    or, from a worker that cannot write the campaign's directory, sends it compressed; the store
+    keeps large ones by reference, and a referenced file missing or changed is no certificate."""
+
+    def task(self, tmp_path: Path, text: str, token: str = "run") -> object:
+        from sylver.campaign.attempt import TOKEN, Task
+
+        d = tmp_path / "certificates"
+        d.mkdir(exist_ok=True)
+        (d / TOKEN).write_text("run")
+        return Task(position=text, seconds=60.0, memory=1 << 30, certificate=str(d / f"{text}.json"), token=token)
+
+    @pytest.mark.parametrize("text", ["5,18", "12,17", "8,14", "10,14", "6,9", "8,10,22", "14,18"])
+    def test_the_file_an_attempt_writes(self, tmp_path: Path, text: str) -> None:
+        """Its file is what the builders give for the same answer (the header, and the nodes as a
+        set: gcd 1 from empty tables, where both find the same replies; with g > 1 the sub-proofs'
+        replies depend on the tables, so its nodes are checked), and `sylver verify` accepts it."""
+        from sylver.campaign.attempt import run
+        from sylver.solver import solve
+        from sylver.solver.engine import ENGINE
+        from sylver.solver.prove import build_certificate, build_gcd_certificate
+
+        task = self.task(tmp_path, text)
+        ENGINE.clear()
+        ENGINE.stack.clear_ordering()
+        got = run(task)  # type: ignore[arg-type]
+        assert got.certificate == task.certificate and got.compressed is None  # type: ignore[attr-defined]
+        path = Path(got.certificate)
+        assert got.certificate_size == path.stat().st_size and sorted(path.parent.iterdir())[-1] == path
+        cert = json.loads(path.read_text())
+        ENGINE.clear()
+        ENGINE.stack.clear_ordering()
+        sol = solve(Position.parse(text), first=True, store=None)
+        ref = build_certificate(sol) if sol.gcd == 1 else build_gcd_certificate(sol)
+        assert {k: v for k, v in cert.items() if k != "nodes"} == {k: v for k, v in ref.items() if k != "nodes"}
+        nodes = {tuple(n[0]) for n in cert["nodes"]}
+        assert len(nodes) == len(cert["nodes"]) == got.certificate_nodes
+        if sol.gcd == 1:
+            assert nodes == {tuple(n[0]) for n in ref["nodes"]}
+        out = subprocess.run([sys.executable, "-m", "sylver", "verify", str(path)], capture_output=True, text=True,
+                             timeout=120)
+        assert out.returncode == 0 and out.stdout.startswith("valid"), out.stdout + out.stderr
+
+    def test_from_a_worker_on_another_machine(self, tmp_path: Path) -> None:
+        """A worker that does not find the campaign's mark in the directory builds the file in its
+        own temporary directory and sends it compressed; the campaign writes it under the name."""
+        from sylver.campaign.attempt import run
+
+        task = self.task(tmp_path, "10,14", token="another run")
+        got = run(task)  # type: ignore[arg-type]
+        assert got.certificate is None and got.compressed and not Path(task.certificate).exists()  # type: ignore[attr-defined]
+        store = Store(tmp_path / "s.sqlite")
+        ledger = Ledger.create(tmp_path / "c", Position.parse("10,14"), budget=60.0, store=str(store.path))
+        work = Campaign(ledger, store, Options(jobs=1, memory=1 << 30))
+        work.absorb(ledger.node(Position.parse("10,14")), got, time.time())
+        node = ledger.node(Position.parse("10,14"))
+        assert node.status == "P" and node.certificate
+        path = ledger.directory / node.certificate
+        assert path.stat().st_size == got.certificate_size and len(got.compressed) < got.certificate_size / 3
+        assert check_file(str(path))[0] == "{10,14} is P: proven"
+        assert store.certificate_file(Position.parse("10,14"), tmp_path / "copy.json")
+        assert (tmp_path / "copy.json").read_bytes() == path.read_bytes()
+
+    def test_a_changed_store_file_is_not_trusted(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        """A certificate stored by reference (as one above INLINE_BYTES is) whose file has changed or
+        is gone is no certificate: the campaign certifies the node again."""
+        from sylver.solver import store as store_module
+
+        monkeypatch.setattr(store_module, "INLINE_BYTES", 0)
+        ledger, store, _ = campaign(tmp_path, "8,14", first_budget=0.02)
+        root = ledger.node(Position.parse("8,14"))
+        path = ledger.directory / root.certificate
+        text = path.read_text()
+        path.write_text(text.replace("[", " [", 1))  # another file, as valid as before
+        assert store.certificate_file(root.position, tmp_path / "x.json") is False
+        assert store.certificate(root.position) is None
+        other = Ledger.create(tmp_path / "again", root.position, budget=2.0, store=str(store.path))
+        summary = Campaign(other, store, Options(jobs=1, memory=1 << 30)).work()
+        assert summary["status"] == "P" and summary["certified"]
+        assert other.node(root.position).method != "store"
+        path.unlink()
+        assert store.certificate_file(root.position, tmp_path / "x.json") is True  # stored again, from "again"
+        (other.directory / other.node(root.position).certificate).unlink()
+        assert store.certificate_file(root.position, tmp_path / "x.json") is False  # gone
+
+
+def test_kill_9_while_a_certificate_is_written(tmp_path: Path) -> None:
+    """kill -9 of a campaign while its attempt streams a certificate ({14,20}: N, a proof of 45,000
+    gcd-1 P-positions, a few seconds to write) leaves nothing under the final name; the next start
+    removes the partial files and finishes, certified."""
+    d, store = tmp_path / "c", tmp_path / "s.sqlite"
+    proc = sylver("campaign", "14", "20", "--dir", str(d), "--store", str(store), "-j", "1")
+    deadline = time.time() + 120
+    parts: list[Path] = []
+    while time.time() < deadline and not parts and proc.poll() is None:
+        parts = list((d / "certificates").glob("*.part")) if (d / "certificates").is_dir() else []
+        time.sleep(0.01)
+    assert parts, proc.communicate()
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    time.sleep(0.5)
+    names = {p.name for p in (d / "certificates").iterdir()}
+    assert "14_20.json" not in names and any(n.endswith(".part") for n in names), names
+    ledger = Ledger.open(d)
+    summary = Campaign(ledger, Store(store), Options(jobs=1, memory=1 << 30)).work()
+    assert summary["status"] == "N" and summary["certified"]
+    assert not list((d / "certificates").glob("*.part"))
+    assert verified(ledger) >= 1

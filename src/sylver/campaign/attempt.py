@@ -1,14 +1,24 @@
 """One attempt at a node of a campaign: a :func:`sylver.solver.solve` of its position within a
 budget of seconds and memory, and, when it decides, the certificate of the answer.  It runs in a
 worker process (local or a Dask worker) and returns plain data (:class:`Attempt`), so that the
-campaign's process alone writes the ledger, the store and the certificate files."""
+campaign's process alone writes the ledger and the store.
+
+The certificate is streamed to a file as it is built (gigabytes for the large nodes of the opening
+16: never a dict in memory): to the file the ledger assigns (``FILE.part``, renamed when complete)
+when the worker can write the campaign's directory (:func:`shared`), else (a Dask worker on another
+machine) to a local temporary file whose bytes come back compressed, which the campaign's process
+writes under the same name."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
+import tempfile
 import time
+import zlib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from sylver.position import Position
@@ -26,6 +36,11 @@ class Task:
     """Bytes the attempt may use (``--memory`` of the solve)."""
     store: str | None = None
     """The results store the solve reads and adds to (what other attempts proved helps it)."""
+    certificate: str = ""
+    """The file the node's certificate goes to (``Ledger.certificate_path``; '': none wanted)."""
+    token: str = ""
+    """The campaign's mark in the directory of ``certificate`` (:data:`TOKEN`): a worker that reads
+    it there shares the directory with the campaign."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -44,9 +59,22 @@ class Attempt:
     """``host:pid`` of the process that ran it."""
     note: str
     """Why it did not decide (time, memory, what the engine left open), or how it decided."""
-    certificate: dict[str, Any] | None = field(default=None, repr=False)
-    """The certificate of the answer (None when undecided, or when it was not built in time: the
-    campaign tries again later with more)."""
+    certificate: str | None = None
+    """The file holding the certificate of the answer, written by the worker (None when undecided,
+    when it was not built in time: the campaign tries again later with more, or when it comes as
+    ``compressed``)."""
+    compressed: bytes | None = field(default=None, repr=False)
+    """The certificate's bytes, zlib-compressed, from a worker that cannot write the campaign's
+    directory (another machine): the campaign's process writes them."""
+    certificate_nodes: int = 0
+    """Its P-positions with gcd 1."""
+    certificate_size: int = 0
+    """Its bytes (uncompressed)."""
+
+
+TOKEN = ".campaign"
+"""The file, in a campaign's certificate directory, holding the mark of the running campaign
+(:attr:`Task.token`)."""
 
 
 def hard_limit(seconds: float) -> float:
@@ -105,29 +133,83 @@ def _attempt(task: Task, start: float) -> Attempt:
         reason = sol.gcd_details.reason if sol.gcd_details is not None else ""
         return undecided(f"{sol.verdict}: {reason}", sol.states, sol.peak_bytes)
     left = max(task.seconds, 1.0)  # a found answer is worth its certificate: as much time as the solve had
-    cert, note = None, f"solve ({sol.method})"
-    try:
-        cert = certificate(sol, left, task.memory)
-    except TimeoutError:
-        note += f"; its certificate was not built within {left:.0f} s"
-    except ValueError as exc:  # NotCertifiable: the answer rests on what no certificate covers
-        note += f"; no certificate yet: {exc}"
+    note, written = f"solve ({sol.method})", {}
+    if task.certificate:
+        try:
+            written = _certify(sol, task, left)
+        except TimeoutError:
+            note += f"; its certificate was not built within {left:.0f} s"
+        except ValueError as exc:  # NotCertifiable: the answer rests on what no certificate covers
+            note += f"; no certificate yet: {exc}"
     return Attempt(position=task.position, outcome=sol.verdict,
                    winning=min(sol.winning_moves) if sol.winning_moves else None, states=sol.states,
                    seconds=time.monotonic() - start, peak_bytes=sol.peak_bytes, worker=worker,
-                   note=note, certificate=cert)
+                   note=note, **written)
 
 
-def certificate(sol: Any, seconds: float, memory: int) -> dict[str, Any]:
-    """The certificate of a solve's answer (gcd 1, or the g > 1 formats)."""
-    from sylver.solver.prove import build_certificate, build_gcd_certificate
+def shared(directory: Path, token: str) -> bool:
+    """Whether this process can write ``directory``, the campaign's certificate directory, as the
+    campaign sees it: its mark (:data:`TOKEN`) is there and the directory is writable."""
+    try:
+        return bool(token) and (directory / TOKEN).read_text() == token and os.access(directory, os.W_OK)
+    except OSError:
+        return False
+
+
+def _certify(sol: Any, task: Task, seconds: float) -> dict[str, Any]:
+    """The certificate of ``sol``, streamed to ``task.certificate`` (when :func:`shared`) or to a
+    local temporary file returned compressed: the fields of :class:`Attempt` it sets."""
+    final = Path(task.certificate)
+    if shared(final.parent, task.token):
+        nodes, size = certificate(sol, final, seconds, task.memory)
+        return {"certificate": str(final), "certificate_nodes": nodes, "certificate_size": size}
+    with tempfile.TemporaryDirectory(prefix="sylver-attempt-") as tmp:
+        local = Path(tmp) / final.name
+        nodes, size = certificate(sol, local, seconds, task.memory)
+        pack = zlib.compressobj(6)
+        chunks = []
+        with open(local, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                chunks.append(pack.compress(chunk))
+        chunks.append(pack.flush())
+    return {"compressed": b"".join(chunks), "certificate_nodes": nodes, "certificate_size": size}
+
+
+def certificate(sol: Any, path: Path, seconds: float, memory: int) -> tuple[int, int]:
+    """Write the certificate of a solve's answer (gcd 1, or the g > 1 formats) to ``path`` as it is
+    built (through ``path.part``: nothing under the name until it is complete); its gcd-1 nodes and
+    bytes."""
+    from sylver.solver.prove import stream_certificate, stream_gcd_certificate
 
     if sol.gcd_details is None:
-        return build_certificate(sol, time_limit=seconds)
-    cert = build_gcd_certificate(sol, time_limit=seconds, memory=memory)
-    if cert["outcome"] != sol.verdict:  # it proves less than the solve: not an answer
-        raise ValueError(f"the certificate proves {cert['outcome']} only")
-    return cert
+        return stream_certificate(sol, path, time_limit=seconds)
+    written = stream_gcd_certificate(sol, path, time_limit=seconds, memory=memory)
+    if written.head["outcome"] != sol.verdict:  # it proves less than the solve: not an answer
+        with contextlib.suppress(OSError):
+            path.unlink()
+        raise ValueError(f"the certificate proves {written.head['outcome']} only")
+    return written.nodes, written.size
+
+
+def unpack(compressed: bytes, path: Path) -> int:
+    """Write the certificate that a worker sent ``compressed`` to ``path`` (through ``path.part``);
+    its bytes."""
+    from sylver.solver.prove import part_path
+
+    part = part_path(path)
+    unpacker = zlib.decompressobj()
+    try:
+        with open(part, "wb") as fh:
+            for i in range(0, len(compressed), 1 << 20):
+                fh.write(unpacker.decompress(compressed[i : i + (1 << 20)]))
+            fh.write(unpacker.flush())
+            size = fh.tell()
+    except BaseException:
+        with contextlib.suppress(OSError):
+            part.unlink()
+        raise
+    os.replace(part, path)
+    return size
 
 
 def init_worker() -> None:
@@ -146,4 +228,4 @@ def init_worker() -> None:
         pass
 
 
-__all__ = ["Attempt", "Task", "certificate", "hard_limit", "init_worker", "run"]
+__all__ = ["TOKEN", "Attempt", "Task", "certificate", "hard_limit", "init_worker", "run", "shared", "unpack"]

@@ -1,6 +1,6 @@
 """Certificates of positions a campaign decided through their children, composed from the children's
-certificates (format and checker: :mod:`sylver.solver.certificate`), so that a proof found in many
-attempts, over days and machines, is checked as one file by the same independent checker.
+certificate files (format and checker: :mod:`sylver.solver.certificate`), so that a proof found in
+many attempts, over days and machines, is checked as one file by the same independent checker.
 
 * S is N because its move x leaves P: the proof of S + x (its certificate's P-positions, with S + x
   among them) and S's claim "x wins".
@@ -8,49 +8,60 @@ attempts, over days and machines, is checked as one file by the same independent
   for a theorem, see :mod:`sylver.campaign.tree`) and the proof of S + x + r, which the certificate
   of S + x holds.
 
-The P-positions of the certificates merged are kept once each (by their canonical generators: any
-one of two proofs of the same position will do, the checker checks whichever is kept).
+The children's files are read a line at a time and their gcd-1 P-positions written to the new file
+as they are read, each once (by their canonical generators: any one of two proofs of the same
+position will do, the checker checks whichever is kept): a composed certificate of gigabytes is
+never held in memory.  Claims (short positions) and periodic records are few, and held.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+from pathlib import Path
 from typing import Any
 
 from sylver.position import Position
 from sylver.solver.certificate import FORMAT, GCD_FORMAT, GCD_VERSION, VERSION
+from sylver.solver.prove import NodeLines, assemble, certificate_parts, part_path
 
 
 class Proofs:
-    """The P-positions proved by a set of certificates: gcd-1 ``nodes``, short ``claims`` (prime g)
-    and replay records of long positions with g = 2 (``periodic``), each once."""
+    """The P-positions proved by a set of certificate files: gcd-1 nodes (written to ``nodes`` as
+    they are read), short ``claims`` (prime g) and replay records of long positions with g = 2
+    (``periodic``), each once."""
 
-    def __init__(self) -> None:
-        self.nodes: dict[tuple[int, ...], list[Any]] = {}
+    def __init__(self, nodes: NodeLines) -> None:
+        self.nodes = nodes
         self.claims: dict[tuple[int, ...], list[Any]] = {}
         self.periodic: dict[tuple[int, ...], dict[str, Any]] = {}
 
-    def add(self, cert: dict[str, Any]) -> None:
-        """Take in what ``cert`` proves P: its P-positions, and its root if it is P."""
-        for gens, replies in cert.get("nodes", []):
-            self.nodes.setdefault(_key(gens), [gens, replies])
-        for gens, replies in cert.get("claims", []):
+    def add(self, path: str | Path) -> None:
+        """Take in what the certificate file ``path`` proves P: its P-positions, and its root if it
+        is P."""
+        head, claims, lines = certificate_parts(path)
+        for line in lines:
+            self.nodes.once(line)
+        for gens, replies in claims:
             self.claims.setdefault(_key(gens), [gens, replies])
-        for item in cert.get("periodic", []):
+        for item in head.get("periodic", []):
             self.periodic.setdefault(_key(item["position"]), item)
-        if cert.get("outcome") != "P":
+        if head.get("outcome") != "P":
             return
-        root = cert["position"]
-        if "root_periodic" in cert:
-            self.periodic.setdefault(_key(root), {**cert["root_periodic"], "position": root})
-        elif "root_replies" in cert:
-            table = self.nodes if cert.get("format") == FORMAT else self.claims
-            table.setdefault(_key(root), [root, cert["root_replies"]])
+        root = head["position"]
+        if "root_periodic" in head:
+            self.periodic.setdefault(_key(root), {**head["root_periodic"], "position": root})
+        elif "root_replies" in head and head.get("format") == FORMAT:
+            self.nodes.once(json.dumps([root, head["root_replies"]], separators=(",", ":")))
+        elif "root_replies" in head:
+            self.claims.setdefault(_key(root), [root, head["root_replies"]])
         # else a gcd-1 P root without root_replies is one of its own nodes
 
-    def certificate(self, position: Position, *, outcome: str, winning: list[int],
-                    root_replies: list[int] | None = None) -> dict[str, Any]:
-        """The certificate of ``position`` from what was added: N with ``winning`` (not complete), or
-        P with ``root_replies`` (a short position's obligations, in the checker's order)."""
+    def head(self, position: Position, *, outcome: str, winning: list[int],
+             root_replies: list[int] | None = None) -> dict[str, Any]:
+        """The header of the certificate of ``position`` from what was added: N with ``winning``
+        (not complete), or P with ``root_replies`` (a short position's obligations, in the
+        checker's order)."""
         gens = list(position.generators)
         head: dict[str, Any]
         if position.gcd == 1:
@@ -64,10 +75,26 @@ class Proofs:
         if root_replies is not None:
             cert["root_replies"] = root_replies
         if position.gcd != 1:
-            cert["claims"] = list(self.claims.values())
             cert["periodic"] = list(self.periodic.values())
-        cert["nodes"] = list(self.nodes.values())
         return cert
+
+
+def compose(path: Path, position: Position, children: list[Path], *, outcome: str, winning: list[int],
+            root_replies: list[int] | None = None) -> int:
+    """Write to ``path`` the certificate of ``position`` (:meth:`Proofs.head`) from the certificate
+    files ``children``, their gcd-1 nodes streamed through ``FILE.nodes.part`` (then ``FILE.part``,
+    renamed when complete); its bytes."""
+    nodes = part_path(path, "nodes")
+    try:
+        with open(nodes, "w", encoding="utf-8", newline="\n") as fh:
+            proofs = Proofs(NodeLines(fh))
+            for child in children:
+                proofs.add(child)
+        head = proofs.head(position, outcome=outcome, winning=winning, root_replies=root_replies)
+        return assemble(path, head, list(proofs.claims.values()), nodes)
+    finally:
+        with contextlib.suppress(OSError):
+            nodes.unlink()
 
 
 def _key(gens: list[int]) -> tuple[int, ...]:
@@ -75,4 +102,4 @@ def _key(gens: list[int]) -> tuple[int, ...]:
     return tuple(sorted(gens))
 
 
-__all__ = ["Proofs"]
+__all__ = ["Proofs", "compose"]

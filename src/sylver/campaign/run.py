@@ -16,19 +16,20 @@ file before the next choice: a campaign killed at any moment loses only its runn
 
 from __future__ import annotations
 
-import json
 import time
+import uuid
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sylver.campaign import tree
-from sylver.campaign.attempt import Attempt, Task, hard_limit, init_worker, run
+from sylver.campaign.attempt import TOKEN, Attempt, Task, hard_limit, init_worker, run, unpack
 from sylver.campaign.ledger import Ledger, Node
-from sylver.campaign.proof import Proofs
+from sylver.campaign.proof import compose
 from sylver.position import Outcome, Position
 from sylver.solver.store import Store, StoreConflictError
 
@@ -80,6 +81,8 @@ class Campaign:
         self.options = options
         self.report = report or (lambda _line: None)
         self.finished = 0
+        self.token = ""
+        """This run's mark in the certificate directory (:data:`~sylver.campaign.attempt.TOKEN`)."""
 
     # -- the tree --------------------------------------------------------------------------------
     def frontier(self, busy: set[Position]) -> list[Node]:
@@ -177,24 +180,32 @@ class Campaign:
 
     def from_store(self, position: Position) -> bool:
         """Decide ``position`` from the store when it holds a complete result and its certificate (or,
-        decided already without a certificate, take the store's when it proves the same)."""
+        decided already without a certificate, take the store's when it proves the same).  The
+        certificate is copied (or linked) to the node's file, a chunk at a time, and only its header
+        read; one the store cannot produce unchanged (a referenced file missing or altered) is none."""
+        from sylver.solver.prove import certificate_parts
+
         node = self.ledger.node(position)
         if node is None or (node.decided and node.certificate):
             return False
         rec = self.store.get(position)
         if rec is None or (node.decided and rec.outcome.value != node.status):
             return False
-        cert = self.store.certificate(position)
-        proved = (cert or {}).get("winning_moves") or []  # what it proves (the record may hold more moves)
-        if cert is None or cert.get("outcome") != rec.outcome.value or (rec.outcome is Outcome.N and not proved):
+        path = self.ledger.certificate_path(position)
+        if not self.store.certificate_file(position, path):
+            return False
+        head = certificate_parts(path)[0]
+        proved = head.get("winning_moves") or []  # what it proves (the record may hold more moves)
+        if head.get("outcome") != rec.outcome.value or (rec.outcome is Outcome.N and not proved):
+            path.unlink()
             return False
         if node.decided:
-            self.certified(position, cert)
+            self.certified(position, path, stored=True)
             return True
-        path = self.write_certificate(position, cert)
         winning = min(proved) if proved else None
         self.ledger.decide(position, status=rec.outcome.value, winning=winning, method="store", states=rec.states,
-                           seconds=rec.seconds, peak_bytes=0, certificate=path, note="from the results store")
+                           seconds=rec.seconds, peak_bytes=0, certificate=self.relative(path),
+                           note="from the results store")
         self.report(f"decided {position.braces()}: {rec.outcome.value}"
                     + (f", {winning} wins" if winning else "") + " (from the results store)")
         return True
@@ -239,14 +250,15 @@ class Campaign:
 
     def compose(self, node: Node, kids: list[tuple[int, Node]]) -> bool:
         """Write the certificate of a node decided by its children, once theirs are all written
-        (:mod:`sylver.campaign.proof`); whether it was written."""
-        proofs = Proofs()
+        (:func:`sylver.campaign.proof.compose`: their files streamed into its file); whether it
+        was written."""
+        files = []
         if node.status == "N":
             child = next(k for x, k in kids if x == node.winning)
             if not child.certificate:
                 return False
-            proofs.add(self.read_certificate(child))
-            cert = proofs.certificate(node.position, outcome="N", winning=[node.winning])  # type: ignore[list-item]
+            files.append(self.ledger.directory / child.certificate)
+            winning, replies = [node.winning], None
         else:
             by_move = dict(kids)
             replies = []
@@ -256,32 +268,48 @@ class Campaign:
                     continue
                 if not k.certificate or k.winning is None:
                     return False
-                proofs.add(self.read_certificate(k))
+                files.append(self.ledger.directory / k.certificate)
                 replies.append(k.winning)
-            cert = proofs.certificate(node.position, outcome="P", winning=[], root_replies=replies)
-        self.certified(node.position, cert)
+            winning = []
+        path = self.ledger.certificate_path(node.position)
+        compose(path, node.position, files, outcome=node.status, winning=winning,  # type: ignore[arg-type]
+                root_replies=replies)
+        self.certified(node.position, path)
         return True
 
-    def certified(self, position: Position, cert: dict[str, Any]) -> None:
-        """A certificate: to its file, to the store, to the ledger."""
-        path = self.write_certificate(position, cert)
-        self.store.put_certificate(position, cert)
-        self.ledger.certified(position, path)
-        self.report(f"certificate of {position.braces()} written: {path}")
+    def certified(self, position: Position, path: Path, *, stored: bool = False) -> None:
+        """A certificate written to ``path`` (its node's file): to the store (unless ``stored``
+        there already) and to the ledger."""
+        if not stored:
+            self.store.put_certificate(position, path)
+        self.ledger.certified(position, self.relative(path))
+        self.report(f"certificate of {position.braces()} written: {self.relative(path)}")
 
-    def write_certificate(self, position: Position, cert: dict[str, Any]) -> str:
-        from sylver.solver.prove import write_any_certificate
-
-        path = self.ledger.certificate_path(position)
-        tmp = path.with_suffix(".tmp")
-        write_any_certificate(cert, tmp)
-        tmp.replace(path)
+    def relative(self, path: Path) -> str:
         return str(path.relative_to(self.ledger.directory))
 
-    def read_certificate(self, node: Node) -> dict[str, Any]:
-        with open(self.ledger.directory / node.certificate, encoding="utf-8") as fh:
-            cert: dict[str, Any] = json.load(fh)
-        return cert
+    def received(self, node: Node, result: Attempt) -> Path | None:
+        """The node's certificate file from an attempt: written by the worker, or sent compressed
+        (a worker on another machine) and written here; None when the attempt brought none."""
+        path = self.ledger.certificate_path(node.position)
+        if result.compressed is not None:
+            unpack(result.compressed, path)
+            return path
+        if result.certificate is not None and Path(result.certificate) == path.resolve() and path.is_file() \
+                and path.stat().st_size == result.certificate_size:
+            return path
+        return None
+
+    def mark(self) -> str:
+        """Start a run: remove what a killed run left half written (``*.part``) in the certificate
+        directory, and put this run's mark there (:data:`~sylver.campaign.attempt.TOKEN`)."""
+        directory = self.ledger.certificate_path(self.ledger.root).parent
+        directory.mkdir(parents=True, exist_ok=True)
+        for part in directory.glob("*.part"):
+            part.unlink(missing_ok=True)
+        token = uuid.uuid4().hex
+        (directory / TOKEN).write_text(token)
+        return token
 
     # -- attempts --------------------------------------------------------------------------------
     def absorb(self, node: Node, result: Attempt, started: float) -> None:
@@ -292,8 +320,9 @@ class Campaign:
             if result.outcome is not None and result.outcome != node.status:
                 raise StoreConflictError(f"conflicting results for {p.braces()}: the ledger holds {node.status}, "
                                          f"a new search found {result.outcome}")
-            if result.certificate is not None:
-                self.certified(p, result.certificate)
+            path = self.received(node, result)
+            if path is not None:
+                self.certified(p, path)
             else:  # (a proof the builder could not find within the time may come with more)
                 self.ledger.certify_failed(p, budget=node.budget, started=started, seconds=result.seconds,
                                            worker=result.worker, note=result.note, next_budget=grown)
@@ -319,8 +348,9 @@ class Campaign:
         self.report(f"decided {p.braces()}: {result.outcome}"
                     + (f", {result.winning} wins" if result.winning else "")
                     + f" ({result.seconds:.1f} s, {result.states:,} states)")
-        if result.certificate is not None:
-            self.certified(p, result.certificate)
+        path = self.received(node, result)
+        if path is not None:
+            self.certified(p, path)
 
     def failed(self, node: Node, started: float, why: str) -> None:
         """An attempt whose worker died: the node is open again, with the same budget; or, when it
@@ -346,6 +376,7 @@ class Campaign:
         is left to try; return the ledger's :meth:`~Ledger.summary`."""
         o = self.options
         deadline = None if o.time_limit is None else time.monotonic() + o.time_limit
+        self.token = self.mark()
         root = self.ledger.node(self.ledger.root)
         if root is not None and not root.decided:
             self.from_store(root.position)
@@ -367,7 +398,8 @@ class Campaign:
                             continue
                         memory = o.memory if o.cluster else o.memory // max(1, o.jobs)
                         task = Task(position=str(node.position), seconds=node.budget, memory=memory,
-                                    store=str(self.store.path))
+                                    store=str(self.store.path), token=self.token,
+                                    certificate=str(self.ledger.certificate_path(node.position).resolve()))
                         self.ledger.set_working(node.position)
                         running[executor.submit(run, task)] = (node, time.time())
                         self.report(f"attempt {node.position.braces()} ({node.budget:g} s)")

@@ -292,7 +292,7 @@ def stream_certificate(
     path = Path(path)
     part = part_path(path)
     with open(part, "w", encoding="utf-8", newline="\n") as fh:
-        lines = _Lines(fh)
+        lines = NodeLines(fh)
 
         def begin(head: dict[str, Any]) -> None:
             fh.write(_dumps(head)[:-1] + ',"nodes":[\n')
@@ -316,7 +316,7 @@ def part_path(path: Path, what: str = "part") -> Path:
     return path.with_name(f"{path.name}.{what}" if what == "part" else f"{path.name}.{what}.part")
 
 
-class _Lines:
+class NodeLines:
     """The items of a certificate's list written to ``fh`` a line at a time (a comma after each but
     the last), each once when keyed (:meth:`once`)."""
 
@@ -359,7 +359,7 @@ def write_certificate(cert: dict[str, Any], path: str | Path) -> int:
     return len(text.encode())
 
 
-__all__ = ["Outcome", "SeenSet", "build_certificate", "part_path", "stream_certificate", "write_certificate"]
+__all__ = ["Outcome", "SeenSet", "NodeLines", "build_certificate", "part_path", "stream_certificate", "write_certificate"]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -388,7 +388,7 @@ class _GcdBuilder:
     :class:`SeenSet` across the sub-proofs: a node once, and a sub-proof met before not searched
     again), never holding them."""
 
-    def __init__(self, nodes: _Lines, deadline: float | None, *, memory: int | None = None,
+    def __init__(self, nodes: NodeLines, deadline: float | None, *, memory: int | None = None,
                  odd_limit: int | None = None, replies: dict[Position, tuple[int, ...]] | None = None) -> None:
         self.replies = replies or {}
         """The winning moves that the solve found for positions with g > 1 (tried first)."""
@@ -619,7 +619,7 @@ def stream_gcd_certificate(solution: Solution, path: str | Path, *, time_limit: 
     nodes_path = part_path(path, "nodes")
     try:
         with open(nodes_path, "w", encoding="utf-8", newline="\n") as fh:
-            b = _GcdBuilder(_Lines(fh), None if time_limit is None else time.monotonic() + time_limit,
+            b = _GcdBuilder(NodeLines(fh), None if time_limit is None else time.monotonic() + time_limit,
                             memory=memory, odd_limit=odd_limit, replies=details.replies)
             head = _gcd_head(solution, b, long2, probably)
         size = assemble(path, head, list(b.claims.values()), nodes_path)
@@ -680,7 +680,7 @@ def build_gcd_certificate(solution: Solution, **options: Any) -> dict[str, Any]:
 
 def assemble(path: Path, head: dict[str, Any], claims: list[Any], nodes: Path) -> int:
     """Write the certificate with the fields ``head`` (``periodic`` among them), ``claims`` and the
-    node lines of the file ``nodes`` (as :class:`_Lines` wrote them) to ``path``, an item a line:
+    node lines of the file ``nodes`` (as :class:`NodeLines` wrote them) to ``path``, an item a line:
     the layout of :func:`write_any_certificate` (of :func:`write_certificate` for gcd 1, which has
     no claims); through ``FILE.part``, renamed when complete.  Returns its bytes."""
     part = part_path(path)
