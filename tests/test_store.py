@@ -178,7 +178,8 @@ class TestStore:
         assert Store(location).certificate_file(p, out)
         assert out.read_bytes() == path.read_bytes() and sorted(out.parent.iterdir()) == [out]
         check_path(str(out))
-        assert store.certificate(p)["outcome"] == "N"
+        assert store.certificate(p)["outcome"] == "N" and store.has_certificate(p)
+        assert not store.has_certificate(Position("12,19"))
         text = path.read_text()
         path.write_text(text.replace(",", ", ", 1))
         assert store.certificate_file(p, tmp_path / "again.json") is inline  # changed: not trusted
@@ -187,7 +188,8 @@ class TestStore:
         path.unlink()
         assert store.certificate_file(p, tmp_path / "again.json") is inline  # gone
         if not inline:
-            assert store.certificate(p) is None and not (tmp_path / "again.json.part").exists()
+            assert store.certificate(p) is None and not store.has_certificate(p)
+            assert not (tmp_path / "again.json.part").exists()
 
     def test_root_children_recorded(self, location: str) -> None:
         store = Store(location)

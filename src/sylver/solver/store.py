@@ -360,6 +360,24 @@ class Store:
                 cert = json.load(fh)
         return cert if isinstance(cert, dict) else None
 
+    def has_certificate(self, position: Position) -> bool:
+        """Whether a proof certificate of ``position`` is stored (a referenced file: still there with
+        its size; its SHA-256 is checked when it is read)."""
+        with self._errors():
+            row = self._db().execute(
+                self._sql("SELECT certificate FROM certificates WHERE position = ?"), (str(position),)
+            ).fetchone()
+        if row is None:
+            return False
+        blob = bytes(row[0])
+        try:
+            if zlib.decompressobj().decompress(blob, len(_REFERENCE_START)) != _REFERENCE_START:
+                return True
+            ref = json.loads(zlib.decompress(blob))
+            return Path(ref["path"]).stat().st_size == int(ref["bytes"])
+        except (zlib.error, ValueError, KeyError, TypeError, OSError):
+            return False
+
     def certificate_file(self, position: Position, path: str | Path) -> bool:
         """Write the stored proof certificate of ``position`` to ``path`` (through ``path.part``,
         renamed when complete), a chunk at a time; whether there is one.  A referenced file

@@ -598,7 +598,7 @@ def _stored(limits: Limits, p: Position) -> dict[str, Any] | None:
         return None
     return {
         "outcome": rec.outcome.value, "winning_moves": list(rec.winning_moves), "complete": rec.complete,
-        "states": rec.states, "seconds": round(rec.seconds, 6), "certificate": store.certificate(p) is not None,
+        "states": rec.states, "seconds": round(rec.seconds, 6), "certificate": store.has_certificate(p),
     }
 
 
