@@ -32,7 +32,9 @@
    the seats swapped (``--games`` games).  Each side is told its limit as the per-call time
    (``Turn.time_left``; ``think`` set to it, so the bot's own shares bound it) and nothing is
    forfeited on time: on a loaded machine the wall clock would decide games (the calls over the
-   limit are counted).  Printed: the long side's wins with the Elo difference and its 95 % interval
+   limit are counted).  Both sides play in this one process and so share the solver's
+   transposition table (``sylver.solver.engine.ENGINE``): a position one side solved, the other
+   answers at once.  Printed: the long side's wins with the Elo difference and its 95 % interval
    (Wilson interval of the score through 400 log10(s / (1 - s))); per start, where the two sides
    first named different numbers in the same position, each judged by the blunder analysis (t <=
    ``--max-t``), and each side's first blunder; each side's blunders / decided N-moves.
@@ -43,7 +45,8 @@ seconds a move there (default 0.3 s); in sections 0 and 5 it plays at full stren
 where the position can be solved, within its clock).  The default run (section 0: the one-number
 suite against ``sage``, 74 games) took 2.5 minutes on a 2-core AMD EPYC at load 11; ``--suites
 one-number,opening16 --rounds 2 --max-t 400 --jobs 1`` (244 games) 11 minutes at load 4-10;
-``--only time-odds --games 40 --short-call 0.5 --long-call 5`` 5.4 minutes (measured figures:
+``--only time-odds --games 40 --short-call 0.5 --long-call 5`` 1.5 minutes at load 5 (5.4 before the
+pass-war rule's fix of issue 35, when the long side made longer games) (measured figures:
 docs/bots.md, "Strength").  ``--only`` picks sections (repeatable; ``--only all`` runs every one).
 
     .venv/bin/python bench/bench_strength.py [--suites one-number,opening16] [--opponents sage,greedy]
