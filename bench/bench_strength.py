@@ -45,8 +45,8 @@ seconds a move there (default 0.3 s); in sections 0 and 5 it plays at full stren
 where the position can be solved, within its clock).  The default run (section 0: the one-number
 suite against ``sage``, 74 games) took 2.5 minutes on a 2-core AMD EPYC at load 11; ``--suites
 one-number,opening16 --rounds 2 --max-t 400 --jobs 1`` (244 games) 11 minutes at load 4-10;
-``--only time-odds --games 40 --short-call 0.5 --long-call 5`` 1.5 minutes at load 5 (5.4 before the
-pass-war rule's fix of issue 35, when the long side made longer games) (measured figures:
+``--only time-odds --games 40 --short-call 0.5 --long-call 5`` 1.5 minutes at load 5 (2.2 minutes
+before issue 35's pass-war fix at load 4, 5.4 minutes on a busier day) (measured figures:
 docs/bots.md, "Strength").  ``--only`` picks sections (repeatable; ``--only all`` runs every one).
 
     .venv/bin/python bench/bench_strength.py [--suites one-number,opening16] [--opponents sage,greedy]
