@@ -174,19 +174,20 @@ class TestTimeOdds:
             p = p.play(p.frobenius_number)
         return named
 
-    @pytest.mark.parametrize("seed", [1, 2])
-    def test_same_moves_with_and_without_time(self, seed, monkeypatch):
+    @pytest.mark.parametrize("start", [koth_start(random.Random(1)), Position((519040, 656541))])
+    def test_same_moves_with_and_without_time(self, start, monkeypatch):
+        """The opening prime, then passes while the opponent has passed fewer than ``patience`` (3)
+        times, then a commitment (a small number), with or without the time to judge anything.  In
+        {519040,656541} 5 and 7 are refuted and 11 is named; the swindles {11,m} are not all in the
+        book, so the commitment itself may differ (the side with time solves more of them)."""
         from sylver.bots import perfect
 
-        start = koth_start(random.Random(seed))
         with_time = self.against_a_passer(fast("perfect"), start, 4)
         monkeypatch.setattr(perfect, "_Deadline", self.Expired)
         without_time = self.against_a_passer(fast("perfect"), start, 4)
-        assert without_time == with_time
-        # the opening prime, passes while the opponent has passed fewer than `patience` (3) times,
-        # then a commitment: a small number
-        assert with_time[0] in perfect.OPENING_PRIMES
-        assert all(n > 10**5 for n in with_time[1:3]) and with_time[3] < 200
+        assert without_time[0] == with_time[0] in perfect.OPENING_PRIMES
+        for moves in (with_time, without_time):
+            assert all(n > 10**5 for n in moves[1:3]) and moves[3] < 200
 
 
 class TestReferee:
