@@ -29,15 +29,17 @@ Order of business on each move (each step within the move's time budget):
      small number named yet, 5 (else the next prime not refuted) — the empty game's winning opening,
      after which every small reply m of the opponent leaves the coprime pair {5,m} (an N-position, in
      the book up to m = 151); otherwise a pass, so that the opponent has to commit first.  After
-     ``patience`` passes of the opponent in a row it commits with the best swindle (an N-position
-     with the rarest winning replies), so that games against passive opponents end.
+     ``patience`` passes of the opponent in a row it commits with the best swindle found (an
+     N-position with the rarest winning replies), so that games against passive opponents end.
 
    The moves the rule chooses from (the pass, the opening prime, the neighbours) are judged whatever
-   the time left, the other moves while time remains: more time only adds verdicts (a winning move
-   found, a move refuted by a solve), it never changes the rule's choice for want of one.  (When the
-   short side of a time-odds match had no time to judge 5, it passed where the long side named 5;
-   the namer of the last small number is the first to run out of patience and commit into a position
-   the opponent's book answers, so the side with more time lost.)
+   the time left, the other moves while time remains, and when to commit depends on the passes
+   alone: more time only adds verdicts (a winning move found, a move refuted by a solve, a rarer
+   swindle), it never changes the rule's choice for want of one.  (Issue 35: the short side of a
+   time-odds match, with no time to judge 5, passed where the long side named 5, and a side whose
+   time found a rare swindle committed while the other waited for one; the namer of the last small
+   number is the first to run out of patience and commit, into a position the opponent's book
+   answers, so the side with more time lost.)
 
 Time: a move plans at most ``think`` seconds and at most 15 % of ``Turn.time_left`` (the time left on
 the clock, or the per-call limit); where the position can be solved exactly (gcd 1 within
