@@ -189,9 +189,13 @@ class Ledger:
             raise ValueError(f"{d / FILE} is not a sylver campaign ledger (version {VERSION})")
         ledger = cls(d, conn)
         if resume and not read_only:
-            with ledger.transaction() as db:
-                db.execute("UPDATE nodes SET status = 'open' WHERE status = 'working'")
+            ledger.reopen()
         return ledger
+
+    def reopen(self) -> None:
+        """Mark open again the nodes marked as being worked on (by a run that has stopped)."""
+        with self.transaction() as db:
+            db.execute("UPDATE nodes SET status = 'open' WHERE status = 'working'")
 
     def close(self) -> None:
         self.conn.close()

@@ -436,6 +436,7 @@ class Campaign:
                     stop_workers(executor, list(running))
                     for node, started in running.values():
                         self.failed(node, started, "the campaign stopped")
+                self.ledger.reopen()  # (a node marked working whose attempt was not yet submitted: Ctrl-C)
         self.settle()
         return self.ledger.summary()
 
