@@ -77,7 +77,7 @@ from machine import cpu_model, load  # noqa: E402 - bench/ is the script's direc
 
 from sylver.arena.analysis import Settings, analyse_results, wilson  # noqa: E402
 from sylver.bots import BOTS, make_bot  # noqa: E402
-from sylver.bots.base import Bot, Turn  # noqa: E402
+from sylver.bots.base import Turn  # noqa: E402
 from sylver.bots.selfplay import finish, play_game  # noqa: E402
 from sylver.compat import SEED002_CAP, SEED002_CLOCK, Seed000Bot, Seed002Bot, play_next_move  # noqa: E402
 from sylver.position import Outcome, Position, Termination  # noqa: E402
@@ -297,43 +297,34 @@ def elo(score: float) -> float:
     return 400.0 * math.log10(score / (1.0 - score))
 
 
-class CallLimit(Bot):
-    """A bot told that each call may take ``seconds`` (its ``Turn.time_left``), whatever the referee's
-    own limit: the time-odds match runs without forfeits (on a loaded machine the wall clock would
-    decide games), and counts the calls that overran."""
+def odds_config(calls: tuple[float, float], pairs: int, seed: int) -> object:
+    """The time-odds match as an arena match (:mod:`sylver.arena.tournament`): ``perfect`` named
+    "short" with ``calls[0]`` s a call against ``perfect`` named "long" with ``calls[1]``, each the
+    per-call limit the referee tells and enforces (CPU time of the bot's own process) and the bot's
+    ``think``, so only its own clock shares bound it (15 % of the call, 25 % where the position can
+    be solved); ``pairs`` King-of-the-Hill starts, each twice with the seats swapped.  Each side is a
+    process of its own, with its own tables, frozen while the other thinks."""
+    from sylver.arena.openings import load_suite
+    from sylver.arena.rules import preset
+    from sylver.arena.specs import parse_spec
+    from sylver.arena.tournament import Config
 
-    def __init__(self, bot: Bot, seconds: float) -> None:
-        super().__init__(bot.rng)
-        self.bot, self.seconds = bot, seconds
-        self.name = bot.name
-
-    def choose(self, turn: Turn) -> int:
-        return self.bot.choose(dataclasses.replace(turn, time_left=self.seconds))
-
-    def learn(self, record: object, seat: int) -> None:
-        self.bot.learn(record, seat)  # type: ignore[arg-type]
+    perfect = parse_spec("perfect")
+    specs = [dataclasses.replace(perfect, name=side, move_time=t, options=(("think", t),))
+             for side, t in zip(("short", "long"), calls, strict=True)]
+    return Config(specs, preset("koth"), rounds=1, seed=seed, pairs=[(0, 1)], openings=load_suite(f"koth:{pairs}", seed))
 
 
-def odds_pair(start: Position, calls: tuple[float, float], seed: int) -> list[dict]:
-    """The two games of one time-odds start: "short" (``calls[0]`` s a call) moves first, then
-    "long" does.  Each side is ``perfect`` with ``think`` set to its limit (so only its own clock
-    shares bound it: 15 % of the call, 25 % where the position can be solved)."""
-    games = []
-    for first in ("short", "long"):
-        sides = ("short", "long") if first == "short" else ("long", "short")
-        limits = tuple(calls[0] if side == "short" else calls[1] for side in sides)
-        pair = (CallLimit(make_bot("perfect", random.Random(seed * 2 + (sides[0] == "long")), think=limits[0]),
-                          limits[0]),
-                CallLimit(make_bot("perfect", random.Random(seed * 2 + (sides[1] == "long")), think=limits[1]),
-                          limits[1]))
-        result = play_game(pair, start)
-        finish(pair, result)
-        over = {side: sum(t > limit for t in result.spent[seat])
-                for seat, (side, limit) in enumerate(zip(sides, limits, strict=True))}
-        games.append({"sides": sides, "winner": sides[result.winner], "reason": result.reason,
-                      "detail": result.detail, "moves": result.moves, "over": over,
-                      "spent": {side: result.spent[seat] for seat, side in enumerate(sides)}})
-    return games
+def odds_game(record: object) -> dict:
+    """An arena game record as the time-odds report reads it: the sides in seat order, the winner,
+    the moves and each side's CPU seconds per call."""
+    from sylver.arena.games import PlayedGame
+
+    assert isinstance(record, PlayedGame)
+    sides = record.players
+    return {"sides": sides, "winner": record.winner, "reason": record.reason, "detail": record.detail,
+            "moves": record.moves,
+            "spent": {side: record.times[seat::2] for seat, side in enumerate(sides)}}
 
 
 def divergence(start: Position, games: list[dict]) -> tuple[Position, int, int] | None:
@@ -398,48 +389,84 @@ def odds_report(i: int, start: Position, games: list[dict], analyst: object, tal
                       f"{best} wins")
 
 
+class OddsTally:
+    """The time-odds match as its games finish (the arena runner's events): each start's report once
+    both its games are in, and a running tally line (flushed), so that a stopped run still tells its
+    figure."""
+
+    def __init__(self, starts: tuple[tuple[int, ...], ...], max_t: int) -> None:
+        from sylver.arena.analysis import Analyst
+
+        self.starts = starts
+        self.analyst = Analyst(Settings(max_t=max_t))
+        self.games: dict[int, dict] = {}
+        self.long_wins = self.n = self.bad = 0
+        self.spent: dict[str, list[float]] = {"short": [], "long": []}
+        self.calls: dict[str, list[float]] = {"short": [], "long": []}
+        self.blunders = {"short": [0, 0], "long": [0, 0]}
+
+    def add(self, game_id: int, record: object) -> None:
+        """Game ``game_id`` (1-based: games 2i+1 and 2i+2 are start i, short first, then long first)."""
+        g = odds_game(record)
+        self.games[game_id] = g
+        self.n += 1
+        self.long_wins += g["winner"] == "long"
+        for side in self.spent:
+            self.spent[side].append(sum(g["spent"][side]))
+            self.calls[side].extend(g["spent"][side])
+        i = (game_id - 1) // 2
+        if g["reason"] is not Termination.NAMED_ONE:
+            self.bad += 1
+            print(f"   start {i}: {'short' if g['winner'] == 'long' else 'long'} lost by {g['reason'].phrase}: "
+                  f"{g['detail']}", flush=True)
+        pair = [self.games.get(2 * i + 1), self.games.get(2 * i + 2)]
+        if pair[0] is not None and pair[1] is not None:
+            odds_report(i, Position(self.starts[i]), pair, self.analyst, self.blunders)
+            print(f"   after {self.n} games: {self.score()}", flush=True)
+
+    def score(self) -> str:
+        """The long side's wins and the Elo difference long - short with its 95 % interval."""
+        lo, hi = wilson(self.long_wins, self.n)
+        return (f"long's wins {rate(self.long_wins, self.n)}; Elo difference long - short "
+                f"{elo(self.long_wins / max(self.n, 1)):+.0f} [95 % CI {elo(lo):+.0f} .. {elo(hi):+.0f}]")
+
+
 def time_odds_section(args: argparse.Namespace) -> bool:
     """Item 4 of issue 35: ``perfect`` at ``--short-call`` s a call against ``perfect`` at
-    ``--long-call`` s a call from King-of-the-Hill starts, both seats; the long side's score and the
-    Elo difference (95 % Wilson interval on the score); where the two sides' moves differ, and each
-    side's blunders where the blunder analysis decides the position (t <= --max-t)."""
-    from sylver.arena.analysis import Analyst
+    ``--long-call`` s a call from King-of-the-Hill starts, both seats, in the arena (each side its own
+    process: :func:`odds_config`); the long side's score and the Elo difference (95 % Wilson interval
+    on the score); where the two sides' moves differ, and each side's blunders where the blunder
+    analysis decides the position (t <= --max-t)."""
+    from sylver.arena.tournament import Events, run_tournament
 
     calls = (args.short_call, args.long_call)
     pairs = max(1, args.games // 2)
-    rng = random.Random(args.seed + 3)
-    analyst = Analyst(Settings(max_t=args.max_t))
+    config = odds_config(calls, pairs, args.seed + 3)
+    root = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="bench-strength-"))
+    out = root / f"time-odds-{calls[0]:g}-{calls[1]:g}-{pairs}"
     print(f"time odds: perfect at {calls[0]:g} s a call ('short') vs perfect at {calls[1]:g} s a call ('long'), "
           f"{2 * pairs} games from {pairs} KotH starts (two random coprime 6-digit numbers), seats swapped; "
-          f"analysis t <= {args.max_t}")
-    long_wins = n = bad = 0
-    spent: dict[str, list[float]] = {"short": [], "long": []}
-    over = {"short": 0, "long": 0}
-    tally = {"short": [0, 0], "long": [0, 0]}
+          f"each side in its own process (arena, per-call limits enforced on CPU time); analysis t <= "
+          f"{args.max_t}; results in {out}", flush=True)
+    tally = OddsTally(config.openings.starts, args.max_t)  # type: ignore[attr-defined]
+
+    class Tell(Events):
+        def finished(self, record: object, number: int, total: int) -> None:  # noqa: ARG002
+            tally.add(record.game, record)  # type: ignore[attr-defined]
+
     started = time.monotonic()
-    for i in range(pairs):
-        start = koth_start(rng)
-        games = odds_pair(start, calls, args.seed * 1009 + i)
-        for g in games:
-            n += 1
-            long_wins += g["winner"] == "long"
-            for side in spent:
-                spent[side].append(sum(g["spent"][side]))
-                over[side] += g["over"][side]
-            if g["reason"] is not Termination.NAMED_ONE:
-                bad += 1
-                loser = "short" if g["winner"] == "long" else "long"
-                print(f"   start {i}: {loser} lost by {g['reason'].phrase}: {g['detail']}")
-        odds_report(i, start, games, analyst, tally)
-    lo, hi = wilson(long_wins, n)
-    print(f"   long's wins {rate(long_wins, n)}; Elo difference long - short {elo(long_wins / n):+.0f} "
-          f"[95 % CI {elo(lo):+.0f} .. {elo(hi):+.0f}]")
+    played = run_tournament(config, out, concurrency=args.jobs, events=Tell())  # type: ignore[arg-type]
+    for r in played.records:  # games of an earlier, interrupted run of the same directory
+        if r.game not in tally.games:
+            tally.add(r.game, r)
+    print(f"   {tally.score()}")
     for side in ("short", "long"):
-        print(f"   {side:5s} blunders / decided N-moves {rate(*tally[side])}")
-    print(f"   time used per game: short {statistics.mean(spent['short']):.2f} s, long "
-          f"{statistics.mean(spent['long']):.2f} s; calls over their limit (not forfeited): short {over['short']}, "
-          f"long {over['long']}  ({time.monotonic() - started:.0f} s)")
-    return bad == 0
+        print(f"   {side:5s} blunders / decided N-moves {rate(*tally.blunders[side])}")
+    print(f"   CPU per game: short {statistics.mean(tally.spent['short']):.2f} s, long "
+          f"{statistics.mean(tally.spent['long']):.2f} s; longest call: short {max(tally.calls['short']):.2f} s "
+          f"of {calls[0]:g}, long {max(tally.calls['long']):.2f} s of {calls[1]:g}; voids {played.voids}  "
+          f"({time.monotonic() - started:.0f} s)")
+    return tally.bad == 0 and played.voids == 0
 
 
 def _brief(p: Position) -> str:

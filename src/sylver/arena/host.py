@@ -235,7 +235,8 @@ class Adapter:
             if self.builtin:
                 from sylver.bots import make_bot  # noqa: PLC0415
 
-                self.instance = make_bot(self.spec["target"], random.Random(self.rng_seed))
+                options = dict(self.spec.get("options") or ())
+                self.instance = make_bot(self.spec["target"], random.Random(self.rng_seed), **options)
             elif self.api == "choose":
                 self.instance = self.cls()  # type: ignore[operator]
             else:

@@ -66,6 +66,8 @@ class Seat:
     """The bot's process (:class:`sylver.arena.sandbox.BotProcess`), None when it could not start."""
     start_error: str = ""
     """Set when the bot could not even be started for this game (it forfeits)."""
+    move_time: float | None = field(default=None, kw_only=True)
+    """Seconds it may spend on one call, instead of the rules' ``move_time`` (None: the rules')."""
 
     @property
     def playing(self) -> bool:
@@ -124,14 +126,16 @@ def rules_message(rules: Rules) -> dict:
 class Clocks:
     """Each seat's time: what it used in the game, and what is left on its chess clock (if any)."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, move_times: tuple[float | None, float | None] = (None, None)) -> None:
         self.rules = rules
+        self.move_times = tuple(rules.move_time if t is None else t for t in move_times)
+        """Each seat's per-call limit: its own (a time-odds match), else the rules'."""
         self.left: list[float | None] = [rules.clock, rules.clock]
         self.used = [0.0, 0.0]
 
     def time_left(self, seat: int) -> float | None:
         """Seconds the seat may use in its next call (None: no limit)."""
-        limits = [x for x in (self.rules.move_time, self.left[seat]) if x is not None]
+        limits = [x for x in (self.move_times[seat], self.left[seat]) if x is not None]
         return max(0.0, min(limits)) if limits else None
 
     def charge(self, seat: int, cpu: float) -> bool:
@@ -274,7 +278,7 @@ def play_game(spec: GameSpec, rules: Rules, seats: list[Seat],
     t_start = time.perf_counter()
     ref_t0 = time.thread_time()
     game = _Game(spec, rules, seats, on_turn)
-    clocks, strikes = Clocks(rules), Strikes(rules.penalties)
+    clocks, strikes = Clocks(rules, (seats[0].move_time, seats[1].move_time)), Strikes(rules.penalties)
     game.announce()
     ply = 0
     while True:

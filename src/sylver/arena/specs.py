@@ -29,16 +29,23 @@ class BotSpec:
     """``cmd:`` only: the program and its arguments."""
     text: str = ""
     """The spec as the user wrote it."""
+    move_time: float | None = None
+    """Seconds this bot may spend on one call, told and enforced instead of the rules' limit (a
+    time-odds match, bench/bench_strength.py); None: the rules'."""
+    options: tuple[tuple[str, float], ...] = ()
+    """Keyword options of a built-in bot (``(("think", 20.0),)``: ``make_bot(name, rng, think=20.0)``)."""
 
     def to_json(self) -> dict:
         d = asdict(self)
         d["argv"] = list(self.argv)
+        d["options"] = [list(o) for o in self.options]
         return d
 
     @classmethod
     def from_json(cls, d: dict) -> BotSpec:
         d = dict(d)
         d["argv"] = tuple(d.get("argv") or ())
+        d["options"] = tuple((str(k), float(v)) for k, v in d.get("options") or ())
         return cls(**d)
 
 

@@ -88,6 +88,8 @@ class Config:
         d = self.to_json()
         d.pop("memory_mb")
         d["bots"] = [{"name": s.name, "kind": s.kind, "target": s.target, "cls": s.cls, "argv": list(s.argv)}
+                     | ({"move_time": s.move_time, "options": [list(o) for o in s.options]}
+                        if s.move_time is not None or s.options else {})
                      for s in self.specs]
         return d
 

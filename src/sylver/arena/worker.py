@@ -190,7 +190,8 @@ def run_game(task: GameTask) -> GameLine:
         seats = []
         for spec, bot_id in zip(task.bots, game.seats, strict=True):
             proc, err = _get_bot(task.key, spec, bot_id, task.memory_mb, task.sandbox)
-            seats.append(Seat(spec.name, bot_id, proc, f"could not start: {err}" if err else ""))
+            seats.append(Seat(spec.name, bot_id, proc, f"could not start: {err}" if err else "",
+                              move_time=spec.move_time))
         if journal is not None:
             journal.sandboxed = [s.process is None or s.process.sandboxed for s in seats]
         try:
