@@ -419,9 +419,9 @@ class OddsTally:
             self.bad += 1
             print(f"   start {i}: {'short' if g['winner'] == 'long' else 'long'} lost by {g['reason'].phrase}: "
                   f"{g['detail']}", flush=True)
-        pair = [self.games.get(2 * i + 1), self.games.get(2 * i + 2)]
-        if pair[0] is not None and pair[1] is not None:
-            odds_report(i, Position(self.starts[i]), pair, self.analyst, self.blunders)
+        first, second = self.games.get(2 * i + 1), self.games.get(2 * i + 2)
+        if first is not None and second is not None:
+            odds_report(i, Position(self.starts[i]), [first, second], self.analyst, self.blunders)
             print(f"   after {self.n} games: {self.score()}", flush=True)
 
     def score(self) -> str:
