@@ -29,15 +29,16 @@
 
 6. ``time-odds``: ``perfect`` at ``--short-call`` seconds a call against ``perfect`` at ``--long-call``
    (default 2 s against 20 s, as issue 35 asks) from King-of-the-Hill starts, each start twice with
-   the seats swapped (``--games`` games).  Each side is told its limit as the per-call time
-   (``Turn.time_left``; ``think`` set to it, so the bot's own shares bound it) and nothing is
-   forfeited on time: on a loaded machine the wall clock would decide games (the calls over the
-   limit are counted).  Both sides play in this one process and so share the solver's
-   transposition table (``sylver.solver.engine.ENGINE``): a position one side solved, the other
-   answers at once.  Printed: the long side's wins with the Elo difference and its 95 % interval
-   (Wilson interval of the score through 400 log10(s / (1 - s))); per start, where the two sides
-   first named different numbers in the same position, each judged by the blunder analysis (t <=
-   ``--max-t``), and each side's first blunder; each side's blunders / decided N-moves.
+   the seats swapped (``--games`` games), as an arena match (:func:`sylver.arena.tournament.run_tournament`,
+   ``--jobs`` games at a time, results in ``--out`` or a temp dir, resumable): each side is a
+   process of its own with its own tables (nothing one side solved is visible to the other), frozen
+   while the other thinks, told and held to its own per-call limit (CPU time; ``think`` set to it,
+   so the bot's own shares bound it).  Printed: after each start, the two games, where the two sides
+   first named different numbers in the same position (each judged by the blunder analysis, t <=
+   ``--max-t``) and each side's first blunder, then a running tally (flushed: a stopped run still
+   tells its figure); at the end the long side's wins with the Elo difference and its 95 % interval
+   (Wilson interval of the score through 400 log10(s / (1 - s))), each side's blunders / decided
+   N-moves and CPU per game.
 
 Every game counts illegal moves and time losses (the targets are 0).  Sections 3-4 run in-process
 with the small referee of :mod:`sylver.bots.selfplay`; ``perfect`` thinks at most ``--think``
@@ -45,9 +46,8 @@ seconds a move there (default 0.3 s); in sections 0 and 5 it plays at full stren
 where the position can be solved, within its clock).  The default run (section 0: the one-number
 suite against ``sage``, 74 games) took 2.5 minutes on a 2-core AMD EPYC at load 11; ``--suites
 one-number,opening16 --rounds 2 --max-t 400 --jobs 1`` (244 games) 11 minutes at load 4-10;
-``--only time-odds --games 40 --short-call 0.5 --long-call 5`` 1.5 minutes at load 5 (2.2 minutes
-before issue 35's pass-war fix at load 4, 5.4 minutes on a busier day) (measured figures:
-docs/bots.md, "Strength").  ``--only`` picks sections (repeatable; ``--only all`` runs every one).
+``--only time-odds --games 40 --short-call 0.2 --long-call 2 --jobs 1`` 1.8 minutes at load 5-9
+(measured figures: docs/bots.md, "Strength").  ``--only`` picks sections (repeatable; ``--only all`` runs every one).
 
     .venv/bin/python bench/bench_strength.py [--suites one-number,opening16] [--opponents sage,greedy]
     .venv/bin/python bench/bench_strength.py --only all [--games 100] [--empty-games 200] [--nextmove-games 4]
@@ -496,8 +496,8 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=1,
                     help="rounds of section 'suites' (each plays every start twice, the seats swapped)")
     ap.add_argument("--max-t", type=int, default=150, help="analysis bound on the Frobenius number")
-    ap.add_argument("--jobs", type=int, default=2, help="games (and analyses) at a time in section 'suites'")
-    ap.add_argument("--out", help="results directories of section 'suites' go here (resumable; default: a temp dir)")
+    ap.add_argument("--jobs", type=int, default=2, help="games (and analyses) at a time in sections 'suites' and 'time-odds'")
+    ap.add_argument("--out", help="results directories of sections 'suites' and 'time-odds' go here (resumable; default: a temp dir)")
     all_sections = ("suites", "known", "adapters", "empty", "koth", "nextmove", "time-odds")
     ap.add_argument(
         "--only", choices=(*all_sections, "all"), action="append",
