@@ -264,3 +264,33 @@ def _wait_for_cpu(pid: int, seconds: float, timeout: float = 180.0) -> None:
         if (int(fields[11]) + int(fields[12])) / tick >= seconds:
             return
         time.sleep(0.1)
+
+
+class TestCertificateInTheStore:
+    """`sylver solve --certificate FILE` with a results store records the certificate there too, so
+    that a campaign or the web page takes it from the store (issue 31): a researcher's long solve
+    is not done again for its proof."""
+
+    @pytest.mark.parametrize("gens", [["5", "18"], ["6", "9"], ["4", "6"]])
+    def test_recorded_beside_the_result(self, gens: list[str], tmp_path: Path) -> None:
+        from sylver.position import Position
+        from sylver.solver.store import Store
+
+        db, cert = tmp_path / "store.sqlite", tmp_path / "c.json"
+        out = run("solve", *gens, "--store", str(db), "--certificate", str(cert))
+        assert out.returncode == 0, out.stderr
+        store = Store(db)
+        position = Position.parse(",".join(gens))
+        assert store.get(position) is not None
+        assert store.has_certificate(position)
+        copy = tmp_path / "copy.json"
+        assert store.certificate_file(position, copy)
+        assert json.loads(copy.read_text())["position"] == json.loads(cert.read_text())["position"]
+        verify = run("verify", str(copy))
+        assert verify.returncode == 0 and "valid" in verify.stdout
+
+    def test_not_without_a_store(self, tmp_path: Path) -> None:
+        cert = tmp_path / "c.json"
+        out = run("solve", "5", "18", "--no-store", "--certificate", str(cert))
+        assert out.returncode == 0 and cert.exists()
+        assert not (tmp_path / "store.sqlite").exists()

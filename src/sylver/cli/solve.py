@@ -295,8 +295,24 @@ def solve(
     if stats and sol.stats:
         extra["stats"] = sol.stats if as_json else ", ".join(f"{k} {v:,}" for k, v in sol.stats.items())
     if certificate is not None:
-        extra["certificate"] = _certify(sol, certificate, time_limit, as_json, budget, options.odd_limit)
+        extra["certificate"], proves = _certify(sol, certificate, time_limit, as_json, budget, options.odd_limit)
+        _store_certificate(options.store, sol, certificate, proves)
     _report(sol, as_json, extra)
+
+
+def _store_certificate(db: Store | None, sol: Solution, path: Path, proves: str) -> None:
+    """Record the certificate just written in the results store beside the result, when it proves
+    the answer stored (P or N: ``proves``, the outcome of its header, not probably-P), so that a
+    campaign or the web page takes it from there (a file above the store's inline size by
+    reference: it must stay where it is).  A store that refuses it (read-only, another answer
+    stored, a lost connection) costs the store the certificate, not the run: a warning line."""
+    if db is None or sol.outcome is None or proves != sol.outcome.value:
+        return
+    try:
+        db.put_certificate(sol.position, path)
+    except (ValueError, OSError) as exc:
+        err_console.print(f"sylver: warning: the certificate was not recorded in the results store: {exc}",
+                          markup=False, highlight=False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -375,9 +391,10 @@ def _solve_one(pos: Position, as_json: bool, options: SolveOptions, checkpoint: 
 
 
 def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memory: int | None = None,
-             odd_limit: int | None = None) -> str:
-    """Write the certificate of ``sol`` to ``path``; what to report about it (with g > 1, the
-    positions met on the way are solved within the ``--memory`` and ``--odd-limit`` of the solve)."""
+             odd_limit: int | None = None) -> tuple[str, str]:
+    """Write the certificate of ``sol`` to ``path``; what to report about it, and the outcome it
+    proves (with g > 1, the positions met on the way are solved within the ``--memory`` and
+    ``--odd-limit`` of the solve, and it may prove less than the solve: probably-P)."""
     if sol.gcd_details is not None:
         from sylver.solver.prove import NotCertifiable, stream_gcd_certificate
 
@@ -397,7 +414,7 @@ def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memo
         return str(path) if as_json else (
             f"{path} ({written.claims} short and {written.periodic} periodic claims, "
             f"{written.nodes:,} P-positions with gcd 1, {written.size:,} bytes{less})"
-        )
+        ), str(head["outcome"])
     from sylver.solver.prove import stream_certificate
 
     try:
@@ -408,7 +425,8 @@ def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memo
         fail(str(exc), 3)
     except OSError as exc:
         fail(f"cannot write {path}: {exc.strerror}")
-    return str(path) if as_json else f"{path} ({nodes:,} P-positions, {size:,} bytes)"
+    proves = sol.outcome.value if sol.outcome is not None else ""
+    return (str(path) if as_json else f"{path} ({nodes:,} P-positions, {size:,} bytes)"), proves
 
 
 def _odd_limit(text: str | None) -> int | None:
