@@ -194,21 +194,14 @@ def certificate(sol: Any, path: Path, seconds: float, memory: int) -> tuple[int,
 def unpack(compressed: bytes, path: Path) -> int:
     """Write the certificate that a worker sent ``compressed`` to ``path`` (through ``path.part``);
     its bytes."""
-    from sylver.solver.prove import part_path
+    from sylver.solver.prove import through_part
 
-    part = part_path(path)
     unpacker = zlib.decompressobj()
-    try:
-        with open(part, "wb") as fh:
-            for i in range(0, len(compressed), 1 << 20):
-                fh.write(unpacker.decompress(compressed[i : i + (1 << 20)]))
-            fh.write(unpacker.flush())
-            size = fh.tell()
-    except BaseException:
-        with contextlib.suppress(OSError):
-            part.unlink()
-        raise
-    os.replace(part, path)
+    with through_part(path, binary=True) as fh:
+        for i in range(0, len(compressed), 1 << 20):
+            fh.write(unpacker.decompress(compressed[i : i + (1 << 20)]))
+        fh.write(unpacker.flush())
+        size = fh.tell()
     return size
 
 

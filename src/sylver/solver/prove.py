@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -289,24 +289,15 @@ def stream_certificate(
     as it is finished, one a line: the layout of :func:`write_certificate`); return the number of
     nodes and of bytes.  The file appears when it is complete: it is written beside it
     (``path`` + ``.part``) and renamed, and the partial file is removed if building fails."""
-    path = Path(path)
-    part = part_path(path)
-    with open(part, "w", encoding="utf-8", newline="\n") as fh:
+    with through_part(Path(path)) as fh:
         lines = NodeLines(fh)
 
         def begin(head: dict[str, Any]) -> None:
             fh.write(_dumps(head)[:-1] + ',"nodes":[\n')
 
-        try:
-            nodes = _build(solution, lines.node, begin, time_limit, tick)
-            fh.write("\n]}\n")
-        except BaseException:
-            fh.close()
-            with contextlib.suppress(OSError):
-                part.unlink()
-            raise
+        nodes = _build(solution, lines.node, begin, time_limit, tick)
+        fh.write("\n]}\n")
         size = fh.tell()
-    os.replace(part, path)
     return nodes, size
 
 
@@ -314,6 +305,22 @@ def part_path(path: Path, what: str = "part") -> Path:
     """Where a certificate for ``path`` is written until it is complete (``FILE.part``; its gcd-1
     nodes, while the claims of a g > 1 certificate are still being found: ``FILE.nodes.part``)."""
     return path.with_name(f"{path.name}.{what}" if what == "part" else f"{path.name}.{what}.part")
+
+
+@contextlib.contextmanager
+def through_part(path: Path, binary: bool = False) -> Iterator[IO[Any]]:
+    """A file opened for writing ``path``: it is ``FILE.part`` (:func:`part_path`) while the block
+    runs, renamed to ``path`` when the block ends, removed when it raises, so that a certificate
+    appears whole or not at all (kill -9 leaves only a ``.part``)."""
+    part = part_path(path)
+    try:
+        with open(part, "wb") if binary else open(part, "w", encoding="utf-8", newline="\n") as fh:
+            yield fh
+    except BaseException:
+        with contextlib.suppress(OSError):
+            part.unlink()
+        raise
+    os.replace(part, path)
 
 
 class NodeLines:
@@ -359,7 +366,7 @@ def write_certificate(cert: dict[str, Any], path: str | Path) -> int:
     return len(text.encode())
 
 
-__all__ = ["Outcome", "SeenSet", "NodeLines", "build_certificate", "part_path", "stream_certificate", "write_certificate"]
+__all__ = ["Outcome", "SeenSet", "NodeLines", "build_certificate", "part_path", "through_part", "stream_certificate", "write_certificate"]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -683,25 +690,18 @@ def assemble(path: Path, head: dict[str, Any], claims: list[Any], nodes: Path) -
     node lines of the file ``nodes`` (as :class:`NodeLines` wrote them) to ``path``, an item a line:
     the layout of :func:`write_any_certificate` (of :func:`write_certificate` for gcd 1, which has
     no claims); through ``FILE.part``, renamed when complete.  Returns its bytes."""
-    part = part_path(path)
-    try:
-        with open(part, "w", encoding="utf-8", newline="\n") as fh:
-            if head.get("format") == FORMAT:
-                fh.write(_dumps(head)[:-1] + ',"nodes":[\n')
-            else:
-                fh.write(_dumps(head)[:-1] + ',"claims":[\n')
-                fh.write(",\n".join(_dumps(c) for c in claims))
-                fh.write('\n],"nodes":[\n')
-            fh.flush()
-            with open(nodes, encoding="utf-8") as src:
-                shutil.copyfileobj(src, fh, 1 << 20)
-            fh.write("\n]}\n")
-            size = fh.tell()
-    except BaseException:
-        with contextlib.suppress(OSError):
-            part.unlink()
-        raise
-    os.replace(part, path)
+    with through_part(path) as fh:
+        if head.get("format") == FORMAT:
+            fh.write(_dumps(head)[:-1] + ',"nodes":[\n')
+        else:
+            fh.write(_dumps(head)[:-1] + ',"claims":[\n')
+            fh.write(",\n".join(_dumps(c) for c in claims))
+            fh.write('\n],"nodes":[\n')
+        fh.flush()
+        with open(nodes, encoding="utf-8") as src:
+            shutil.copyfileobj(src, fh, 1 << 20)
+        fh.write("\n]}\n")
+        size = fh.tell()
     return size
 
 

@@ -360,16 +360,20 @@ class Store:
                 cert = json.load(fh)
         return cert if isinstance(cert, dict) else None
 
-    def has_certificate(self, position: Position) -> bool:
-        """Whether a proof certificate of ``position`` is stored (a referenced file: still there with
-        its size; its SHA-256 is checked when it is read)."""
+    def _certificate_blob(self, position: Position) -> bytes | None:
+        """The stored certificate row of ``position`` (compressed JSON, or a compressed reference), or None."""
         with self._errors():
             row = self._db().execute(
                 self._sql("SELECT certificate FROM certificates WHERE position = ?"), (str(position),)
             ).fetchone()
-        if row is None:
+        return None if row is None else bytes(row[0])
+
+    def has_certificate(self, position: Position) -> bool:
+        """Whether a proof certificate of ``position`` is stored (a referenced file: still there with
+        its size; its SHA-256 is checked when it is read)."""
+        blob = self._certificate_blob(position)
+        if blob is None:
             return False
-        blob = bytes(row[0])
         try:
             if zlib.decompressobj().decompress(blob, len(_REFERENCE_START)) != _REFERENCE_START:
                 return True
@@ -383,13 +387,9 @@ class Store:
         renamed when complete), a chunk at a time; whether there is one.  A referenced file
         (:data:`REFERENCE`) is linked, or copied, once its size and SHA-256 are found unchanged:
         missing or changed, it is no certificate."""
-        with self._errors():
-            row = self._db().execute(
-                self._sql("SELECT certificate FROM certificates WHERE position = ?"), (str(position),)
-            ).fetchone()
-        if row is None:
+        blob = self._certificate_blob(position)
+        if blob is None:
             return False
-        blob = bytes(row[0])
         path = Path(path)
         part = path.with_name(path.name + ".part")
         try:
