@@ -332,7 +332,9 @@ class Engine:
     def set_budget(self, memory_bytes: int) -> None:
         """Cap the tables (8-byte keys): a power of two for P, within a quarter of the budget, with
         its filter (an eighth of it at the cap); the rest for N, in whole ``START_NTABLE`` units (a
-        power of two when the rest is less than one).  A budget of 16G: 4 GiB for P, 11.5 GiB for N."""
+        power of two when the rest is less than one).  A budget of 16G: 4 GiB for P, 11.5 GiB for N.
+        Raises MemoryError when the tables' address space cannot be reserved (``RLIMIT_AS``): the
+        tables then keep what they hold, capped at the space they have."""
         self.short_of_memory = None
         keys = max(MIN_TABLE * 4, memory_bytes // 8)
         self.max_p = 1 << ((keys // 4).bit_length() - 1)
@@ -342,13 +344,17 @@ class Engine:
         else:
             self.max_n = max(MIN_TABLE, 1 << (rest.bit_length() - 1))
         n = self.ntable.shape[0]
-        # Too large for the new cap; or an N table capped by an earlier, smaller budget below the
-        # least size from which it can grow (START_NTABLE): it would stay that small for good.
-        if self.ptable.shape[0] > self.max_p or n > self.max_n or n < min(START_NTABLE, self.max_n):
-            self.clear()
-        else:
-            self._pres, self.ptable = self._reserved(self._pres, self.ptable, self.max_p)
-            self._nres, self.ntable = self._reserved(self._nres, self.ntable, self.max_n)
+        try:
+            # Too large for the new cap; or an N table capped by an earlier, smaller budget below the
+            # least size from which it can grow (START_NTABLE): it would stay that small for good.
+            if self.ptable.shape[0] > self.max_p or n > self.max_n or n < min(START_NTABLE, self.max_n):
+                self.clear()
+            else:
+                self._pres, self.ptable = self._reserved(self._pres, self.ptable, self.max_p)
+                self._nres, self.ntable = self._reserved(self._nres, self.ntable, self.max_n)
+        except MemoryError:  # refused: the tables keep what they hold, capped at what is reserved
+            self.max_p, self.max_n = self._pres.shape[0], self._nres.shape[0]
+            raise
 
     @staticmethod
     def _reserved(res: np.ndarray, table: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
@@ -360,9 +366,11 @@ class Engine:
         return new, new[: table.shape[0]]
 
     def clear(self) -> None:
-        """Forget every stored outcome."""
-        self._pres = table_zeros(self.max_p, np.uint64)
+        """Forget every stored outcome (MemoryError, with nothing changed, when the tables' address
+        space cannot be reserved)."""
+        pres = table_zeros(self.max_p, np.uint64)
         self._nres = table_zeros(self.max_n, np.uint64)
+        self._pres = pres
         self.ptable = self._pres[: min(START_TABLE, self.max_p)]
         self.ntable = self._nres[: min(START_NTABLE, self.max_n)]
         self.pcount = self.ncount = 0

@@ -20,7 +20,8 @@ MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000 if sys.platform.startswith
 def table_zeros(n: int, dtype: type) -> np.ndarray:
     """A zeroed array of n items for a transposition table, on huge pages when large enough.  The
     memory is the operating system's zero pages until written: a table reserved at its cap costs
-    only the pages its used part touched (``Engine``)."""
+    only the pages its used part touched (``Engine``).  Raises MemoryError, as ``np.zeros`` does,
+    when the address space cannot be had (a sandbox's ``RLIMIT_AS``, an arena bot's 4 GiB)."""
     nbytes = n * np.dtype(dtype).itemsize
     advice = getattr(mmap, "MADV_HUGEPAGE", None)
     if nbytes < HUGE_PAGE or advice is None:
@@ -28,7 +29,10 @@ def table_zeros(n: int, dtype: type) -> np.ndarray:
     # private: the transparent huge pages of shared anonymous memory (shmem) are off on most
     # systems (``shmem_enabled`` = never), so a shared mapping would stay on 4 KiB pages
     flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_NORESERVE
-    area = mmap.mmap(-1, nbytes + HUGE_PAGE, flags=flags)  # zeroed
+    try:
+        area = mmap.mmap(-1, nbytes + HUGE_PAGE, flags=flags)  # zeroed
+    except OSError as exc:  # ENOMEM: beyond the address space this process may have (RLIMIT_AS)
+        raise MemoryError(f"cannot reserve {nbytes:,} bytes for a table: {exc.strerror}") from None
     try:
         area.madvise(advice)
     except OSError:  # pragma: no cover - kernels without THP
