@@ -182,7 +182,7 @@ def certificate(sol: Any, path: Path, seconds: float, memory: int) -> tuple[int,
     from sylver.solver.prove import stream_certificate, stream_gcd_certificate
 
     if sol.gcd_details is None:
-        return stream_certificate(sol, path, time_limit=seconds)
+        return stream_certificate(sol, path, time_limit=seconds, memory=memory)
     written = stream_gcd_certificate(sol, path, time_limit=seconds, memory=memory)
     if written.head["outcome"] != sol.verdict:  # it proves less than the solve: not an answer
         with contextlib.suppress(OSError):

@@ -415,10 +415,13 @@ def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memo
             f"{path} ({written.claims} short and {written.periodic} periodic claims, "
             f"{written.nodes:,} P-positions with gcd 1, {written.size:,} bytes{less})"
         ), str(head["outcome"])
+    from sylver.errors import MemoryBudgetError
     from sylver.solver.prove import stream_certificate
 
     try:
-        nodes, size = stream_certificate(sol, path, time_limit=time_limit)
+        nodes, size = stream_certificate(sol, path, time_limit=time_limit, memory=memory)
+    except MemoryBudgetError as exc:
+        fail(f"the certificate was not built: {exc}")
     except KeyboardInterrupt:
         fail("interrupted while building the certificate (no file written)", 130)
     except TimeoutError as exc:

@@ -32,7 +32,14 @@ from sylver.jit import njit
 from sylver.position import Outcome, Position
 from sylver.solver import kernels as _k
 from sylver.solver.certificate import FORMAT, VERSION
-from sylver.solver.engine import ENGINE, SearchTimeout, child_gaps, root_gaps
+from sylver.solver.engine import (
+    ENGINE,
+    SearchTimeout,
+    TableThrash,
+    child_gaps,
+    memory_budget_error,
+    root_gaps,
+)
 from sylver.solver.kernels import gap_hash, key_hash
 from sylver.solver.solution import Solution
 
@@ -216,10 +223,14 @@ class _Builder:
 
 
 def _build(solution: Solution, emit: Emit, begin: Callable[[dict[str, Any]], None],
-           time_limit: float | None, tick: Callable[[int], None] | None, seen: SeenSet | None = None) -> int:
+           time_limit: float | None, tick: Callable[[int], None] | None, seen: SeenSet | None = None,
+           memory: int | None = None) -> int:
     """Build the certificate of ``solution``: ``begin(header)`` once the header (with the root's
     replies) is known, before any node; then ``emit(node)`` for each node.  Returns the nodes.
-    ``seen``: the positions proved already (by earlier proofs emitting to the same file), left out."""
+    ``seen``: the positions proved already (by earlier proofs emitting to the same file), left out.
+    ``memory``: the tables' budget in bytes (the solve's; a solution answered from the results store
+    found the tables at whatever size they were); tables far too small for the proof's searches
+    raise :class:`~sylver.errors.MemoryBudgetError`, as a solve's do."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     position: Position = solution.position
     if solution.outcome is None:
@@ -235,6 +246,8 @@ def _build(solution: Solution, emit: Emit, begin: Callable[[dict[str, Any]], Non
         "complete": solution.complete,
     }
     with ENGINE.lock:
+        if memory is not None:
+            ENGINE.set_budget(memory)
         try:
             if solution.complete:
                 winning = set(solution.winning_moves)
@@ -256,6 +269,9 @@ def _build(solution: Solution, emit: Emit, begin: Callable[[dict[str, Any]], Non
             b.run()
         except SearchTimeout:
             raise TimeoutError("certificate not built within the time limit") from None
+        except TableThrash as exc:
+            budget = memory if memory is not None else ENGINE.table_bytes
+            raise memory_budget_error(position, budget, exc.expanded, exc.overwrites) from None
     return b.nodes
 
 
@@ -284,18 +300,20 @@ def stream_certificate(
     *,
     time_limit: float | None = None,
     tick: Callable[[int], None] | None = None,
+    memory: int | None = None,
 ) -> tuple[int, int]:
     """Write the certificate of ``solution`` to ``path`` as it is built (the header, then each node
     as it is finished, one a line: the layout of :func:`write_certificate`); return the number of
     nodes and of bytes.  The file appears when it is complete: it is written beside it
-    (``path`` + ``.part``) and renamed, and the partial file is removed if building fails."""
+    (``path`` + ``.part``) and renamed, and the partial file is removed if building fails.
+    ``memory``: the tables' budget (bytes) for the proof's searches (:func:`_build`)."""
     with through_part(Path(path)) as fh:
         lines = NodeLines(fh)
 
         def begin(head: dict[str, Any]) -> None:
             fh.write(_dumps(head)[:-1] + ',"nodes":[\n')
 
-        nodes = _build(solution, lines.node, begin, time_limit, tick)
+        nodes = _build(solution, lines.node, begin, time_limit, tick, memory=memory)
         fh.write("\n]}\n")
         size = fh.tell()
     return nodes, size
