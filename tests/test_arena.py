@@ -232,6 +232,22 @@ def test_koth_2020_prime_first_move_loses() -> None:
     assert all(r.reason != "prime-first" for r in out.records)
 
 
+def test_the_referee_tells_whether_the_time_is_per_call(tmp_path: Path) -> None:
+    """``Turn.per_call``: True under King-of-the-Hill rules (20 s a call, no clock: time a call
+    leaves unused is lost), False under the nextMove competition's chess clock (issue 35).  The bot
+    tells what it got in the error it raises on its first move."""
+    bot = tmp_path / "turn_echo.py"
+    bot.write_text("class TurnEcho:\n"
+                   "    def choose(self, turn):\n"
+                   "        raise RuntimeError(f'per_call={turn.per_call} time_left={turn.time_left:g}')\n")
+    specs = parse_specs([f"{bot}:TurnEcho", "random"])
+    for name, told in (("koth", "per_call=True time_left=20"), ("classic", "per_call=False time_left=30")):
+        out = run_tournament(Config(specs, make_rules(name, start=(7, 9)), 1, seed=1), None, concurrency=1)
+        assert len(out.records) == 2
+        for r in out.records:
+            assert r.loser == "TurnEcho" and r.reason == "crash" and told in r.detail, r
+
+
 def test_huge_moves_are_judged_not_voided() -> None:
     """D6: under koth-2020 a legal first move 10^16 + 2 is judged; two huge named numbers are judged by
     arithmetic; a third that would leave no way to judge the game loses (too-large), never a void."""

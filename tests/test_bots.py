@@ -144,6 +144,38 @@ class TestPerfect:
         assert result.reason is Termination.NAMED_ONE
 
 
+    @pytest.mark.parametrize("text, move", [("11,13,14", None), ("16,34", 20)])
+    def test_a_per_call_limit_is_spent_on_a_solvable_position(self, text, move, tmp_path, monkeypatch):
+        """Time a call leaves unused is lost: under a per-call limit perfect hands the solver (gcd 1)
+        or the g > 1 engine most of the call, under a chess clock of the same size SOLVE_SHARE of
+        it, as before (issue 35: 9 in {16,34} after 2.3 s of a 20-s call).  The budgets handed over
+        are counted, not the time taken: the solver is replaced by one that answers at once."""
+        from sylver.bots import perfect
+        from sylver.bots.oracle import Exact, Oracle
+
+        p = Position(text)
+        winning = move or solve(p, first=True).winning_moves[0]
+        given: list[float] = []
+
+        def answer(self, q, time_limit, *args, **kwargs):
+            given.append(time_limit)
+            return Exact(Outcome.N, (winning,), False, q.genus if q.is_finite else 0)
+
+        monkeypatch.setattr(Oracle, "solve", answer)
+        monkeypatch.setattr(Oracle, "solve_gcd", answer)
+        budgets = {}
+        for per_call in (False, True):
+            bot = make_bot("perfect", random.Random(0), store=tmp_path / "none.sqlite")  # think: 2 s
+            assert bot.oracle.known(p) is None
+            given.clear()
+            turn = Turn(p, tuple(p.generators), time_left=20.0, per_call=per_call)
+            assert bot.choose(turn) == winning and len(given) == 1
+            budgets[per_call] = given[0]
+        assert budgets[False] <= 0.7 * perfect.SOLVE_SHARE * 20.0 + 1e-6
+        assert 0.7 * 15.0 <= budgets[True] <= 0.7 * perfect.PER_CALL_SHARE * 20.0 + 1e-6
+        assert perfect.solve_budget(20.0) == 16.0 and perfect.solve_budget(2.0) == 1.0
+        assert perfect.solve_budget(0.4) == perfect.SOLVE_SHARE * 0.4  # the margin is kept where it can be
+
 
 class TestTimeOdds:
     """Where nothing is decidable (King-of-the-Hill starts) perfect's rule chooses the same moves

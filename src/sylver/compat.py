@@ -193,7 +193,7 @@ class Seed000Bot:
         history = _to_ints(list)
         # the limit is per call; what this call spent before asking the bot is deducted
         left = (1 - RESERVE) * self.call_limit - (time.perf_counter() - entered)
-        turn = Turn(Position(history), tuple(history), time_left=max(0.0, left), max_move=self.max_move)
+        turn = Turn(Position(history), tuple(history), time_left=max(0.0, left), per_call=True, max_move=self.max_move)
         return int(self.bot.choose(turn))
 
     def learn(self, first: int, second: int, list: Iterable[int]) -> None:  # noqa: A002

@@ -175,6 +175,8 @@ class Adapter:
         self.rng_seed = 0
         self.time_arg = "left"
         """What ``nextMove`` gets as its third argument (the game's rules: ``left`` or ``used``)."""
+        self.per_call = False
+        """No chess clock in the game's rules: ``time_left`` is a per-call limit (``Turn.per_call``)."""
         if self.builtin:
             from sylver.bots import BOTS  # noqa: PLC0415
 
@@ -251,6 +253,7 @@ class Adapter:
     def new_game(self, msg: NewGame) -> None:
         self.rng_seed = msg.seed
         self.time_arg = str(msg.rules.get("time_arg") or "left")
+        self.per_call = not msg.rules.get("clock")
         random.seed(self.rng_seed)
         if "numpy" in sys.modules:
             try:
@@ -300,7 +303,7 @@ class Adapter:
         from sylver.bots.base import Turn  # noqa: PLC0415
 
         pos = self.position(history)
-        turn = Turn(pos, tuple(history), time_left=time_left, max_move=msg.max_move,
+        turn = Turn(pos, tuple(history), time_left=time_left, per_call=self.per_call, max_move=msg.max_move,
                     no_prime_first=msg.no_prime_first, extra={"seat": msg.seat, "game": msg.game})
         return self.instance.choose(turn)  # type: ignore[attr-defined]
 

@@ -24,6 +24,10 @@ class Turn:
     """The numbers named so far in order, the start's numbers first."""
     time_left: float | None = None
     """Seconds this move may take at most (per-call limit or remaining chess clock); None: unlimited."""
+    per_call: bool = False
+    """True when ``time_left`` is a limit on this call alone and no chess clock runs (King of the
+    Hill: 20 s a call): time the move leaves unused is lost, not saved for later moves.  False:
+    ``time_left`` is what is left on a chess clock (or at most that), to be shared with the moves to come."""
     max_move: int | None = None
     """The largest number the rules allow (the move cap); None: no cap."""
     no_prime_first: bool = False

@@ -43,7 +43,10 @@ Order of business on each move (each step within the move's time budget):
 
 Time: a move plans at most ``think`` seconds and at most 15 % of ``Turn.time_left`` (the time left on
 the clock, or the per-call limit); where the position can be solved exactly (gcd 1 within
-``max_genus``, or gcd > 1 for the g > 1 engine), 3 × ``think`` and 25 %.
+``max_genus``, or gcd > 1 for the g > 1 engine), 3 × ``think`` and 25 % of a chess clock, or, under a
+per-call limit (``Turn.per_call``: time a call leaves unused is lost), 80 % of the call less a margin
+of a second, whatever ``think`` (a proof decides the game; issue 35: with 25 % of a 20-s call, 9 in
+{16,34} and 7 in {16,90} were played where the engine proves 20 and 17 winning with more time).
 A time-limited solve can return some tenths of a second late, so a caller keeping a clock holds a
 reserve (see :class:`sylver.compat.GameClock`); a position in the book or the memo is answered in
 milliseconds.
@@ -79,6 +82,14 @@ CLOCK_SHARE = 0.15
 SOLVE_SHARE = 0.25
 """Largest share of the remaining time a move may take when the position can be solved exactly (the
 most any built-in bot plans to spend on one move)."""
+
+PER_CALL_SHARE = 0.8
+"""Largest share of a per-call limit (``Turn.per_call``) a move may take when the position can be solved
+exactly: time a call leaves unused is lost, so a proof may take most of it."""
+
+PER_CALL_MARGIN = 1.0
+"""Seconds of a per-call limit never planned for (a time-limited solve can return late; the arena kills
+a bot past its limit), unless SOLVE_SHARE of the call is more."""
 
 QUICK = 0.05
 """With less than this to spend on a move (SOLVE_SHARE of the time left), the move is chosen from what
@@ -191,10 +202,12 @@ class PerfectBot(Bot):
         return self._search(turn, deadline)
 
     def _extended(self, turn: Turn, deadline: _Deadline) -> _Deadline:
-        """Solving decides the game, so it may take up to 3 * think (and SOLVE_SHARE of the clock)."""
+        """Solving decides the game, so it may take up to 3 * think and SOLVE_SHARE of a chess clock,
+        or :func:`solve_budget` of a per-call limit."""
         extended = 3 * self.think
         if turn.time_left is not None:
-            extended = min(extended, SOLVE_SHARE * max(0.0, turn.time_left))
+            left = max(0.0, turn.time_left)
+            extended = solve_budget(left) if turn.per_call else min(extended, SOLVE_SHARE * left)
         if extended > deadline.left() and solver_ready():  # not while the solver compiles
             return _Deadline(extended)
         return deadline
@@ -393,6 +406,12 @@ class PerfectBot(Bot):
         if pass_move in open_moves:
             return pass_move
         return max(open_moves)  # the most pass-like move nobody can judge
+
+
+def solve_budget(call: float) -> float:
+    """Seconds a move may spend on a position it can solve exactly under a per-call limit of ``call``
+    seconds: PER_CALL_SHARE of it, keeping PER_CALL_MARGIN, and never less than SOLVE_SHARE."""
+    return max(SOLVE_SHARE * call, min(PER_CALL_SHARE * call, call - PER_CALL_MARGIN))
 
 
 def _visible_ratio(after: Position, exact: Exact) -> float:

@@ -43,7 +43,7 @@ def play_game(
         seat = ply % 2
         limits = [x for x in (per_move, None if clock is None else clock - sum(spent[seat])) if x is not None]
         time_left = min(limits) if limits else None
-        turn = Turn(p, tuple(history), time_left=time_left, max_move=max_move,
+        turn = Turn(p, tuple(history), time_left=time_left, per_call=clock is None, max_move=max_move,
                     no_prime_first=no_prime_first and ply == 0, extra={"seat": seat})
         t0 = time.monotonic()
         try:

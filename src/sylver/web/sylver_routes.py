@@ -432,7 +432,7 @@ def _bot_move(
         raise ApiError(409, "game_over", "the game is over: start a new game or undo")
     rng = random.Random(seed if seed is not None else random.SystemRandom().randrange(2**63))
     bot = make_bot(name, rng)
-    turn = Turn(position=p, history=numbers + played, time_left=limits.bot_time)
+    turn = Turn(position=p, history=numbers + played, time_left=limits.bot_time, per_call=True)
     try:
         n = bot.choose(turn)
     except BotError as exc:
