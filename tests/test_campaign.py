@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -522,3 +523,103 @@ def test_kill_9_while_a_certificate_is_written(tmp_path: Path) -> None:
     assert summary["status"] == "N" and summary["certified"]
     assert not list((d / "certificates").glob("*.part"))
     assert verified(ledger) >= 1
+
+
+class TestDecidedWithoutCertificate:
+    """A node that an attempt decided but whose certificate was not built (the attempt ran out of
+    time building it, or was stopped past its hard limit after its solve had recorded the outcome
+    in the store) stays decided; the next attempt builds the certificate alone, with a budget sized
+    from the solve's seconds, and the certificate verifies."""
+
+    ROOT = Position.parse("8,14")  # P (sec. 2: 14 answers 8), g = 2, short
+
+    def certified_later(self, tmp_path: Path, ledger: Ledger, work: Campaign, budget: float) -> None:
+        from tests.test_solver_cli import run as cli
+
+        node = ledger.node(self.ROOT)
+        assert node is not None and node.status == "P" and node.method == "solve" and not node.certificate
+        assert node.budget == budget
+        row = next(r for r in ledger_data(ledger)["nodes"] if r["text"] == "{8,14}")
+        from sylver.campaign.report import cells
+
+        assert cells(row)[-1] == "to build" and cells(row)[6] == f"{budget:g}"
+        assert work.frontier(set()) == [node]  # a certificate to build: nothing is searched again
+        summary = work.work()
+        assert summary["status"] == "P" and summary["certified"]
+        tries = ledger.attempts(self.ROOT)
+        assert [t["result"] for t in tries] == ["P", "certificate"] and tries[1]["budget"] == budget
+        assert ledger.node(self.ROOT).attempts == 2
+        out = cli("verify", str(ledger.directory / ledger.node(self.ROOT).certificate))
+        assert out.returncode == 0 and "valid" in out.stdout
+
+    def test_its_certificate_not_built_within_the_attempt(self, tmp_path: Path) -> None:
+        from sylver.campaign.attempt import Attempt
+        from sylver.campaign.run import CERTIFY_FACTOR
+
+        store = Store(tmp_path / "s.sqlite")
+        ledger = Ledger.create(tmp_path / "c", self.ROOT, budget=1.0, store=str(store.path))
+        work = Campaign(ledger, store, Options(jobs=1, memory=1 << 30, first_budget=1.0))
+        late = Attempt(position="8,14", outcome="P", winning=None, states=10, seconds=9.0, peak_bytes=0, worker="w",
+                       note="solve (short, 4.0 s); its certificate was not built within 4 s", solve_seconds=4.0)
+        work.absorb(ledger.node(self.ROOT), late, time.time() - 9)
+        self.certified_later(tmp_path, ledger, work, CERTIFY_FACTOR * 4.0)
+
+    def test_its_attempt_stopped_after_the_solve(self, tmp_path: Path) -> None:
+        """The worker died while building the certificate: its solve had recorded the outcome."""
+        from sylver.campaign.run import CERTIFY_FACTOR
+        from sylver.solver import solve
+
+        store = Store(tmp_path / "s.sqlite")
+        ledger = Ledger.create(tmp_path / "c", self.ROOT, budget=1.0, store=str(store.path))
+        work = Campaign(ledger, store, Options(jobs=1, memory=1 << 30, first_budget=0.5))
+        assert solve(self.ROOT, first=True, store=store).verdict == "P"  # the attempt's solve, recorded
+        rec = store.get(self.ROOT)
+        assert rec is not None and rec.seconds > 0
+        ledger.set_working(self.ROOT)
+        work.failed(ledger.node(self.ROOT), time.time() - 50, "its worker process died")
+        assert "decided by its solve" in ledger.node(self.ROOT).note
+        self.certified_later(tmp_path, ledger, work, max(0.5, round(CERTIFY_FACTOR * rec.seconds, 1)))
+
+    def test_a_killed_attempt_without_a_decision_leaves_the_node_open(self, tmp_path: Path) -> None:
+        store = Store(tmp_path / "s.sqlite")
+        ledger = Ledger.create(tmp_path / "c", self.ROOT, budget=1.0, store=str(store.path))
+        work = Campaign(ledger, store, Options(jobs=1, memory=1 << 30))
+        ledger.set_working(self.ROOT)
+        work.failed(ledger.node(self.ROOT), time.time() - 0.5, "its worker process died")
+        node = ledger.node(self.ROOT)
+        assert node is not None and node.status == "open" and node.budget == 1.0
+
+
+class TestBudget:
+    """An attempt honours its budget: the g > 1 engine looks at its deadline inside its long steps
+    (the gcd-1 solves, the shape graphs and scans), the certificate builder inside its loop over the
+    nodes, so that an attempt ends within seconds of its budget, its node left open."""
+
+    @staticmethod
+    def attempt(text: str, seconds: float) -> Any:
+        from concurrent.futures import ThreadPoolExecutor
+
+        from sylver.campaign.attempt import Task, run
+
+        with ThreadPoolExecutor(1) as ex:  # (not the main thread: no alarm is set)
+            return ex.submit(run, Task(position=text, seconds=seconds, memory=1 << 30)).result()
+
+    @pytest.mark.parametrize("text", ["16,28,58", "16,26,88"])  # Y and U: P, each about 15 min
+    def test_a_g2_attempt_with_a_tiny_budget(self, text: str) -> None:
+        self.attempt("16,30,56", 0.5)  # (the engine's first use in a process loads its tables)
+        a = self.attempt(text, 1.0)
+        assert a.outcome is None and a.seconds < 1.0 + 5
+
+    def test_the_certificate_builder_looks_at_its_deadline(self, tmp_path: Path) -> None:
+        """{16,20,28,35,54} (P, gcd 1): its certificate has 15,559 nodes, nearly all with a reply in
+        the solve's table (no search to look at the clock): past its deadline, the builder stops
+        within ``NODES_PER_LOOK`` nodes (it used to build them all: a 32-s attempt at
+        {16,26,38,67,72} took 123 s), and leaves no file."""
+        from sylver.solver import solve
+        from sylver.solver.prove import NODES_PER_LOOK, stream_certificate
+
+        sol = solve(Position.parse("16,20,28,35,54"), first=True)
+        built: list[int] = []
+        with pytest.raises(TimeoutError):
+            stream_certificate(sol, tmp_path / "c.json", time_limit=0.0, tick=built.append, memory=1 << 30)
+        assert len(built) <= NODES_PER_LOOK and list(tmp_path.iterdir()) == []

@@ -41,6 +41,10 @@ class Task:
     token: str = ""
     """The campaign's mark in the directory of ``certificate`` (:data:`TOKEN`): a worker that reads
     it there shares the directory with the campaign."""
+    certify: bool = False
+    """The node is decided already (its outcome is in the store): the attempt builds its certificate
+    only, the solve (which gives the builder its answer and its tables) and the proof both within
+    ``seconds``."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,6 +58,7 @@ class Attempt:
     """For N: the least winning move."""
     states: int
     seconds: float
+    """The whole attempt's."""
     peak_bytes: int
     worker: str
     """``host:pid`` of the process that ran it."""
@@ -70,6 +75,9 @@ class Attempt:
     """Its P-positions with gcd 1."""
     certificate_size: int = 0
     """Its bytes (uncompressed)."""
+    solve_seconds: float = 0.0
+    """The solve's own seconds (without the certificate): what sizes an attempt at the certificate
+    alone."""
 
 
 TOKEN = ".campaign"
@@ -79,8 +87,10 @@ TOKEN = ".campaign"
 
 def hard_limit(seconds: float) -> float:
     """When an attempt with a budget of ``seconds`` is stopped whatever it is doing: the solve has
-    the budget, the certificate as much again; the engine checks its deadline between steps, and a
-    step of a g > 1 solve can be long ({16,38,40}: 663 s on a budget of 32 s)."""
+    the budget, the certificate as much again, each stopping within seconds of its deadline; this is
+    the margin for what does not (a kernel call, a large table growing, a loaded machine).  A node
+    whose outcome the solve recorded in the store before the stop keeps it (the campaign's
+    ``failed``)."""
     return 3 * seconds + 60
 
 
@@ -120,7 +130,7 @@ def _attempt(task: Task, start: float) -> Attempt:
         return Attempt(position=task.position, outcome=None, winning=None, states=states,
                        seconds=time.monotonic() - start, peak_bytes=peak, worker=worker, note=note)
 
-    try:
+    try:  # (a certificate attempt solves again too: the builder needs the solve's tables)
         sol = solve(position, first=True, time_limit=task.seconds, memory=task.memory, store=task.store, jobs=1)
     except SolveTimeout as exc:
         states = exc.partial.states if exc.partial is not None else 0
@@ -132,8 +142,11 @@ def _attempt(task: Task, start: float) -> Attempt:
     if sol.outcome is None:  # only the g > 1 engine leaves an outcome unproven
         reason = sol.gcd_details.reason if sol.gcd_details is not None else ""
         return undecided(f"{sol.verdict}: {reason}", sol.states, sol.peak_bytes)
-    left = max(task.seconds, 1.0)  # a found answer is worth its certificate: as much time as the solve had
-    note, written = f"solve ({sol.method})", {}
+    solved = time.monotonic() - start
+    # a found answer is worth its certificate: as much time as the solve had; a certificate
+    # attempt has what its solve left of the budget
+    left = max(task.seconds - solved if task.certify else task.seconds, 1.0)
+    note, written = f"solve ({sol.method}, {solved:.1f} s)", {}
     if task.certificate:
         try:
             written = _certify(sol, task, left)
@@ -144,7 +157,7 @@ def _attempt(task: Task, start: float) -> Attempt:
     return Attempt(position=task.position, outcome=sol.verdict,
                    winning=min(sol.winning_moves) if sol.winning_moves else None, states=sol.states,
                    seconds=time.monotonic() - start, peak_bytes=sol.peak_bytes, worker=worker,
-                   note=note, **written)
+                   note=note, solve_seconds=solved, **written)
 
 
 def shared(directory: Path, token: str) -> bool:

@@ -319,11 +319,15 @@ class Ledger:
                  int(attempt is not None), next_budget, time.time(), str(position)),
             )
 
-    def certified(self, position: Position, certificate: str) -> None:
-        """The certificate of a decided node is written (file ``certificate``)."""
+    def certified(self, position: Position, certificate: str, attempt: dict[str, Any] | None = None) -> None:
+        """The certificate of a decided node is written (file ``certificate``; ``attempt``: the attempt
+        at the certificate alone that built it, logged as ``certificate``)."""
         with self.transaction() as db:
-            db.execute("UPDATE nodes SET certificate = ?, updated = ? WHERE position = ?",
-                       (certificate, time.time(), str(position)))
+            if attempt is not None:
+                _log(db, position, attempt["budget"], attempt["started"], attempt["seconds"], "certificate", 0, 0,
+                     attempt["worker"], attempt["note"])
+            db.execute("UPDATE nodes SET certificate = ?, updated = ?, attempts = attempts + ? WHERE position = ?",
+                       (certificate, time.time(), int(attempt is not None), str(position)))
 
     def certify_failed(self, position: Position, *, budget: float, started: float, seconds: float, worker: str,
                        note: str, next_budget: float) -> None:

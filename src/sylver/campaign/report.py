@@ -39,13 +39,15 @@ COLUMNS = ("position", "why", "status", "winning", "method", "attempts", "budget
 
 
 def cells(row: dict[str, Any]) -> list[str]:
-    """A row's cells, in :data:`COLUMNS` order, as text."""
+    """A row's cells, in :data:`COLUMNS` order, as text.  A node decided with its certificate still
+    to be built shows the budget of the attempt that will build it, and ``to build``."""
     status = row["status"]
+    pending = status in ("P", "N") and not row["certificate"] and row["method"] in ("solve", "store")
     return [
         row["text"], row["why"], status, "" if row["winning"] is None else str(row["winning"]), row["method"],
-        str(row["attempts"]), "" if row["status"] in ("P", "N") else f"{row['budget']:g}",
+        str(row["attempts"]), f"{row['budget']:g}" if pending or status not in ("P", "N") else "",
         f"{row['states']:,}" if row["states"] else "", f"{row['seconds']:.1f}" if row["seconds"] else "",
-        _mb(row["peak_bytes"]), row["certificate"],
+        _mb(row["peak_bytes"]), "to build" if pending else row["certificate"],
     ]
 
 

@@ -37,6 +37,9 @@ FIRST_BUDGET = 2.0
 """Seconds of a node's first attempt."""
 GROWTH = 4.0
 """A node's budget after an attempt that did not decide it: this many times the last."""
+CERTIFY_FACTOR = 3.0
+"""The budget of an attempt at the certificate of a node that a solve decided: this many times the
+seconds of that solve (the attempt solves again, for the tables, then proves: about twice the solve)."""
 CERTIFY_WEIGHT = 4.0
 """An attempt at a certificate is chosen as if its budget were this many times larger: deciding
 nodes comes first, proving the decisions follows."""
@@ -277,12 +280,14 @@ class Campaign:
         self.certified(node.position, path)
         return True
 
-    def certified(self, position: Position, path: Path, *, stored: bool = False) -> None:
+    def certified(self, position: Position, path: Path, *, stored: bool = False,
+                  attempt: dict[str, Any] | None = None) -> None:
         """A certificate written to ``path`` (its node's file): to the store (unless ``stored``
-        there already) and to the ledger."""
+        there already) and to the ledger (``attempt``: the attempt at the certificate that built it,
+        logged)."""
         if not stored:
             self.store.put_certificate(position, path)
-        self.ledger.certified(position, self.relative(path))
+        self.ledger.certified(position, self.relative(path), attempt=attempt)
         self.report(f"certificate of {position.braces()} written: {self.relative(path)}")
 
     def relative(self, path: Path) -> str:
@@ -322,7 +327,8 @@ class Campaign:
                                          f"a new search found {result.outcome}")
             path = self.received(node, result)
             if path is not None:
-                self.certified(p, path)
+                self.certified(p, path, attempt={"budget": node.budget, "started": started, "seconds": result.seconds,
+                                                 "worker": result.worker, "note": result.note})
             else:  # (a proof the builder could not find within the time may come with more)
                 self.ledger.certify_failed(p, budget=node.budget, started=started, seconds=result.seconds,
                                            worker=result.worker, note=result.note, next_budget=grown)
@@ -340,11 +346,12 @@ class Campaign:
                 self.expand(current)
             return
         self.store.put_result(p, Outcome(result.outcome), [result.winning] if result.winning else [],
-                              result.outcome == "P", p.frobenius_number if p.gcd == 1 else 0)
+                              result.outcome == "P", p.frobenius_number if p.gcd == 1 else 0,
+                              seconds=result.solve_seconds)
         self.ledger.decide(p, status=result.outcome, winning=result.winning, method="solve", states=result.states,
                            seconds=result.seconds, peak_bytes=result.peak_bytes, certificate="", note=result.note,
                            attempt={"budget": node.budget, "started": started, "worker": result.worker},
-                           next_budget=grown)
+                           next_budget=self.certify_budget(result.solve_seconds))
         self.report(f"decided {p.braces()}: {result.outcome}"
                     + (f", {result.winning} wins" if result.winning else "")
                     + f" ({result.seconds:.1f} s, {result.states:,} states)")
@@ -352,16 +359,25 @@ class Campaign:
         if path is not None:
             self.certified(p, path)
 
+    def certify_budget(self, solve_seconds: float) -> float:
+        """The budget of an attempt at the certificate of a node that a solve of ``solve_seconds``
+        decided (:data:`CERTIFY_FACTOR`)."""
+        return max(self.options.first_budget, round(CERTIFY_FACTOR * solve_seconds, 1))
+
     def failed(self, node: Node, started: float, why: str) -> None:
         """An attempt whose worker died: the node is open again, with the same budget; or, when it
         ran past its :func:`~sylver.campaign.attempt.hard_limit` (its worker ended itself), with a
-        larger one."""
+        larger one.  When its solve had decided the node (it records its outcome in the store as
+        soon as it has one, before the certificate is built), the node is decided without a
+        certificate (:meth:`decided_before`), which the next attempt builds."""
         self.finished += 1
         seconds = time.time() - started
         budget = node.budget
         if seconds >= hard_limit(node.budget):
             why = f"it ran past {hard_limit(node.budget):g} s on a budget of {node.budget:g} s and was stopped"
             budget *= self.options.growth
+        if not node.decided and self.decided_before(node, started, seconds, why):
+            return
         if node.decided:
             self.ledger.certify_failed(node.position, budget=node.budget, started=started, seconds=seconds,
                                        worker="", note=why, next_budget=budget)
@@ -370,6 +386,25 @@ class Campaign:
                                        result="failed", states=0, peak_bytes=0, worker="", note=why,
                                        next_budget=budget)
         self.report(f"attempt at {node.position.braces()} failed: {why}; it will be tried again")
+
+    def decided_before(self, node: Node, started: float, seconds: float, why: str) -> bool:
+        """Decide ``node`` without a certificate when the results store holds its outcome (its attempt's
+        solve recorded it before the attempt was stopped building the certificate); the next attempt
+        builds the certificate alone, with a budget sized from the solve's seconds (the store's, else
+        the attempt's: at most that).  Whether it was."""
+        rec = self.store.get(node.position)
+        if rec is None or (rec.outcome is Outcome.N and not rec.winning_moves):
+            return False
+        winning = min(rec.winning_moves) if rec.winning_moves else None
+        solve_seconds = rec.seconds if 0 < rec.seconds <= seconds else seconds
+        note = f"decided by its solve ({solve_seconds:.1f} s); the attempt then failed: {why}"
+        self.ledger.decide(node.position, status=rec.outcome.value, winning=winning, method="solve", states=rec.states,
+                           seconds=solve_seconds, peak_bytes=0, certificate="", note=note,
+                           attempt={"budget": node.budget, "started": started, "worker": ""},
+                           next_budget=self.certify_budget(solve_seconds))
+        self.report(f"decided {node.position.braces()}: {rec.outcome.value}" + (f", {winning} wins" if winning else "")
+                    + f" (its solve, {solve_seconds:.1f} s; the attempt failed before its certificate: {why})")
+        return True
 
     def work(self) -> dict[str, Any]:
         """Work until the root is decided, the time limit or the attempt cap is reached, or nothing
@@ -398,7 +433,7 @@ class Campaign:
                             continue
                         memory = o.memory if o.cluster else o.memory // max(1, o.jobs)
                         task = Task(position=str(node.position), seconds=node.budget, memory=memory,
-                                    store=str(self.store.path), token=self.token,
+                                    store=str(self.store.path), token=self.token, certify=node.decided,
                                     certificate=str(self.ledger.certificate_path(node.position).resolve()))
                         self.ledger.set_working(node.position)
                         running[executor.submit(run, task)] = (node, time.time())

@@ -148,6 +148,8 @@ class SeenSet:
 
 
 Emit = Callable[[list[Any]], None]
+NODES_PER_LOOK = 256
+"""Nodes a certificate builder finishes between two looks at its deadline."""
 
 
 class _Builder:
@@ -220,6 +222,9 @@ class _Builder:
             self.nodes += 1
             if self.tick is not None:
                 self.tick(self.nodes)
+            # most replies come from the table, with no search to look at the clock: look here
+            if self.nodes % NODES_PER_LOOK == 0 and self.deadline is not None and time.monotonic() > self.deadline:
+                raise SearchTimeout
 
 
 def _build(solution: Solution, emit: Emit, begin: Callable[[dict[str, Any]], None],
@@ -437,7 +442,8 @@ class _GcdBuilder:
         certified: the move and why go into ``opened``)."""
         from sylver.solver.periodic import Scan
 
-        scan = Scan(q, memory=self.memory // 2) if self.memory else Scan(q)  # the scans' half, as in solve
+        # the scans' half of the memory, as in solve; its graph and base region within the time too
+        scan = Scan(q, memory=self.memory // 2 if self.memory else 1 << 30, deadline=self.deadline)
         scan.run(until=self.odd_limit, deadline=self.deadline)
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise TimeoutError("certificate not built within the time limit")

@@ -124,8 +124,8 @@ def solve_any(
             replies={p: tuple(w.winning) for p, w in ctx.verdicts.items() if w.outcome is Outcome.N and w.winning},
         ),
     )
-    if not position.is_empty:
-        record(position, v, ctx)
+    if not position.is_empty and v.method != "store":  # (read from there: its solve's seconds stay)
+        record(position, v, ctx, sol.seconds)
     return sol
 
 

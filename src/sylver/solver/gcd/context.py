@@ -218,10 +218,11 @@ def known(position: Position, ctx: Context, full: bool) -> Finding | None:
     return v
 
 
-def record(position: Position, v: Finding, ctx: Context) -> None:
-    """Record a proven outcome in the results store (the column for t holds 0 for g > 1)."""
+def record(position: Position, v: Finding, ctx: Context, seconds: float = 0.0) -> None:
+    """Record a proven outcome in the results store (the column for t holds 0 for g > 1; ``seconds``:
+    those of the solve, for the position asked)."""
     if ctx.store is not None and v.outcome is not None:
-        ctx.store.put_result(position, v.outcome, tuple(v.winning), v.complete, 0)
+        ctx.store.put_result(position, v.outcome, tuple(v.winning), v.complete, 0, seconds=seconds)
 
 
 def purge(ctx: Context, before: set[Position]) -> None:
