@@ -121,13 +121,24 @@ def wins_in(p: Position, move: int, rec: dict) -> bool:
     return solve(p.play(move), first=True).outcome is Outcome.P
 
 
+def tournament(config: object, out: Path, **options: object) -> object:
+    """:func:`sylver.arena.tournament.run_tournament`, a results directory that holds another
+    tournament (an earlier run with other ``--rounds``, rules or seed) refused in one line."""
+    from sylver.arena.tournament import run_tournament
+
+    try:
+        return run_tournament(config, out, **options)  # type: ignore[arg-type]
+    except ValueError as exc:
+        raise SystemExit(f"bench_strength: error: {exc}") from None
+
+
 def suite_match(suite: str, opponent: str, args: argparse.Namespace, out: Path) -> dict:
     """``perfect`` vs ``opponent`` from each start of ``suite`` (both seats) in the arena, then the
     blunder analysis of the games (resumable: ``out`` is the results directory)."""
     from sylver.arena.openings import load_suite
     from sylver.arena.rules import make_rules
     from sylver.arena.specs import parse_specs
-    from sylver.arena.tournament import Config, run_tournament
+    from sylver.arena.tournament import Config
 
     openings = load_suite(suite, args.seed)
     if args.starts:
@@ -135,7 +146,7 @@ def suite_match(suite: str, opponent: str, args: argparse.Namespace, out: Path) 
     config = Config(parse_specs(["perfect", opponent]), make_rules(args.rules), rounds=args.rounds, seed=args.seed,
                     pairs=[(0, 1)], openings=openings)
     started = time.monotonic()
-    played = run_tournament(config, out, concurrency=args.jobs)
+    played = tournament(config, out, concurrency=args.jobs)
     play_seconds = time.monotonic() - started
     analysis = analyse_results(out, played.records, config.names, Settings(max_t=args.max_t), jobs=args.jobs)
     cpu = [r.cpu[r.players.index("perfect")] for r in played.records]
@@ -437,7 +448,7 @@ def time_odds_section(args: argparse.Namespace) -> bool:
     process: :func:`odds_config`); the long side's score and the Elo difference (95 % Wilson interval
     on the score); where the two sides' moves differ, and each side's blunders where the blunder
     analysis decides the position (t <= --max-t)."""
-    from sylver.arena.tournament import Events, run_tournament
+    from sylver.arena.tournament import Events
 
     calls = (args.short_call, args.long_call)
     pairs = max(1, args.games // 2)
@@ -455,7 +466,7 @@ def time_odds_section(args: argparse.Namespace) -> bool:
             tally.add(record.game, record)  # type: ignore[attr-defined]
 
     started = time.monotonic()
-    played = run_tournament(config, out, concurrency=args.jobs, events=Tell())  # type: ignore[arg-type]
+    played = tournament(config, out, concurrency=args.jobs, events=Tell())
     for r in played.records:  # games of an earlier, interrupted run of the same directory
         if r.game not in tally.games:
             tally.add(r.game, r)

@@ -7,9 +7,11 @@ import dataclasses
 import sys
 from pathlib import Path
 
+import pytest
+
 from sylver.arena.host import Adapter
 from sylver.arena.rules import preset
-from sylver.arena.specs import BotSpec, parse_spec
+from sylver.arena.specs import BotSpec, parse_spec, parse_specs
 from sylver.arena.tournament import Config, run_tournament
 from sylver.position import Termination
 
@@ -17,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PROBE = ROOT / "tests" / "data" / "bots" / "engine_probe.py"
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_strength import odds_config  # noqa: E402 - bench/ is not a package
+from bench_strength import odds_config, tournament  # noqa: E402 - bench/ is not a package
 
 
 def test_one_side_never_sees_what_the_other_solved() -> None:
@@ -46,3 +48,18 @@ def test_each_side_is_perfect_with_its_own_limit_and_think() -> None:
     assert len(config.openings.starts) == 3  # type: ignore[attr-defined]
     host = Adapter(long.to_json(), 1)
     assert host.ensure_instance() is None and host.instance.think == 20.0  # type: ignore[attr-defined]
+
+
+def test_a_results_directory_of_another_run_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Rerun on the same --out with other --rounds: one line naming the directory, no traceback; the
+    same run again resumes (plays nothing more)."""
+    rules = dataclasses.replace(preset("koth"), random_start=None, start=(5, 7))
+    config = Config(parse_specs(["random", "greedy"]), rules, rounds=1, seed=1, pairs=[(0, 1)])
+    first = tournament(config, tmp_path, concurrency=1)
+    assert len(first.records) == 2  # type: ignore[attr-defined]
+    again = tournament(config, tmp_path, concurrency=1)
+    assert [r.moves for r in again.records] == [r.moves for r in first.records]  # type: ignore[attr-defined]
+    with pytest.raises(SystemExit) as refused:
+        tournament(dataclasses.replace(config, rounds=2), tmp_path, concurrency=1)
+    text = str(refused.value)
+    assert text.startswith("bench_strength: error: ") and str(tmp_path) in text and "\n" not in text

@@ -331,8 +331,9 @@ class TestResultsStoreAsBook:
         assert path.read_bytes() == before
 
     def test_reply_into_stored_p_position(self, tmp_path, monkeypatch):
-        """With {16,20} itself not stored, the search finds the reply into the stored P-position."""
-        from sylver.bots.oracle import Oracle, StoredResults
+        """With {16,20} and {16,34} themselves not stored, the reply into the stored P-position is
+        found before the g > 1 engine is asked (issue 35: it had 70 % of the move's budget first)."""
+        from sylver.bots.oracle import StoredResults
         from sylver.solver.store import Store
 
         path = tmp_path / "results.sqlite"
@@ -340,11 +341,11 @@ class TestResultsStoreAsBook:
             store.put_result(Position((16, 20, 34)), Outcome.P, [], True, 0)
         exact = StoredResults(path).get(Position((34, 20, 16)))
         assert exact is not None and exact.outcome is Outcome.P and exact.complete
-        monkeypatch.setattr(Oracle, "solve", lambda *args, **kwargs: None)
-        monkeypatch.setattr(Oracle, "solve_gcd", lambda *args, **kwargs: None)
+        self.no_solving(monkeypatch)
         bot = make_bot("perfect", random.Random(0), store=path)
-        p = Position((16, 20))
-        assert bot.choose(Turn(p, tuple(p.generators), time_left=20.0)) == 34
+        for p, best in ((Position((16, 20)), 34), (Position((16, 34)), 20)):
+            for per_call in (False, True):
+                assert bot.choose(Turn(p, tuple(p.generators), time_left=20.0, per_call=per_call)) == best
 
     @pytest.mark.parametrize("content", [None, b"not a database" * 50, b""])
     def test_missing_or_broken_store_does_not_crash(self, tmp_path, content):

@@ -178,6 +178,9 @@ class PerfectBot(Bot):
         if not p.is_finite and not p.is_empty:
             # gcd > 1: short positions and the g = 2 periodicity engine; a proof decides the game,
             # so it may take the extended budget ({16,20}: 34 and {16,34}: 20 take it)
+            move = self._known_reply(turn)
+            if move is not None:
+                return move
             deadline = self._extended(turn, deadline)
             exact = self.oracle.solve_gcd(p, time_limit=0.7 * deadline.left())
             if exact is not None and exact.outcome is Outcome.N:
@@ -200,6 +203,19 @@ class PerfectBot(Bot):
                 else:
                     return self._swindle(turn, deadline) or self._fallback(turn)
         return self._search(turn, deadline)
+
+    def _known_reply(self, turn: Turn) -> int | None:
+        """A move n <= max(SMALL, 2 · the largest number named) of a position with gcd > 1 into a
+        position known to be P (book, memo, results store: one lookup a move), found before the g > 1
+        engine is given any time: a store may hold {16,20,34} P, from ``sylver solve 16 20 34``,
+        without {16,20}."""
+        p = turn.position
+        for n in range(2, max(SMALL, 2 * p.generators[-1]) + 1):
+            if turn.allows(n):
+                known = self.oracle.known(p.play(n))
+                if known is not None and known.outcome is Outcome.P:
+                    return n
+        return None
 
     def _extended(self, turn: Turn, deadline: _Deadline) -> _Deadline:
         """Solving decides the game, so it may take up to 3 * think and SOLVE_SHARE of a chess clock,
