@@ -44,7 +44,7 @@ Order of business on each move (each step within the move's time budget):
 Time: a move plans at most ``think`` seconds and at most 15 % of ``Turn.time_left`` (the time left on
 the clock, or the per-call limit); where the position can be solved exactly (gcd 1 within
 ``max_genus``, or gcd > 1 for the g > 1 engine), 3 × ``think`` and 25 % of a chess clock, or, under a
-per-call limit (``Turn.per_call``: time a call leaves unused is lost), 80 % of the call less a margin
+per-call limit (``Turn.per_call``: time a call leaves unused is lost), 85 % of the call less a margin
 of a second, whatever ``think`` (a proof decides the game; issue 35: with 25 % of a 20-s call, 9 in
 {16,34} and 7 in {16,90} were played where the engine proves 20 and 17 winning with more time).
 A time-limited solve can return some tenths of a second late, so a caller keeping a clock holds a
@@ -83,7 +83,7 @@ SOLVE_SHARE = 0.25
 """Largest share of the remaining time a move may take when the position can be solved exactly (the
 most any built-in bot plans to spend on one move)."""
 
-PER_CALL_SHARE = 0.8
+PER_CALL_SHARE = 0.85
 """Largest share of a per-call limit (``Turn.per_call``) a move may take when the position can be solved
 exactly: time a call leaves unused is lost, so a proof may take most of it."""
 
