@@ -332,6 +332,8 @@ class Campaign:
             else:  # (a proof the builder could not find within the time may come with more)
                 self.ledger.certify_failed(p, budget=node.budget, started=started, seconds=result.seconds,
                                            worker=result.worker, note=result.note, next_budget=grown)
+                self.report(f"no certificate of {p.braces()} after {result.seconds:.1f} s ({result.note[:120]}); "
+                            f"next budget {grown:g} s")
             return
         if result.outcome is None:
             self.ledger.record_attempt(p, budget=node.budget, started=started, seconds=result.seconds,
