@@ -151,7 +151,7 @@ def _attempt(task: Task, start: float) -> Attempt:
         try:
             written = _certify(sol, task, left)
         except TimeoutError:
-            note += f"; its certificate was not built within {left:.0f} s"
+            note += f"; its certificate was not built within {round(left, 1):g} s"
         except ValueError as exc:  # NotCertifiable: the answer rests on what no certificate covers
             note += f"; no certificate yet: {exc}"
     return Attempt(position=task.position, outcome=sol.verdict,

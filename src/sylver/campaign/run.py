@@ -353,7 +353,7 @@ class Campaign:
         self.ledger.decide(p, status=result.outcome, winning=result.winning, method="solve", states=result.states,
                            seconds=result.seconds, peak_bytes=result.peak_bytes, certificate="", note=result.note,
                            attempt={"budget": node.budget, "started": started, "worker": result.worker},
-                           next_budget=self.certify_budget(result.solve_seconds))
+                           next_budget=self.certify_budget(result.solve_seconds, result.seconds - result.solve_seconds))
         self.report(f"decided {p.braces()}: {result.outcome}"
                     + (f", {result.winning} wins" if result.winning else "")
                     + f" ({result.seconds:.1f} s, {result.states:,} states)")
@@ -361,10 +361,11 @@ class Campaign:
         if path is not None:
             self.certified(p, path)
 
-    def certify_budget(self, solve_seconds: float) -> float:
+    def certify_budget(self, solve_seconds: float, tried: float = 0.0) -> float:
         """The budget of an attempt at the certificate of a node that a solve of ``solve_seconds``
-        decided (:data:`CERTIFY_FACTOR`)."""
-        return max(self.options.first_budget, round(CERTIFY_FACTOR * solve_seconds, 1))
+        decided (:data:`CERTIFY_FACTOR`), after ``tried`` seconds spent on the certificate in vain
+        (at least twice that: a solve answered from the store takes no time, its proof does)."""
+        return max(self.options.first_budget, round(CERTIFY_FACTOR * solve_seconds, 1), round(2 * tried, 1))
 
     def failed(self, node: Node, started: float, why: str) -> None:
         """An attempt whose worker died: the node is open again, with the same budget; or, when it
