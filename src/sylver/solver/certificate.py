@@ -108,16 +108,17 @@ def gap_mask(generators: list[int] | tuple[int, ...], what: str = "generators") 
     full = (1 << (limit + 1)) - 1
     members = 1
     for g in gens:
-        members = _close(members, g, full, limit)
+        members = _close(members, g, limit) & full
     return full & ~members
 
 
-def _close(members: int, x: int, full: int, limit: int) -> int:
-    """The members after naming x: closed under +x (doubling shifts)."""
-    members |= 1 << x if x <= limit else 0
+def _close(members: int, x: int, limit: int) -> int:
+    """The members after naming x, closed under +x by doubling shifts: exact up to ``limit``, with
+    bits above it left over (the caller masks them)."""
+    members |= 1 << x
     s = x
     while s <= limit:
-        members |= (members << s) & full
+        members |= members << s
         s <<= 1
     return members
 
@@ -125,9 +126,7 @@ def _close(members: int, x: int, full: int, limit: int) -> int:
 def play(gaps: int, x: int) -> int:
     """The gap mask after naming the gap x."""
     limit = gaps.bit_length()
-    full = (1 << (limit + 1)) - 1
-    members = full & ~gaps
-    return gaps & ~_close(members, x, full, limit)
+    return gaps & ~_close(((1 << limit) - 1) ^ gaps, x, limit)
 
 
 def moves(gaps: int) -> list[int]:
@@ -145,12 +144,20 @@ def moves(gaps: int) -> list[int]:
 
 def is_ender(gaps: int) -> bool:
     """Every legal move other than t eliminates t (sec. 1).  A gap n < t eliminates t iff t - kn is a
-    member for some k >= 1; checked directly from the definition."""
+    member for some k >= 1; checked from the definition, on bit sets: ``dual`` (bit j: t - j is a
+    member) settles k = 1 for all n at once, and the few gaps left test their multiples kn <= t."""
     t = gaps.bit_length() - 1
-    for n in range(1, t):
-        if gaps >> n & 1:
-            if not any(not (gaps >> (t - k * n) & 1) for k in range(1, t // n + 1)):
-                return False
+    if t < 2:
+        return True
+    below = (1 << t) - 1
+    dual = int(format(~gaps & below, f"0{t + 1}b")[::-1], 2)  # the members below t, reflected about t
+    rest = gaps & below & ~dual
+    while rest:
+        low = rest & -rest
+        multiples = _close(low, low.bit_length() - 1, t)  # n, 2n, 3n, ... (and some above t)
+        if not dual & multiples & ~low:
+            return False
+        rest ^= low
     return True
 
 
@@ -213,6 +220,8 @@ class GapSet:
         self.masks = bytearray()
         self.wide: dict[int, int] = {}
         """The masks wider than ``width`` bytes, with their numbers."""
+        self.wide_at: dict[int, int] = {}
+        """The same, by number."""
         self.size = 0
         self._index(max(8, size + size // 3 + 1))
 
@@ -220,7 +229,7 @@ class GapSet:
         self.cap = cap
         self.index = array("i", [-1]) * cap
         for j in range(self.size):
-            if j not in self.wide.values():
+            if j not in self.wide_at:
                 mask = self.mask_at(j)
                 self.index[self._slot(mask, mask.to_bytes(self.width, "little"))] = j
 
@@ -241,6 +250,7 @@ class GapSet:
             if mask in self.wide:
                 return False
             self.wide[mask] = self.size
+            self.wide_at[self.size] = mask
             self.masks += bytes(self.width)
         else:
             if 4 * (self.size + 1) > 3 * self.cap:
@@ -269,8 +279,8 @@ class GapSet:
 
     def mask_at(self, j: int) -> int:
         """The mask number ``j``."""
-        if self.wide and j in self.wide.values():
-            return next(m for m, k in self.wide.items() if k == j)
+        if j in self.wide_at:
+            return self.wide_at[j]
         return int.from_bytes(self.masks[j * self.width : (j + 1) * self.width], "little")
 
 
@@ -314,23 +324,40 @@ class _Proof:
     def is_p(self, gaps: int) -> bool:
         return gaps == 0b10 or gaps in self.keys
 
-    def check_reply(self, where: str, gaps: int, x: int, y: object) -> None:
-        """The reply y to the move x in ``gaps`` leads to a claimed P-position (0: after x the
-        position is an ender with t > 1, N by strategy stealing)."""
-        after = play(gaps, x)
-        if y == 0:
-            if after.bit_length() - 1 <= 1 or not is_ender(after):
+    def refute(self, where: str, gaps: int, pairs: Iterable[tuple[int, object]]) -> None:
+        """Each move x of ``gaps`` with its reply y (``pairs``) leads by y to a claimed P-position,
+        or y is 0 and after x the position is an ender with t > 1 (N by strategy stealing).  The
+        checker's inner loop: the members of ``gaps``, shared by the moves, are closed under +x
+        and then +y by doubling shifts (:func:`_close`, inlined), exact below t + 1."""
+        limit = gaps.bit_length()
+        members = ((1 << limit) - 1) ^ gaps
+        keys = self.keys
+        for x, y in pairs:
+            closed = members | 1 << x
+            s = x
+            while s <= limit:
+                closed |= closed << s
+                s <<= 1
+            after = gaps & ~closed
+            if y == 0 and type(y) is int:
+                if after.bit_length() <= 2 or not is_ender(after):
+                    raise CertificateError(
+                        f"{where}: after {x} the position is not an ender with t > 1, so it is not N by "
+                        "strategy stealing"
+                    )
+                continue
+            if type(y) is not int or y < 2 or not after >> y & 1:
+                raise CertificateError(f"{where}: reply {y!r} to {x} is not a legal move other than 1")
+            closed |= 1 << y
+            s = y
+            while s <= limit:
+                closed |= closed << s
+                s <<= 1
+            final = after & ~closed
+            if final != 0b10 and final not in keys:
                 raise CertificateError(
-                    f"{where}: after {x} the position is not an ender with t > 1, so it is not N by "
-                    "strategy stealing"
+                    f"{where}: after {x} and the reply {y} the position is not proved P (no node for it)"
                 )
-            return
-        if not isinstance(y, int) or isinstance(y, bool) or y < 2 or not (after >> y & 1):
-            raise CertificateError(f"{where}: reply {y!r} to {x} is not a legal move other than 1")
-        if not self.is_p(play(after, y)):
-            raise CertificateError(
-                f"{where}: after {x} and the reply {y} the position is not proved P (no node for it)"
-            )
 
     def check_nodes(self, jobs: int = 1) -> None:
         """Every node has a valid reply to each of its legal moves other than 1 (node i's gap
@@ -381,8 +408,7 @@ class _Proof:
         legal = moves(gaps)
         if len(replies) != len(legal):
             raise CertificateError(f"{where}: {len(replies)} replies for {len(legal)} legal moves other than 1")
-        for x, y in zip(legal, replies, strict=True):
-            self.check_reply(where, gaps, x, y)
+        self.refute(where, gaps, zip(legal, replies, strict=True))
 
     def check_root(
         self, root: list[int], root_gaps: int, outcome: str, winning: list[int], cert: dict
@@ -409,9 +435,7 @@ class _Proof:
         claimed = [x for x, y in zip(legal, root_replies, strict=True) if y == -1]
         if claimed != winning:
             raise CertificateError(f"{where}: 'root_replies' mark {claimed} as winning, not {winning}")
-        for x, y in zip(legal, root_replies, strict=True):
-            if y != -1:
-                self.check_reply(where, root_gaps, x, y)
+        self.refute(where, root_gaps, ((x, y) for x, y in zip(legal, root_replies, strict=True) if y != -1))
 
 
 GCD_FORMAT = "sylver-gcd-certificate"
@@ -479,11 +503,12 @@ def _short_moves(gens: list[int]) -> tuple[int, int, list[int]]:
     return p, t, out
 
 
-def check_gcd(cert: Any, nodes: tuple[Nodes, int] | None = None) -> tuple[list[str], int]:
+def check_gcd(cert: Any, nodes: tuple[Nodes, int] | None = None, jobs: int = 1) -> tuple[list[str], int]:
     """Check a ``sylver-gcd-certificate`` (short positions with prime g, long ones with g = 2): raise,
     or return what it proves, what it does not and what it rests on, in a few lines, and the number
     of its gcd-1 nodes.  ``nodes``: where to read them (a source and a bound on their number) when
-    they are not ``cert["nodes"]`` (a file read a line at a time)."""
+    they are not ``cert["nodes"]`` (a file read a line at a time); ``jobs``: processes for their second
+    reading (:meth:`_Proof.check_nodes`)."""
     version = cert.get("version")
     if version not in (1, GCD_VERSION):
         raise CertificateError(f"unsupported certificate version {version!r}")
@@ -495,7 +520,7 @@ def check_gcd(cert: Any, nodes: tuple[Nodes, int] | None = None) -> tuple[list[s
         if not isinstance(items, list):
             raise CertificateError("'nodes' must be a list")
         nodes = (lambda: enumerate(items), len(items))
-    proofs = _GcdProofs(cert, *nodes)
+    proofs = _GcdProofs(cert, *nodes, jobs)
     for claimed, (_gens, replies) in proofs.claims.items():
         where = f"claim {_braces(list(claimed))}"
         p, _t, moves_ = _short_moves(list(claimed))
@@ -594,11 +619,11 @@ class _GcdProofs:
     """What a gcd certificate proves P: its gcd-1 nodes (checked by :func:`check`), its short
     claims and its periodic claims (checked by :func:`check_gcd`), and the theorems."""
 
-    def __init__(self, cert: dict[str, Any], nodes: Nodes, size: int) -> None:
+    def __init__(self, cert: dict[str, Any], nodes: Nodes, size: int, jobs: int = 1) -> None:
         # the gcd-1 nodes: checked as the gcd-1 checker checks them (positions of t < 256 in the
         # table, the others beside it)
         self.gcd1 = _Proof(nodes, size, 32)
-        self.gcd1.check_nodes()
+        self.gcd1.check_nodes(jobs)
         self.claims: dict[tuple[int, ...], list[Any]] = {}
         for i, item in enumerate(cert["claims"]):
             if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], list)):
@@ -1086,7 +1111,7 @@ def check_path(path: str, jobs: int = 1) -> Checked:
     ``sylver solve --certificate`` writes it, is read twice a line at a time (:class:`_Proof`):
     memory for its nodes' gap masks only, whatever the file's size; so are the gcd-1 nodes of a gcd
     certificate laid out an item a line (:data:`CLAIMS_OPEN`; its claims are held).  Any other file
-    is read whole.  ``jobs``: processes for the second reading of a gcd-1 certificate's nodes
+    is read whole.  ``jobs``: processes for the second reading of the gcd-1 nodes, of either format
     (:meth:`_Proof.check_nodes`)."""
     try:
         with open(path, "rb") as fh:
@@ -1102,7 +1127,7 @@ def check_path(path: str, jobs: int = 1) -> Checked:
     if text.startswith(b"{") and text.endswith(CLAIMS_OPEN.encode()):
         head = _json(path, 1, text[: -len(CLAIMS_OPEN)] + b"}")
         if isinstance(head, dict) and head.get("format") == GCD_FORMAT:
-            return _check_gcd_lines(path, head, len(first), lines)
+            return _check_gcd_lines(path, head, len(first), lines, jobs)
     try:
         with open(path, encoding="utf-8") as fh:
             cert = json.load(fh)
@@ -1136,7 +1161,7 @@ def _check_lines(path: str, head: dict[str, Any], offset: int, lines: int, jobs:
     return Checked(head, proof.count, [])
 
 
-def _check_gcd_lines(path: str, head: dict[str, Any], offset: int, lines: int) -> Checked:
+def _check_gcd_lines(path: str, head: dict[str, Any], offset: int, lines: int, jobs: int = 1) -> Checked:
     """:func:`check_gcd` of a gcd certificate laid out an item a line: its claims read at once, its
     gcd-1 nodes from the file at each pass."""
     try:
@@ -1157,7 +1182,7 @@ def _check_gcd_lines(path: str, head: dict[str, Any], offset: int, lines: int) -
     def nodes() -> Iterator[tuple[int, Any]]:
         return _node_lines(path, start, line)
 
-    proves, count = check_gcd({**head, "claims": claims}, (nodes, lines))
+    proves, count = check_gcd({**head, "claims": claims}, (nodes, lines), jobs)
     return Checked(head, count, proves)
 
 
