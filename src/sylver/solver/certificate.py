@@ -92,7 +92,7 @@ def _short(value: object) -> str:
 def gap_mask(generators: list[int] | tuple[int, ...], what: str = "generators") -> int:
     """Bitmask of the gaps (bit n set iff n is not a sum with multiples of the generators); gcd 1."""
     if not isinstance(generators, list | tuple) or not generators or not all(
-        _is_int(g) and g >= 1 for g in generators
+        type(g) is int and g >= 1 for g in generators  # not a bool
     ):
         raise CertificateError(f"{what} {_short(generators)} is not a list of positive integers")
     gens = sorted(set(generators))
@@ -131,15 +131,7 @@ def play(gaps: int, x: int) -> int:
 
 def moves(gaps: int) -> list[int]:
     """Legal moves other than 1, increasing."""
-    out = []
-    n = 2
-    g = gaps >> 2
-    while g:
-        if g & 1:
-            out.append(n)
-        g >>= 1
-        n += 1
-    return out
+    return [n for n, bit in enumerate(bin(gaps >> 2)[:1:-1], 2) if bit == "1"]
 
 
 def is_ender(gaps: int) -> bool:
@@ -265,17 +257,26 @@ class GapSet:
         return True
 
     def __contains__(self, mask: int) -> bool:
-        w = self.width
-        if mask.bit_length() > 8 * w:
-            return mask in self.wide
-        key = mask.to_bytes(w, "little")
-        masks, index, cap = self.masks, self.index, self.cap  # _slot, inlined: the checker's hot spot
-        i = hash(mask) % cap
-        j = index[i]
-        while j >= 0 and masks[j * w : (j + 1) * w] != key:
-            i = i + 1 if i + 1 < cap else 0
+        return self.first_missing([mask]) < 0
+
+    def first_missing(self, masks: list[int]) -> int:
+        """The place in ``masks`` of the first one not in the set, or -1 if all are (one call for
+        a node's replies: the checker's hot spot, :meth:`_slot` inlined)."""
+        w, table, index, cap, top = self.width, self.masks, self.index, self.cap, 8 * self.width
+        for k, mask in enumerate(masks):
+            if mask.bit_length() > top:
+                if mask not in self.wide:
+                    return k
+                continue
+            key = mask.to_bytes(w, "little")
+            i = hash(mask) % cap
             j = index[i]
-        return j >= 0
+            while j >= 0 and not table.startswith(key, j * w):
+                i = i + 1 if i + 1 < cap else 0
+                j = index[i]
+            if j < 0:
+                return k
+        return -1
 
     def mask_at(self, j: int) -> int:
         """The mask number ``j``."""
@@ -326,12 +327,14 @@ class _Proof:
 
     def refute(self, where: str, gaps: int, pairs: Iterable[tuple[int, object]]) -> None:
         """Each move x of ``gaps`` with its reply y (``pairs``) leads by y to a claimed P-position,
-        or y is 0 and after x the position is an ender with t > 1 (N by strategy stealing).  The
-        checker's inner loop: the members of ``gaps``, shared by the moves, are closed under +x
-        and then +y by doubling shifts (:func:`_close`, inlined), exact below t + 1."""
+        or y is 0 and after x the position is an ender with t > 1 (N by strategy stealing); else
+        raise, naming the first move refuted by neither.  The checker's inner loop: the members of
+        ``gaps``, shared by the moves, closed under +x and then +y by doubling shifts
+        (:func:`_close`, inlined), exact below t + 1; the positions reached are looked up at once."""
         limit = gaps.bit_length()
         members = ((1 << limit) - 1) ^ gaps
-        keys = self.keys
+        reached: list[int] = []
+        replies: list[tuple[int, int]] = []
         for x, y in pairs:
             closed = members | 1 << x
             s = x
@@ -341,12 +344,12 @@ class _Proof:
             after = gaps & ~closed
             if y == 0 and type(y) is int:
                 if after.bit_length() <= 2 or not is_ender(after):
-                    raise CertificateError(
-                        f"{where}: after {x} the position is not an ender with t > 1, so it is not N by "
-                        "strategy stealing"
-                    )
+                    self.refuted(where, reached, replies)
+                    raise CertificateError(f"{where}: after {x} the position is not an ender with t > 1, "
+                                           "so it is not N by strategy stealing")
                 continue
             if type(y) is not int or y < 2 or not after >> y & 1:
+                self.refuted(where, reached, replies)
                 raise CertificateError(f"{where}: reply {y!r} to {x} is not a legal move other than 1")
             closed |= 1 << y
             s = y
@@ -354,10 +357,17 @@ class _Proof:
                 closed |= closed << s
                 s <<= 1
             final = after & ~closed
-            if final != 0b10 and final not in keys:
-                raise CertificateError(
-                    f"{where}: after {x} and the reply {y} the position is not proved P (no node for it)"
-                )
+            if final != 0b10:  # {2,3}
+                reached.append(final)
+                replies.append((x, y))
+        self.refuted(where, reached, replies)
+
+    def refuted(self, where: str, reached: list[int], replies: list[tuple[int, int]]) -> None:
+        """Each position ``reached`` by the move and reply (x, y) of ``replies`` is a node."""
+        k = self.keys.first_missing(reached)
+        if k >= 0:
+            x, y = replies[k]
+            raise CertificateError(f"{where}: after {x} and the reply {y} the position is not proved P (no node for it)")
 
     def check_nodes(self, jobs: int = 1) -> None:
         """Every node has a valid reply to each of its legal moves other than 1 (node i's gap
