@@ -240,10 +240,10 @@ def read_ledger(directory: Path) -> dict | None:
         return None
 
 
-def verify(path: Path, status: str, root: list[int]) -> dict:
-    """`sylver verify --json` on the root's certificate, timed: valid / invalid / unproven / mismatch."""
+def verify(path: Path, status: str, root: list[int], jobs: int) -> dict:
+    """`sylver verify --json -j JOBS` on the root's certificate, timed: valid / invalid / unproven / mismatch."""
     c0, t0 = children_cpu(), time.perf_counter()
-    out = subprocess.run([*SYLVER, "verify", "--json", str(path)], cwd=ROOT, capture_output=True,
+    out = subprocess.run([*SYLVER, "verify", "--json", "-j", str(jobs), str(path)], cwd=ROOT, capture_output=True,
                          text=True, check=False)
     res = {"verify_seconds": time.perf_counter() - t0, "verify_cpu": children_cpu() - c0}
     try:
@@ -279,7 +279,7 @@ def one(item: dict, workdir: Path, ns: argparse.Namespace) -> dict:
     else:
         row["agrees"] = "yes" if row["ours"] == item["expected"] else "no"
     if row["certificate_file"]:
-        row.update(verify(Path(row["certificate_file"]), row["ours"], row["root"]))
+        row.update(verify(Path(row["certificate_file"]), row["ours"], row["root"], ns.jobs))
     else:
         row.update(certificate="none", verify_seconds=None)
     if row["rc"] != 0 and row["agrees"] == "open" and not (row["method"] == "solve" and row["rc"] == 3):
@@ -352,7 +352,7 @@ def main() -> None:
                     "repeatable; adds to --quick")
     ap.add_argument("--quick", action="store_true", help=f"only the small items: {', '.join(QUICK)}")
     ap.add_argument("--json", action="store_true", help="one JSON line per item (the header on stderr)")
-    ap.add_argument("--jobs", type=int, default=1, help="the campaign's --jobs (default 1: a shared machine)")
+    ap.add_argument("--jobs", type=int, default=1, help="the campaign's --jobs, and sylver verify's (default 1: a shared machine)")
     ap.add_argument("--memory", help="the campaign's --memory (default: the campaign's own default)")
     ap.add_argument("--first-budget", type=float, help="the campaign's --first-budget (default: its own)")
     ap.add_argument("--blind", action="store_true",

@@ -48,6 +48,22 @@ class TestChecker:
         assert is_ender(gap_mask([4, 5, 7]))  # the paper's unquiet ender
         assert not is_ender(gap_mask([7, 11, 13, 15]))
 
+    def test_ender_matches_theory(self) -> None:
+        """The checker's bit-set test (the multiples of each gap against the members reflected
+        about t) agrees with the library's, on every position a move or two from a few roots."""
+        from sylver.theory import is_ender as theory_is_ender
+
+        seen = 0
+        for text in ["4,5", "5,7", "6,9,19,31", "7,9,19,20,31", "11,14"]:
+            p = Position(text)
+            for x in [x for x in p.legal_moves() if x != 1]:
+                q = p.play(x)
+                for r in [q, *(q.play(y) for y in q.legal_moves()[1:8])]:
+                    if r.frobenius_number > 1:
+                        assert is_ender(gap_mask(list(r.generators))) == theory_is_ender(r), r
+                        seen += 1
+        assert seen > 500
+
 
 class TestRoundTrip:
     @pytest.mark.parametrize("text", ["2,3", "4,5", "5,14", "5,18", "6,9,19,31", "7,9,19,20,31"])

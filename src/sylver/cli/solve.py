@@ -509,7 +509,7 @@ def _solve_batch(path: Path, as_json: bool, options: SolveOptions) -> None:
 def verify(
     file: Annotated[Path, typer.Argument(help="A certificate written by `sylver solve --certificate` (gcd 1, short positions, or a replay record of a g = 2 scan).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print {\"valid\": ..., \"flaw\": ...}.")] = False,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Processes for the second reading of a large gcd-1 certificate's P-positions.  Default: one per core this process may use.", show_default=False, callback=integer(1))] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Processes for the second reading of a large certificate's gcd-1 P-positions (either format).  Default: one per core this process may use.", show_default=False, callback=integer(1))] = None,
 ) -> None:
     """Check a proof certificate independently of the solver; print `valid` or the first flaw (exit 1).
 
