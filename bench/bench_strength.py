@@ -42,8 +42,10 @@
 
 Every game counts illegal moves and time losses (the targets are 0).  Sections 3-4 run in-process
 with the small referee of :mod:`sylver.bots.selfplay`; ``perfect`` thinks at most ``--think``
-seconds a move there (default 0.3 s); in sections 0 and 5 it plays at full strength (2 s a move, 6 s
-where the position can be solved, within its clock).  The default run (section 0: the one-number
+seconds a move there (default 0.3 s; where the position can be solved, 3 × that under the clock of
+section 3, most of the 20-s call in section 4); in sections 0 and 5 it plays at full strength (2 s
+a move; where the position can be solved, 6 s within its clock, or 85 % of a per-call limit less a
+second: ``Turn.per_call``).  The default run (section 0: the one-number
 suite against ``sage``, 74 games) took 2.5 minutes on a 2-core AMD EPYC at load 11; ``--suites
 one-number,opening16 --rounds 2 --max-t 400 --jobs 1`` (244 games) 11 minutes at load 4-10;
 ``--only time-odds --games 40 --short-call 0.2 --long-call 2 --jobs 1`` 1.8 minutes at load 5-9
