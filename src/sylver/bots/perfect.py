@@ -93,7 +93,7 @@ a bot past its limit), unless SOLVE_SHARE of the call is more."""
 
 REPLY_LOOKUPS = 400
 """In a position with gcd > 1, the moves up to this are looked up (book, memo, store) before the
-g > 1 engine is asked (the published answers to the opening 16 are below 300)."""
+g > 1 engine is asked (the winning answers to the opening 16 named in docs/bots.md are below 60)."""
 
 QUICK = 0.05
 """With less than this to spend on a move (SOLVE_SHARE of the time left), the move is chosen from what
