@@ -820,8 +820,10 @@ def test_graph_too_large_below_the_root_leaves_the_move_open(first: bool, monkey
     sol = solve(Position([8, 14]), odd_limit=301, store=None, first=first)
     assert sol.outcome is None and not sol.winning_moves and not sol.complete
     assert "undecided even moves: 12" in sol.gcd_details.reason
-    assert "passing the memory budget" in sol.gcd_details.reason and "{8,10,12,14}" in sol.gcd_details.reason
-    assert tried == [Position([8, 10, 12, 14])]  # once: not tried again in the same solve
+    assert "for want of memory" in sol.gcd_details.reason and "{8,10,12,14} (the shape graph" in sol.gcd_details.reason
+    # not tried again in the search; then alone, everything else freed (twice at most: the second
+    # time with the gcd-1 tables emptied, g2.retry_alone)
+    assert set(tried) == {Position([8, 10, 12, 14])} and len(tried) <= 3
     sol = solve(Position([6, 16]), odd_limit=301, store=None, first=first)
     assert sol.outcome is Outcome.N and "memory budget" not in sol.gcd_details.reason
     with pytest.raises(TooLargeError, match="needs more than 1M"):
@@ -1541,3 +1543,47 @@ def test_progress_view_tells_the_reports_apart() -> None:
     text = " ".join(out.get().split())
     assert text.count("resuming the scan of {6,44,82} from its checkpoint at x = 99") == 1
     assert text.count("the transposition tables are full (the --memory budget 1M) after 10 states") == 1
+
+
+# -- children refused for want of memory, tried again alone (issue 31) -------------------------
+
+
+def test_a_child_refused_for_want_of_memory_is_decided_alone() -> None:
+    """{16,20,34} (P, short: Sicherman 2002, sec. 2) with ``--memory 224M``: its even move 58 leaves
+    the long {16,20,34,58}, whose shape graph and base region did not fit beside what the solve held
+    then, so the answer was probably-P ("left undecided for want of memory"), though
+    {16,20,34,58} alone at 224M is N by 291 in seconds.  Tried again alone, it is decided: P."""
+    sol = solve(Position([16, 20, 34]), memory="224M", store=None)
+    assert sol.outcome is Outcome.P and sol.complete, sol.gcd_details.reason
+    assert "58 → 291" in sol.gcd_details.reason and "want of memory" not in sol.gcd_details.reason
+
+
+def test_a_child_tried_alone_stays_within_the_budget(monkeypatch) -> None:
+    """The retry of a child alone (``g2.retry_alone``) gives the shape graphs what the gcd-1 tables
+    leave, not more: at every ``forget`` of the retry (the end of a position's search, where its
+    scans are largest) the graphs, scans, regions and memo held (``Context.held``) fit their part,
+    and with the tables' bytes within the budget.  {16,20,34} with 64M for its data (``--memory
+    128M``): 58 fits only with more than half of it."""
+    from sylver.solver.engine import ENGINE
+    from sylver.solver.gcd import g2
+    from sylver.solver.gcd.context import Context
+
+    root = Position([16, 20, 34])
+    ctx = Context(odd_limit=None, deadline=None, memory=64 << 20, store=None, jobs=1, cluster=None,
+                  progress=None, checkpoint_dir=None)
+    ctx.root = root
+    seen: list[tuple[int, int, int, int]] = []
+    real = g2.forget
+
+    def forget(c: Context, *counts: int) -> None:
+        seen.append((c.half(), c.tables(), c.held(), ENGINE.table_bytes))
+        real(c, *counts)
+
+    monkeypatch.setattr(g2, "forget", forget)
+    v = g2.solve_g2(root, ctx)
+    assert v.outcome is Outcome.P and v.complete and not ctx.too_large
+    alone = [s for s in seen if s[0] > ctx.memory // 2]
+    assert alone, "58 was decided without a retry"
+    for half, tables, held, table_bytes in alone:
+        assert half + tables <= ctx.memory and held <= half and table_bytes <= tables
+        assert held + table_bytes <= ctx.memory

@@ -388,8 +388,9 @@ class _Builder:
 
         h = self.h
         raise TooLargeError(
-            f"the shape graph of {_short(self.position)} needs more than {format_memory(memory)} "
-            f"({len(self.fam_gaps):,} families and {self.found:,} shapes so far; "
+            f"the shape graph of {_short(self.position)} needs more than the {format_memory(memory)} left "
+            f"for it (about {format_memory(self.needed())} when its build stopped, with "
+            f"{len(self.fam_gaps):,} families and {self.found:,} shapes so far; "
             f"S ÷ 2 has multiplicity {h.generators[0]} and {len(h.semigroup.gaps()) if h.generators != (1,) else 0} gaps): "
             f"use a larger --memory (the shape graphs and scans share half of what the process itself leaves of it)"
         )

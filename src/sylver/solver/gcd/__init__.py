@@ -44,6 +44,7 @@ from sylver.solver.gcd.context import (
     Context,
     data_budget,
     record,
+    refusals,
 )
 from sylver.solver.gcd.empty import solve_empty
 from sylver.solver.gcd.g2 import solve_g2
@@ -112,9 +113,8 @@ def solve_any(
             f" with winning moves {list(known.winning_moves)}" if known.winning_moves else ""
         ) + " (Sicherman, \"Theory and Practice of Sylver Coinage\", Integers 2002, sec. 2)"
     if ctx.too_large and not v.complete:
-        reason += ("; left undecided for want of memory, their shape graphs or gcd-1 solves passing the "
-                   "memory budget (a larger --memory may decide them): "
-                   + ", ".join(p.braces() for p in ctx.too_large))
+        reason += ("; left undecided for want of memory, even tried alone with everything else freed "
+                   "(a larger --memory may decide them): " + refusals(ctx))
     sol = Solution(
         position=position, outcome=v.outcome, winning_moves=tuple(v.winning), complete=v.complete,
         frobenius_number=None, states=0, seconds=time.monotonic() - start,

@@ -32,6 +32,9 @@ MEMO_BYTES = 580
 Apéry set (530; measured with tracemalloc: 526 for the 25,176 base-region positions of {12,26,46,54},
 multiplicity 12; the base region of a union graph lists it too,
 :meth:`sylver.solver.periodic.BaseRegion.nbytes`)."""
+TABLES_ALONE = 8
+"""A child tried alone for want of memory (:func:`.g2.retry_alone`) is tried last with the gcd-1
+tables capped at this fraction (1/8) of the budget, emptied, and the shape graphs given the rest."""
 MAX_T_H = 5_461
 """Largest t(S ÷ g) the engine takes on (a third of the gcd-1 solver's limit on t, 16,383: the
 gcd-1 positions it solves, S ∪ {x} with x ≤ t(S ÷ 2) and the base region, have t ≤ 3·t(S ÷ 2)).
@@ -60,6 +63,9 @@ class Finding:
     """Is S ÷ g a quiet ender (None: not asked, as for a theorem's answer)?"""
     full: bool = True
     """False when the search stopped at the first winning move."""
+    wanting: bool = False
+    """Undecided because a shape graph, scan or gcd-1 solve in its search passed the memory left for it
+    (:attr:`Context.too_large`): another attempt with more room may decide it (:func:`.g2.retry_alone`)."""
 
 
 def quiet(h: Position) -> bool:
@@ -96,6 +102,9 @@ class Context:
         self.odd_limit = odd_limit
         self.deadline = deadline
         self.memory = memory
+        self.graphs: int | None = None
+        """The part of ``memory`` for the shape graphs, scans, base regions and the memo (:meth:`half`),
+        the gcd-1 solver's tables having the rest (:meth:`tables`): None for half, until :meth:`release`."""
         self.store = store
         self.jobs = jobs
         self.cluster = cluster
@@ -123,7 +132,8 @@ class Context:
         self.too_large: dict[Position, tuple[str, int]] = {}
         """Long positions below the root whose shape graph would pass the memory left for it (with the
         error's message and that memory): undecided in this call, tried again only when at least
-        twice as much memory is left (:func:`.g2.scan_or_verdict`)."""
+        twice as much memory is left (:func:`.g2.scan_or_verdict`), or alone once everything else is
+        freed (:func:`.g2.retry_alone`)."""
         self.root: Position | None = None
         """The position the user asked for (None in a worker): its own graph too large is an error."""
         self.peak_scan_bytes = 0
@@ -146,9 +156,14 @@ class Context:
 
     # -- memory ----------------------------------------------------------------------------------
     def half(self) -> int:
-        """The half of ``--memory`` that the shape graphs, scans, base regions and the memo of gcd-1
-        results share (the gcd-1 solver's tables have the other half)."""
-        return max(self.memory // 2, 1 << 17)
+        """The part of ``--memory`` (``graphs``: half, until :meth:`release`) that the shape graphs,
+        scans, base regions and the memo of gcd-1 results share (the gcd-1 solver's tables have the
+        rest, :meth:`tables`)."""
+        return max(self.memory // 2 if self.graphs is None else self.graphs, 1 << 17)
+
+    def tables(self) -> int:
+        """The part of ``--memory`` for the gcd-1 solver's transposition tables (:func:`_solve_many`)."""
+        return max(self.memory - self.half(), 1 << 17)
 
     def held(self) -> int:
         """The bytes held now in :meth:`half`: the live scans, the union graphs (kept ones, or their
@@ -199,6 +214,43 @@ class Context:
         # only ever fewer scans: the counts that forget keeps stay past every outer scan
         self.scans[:] = [s for s in self.scans if s.position == self.root]
         return True
+
+    def release(self, tables: int | None = None) -> None:
+        """Free what this solve holds for a child tried alone (:func:`.g2.retry_alone`): the kept and
+        live union graphs with their base regions and offered groups, every scan (the root's too: its
+        odd moves are decided by then), the memo's N results and the undecided verdicts (those cut
+        for want of memory are to be made again); and give the shape graphs what the gcd-1 tables
+        then leave of ``memory``: the tables are capped at ``tables`` bytes (None: twice what they
+        hold now, at least ``memory`` / ``TABLES_ALONE``, at most half;
+        :meth:`sylver.solver.engine.Engine.set_budget` empties them when they hold more), the graphs
+        get the rest, so that the two stay within ``memory`` together.  With worker processes
+        (``--jobs``, ``--cluster``) the split stays half and half: the workers share the tables' half."""
+        from sylver.solver.engine import ENGINE
+
+        self.kept.clear()
+        self.unions.clear()
+        self.union_groups.clear()
+        self.regions.clear()
+        self.scans.clear()
+        for p in [p for p, v in self.gcd1.items() if not v]:
+            del self.gcd1[p]
+        for p in [p for p, v in self.verdicts.items() if v.outcome is None]:
+            del self.verdicts[p]
+        if self.jobs > 1 or self.cluster:
+            return
+        with ENGINE.lock:
+            if tables is None:
+                tables = min(self.memory // 2, max(2 * ENGINE.table_bytes, self.memory // TABLES_ALONE))
+            ENGINE.set_budget(tables)
+        self.graphs = max(self.memory - tables, self.half())
+
+
+def refusals(ctx: Context) -> str:
+    """The positions left undecided for want of memory (``ctx.too_large``), each with why: which
+    graph, scan, base region or gcd-1 solve, the bytes it needed and the room it had (the error's
+    message, without its advice)."""
+    return ", ".join(f"{p.braces()} ({why.split(': use a larger --memory')[0]})"
+                     for p, (why, _) in ctx.too_large.items())
 
 
 def known(position: Position, ctx: Context, full: bool) -> Finding | None:
@@ -255,13 +307,13 @@ def _solve_many(positions: list[Position], ctx: Context,
                 found: Callable[[Position, bool], None]) -> None:
     """Decide gcd-1 positions with :func:`sylver.solver.periodic.solve_base` (the self-checked
     path of :func:`sylver.solver.solve`), split over processes with ``--jobs`` / ``--cluster``; they
-    get half the memory budget (the scans the other half), shared by the ``--jobs`` processes of
+    get :meth:`Context.tables` (the scans :meth:`Context.half`), shared by the ``--jobs`` processes of
     this machine (a cluster's workers each have their own).  ``found(p, is_p)`` receives each
     result.  TimeoutError at the deadline (the workers are stopped then, see
     :func:`sylver.executors.run_until`)."""
     from sylver.solver.periodic import solve_base
 
-    memory = ctx.half()
+    memory = ctx.tables()
     if (ctx.jobs > 1 or ctx.cluster) and len(positions) >= 64:
         from functools import partial
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from sylver.errors import TooLargeError
 from sylver.position import Outcome, Position
 from sylver.solver.gcd.context import (
+    TABLES_ALONE,
     Context,
     Finding,
     from_wall,
@@ -70,21 +71,32 @@ class Tally:
     """The even moves left undecided."""
     long_open: list[int] = field(default_factory=list)
     """Those of them that leave a long position."""
+    wanting: list[int] = field(default_factory=list)
+    """Those of them left undecided for want of memory (:attr:`Finding.wanting`)."""
     replies: dict[int, int | None] = field(default_factory=dict)
     """Each even move that loses: the least winning reply found (None: the position after it is N
     by a reason of its own, without a move)."""
 
-    def even(self, x: int, finding: Finding | None, *, long: bool) -> None:
+    def even(self, x: int, finding: Finding | None, *, long: bool, wanting: bool = False) -> None:
         """Count the even move x by the finding for the position after it (None: undecided, as when
-        a deadline cut its search); ``long``: that position is long."""
+        a deadline cut its search); ``long``: that position is long; ``wanting``: its search passed
+        the memory budget."""
         if finding is not None and finding.outcome is Outcome.P:
             self.winning.append(x)
         elif finding is None or finding.outcome is None:
             self.unknown_even.append(x)
             if long:
                 self.long_open.append(x)
+            if wanting or (finding is not None and finding.wanting):
+                self.wanting.append(x)
         else:
             self.replies[x] = min(finding.winning) if finding.winning else None
+
+    def undo(self, x: int) -> None:
+        """Forget the even move x as undecided (it is tried again: :func:`retry_alone`)."""
+        for moves in (self.unknown_even, self.long_open, self.wanting):
+            if x in moves:
+                moves.remove(x)
 
 
 def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int | None = None) -> Finding:
@@ -130,6 +142,8 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
             _even_moves(position, h, ctx, limit, tally)
         elif not tally.winning:
             _first_winning(position, h, ctx, limit, [], tally)
+    if position == ctx.root and tally.wanting and (full or not tally.winning):
+        retry_alone(position, ctx, limit, tally, full)
     winning, unknown_even, replies = sorted(tally.winning), sorted(tally.unknown_even), tally.replies
     complete = odd.complete and not unknown_even and (full or not winning)
     if winning:
@@ -153,7 +167,8 @@ def solve_g2(position: Position, ctx: Context, *, full: bool = True, limit: int 
         reason += (f"; a checkpoint of an earlier run holds the scan to {beyond:,}, past the odd limit "
                    "(a larger --odd-limit reads it)")
     v = Finding(outcome=outcome, winning=winning, complete=complete, method="short" if short else "periodicity",
-                reason=reason, probably_p=probably, odd_tail=odd, short=short, full=full)
+                reason=reason, probably_p=probably, odd_tail=odd, short=short, full=full,
+                wanting=outcome is None and bool(tally.wanting))
     ctx.verdicts[position] = v
     _note_win(position, winning, ctx)
     record(position, v, ctx)
@@ -184,7 +199,55 @@ def scan_or_verdict(position: Position, ctx: Context, full: bool, limit: int | N
                 break
     why = failed[0]
     return Finding(outcome=None, winning=[], complete=False, method="periodicity", short=False, full=False,
-                   reason=f"long: not scanned, {why}; undecided")
+                   reason=f"long: not scanned, {why}; undecided", wanting=True)
+
+
+def retry_alone(position: Position, ctx: Context, limit: int | None, tally: Tally, full: bool) -> None:
+    """Before the root answers with even moves left undecided for want of memory (``tally.wanting``):
+    each of them tried again, alone, with everything else freed (:meth:`.context.Context.release`:
+    the caches, union graphs, base regions, scans, and the gcd-1 tables' unused share), so that a
+    child refused for what the solve held at that moment (its siblings' union graph, the root's
+    scan, the memo) is decided if it fits the budget on its own; if it is refused again, once more
+    with the gcd-1 tables emptied and capped at ``TABLES_ALONE`` of the budget.  What is still
+    refused is in ``ctx.too_large`` afterwards (the refusals of the first attempt are replaced by
+    those of the retries, kept only for the moves a deadline left untried)."""
+    refused = dict(ctx.too_large)
+    ctx.too_large.clear()
+    todo = sorted(tally.wanting)
+    for x in todo:
+        if not ctx.time_left() or (tally.winning and not full):
+            break
+        todo = todo[1:]
+        long = x in tally.long_open
+        tally.undo(x)
+        before = set(ctx.too_large)
+        for tables in (None, ctx.memory // TABLES_ALONE):
+            for p in [p for p in ctx.too_large if p not in before]:  # refused again: tried anew
+                del ctx.too_large[p]
+            ctx.release(tables)
+            cv, wanting = _alone(position.play(x), ctx, limit)
+            wanting = wanting or (cv is not None and cv.wanting)
+            if not wanting or ctx.half() >= ctx.memory - ctx.memory // TABLES_ALONE or ctx.jobs > 1 or ctx.cluster:
+                break
+        tally.even(x, cv, long=long, wanting=wanting)
+    if todo:
+        for p, why in refused.items():
+            ctx.too_large.setdefault(p, why)
+
+
+def _alone(child: Position, ctx: Context, limit: int | None) -> tuple[Finding | None, bool]:
+    """The verdict of one child of :func:`retry_alone` (None: undecided), and whether a gcd-1 solve
+    passed the memory budget."""
+    kept = (len(ctx.scans), len(ctx.unions), len(ctx.union_groups))
+    try:
+        return solve_g2(child, ctx, full=False, limit=limit), False
+    except TimeoutError:
+        return None, False
+    except TooLargeError as exc:
+        ctx.too_large.setdefault(child, (str(exc), ctx.tables()))
+        return None, True
+    finally:
+        forget(ctx, *kept)
 
 
 def _short_odd_tail(position: Position, t_h: int, ctx: Context) -> OddTail:
@@ -242,6 +305,10 @@ def _decide_children(children: list[tuple[int, Position]], short: dict[int, bool
                 cv = solve_g2(child, ctx, full=False, limit=limit)
             except TimeoutError:  # the deadline passed: the child is undecided, the rest stands
                 tally.even(x, None, long=not short[x])
+                continue
+            except TooLargeError as exc:  # a gcd-1 solve past the memory budget: undecided too
+                ctx.too_large.setdefault(child, (str(exc), ctx.tables()))
+                tally.even(x, None, long=not short[x], wanting=True)
                 continue
             tally.even(x, cv, long=not short[x])
 
@@ -357,7 +424,7 @@ def _attempt(move: Move, cut_at: float | None, ctx: Context, limit: int | None, 
     before = set(ctx.verdicts)
     scans = len(ctx.scans)
     cv = None
-    timed_out = False
+    timed_out = wanting = False
     try:
         if kind == "odd":
             if child in ctx.too_large:  # past the memory budget before: not again
@@ -369,8 +436,8 @@ def _attempt(move: Move, cut_at: float | None, ctx: Context, limit: int | None, 
     except TimeoutError:
         out, timed_out = None, True
     except TooLargeError as exc:  # past the memory budget: undecided, the rest stands
-        out = None
-        ctx.too_large.setdefault(child, (str(exc), ctx.half()))
+        out, wanting = None, True
+        ctx.too_large.setdefault(child, (str(exc), ctx.tables() if kind == "odd" else ctx.half()))
     finally:
         ctx.deadline = outer
     if timed_out or (cut_at is not None and time.monotonic() >= cut_at):
@@ -379,7 +446,7 @@ def _attempt(move: Move, cut_at: float | None, ctx: Context, limit: int | None, 
             return False
     forget(ctx, scans, len(ctx.unions), len(ctx.union_groups))
     if kind != "odd":
-        tally.even(x, cv, long=kind == "long")
+        tally.even(x, cv, long=kind == "long", wanting=wanting)
     elif out is not None:
         tally.decided[x] = out is Outcome.P
         if out is Outcome.P:
