@@ -34,7 +34,7 @@ multiplicity 12; the base region of a union graph lists it too,
 :meth:`sylver.solver.periodic.BaseRegion.nbytes`)."""
 TABLES_ALONE = 8
 """A child tried alone for want of memory (:func:`.g2.retry_alone`) is tried last with the gcd-1
-tables capped at this fraction (1/8) of the budget, emptied, and the shape graphs given the rest."""
+tables capped at this fraction (1/8) of the budget and the shape graphs given the rest."""
 MAX_T_H = 5_461
 """Largest t(S ÷ g) the engine takes on (a third of the gcd-1 solver's limit on t, 16,383: the
 gcd-1 positions it solves, S ∪ {x} with x ≤ t(S ÷ 2) and the base region, have t ≤ 3·t(S ÷ 2)).
@@ -218,9 +218,10 @@ class Context:
     def release(self, tables: int | None = None) -> None:
         """Free what this solve holds for a child tried alone (:func:`.g2.retry_alone`): the kept and
         live union graphs with their base regions and offered groups, every scan (the root's too: its
-        odd moves are decided by then), the memo's N results and the undecided verdicts (those cut
-        for want of memory are to be made again); and give the shape graphs what the gcd-1 tables
-        then leave of ``memory``: the tables are capped at ``tables`` bytes (None: twice what they
+        odd moves are decided by then), the memo's N results (with ``tables``, its P results too)
+        and the undecided verdicts (those cut for want of memory are to be made again); and give the
+        shape graphs what the gcd-1 tables then leave of ``memory``: the tables are capped at
+        ``tables`` bytes (None: twice what they
         hold now, at least ``memory`` / ``TABLES_ALONE``, at most half;
         :meth:`sylver.solver.engine.Engine.set_budget` empties them when they hold more), the graphs
         get the rest, so that the two stay within ``memory`` together.  With worker processes
@@ -232,7 +233,7 @@ class Context:
         self.union_groups.clear()
         self.regions.clear()
         self.scans.clear()
-        for p in [p for p, v in self.gcd1.items() if not v]:
+        for p in [p for p, v in self.gcd1.items() if not v or tables is not None]:
             del self.gcd1[p]
         for p in [p for p, v in self.verdicts.items() if v.outcome is None]:
             del self.verdicts[p]

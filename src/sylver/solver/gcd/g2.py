@@ -208,7 +208,8 @@ def retry_alone(position: Position, ctx: Context, limit: int | None, tally: Tall
     the caches, union graphs, base regions, scans, and the gcd-1 tables' unused share), so that a
     child refused for what the solve held at that moment (its siblings' union graph, the root's
     scan, the memo) is decided if it fits the budget on its own; if it is refused again, once more
-    with the gcd-1 tables emptied and capped at ``TABLES_ALONE`` of the budget.  What is still
+    with the gcd-1 tables capped at ``TABLES_ALONE`` of the budget (emptied when they hold more)
+    and the memo of gcd-1 results emptied.  What is still
     refused is in ``ctx.too_large`` afterwards (the refusals of the first attempt are replaced by
     those of the retries, kept only for the moves a deadline left untried)."""
     refused = dict(ctx.too_large)
