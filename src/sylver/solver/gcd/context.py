@@ -243,7 +243,7 @@ class Context:
             if tables is None:
                 tables = min(self.memory // 2, max(2 * ENGINE.table_bytes, self.memory // TABLES_ALONE))
             ENGINE.set_budget(tables)
-        self.graphs = max(self.memory - tables, self.half())
+        self.graphs = self.memory - tables  # what was held is freed: no less than half
 
 
 def refusals(ctx: Context) -> str:
