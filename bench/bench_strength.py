@@ -163,7 +163,7 @@ def suites_section(args: argparse.Namespace) -> bool:
     ok = True
     root = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="bench-strength-"))
     print(f"perfect vs each opponent from each start of each suite, both seats ({args.rules} rules; "
-          f"analysis: gcd 1 with t <= {args.max_t}, g > 1 proven within 10 s); results in {root}")
+          f"analysis: gcd 1 with t <= {args.max_t}, g > 1 proven within 10 s of CPU time); results in {root}")
     for suite in args.suites.split(","):
         for opponent in args.opponents.split(","):
             r = suite_match(suite, opponent, args, root / f"{suite.replace(':', '-')}-{opponent}")

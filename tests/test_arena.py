@@ -234,14 +234,17 @@ def test_koth_2020_prime_first_move_loses() -> None:
 
 def test_the_referee_tells_whether_the_time_is_per_call(tmp_path: Path) -> None:
     """``Turn.per_call``: True under King-of-the-Hill rules (20 s a call, no clock: time a call
-    leaves unused is lost), False under the nextMove competition's chess clock (issue 35).  The bot
-    tells what it got in the error it raises on its first move."""
+    leaves unused is lost), False under the nextMove competition's chess clock (issue 35); and
+    ``Turn.cpu_clock`` True under both: the arena charges CPU time.  The bot tells what it got in
+    the error it raises on its first move."""
     bot = tmp_path / "turn_echo.py"
     bot.write_text("class TurnEcho:\n"
                    "    def choose(self, turn):\n"
-                   "        raise RuntimeError(f'per_call={turn.per_call} time_left={turn.time_left:g}')\n")
+                   "        raise RuntimeError(f'per_call={turn.per_call} cpu_clock={turn.cpu_clock} '\n"
+                   "                           f'time_left={turn.time_left:g}')\n")
     specs = parse_specs([f"{bot}:TurnEcho", "random"])
-    for name, told in (("koth", "per_call=True time_left=20"), ("classic", "per_call=False time_left=30")):
+    for name, told in (("koth", "per_call=True cpu_clock=True time_left=20"),
+                       ("classic", "per_call=False cpu_clock=True time_left=30")):
         out = run_tournament(Config(specs, make_rules(name, start=(7, 9)), 1, seed=1), None, concurrency=1)
         assert len(out.records) == 2
         for r in out.records:
@@ -428,3 +431,34 @@ def test_results_of_the_first_version_resume_without_replaying(tmp_path: Path) -
                             executor_factory=lambda: pytest.fail("a finished game was played again"))
     assert len(result.records) == 20 and (out / "games.jsonl").read_text().splitlines() == lines
     assert sum(s.games for s in result.table) == 40
+
+
+def test_the_analysis_proves_a_position_once_for_every_game(tmp_path: Path, monkeypatch) -> None:
+    """A position decided in one game is decided for the next, in another worker or a rerun too: the
+    analysis keeps the solver's answers in a results store (issue 35: the same {16,34} was left
+    undecided game after game).  Two games from {7,9}, analysed by two analysts (two workers)
+    sharing the store: the second asks the solver about no position the first decided."""
+    import sylver.solver
+    from sylver.arena.analysis import STORE, Analyst, MoveClass, Settings
+    from sylver.position import Termination
+
+    real = sylver.solver.solve
+    asked: list[Position] = []
+
+    def counted(p, **options):  # noqa: ANN001,ANN003,ANN202
+        asked.append(p)
+        return real(p, **options)
+
+    monkeypatch.setattr(sylver.solver, "solve", counted)
+    settings = Settings(max_t=150, store=str(tmp_path / STORE))
+    games = [PlayedGame(game=g, phase=0, round=0, seed=g, players=("a", "b"), start=(7, 9), moves=(2, 1),
+                        times=(0.0, 0.0), walls=(0.0, 0.0), winner_seat=0, reason=Termination.NAMED_ONE,
+                        detail="") for g in (1, 2)]
+    first = Analyst(settings).game(games[0])
+    solved = list(asked)
+    assert Position("7,9") in solved and first.notes[0].verdict in (MoveClass.WINNING, MoveClass.BLUNDER)
+    second = Analyst(settings).game(games[1])
+    assert asked == solved, "the second game re-solved a position the first proved"
+    assert [n.verdict for n in second.notes] == [n.verdict for n in first.notes]
+    fresh = Analyst(Settings(max_t=150)).game(games[1])  # no store: solved again
+    assert len(asked) > len(solved) and fresh.notes == second.notes

@@ -193,7 +193,8 @@ class Seed000Bot:
         history = _to_ints(list)
         # the limit is per call; what this call spent before asking the bot is deducted
         left = (1 - RESERVE) * self.call_limit - (time.perf_counter() - entered)
-        turn = Turn(Position(history), tuple(history), time_left=max(0.0, left), per_call=True, max_move=self.max_move)
+        turn = Turn(Position(history), tuple(history), time_left=max(0.0, left), per_call=True, cpu_clock=False,
+                    max_move=self.max_move)  # its own measure: wall-clock time
         return int(self.bot.choose(turn))
 
     def learn(self, first: int, second: int, list: Iterable[int]) -> None:  # noqa: A002
@@ -223,7 +224,8 @@ class Seed002Bot:
         ``time`` (seconds used, or left, on this bot's clock) is read as a hint."""
         history = _to_ints(moves)
         left = self.clock.start(history, _hint(time))
-        turn = Turn(Position(history), tuple(history), time_left=left, max_move=self.max_move)
+        # the reference referee times each call with perf_counter: wall-clock time, waiting included
+        turn = Turn(Position(history), tuple(history), time_left=left, cpu_clock=False, max_move=self.max_move)
         move = int(self.bot.choose(turn))
         self.clock.stop(history, move)
         return move

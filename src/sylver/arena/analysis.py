@@ -11,10 +11,13 @@ a P-position when every move loses (Sicherman, "Theory and Practice of Sylver Co
   the bound, a g > 1 position not proven within the time given), or, from an N-position, the
   position the move leaves.
 
-Positions are decided by :func:`sylver.solver.solve` within ``seconds`` each: gcd 1 with t <=
-``max_t`` exactly; the empty position and g > 1 by the theorems and the paper's published results
-(:mod:`sylver.theory`: {p} is P for a prime p >= 5, {8,12} is P, 6 wins in {4}, ...), else by the
-solver's g > 1 engine (what it proves, never more).
+Positions are decided by :func:`sylver.solver.solve` within ``seconds`` of CPU time each (so that
+a proof does not depend on the machine's load; at most WALL_FACTOR × that of wall-clock time): gcd 1
+with t <= ``max_t`` exactly; the empty position and g > 1 by the theorems and the paper's published
+results (:mod:`sylver.theory`: {p} is P for a prime p >= 5, {8,12} is P, 6 wins in {4}, ...), else
+by the solver's g > 1 engine (what it proves, never more).  What the solver decides is kept in a
+results store (``analysis.sqlite`` in the results directory): a position proven once is proven for
+every game, in every worker and in a rerun.
 It is asked for one winning move (``first``); a move other than that one is judged by deciding the
 position it leaves.  A bot's *blunder rate* is blunders / decided N-moves (winning + blunder),
 with its 95 % Wilson interval.
@@ -34,19 +37,26 @@ import os
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, wait
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sylver.arena.games import PlayedGame
 from sylver.position import Outcome, Position
+
+if TYPE_CHECKING:
+    from sylver.solver import Solution
 
 ANALYSIS_VERSION = 1
 MAX_T = 150
 """Default bound on the Frobenius number of the gcd-1 positions solved (the public arena's)."""
 SECONDS = 10.0
-"""Default seconds the engine gets for one position."""
+"""Default seconds of CPU time the engine gets for one position."""
+WALL_FACTOR = 10.0
+"""A position gets at most this × ``seconds`` of wall-clock time (a worker getting a tenth of a core)."""
+STORE = "analysis.sqlite"
+"""The results store of an analysis, in its results directory."""
 FIRST_BLUNDERS_SHOWN = 20
 """First blunders printed (all are in analysis.json and blunders.csv)."""
 
@@ -68,8 +78,11 @@ class Settings:
     max_t: int = MAX_T
     """gcd-1 positions with a Frobenius number above this are not solved."""
     seconds: float = SECONDS
-    """Seconds the engine gets for one position (a position it does not decide in that time is
-    undecided)."""
+    """Seconds of CPU time the engine gets for one position (a position it does not decide in that
+    time is undecided)."""
+    store: str = ""
+    """The results store the decided positions are kept in and read from (empty: none); not part of
+    the header: a rerun reads what is there."""
 
     def header(self) -> dict[str, Any]:
         return {"analysis": ANALYSIS_VERSION, "max_t": self.max_t, "seconds": self.seconds}
@@ -162,8 +175,13 @@ class Analyst:
     """Decides positions (memoised) and judges the moves made in them."""
 
     def __init__(self, settings: Settings) -> None:
+        from sylver.bots.oracle import CpuShare
+        from sylver.solver.store import Store
+
         self.settings = settings
         self.memo: dict[Position, Decision | str] = {}
+        self.share = CpuShare()
+        self.store = Store(settings.store) if settings.store else None
 
     def decide(self, p: Position) -> Decision | str:
         """The position's outcome and winning moves, or why it is not decided."""
@@ -174,7 +192,6 @@ class Analyst:
 
     def _decide(self, p: Position) -> Decision | str:
         from sylver.errors import TooLargeError
-        from sylver.solver import SolveTimeout, solve
 
         if p.is_terminal:
             return Decision(Outcome.P, (), True)
@@ -185,18 +202,43 @@ class Analyst:
             known = _by_theory(p)
             if known is not None:
                 return known
-        seconds = self.settings.seconds
+        if self.store is not None:
+            rec = self.store.get(p)
+            if rec is not None:
+                return Decision(rec.outcome, tuple(sorted(rec.winning_moves)), rec.complete)
         try:
-            sol = solve(p, first=True, time_limit=seconds)
-        except SolveTimeout:
-            return f"{what}: not decided within {seconds:g} s"
+            sol, why = self._solve(p)
         except MemoryError:
             return f"{what}: out of memory"
         except (TooLargeError, ValueError):
             return f"{what}: out of the engine's range"
-        if sol.outcome is None:
-            return f"{what}: not proven ({sol.verdict})"
+        if sol is None or sol.outcome is None:
+            return f"{what}: {why}"
+        if self.store is not None:
+            self.store.put(sol)
         return Decision(sol.outcome, tuple(sol.winning_moves), bool(sol.complete))
+
+    def _solve(self, p: Position) -> tuple[Solution | None, str]:
+        """The solver's answer within ``seconds`` of CPU time (:func:`sylver.bots.oracle.cpu_limited`),
+        or None and why not."""
+        from sylver.bots.oracle import cpu_limited
+        from sylver.solver import SolveTimeout, solve
+
+        seconds = self.settings.seconds
+        why = [f"not decided within {seconds:g} s of CPU time"]
+
+        def attempt(limit: float) -> Solution | None:
+            try:
+                sol = solve(p, first=True, time_limit=limit)
+            except SolveTimeout:
+                return None
+            if sol.outcome is None:
+                why.append(f"not proven ({sol.verdict})")
+                return None
+            return sol
+
+        sol = cpu_limited(attempt, seconds, WALL_FACTOR * seconds, self.share)
+        return sol, why[-1]
 
     def judge(self, p: Position, move: int) -> tuple[MoveClass, int | None, str]:
         """(verdict, a winning move, why undecided) of ``move`` made in ``p``."""
@@ -429,6 +471,8 @@ def analyse_results(out: Path | None, records: list[PlayedGame], names: list[str
     resuming its analysis.jsonl; write analysis.json, blunders.csv and the blunder columns of the
     standings."""
     started = time.monotonic()
+    if out is not None and not settings.store:
+        settings = replace(settings, store=str(out / STORE))
     journal = Journal(out / "analysis.jsonl" if out is not None else None, settings)
     journal.load()
     games = analyse_games(records, settings, journal, jobs=jobs, progress=progress)

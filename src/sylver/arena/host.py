@@ -177,6 +177,8 @@ class Adapter:
         """What ``nextMove`` gets as its third argument (the game's rules: ``left`` or ``used``)."""
         self.per_call = False
         """No chess clock in the game's rules: ``time_left`` is a per-call limit (``Turn.per_call``)."""
+        self.cpu_clock = False
+        """The referee charges CPU time (``Turn.cpu_clock``), as the game's rules say."""
         if self.builtin:
             from sylver.bots import BOTS  # noqa: PLC0415
 
@@ -254,6 +256,7 @@ class Adapter:
         self.rng_seed = msg.seed
         self.time_arg = str(msg.rules.get("time_arg") or "left")
         self.per_call = not msg.rules.get("clock")
+        self.cpu_clock = bool(msg.rules.get("cpu_time"))
         random.seed(self.rng_seed)
         if "numpy" in sys.modules:
             try:
@@ -303,8 +306,9 @@ class Adapter:
         from sylver.bots.base import Turn  # noqa: PLC0415
 
         pos = self.position(history)
-        turn = Turn(pos, tuple(history), time_left=time_left, per_call=self.per_call, max_move=msg.max_move,
-                    no_prime_first=msg.no_prime_first, extra={"seat": msg.seat, "game": msg.game})
+        turn = Turn(pos, tuple(history), time_left=time_left, per_call=self.per_call, cpu_clock=self.cpu_clock,
+                    max_move=msg.max_move, no_prime_first=msg.no_prime_first,
+                    extra={"seat": msg.seat, "game": msg.game})
         return self.instance.choose(turn)  # type: ignore[attr-defined]
 
     def learn(self, msg: GameOver) -> None:

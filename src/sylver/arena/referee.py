@@ -118,9 +118,10 @@ def judge_answer(value: object, board: Board, rules: Rules, first_move: bool) ->
 
 
 def rules_message(rules: Rules) -> dict:
-    """The rules as the bots are told them at the start of a game."""
+    """The rules as the bots are told them at the start of a game; ``cpu_time``: the clock and the
+    per-call limit are charged in CPU seconds of the bot's processes (:meth:`Clocks.charge`)."""
     return {"cap": rules.cap, "clock": rules.clock, "move_time": rules.move_time,
-            "no_prime_first": rules.no_prime_first, "time_arg": rules.time_arg}
+            "no_prime_first": rules.no_prime_first, "time_arg": rules.time_arg, "cpu_time": True}
 
 
 class Clocks:

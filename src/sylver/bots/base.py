@@ -28,6 +28,11 @@ class Turn:
     """True when ``time_left`` is a limit on this call alone and no chess clock runs (King of the
     Hill: 20 s a call): time the move leaves unused is lost, not saved for later moves.  False:
     ``time_left`` is what is left on a chess clock (or at most that), to be shared with the moves to come."""
+    cpu_clock: bool = False
+    """True when the referee charges ``time_left`` in CPU seconds of the bot's process (the arena:
+    a bot waiting for a CPU on a loaded machine is not charged), so the bot plans in
+    ``time.process_time``; False: in wall-clock seconds (the competitions' own referees time each
+    call with ``perf_counter``)."""
     max_move: int | None = None
     """The largest number the rules allow (the move cap); None: no cap."""
     no_prime_first: bool = False

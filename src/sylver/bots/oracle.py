@@ -16,16 +16,26 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TypeVar
 
 from sylver import jit
 from sylver.position import Outcome, Position
 from sylver.theory import known_outcome, outcome_by_theory, proven_n, winning_move_by_theory
 
 BOOK_RESOURCE = "opening_book.json"
+
+T = TypeVar("T")
+
+MIN_SHARE = 0.1
+"""The least CPU share :class:`CpuShare` assumes (a solve's wall-clock limit is at most 10 × its CPU time)."""
+
+MIN_SLICE = 0.05
+"""Seconds of CPU (or wall-clock) time below which :func:`cpu_limited` starts no further solve."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +55,45 @@ class Exact:
     def win_ratio(self) -> float:
         """Winning moves per legal move other than 1 (how easy the position is for a guesser)."""
         return len(self.winning_moves) / max(1, self.genus - 1)
+
+
+class CpuShare:
+    """The share of a CPU this process gets while it solves: CPU seconds per wall-clock second of
+    its last timed solve (at most 1: a solve runs one thread; at least :data:`MIN_SHARE`), 1 until
+    one is measured.  On a loaded machine it is below 1: a bot that waits for a CPU gets less
+    CPU time than wall-clock time."""
+
+    def __init__(self) -> None:
+        self.value = 1.0
+
+    def note(self, cpu: float, wall: float) -> None:
+        """Learn from a solve that took ``cpu`` seconds of CPU time in ``wall`` seconds."""
+        if wall >= 0.1:
+            self.value = min(1.0, max(MIN_SHARE, cpu / wall))
+
+
+def cpu_limited(attempt: Callable[[float], T | None], cpu: float, wall: float, share: CpuShare) -> T | None:
+    """``attempt(time_limit)`` (a solve under a wall-clock ``time_limit``; None when it decided
+    nothing) given ``cpu`` seconds of this process's CPU time (``time.process_time``) within
+    ``wall`` seconds of wall-clock time.
+
+    The solvers keep wall-clock deadlines, so the attempt's limit is the CPU time left ÷ the
+    process's CPU ``share``; an attempt that runs to its limit with CPU time left (the share was
+    smaller than assumed) is made again with what is left and the share just measured (the
+    solver's tables keep the gcd-1 results it found).  On a quiet machine (share 1) that is one
+    attempt with ``time_limit = cpu``."""
+    c0, w0 = time.process_time(), time.monotonic()
+    while True:
+        cpu_left = cpu - (time.process_time() - c0)
+        limit = min(wall - (time.monotonic() - w0), cpu_left / share.value)
+        if cpu_left < MIN_SLICE or limit < MIN_SLICE:
+            return None
+        c1, w1 = time.process_time(), time.monotonic()
+        result = attempt(limit)
+        spent = time.monotonic() - w1
+        share.note(time.process_time() - c1, spent)
+        if result is not None or spent < 0.9 * limit:  # decided, or stopped for another reason than time
+            return result
 
 
 @lru_cache(maxsize=1)
@@ -158,6 +207,9 @@ class Oracle:
         self.store = store
         self.memo: dict[Position, Exact] = {}
         self.failed: dict[Position, float] = {}
+        """Seconds a solve of the position ran without an answer (CPU seconds under a CPU clock)."""
+        self.share = CpuShare()
+        """This process's CPU share, learnt from the solves under a CPU clock."""
 
     def known(self, p: Position) -> Exact | None:
         """The exact value if the memo, the book or the store has it (no search).  A stored N without
@@ -170,12 +222,13 @@ class Oracle:
             hit = self.store.get(p)
         return hit
 
-    def solve_gcd(self, p: Position, time_limit: float) -> Exact | None:
+    def solve_gcd(self, p: Position, time_limit: float, *, wall: float | None = None) -> Exact | None:
         """What the g > 1 engine proves about a position with gcd > 1 within ``time_limit`` s
         (:func:`sylver.solver.solve` with ``first``: short positions, the g = 2 periodicity
         engine, the theorems; it stops at the first winning move), or None when it proves no
         outcome.  Long g = 2 positions whose shape graph would be large (multiplicity of S ÷ 2
-        above 6) are not tried."""
+        above 6) are not tried.  ``wall``: ``time_limit`` is CPU time, within ``wall`` seconds
+        of wall-clock time (:func:`cpu_limited`)."""
         if p.is_empty or p.gcd < 2 or time_limit <= 0.01:
             return None
         hit = self.known(p)
@@ -191,25 +244,42 @@ class Oracle:
         started = time.monotonic()
         if not solver_ready(wait=0.5 * time_limit):
             return None
-        from sylver.solver import SolveTimeout, solve
+        from sylver.solver import Solution, SolveTimeout, solve
+
+        def attempt(limit: float) -> Solution | None:
+            try:
+                sol = solve(p, first=True, time_limit=max(limit, 0.01), odd_limit=20_001, store=None)
+            except (SolveTimeout, TimeoutError):
+                return None
+            return sol if sol.outcome is not None else None
 
         time_limit -= time.monotonic() - started
+        clock = time.monotonic if wall is None else time.process_time
+        started = clock()
         try:
-            sol = solve(p, first=True, time_limit=max(time_limit, 0.01), odd_limit=20_001, store=None)
-        except (SolveTimeout, TimeoutError, ValueError, MemoryError):
+            sol = self._run(attempt, time_limit, wall)
+        except (ValueError, MemoryError):
             sol = None
         if sol is None or sol.outcome is None:
-            self.failed[p] = max(self.failed.get(p, 0.0), time.monotonic() - started)
+            self.failed[p] = max(self.failed.get(p, 0.0), clock() - started)
             return None
         exact = Exact(sol.outcome, tuple(sol.winning_moves), bool(sol.complete), 0)
         self.memo[p] = exact
         return exact
 
-    def solve(self, p: Position, time_limit: float, complete: bool = False, wait: bool = False) -> Exact | None:
+    def _run(self, attempt: Callable[[float], T | None], time_limit: float, wall: float | None) -> T | None:
+        """``attempt(time_limit)``; with ``wall``, ``time_limit`` is CPU time (:func:`cpu_limited`)."""
+        if wall is None:
+            return attempt(time_limit)
+        return cpu_limited(attempt, time_limit, wall, self.share)
+
+    def solve(self, p: Position, time_limit: float, complete: bool = False, wait: bool = False, *,
+              wall: float | None = None) -> Exact | None:
         """The exact value of a gcd-1 position, or None when out of reach within ``time_limit`` s.
 
         ``wait``: spend up to half the time limit waiting for the solver's warm-up if it is not
-        ready yet (otherwise answer None at once)."""
+        ready yet (otherwise answer None at once).  ``wall``: ``time_limit`` is CPU time, within
+        ``wall`` seconds of wall-clock time (:func:`cpu_limited`)."""
         if not p.is_finite or p.is_over:
             return None
         hit = self.known(p)
@@ -228,15 +298,22 @@ class Oracle:
         time_limit -= time.monotonic() - started
         if time_limit <= 0.002:
             return None
-        from sylver.solver import SolveTimeout, solve
+        from sylver.solver import Solution, SolveTimeout, solve
 
-        started = time.monotonic()
+        def attempt(limit: float) -> Solution | None:
+            try:
+                return solve(p, first=not complete, time_limit=limit)
+            except SolveTimeout:
+                return None
+
+        clock = time.monotonic if wall is None else time.process_time
+        started = clock()
         try:
-            sol = solve(p, first=not complete, time_limit=time_limit)
-        except SolveTimeout:
-            self.failed[p] = max(self.failed.get(p, 0.0), time.monotonic() - started)
-            return None
+            sol = self._run(attempt, time_limit, wall)
         except (ValueError, MemoryError):
+            return None
+        if sol is None:
+            self.failed[p] = max(self.failed.get(p, 0.0), clock() - started)
             return None
         if sol.outcome is None:  # gcd > 1 and not proven
             return None

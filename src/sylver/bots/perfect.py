@@ -91,6 +91,15 @@ PER_CALL_MARGIN = 1.0
 """Seconds of a per-call limit never planned for (a time-limited solve can return late; the arena kills
 a bot past its limit), unless SOLVE_SHARE of the call is more."""
 
+CPU_WALL_FACTOR = 3.0
+"""Under a CPU clock (``Turn.cpu_clock``) a move planning s seconds of CPU time takes at most this × s
+of wall-clock time (and at most the time left): on a loaded machine the bot gets a third of a core
+or more, and a move never hangs."""
+
+GCD_ENGINE_SHARE = 0.9
+"""Share of a move's time the g > 1 engine gets in a position with gcd > 1: its proof is the move; the
+search after it only names a move it cannot judge."""
+
 REPLY_LOOKUPS = 400
 """In a position with gcd > 1, the moves up to this are looked up (book, memo, store) before the
 g > 1 engine is asked (the winning answers to the opening 16 named in docs/bots.md are below 60)."""
@@ -109,14 +118,35 @@ OPENING_PRIMES = (5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61)
 
 
 class _Deadline:
-    def __init__(self, seconds: float) -> None:
-        self.end = time.monotonic() + seconds
+    """A move's time: ``seconds`` of wall-clock time or, under a CPU clock (``Turn.cpu_clock``), of
+    this process's CPU time (``time.process_time``) within ``wall`` seconds of wall-clock time."""
+
+    def __init__(self, seconds: float, *, cpu_clock: bool = False, wall: float | None = None) -> None:
+        self.clock = time.process_time if cpu_clock else time.monotonic
+        self.end = self.clock() + seconds
+        self.wall_end = time.monotonic() + (seconds if wall is None else wall) if cpu_clock else None
+
+    def wall(self) -> float | None:
+        """Wall-clock seconds left under a CPU clock (the cap of its solves); None under a wall clock."""
+        return None if self.wall_end is None else self.wall_end - time.monotonic()
 
     def left(self) -> float:
-        return self.end - time.monotonic()
+        wall = self.wall()
+        return self.end - self.clock() if wall is None else min(wall, self.end - self.clock())
 
     def passed(self) -> bool:
-        return time.monotonic() >= self.end
+        return self.left() <= 0
+
+
+def _deadline(turn: Turn, seconds: float) -> _Deadline:
+    """``seconds`` of the time ``turn`` measures: under a CPU clock at most CPU_WALL_FACTOR × that
+    of wall-clock time, and never more than the time left (a referee's wall-clock guard)."""
+    if not turn.cpu_clock:
+        return _Deadline(seconds)
+    wall = CPU_WALL_FACTOR * seconds
+    if turn.time_left is not None:
+        wall = min(wall, max(seconds, turn.time_left))
+    return _Deadline(seconds, cpu_clock=True, wall=wall)
 
 
 class PerfectBot(Bot):
@@ -163,7 +193,7 @@ class PerfectBot(Bot):
         budget = self.think
         if turn.time_left is not None:
             budget = min(budget, CLOCK_SHARE * max(0.0, turn.time_left))
-        deadline = _Deadline(max(budget, 0.01))
+        deadline = _deadline(turn, max(budget, 0.01))
         p = turn.position
         if p.is_terminal or p.is_over:
             return 1
@@ -186,21 +216,22 @@ class PerfectBot(Bot):
             if move is not None:
                 return move
             deadline = self._extended(turn, deadline)
-            exact = self.oracle.solve_gcd(p, time_limit=0.7 * deadline.left())
+            exact = self.oracle.solve_gcd(p, time_limit=GCD_ENGINE_SHARE * deadline.left(), wall=deadline.wall())
             if exact is not None and exact.outcome is Outcome.N:
                 for w in exact.winning_moves:
                     if turn.allows(w):
                         return w
         if p.is_finite:
             deadline = self._extended(turn, deadline)
-            exact = self.oracle.solve(p, time_limit=0.7 * deadline.left(), wait=True)
+            exact = self.oracle.solve(p, time_limit=0.7 * deadline.left(), wait=True, wall=deadline.wall())
             if exact is not None:
                 if exact.outcome is Outcome.N:
                     for w in exact.winning_moves:
                         if turn.allows(w):
                             return w
                     if not exact.complete:  # the winning move found is out of bounds: look for another
-                        full = self.oracle.solve(p, time_limit=0.7 * deadline.left(), complete=True)
+                        full = self.oracle.solve(p, time_limit=0.7 * deadline.left(), complete=True,
+                                                 wall=deadline.wall())
                         for w in full.winning_moves if full else ():
                             if turn.allows(w):
                                 return w
@@ -221,14 +252,14 @@ class PerfectBot(Bot):
         return None
 
     def _extended(self, turn: Turn, deadline: _Deadline) -> _Deadline:
-        """Solving decides the game, so it may take up to 3 * think and SOLVE_SHARE of a chess clock,
-        or :func:`solve_budget` of a per-call limit."""
+        """Solving decides the game, so it may take SOLVE_SHARE of a chess clock (7.5 s of a 30-s
+        game's first move), :func:`solve_budget` of a per-call limit, or 3 * think with no limit."""
         extended = 3 * self.think
         if turn.time_left is not None:
             left = max(0.0, turn.time_left)
-            extended = solve_budget(left) if turn.per_call else min(extended, SOLVE_SHARE * left)
+            extended = solve_budget(left) if turn.per_call else SOLVE_SHARE * left
         if extended > deadline.left() and solver_ready():  # not while the solver compiles
-            return _Deadline(extended)
+            return _deadline(turn, extended)
         return deadline
 
     def _quick(self, turn: Turn) -> int:
@@ -278,7 +309,8 @@ class PerfectBot(Bot):
         for n, after in unknown:
             if deadline.left() < 0.05:
                 break
-            exact = self.oracle.solve(after, time_limit=min(0.5, 0.3 * deadline.left()), complete=True)
+            exact = self.oracle.solve(after, time_limit=min(0.5, 0.3 * deadline.left()), complete=True,
+                                      wall=deadline.wall())
             if exact is None or not exact.complete:
                 continue
             key = (_visible_ratio(after, exact), -exact.genus)
@@ -365,7 +397,7 @@ class PerfectBot(Bot):
         hit = self.oracle.known(p)
         if hit is not None:
             return hit
-        return self.oracle.solve(p, time_limit=min(0.25, 0.3 * deadline.left()))
+        return self.oracle.solve(p, time_limit=min(0.25, 0.3 * deadline.left()), wall=deadline.wall())
 
     def _refuted(self, turn: Turn, after: Position, deadline: _Deadline) -> bool:
         """Does the opponent have a small reply leaving us a known or solved P-position?"""

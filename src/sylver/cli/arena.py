@@ -153,7 +153,7 @@ def _print_blunders(analysis) -> None:  # noqa: ANN001
 
 
 MAX_T_HELP = "Blunder analysis: solve gcd-1 positions whose Frobenius number t is at most this."
-SOLVE_SECONDS_HELP = "Blunder analysis: seconds the engine gets per position (gcd 1 within --max-t, and g > 1)."
+SOLVE_SECONDS_HELP = "Blunder analysis: seconds of CPU time the engine gets per position (gcd 1 within --max-t, and g > 1)."
 OPENINGS_HELP = ("Opening suite: a file (one start position a line) or a bundled suite: empty, one-number, "
                  "paper, opening16, koth[:N]; each start is played twice a round, the seats swapped.")
 ANALYSE_HELP = "After the games, judge every move the engine can decide (blunder analysis; resumable)."
