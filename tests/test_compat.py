@@ -292,6 +292,25 @@ class TestSeed002:
         move = bot.nextMove([7, 9], Position("7,9").legal_moves(), 0.0)
         assert Position("7,9").is_legal(move)
 
+    def test_the_bot_plans_in_wall_clock_time(self):
+        """The competitions' own referees time a call with ``perf_counter`` (waiting for a CPU
+        included), so the adapters tell the bot its clock is not CPU time (issue 35: the arena's is)."""
+        told = []
+
+        class Told:
+            def choose(self, turn):
+                told.append(turn)
+                return 2
+
+            def learn(self, record, seat):
+                pass
+
+        for adapter in (Seed002Bot(bot="greedy"), Seed000Bot(0, bot="greedy")):
+            adapter.bot = Told()  # type: ignore[assignment]
+            move = adapter.nextMove([7, 9], [], 0.0) if isinstance(adapter, Seed002Bot) else adapter.announce([7, 9])
+            assert move == 2
+        assert [(t.cpu_clock, t.per_call) for t in told] == [(False, False), (False, True)]
+
 
 def test_arena_passes_the_reference_argument():
     """Under the classic rules a nextMove bot gets what the reference referee gives: 0.0 at its first
