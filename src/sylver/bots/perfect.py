@@ -43,10 +43,16 @@ Order of business on each move (each step within the move's time budget):
 
 Time: a move plans at most ``think`` seconds and at most 15 % of ``Turn.time_left`` (the time left on
 the clock, or the per-call limit); where the position can be solved exactly (gcd 1 within
-``max_genus``, or gcd > 1 for the g > 1 engine), 3 × ``think`` and 25 % of a chess clock, or, under a
-per-call limit (``Turn.per_call``: time a call leaves unused is lost), 85 % of the call less a margin
-of a second, whatever ``think`` (a proof decides the game; issue 35: with 25 % of a 20-s call, 9 in
-{16,34} and 7 in {16,90} were played where the engine proves 20 and 17 winning with more time).
+``max_genus``, or gcd > 1 for the g > 1 engine), 25 % of a chess clock (7.5 s of a 30-s game's first
+move; 90 % of it to the g > 1 engine), or, under a per-call limit (``Turn.per_call``: time a call
+leaves unused is lost), 85 % of the call less a margin of a second, whatever ``think`` (a proof
+decides the game; issue 35: with 25 % of a 20-s call, 9 in {16,34} and 7 in {16,90} were played
+where the engine proves 20 and 17 winning with more time); 3 × ``think`` with no limit.
+Under a CPU clock (``Turn.cpu_clock``: the arena charges CPU time) these are seconds of the process's
+CPU time (``time.process_time``), within CPU_WALL_FACTOR × as much wall-clock time and the time left
+(the solvers keep wall-clock deadlines: :func:`sylver.bots.oracle.cpu_limited` sets them from the
+CPU share the process gets); issue 35: on a loaded machine 6 s of wall-clock time gave the engine
+about 2 s of CPU in {16,20} and {16,34}, where it needs 3-6.5 s.
 A time-limited solve can return some tenths of a second late, so a caller keeping a clock holds a
 reserve (see :class:`sylver.compat.GameClock`); a position in the book or the memo is answered in
 milliseconds.
