@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import re
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -671,6 +672,16 @@ def test_campaign_view(browser: object, tmp_path: Path, shots: Path) -> None:
             statuses = pg.locator("#cp-table tbody td:nth-child(4)").all_inner_texts()
             assert statuses and set(statuses) == {"P"}
             screenshot(pg, shots, "campaign")
+            # a node decided by a search whose certificate is still to be built says so, with its budget
+            with sqlite3.connect(tmp_path / "four" / "ledger.sqlite") as db:
+                text, budget = db.execute("SELECT position, budget FROM nodes WHERE status IN ('P', 'N') "
+                                          "AND method = 'solve' AND certificate != '' LIMIT 1").fetchone()
+                db.execute("UPDATE nodes SET certificate = '' WHERE position = ?", (text,))
+            pg.select_option("#cp-status", "")
+            pg.evaluate("cpLoad()")
+            row = f"#cp-table tbody tr[data-position='{text}']"
+            pg.wait_for_function("(sel) => document.querySelector(sel)?.innerText.includes('to build')", arg=row)
+            assert pg.inner_text(f"{row} td:nth-child(8)") == f"{budget:g} s"
         finally:
             context.close()
         check_clean(pg, errors)

@@ -19,13 +19,21 @@ def why(ledger: Ledger, node: Node) -> str:
 def rows(ledger: Ledger, max_depth: int | None = None, theorems: bool = True) -> list[dict[str, Any]]:
     """One dict a node (``max_depth``: those at most that many moves from the root; ``theorems``:
     with the nodes N by a theorem): the :meth:`Node.to_dict` fields, with ``text`` (the position in
-    braces) and ``why``."""
+    braces), ``why`` and ``certificate_pending`` (:func:`certificate_pending`)."""
     out = []
     for node in ledger.nodes():
         if (max_depth is not None and node.depth > max_depth) or (not theorems and node.method == "theorem"):
             continue
-        out.append({"text": node.position.braces(), "why": why(ledger, node), **node.to_dict()})
+        row = {"text": node.position.braces(), "why": why(ledger, node), **node.to_dict()}
+        row["certificate_pending"] = certificate_pending(row)
+        out.append(row)
     return out
+
+
+def certificate_pending(row: dict[str, Any]) -> bool:
+    """Whether a node is decided by a search (``solve``, or the results store) with its certificate
+    still to be built: its next attempt builds the certificate alone."""
+    return row["status"] in ("P", "N") and not row["certificate"] and row["method"] in ("solve", "store")
 
 
 def ledger_data(ledger: Ledger, max_depth: int | None = None) -> dict[str, Any]:
@@ -42,7 +50,7 @@ def cells(row: dict[str, Any]) -> list[str]:
     """A row's cells, in :data:`COLUMNS` order, as text.  A node decided with its certificate still
     to be built shows the budget of the attempt that will build it, and ``to build``."""
     status = row["status"]
-    pending = status in ("P", "N") and not row["certificate"] and row["method"] in ("solve", "store")
+    pending = certificate_pending(row)
     return [
         row["text"], row["why"], status, "" if row["winning"] is None else str(row["winning"]), row["method"],
         str(row["attempts"]), f"{row['budget']:g}" if pending or status not in ("P", "N") else "",

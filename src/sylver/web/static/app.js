@@ -2267,7 +2267,7 @@ function cpRow(node) {
   const certificate = node.certificate
     ? el("a", { href: `/api/campaigns/${cp.index}/certificate/${numbers}`, download: node.certificate.split("/").pop(), "data-key": "cert:" + numbers,
                 "aria-label": `Download the certificate of ${node.text}`, text: node.certificate.split("/").pop() })
-    : "";
+    : node.certificate_pending ? el("span", { title: "Decided; its next attempt builds the certificate", text: "to build" }) : "";
   return el("tr", { class: "st-" + node.status, "data-position": numbers },
     cell(node.replies.join(", "), "num"),
     el("th", { scope: "row" }, el("a", { href: `#sylver/${numbers}//vs=nobody`, "data-key": "pos:" + numbers, title: "Analyse this position", text: node.text })),
@@ -2276,7 +2276,7 @@ function cpRow(node) {
     cell(node.winning === null || node.winning === undefined ? "" : fmt(node.winning), "num"),
     cell(node.method),
     cell(fmt(node.attempts), "num"),
-    cell(decided ? "" : `${node.budget} s`, "num"),
+    cell(decided && !node.certificate_pending ? "" : `${node.budget} s`, "num"),
     cell(node.states ? fmt(node.states) : "", "num"),
     cell(node.seconds ? node.seconds.toFixed(1) : "", "num"),
     cell(node.peak_bytes ? `${fmt(Math.round(node.peak_bytes / 2 ** 20))} MB` : "", "num"),
