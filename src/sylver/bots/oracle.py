@@ -58,18 +58,25 @@ class Exact:
 
 
 class CpuShare:
-    """The share of a CPU this process gets while it solves: CPU seconds per wall-clock second of
-    its last timed solve (at most 1: a solve runs one thread; at least :data:`MIN_SHARE`), 1 until
-    one is measured.  On a loaded machine it is below 1: a bot that waits for a CPU gets less
-    CPU time than wall-clock time."""
+    """The share of a CPU this process gets while it solves (at most 1: a solve runs one thread; at
+    least :data:`MIN_SHARE`): the CPU seconds per wall-clock second of its last solve that lasted a
+    second or more, and at most cores ÷ load average (:func:`sylver.arena.sandbox.load_factor`),
+    so that the first solve on a loaded machine is not cut short (a g > 1 proof stopped and started
+    again starts afresh).  1 on a quiet machine."""
 
     def __init__(self) -> None:
-        self.value = 1.0
+        self.measured = 1.0
+
+    @property
+    def value(self) -> float:
+        from sylver.arena.sandbox import load_factor
+
+        return max(MIN_SHARE, min(self.measured, 1.0 / load_factor()))
 
     def note(self, cpu: float, wall: float) -> None:
         """Learn from a solve that took ``cpu`` seconds of CPU time in ``wall`` seconds."""
-        if wall >= 0.1:
-            self.value = min(1.0, max(MIN_SHARE, cpu / wall))
+        if wall >= 1.0:
+            self.measured = min(1.0, max(MIN_SHARE, cpu / wall))
 
 
 def cpu_limited(attempt: Callable[[float], T | None], cpu: float, wall: float, share: CpuShare) -> T | None:
