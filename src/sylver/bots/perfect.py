@@ -146,12 +146,13 @@ class _Deadline:
 
 def _deadline(turn: Turn, seconds: float) -> _Deadline:
     """``seconds`` of the time ``turn`` measures: under a CPU clock at most CPU_WALL_FACTOR × that
-    of wall-clock time, and never more than the time left (a referee's wall-clock guard)."""
+    of wall-clock time, and never more than the time left less PER_CALL_MARGIN (so that a solve
+    that runs at full speed after the machine's load fell still keeps within the limit)."""
     if not turn.cpu_clock:
         return _Deadline(seconds)
     wall = CPU_WALL_FACTOR * seconds
     if turn.time_left is not None:
-        wall = min(wall, max(seconds, turn.time_left))
+        wall = min(wall, max(seconds, turn.time_left - PER_CALL_MARGIN))
     return _Deadline(seconds, cpu_clock=True, wall=wall)
 
 
