@@ -188,7 +188,6 @@ class TestPerfect:
         import types
 
         import sylver.solver
-        from sylver.arena import sandbox
         from sylver.bots import oracle, perfect
         from sylver.solver import Solution
 
@@ -212,7 +211,7 @@ class TestPerfect:
                             frobenius_number=None, states=1, seconds=0.0)
 
         monkeypatch.setattr(sylver.solver, "solve", one_third_of_a_core)
-        monkeypatch.setattr(sandbox, "load_factor", lambda: 1.0)  # learnt from the first attempt alone
+        monkeypatch.setattr(oracle, "load_factor", lambda: 1.0)  # learnt from the first attempt alone
         cpu = {}
         for cpu_clock in (False, True):
             bot = make_bot("perfect", random.Random(0), store=tmp_path / "none.sqlite")
@@ -225,7 +224,7 @@ class TestPerfect:
             if cpu_clock:
                 assert move == 20 and limits == pytest.approx([planned, 3 * 2 / 3 * planned])
                 assert bot.oracle.share.value == pytest.approx(1 / 3)
-                monkeypatch.setattr(sandbox, "load_factor", lambda: 4.0)  # load 8 on 2 cores
+                monkeypatch.setattr(oracle, "load_factor", lambda: 4.0)  # load 8 on 2 cores
                 assert bot.oracle.share.value == pytest.approx(1 / 4)
             else:
                 assert limits == pytest.approx([planned])  # timed out: the search names a move

@@ -14,6 +14,7 @@ solver under a time limit.
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -57,10 +58,19 @@ class Exact:
         return len(self.winning_moves) / max(1, self.genus - 1)
 
 
+def load_factor() -> float:
+    """max(1, one-minute load average / usable cores), as the arena's sandbox reads it (the bots do
+    not import the arena)."""
+    try:
+        return max(1.0, os.getloadavg()[0] / max(1, len(os.sched_getaffinity(0))))
+    except (OSError, AttributeError):
+        return 1.0
+
+
 class CpuShare:
     """The share of a CPU this process gets while it solves (at most 1: a solve runs one thread; at
     least :data:`MIN_SHARE`): the CPU seconds per wall-clock second of its last solve that lasted a
-    second or more, and at most cores ÷ load average (:func:`sylver.arena.sandbox.load_factor`),
+    second or more, and at most cores ÷ load average (:func:`load_factor`),
     so that the first solve on a loaded machine is not cut short (a g > 1 proof stopped and started
     again starts afresh).  1 on a quiet machine."""
 
@@ -69,8 +79,6 @@ class CpuShare:
 
     @property
     def value(self) -> float:
-        from sylver.arena.sandbox import load_factor
-
         return max(MIN_SHARE, min(self.measured, 1.0 / load_factor()))
 
     def note(self, cpu: float, wall: float) -> None:
