@@ -109,4 +109,17 @@ def default_memory() -> int:
     return max(budget // ROUND * ROUND, LEAST_DEFAULT)
 
 
-__all__ = ["available_memory", "default_memory", "format_memory", "physical_memory"]
+def load_factor() -> float:
+    """max(1, one-minute load average / usable cores): how much slower a busy machine runs a process
+    (the arena's sandbox times bots by it; a bot sizes its solves by it)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    try:
+        return max(1.0, os.getloadavg()[0] / max(1, cores))
+    except OSError:
+        return 1.0
+
+
+__all__ = ["available_memory", "default_memory", "format_memory", "load_factor", "physical_memory"]

@@ -43,6 +43,7 @@ from sylver.arena.cgroups import MAX_PROCESSES, BotCgroup, pid_alive, sweep_stal
 from sylver.arena.protocol import Error, Hello, Log, Message, Quit, Ready, Reply, decode, encode
 from sylver.arena.specs import BotSpec
 from sylver.errors import BotError
+from sylver.machine import load_factor
 
 HOST = Path(__file__).with_name("host.py")
 DEFAULT_MEMORY_MB = 4096
@@ -61,10 +62,6 @@ TMP_SIZE = 64 << 20
 """Bytes of the sandbox's private writable /tmp (and 1/16 of it for /dev/shm)."""
 UNSAFE_ENV = "SYLVER_UNSAFE_NO_SANDBOX"
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-try:
-    _CPUS = max(1, len(os.sched_getaffinity(0)))
-except AttributeError:  # pragma: no cover - not Linux
-    _CPUS = max(1, os.cpu_count() or 1)
 
 
 class StartError(BotError):
@@ -141,14 +138,6 @@ def _run_delay(pid: int) -> float:
             return int(f.read().split()[1]) / 1e9
     except (OSError, ValueError, IndexError):
         return 0.0
-
-
-def load_factor() -> float:
-    """max(1, one-minute load average / usable cores): how much slower a busy machine runs a bot."""
-    try:
-        return max(1.0, os.getloadavg()[0] / _CPUS)
-    except OSError:
-        return 1.0
 
 
 def _descendants(root: int) -> list[int]:

@@ -14,7 +14,6 @@ solver under a time limit.
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from sylver import jit
+from sylver.machine import load_factor
 from sylver.position import Outcome, Position
 from sylver.theory import known_outcome, outcome_by_theory, proven_n, winning_move_by_theory
 
@@ -56,15 +56,6 @@ class Exact:
     def win_ratio(self) -> float:
         """Winning moves per legal move other than 1 (how easy the position is for a guesser)."""
         return len(self.winning_moves) / max(1, self.genus - 1)
-
-
-def load_factor() -> float:
-    """max(1, one-minute load average / usable cores), as the arena's sandbox reads it (the bots do
-    not import the arena)."""
-    try:
-        return max(1.0, os.getloadavg()[0] / max(1, len(os.sched_getaffinity(0))))
-    except (OSError, AttributeError):
-        return 1.0
 
 
 class CpuShare:
