@@ -142,39 +142,6 @@ class TestStreamingBuilder:
         assert by_position(got) == by_position(ref)
         check(got)
 
-    def test_processes_share_the_second_reading(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-        """As for gcd 1: with the gcd-1 nodes' second reading shared between 2 processes, a valid
-        certificate proves the same and a tampered one gets the flaw that one process names (a
-        wrong reply in the first, a middle and the last node; a claim dropped; a file cut short)."""
-        import sylver.solver.certificate as module
-        from sylver.solver.prove import build_gcd_certificate
-
-        monkeypatch.setattr(module, "PARALLEL_LEAST", 0)
-        path = tmp_path / "c.json"
-        write_any_certificate(build_gcd_certificate(solve(Position("12,18,21"))), path)  # 444 nodes, a claim
-        lines = path.read_text().split("\n")
-        first = lines.index('],"nodes":[') + 1  # then the nodes, "]}" and ""
-        middle = (first + len(lines) - 3) // 2
-        texts = {"valid": "\n".join(lines), "truncated": "\n".join(lines[:middle]) + "\n",
-                 "claim dropped": "\n".join([lines[0], *([""] if first == 3 else []), *lines[2:]])}
-        for at in (first, middle, len(lines) - 3):
-            node, replies = json.loads(lines[at].rstrip(","))
-            k = next(k for k, y in enumerate(replies) if y > 0)
-            replies[k] += 1
-            comma = "," if lines[at].endswith(",") else ""
-            texts[f"wrong reply at line {at}"] = "\n".join(
-                [*lines[:at], json.dumps([node, replies], separators=(",", ":")) + comma, *lines[at + 1:]])
-        for name, text in texts.items():
-            path.write_text(text)
-            verdicts = []
-            for jobs in (1, 2):
-                try:
-                    verdicts.append(("valid", check_path(str(path), jobs).proves))
-                except CertificateError as exc:
-                    verdicts.append((type(exc).__name__, [str(exc)]))
-            assert verdicts[0] == verdicts[1], (name, verdicts)
-            assert (verdicts[0][0] == "valid") == (name == "valid"), (name, verdicts)
-
     def test_a_failed_build_leaves_no_file(self, tmp_path: Path) -> None:
         sol = solve(Position("5,18"), store=None)
         calls = []
