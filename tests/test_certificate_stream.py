@@ -121,6 +121,18 @@ def by_position(cert: dict[str, Any]) -> dict[tuple[int, ...], list[int]]:
     return out
 
 
+
+def wrong_reply(lines: list[str], at: int) -> str | None:
+    """The certificate ``lines`` with the node on line ``at`` given a wrong reply (its first reply
+    y > 0 made y + 1), or None when that node has no such reply."""
+    gens, replies = json.loads(lines[at].rstrip(","))
+    k = next((k for k, y in enumerate(replies) if y > 0), None)
+    if k is None:
+        return None
+    replies[k] += 1
+    comma = "," if lines[at].endswith(",") else ""
+    return "\n".join([*lines[:at], json.dumps([gens, replies], separators=(",", ":")) + comma, *lines[at + 1:]])
+
 class TestStreamingBuilder:
     @pytest.mark.parametrize("text", POSITIONS)
     def test_same_proof_as_the_in_memory_builder(self, text: str, tmp_path: Path) -> None:
@@ -281,13 +293,9 @@ class TestFileChecker:
         lines = certificate.split("\n")
         texts = {"valid": certificate, **tamperings(certificate)}
         for at in (1, len(lines) // 3, len(lines) - 3):  # a wrong reply in the first, a middle and the last node
-            gens, replies = json.loads(lines[at].rstrip(","))
-            k = next((k for k, y in enumerate(replies) if y > 0), None)
-            if k is not None:
-                replies[k] += 1
-                comma = "," if lines[at].endswith(",") else ""
-                texts[f"wrong reply at line {at}"] = "\n".join(
-                    [*lines[:at], json.dumps([gens, replies], separators=(",", ":")) + comma, *lines[at + 1:]])
+            wrong = wrong_reply(lines, at)
+            if wrong is not None:
+                texts[f"wrong reply at line {at}"] = wrong
         for name, text in texts.items():
             path.write_text(text)
             verdicts = []
@@ -387,12 +395,9 @@ class TestGcdFiles:
         texts = {"valid": "\n".join(lines), "truncated": "\n".join(lines[:middle]) + "\n",
                  "claim dropped": "\n".join([lines[0], *([""] if first == 3 else []), *lines[2:]])}
         for at in (first, middle, len(lines) - 3):
-            node, replies = json.loads(lines[at].rstrip(","))
-            k = next(k for k, y in enumerate(replies) if y > 0)
-            replies[k] += 1
-            comma = "," if lines[at].endswith(",") else ""
-            texts[f"wrong reply at line {at}"] = "\n".join(
-                [*lines[:at], json.dumps([node, replies], separators=(",", ":")) + comma, *lines[at + 1:]])
+            wrong = wrong_reply(lines, at)
+            assert wrong is not None
+            texts[f"wrong reply at line {at}"] = wrong
         for name, text in texts.items():
             path.write_text(text)
             verdicts = []
