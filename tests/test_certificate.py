@@ -32,7 +32,8 @@ class TestChecker:
                 imported |= {a.name.split(".")[0] for a in node.names}
             elif isinstance(node, ast.ImportFrom):
                 imported.add((node.module or "").split(".")[0])
-        assert imported <= {"__future__", "array", "collections", "dataclasses", "json", "math", "multiprocessing", "sys", "typing"}
+        assert imported <= {"__future__", "array", "collections", "dataclasses", "datetime", "hashlib", "json", "math",
+                            "multiprocessing", "os", "sys", "typing"}
 
     def test_arithmetic_matches_position(self) -> None:
         for text in ["4,5", "5,14,16,18", "16,20,28,35,54", "7,9,19,20,31"]:

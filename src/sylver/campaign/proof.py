@@ -12,34 +12,60 @@ The children's files are read a line at a time and their gcd-1 P-positions writt
 as they are read, each once (by their canonical generators: any one of two proofs of the same
 position will do, the checker checks whichever is kept): a composed certificate of gigabytes is
 never held in memory.  Claims (short positions) and periodic records are few, and held.
+
+A child's file larger than :data:`IMPORT_BYTES` that proves a P-position is not copied but
+imported (the ``imports`` of the format: path, bytes, SHA-256), and the imports of the files
+copied are carried over, so that a proof of gigabytes is written, and checked (``sylver verify
+--known``), once however many certificates rest on it.  Import paths are absolute, like the results
+store's references: a composed file stays valid wherever it is copied (the store keeps it inline
+when small, and a campaign takes it from there into its directory) as long as the files it
+imports are unchanged where they are, which the store requires of them anyway.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
+import os
 from pathlib import Path
 from typing import Any
 
 from sylver.position import Position
 from sylver.solver.certificate import FORMAT, GCD_FORMAT, GCD_VERSION, VERSION
 from sylver.solver.prove import NodeLines, assemble, certificate_parts, part_path
+from sylver.solver.store import INLINE_BYTES, file_sha256
+
+IMPORT_BYTES = INLINE_BYTES
+"""A child's certificate file larger than this that proves a P-position is imported, not copied:
+the files that the results store keeps by reference (above it), which must stay where they are;
+smaller ones are copied in, so that a small proof stays one file a user can mail."""
 
 
 class Proofs:
     """The P-positions proved by a set of certificate files: gcd-1 nodes (written to ``nodes`` as
     they are read), short ``claims`` (prime g) and replay records of long positions with g = 2
-    (``periodic``), each once."""
+    (``periodic``), each once; and the files imported (``imports``: the P-positions they prove)."""
 
     def __init__(self, nodes: NodeLines) -> None:
         self.nodes = nodes
         self.claims: dict[tuple[int, ...], list[Any]] = {}
         self.periodic: dict[tuple[int, ...], dict[str, Any]] = {}
+        self.imports: dict[tuple[int, ...], dict[str, Any]] = {}
 
     def add(self, path: str | Path) -> None:
         """Take in what the certificate file ``path`` proves P: its P-positions, and its root if it
-        is P."""
+        is P; or, a file of a P-position larger than :data:`IMPORT_BYTES`, import it."""
+        path = Path(path).resolve()
         head, claims, lines = certificate_parts(path)
+        size = path.stat().st_size
+        if head.get("outcome") == "P" and head.get("complete") is True and size > IMPORT_BYTES:
+            self.imports.setdefault(_key(head["position"]), {
+                "position": head["position"], "outcome": "P", "path": str(path), "bytes": size,
+                "sha256": file_sha256(path)})
+            return
+        for item in head.get("imports", []):  # what the file copied rests on, its path made absolute
+            self.imports.setdefault(_key(item["position"]), {**item, "path": os.path.normpath(os.path.join(path.parent, item["path"]))})
         for line in lines:
             self.nodes.once(line)
         for gens, replies in claims:
@@ -65,7 +91,7 @@ class Proofs:
         gens = list(position.generators)
         head: dict[str, Any]
         if position.gcd == 1:
-            if self.claims or self.periodic:
+            if self.claims or self.periodic or any(math.gcd(*k) > 1 for k in self.imports):
                 raise ValueError(f"{position.braces()} has gcd 1, but its proof has positions with g > 1")
             head = {"format": FORMAT, "version": VERSION}
         else:
@@ -74,6 +100,8 @@ class Proofs:
                                 "complete": outcome == "P"}
         if root_replies is not None:
             cert["root_replies"] = root_replies
+        if self.imports:
+            cert["imports"] = list(self.imports.values())
         if position.gcd != 1:
             cert["periodic"] = list(self.periodic.values())
         return cert
@@ -83,7 +111,7 @@ def compose(path: Path, position: Position, children: list[Path], *, outcome: st
             root_replies: list[int] | None = None) -> int:
     """Write to ``path`` the certificate of ``position`` (:meth:`Proofs.head`) from the certificate
     files ``children``, their gcd-1 nodes streamed through ``FILE.nodes.part`` (then ``FILE.part``,
-    renamed when complete); its bytes."""
+    renamed when complete), the large files of P-positions imported (:meth:`Proofs.add`); its bytes."""
     nodes = part_path(path, "nodes")
     try:
         with open(nodes, "w", encoding="utf-8", newline="\n") as fh:
@@ -102,4 +130,4 @@ def _key(gens: list[int]) -> tuple[int, ...]:
     return tuple(sorted(gens))
 
 
-__all__ = ["Proofs", "compose"]
+__all__ = ["IMPORT_BYTES", "Proofs", "compose"]

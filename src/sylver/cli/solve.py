@@ -507,36 +507,65 @@ def _solve_batch(path: Path, as_json: bool, options: SolveOptions) -> None:
 
 @app.command()
 def verify(
-    file: Annotated[Path, typer.Argument(help="A certificate written by `sylver solve --certificate` (gcd 1, short positions, or a replay record of a g = 2 scan).")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print {\"valid\": ..., \"flaw\": ...}.")] = False,
+    files: Annotated[list[Path], typer.Argument(help="Certificates written by `sylver solve --certificate` or a campaign (gcd 1, short positions, or a replay record of a g = 2 scan).", show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object per file: {\"valid\": ..., \"flaw\": ...}, or what it proves, its imports and the files checked for it.")] = False,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Processes for the second reading of a large certificate's gcd-1 P-positions (either format).  Default: one per core this process may use.", show_default=False, callback=integer(1))] = None,
+    known: Annotated[Path | None, typer.Option("--known", help="A JSON-lines record of complete valid checks: one is appended after each, and an imported file recorded there (SHA-256 and size) is not read again.", show_default=False)] = None,
 ) -> None:
     """Check a proof certificate independently of the solver; print `valid` or the first flaw (exit 1).
 
-    A file that is not a readable certificate (unreadable, not JSON, truncated) gives one error line
-    and exit 2.  A gcd-1 certificate as `sylver solve --certificate` writes it is read a line at a
-    time, twice, holding only its P-positions' gap masks.  With g > 1, `valid` is followed by what the certificate proves, what it does not (the even moves
-    that a probably-P claim leaves open) and the theorems it rests on."""
-    from sylver.solver.certificate import CertificateError, CertificateFileError, check_path
+    Several files are checked in one process, each distinct file (by SHA-256) once, the files they
+    import included; each gets its lines, after its name.  A file that is not a readable
+    certificate (unreadable, not JSON, truncated) gives one error line and exit 2.  A gcd-1
+    certificate as `sylver solve --certificate` writes it is read a line at a time, twice, holding
+    only its P-positions' gap masks.  With g > 1, `valid` is followed by what the certificate
+    proves, what it does not (the even moves that a probably-P claim leaves open) and the theorems
+    it rests on; with imports, by the files it rests on and how each was found valid (checked now,
+    above, or before: by a record of --known)."""
+    from sylver.executors import default_jobs
+    from sylver.solver.certificate import (
+        CertificateError,
+        CertificateFileError,
+        RecordError,
+        Verifier,
+        report,
+    )
 
+    for file in files:
+        try:
+            file.open("rb").close()
+        except OSError as exc:
+            fail(f"cannot read {file}: {exc.strerror}")
+    bad = False
     try:
-        from sylver.executors import default_jobs
-
-        checked = check_path(str(file), jobs or default_jobs())
-    except CertificateFileError as exc:
+        verifier = Verifier(jobs or default_jobs(), str(known) if known else None)
+        for file in files:
+            name = f"{file}: " if len(files) > 1 and not as_json else ""
+            before = len(verifier.checked)
+            try:
+                checked = verifier.check(str(file))
+            except CertificateFileError:
+                raise
+            except CertificateError as exc:
+                bad = True
+                if as_json:
+                    print_json({"file": str(file), "valid": False, "flaw": str(exc)})
+                else:
+                    print(f"{name}invalid: {exc}")
+                continue
+            read = verifier.checked[before:]
+            head = checked.head
+            if as_json:
+                print_json({"file": str(file), "valid": True, "position": head["position"], "outcome": head["outcome"],
+                            "winning_moves": head["winning_moves"], "complete": head["complete"],
+                            "nodes": checked.nodes, "proves": checked.proves, "sha256": checked.sha256,
+                            "bytes": checked.bytes, "imports": [vars(r) for r in checked.imports],
+                            "checked": [{"path": p, "sha256": d} for p, d in read]})
+            else:
+                print(f"{name}valid" + ("" if read else f" (the same file as one checked above, {checked.sha256[:12]})"))
+                for line in report(checked):
+                    print(f"  {line}")
+    except (CertificateFileError, RecordError) as exc:
         fail(str(exc))
-    except CertificateError as exc:
-        if as_json:
-            print_json({"valid": False, "flaw": str(exc)})
-        else:
-            print(f"invalid: {exc}")
-        raise typer.Exit(1) from None
-    head = checked.head
-    if as_json:
-        print_json({"valid": True, "position": head["position"], "outcome": head["outcome"],
-                    "winning_moves": head["winning_moves"], "complete": head["complete"],
-                    "nodes": checked.nodes, "proves": checked.proves})
-    else:
-        print("valid")
-        for line in checked.proves:
-            print(f"  {line}")
+    if bad:
+        raise typer.Exit(1)

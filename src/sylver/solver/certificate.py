@@ -62,10 +62,11 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
+import os
 import sys
 from array import array
 from collections.abc import Callable, Generator, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 FORMAT = "sylver-certificate"
@@ -153,13 +154,15 @@ def is_ender(gaps: int) -> bool:
     return True
 
 
-def check(cert: Any) -> None:
-    """Raise :class:`CertificateError` naming the first flaw, or return if the certificate is valid."""
+def check(cert: Any, imported: Imported | None = None) -> None:
+    """Raise :class:`CertificateError` naming the first flaw, or return if the certificate is valid.
+    ``imported``: the positions its ``imports`` prove P (:meth:`Verifier.imports`, which checks the
+    files they name; a certificate with imports is checked from its file, :func:`check_path`)."""
     root, root_gaps, outcome, winning = _header(cert)
     nodes = cert["nodes"]
     if not isinstance(nodes, list):
         raise CertificateError("'nodes' must be a list")
-    proof = _Proof(lambda: enumerate(nodes), len(nodes), _width(root_gaps))
+    proof = _Proof(lambda: enumerate(nodes), len(nodes), _width(root_gaps), _gcd1_imports(cert, imported))
     proof.check_nodes()
     proof.check_root(root, root_gaps, outcome, winning, cert)
 
@@ -313,9 +316,11 @@ class _Proof:
     certificate read from a file a node at a time is checked in memory proportional to its nodes,
     not its bytes."""
 
-    def __init__(self, nodes: Nodes, size: int, width: int) -> None:
+    def __init__(self, nodes: Nodes, size: int, width: int, imported: frozenset[int] = frozenset()) -> None:
         self.nodes = nodes
         self.keys = GapSet(size, width)
+        self.imported = imported
+        """The gap masks of the positions proved P by the certificate's imports."""
         for i, item in nodes():
             gens, _ = _node(i, item)
             if not self.keys.add(gap_mask(gens, f"node {i}: generators")):
@@ -323,7 +328,7 @@ class _Proof:
         self.count = self.keys.size
 
     def is_p(self, gaps: int) -> bool:
-        return gaps == 0b10 or gaps in self.keys
+        return gaps == 0b10 or gaps in self.keys or gaps in self.imported
 
     def refute(self, where: str, gaps: int, pairs: Iterable[tuple[int, object]]) -> None:
         """Each move x of ``gaps`` with its reply y (``pairs``) leads by y to a claimed P-position,
@@ -365,6 +370,9 @@ class _Proof:
     def refuted(self, where: str, reached: list[int], replies: list[tuple[int, int]]) -> None:
         """Each position ``reached`` by the move and reply (x, y) of ``replies`` is a node."""
         k = self.keys.first_missing(reached)
+        while k >= 0 and reached[k] in self.imported:
+            rest = self.keys.first_missing(reached[k + 1 :])
+            k = -1 if rest < 0 else k + 1 + rest
         if k >= 0:
             x, y = replies[k]
             raise CertificateError(f"{where}: after {x} and the reply {y} the position is not proved P (no node for it)")
@@ -513,12 +521,13 @@ def _short_moves(gens: list[int]) -> tuple[int, int, list[int]]:
     return p, t, out
 
 
-def check_gcd(cert: Any, nodes: tuple[Nodes, int] | None = None, jobs: int = 1) -> tuple[list[str], int]:
+def check_gcd(cert: Any, nodes: tuple[Nodes, int] | None = None, jobs: int = 1,
+              imported: Imported | None = None) -> tuple[list[str], int]:
     """Check a ``sylver-gcd-certificate`` (short positions with prime g, long ones with g = 2): raise,
     or return what it proves, what it does not and what it rests on, in a few lines, and the number
     of its gcd-1 nodes.  ``nodes``: where to read them (a source and a bound on their number) when
     they are not ``cert["nodes"]`` (a file read a line at a time); ``jobs``: processes for their second
-    reading (:meth:`_Proof.check_nodes`)."""
+    reading (:meth:`_Proof.check_nodes`); ``imported``: as for :func:`check`."""
     version = cert.get("version")
     if version not in (1, GCD_VERSION):
         raise CertificateError(f"unsupported certificate version {version!r}")
@@ -530,7 +539,7 @@ def check_gcd(cert: Any, nodes: tuple[Nodes, int] | None = None, jobs: int = 1) 
         if not isinstance(items, list):
             raise CertificateError("'nodes' must be a list")
         nodes = (lambda: enumerate(items), len(items))
-    proofs = _GcdProofs(cert, *nodes, jobs)
+    proofs = _GcdProofs(cert, *nodes, jobs, _imports_of(cert, imported))
     for claimed, (_gens, replies) in proofs.claims.items():
         where = f"claim {_braces(list(claimed))}"
         p, _t, moves_ = _short_moves(list(claimed))
@@ -613,7 +622,9 @@ def _summary(cert: dict[str, Any], root: list[int], proofs: _GcdProofs, opened: 
     lines.append(
         f"the proof: P-positions with gcd 1: {proofs.gcd1.count:,} (a reply to each of their moves); short "
         f"P-positions with prime g: {len(proofs.claims):,}; replay records of long positions with g = 2: "
-        f"{len(proofs.periodic) + periodic:,} ({heights:,} heights replayed)")
+        f"{len(proofs.periodic) + periodic:,} ({heights:,} heights replayed)"
+        + (f"; imported, proved P by other files: {len(proofs.imported) + len(proofs.gcd1.imported):,}"
+           if proofs.imported or proofs.gcd1.imported else ""))
     lines.append(
         "rests on (not checked here): the theorems it names (" + CITE + ", sec. 1: the Quiet End "
         "Theorem, every ender with t > 1 is N, Hutchings's p-theorem; sec. 2: the Periodicity Theorem, "
@@ -629,10 +640,12 @@ class _GcdProofs:
     """What a gcd certificate proves P: its gcd-1 nodes (checked by :func:`check`), its short
     claims and its periodic claims (checked by :func:`check_gcd`), and the theorems."""
 
-    def __init__(self, cert: dict[str, Any], nodes: Nodes, size: int, jobs: int = 1) -> None:
+    def __init__(self, cert: dict[str, Any], nodes: Nodes, size: int, jobs: int, imported: Imported) -> None:
         # the gcd-1 nodes: checked as the gcd-1 checker checks them (positions of t < 256 in the
         # table, the others beside it)
-        self.gcd1 = _Proof(nodes, size, 32)
+        self.gcd1 = _Proof(nodes, size, 32, frozenset(imported.masks))
+        self.imported = imported.keys
+        """The positions with g > 1 proved P by the certificate's imports (their keys)."""
         self.gcd1.check_nodes(jobs)
         self.claims: dict[tuple[int, ...], list[Any]] = {}
         for i, item in enumerate(cert["claims"]):
@@ -651,7 +664,8 @@ class _GcdProofs:
             return self.gcd1.is_p(gap_mask(gens))
         if len(_key(gens)) == 1 and _prime(g) and g >= 5:
             return True  # {p}, p >= 5: Hutchings's p-theorem
-        return _key(gens) in self.claims or _key(gens) in self.periodic
+        key = _key(gens)
+        return key in self.claims or key in self.periodic or key in self.imported
 
     def refuted(self, where: str, gens: list[int], x: int, r: object, p: int) -> None:
         """Raise unless the reply r (0: a theorem) refutes the move x in ``gens`` (g = p)."""
@@ -1075,17 +1089,149 @@ def _refute_gcd1(where: str, gens: list[int], r: object, is_p: Any) -> None:
         raise CertificateError(f"{where}: after {r} in {_braces(gens)} the position is not proved P")
 
 
-def check_any(cert: Any) -> list[str]:
+def check_any(cert: Any, imported: Imported | None = None) -> list[str]:
     """Check a certificate of either format; return what it proves, in words (:func:`check_gcd`;
-    nothing more to say for gcd 1, where the claim is the whole statement)."""
+    nothing more to say for gcd 1, where the claim is the whole statement).  ``imported``: as for
+    :func:`check`."""
     if isinstance(cert, dict) and cert.get("format") == GCD_FORMAT:
-        return check_gcd(cert)[0]
-    check(cert)
+        return check_gcd(cert, imported=imported)[0]
+    check(cert, imported)
     return []
 
 
 class CertificateFileError(CertificateError):
     """The file cannot be read as a certificate: unreadable, not JSON, or truncated."""
+
+
+# -- imports: a certificate resting on other certificate files ---------------------------------------
+
+
+@dataclass(frozen=True)
+class Rested:
+    """A certificate file that a checked one imports, and how it was found valid."""
+
+    position: list[int]
+    """The position it proves P."""
+    path: str
+    """The file, as the importing certificate names it."""
+    sha256: str
+    """Its SHA-256 (hex)."""
+    how: str
+    """``checked`` (read and checked for this import), ``checked above`` (earlier in the same run) or
+    ``checked before`` (by a record of an earlier run, :class:`Verifier` ``known``)."""
+    when: str
+    """When it was checked (UTC, ISO 8601)."""
+
+    def line(self) -> str:
+        """``rests on {16,30,56} P: checked before, 3fa2c1d0e2b4, 2026-11-27T09:12:00Z``."""
+        return f"rests on {_braces(self.position)} P: {self.how}, {self.sha256[:12]}, {self.when}"
+
+
+@dataclass
+class Imported:
+    """The positions that a certificate's imports prove P: gap masks (gcd 1) and keys (g > 1)."""
+
+    masks: set[int]
+    keys: set[tuple[int, ...]]
+    rested: list[Rested]
+    """Each import, in the certificate's order."""
+
+
+def _imports_of(cert: dict[str, Any], imported: Imported | None) -> Imported:
+    """What the certificate's ``imports`` prove, resolved by the caller (``imported``): none when it
+    has none; a certificate with imports checked as a dict (no file to resolve them from) is refused."""
+    if imported is not None:
+        return imported
+    if cert.get("imports"):
+        raise CertificateError("its 'imports' name files: check it from its file (check_path, sylver verify)")
+    return Imported(set(), set(), [])
+
+
+def _gcd1_imports(cert: dict[str, Any], imported: Imported | None) -> frozenset[int]:
+    """The gap masks of the positions imported by a gcd-1 certificate (all of gcd 1: no position
+    with g > 1 is reached from one with gcd 1)."""
+    got = _imports_of(cert, imported)
+    if got.keys:
+        raise CertificateError(f"a gcd-1 certificate imports {_braces(list(min(got.keys)))}, whose g > 1")
+    return frozenset(got.masks)
+
+
+def _import_fields(i: int, item: Any) -> tuple[list[int], str, int, str]:
+    """The position, path, bytes and SHA-256 of the import ``i`` (``item``), checked for shape."""
+    if not (isinstance(item, dict) and {"position", "outcome", "path", "bytes", "sha256"} <= set(item)):
+        raise CertificateError(f"import {i} lacks position/outcome/path/bytes/sha256")
+    pos, path, size, digest = item["position"], item["path"], item["bytes"], item["sha256"]
+    gens = pos if isinstance(pos, list) and pos and all(_is_int(x) and x >= 1 for x in pos) else None
+    if gens is None:
+        raise CertificateError(f"import {i}: 'position' {_short(pos)} is not a list of positive integers")
+    if item["outcome"] != "P":
+        raise CertificateError(f"import {_braces(gens)}: only P-positions are imported, not {_short(item['outcome'])}")
+    if not (isinstance(path, str) and path and _is_int(size) and size >= 0 and isinstance(digest, str)
+            and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest)):
+        raise CertificateError(f"import {_braces(gens)}: 'path', 'bytes' or 'sha256' malformed")
+    return gens, path, size, digest
+
+
+CHECKER_VERSION = 1
+"""The rules of this checker, numbered (raised when they change): a record of a check made under
+another number (:class:`Verifier` ``known``) is not trusted."""
+
+
+class RecordError(ValueError):
+    """A file of records of checks (``known``) that cannot be read or written, or a malformed line."""
+
+
+def read_records(path: str) -> dict[tuple[str, int], dict[str, Any]]:
+    """The records of complete valid checks in the JSON-lines file ``path`` (none if it does not
+    exist), by (SHA-256, bytes): those of this checker's :data:`CHECKER_VERSION` (others are kept in
+    the file and not trusted).  A line that is not a record raises :class:`RecordError`."""
+    out: dict[tuple[str, int], dict[str, Any]] = {}
+    try:
+        fh = open(path, encoding="utf-8")  # noqa: SIM115 - closed below
+    except FileNotFoundError:
+        return out
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+    with fh:
+        for n, text in enumerate(fh, 1):
+            try:
+                rec = json.loads(text)
+            except json.JSONDecodeError:
+                rec = None
+            if not (isinstance(rec, dict) and isinstance(rec.get("sha256"), str) and _is_int(rec.get("bytes"))
+                    and isinstance(rec.get("position"), list) and rec.get("outcome") in ("P", "N", PROBABLY_P)
+                    and isinstance(rec.get("complete"), bool) and isinstance(rec.get("time"), str)
+                    and _is_int(rec.get("checker"))):
+                raise RecordError(f"{path} line {n} is not a record of a check (sha256, bytes, position, "
+                                  "outcome, complete, proves, checker, time)")
+            if rec["checker"] == CHECKER_VERSION:
+                out[(rec["sha256"], rec["bytes"])] = rec
+    return out
+
+
+def _now() -> str:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _scan(path: str) -> tuple[bytes, int, int, str]:
+    """The first line of the file ``path``, its number of lines, bytes and SHA-256, in one reading."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline()
+            digest.update(first)
+            lines, size = first.count(b"\n"), len(first)
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(chunk)
+                lines += chunk.count(b"\n")
+                size += len(chunk)
+    except OSError as exc:
+        raise CertificateFileError(f"cannot read {path}: {exc.strerror}") from None
+    return first, lines, size, digest.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -1098,6 +1244,123 @@ class Checked:
     """Its P-positions with gcd 1."""
     proves: list[str]
     """What it proves, in words (:func:`check_gcd`; empty for gcd 1)."""
+    sha256: str = ""
+    """The file's SHA-256 (hex)."""
+    bytes: int = 0
+    """The file's size."""
+    imports: tuple[Rested, ...] = ()
+    """The files it imports (``imports``), each found valid."""
+
+    def claim(self) -> str:
+        """What it proves, in one line: ``{16,30} is N: 56 wins`` or ``{16,30,56} is P``."""
+        head = self.head
+        wins = ", ".join(map(str, head["winning_moves"]))
+        return (f"{_braces(head['position'])} is {head['outcome']}" + (f": {wins} win" if wins else "")
+                + ("s" if "," in wins else "") + ("" if head["complete"] or not wins else " (not complete)"))
+
+
+class Verifier:
+    """Checks certificate files and the files they import, each distinct file (by SHA-256) once.
+
+    An import (``"imports": [{"position", "outcome": "P", "path", "bytes", "sha256"}, ...]`` in the
+    header) names a file that proves that position P, complete; its path is relative to the
+    importing file's directory, or absolute.  The file must have that size and SHA-256 and be valid
+    (checked here, its own imports too; a cycle of imports is refused); the importing certificate
+    then has that position proved P wherever it needs one.  Imports are checked one after the other
+    and only what each proves is kept, so memory is that of the largest file's check.
+
+    ``known``: a JSON-lines file of records of complete valid checks (:func:`read_records`), one
+    appended after each; an import whose SHA-256 and size are recorded (and whose file is there with
+    that size) is taken as checked, without reading it.  Without it nothing is taken on trust.
+    ``checked``: the files read and checked, in order (path, SHA-256)."""
+
+    def __init__(self, jobs: int = 1, known: str | None = None) -> None:
+        self.jobs = jobs
+        self.known = known
+        self.records = read_records(known) if known else {}
+        self.done: dict[str, Checked] = {}
+        self.checked: list[tuple[str, str]] = []
+        self.stack: list[str] = []
+        """The real paths of the files being checked, outermost first (for cycles)."""
+
+    def check(self, path: str) -> Checked:
+        """Check the certificate file ``path`` (once: a file with the SHA-256 of one checked before
+        by this verifier is not read again); raise :class:`CertificateError` naming the first flaw
+        (:class:`CertificateFileError`: not a readable certificate)."""
+        first, lines, size, digest = _scan(path)
+        return self.done.get(digest) or self._check(path, first, lines, size, digest)
+
+    def _check(self, path: str, first: bytes, lines: int, size: int, digest: str) -> Checked:
+        self.stack.append(os.path.realpath(path))
+        try:
+            checked = _check_file(path, first, lines, self.jobs, lambda head: self.imports(path, head))
+        finally:
+            self.stack.pop()
+        checked = replace(checked, sha256=digest, bytes=size)
+        self.done[digest] = checked
+        self.checked.append((path, digest))
+        if self.known:
+            self.remember(path, checked)
+        return checked
+
+    def remember(self, path: str, checked: Checked) -> None:
+        """Append the record of a complete valid check to ``known``."""
+        head = checked.head
+        rec = {"sha256": checked.sha256, "bytes": checked.bytes, "position": head["position"],
+               "outcome": head["outcome"], "complete": head["complete"],
+               "proves": checked.proves or [checked.claim()], "checker": CHECKER_VERSION, "time": _now(),
+               "path": os.path.abspath(path)}
+        try:
+            with open(str(self.known), "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
+        except OSError as exc:
+            raise RecordError(f"cannot write {self.known}: {exc.strerror}") from None
+        self.records[(checked.sha256, checked.bytes)] = rec
+
+    def imports(self, path: str, head: dict[str, Any]) -> Imported:
+        """The positions that the ``imports`` of the certificate ``path`` (header ``head``) prove P,
+        each file checked (or recorded as checked); raise naming the first import at fault."""
+        items = head.get("imports", [])
+        if not isinstance(items, list):
+            raise CertificateError("'imports' must be a list")
+        got = Imported(set(), set(), [])
+        for i, item in enumerate(items):
+            gens, name, size, digest = _import_fields(i, item)
+            rested = self.imported(gens, os.path.join(os.path.dirname(path), name), name, size, digest)
+            g, gaps = _gaps_any(gens)
+            if g == 1:
+                got.masks.add(gaps)
+            else:
+                got.keys.add(_key(gens))
+            got.rested.append(rested)
+        return got
+
+    def imported(self, gens: list[int], target: str, name: str, size: int, digest: str) -> Rested:
+        """The import of ``gens`` from the file ``target`` (``name`` in the certificate), found valid
+        and proving exactly ``gens`` P, complete."""
+        where = f"import {_braces(gens)} ({name})"
+        rec = self.records.get((digest, size))
+        if rec is not None and os.path.isfile(target) and os.path.getsize(target) == size:
+            head, how, when = rec, "checked before", str(rec["time"])
+        else:
+            real = os.path.realpath(target)
+            if real in self.stack:
+                cycle = " → ".join(self.stack[self.stack.index(real):] + [real])
+                raise CertificateError(f"{where}: a cycle of imports: {cycle}")
+            try:
+                first, lines, got_size, got = _scan(target)
+                if (got_size, got) != (size, digest):
+                    raise CertificateError(f"the file has changed: {got_size:,} bytes, SHA-256 {got[:12]}…, not "
+                                           f"{size:,} and {digest[:12]}…")
+                how = "checked above" if got in self.done else "checked"
+                checked = self.done.get(got) or self._check(target, first, lines, got_size, got)
+            except CertificateError as exc:
+                raise CertificateError(f"{where}: {exc}") from None
+            head, when = checked.head, _now()
+        if head["outcome"] != "P" or head["complete"] is not True or _key(list(head["position"])) != _key(gens):
+            raise CertificateError(f"{where}: the file proves {_braces(list(head['position']))} {head['outcome']}"
+                                   f"{'' if head['complete'] else ' (not complete)'}, not {_braces(gens)} P")
+        return Rested(gens, name, digest, how=how, when=when)
 
 
 NODES_OPEN = ',"nodes":['
@@ -1113,8 +1376,9 @@ def check_file(path: str) -> list[str]:
 
 
 def check_path(path: str, jobs: int = 1) -> Checked:
-    """Check the certificate in the file ``path``; raise :class:`CertificateError` naming the first
-    flaw (:class:`CertificateFileError` when the file is not a readable certificate at all).
+    """Check the certificate in the file ``path`` and the files it imports (:class:`Verifier`);
+    raise :class:`CertificateError` naming the first flaw (:class:`CertificateFileError` when the
+    file is not a readable certificate at all).
 
     A gcd-1 certificate laid out a node a line (the header on the first line, ending with
     ``"nodes":[``; then a node a line, with a comma after each but the last; then ``]}``), as
@@ -1123,21 +1387,21 @@ def check_path(path: str, jobs: int = 1) -> Checked:
     certificate laid out an item a line (:data:`CLAIMS_OPEN`; its claims are held).  Any other file
     is read whole.  ``jobs``: processes for the second reading of the gcd-1 nodes, of either format
     (:meth:`_Proof.check_nodes`)."""
-    try:
-        with open(path, "rb") as fh:
-            first = fh.readline()
-            lines = first.count(b"\n") + sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 20), b""))
-    except OSError as exc:
-        raise CertificateFileError(f"cannot read {path}: {exc.strerror}") from None
+    return Verifier(jobs).check(path)
+
+
+def _check_file(path: str, first: bytes, lines: int, jobs: int, resolve: Callable[[Any], Imported]) -> Checked:
+    """Check the certificate file ``path`` (its first line ``first``, ``lines`` lines), its imports
+    resolved by ``resolve`` (given its header)."""
     text = first.rstrip(b"\r\n")
     if text.startswith(b"{") and text.endswith(NODES_OPEN.encode()):
         head = _json(path, 1, text[: -len(NODES_OPEN)] + b"}")
         if isinstance(head, dict) and head.get("format") == FORMAT:
-            return _check_lines(path, head, len(first), lines, jobs)
+            return _check_lines(path, head, len(first), lines, jobs, resolve(head))
     if text.startswith(b"{") and text.endswith(CLAIMS_OPEN.encode()):
         head = _json(path, 1, text[: -len(CLAIMS_OPEN)] + b"}")
         if isinstance(head, dict) and head.get("format") == GCD_FORMAT:
-            return _check_gcd_lines(path, head, len(first), lines, jobs)
+            return _check_gcd_lines(path, head, len(first), lines, jobs, resolve(head))
     try:
         with open(path, encoding="utf-8") as fh:
             cert = json.load(fh)
@@ -1145,9 +1409,10 @@ def check_path(path: str, jobs: int = 1) -> Checked:
         raise CertificateFileError(f"cannot read {path}: {exc.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise CertificateFileError(f"{path} is not JSON: {exc}") from None
-    proves = check_any(cert)
+    imported = resolve(cert) if isinstance(cert, dict) else None
+    proves = check_any(cert, imported)
     head = {k: v for k, v in cert.items() if k not in ("nodes", "claims", "periodic")}
-    return Checked(head, len(cert["nodes"]), proves)
+    return Checked(head, len(cert["nodes"]), proves, imports=tuple(imported.rested) if imported else ())
 
 
 def _json(path: str, line: int, text: bytes) -> Any:
@@ -1157,7 +1422,7 @@ def _json(path: str, line: int, text: bytes) -> Any:
         raise CertificateFileError(f"{path} is not JSON: line {line}: {exc}") from None
 
 
-def _check_lines(path: str, head: dict[str, Any], offset: int, lines: int, jobs: int = 1) -> Checked:
+def _check_lines(path: str, head: dict[str, Any], offset: int, lines: int, jobs: int, imported: Imported) -> Checked:
     """:func:`check` of a certificate laid out a node a line, its nodes read from the file at each
     pass (``offset``: where they start; ``lines``: an upper bound on their number)."""
     root, root_gaps, outcome, winning = _header({**head, "nodes": []})
@@ -1165,13 +1430,14 @@ def _check_lines(path: str, head: dict[str, Any], offset: int, lines: int, jobs:
     def nodes() -> Iterator[tuple[int, Any]]:
         return _node_lines(path, offset)
 
-    proof = _Proof(nodes, lines, _width(root_gaps))
+    proof = _Proof(nodes, lines, _width(root_gaps), _gcd1_imports(head, imported))
     proof.check_nodes(jobs)
     proof.check_root(root, root_gaps, outcome, winning, head)
-    return Checked(head, proof.count, [])
+    return Checked(head, proof.count, [], imports=tuple(imported.rested))
 
 
-def _check_gcd_lines(path: str, head: dict[str, Any], offset: int, lines: int, jobs: int = 1) -> Checked:
+def _check_gcd_lines(path: str, head: dict[str, Any], offset: int, lines: int, jobs: int,
+                     imported: Imported) -> Checked:
     """:func:`check_gcd` of a gcd certificate laid out an item a line: its claims read at once, its
     gcd-1 nodes from the file at each pass."""
     try:
@@ -1192,8 +1458,8 @@ def _check_gcd_lines(path: str, head: dict[str, Any], offset: int, lines: int, j
     def nodes() -> Iterator[tuple[int, Any]]:
         return _node_lines(path, start, line)
 
-    proves, count = check_gcd({**head, "claims": claims}, (nodes, lines), jobs)
-    return Checked(head, count, proves)
+    proves, count = check_gcd({**head, "claims": claims}, (nodes, lines), jobs, imported)
+    return Checked(head, count, proves, imports=tuple(imported.rested))
 
 
 def _node_lines(path: str, offset: int, line: int = 1) -> Iterator[tuple[int, Any]]:
@@ -1234,28 +1500,51 @@ def _items(fh: Any, path: str, after: int, end: bytes, what: str) -> Generator[t
     raise CertificateFileError(f"{path} is truncated: it ends at line {line}, inside the list of {what}")
 
 
+def report(checked: Checked) -> list[str]:
+    """The lines that follow ``valid``: what the certificate proves (g > 1), and what it rests on
+    (its imports, each with how it was found valid)."""
+    return [*checked.proves, *(r.line() for r in checked.imports)]
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python certificate.py [--jobs N] FILE``: print ``valid`` (exit 0), ``invalid: the flaw`` (exit 1),
-    or, when the file is not a readable certificate, ``error: why`` on stderr (exit 2)."""
+    """``python certificate.py [--jobs N] [--known RECORDS] FILE...``: for each file (one
+    :class:`Verifier`: a file imported by several is checked once), ``valid`` and :func:`report`, or
+    ``invalid: the flaw``, each line after ``FILE: `` when there are several; exit 0 if all are
+    valid, 1 if one is not, 2 (``error: why`` on stderr) when a file is not a readable certificate
+    or the records cannot be read."""
     args = sys.argv[1:] if argv is None else argv
-    jobs = 1
-    if len(args) == 3 and args[0] == "--jobs" and args[1].isdigit() and int(args[1]) >= 1:
-        jobs, args = int(args[1]), args[2:]
-    if len(args) != 1:
-        print("usage: certificate.py [--jobs N] FILE", file=sys.stderr)
+    jobs, known = 1, None
+    while len(args) > 2 and args[0] in ("--jobs", "--known"):
+        if args[0] == "--known":
+            known = args[1]
+        elif args[1].isdigit() and int(args[1]) >= 1:
+            jobs = int(args[1])
+        else:
+            break
+        args = args[2:]
+    if not args or any(a.startswith("--") for a in args):
+        print("usage: certificate.py [--jobs N] [--known RECORDS] FILE...", file=sys.stderr)
         return 2
+    code = 0
     try:
-        checked = check_path(args[0], jobs)
-    except CertificateFileError as exc:
+        verifier = Verifier(jobs, known)
+        for path in args:
+            name = f"{path}: " if len(args) > 1 else ""
+            try:
+                checked = verifier.check(path)
+            except CertificateFileError:
+                raise
+            except CertificateError as exc:
+                print(f"{name}invalid: {exc}")
+                code = 1
+                continue
+            print(f"{name}valid")
+            for line in report(checked):
+                print(f"  {line}")
+    except (CertificateFileError, RecordError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except CertificateError as exc:
-        print(f"invalid: {exc}")
-        return 1
-    print("valid")
-    for line in checked.proves:
-        print(f"  {line}")
-    return 0
+    return code
 
 
 if __name__ == "__main__":

@@ -425,7 +425,7 @@ class Store:
             outcome = str(_head(path).get("outcome"))
             size = path.stat().st_size
             if size > INLINE_BYTES:
-                ref = {"format": REFERENCE, "path": str(path), "bytes": size, "sha256": _sha256(path)}
+                ref = {"format": REFERENCE, "path": str(path), "bytes": size, "sha256": file_sha256(path)}
                 blob = zlib.compress(json.dumps(ref, separators=(",", ":")).encode(), 6)
             else:
                 blob = _deflate(path)
@@ -521,7 +521,8 @@ def _inflate(blob: bytes, path: Path) -> None:
             raise ValueError("truncated")
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of the file ``path`` (hex), read a chunk at a time."""
     digest = hashlib.sha256()
     with open(path, "rb") as fh:
         for chunk in iter(lambda: fh.read(_CHUNK), b""):
@@ -532,7 +533,7 @@ def _sha256(path: Path) -> str:
 def _unchanged(path: Path, size: int, sha256: str) -> bool:
     """Whether the file ``path`` is there with ``size`` bytes and the SHA-256 ``sha256``."""
     try:
-        return path.stat().st_size == size and _sha256(path) == sha256
+        return path.stat().st_size == size and file_sha256(path) == sha256
     except OSError:
         return False
 
