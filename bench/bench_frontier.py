@@ -22,8 +22,9 @@ earlier one decided, as a researcher's campaigns would; --fresh-store gives each
 peak memory is the largest sum of the RSS of the campaign's process and its children (its attempt
 workers), polled every 0.1 s (pages shared between them count more than once).  Then the ledger is
 read (`sylver campaign --dir ... --show --json`) and the root's certificate is checked by `sylver
-verify --json` in its own process, timed: "valid" when it is valid, proves (not "probably") the
-outcome the ledger says, and is about the root.  A campaign is for g > 1: an item with gcd 1 (D,
+verify --json --known WORKDIR/known.jsonl` in its own process, timed: "valid" when it is valid, proves
+(not "probably") the outcome the ledger says, and is about the root; a proof that it imports and that
+an earlier item's check recorded (Z's under r30's, U's under r26's) is not checked again.  A campaign is for g > 1: an item with gcd 1 (D,
 {16,31,150}) is decided by one `sylver solve --certificate` instead, with the same options.
 
 A disagreement with a published outcome is printed loudly and makes the script exit 1; so does an
@@ -240,11 +241,13 @@ def read_ledger(directory: Path) -> dict | None:
         return None
 
 
-def verify(path: Path, status: str, root: list[int], jobs: int) -> dict:
-    """`sylver verify --json -j JOBS` on the root's certificate, timed: valid / invalid / unproven / mismatch."""
+def verify(path: Path, status: str, root: list[int], jobs: int, known: Path) -> dict:
+    """`sylver verify --json -j JOBS --known KNOWN` on the root's certificate, timed: valid / invalid /
+    unproven / mismatch.  ``known`` (the workdir's record of checks): a proof that an earlier item's
+    certificate imports and that was checked then (Z's, under r30's and r56's) is not checked again."""
     c0, t0 = children_cpu(), time.perf_counter()
-    out = subprocess.run([*SYLVER, "verify", "--json", "-j", str(jobs), str(path)], cwd=ROOT, capture_output=True,
-                         text=True, check=False)
+    out = subprocess.run([*SYLVER, "verify", "--json", "-j", str(jobs), "--known", str(known), str(path)], cwd=ROOT,
+                         capture_output=True, text=True, check=False)
     res = {"verify_seconds": time.perf_counter() - t0, "verify_cpu": children_cpu() - c0}
     try:
         v = json.loads(out.stdout)
@@ -263,6 +266,9 @@ def verify(path: Path, status: str, root: list[int], jobs: int) -> dict:
         res.update(certificate="unproven", verify_note=first)
     else:
         res.update(certificate="valid", verify_note=first or f"{braces(root)} is {status}: proven (gcd 1: a search)")
+    before = [braces(i["position"]) for i in v.get("imports", []) if i.get("how") == "checked before"]
+    if before:
+        res["verify_note"] += f"; rests on {', '.join(before)}, checked before"
     return res
 
 
@@ -279,7 +285,7 @@ def one(item: dict, workdir: Path, ns: argparse.Namespace) -> dict:
     else:
         row["agrees"] = "yes" if row["ours"] == item["expected"] else "no"
     if row["certificate_file"]:
-        row.update(verify(Path(row["certificate_file"]), row["ours"], row["root"], ns.jobs))
+        row.update(verify(Path(row["certificate_file"]), row["ours"], row["root"], ns.jobs, workdir / "known.jsonl"))
     else:
         row.update(certificate="none", verify_seconds=None)
     if row["rc"] != 0 and row["agrees"] == "open" and not (row["method"] == "solve" and row["rc"] == 3):
