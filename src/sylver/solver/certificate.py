@@ -1271,7 +1271,8 @@ class Verifier:
 
     ``known``: a JSON-lines file of records of complete valid checks (:func:`read_records`), one
     appended after each; an import whose SHA-256 and size are recorded (and whose file is there with
-    that size) is taken as checked, without reading it.  Without it nothing is taken on trust.
+    that size) is taken as checked, without reading it, as is one checked earlier by this verifier.
+    Without it nothing is taken on trust from before this verifier.
     ``checked``: the files read and checked, in order (path, SHA-256)."""
 
     def __init__(self, jobs: int = 1, known: str | None = None) -> None:
@@ -1339,8 +1340,12 @@ class Verifier:
         """The import of ``gens`` from the file ``target`` (``name`` in the certificate), found valid
         and proving exactly ``gens`` P, complete."""
         where = f"import {_braces(gens)} ({name})"
-        rec = self.records.get((digest, size))
-        if rec is not None and os.path.isfile(target) and os.path.getsize(target) == size:
+        above = self.done.get(digest)
+        rec = self.records.get((digest, size)) if above is None or above.bytes != size else None
+        there = os.path.isfile(target) and os.path.getsize(target) == size
+        if above is not None and above.bytes == size and there:
+            head, how, when = above.head, "checked above", _now()
+        elif rec is not None and there:
             head, how, when = rec, "checked before", str(rec["time"])
         else:
             real = os.path.realpath(target)
@@ -1352,8 +1357,8 @@ class Verifier:
                 if (got_size, got) != (size, digest):
                     raise CertificateError(f"the file has changed: {got_size:,} bytes, SHA-256 {got[:12]}…, not "
                                            f"{size:,} and {digest[:12]}…")
-                how = "checked above" if got in self.done else "checked"
-                checked = self.done.get(got) or self._check(target, first, lines, got_size, got)
+                how = "checked"
+                checked = self._check(target, first, lines, got_size, got)
             except CertificateError as exc:
                 raise CertificateError(f"{where}: {exc}") from None
             head, when = checked.head, _now()
