@@ -65,7 +65,8 @@ class Proofs:
                 "sha256": file_sha256(path)})
             return
         for item in head.get("imports", []):  # what the file copied rests on, its path made absolute
-            self.imports.setdefault(_key(item["position"]), {**item, "path": os.path.normpath(os.path.join(path.parent, item["path"]))})
+            where = os.path.normpath(os.path.join(path.parent, item["path"]))
+            self.imports.setdefault(_key(item["position"]), {**item, "path": where})
         for line in lines:
             self.nodes.once(line)
         for gens, replies in claims:

@@ -5,6 +5,7 @@ so a certificate can be checked by code that shares nothing with the engine that
 
     python -m sylver.solver.certificate proof.json      # or: sylver verify proof.json
     python src/sylver/solver/certificate.py proof.json  # even without installing sylver
+    python certificate.py --known checks.jsonl r30.json r56.json   # Z's proof, imported by both: once
 
 Format (JSON, ``"format": "sylver-certificate"``, ``"version": 1``):
 
@@ -21,6 +22,12 @@ Format (JSON, ``"format": "sylver-certificate"``, ``"version": 1``):
 
 Checking is local: each node is checked against its own legal moves, and positions strictly lose
 gaps along every move, so by induction every node is P.
+
+Either format may carry ``imports`` in its header: certificate files (path relative to the
+importing file's directory, or absolute; bytes; SHA-256) each proving a position P, complete, which
+the certificate then uses as proved P.  :class:`Verifier` checks each imported file (size, SHA-256,
+and the whole proof, recursively; a cycle is refused), each distinct file once, or not at all when
+a record of an earlier complete check of it is given (``known``).
 
 A file laid out a node a line (the header on the first line, ending ``"nodes":[``; a node a line,
 a comma after each but the last; ``]}``), as ``sylver solve --certificate`` writes it, is checked in
