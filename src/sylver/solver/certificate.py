@@ -1348,7 +1348,7 @@ class Verifier:
         and proving exactly ``gens`` P, complete."""
         where = f"import {_braces(gens)} ({name})"
         above = self.done.get(digest)
-        rec = self.records.get((digest, size)) if above is None or above.bytes != size else None
+        rec = self.records.get((digest, size))
         there = os.path.isfile(target) and os.path.getsize(target) == size
         if above is not None and above.bytes == size and there:
             head, how, when = above.head, "checked above", _now()
