@@ -169,11 +169,15 @@ def run_child(position: str, repeat: int = 1, first: bool = True, jobs: int = 1,
 
 def scale(memory: str, only: list[str] | None = None, jobs: int = 1) -> None:
     """The large positions: outcome, states, seconds, peak memory, self-check (P: complete; N: the
-    least winning move, whose position the self-check solves afresh)."""
+    least winning move, whose position the self-check solves afresh).  Bytes per state three ways:
+    the tables and filter ÷ the states they hold (``B/state``); everything counted, the process's
+    peak RSS ÷ the states the tables hold at the end (``RSS/stored``; for an N answer those of its
+    self-check, which starts afresh) and ÷ the states searched (``RSS/searched``: a search also
+    stores children it refutes without searching them)."""
     print(f"\n## scale: one process each, --jobs {jobs}, --memory {memory}, --first, self-check of N answers on"
           f"{'' if jobs == 1 else ' (cpu s: all threads)'}")
     print(f"{'position':<24} {'outcome':>7} {'published':>9} {'states':>13} {'seconds':>9} {'cpu s':>9} "
-          f"{'peak RSS':>9} {'B/state':>8} {'saturated':>9}  self-check")
+          f"{'peak RSS':>9} {'B/state':>8} {'RSS/stored':>10} {'RSS/searched':>12} {'saturated':>9}  self-check")
     for pos, published in SCALE:
         if only and pos not in only:
             continue
@@ -182,6 +186,7 @@ def scale(memory: str, only: list[str] | None = None, jobs: int = 1) -> None:
         check = "-" if c is None else f"passed: {c['moves']} P afresh ({c['states']:,} states, {c['seconds']:.0f} s)"
         print(f"{'{' + pos + '}':<24} {r['outcome']:>7} {published:>9} {r['states']:>13,} {r['seconds']:>9.1f} "
               f"{r['cpu']:>9.1f} {r['peak_rss'] / 2**30:>7.2f}GB {r['table_bytes'] / max(r['entries'], 1):>8.1f} "
+              f"{r['peak_rss'] / max(r['entries'], 1):>10.1f} {r['peak_rss'] / r['states']:>12.1f} "
               f"{r['saturated']!s:>9}  {check}", flush=True)
         if r["outcome"] != published:
             print(f"  !! differs from the published {published}")

@@ -173,8 +173,8 @@ def _misplaced(table, base: int) -> int:
 
 
 class TestGrowth:
-    """The tables grow in place, doubling while small and by 1/8 once large (``Engine._grow_tables``,
-    ``kernels.bt_grow``)."""
+    """The tables grow in place, doubling while small and by 1/8 once large, then fuller
+    (``Engine._grow_tables``, ``kernels.bt_grow``; tests/test_tables_load.py)."""
 
     def test_same_answers_across_growth_steps(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Tables that grow by 1/8 from their least size (``FINE_N`` and ``FINE_P`` lowered to it)
@@ -195,7 +195,7 @@ class TestGrowth:
             e = ENGINE
             assert _misplaced(e.ntable, k.N_BASE) == 0 and _misplaced(e.ptable, k.P_BASE) == 0, text
             assert e.ncount == np.count_nonzero(e.ntable) and e.pcount == np.count_nonzero(e.ptable)
-            assert e.ncount <= engine.LOAD_N_FINE * e.ntable.shape[0] and e.pcount <= engine.LOAD * e.ptable.shape[0]
+            assert e.ncount <= engine.LOAD_N_FINE * e.ntable.shape[0] and e.pcount <= engine.LOAD_FINE * e.ptable.shape[0]
             if text == texts[0]:
                 steps = np.log(e.ntable.shape[0] / engine.START_NTABLE) / np.log(engine.GROWTH)
                 assert steps >= 12 and e.ptable.shape[0] > 2 * engine.START_TABLE

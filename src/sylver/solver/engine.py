@@ -41,24 +41,27 @@ grow (``2**kernels.N_BASE`` blocks of one bucket: a bucket's place in its block 
 stored keys, the block from the hash, which is not stored)."""
 LOAD = 0.25
 """The P table (buckets of 8 slots that never spill) grows when this fraction of its slots is
-used, until its share of the memory budget: a full bucket (which loses a P result, expensive to
-recompute) is then rare, about 1 in 5000 (Poisson with mean 2).  P-positions are one stored state
-in ten to twenty, so this costs little memory."""
+used while it is smaller than ``FINE_P``, until its share of the memory budget: a full bucket
+(which loses a P result, expensive to recompute) is then rare, about 1 in 5000 (Poisson with mean
+2)."""
+LOAD_FINE = 0.5
+"""The P table's load from ``FINE_P`` keys on, where it grows by ``GROWTH``: 0.44 to 0.5 keys per
+slot, 16 to 18 bytes per P-position (plus 2 to 4.5 of filter), half of what ``LOAD`` costs."""
 LOAD_N = 0.5
 """The same for the N table while it is smaller than ``FINE_N``: it doubles at half full, so it
 holds 16 to 32 bytes per stored N state; at the moment it doubles about 2 % of its buckets are
 full (an N result lost is cheap to recompute: usually one P-table hit)."""
-LOAD_N_FINE = 0.65
-"""The N table's load from ``FINE_N`` keys on, where it grows by ``GROWTH``: 0.58 to 0.65 keys per
-slot, 12.3 to 13.8 bytes per stored N state.  About 10 % of the stores then find their bucket full
-and overwrite a key: {16,26,62,95,98,102}, with this from 256 MiB on, searched 1.4 % more states."""
+LOAD_N_FINE = 0.75
+"""The N table's load from ``FINE_N`` keys on, where it grows by ``GROWTH``: 0.67 to 0.75 keys per
+slot, 10.7 to 12 bytes per stored N state.  About a sixth of the stores then find their bucket
+full and overwrite a key (a tenth at 0.65); a lost N result is recomputed when met again (usually
+one P-table hit): {16,26,82,88,701} searched 0.9 % more states than at 0.65 (docs/solve.md)."""
 FINE_N = 1 << 26
 """Keys (512 MiB) from which the N table grows by ``GROWTH`` instead of doubling; ``FINE_P`` for P
 (64 MiB).  Growing in place re-lays every key (``kernels.bt_grow``, 12-14 ns a key here), so growing
 by 1/8 costs 9 re-layings per key instead of 2: a tenth of a small search's time, 3 % of
 {16,26,62,95,98,102}'s (27 M states) from 256 MiB on, and the memory matters only beyond.  From
-512 MiB the N table holds 17 to 44 M keys before its first step by 1/8, so from 40 M stored states
-on a search keeps 16 bytes per stored state or less."""
+512 MiB the N table holds 17 to 50 M keys before its first step by 1/8 (``LOAD_N_FINE``)."""
 FINE_P = 1 << 23
 """Keys (64 MiB) from which the P table grows by ``GROWTH`` instead of doubling (``FINE_N``)."""
 GROWTH = 1.125
@@ -403,12 +406,17 @@ class Engine:
         return int(self.ptable.nbytes + self.ntable.nbytes + self.pfilt.nbytes)
 
     @staticmethod
+    def _load_p(size: int) -> float:
+        """Keys per slot at which a P table of ``size`` keys grows."""
+        return LOAD if size < FINE_P else LOAD_FINE
+
+    @staticmethod
     def _load_n(size: int) -> float:
         """Keys per slot at which an N table of ``size`` keys grows."""
         return LOAD_N if size < FINE_N else LOAD_N_FINE
 
     @staticmethod
-    def _limit(table: np.ndarray, cap: int, load: float = LOAD, least: int = 0) -> int:
+    def _limit(table: np.ndarray, cap: int, load: float, least: int = 0) -> int:
         """Entries allowed before the table must grow (0: it never grows)."""
         size = table.shape[0]
         return int(size * load) if least <= size < cap else 0
@@ -418,7 +426,7 @@ class Engine:
         return self.pcount >= self._p_limit() > 0 or self.ncount >= self._n_limit() > 0
 
     def _p_limit(self) -> int:
-        return self._limit(self.ptable, self.max_p)
+        return self._limit(self.ptable, self.max_p, self._load_p(self.ptable.shape[0]))
 
     def _n_limit(self) -> int:
         return self._limit(self.ntable, self.max_n, self._load_n(self.ntable.shape[0]), START_NTABLE)
@@ -473,7 +481,7 @@ class Engine:
     def saturated(self) -> bool:
         """True when a table is at its budget cap and past its load: new results now overwrite
         stored ones (see ``solve``'s self-check)."""
-        return (self.ptable.shape[0] >= self.max_p and self.pcount >= LOAD * self.ptable.shape[0]) or (
+        return (self.ptable.shape[0] >= self.max_p and self.pcount >= self._load_p(self.ptable.shape[0]) * self.ptable.shape[0]) or (
             self.ntable.shape[0] >= self.max_n and self.ncount >= self._load_n(self.ntable.shape[0]) * self.ntable.shape[0]
         )
 
