@@ -294,8 +294,8 @@ class Engine:
     ``kernels``).  Each is reserved at its share of the memory budget (a quarter for P, the rest for
     N; ``table_zeros``: pages cost memory once written) and used from its start: ``ptable`` and
     ``ntable`` are views of the used part, which grows in place at ``LOAD`` (P) and ``LOAD_N``
-    (N), doubling while small and by ``GROWTH`` from ``FINE_P`` and ``FINE_N`` keys on, until the
-    cap, then overwrites (graceful degradation)."""
+    (N), doubling while small, and by ``GROWTH`` at ``LOAD_FINE`` and ``LOAD_N_FINE`` from
+    ``FINE_P`` and ``FINE_N`` keys on, until the cap, then overwrites (graceful degradation)."""
 
     # set by ``clear``; declared here for mypy, which meets them first in ``set_budget``
     _pres: np.ndarray
