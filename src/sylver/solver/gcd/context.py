@@ -12,6 +12,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -138,6 +139,8 @@ class Context:
         """The position the user asked for (None in a worker): its own graph too large is an error."""
         self.peak_scan_bytes = 0
         """The most memory :meth:`held` showed when scans were dropped (:func:`.memory.forget`)."""
+        self.own = max(process_bytes(), PROCESS_BYTES)
+        """What the process holds besides the solve's data, as :func:`data_budget` counts it (:meth:`used`)."""
         self.deepening = False
         """True inside the iterative deepening of :func:`.g2._first_winning` (the searches below it try
         their moves in turn)."""
@@ -182,6 +185,15 @@ class Context:
         return (int(sum(a.nbytes for a in arrays.values())) + rest
                 + sum(r.nbytes() for r in self.regions.values()) + MEMO_BYTES * len(self.gcd1))
 
+    def used(self) -> int:
+        """The bytes of :meth:`half` in use: :meth:`held`, or, when more, what the process holds
+        beyond ``own`` and the gcd-1 tables (its resident memory: the pool's estimates fall short
+        by what they do not count, the memory a freed graph or listing leaves to the allocator, the
+        verdicts and other Python objects: 0.6 GB at ``--memory 8G`` on {16,30,56}, issue 31)."""
+        from sylver.solver.engine import ENGINE
+
+        return max(self.held(), process_bytes() - self.own - ENGINE.table_bytes)
+
     def room(self, scans: bool = True) -> int:
         """The memory a new shape graph or scan may take: :meth:`half` less what is :meth:`held`.  When
         less than half of it is left, the caches go first: the kept union graphs with their base
@@ -194,7 +206,7 @@ class Context:
         tried once more (:func:`.g2.scan_or_verdict`).  With ``scans`` false the scans stay: what a
         running scan may still add (``Scan.room``)."""
         half = self.half()
-        left = half - self.held()
+        left = half - self.used()
         if left < half // 2 and (self.kept or len(self.gcd1)):
             self.kept.clear()
             live = {id(u) for u in self.unions}
@@ -202,9 +214,11 @@ class Context:
                 del self.regions[k]
             for p in [p for p, v in self.gcd1.items() if not v]:
                 del self.gcd1[p]
-            left = half - self.held()
+            give_back()
+            left = half - self.used()
         if scans and left < half // 2 and self.drop_scans():
-            left = half - self.held()
+            give_back()
+            left = half - self.used()
         return max(left, 0)
 
     def drop_scans(self) -> bool:
@@ -237,6 +251,7 @@ class Context:
             del self.gcd1[p]
         for p in [p for p, v in self.verdicts.items() if v.outcome is None]:
             del self.verdicts[p]
+        give_back()
         if self.jobs > 1 or self.cluster:
             return
         with ENGINE.lock:
@@ -349,6 +364,29 @@ def process_bytes() -> int:
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return PROCESS_BYTES
+
+
+@cache
+def _libc() -> Any:
+    """The C library, for ``malloc_trim`` (None where there is none: not glibc)."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        lib = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return lib if hasattr(lib, "malloc_trim") else None
+    except OSError:
+        return None
+
+
+def give_back() -> None:
+    """Return the free pages of the C heap to the system (glibc's ``malloc_trim``; nothing
+    elsewhere): the arrays below glibc's mmap threshold (up to 32 MB) and the Python objects of a
+    dropped graph, scan, base region or memo leave them to the allocator, resident, and
+    :meth:`Context.used` would go on counting them."""
+    lib = _libc()
+    if lib is not None:
+        lib.malloc_trim(0)
 
 
 def data_budget(memory: int, workers: int = 0) -> int:
