@@ -208,13 +208,15 @@ class Context:
         half = self.half()
         left = half - self.used()
         if left < half // 2 and (self.kept or len(self.gcd1)):
+            cached = len(self.kept) + len(self.regions) + len(self.gcd1)
             self.kept.clear()
             live = {id(u) for u in self.unions}
             for k in [k for k in self.regions if k not in live]:
                 del self.regions[k]
             for p in [p for p, v in self.gcd1.items() if not v]:
                 del self.gcd1[p]
-            give_back()
+            if len(self.kept) + len(self.regions) + len(self.gcd1) < cached:
+                give_back()
             left = half - self.used()
         if scans and left < half // 2 and self.drop_scans():
             give_back()
