@@ -139,8 +139,11 @@ class Context:
         """The position the user asked for (None in a worker): its own graph too large is an error."""
         self.peak_scan_bytes = 0
         """The most memory :meth:`held` showed when scans were dropped (:func:`.memory.forget`)."""
-        self.own = max(process_bytes(), PROCESS_BYTES)
-        """What the process holds besides the solve's data, as :func:`data_budget` counts it (:meth:`used`)."""
+        from sylver.solver.engine import ENGINE
+
+        self.own = max(process_bytes() - ENGINE.table_bytes, PROCESS_BYTES)
+        """What the process holds besides the solve's data, as :func:`data_budget` counts it, less the
+        gcd-1 tables that an earlier solve in this process left (:meth:`used` counts them apart)."""
         self.deepening = False
         """True inside the iterative deepening of :func:`.g2._first_winning` (the searches below it try
         their moves in turn)."""
