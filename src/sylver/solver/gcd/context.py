@@ -191,14 +191,15 @@ class Context:
     def used(self) -> int:
         """The bytes of :meth:`half` in use: :meth:`held`, or, when more, what the process holds
         beyond ``own`` and the gcd-1 tables (its resident memory: the pool's estimates fall short
-        by what they do not count, the memory a freed graph or listing leaves to the allocator, the
-        verdicts and other Python objects: 0.6 GB at ``--memory 8G`` on {16,30,56}, issue 31)."""
+        by what they do not count, the memory a freed memo, graph or listing leaves to the allocator,
+        the verdicts and other Python objects: 241 MB after :meth:`release` in {16,30,56} at
+        ``--memory 1G``, issue 31)."""
         from sylver.solver.engine import ENGINE
 
         return max(self.held(), process_bytes() - self.own - ENGINE.table_bytes)
 
     def room(self, scans: bool = True) -> int:
-        """The memory a new shape graph or scan may take: :meth:`half` less what is :meth:`held`.  When
+        """The memory a new shape graph or scan may take: :meth:`half` less what is :meth:`used`.  When
         less than half of it is left, the caches go first: the kept union graphs with their base
         regions, and the memo's N results (a P result stays: a move to it wins at once,
         :func:`.g2._known_win`; an N result is solved again when asked, the gcd-1 solver's own tables
@@ -244,7 +245,8 @@ class Context:
         hold now, at least ``memory`` / ``TABLES_ALONE``, at most half;
         :meth:`sylver.solver.engine.Engine.set_budget` empties them when they hold more), the graphs
         get the rest, so that the two stay within ``memory`` together.  With worker processes
-        (``--jobs``, ``--cluster``) the split stays half and half: the workers share the tables' half."""
+        (``--jobs``, ``--cluster``) the split stays half and half: the workers share the tables' half.
+        What was freed is given back to the system (:func:`give_back`)."""
         from sylver.solver.engine import ENGINE
 
         self.kept.clear()
