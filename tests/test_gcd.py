@@ -625,7 +625,7 @@ def test_scans_share_half_the_memory() -> None:
 def test_the_pool_counts_what_the_process_holds_beyond_it(monkeypatch) -> None:
     """What the process holds beyond what it held at the start (``Context.own``) and the gcd-1
     tables is the pool's (``Context.used``), even where the pool's own count (``held``) does not
-    see it (issue 31: 0.6 GB at ``--memory 8G``): the caches go first, then there is no room."""
+    see it (issue 31: a dropped memo's pages stay resident): the caches go first, then no room."""
     from sylver.solver.engine import ENGINE
     from sylver.solver.gcd import context
 
