@@ -19,9 +19,12 @@ import time
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sylver.position import Position
+
+if TYPE_CHECKING:
+    from sylver.solver.store import Store
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -174,11 +177,11 @@ def _certify(sol: Any, task: Task, seconds: float) -> dict[str, Any]:
     local temporary file returned compressed: the fields of :class:`Attempt` it sets."""
     final = Path(task.certificate)
     if shared(final.parent, task.token):
-        nodes, size = certificate(sol, final, seconds, task.memory)
+        nodes, size = certificate(sol, final, seconds, task.memory, store=task.store)
         return {"certificate": str(final), "certificate_nodes": nodes, "certificate_size": size}
     with tempfile.TemporaryDirectory(prefix="sylver-attempt-") as tmp:
         local = Path(tmp) / final.name
-        nodes, size = certificate(sol, local, seconds, task.memory)
+        nodes, size = certificate(sol, local, seconds, task.memory, store=task.store)
         pack = zlib.compressobj(6)
         chunks = []
         with open(local, "rb") as fh:
@@ -188,15 +191,23 @@ def _certify(sol: Any, task: Task, seconds: float) -> dict[str, Any]:
     return {"compressed": b"".join(chunks), "certificate_nodes": nodes, "certificate_size": size}
 
 
-def certificate(sol: Any, path: Path, seconds: float, memory: int) -> tuple[int, int]:
+def certificate(sol: Any, path: Path, seconds: float, memory: int, *,
+                store: Store | str | None = None) -> tuple[int, int]:
     """Write the certificate of a solve's answer (gcd 1, or the g > 1 formats) to ``path`` as it is
     built (through ``path.part``: nothing under the name until it is complete); its gcd-1 nodes and
-    bytes."""
+    bytes.  With g > 1, the P-positions whose proofs the results ``store`` (a location or a
+    :class:`~sylver.solver.store.Store`) keeps by reference are imported, not written again."""
+    from sylver.solver.orchestration import open_store
     from sylver.solver.prove import stream_certificate, stream_gcd_certificate
 
     if sol.gcd_details is None:
         return stream_certificate(sol, path, time_limit=seconds, memory=memory)
-    written = stream_gcd_certificate(sol, path, time_limit=seconds, memory=memory)
+    db = open_store(store)
+    try:
+        written = stream_gcd_certificate(sol, path, time_limit=seconds, memory=memory, store=db)
+    finally:
+        if db is not None and db is not store:  # opened here
+            db.close()
     if written.head["outcome"] != sol.verdict:  # it proves less than the solve: not an answer
         with contextlib.suppress(OSError):
             path.unlink()

@@ -295,7 +295,8 @@ def solve(
     if stats and sol.stats:
         extra["stats"] = sol.stats if as_json else ", ".join(f"{k} {v:,}" for k, v in sol.stats.items())
     if certificate is not None:
-        extra["certificate"], proves = _certify(sol, certificate, time_limit, as_json, budget, options.odd_limit)
+        extra["certificate"], proves = _certify(sol, certificate, time_limit, as_json, budget, options.odd_limit,
+                                                options.store)
         _store_certificate(options.store, sol, certificate, proves)
     _report(sol, as_json, extra)
 
@@ -391,15 +392,17 @@ def _solve_one(pos: Position, as_json: bool, options: SolveOptions, checkpoint: 
 
 
 def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memory: int | None = None,
-             odd_limit: int | None = None) -> tuple[str, str]:
+             odd_limit: int | None = None, store: Store | None = None) -> tuple[str, str]:
     """Write the certificate of ``sol`` to ``path``; what to report about it, and the outcome it
     proves (with g > 1, the positions met on the way are solved within the ``--memory`` and
-    ``--odd-limit`` of the solve, and it may prove less than the solve: probably-P)."""
+    ``--odd-limit`` of the solve, and it may prove less than the solve: probably-P; the proofs that
+    the results ``store`` keeps by reference are imported, not written again)."""
     if sol.gcd_details is not None:
         from sylver.solver.prove import NotCertifiable, stream_gcd_certificate
 
         try:
-            written = stream_gcd_certificate(sol, path, time_limit=time_limit, memory=memory, odd_limit=odd_limit)
+            written = stream_gcd_certificate(sol, path, time_limit=time_limit, memory=memory, odd_limit=odd_limit,
+                                             store=store)
         except NotCertifiable as exc:
             fail(f"--certificate is not available: {exc}")
         except TimeoutError as exc:
@@ -411,9 +414,11 @@ def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memo
             less = (f"; it proves less than the solve ({head['outcome']}"
                     + ("" if head["complete"] else ", not complete") + "): the moves "
                     + "; ".join(f"{x} ({why})" for x, why in head["open_moves"].items()) + " are left open")
+        rests = "".join(f"; imports {{{','.join(map(str, i['position']))}}} P from {i['path']}"
+                        for i in head.get("imports", []))
         return str(path) if as_json else (
             f"{path} ({written.claims} short and {written.periodic} periodic claims, "
-            f"{written.nodes:,} P-positions with gcd 1, {written.size:,} bytes{less})"
+            f"{written.nodes:,} P-positions with gcd 1, {written.size:,} bytes{rests}{less})"
         ), str(head["outcome"])
     from sylver.errors import MemoryBudgetError
     from sylver.solver.prove import stream_certificate

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -42,6 +42,9 @@ from sylver.solver.engine import (
 )
 from sylver.solver.kernels import gap_hash, key_hash
 from sylver.solver.solution import Solution
+
+if TYPE_CHECKING:
+    from sylver.solver.store import Store
 
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
@@ -416,10 +419,12 @@ class _GcdBuilder:
     """Collects the short P claims and periodic records behind the answer of a position with g > 1,
     and writes the gcd-1 nodes of their sub-proofs to a file as they are found (one
     :class:`SeenSet` across the sub-proofs: a node once, and a sub-proof met before not searched
-    again), never holding them."""
+    again), never holding them.  A P-position whose proof the results store ``store`` keeps by
+    reference (a large file, unchanged) is imported instead (:meth:`imported`)."""
 
     def __init__(self, nodes: NodeLines, deadline: float | None, *, memory: int | None = None,
-                 odd_limit: int | None = None, replies: dict[Position, tuple[int, ...]] | None = None) -> None:
+                 odd_limit: int | None = None, replies: dict[Position, tuple[int, ...]] | None = None,
+                 store: Store | None = None) -> None:
         self.replies = replies or {}
         """The winning moves that the solve found for positions with g > 1 (tried first)."""
         self.nodes = nodes
@@ -433,6 +438,30 @@ class _GcdBuilder:
         self.odd_limit = odd_limit
         # the solves of positions with g > 1: the budget and the odd limit of the solve being proved
         self.options: dict[str, Any] = {k: v for k, v in (("memory", memory), ("odd_limit", odd_limit)) if v}
+        self.store = store
+        self.imports: dict[tuple[int, ...], dict[str, Any]] = {}
+        """The positions proved P by files of the store (the ``imports`` of the certificate)."""
+        self.looked_up: set[tuple[int, ...]] = set()
+        """The positions looked up in the store (each once: a stale file is hashed once)."""
+
+    def imported(self, q: Position) -> bool:
+        """Whether q is proved P by a certificate file that the results store keeps by reference
+        (:meth:`~sylver.solver.store.Store.reference`: larger than its inline size, unchanged),
+        imported rather than proved and written again; a gcd-1 q is then met (:class:`SeenSet`),
+        so that sub-proofs reaching it take it as proved, as the checker does."""
+        key = q.generators
+        if key in self.imports:
+            return True
+        if self.store is None or key in self.looked_up:
+            return False
+        self.looked_up.add(key)
+        item = self.store.reference(q)
+        if item is None:
+            return False
+        self.imports[key] = item
+        if q.gcd == 1:
+            self.seen.met(root_gaps(q))
+        return True
 
     def periodic_claim(self, q: Position, even_winning: list[int], complete: bool = True,
                        opened: dict[int, str] | None = None) -> dict[str, Any]:
@@ -499,7 +528,7 @@ class _GcdBuilder:
         """Add the P-proof of the gcd-1 position q (a node and its subproofs)."""
         from sylver.solver.orchestration import solve
 
-        if q.is_terminal:
+        if q.is_terminal or self.imported(q):
             return
         if q.frobenius_number > MAX_PROOF_T:
             raise NotCertifiable(f"{q.braces()} has t = {q.frobenius_number:,}: beyond the gcd-1 proofs "
@@ -573,7 +602,7 @@ class _GcdBuilder:
             return
         if len(q.generators) == 1 and g >= 5 and is_prime(g):
             return
-        if q.generators in self.claims or q.generators in self.periodic:
+        if q.generators in self.claims or q.generators in self.periodic or self.imported(q):
             return
         if g == 2 and not is_short(q):
             self.periodic[q.generators] = self.periodic_claim(q, [])
@@ -610,7 +639,8 @@ class Written:
 
 
 def stream_gcd_certificate(solution: Solution, path: str | Path, *, time_limit: float | None = None,
-                           memory: int | None = None, odd_limit: int | None = None) -> Written:
+                           memory: int | None = None, odd_limit: int | None = None,
+                           store: Store | None = None) -> Written:
     """Write to ``path`` the certificate of the answer for a position with prime g, short, or long with g = 2
     (sylver-gcd-certificate); of an N answer that is not complete, for any g > 1 (its winning
     moves' positions proved P: nothing is claimed of the other moves).  ``memory`` and ``odd_limit``: those of the solve (the positions with
@@ -621,7 +651,10 @@ def stream_gcd_certificate(solution: Solution, path: str | Path, *, time_limit: 
     (open).  So is a P answer when the refutation of one of its even moves that leave long positions
     cannot be certified (e.g. its winning reply leaves a gcd-1 position beyond ``MAX_PROOF_T``): the
     certificate then claims probably-P, never more than it proves, and says why in ``open_moves``
-    (not checked: an explanation).
+    (not checked: an explanation).  With the results ``store``, a P-position it needs whose proof
+    the store keeps by reference (a file above the store's inline size, unchanged) is imported
+    (``imports``: its path, absolute, bytes and SHA-256), not solved and written again: a gcd-1
+    proof of gigabytes is written, and checked (``sylver verify --known``), once.
 
     The gcd-1 nodes go to ``FILE.nodes.part`` as they are proved, the claims are held (a few per
     short position); the file is then the header, the claims, the periodic records and the nodes, a
@@ -651,7 +684,7 @@ def stream_gcd_certificate(solution: Solution, path: str | Path, *, time_limit: 
     try:
         with open(nodes_path, "w", encoding="utf-8", newline="\n") as fh:
             b = _GcdBuilder(NodeLines(fh), None if time_limit is None else time.monotonic() + time_limit,
-                            memory=memory, odd_limit=odd_limit, replies=details.replies)
+                            memory=memory, odd_limit=odd_limit, replies=details.replies, store=store)
             head = _gcd_head(solution, b, long2, probably)
         size = assemble(path, head, list(b.claims.values()), nodes_path)
     finally:
@@ -694,6 +727,8 @@ def _gcd_head(solution: Solution, b: _GcdBuilder, long2: bool, probably: bool) -
             del cert["root_replies"]
         cert["complete"] = False
         cert["open_moves"] = {str(x): why for x, why in sorted(opened.items())}
+    if b.imports:
+        cert["imports"] = list(b.imports.values())
     cert["periodic"] = list(b.periodic.values())
     return cert
 

@@ -410,6 +410,34 @@ class Store:
         os.replace(part, path)
         return True
 
+    def reference(self, position: Position) -> dict[str, Any] | None:
+        """The stored proof of ``position`` P as an import of the certificate format
+        (``{"position", "outcome": "P", "path", "bytes", "sha256"}``, the path absolute), when the
+        store keeps it by reference (a file larger than :data:`INLINE_BYTES`) and the file is
+        there, unchanged (size and SHA-256), proving that position P, complete (its header); else
+        None (no proof, a small one kept inline, or a stale reference), and the caller proves it
+        itself."""
+        blob = self._certificate_blob(position)
+        if blob is None:
+            return None
+        try:
+            if zlib.decompressobj().decompress(blob, len(_REFERENCE_START)) != _REFERENCE_START:
+                return None
+            ref = json.loads(zlib.decompress(blob))
+            path, size, sha256 = Path(ref["path"]), int(ref["bytes"]), str(ref["sha256"])
+        except (zlib.error, ValueError, KeyError, TypeError):
+            return None
+        if not _unchanged(path, size, sha256):
+            return None
+        try:
+            head = _line_head(path)
+        except OSError:
+            return None
+        gens = list(position.generators)
+        if head is None or (head.get("position"), head.get("outcome"), head.get("complete")) != (gens, "P", True):
+            return None
+        return {"position": gens, "outcome": "P", "path": str(path), "bytes": size, "sha256": sha256}
+
     # -- writing -------------------------------------------------------------------------------
     def put_certificate(self, position: Position, cert: dict[str, Any] | str | Path) -> None:
         """Record the proof certificate of ``position``: a certificate file (read a chunk at a time;
@@ -489,17 +517,29 @@ _CHUNK = 1 << 20
 def _head(path: Path) -> dict[str, Any]:
     """The fields of the certificate file ``path`` on its first line (laid out an item a line), or,
     in another layout, all of them."""
+    head = _line_head(path)
+    if head is not None:
+        return head
+    with open(path, encoding="utf-8") as fh:
+        whole: dict[str, Any] = json.load(fh)
+    return whole
+
+
+def _line_head(path: Path) -> dict[str, Any] | None:
+    """The fields of the certificate file ``path`` but its claims and nodes, read from its first
+    line; None when it is not laid out an item a line (or that line is not a header)."""
     from sylver.solver.certificate import CLAIMS_OPEN, NODES_OPEN
 
     with open(path, "rb") as fh:
         first = fh.readline().rstrip(b"\r\n")
     for opener in (NODES_OPEN.encode(), CLAIMS_OPEN.encode()):
         if first.startswith(b"{") and first.endswith(opener):
-            head: dict[str, Any] = json.loads(first[: -len(opener)] + b"}")
-            return head
-    with open(path, encoding="utf-8") as fh:
-        whole: dict[str, Any] = json.load(fh)
-    return whole
+            try:
+                head = json.loads(first[: -len(opener)] + b"}")
+            except ValueError:
+                return None
+            return head if isinstance(head, dict) else None
+    return None
 
 
 def _deflate(path: Path) -> bytes:
