@@ -70,6 +70,25 @@ def test_a_proof_kept_by_reference_is_imported(stored: Store, tmp_path: Path) ->
     assert [(r.position, r.how) for r in checked.imports] == [([8, 14, 18, 25], "checked")]
 
 
+def test_a_reply_recorded_in_the_store_is_not_searched(stored: Store, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """U's obligation 17 (an odd move: gcd 1) recorded N by 21 in the store, with the proof of
+    {8,14,17,21} P kept by reference: the builder takes the reply from there, without a solve."""
+    import sylver.solver.orchestration as orchestration
+
+    after, proved = Position.parse("8,14,17"), Position.parse("8,14,17,21")
+    certificate(solve(proved), tmp_path / "p.json", 60.0, 1 << 30)
+    stored.put_certificate(proved, tmp_path / "p.json")
+    stored.put_result(after, Outcome.N, [21], False, after.frobenius_number)
+    sol, solved = solve(U), []
+    real = orchestration.solve
+    monkeypatch.setattr(orchestration, "solve", lambda q, **kw: solved.append(q) or real(q, **kw))
+    head = stream_gcd_certificate(sol, tmp_path / "u.json", time_limit=60.0, store=stored).head
+    assert solved and after not in solved and proved not in solved
+    assert [8, 14, 17, 21] in [i["position"] for i in head["imports"]]
+    assert check_path(str(tmp_path / "u.json")).head["outcome"] == "P"
+
+
 def test_a_proof_kept_inline_is_copied(tmp_path: Path) -> None:
     """Below the store's inline size a proof is small: written into the certificate, one file."""
     sol = solve(D)

@@ -521,6 +521,16 @@ class _GcdBuilder:
         return (after.gcd == 2 and len(after.generators) > 1 and not is_short(after)
                 and (known or after not in self.replies))
 
+    def imported_reply(self, after: Position) -> int:
+        """A winning move of ``after`` that the results store records, whose position is
+        :meth:`imported`; 0 when there is none."""
+        if self.store is None:
+            return 0
+        rec = self.store.get(after)
+        if rec is None or rec.outcome is not Outcome.N:
+            return 0
+        return next((w for w in rec.winning_moves if self.imported(after.play(w))), 0)
+
     def _left(self) -> float | None:
         return None if self.deadline is None else max(self.deadline - time.monotonic(), 0.001)
 
@@ -550,15 +560,18 @@ class _GcdBuilder:
         from sylver.theory import is_ender, is_prime
 
         g = after.gcd
+        if g == 1 and after.frobenius_number > 1 and is_ender(after):
+            return 0
+        if g >= 5 and is_prime(g) and len(after.generators) > 1:
+            return 0
+        stored = self.imported_reply(after)
+        if stored:  # the store's proof of its position: neither solved nor written again
+            return stored
         if g == 1:
-            if after.frobenius_number > 1 and is_ender(after):
-                return 0
             sol = solve(after, first=True, time_limit=self._left())
             r = sol.winning_moves[0]
             self.p_gcd1(after.play(r))
             return r
-        if g >= 5 and is_prime(g) and len(after.generators) > 1:
-            return 0
         known = self.replies.get(after, ())
         flaws = []
         for r in known:  # the solve's winning moves: no search again
