@@ -119,6 +119,16 @@ def test_a_stale_reference_is_built_again(stored: Store, tmp_path: Path, stale: 
     assert checked.head["outcome"] == "P" and checked.imports == ()
 
 
+def test_an_unreadable_store_costs_the_import_not_the_certificate(stored: Store, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    def lost(*args: object) -> None:
+        raise ValueError(f"results store {stored}: database is locked")
+    monkeypatch.setattr(Store, "reference", lost)
+    monkeypatch.setattr(Store, "get", lost)
+    assert "imports" not in certify_u(tmp_path / "u.json", stored).head
+    assert check_path(str(tmp_path / "u.json")).head["outcome"] == "P"
+
+
 def test_solve_imports_verify_checks_once_compose_carries(stored: Store, tmp_path: Path) -> None:
     """`sylver solve --store S --certificate F` imports D (and says so); `--no-store` does not; the
     certificate of {8} composed from U's carries U's import of D; `sylver verify --known` checks D

@@ -455,7 +455,10 @@ class _GcdBuilder:
         if self.store is None or key in self.looked_up:
             return False
         self.looked_up.add(key)
-        item = self.store.reference(q)
+        try:
+            item = self.store.reference(q)
+        except ValueError:  # the store cannot be read (a lost connection): the proof is built here
+            item = None
         if item is None:
             return False
         self.imports[key] = item
@@ -526,7 +529,10 @@ class _GcdBuilder:
         :meth:`imported`; 0 when there is none."""
         if self.store is None:
             return 0
-        rec = self.store.get(after)
+        try:
+            rec = self.store.get(after)
+        except ValueError:  # the store cannot be read: the reply is searched
+            return 0
         if rec is None or rec.outcome is not Outcome.N:
             return 0
         return next((w for w in rec.winning_moves if self.imported(after.play(w))), 0)
