@@ -30,6 +30,7 @@ from sylver.solver.prove import (
     build_certificate,
     stream_certificate,
     write_any_certificate,
+    write_certificate,
 )
 
 # gcd-1 positions, N and P, with t below and above 128 (exact and digest keys in the seen set)
@@ -50,7 +51,11 @@ def fresh_solve(text: str, first: bool = False) -> Any:
 
 def reference_certificate(sol: Any) -> dict[str, Any]:
     """The in-memory builder that the streaming one replaced (prove.py before issue 32): every
-    node kept in a dict, by its gap set's bytes, with its generators and replies."""
+    node kept in a dict, by its gap set's bytes, with its generators and replies; the nodes listed
+    in the order in which they are taken off the stack (the streaming builder's order).  It finds
+    replies with the plain kernels (``refute_moves``, ``known_p_reply``) that the streaming
+    builder's node kernel (``prove.node_replies``: its own width, the P filter) replaced."""
+    order: list[bytes] = []
     nodes: dict[bytes, tuple[list[int], list[int]]] = {}
     terminal: set[bytes] = set()
     todo: list[np.ndarray] = []
@@ -98,6 +103,7 @@ def reference_certificate(sol: Any) -> dict[str, Any]:
             add(child_gaps(gaps, w))
     while todo:
         g = todo.pop()
+        order.append(g.tobytes())
         W = g.shape[0]
         moves = [int(x) for x in k.gap_list(g, 0, W) if x >= 2]
         found = np.empty(len(moves), dtype=np.int64)
@@ -111,7 +117,7 @@ def reference_certificate(sol: Any) -> dict[str, Any]:
             elif y < 0:
                 y = refute(g, x)
             replies.append(y)
-    cert["nodes"] = [[gens, replies] for gens, replies in nodes.values()]
+    cert["nodes"] = [list(nodes[key]) for key in order]
     return cert
 
 
@@ -143,6 +149,8 @@ class TestStreamingBuilder:
         assert size == path.stat().st_size and nodes == len(got["nodes"])
         assert {k: v for k, v in got.items() if k != "nodes"} == {k: v for k, v in ref.items() if k != "nodes"}
         assert by_position(got) == by_position(ref)
+        write_certificate(ref, tmp_path / "ref.json")  # the same file, byte for byte
+        assert path.read_bytes() == (tmp_path / "ref.json").read_bytes()
         assert check_path(str(path)).nodes == nodes
         assert not (tmp_path / "c.json.part").exists()
 
@@ -155,6 +163,7 @@ class TestStreamingBuilder:
         check(got)
 
     def test_a_failed_build_leaves_no_file(self, tmp_path: Path) -> None:
+        """``tick`` is called after each batch of nodes; what it raises stops the build."""
         sol = solve(Position("5,18"), store=None)
         calls = []
 
@@ -164,7 +173,22 @@ class TestStreamingBuilder:
 
         with pytest.raises(KeyboardInterrupt):
             stream_certificate(sol, tmp_path / "c.json", tick=stop)
-        assert calls == [1] and list(tmp_path.iterdir()) == []
+        assert len(calls) == 1 and calls[0] >= 1 and list(tmp_path.iterdir()) == []
+
+
+    def test_the_deadline_cuts_a_build(self, tmp_path: Path) -> None:
+        """The builder looks at the clock after every ``NODES_PER_LOOK`` nodes (a batch of its node
+        kernel ends there), so a deadline passed stops it, leaving no file."""
+        from sylver.solver.prove import NODES_PER_LOOK
+
+        sol = fresh_solve("12,17", first=True)
+        calls: list[int] = []
+        nodes, _ = stream_certificate(sol, tmp_path / "a.json", tick=calls.append)
+        assert nodes > 2 * NODES_PER_LOOK and calls[-1] == nodes
+        assert set(range(NODES_PER_LOOK, nodes + 1, NODES_PER_LOOK)) <= set(calls)
+        with pytest.raises(TimeoutError):
+            stream_certificate(sol, tmp_path / "b.json", time_limit=1e-6)
+        assert sorted(tmp_path.iterdir()) == [tmp_path / "a.json"]
 
 
 class TestSeenSet:
