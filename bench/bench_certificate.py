@@ -3,13 +3,17 @@ peak RSS of each, the CPU model and the load average.
 
     .venv/bin/python bench/bench_certificate.py                          # {16,20,28,74,273}
     .venv/bin/python bench/bench_certificate.py --positions 16,20,28,35,54 --builder memory --checker dict
+    PYTHONPATH=TREE/src .venv/bin/python bench/bench_certificate.py --checker none --repeat 3   # A/B of builds
 
 Each phase runs in a fresh process, so that its peak RSS is its own: the solve and the certificate
 built from its tables (``--builder stream``: :func:`sylver.solver.prove.stream_certificate`, nodes
 written as they are finished; ``memory``: :func:`build_certificate`, the whole certificate as a
 dict, then written), then the check (``--checker file``: :func:`sylver.solver.certificate.check_path`,
-the file read a node at a time, twice; ``dict``: the file loaded whole, then :func:`check`).  Times
-are CPU seconds of the phase (the machine is shared) and wall-clock seconds beside them.
+the file read a node at a time, twice; ``dict``: the file loaded whole, then :func:`check`;
+``none``: not checked).  Times are CPU seconds of the phase (the machine is shared) and wall-clock
+seconds beside them.  ``--repeat N`` runs each position N times (a fresh process each), to compare
+builders by the median: run it with ``PYTHONPATH`` set to another tree's ``src`` for the other
+builder (the phases inherit it), and the two alternated.
 """
 
 from __future__ import annotations
@@ -75,7 +79,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", nargs="+", default=["16,20,28,74,273"])
     ap.add_argument("--builder", choices=["stream", "memory"], default="stream")
-    ap.add_argument("--checker", choices=["file", "dict"], default="file")
+    ap.add_argument("--checker", choices=["file", "dict", "none"], default="file")
+    ap.add_argument("--repeat", type=int, default=1, help="runs of each position")
     ap.add_argument("--memory", default="2G", help="the solve's --memory")
     ap.add_argument("--phase", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -88,13 +93,14 @@ def main() -> None:
           "| nodes/s (CPU) | peak after build | check (CPU s) | check peak |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     with tempfile.TemporaryDirectory() as tmp:
-        for text in args.positions:
+        for text in [t for t in args.positions for _ in range(args.repeat)]:
             path = str(Path(tmp) / "c.json")
             b = _phase("build", text, path, args.builder, args.memory)
-            c = _phase("check", path, args.checker)
+            c = _phase("check", path, args.checker) if args.checker != "none" else None
+            checked = f"{c['check_cpu']:.1f} | {c['check_peak_mb']:,.0f} MB" if c else "– | –"
             print(f"| {{{text}}} | {b['outcome']} | {b['states']:,} | {b['solve_cpu']:.1f} | {b['solve_peak_mb']:,.0f} MB "
                   f"| {b['nodes']:,} | {b['bytes']:,} | {b['build_cpu']:.1f} | {b['nodes'] / max(b['build_cpu'], 1e-9):,.0f} "
-                  f"| {b['build_peak_mb']:,.0f} MB | {c['check_cpu']:.1f} | {c['check_peak_mb']:,.0f} MB |", flush=True)
+                  f"| {b['build_peak_mb']:,.0f} MB | {checked} |", flush=True)
 
 
 if __name__ == "__main__":
