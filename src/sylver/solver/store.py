@@ -375,10 +375,8 @@ class Store:
         if blob is None:
             return False
         try:
-            if zlib.decompressobj().decompress(blob, len(_REFERENCE_START)) != _REFERENCE_START:
-                return True
-            ref = json.loads(zlib.decompress(blob))
-            return Path(ref["path"]).stat().st_size == int(ref["bytes"])
+            ref = _reference_of(blob)
+            return ref is None or ref[0].stat().st_size == ref[1]
         except (zlib.error, ValueError, KeyError, TypeError, OSError):
             return False
 
@@ -393,14 +391,13 @@ class Store:
         path = Path(path)
         part = path.with_name(path.name + ".part")
         try:
-            if zlib.decompressobj().decompress(blob, len(_REFERENCE_START)) == _REFERENCE_START:
-                ref = json.loads(zlib.decompress(blob))
-                source = Path(ref["path"])
-                if not _unchanged(source, int(ref["bytes"]), str(ref["sha256"])):
-                    return False
-                _link_or_copy(source, part)
-            else:
+            ref = _reference_of(blob)
+            if ref is None:
                 _inflate(blob, part)
+            elif not _unchanged(*ref):
+                return False
+            else:
+                _link_or_copy(ref[0], part)
         except (zlib.error, ValueError, KeyError, TypeError):
             part.unlink(missing_ok=True)
             raise ValueError(f"results store {self}: the certificate of {position.braces()} is damaged") from None
@@ -421,14 +418,12 @@ class Store:
         if blob is None:
             return None
         try:
-            if zlib.decompressobj().decompress(blob, len(_REFERENCE_START)) != _REFERENCE_START:
-                return None
-            ref = json.loads(zlib.decompress(blob))
-            path, size, sha256 = Path(ref["path"]), int(ref["bytes"]), str(ref["sha256"])
+            ref = _reference_of(blob)
         except (zlib.error, ValueError, KeyError, TypeError):
             return None
-        if not _unchanged(path, size, sha256):
+        if ref is None or not _unchanged(*ref):
             return None
+        path, size, sha256 = ref
         try:
             head = _line_head(path)
         except OSError:
@@ -512,6 +507,15 @@ _REFERENCE_START = f'{{"format":"{REFERENCE}"'.encode()
 """How a reference (:data:`REFERENCE`) begins, once inflated (a certificate begins with its format too)."""
 
 _CHUNK = 1 << 20
+
+
+def _reference_of(blob: bytes) -> tuple[Path, int, str] | None:
+    """The file a stored certificate row refers to (path, bytes, SHA-256); None for a certificate
+    kept inline.  A damaged row raises (zlib.error, ValueError, KeyError or TypeError)."""
+    if zlib.decompressobj().decompress(blob, len(_REFERENCE_START)) != _REFERENCE_START:
+        return None
+    ref = json.loads(zlib.decompress(blob))
+    return Path(ref["path"]), int(ref["bytes"]), str(ref["sha256"])
 
 
 def _head(path: Path) -> dict[str, Any]:
