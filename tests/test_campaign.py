@@ -622,4 +622,4 @@ class TestBudget:
         built: list[int] = []
         with pytest.raises(TimeoutError):
             stream_certificate(sol, tmp_path / "c.json", time_limit=0.0, tick=built.append, memory=1 << 30)
-        assert len(built) <= NODES_PER_LOOK and list(tmp_path.iterdir()) == []
+        assert max(built, default=0) <= NODES_PER_LOOK and list(tmp_path.iterdir()) == []  # nodes, by batch

@@ -456,7 +456,8 @@ def _build(solution: Solution, emit: Emit, begin: Callable[[dict[str, Any]], Non
            time_limit: float | None, tick: Callable[[int], None] | None, seen: SeenSet | None = None,
            memory: int | None = None) -> int:
     """Build the certificate of ``solution``: ``begin(header)`` once the header (with the root's
-    replies) is known, before any node; then ``emit(node)`` for each node.  Returns the nodes.
+    replies) is known, before any node; then ``emit(lines, n)`` for each batch of nodes, and
+    ``tick(nodes so far)`` after it.  Returns the nodes.
     ``seen``: the positions proved already (by earlier proofs emitting to the same file), left out.
     ``memory``: the tables' budget in bytes (the solve's; a solution answered from the results store
     found the tables at whatever size they were); tables far too small for the proof's searches
