@@ -108,25 +108,54 @@ class TestSameAnswers:
         assert self._both(kernels.count_reachable, gaps, seen) == (27, 27)
 
     def test_certificate_kernels(self, solver_aot: None) -> None:
-        """The refutations of a P-position's moves from the P table (``prove.py``), both ways."""
+        """The certificate builder's kernels (``prove.py``) both ways: the replies of a P-position's
+        moves from the P table, a batch of nodes proved, the seen set."""
         p = Position("16,20,28,35,54")
         ENGINE.clear()
         assert solve(p).outcome.value == "P"
-        gaps = root_gaps(p)
+        gaps = root_gaps(p, 3)  # a word beyond t: the replies are found on the position's own width
         W = gaps.shape[0]
         n = sum(1 for x in kernels.gap_list(gaps, 0, W) if x >= 2)
         egtab, egfilt, efshift, egg = ENGINE.endgame()
-        outputs = []
-        for run in (kernels.refute_moves, kernels.refute_moves.compiled()):
-            replies, after = np.zeros(n, dtype=np.int64), np.zeros(n * W, dtype=np.uint64)
-            outputs.append((run(gaps, ENGINE.ptable, replies, after, (egtab, egfilt), efshift, egg), replies, after))
-        assert outputs[0][0] == outputs[1][0] == n
-        assert np.array_equal(outputs[0][1], outputs[1][1]) and np.array_equal(outputs[0][2], outputs[1][2])
-        assert (outputs[0][1] > 0).sum() > n // 2  # most replies come from the table
+        ptabs, egtabs = (ENGINE.ptable, ENGINE.pfilt), (egtab, egfilt)
+        found, after = np.zeros(n, dtype=np.int64), np.zeros(n * W, dtype=np.uint64)
+        jit_found, jit_after = found.copy(), after.copy()
+        args = (gaps, ptabs, ENGINE.fshift, egtabs, efshift, egg)
+        assert kernels.node_replies.ahead_of_time is not None and kernels.node_replies._aot[1]((*args, found, after))
+        assert kernels.node_replies(*args, found, after) == kernels.node_replies.compiled()(*args, jit_found, jit_after) == n
+        assert np.array_equal(found, jit_found) and np.array_equal(after, jit_after)
+        assert (found > 0).sum() > n // 2  # most replies come from the table
         buf = np.zeros(2 * W, dtype=np.uint64)
         buf[:W] = child_gaps(gaps, 39)
-        a, b = self._both(kernels.known_p_reply, buf, W, ENGINE.ptable, (egtab, egfilt), efshift, egg)
+        a, b = self._both(kernels.first_p_reply, buf, W, ptabs, ENGINE.fshift, egtabs, efshift, egg)
         assert a == b and a > 0
+
+        runs = []
+        for prove_nodes in (kernels.prove_nodes, kernels.prove_nodes.compiled()):
+            stack = np.zeros(64 * W, dtype=np.uint64)
+            stack[:W] = gaps  # two P-positions: the root, and after 39 and its reply on top
+            stack[W : 2 * W] = child_gaps(child_gaps(gaps, 39), a)
+            state = np.zeros(kernels.BATCH_SIZE, dtype=np.int64)
+            state[kernels.BATCH_SP], state[kernels.BATCH_TODO] = 2, 1 << 20
+            slots = np.zeros(1 << 14, dtype=np.uint64)
+            out = np.zeros(1 << 16, dtype=np.uint8)
+            status = prove_nodes(stack, state, slots, (ptabs, ENGINE.fshift, egtabs, efshift, egg),
+                                 np.zeros(n, dtype=np.int64), np.zeros(n * W, dtype=np.uint64),
+                                 np.zeros(W, dtype=np.uint64), out)
+            runs.append((status, state.tolist(), slots.tobytes(), out[: state[kernels.BATCH_BYTES]].tobytes()))
+        status, state, _, lines = runs[0]
+        assert runs[0] == runs[1] and status != kernels.STOP_BATCH
+        assert len(json.loads(b"[" + lines + b"]")) == state[kernels.BATCH_DONE]
+
+        tables = []
+        for add, rehash in ((kernels.seen_add, kernels.seen_rehash),
+                            (kernels.seen_add.compiled(), kernels.seen_rehash.compiled())):
+            slots, fresh = np.zeros(1 << 12, dtype=np.uint64), np.concatenate([found > 0, found > 0])
+            added = add(slots, np.concatenate([after, after]), W, fresh)  # each position twice
+            grown = np.zeros(4 * slots.shape[0], dtype=np.uint64)
+            rehash(slots, grown)
+            tables.append((added, fresh.tolist(), grown.tobytes()))
+        assert tables[0] == tables[1] and 0 < tables[0][0] <= (found > 0).sum() and not any(tables[0][1][n:])
 
     def test_searches(self, solver_aot: None) -> None:
         """Outcome, winning moves, states and every counter of the search, for 2 words (t < 128, the

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from sylver import Position
+from sylver.jit import njit
 from sylver.solver import kernels as k
 from sylver.solver import solve
 from sylver.solver.certificate import (
@@ -49,12 +50,62 @@ def fresh_solve(text: str, first: bool = False) -> Any:
     return solve(Position(text), first=first, store=None)
 
 
+@njit(cache=True, interpret=False)
+def known_p_reply(bits, W, ptab, egtabs, efshift, egg):  # pragma: no cover - compiled
+    """The builder's reply rule, plainly: the least move y >= 2 from the position ``bits[0:W]``
+    whose result (written to ``bits[W:2W]``) is {2,3}, P in the endgame table, or stored in the P
+    table, else 0; on the array's whole width, gap by gap, the table's bucket read without its P
+    filter (the builder: its own width, a word's gaps by trailing zeros, the filter first)."""
+    egtab, egfilt = egtabs
+    pg = k.bt_geometry(ptab, k.P_BASE)
+    for y in range(2, 64 * W):
+        if (bits[y // 64] >> np.uint64(y % 64)) & np.uint64(1) == np.uint64(0):
+            continue
+        k.play_into(bits, 0, W, W, y)
+        if k.is_terminal(bits, W, W):
+            return y
+        c0 = bits[W]
+        if k.eg_small(c0, egg) and k.eg_upper_zero(bits, W, W):
+            if k.eg_has(egtab, egfilt, efshift, c0, k.eg_hash(c0)):
+                return y
+            continue
+        hc, kc = k.state_keys(bits, W, W)
+        i = k.bucket(hc, kc, pg)
+        for s in range(k.SLOTS):
+            if ptab[i + s] == kc:
+                return y
+    return 0
+
+
+@njit(cache=True, interpret=False)
+def refute_moves(gaps, ptab, replies, after, egtabs, efshift, egg):  # pragma: no cover - compiled
+    """For each move x >= 2 of the P-position ``gaps`` (increasing): ``replies[k]`` is 0 when the
+    position after it is an ender with t > 1, else ``known_p_reply`` (its position written to
+    ``after[k*W:(k+1)*W]``), or -1 when none is known."""
+    W = gaps.shape[0]
+    bits = np.zeros(3 * W, dtype=np.uint64)
+    bits[:W] = gaps
+    n = 0
+    for x in range(2, 64 * W):
+        if (gaps[x // 64] >> np.uint64(x % 64)) & np.uint64(1) == np.uint64(0):
+            continue
+        k.play_into(bits, 0, W, W, x)
+        t = k.top_bit(bits, W, W)
+        if t > 1 and k.is_ender(bits, W, W, t):
+            replies[n] = 0
+        else:
+            y = known_p_reply(bits[W:], W, ptab, egtabs, efshift, egg)
+            replies[n] = y if y > 0 else -1
+            after[n * W : (n + 1) * W] = bits[2 * W : 3 * W]
+        n += 1
+
+
 def reference_certificate(sol: Any) -> dict[str, Any]:
     """The in-memory builder that the streaming one replaced (prove.py before issue 32): every
     node kept in a dict, by its gap set's bytes, with its generators and replies; the nodes listed
     in the order in which they are taken off the stack (the streaming builder's order).  It finds
-    replies with the plain kernels (``refute_moves``, ``known_p_reply``) that the streaming
-    builder's node kernel (``prove.node_replies``: its own width, the P filter) replaced."""
+    replies with the plain kernels above (``refute_moves``, ``known_p_reply``: the rule of the
+    builder's ``kernels.node_replies`` without its own width, its word tricks and its P filter)."""
     order: list[bytes] = []
     nodes: dict[bytes, tuple[list[int], list[int]]] = {}
     terminal: set[bytes] = set()
@@ -79,7 +130,7 @@ def reference_certificate(sol: Any) -> dict[str, Any]:
         buf = np.zeros(2 * W, dtype=np.uint64)
         buf[:W] = child
         egtab, egfilt, efshift, egg = ENGINE.endgame()
-        y = int(k.known_p_reply(buf, W, ENGINE.ptable, (egtab, egfilt), efshift, egg))
+        y = int(known_p_reply(buf, W, ENGINE.ptable, (egtab, egfilt), efshift, egg))
         if y == 0:
             y = next(int(c) for c in k.gap_list(child, 0, W)
                      if c >= 2 and ENGINE.outcome(child_gaps(child, int(c))).value == "P")
@@ -109,7 +160,7 @@ def reference_certificate(sol: Any) -> dict[str, Any]:
         found = np.empty(len(moves), dtype=np.int64)
         after = np.empty(len(moves) * W, dtype=np.uint64)
         egtab, egfilt, efshift, egg = ENGINE.endgame()
-        k.refute_moves(g, ENGINE.ptable, found, after, (egtab, egfilt), efshift, egg)
+        refute_moves(g, ENGINE.ptable, found, after, (egtab, egfilt), efshift, egg)
         replies = nodes[g.tobytes()][1]
         for i, (x, y) in enumerate(zip(moves, found.tolist(), strict=True)):
             if y > 0:

@@ -1483,68 +1483,237 @@ def min_generators(bits, off, W):  # pragma: no cover - compiled
     return np.sort(out[:k])
 
 
-@njit(cache=True, aot=f"({BITS}, int64, {BITS}, UniTuple({BITS}, 2), int64, int64)")
-def known_p_reply(bits, W, ptab, egtabs, efshift, egg):  # pragma: no cover - compiled
-    """A move y >= 2 from the position in ``bits[0:W]`` whose result is {2,3}, P in the endgame
-    table ``egtabs`` = (egtab, egfilt) (positions of at most ``egg`` gaps), or stored as P; else 0.
+# -- proof certificates: the gcd-1 builder of :mod:`sylver.solver.prove` ------------------------
 
-    Uses ``bits[W:2W]`` as scratch."""
+
+@njit(cache=True)
+def _seen_put(slots, a, b):  # pragma: no cover - compiled
+    """Add the key (a, b), a != 0, to the open-addressing table ``slots`` (two words a slot, a = 0:
+    empty; linear probing from the home slot ``_mix(a ^ b·φ)``); True if it was not there."""
+    mask = np.uint64(slots.shape[0] // 2 - 1)
+    i = np.int64(_mix(a ^ (b * GOLD)) & mask)
+    while True:
+        s = slots[2 * i]
+        if s == U0:
+            slots[2 * i] = a
+            slots[2 * i + 1] = b
+            return True
+        if s == a and slots[2 * i + 1] == b:
+            return False
+        i = np.int64((np.uint64(i) + U1) & mask)
+
+
+@njit(cache=True)
+def seen_put_key(slots, keys, o, W):  # pragma: no cover - compiled
+    """Add the position ``keys[o:o+W]`` to the table ``slots`` (``prove.SeenSet``); True if it was
+    not there.  The key, the same whatever W (zero words beyond t do not count): the words
+    themselves when t < 128 (exact; word 0 is never 0, as 1 is always a gap), else the two
+    independent 64-bit hashes of the gap set (``key_hash``, odd, and ``gap_hash``)."""
+    w = W
+    while w > 2 and keys[o + w - 1] == U0:
+        w -= 1
+    if w <= 2:
+        a = keys[o]
+        b = keys[o + 1] if w == 2 else U0
+    else:
+        a = key_hash(keys, o, W)
+        b = gap_hash(keys, o, W)
+    return _seen_put(slots, a, b)
+
+
+@njit(cache=True, aot=f"({BITS}, {BITS}, int64, boolean[::1])")
+def seen_add(slots, keys, W, fresh):  # pragma: no cover - compiled
+    """For each k with ``fresh[k]``, add the position ``keys[k*W:(k+1)*W]`` to the table ``slots``
+    (``seen_put_key``); ``fresh[k]`` is cleared when it was there already.  Returns how many
+    were added."""
+    added = 0
+    for k in range(fresh.shape[0]):
+        if fresh[k]:
+            if seen_put_key(slots, keys, k * W, W):
+                added += 1
+            else:
+                fresh[k] = False
+    return added
+
+
+@njit(cache=True, aot=f"({BITS}, {BITS})")
+def seen_rehash(old, slots):  # pragma: no cover - compiled
+    """Add the keys of the table ``old`` to the (larger, empty) table ``slots``."""
+    for i in range(old.shape[0] // 2):
+        if old[2 * i] != U0:
+            _seen_put(slots, old[2 * i], old[2 * i + 1])
+
+
+@njit(cache=True,
+      aot=f"({BITS}, int64, UniTuple({BITS}, 2), int64, UniTuple({BITS}, 2), int64, int64)")
+def first_p_reply(bits, w, ptabs, fshift, egtabs, efshift, egg):  # pragma: no cover - compiled
+    """The least move y >= 2 from the position ``bits[0:w]`` whose result (written to
+    ``bits[w:2w]``) is {2,3}, P in the endgame table ``egtabs`` = (egtab, egfilt) (positions of at
+    most ``egg`` gaps) or stored in the P table of ``ptabs`` = (ptab, pfilt), else 0.  The table is
+    looked up behind its P filter, which holds every key of the table and so only skips lookups
+    that would miss (most of them, and the filter stays in cache)."""
+    ptab, pfilt = ptabs
     egtab, egfilt = egtabs
     pg = bt_geometry(ptab, P_BASE)
-    for i in range(W):
-        w = bits[i]
-        if i == 0:
-            w &= ~np.uint64(2)
-        while w != U0:
-            y = 64 * i + np.int64(_ctz(w))
-            w &= w - U1
-            play_into(bits, 0, W, W, y)
-            if is_terminal(bits, W, W):
+    for i in range(w):
+        v = bits[i] & ~np.uint64(2) if i == 0 else bits[i]
+        while v != U0:
+            y = 64 * i + np.int64(_ctz(v))
+            v &= v - U1
+            play_into(bits, 0, w, w, y)
+            if is_terminal(bits, w, w):
                 return y
-            c0 = bits[W]
-            if eg_small(c0, egg) and eg_upper_zero(bits, W, W):
+            c0 = bits[w]
+            if eg_small(c0, egg) and eg_upper_zero(bits, w, w):
                 if eg_has(egtab, egfilt, efshift, c0, eg_hash(c0)):
                     return y
                 continue
-            hc, kc = state_keys(bits, W, W)
-            if _line_has64(ptab, bucket(hc, kc, pg), kc):
+            hc, kc = state_keys(bits, w, w)
+            if p_has(ptab, pfilt, fshift, hc, kc, pg):
                 return y
     return 0
 
 
-@njit(cache=True, aot=f"({BITS}, {BITS}, {INTS}, {BITS}, UniTuple({BITS}, 2), int64, int64)")
-def refute_moves(gaps, ptab, replies, after, egtabs, efshift, egg):  # pragma: no cover - compiled
-    """For a position claimed P (gap set ``gaps``), a refutation of each of its moves x >= 2
-    (increasing), for proof certificates: ``replies[k]`` is 0 when the position after the k-th move
-    is an ender with t > 1 (N by strategy stealing), else a reply y >= 2 whose result is {2,3}, P in
-    the endgame table (``known_p_reply``) or stored in the P table ``ptab`` (its gap set written to ``after[k*W:(k+1)*W]``), or -1 when none
-    is known.  Returns the number of moves."""
+@njit(cache=True, aot=f"({BITS}, UniTuple({BITS}, 2), int64, UniTuple({BITS}, 2), int64, int64, {INTS}, {BITS})")
+def node_replies(gaps, ptabs, fshift, egtabs, efshift, egg, found, after):  # pragma: no cover - compiled
+    """A refutation of each move x >= 2 of the P-position ``gaps`` (the moves increasing), for proof
+    certificates: ``found[k]`` is 0 when the position after the k-th move is an ender with t > 1
+    (N by strategy stealing, sec. 1), else the least reply known to win (``first_p_reply``), the
+    position after it written to ``after[k*W:(k+1)*W]``, or -1 when none is known.  Computed on the
+    position's own width (its words up to t, at least 2), not the array's: most nodes of a proof
+    from t = 273 have t < 192.  Returns the number of moves."""
     W = gaps.shape[0]
-    bits = np.zeros(3 * W, dtype=np.uint64)
-    bits[:W] = gaps
+    w = min(W, max(2, top_bit(gaps, 0, W) // 64 + 1))
+    bits = np.zeros(3 * w, dtype=np.uint64)  # the node, the position after x, after x and y
+    bits[:w] = gaps[:w]
     k = 0
-    for i in range(W):
-        w = gaps[i]
-        if i == 0:
-            w &= ~np.uint64(3)
-        while w != U0:
-            x = 64 * i + np.int64(_ctz(w))
-            w &= w - U1
-            play_into(bits, 0, W, W, x)
-            t = top_bit(bits, W, W)
-            if t > 1 and is_ender(bits, W, W, t):
-                reply = 0
+    for i in range(w):
+        v = gaps[i] & ~np.uint64(3) if i == 0 else gaps[i]
+        while v != U0:
+            x = 64 * i + np.int64(_ctz(v))
+            v &= v - U1
+            play_into(bits, 0, w, w, x)
+            t = top_bit(bits, w, w)
+            if t > 1 and is_ender(bits, w, w, t):
+                found[k] = 0
             else:
-                # the child in bits[W:2W], scratch in bits[2W:3W]: after a hit, the P-position
-                reply = known_p_reply(bits[W:], W, ptab, egtabs, efshift, egg)
-                if reply == 0:
-                    reply = -1
-                else:
-                    for c in range(W):
-                        after[k * W + c] = bits[2 * W + c]
-            replies[k] = reply
+                y = first_p_reply(bits[w:], w, ptabs, fshift, egtabs, efshift, egg)
+                found[k] = y if y > 0 else -1
+                if y > 0:
+                    after[k * W : k * W + w] = bits[2 * w : 3 * w]
+                    after[k * W + w : (k + 1) * W] = U0
             k += 1
     return k
+
+
+@njit(cache=True)
+def _put_int(out, pos, v):  # pragma: no cover - compiled
+    """Write the decimal digits of v >= 0 at ``out[pos:]``; the position after them."""
+    end = pos + 1
+    u = v // 10
+    while u > 0:
+        end += 1
+        u //= 10
+    i = end
+    while True:
+        i -= 1
+        out[i] = 48 + v % 10
+        v //= 10
+        if v == 0:
+            return end
+
+
+@njit(cache=True)
+def _put_list(out, pos, xs, n):  # pragma: no cover - compiled
+    """Write ``xs[:n]`` as a JSON list at ``out[pos:]``; the position after it."""
+    out[pos] = 91  # [
+    pos += 1
+    for i in range(n):
+        if i:
+            out[pos] = 44  # ,
+            pos += 1
+        pos = _put_int(out, pos, xs[i])
+    out[pos] = 93  # ]
+    return pos + 1
+
+
+# the state of a batch of ``prove_nodes``, in an int64 array shared with the builder
+BATCH_SP, BATCH_TODO, BATCH_DONE, BATCH_BYTES, BATCH_COUNT, BATCH_MOVES = range(6)
+BATCH_SIZE = 6
+# why a batch of ``prove_nodes`` stopped
+STOP_EMPTY, STOP_BATCH, STOP_SEARCH, STOP_GROW_SEEN, STOP_GROW_STACK, STOP_FLUSH = range(6)
+PROOF_TABLES = f"Tuple((UniTuple({BITS}, 2), int64, UniTuple({BITS}, 2), int64, int64))"
+"""The tables of ``prove_nodes``: (ptabs, fshift, egtabs, efshift, egg) of ``node_replies``."""
+
+
+@njit(cache=True, aot=f"({BITS}, {INTS}, {BITS}, {PROOF_TABLES}, {INTS}, {BITS}, {BITS}, uint8[::1])")
+def prove_nodes(stack, state, slots, tables, found, after, node, out):  # pragma: no cover - compiled
+    """Prove the nodes on ``stack`` (``state[BATCH_SP]`` positions of W words, the last on top), as
+    ``prove._Builder.run`` does, up to ``state[BATCH_TODO]`` of them: pop a node, find its replies
+    (``node_replies``), add the positions they lead to to the seen set ``slots`` and push those
+    met for the first time (in move order, {2,3} left out), and write the node's line
+    ``[[generators],[replies]]`` to ``out`` (the lines of a batch separated by ",\\n";
+    ``state[BATCH_BYTES]`` of them).  ``tables`` = (ptabs, fshift, egtabs, efshift, egg) of
+    ``node_replies``.  Returns why it stopped: the stack is empty (``STOP_EMPTY``); the batch is
+    done (``STOP_BATCH``: ``state[BATCH_DONE]`` nodes); a node has a move without a known reply
+    (``STOP_SEARCH``: the node popped into ``node``, its ``state[BATCH_MOVES]`` replies in
+    ``found`` and ``after``, nothing of it added); or the seen set, the stack or ``out`` must grow
+    first (``STOP_GROW_SEEN``, ``STOP_GROW_STACK``, ``STOP_FLUSH``)."""
+    ptabs, fshift, egtabs, efshift, egg = tables
+    W = node.shape[0]
+    sp = state[BATCH_SP]
+    count = state[BATCH_COUNT]
+    pos = 0
+    done = 0
+    digits = 1
+    while 10 ** digits <= 128 * W:
+        digits += 1
+    status = STOP_BATCH
+    while done < state[BATCH_TODO]:
+        if sp == 0:
+            status = STOP_EMPTY
+            break
+        n = genus_of(stack, (sp - 1) * W, W) - 1
+        state[BATCH_MOVES] = n
+        if 4 * (count + n) > 3 * (slots.shape[0] // 2):
+            status = STOP_GROW_SEEN
+            break
+        if (sp - 1 + n) * W > stack.shape[0]:
+            status = STOP_GROW_STACK
+            break
+        if pos + (2 * n + 4) * (digits + 1) + 8 > out.shape[0]:
+            status = STOP_FLUSH
+            break
+        sp -= 1
+        node[:] = stack[sp * W : (sp + 1) * W]
+        node_replies(node, ptabs, fshift, egtabs, efshift, egg, found, after)
+        if n and found[:n].min() < 0:
+            status = STOP_SEARCH
+            break
+        for k in range(n):
+            if found[k] > 0:
+                if seen_put_key(slots, after, k * W, W):
+                    count += 1
+                    if not is_terminal(after, k * W, W):
+                        stack[sp * W : (sp + 1) * W] = after[k * W : (k + 1) * W]
+                        sp += 1
+        gens = min_generators(node, 0, W)
+        if done:
+            out[pos] = 44  # ,
+            out[pos + 1] = 10  # \n
+            pos += 2
+        out[pos] = 91
+        pos = _put_list(out, pos + 1, gens, gens.shape[0])
+        out[pos] = 44
+        pos = _put_list(out, pos + 1, found, n)
+        out[pos] = 93
+        pos += 1
+        done += 1
+    state[BATCH_SP] = sp
+    state[BATCH_COUNT] = count
+    state[BATCH_DONE] = done
+    state[BATCH_BYTES] = pos
+    return status
 
 
 @njit(cache=True)

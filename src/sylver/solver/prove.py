@@ -10,10 +10,11 @@ The builder is streamed: a P-position (a *node*) is handed on — written to the
 stack of nodes still to prove and the set of the positions met (:class:`SeenSet`: 16 bytes a slot,
 about 23–46 bytes a position), so a proof of tens of millions of nodes fits beside the solve's
 tables (the dictionary of nodes that it replaces took about a kilobyte a node).  The stack is one
-array, and one compiled call (:func:`prove_nodes`) proves a batch of nodes — replies, positions
-met, generators, the JSON lines — leaving to Python only the rare moves whose reply must be
-searched (2 to 3.6 times the nodes a CPU second of the node-at-a-time builder: docs/solve.md,
-"Building speed").
+array, and one compiled call (:func:`~sylver.solver.kernels.prove_nodes`) proves a batch of nodes —
+replies, positions met, generators, the JSON lines — leaving to Python only the rare moves whose
+reply must be searched (2 to 3.6 times the nodes a CPU second of the node-at-a-time builder:
+docs/solve.md, "Building speed").  Its kernels are in :mod:`sylver.solver.kernels` with the
+solver's, compiled ahead of time by ``sylver warmup``.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
-from sylver.jit import njit
 from sylver.position import Outcome, Position
 from sylver.solver import kernels as _k
 from sylver.solver.certificate import FORMAT, VERSION
@@ -44,88 +44,32 @@ from sylver.solver.engine import (
     memory_budget_error,
     root_gaps,
 )
-from sylver.solver.kernels import gap_hash, key_hash
+from sylver.solver.kernels import (
+    BATCH_BYTES,
+    BATCH_COUNT,
+    BATCH_DONE,
+    BATCH_MOVES,
+    BATCH_SIZE,
+    BATCH_SP,
+    BATCH_TODO,
+    STOP_FLUSH,
+    STOP_GROW_SEEN,
+    STOP_GROW_STACK,
+    STOP_SEARCH,
+)
 from sylver.solver.solution import Solution
 
 if TYPE_CHECKING:
     from sylver.solver.store import Store
 
-_U0 = np.uint64(0)
-_U1 = np.uint64(1)
-
-
-@njit(cache=True, interpret=False)
-def _slot_index(a, b, mask):  # pragma: no cover - compiled
-    """The home slot of the key (a, b): splitmix64's finaliser of a ^ b·φ, masked."""
-    z = a ^ (b * np.uint64(0x9E3779B97F4A7C15))
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return np.int64((z ^ (z >> np.uint64(31))) & mask)
-
-
-@njit(cache=True, interpret=False)
-def _seen_put(slots, a, b):  # pragma: no cover - compiled
-    """Add the key (a, b), a != 0, to the open-addressing table ``slots`` (two words a slot, a = 0:
-    empty; linear probing); True if it was not there."""
-    mask = np.uint64(slots.shape[0] // 2 - 1)
-    i = _slot_index(a, b, mask)
-    while True:
-        s = slots[2 * i]
-        if s == np.uint64(0):
-            slots[2 * i] = a
-            slots[2 * i + 1] = b
-            return True
-        if s == a and slots[2 * i + 1] == b:
-            return False
-        i = np.int64((np.uint64(i) + np.uint64(1)) & mask)
-
-
-@njit(cache=True, interpret=False)
-def seen_put_key(slots, keys, o, W):  # pragma: no cover - compiled
-    """Add the position ``keys[o:o+W]`` to the table ``slots`` (:class:`SeenSet`); True if it was
-    not there.  The key, the same whatever W (zero words beyond t do not count): the words
-    themselves when t < 128 (exact; word 0 is never 0, as 1 is always a gap), else the two
-    independent 64-bit hashes of the gap set (``key_hash``, odd, and ``gap_hash``)."""
-    w = W
-    while w > 2 and keys[o + w - 1] == _U0:
-        w -= 1
-    if w <= 2:
-        a = keys[o]
-        b = keys[o + 1] if w == 2 else np.uint64(0)
-    else:
-        a = key_hash(keys, o, W)
-        b = gap_hash(keys, o, W)
-    return _seen_put(slots, a, b)
-
-
-@njit(cache=True, interpret=False)
-def seen_add(slots, keys, W, fresh):  # pragma: no cover - compiled
-    """For each k with ``fresh[k]``, add the position ``keys[k*W:(k+1)*W]`` to the table ``slots``
-    (:func:`seen_put_key`); ``fresh[k]`` is cleared when it was there already.  Returns how many
-    were added."""
-    added = 0
-    for k in range(fresh.shape[0]):
-        if fresh[k]:
-            if seen_put_key(slots, keys, k * W, W):
-                added += 1
-            else:
-                fresh[k] = False
-    return added
-
-
-@njit(cache=True, interpret=False)
-def _seen_rehash(old, slots):  # pragma: no cover - compiled
-    for i in range(old.shape[0] // 2):
-        if old[2 * i] != np.uint64(0):
-            _seen_put(slots, old[2 * i], old[2 * i + 1])
-
 
 class SeenSet:
     """The positions (gap sets, of any number of words) that a proof has met: an open-addressing
-    table of 16-byte keys, kept at most 3/4 full (so 21–43 bytes a position; its kernels are always
-    compiled, never run as Python: they rely on uint64 arithmetic that wraps).  A position has one
-    key whatever the width of its array, so one set serves the gcd-1 proofs of positions of several
-    sizes (the sub-proofs of a g > 1 certificate, :class:`_GcdBuilder`).
+    table of 16-byte keys, kept at most 3/4 full (so 21–43 bytes a position; its kernels,
+    ``kernels.seen_add`` and ``kernels.seen_rehash``, are always compiled, never run as Python: they
+    rely on uint64 arithmetic that wraps).  A position has one key whatever the width of its array,
+    so one set serves the gcd-1 proofs of positions of several sizes (the sub-proofs of a g > 1
+    certificate, :class:`_GcdBuilder`).
 
     With t < 128 a key is the gap set itself: exact.  Beyond, it is a 128-bit digest, two
     independent 64-bit hashes; two positions of a proof share one with probability about
@@ -143,14 +87,14 @@ class SeenSet:
         ``fresh[k]`` set; clear ``fresh[k]`` for those met before."""
         self.reserve(fresh.shape[0])
         if fresh.shape[0]:
-            self.count += int(seen_add(self.slots, keys, keys.shape[0] // fresh.shape[0], fresh))
+            self.count += int(_k.seen_add(self.slots, keys, keys.shape[0] // fresh.shape[0], fresh))
 
     def reserve(self, more: int) -> None:
         """Grow the table (four times) if ``more`` positions added would fill it beyond 3/4."""
         cap = self.slots.shape[0] // 2
         if 4 * (self.count + more) > 3 * cap:
             grown = np.zeros(4 * cap, dtype=np.uint64)
-            _seen_rehash(self.slots, grown)
+            _k.seen_rehash.unchecked(self.slots, grown)
             self.slots = grown
 
     def met(self, gaps: np.ndarray) -> bool:
@@ -161,185 +105,6 @@ class SeenSet:
 
     def nbytes(self) -> int:
         return int(self.slots.nbytes)
-
-
-_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-_DEBRUIJN_INDEX = np.array([0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59, 36, 53, 51, 43, 22,
-                            45, 39, 33, 30, 24, 18, 12, 5, 63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32,
-                            23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6], dtype=np.int64)
-
-
-@njit(cache=True, interpret=False)
-def _lowest(v):  # pragma: no cover - compiled
-    """The index of the lowest set bit of the word v != 0 (a de Bruijn multiplication)."""
-    return _DEBRUIJN_INDEX[np.int64(((v & (~v + _U1)) * _DEBRUIJN) >> np.uint64(58))]
-
-
-@njit(cache=True, interpret=False)
-def first_p_reply(bits, w, ptabs, fshift, egtabs, efshift, egg):  # pragma: no cover - compiled
-    """The least move y >= 2 from the position ``bits[0:w]`` whose result (written to
-    ``bits[w:2w]``) is {2,3}, P in the endgame table ``egtabs`` (positions of at most ``egg`` gaps)
-    or stored in the P table of ``ptabs`` = (ptab, pfilt), else 0: the answer of
-    ``kernels.known_p_reply``, the table looked up behind its P filter, which holds every key of the
-    table and so only skips lookups that would miss (most of them, and the filter stays in cache)."""
-    ptab, pfilt = ptabs
-    egtab, egfilt = egtabs
-    pg = _k.bt_geometry(ptab, _k.P_BASE)
-    for i in range(w):
-        v = bits[i] & ~np.uint64(2) if i == 0 else bits[i]
-        while v != _U0:
-            y = 64 * i + _lowest(v)
-            v &= v - _U1
-            _k.play_into(bits, 0, w, w, y)
-            if _k.is_terminal(bits, w, w):
-                return y
-            c0 = bits[w]
-            if _k.eg_small(c0, egg) and _k.eg_upper_zero(bits, w, w):
-                if _k.eg_has(egtab, egfilt, efshift, c0, _k.eg_hash(c0)):
-                    return y
-                continue
-            hc, kc = _k.state_keys(bits, w, w)
-            if _k.p_has(ptab, pfilt, fshift, hc, kc, pg):
-                return y
-    return 0
-
-
-@njit(cache=True, interpret=False)
-def node_replies(gaps, ptabs, fshift, egtabs, efshift, egg, found, after):  # pragma: no cover - compiled
-    """``kernels.refute_moves``: a refutation of each move x >= 2 of the P-position ``gaps`` (the
-    moves increasing): 0 when the position after x is an ender with t > 1 (N by strategy stealing,
-    sec. 1), else the least reply known to win (:func:`first_p_reply`), the position after it
-    written to ``after[k*W:(k+1)*W]``, or -1 when none is known.  Computed on the position's own
-    width (its words up to t, at least 2), not the array's: most nodes of a proof from t = 273 have
-    t < 192.  Returns the number of moves."""
-    W = gaps.shape[0]
-    w = min(W, max(2, _k.top_bit(gaps, 0, W) // 64 + 1))
-    bits = np.zeros(3 * w, dtype=np.uint64)  # the node, the position after x, after x and y
-    bits[:w] = gaps[:w]
-    k = 0
-    for i in range(w):
-        v = gaps[i] & ~np.uint64(3) if i == 0 else gaps[i]
-        while v != _U0:
-            x = 64 * i + _lowest(v)
-            v &= v - _U1
-            _k.play_into(bits, 0, w, w, x)
-            t = _k.top_bit(bits, w, w)
-            if t > 1 and _k.is_ender(bits, w, w, t):
-                found[k] = 0
-            else:
-                y = first_p_reply(bits[w:], w, ptabs, fshift, egtabs, efshift, egg)
-                found[k] = y if y > 0 else -1
-                if y > 0:
-                    after[k * W : k * W + w] = bits[2 * w : 3 * w]
-                    after[k * W + w : (k + 1) * W] = _U0
-            k += 1
-    return k
-
-
-@njit(cache=True, interpret=False)
-def _put_int(out, pos, v):  # pragma: no cover - compiled
-    """Write the decimal digits of v >= 0 at ``out[pos:]``; the position after them."""
-    end = pos + 1
-    u = v // 10
-    while u > 0:
-        end += 1
-        u //= 10
-    i = end
-    while True:
-        i -= 1
-        out[i] = 48 + v % 10
-        v //= 10
-        if v == 0:
-            return end
-
-
-@njit(cache=True, interpret=False)
-def _put_list(out, pos, xs, n):  # pragma: no cover - compiled
-    """Write ``xs[:n]`` as a JSON list at ``out[pos:]``; the position after it."""
-    out[pos] = 91  # [
-    pos += 1
-    for i in range(n):
-        if i:
-            out[pos] = 44  # ,
-            pos += 1
-        pos = _put_int(out, pos, xs[i])
-    out[pos] = 93  # ]
-    return pos + 1
-
-
-# the state of a batch (``prove_nodes``), in an int64 array shared with the builder
-SP, TODO, DONE, BYTES, COUNT, MOVES = range(6)
-# why a batch stopped
-EMPTY, BATCH, SEARCH, GROW_SEEN, GROW_STACK, FLUSH = range(6)
-
-
-@njit(cache=True, interpret=False)
-def prove_nodes(stack, state, slots, tables, found, after, node, out):  # pragma: no cover - compiled
-    """Prove the nodes on ``stack`` (``state[SP]`` positions of W words, the last on top) as
-    :meth:`_Builder.run` does, up to ``state[TODO]`` of them: pop a node, find its replies
-    (:func:`node_replies`), add the positions they lead to to the seen set ``slots`` and push those
-    met for the first time (in move order, {2,3} left out), and write the node's line
-    ``[[generators],[replies]]`` to ``out`` (the lines of a batch separated by ",\\n"; ``state[BYTES]``
-    of them).  ``tables`` = (ptabs, fshift, egtabs, efshift, egg) of :func:`node_replies`.
-    Returns why it stopped: the stack is ``EMPTY``; the ``BATCH`` is done (``state[DONE]`` nodes);
-    a node has a move without a known reply (``SEARCH``: the node popped into ``node``, its
-    ``state[MOVES]`` replies in ``found`` and ``after``, nothing of it added); or the seen set, the
-    stack or ``out`` must grow first (``GROW_SEEN``, ``GROW_STACK``, ``FLUSH``)."""
-    ptabs, fshift, egtabs, efshift, egg = tables
-    W = node.shape[0]
-    sp = state[SP]
-    count = state[COUNT]
-    pos = 0
-    done = 0
-    digits = 1
-    while 10 ** digits <= 128 * W:
-        digits += 1
-    status = BATCH
-    while done < state[TODO]:
-        if sp == 0:
-            status = EMPTY
-            break
-        n = _k.genus_of(stack, (sp - 1) * W, W) - 1
-        state[MOVES] = n
-        if 4 * (count + n) > 3 * (slots.shape[0] // 2):
-            status = GROW_SEEN
-            break
-        if (sp - 1 + n) * W > stack.shape[0]:
-            status = GROW_STACK
-            break
-        if pos + (2 * n + 4) * (digits + 1) + 8 > out.shape[0]:
-            status = FLUSH
-            break
-        sp -= 1
-        node[:] = stack[sp * W : (sp + 1) * W]
-        node_replies(node, ptabs, fshift, egtabs, efshift, egg, found, after)
-        if n and found[:n].min() < 0:
-            status = SEARCH
-            break
-        for k in range(n):
-            if found[k] > 0:
-                if seen_put_key(slots, after, k * W, W):
-                    count += 1
-                    if not _k.is_terminal(after, k * W, W):
-                        stack[sp * W : (sp + 1) * W] = after[k * W : (k + 1) * W]
-                        sp += 1
-        gens = _k.min_generators(node, 0, W)
-        if done:
-            out[pos] = 44  # ,
-            out[pos + 1] = 10  # \n
-            pos += 2
-        out[pos] = 91
-        pos = _put_list(out, pos + 1, gens, gens.shape[0])
-        out[pos] = 44
-        pos = _put_list(out, pos + 1, found, n)
-        out[pos] = 93
-        pos += 1
-        done += 1
-    state[SP] = sp
-    state[COUNT] = count
-    state[DONE] = done
-    state[BYTES] = pos
-    return status
 
 
 Emit = Callable[[str, int], None]
@@ -359,7 +124,7 @@ class _Builder:
         self.seen = seen
         self.W = W
         self.stack = np.zeros(1024 * W, dtype=np.uint64)
-        self.state = np.zeros(6, dtype=np.int64)
+        self.state = np.zeros(BATCH_SIZE, dtype=np.int64)
         self.emit = emit
         self.nodes = 0
         self.deadline = deadline
@@ -379,7 +144,7 @@ class _Builder:
         buf = np.zeros(2 * W, dtype=np.uint64)
         buf[:W] = child
         egtab, egfilt, efshift, egg = ENGINE.endgame()
-        y = int(first_p_reply(buf, W, (ENGINE.ptable, ENGINE.pfilt), ENGINE.fshift, (egtab, egfilt), efshift, egg))
+        y = int(_k.first_p_reply(buf, W, (ENGINE.ptable, ENGINE.pfilt), ENGINE.fshift, (egtab, egfilt), efshift, egg))
         if y == 0:
             for cand in _k.gap_list(child, 0, W):
                 if cand >= 2 and ENGINE.outcome(child_gaps(child, int(cand)), deadline=self.deadline) is Outcome.P:
@@ -396,47 +161,47 @@ class _Builder:
             self.push(gaps)
 
     def push(self, gaps: np.ndarray) -> None:
-        sp, W = int(self.state[SP]), self.W
+        sp, W = int(self.state[BATCH_SP]), self.W
         if (sp + 1) * W > self.stack.shape[0]:
             self.stack = np.concatenate([self.stack, np.zeros_like(self.stack)])
         self.stack[sp * W : (sp + 1) * W] = gaps
-        self.state[SP] = sp + 1
+        self.state[BATCH_SP] = sp + 1
 
     def run(self) -> None:
-        """Prove the nodes taken in, and those their replies lead to: :func:`prove_nodes` in batches
+        """Prove the nodes taken in, and those their replies lead to: :func:`~sylver.solver.kernels.prove_nodes` in batches
         that end at each multiple of ``NODES_PER_LOOK`` nodes (a look at the clock: most replies
         come from the table, with no search to look at it), at a node with a move whose reply must
         be searched (:meth:`finish`), or when an array must grow."""
         st = self.state
-        while st[SP]:
-            st[TODO] = NODES_PER_LOOK - self.nodes % NODES_PER_LOOK
-            st[COUNT] = self.seen.count
+        while st[BATCH_SP]:
+            st[BATCH_TODO] = NODES_PER_LOOK - self.nodes % NODES_PER_LOOK
+            st[BATCH_COUNT] = self.seen.count
             egtab, egfilt, efshift, egg = ENGINE.endgame()
             tables = ((ENGINE.ptable, ENGINE.pfilt), ENGINE.fshift, (egtab, egfilt), efshift, egg)
-            status = prove_nodes(self.stack, st, self.seen.slots, tables, self.found, self.after, self.node, self.out)
-            self.seen.count = int(st[COUNT])
-            done, n = int(st[DONE]), int(st[MOVES])
+            status = _k.prove_nodes(self.stack, st, self.seen.slots, tables, self.found, self.after, self.node, self.out)
+            self.seen.count = int(st[BATCH_COUNT])
+            done, n = int(st[BATCH_DONE]), int(st[BATCH_MOVES])
             if done:
-                self.emit(self.out[: st[BYTES]].tobytes().decode("ascii"), done)
+                self.emit(self.out[: st[BATCH_BYTES]].tobytes().decode("ascii"), done)
                 self.nodes += done
-            if status == SEARCH:
+            if status == STOP_SEARCH:
                 self.finish(self.node.copy(), self.found[:n].copy(), self.after[: n * self.W].copy())
                 self.nodes += 1
-            elif status == GROW_SEEN:
+            elif status == STOP_GROW_SEEN:
                 self.seen.reserve(n)
-            elif status == GROW_STACK:
+            elif status == STOP_GROW_STACK:
                 self.stack = np.concatenate([self.stack, np.zeros(max(self.stack.shape[0], n * self.W), np.uint64)])
-            elif status == FLUSH and not done:
+            elif status == STOP_FLUSH and not done:
                 self.out = np.zeros(2 * self.out.shape[0], dtype=np.uint8)
-            if done or status == SEARCH:
+            if done or status == STOP_SEARCH:
                 if self.tick is not None:
                     self.tick(self.nodes)
                 if self.nodes % NODES_PER_LOOK == 0 and self.deadline is not None and time.monotonic() > self.deadline:
                     raise SearchTimeout
 
     def finish(self, gaps: np.ndarray, found: np.ndarray, after: np.ndarray) -> None:
-        """Finish the node ``gaps`` whose replies :func:`node_replies` left some unknown (-1), as
-        :func:`prove_nodes` does the others: in the order of the moves, the positions met for the
+        """Finish the node ``gaps`` whose replies :func:`~sylver.solver.kernels.node_replies` left some unknown (-1), as
+        ``prove_nodes`` does the others: in the order of the moves, the positions met for the
         first time are taken in, and the moves without a known reply are searched (:meth:`refute`;
         each reply's position taken in as it is found)."""
         W = self.W
@@ -602,7 +367,7 @@ class NodeLines:
             self.keys = SeenSet()
         digest = hashlib.blake2b(text[: text.index("]") + 1].encode(), digest_size=16).digest()
         key = np.frombuffer(digest, dtype=np.uint64).copy()
-        key[0] |= _U1  # never 0 (the empty slot)
+        key[0] |= np.uint64(1)  # never 0 (the empty slot)
         if self.keys.met(key):
             return False
         self.write(text)
