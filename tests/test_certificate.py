@@ -204,6 +204,18 @@ class TestVerifyCommand:
         bad = self.run("verify", str(path))
         assert bad.returncode == 1 and bad.stdout.startswith("invalid:")
 
+    def test_certificate_taken_from_the_store(self, tmp_path: Path) -> None:
+        """A second `solve --certificate` of a stored answer copies the stored proof, built once."""
+        store, first, again = tmp_path / "s.sqlite", tmp_path / "a.json", tmp_path / "b.json"
+        out = self.run("solve", "5", "18", "--store", str(store), "--certificate", str(first))
+        assert out.returncode == 0 and "from the results store" not in out.stdout, out.stderr
+        out = self.run("solve", "5", "18", "--store", str(store), "--certificate", str(again))
+        assert out.returncode == 0 and f"{again} (from the results store, " in out.stdout.replace("\n", ""), out.stdout
+        assert again.read_bytes() == first.read_bytes()
+        assert self.run("verify", str(again)).stdout.strip() == "valid"
+        out = self.run("solve", "5", "18", "--store", str(store), "--first", "--certificate", str(again))
+        assert out.returncode == 0 and self.run("verify", str(again)).stdout.strip() == "valid"
+
     def test_verify_bad_input(self, tmp_path: Path) -> None:
         missing = self.run("verify", str(tmp_path / "none.json"))
         assert missing.returncode == 2 and "cannot read" in missing.stderr

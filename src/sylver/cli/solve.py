@@ -295,10 +295,38 @@ def solve(
     if stats and sol.stats:
         extra["stats"] = sol.stats if as_json else ", ".join(f"{k} {v:,}" for k, v in sol.stats.items())
     if certificate is not None:
-        extra["certificate"], proves = _certify(sol, certificate, time_limit, as_json, budget, options.odd_limit,
-                                                options.store)
-        _store_certificate(options.store, sol, certificate, proves)
+        stored = _stored_certificate(options.store, sol, certificate)
+        if stored:
+            extra["certificate"] = str(certificate) if as_json else f"{certificate} ({stored})"
+        else:
+            extra["certificate"], proves = _certify(sol, certificate, time_limit, as_json, budget, options.odd_limit,
+                                                    options.store)
+            _store_certificate(options.store, sol, certificate, proves)
     _report(sol, as_json, extra)
+
+
+def _stored_certificate(db: Store | None, sol: Solution, path: Path) -> str:
+    """Write to ``path`` the certificate that the results store keeps for the answer ``sol`` read
+    from it, when that certificate proves it (the same outcome and winning moves, complete when
+    the answer is): a proof already built is not built again.  What to report about it, or ""
+    (no such certificate: the caller builds one)."""
+    if db is None or not sol.from_store or sol.outcome is None:
+        return ""
+    from sylver.solver.prove import certificate_parts
+
+    try:
+        if not db.certificate_file(sol.position, path):
+            return ""
+        head = certificate_parts(path)[0]
+    except (ValueError, OSError):
+        path.unlink(missing_ok=True)
+        return ""
+    if (head.get("outcome"), head.get("position")) != (sol.outcome.value, list(sol.position.generators)) or (
+            sol.complete and not (head.get("complete") is True
+                                  and sorted(head.get("winning_moves", [])) == sorted(sol.winning_moves))):
+        path.unlink()
+        return ""
+    return f"from the results store, {path.stat().st_size:,} bytes"
 
 
 def _store_certificate(db: Store | None, sol: Solution, path: Path, proves: str) -> None:
