@@ -1189,6 +1189,15 @@ function scTheory(rep) {
   if (rep.stored && rep.stored.certificate) box.append(scCertificateLink());
   if (Array.isArray(rep.ends) && sc.state && sc.state.finite) sc.ends = new Set(rep.ends);
   if (sc.ends || sc.winning) scGrid();
+  keepFocusInView($("#sc-analysis"));
+}
+
+/* The theory and the known replies arrive after the solver may have drawn its buttons, above them:
+   a button of the panel that has the keyboard focus is scrolled back into view (the browser's scroll
+   anchoring does not act while the panel is scrolled to its top). */
+function keepFocusInView(panel) {
+  const a = document.activeElement;
+  if (a && a !== panel && panel.contains(a)) a.scrollIntoView({ block: "nearest" });
 }
 
 /* The replies whose results the store holds (the opening-16 table on #sylver/16//vs=nobody): each
@@ -1223,6 +1232,7 @@ async function scReplies(entry, token) {
   }
   table.append(body);
   $("#sc-replies").hidden = false;
+  keepFocusInView($("#sc-analysis"));
 }
 
 /* One line for a result of the results store. */
