@@ -33,7 +33,7 @@ class TestChecker:
             elif isinstance(node, ast.ImportFrom):
                 imported.add((node.module or "").split(".")[0])
         assert imported <= {"__future__", "array", "collections", "dataclasses", "datetime", "hashlib", "json", "math",
-                            "multiprocessing", "os", "sys", "typing"}
+                            "multiprocessing", "os", "sys", "time", "typing"}
 
     def test_arithmetic_matches_position(self) -> None:
         for text in ["4,5", "5,14,16,18", "16,20,28,35,54", "7,9,19,20,31"]:

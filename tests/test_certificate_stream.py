@@ -405,6 +405,59 @@ class TestFileChecker:
         out = verify(certificate)
         assert out.returncode == 0 and out.stdout == "valid\n"
 
+    @pytest.mark.parametrize("jobs", [1, 2])
+    def test_progress_of_each_reading(self, certificate: str, tmp_path: Path, jobs: int,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+        """The verifier tells how far each of its two readings of a file has gone, from where the
+        nodes start to the file's end; with processes sharing the second reading, one tells it."""
+        import sylver.solver.certificate as module
+
+        monkeypatch.setattr(module, "PARALLEL_LEAST", 0)
+        monkeypatch.setattr(module, "PROGRESS_LINES", 100)
+        path = tmp_path / "c.json"
+        path.write_text(certificate)
+        size = path.stat().st_size
+        told: list[tuple[str, int]] = []
+        checked = module.Verifier(jobs, progress=lambda p, what, done, total: told.append((what, done)) if total == size else None).check(str(path))
+        assert checked.nodes == certificate.count("\n") - 2  # the header line and the last, `]}`
+        first = [done for what, done in told if what == "reading 1 of 2"]
+        assert first[0] == len(certificate.split("\n")[0]) + 1 and first[-1] == size
+        assert first == sorted(first) and len(first) >= checked.nodes // 100
+        second = [done for what, done in told if what == "reading 2 of 2"]
+        assert second == ([] if jobs > 1 else first)  # a forked worker tells its own terminal, not this list
+
+    def test_progress_line_on_a_terminal(self, certificate: str, tmp_path: Path) -> None:
+        """`sylver verify` on a terminal: a line on stderr, rubbed out before `valid`; none in a pipe."""
+        import os
+        import pty
+
+        path = tmp_path / "c.json"
+        path.write_text(certificate)
+        controller, terminal = pty.openpty()
+        try:
+            out = subprocess.run([sys.executable, "-m", "sylver", "verify", "-j", "1", str(path)],
+                                 stdout=subprocess.PIPE, stderr=terminal, text=True, timeout=120)
+            os.close(terminal)
+            terminal = -1
+            shown = b""
+            while True:
+                try:
+                    chunk = os.read(controller, 1 << 16)
+                except OSError:  # the terminal's end closed: all read
+                    break
+                if not chunk:
+                    break
+                shown += chunk
+        finally:
+            os.close(controller)
+            if terminal >= 0:
+                os.close(terminal)
+        assert out.returncode == 0 and out.stdout == "valid\n"
+        assert b"verifying c.json: reading 1 of 2, " in shown and shown.endswith(b"\r\x1b[K"), shown
+        piped = subprocess.run([sys.executable, "-m", "sylver", "verify", str(path)],
+                               capture_output=True, text=True, timeout=120)
+        assert piped.stdout == "valid\n" and piped.stderr == ""
+
 
 class TestGcdFiles:
     """A certificate with g > 1 written an item a line: its claims held, its gcd-1 nodes read a

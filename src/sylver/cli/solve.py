@@ -554,11 +554,13 @@ def verify(
     only its P-positions' gap masks.  With g > 1, `valid` is followed by what the certificate
     proves, what it does not (the even moves that a probably-P claim leaves open) and the theorems
     it rests on; with imports, by the files it rests on and how each was found valid (checked now,
-    above, or before: by a record of --known)."""
+    above, or before: by a record of --known).  On a terminal, a line on stderr tells how far the
+    reading of each file has gone (its hashing, then its two readings)."""
     from sylver.executors import default_jobs
     from sylver.solver.certificate import (
         CertificateError,
         CertificateFileError,
+        ProgressLine,
         RecordError,
         Verifier,
         report,
@@ -570,8 +572,9 @@ def verify(
         except OSError as exc:
             fail(f"cannot read {file}: {exc.strerror}")
     bad = False
+    progress = ProgressLine(sys.stderr)  # on a terminal: how far each reading of a file has gone
     try:
-        verifier = Verifier(jobs or default_jobs(), str(known) if known else None)
+        verifier = Verifier(jobs or default_jobs(), str(known) if known else None, progress if sys.stderr.isatty() else None)
         for file in files:
             name = f"{file}: " if len(files) > 1 and not as_json else ""
             before = len(verifier.checked)
@@ -580,12 +583,14 @@ def verify(
             except CertificateFileError:
                 raise
             except CertificateError as exc:
+                progress.clear()
                 bad = True
                 if as_json:
                     print_json({"file": str(file), "valid": False, "flaw": str(exc)})
                 else:
                     print(f"{name}invalid: {exc}")
                 continue
+            progress.clear()
             read = verifier.checked[before:]
             head = checked.head
             if as_json:
@@ -599,6 +604,7 @@ def verify(
                 for line in report(checked):
                     print(f"  {line}")
     except (CertificateFileError, RecordError) as exc:
+        progress.clear()
         fail(str(exc))
     if bad:
         raise typer.Exit(1)

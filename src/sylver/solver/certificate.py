@@ -71,6 +71,7 @@ import math
 import multiprocessing
 import os
 import sys
+import time
 from array import array
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -309,10 +310,24 @@ costs more than it saves)."""
 _SHARED: _Proof | None = None
 """The proof whose second pass forked workers share (set while they run)."""
 
+Progress = Callable[[str, str, int, int], None]
+"""Told ``(path, what, done, size)`` as a file is read: what (``hashing``, ``reading 1 of 2``, …),
+the bytes read so far of its ``size`` (:class:`Verifier`'s ``progress``)."""
+
+_PROGRESS: Progress | None = None
+"""The progress of the :class:`Verifier` checking now (None: silent)."""
+
+PROGRESS_LINES = 1 << 14
+"""Lines read between two reports of progress."""
+
 
 def _check_share(share: tuple[int, int]) -> tuple[int, bool, str] | None:
-    """:meth:`_Proof.check_share` in a forked worker, of the proof it inherited."""
+    """:meth:`_Proof.check_share` in a forked worker, of the proof it inherited; the worker that
+    checks share 0 alone tells the progress (each reads the whole source)."""
+    global _PROGRESS
     assert _SHARED is not None
+    if share[0] != 0:
+        _PROGRESS = None
     return _SHARED.check_share(*share)
 
 
@@ -1229,6 +1244,7 @@ def _scan(path: str) -> tuple[bytes, int, int, str]:
     digest = hashlib.sha256()
     try:
         with open(path, "rb") as fh:
+            total = os.fstat(fh.fileno()).st_size
             first = fh.readline()
             digest.update(first)
             lines, size = first.count(b"\n"), len(first)
@@ -1236,6 +1252,8 @@ def _scan(path: str) -> tuple[bytes, int, int, str]:
                 digest.update(chunk)
                 lines += chunk.count(b"\n")
                 size += len(chunk)
+                if _PROGRESS is not None and size % (64 << 20) < len(chunk):
+                    _PROGRESS(path, "hashing", size, total)
     except OSError as exc:
         raise CertificateFileError(f"cannot read {path}: {exc.strerror}") from None
     return first, lines, size, digest.hexdigest()
@@ -1280,11 +1298,14 @@ class Verifier:
     appended after each; an import whose SHA-256 and size are recorded (and whose file is there with
     that size) is taken as checked, without reading it, as is one checked earlier by this verifier.
     Without it nothing is taken on trust from before this verifier.
-    ``checked``: the files read and checked, in order (path, SHA-256)."""
+    ``checked``: the files read and checked, in order (path, SHA-256).
+    ``progress``: told how far each reading of a file has gone (:data:`Progress`; a line a second on
+    a terminal: :class:`ProgressLine`)."""
 
-    def __init__(self, jobs: int = 1, known: str | None = None) -> None:
+    def __init__(self, jobs: int = 1, known: str | None = None, progress: Progress | None = None) -> None:
         self.jobs = jobs
         self.known = known
+        self.progress = progress
         self.records = read_records(known) if known else {}
         self.done: dict[str, Checked] = {}
         self.checked: list[tuple[str, str]] = []
@@ -1295,8 +1316,13 @@ class Verifier:
         """Check the certificate file ``path`` (once: a file with the SHA-256 of one checked before
         by this verifier is not read again); raise :class:`CertificateError` naming the first flaw
         (:class:`CertificateFileError`: not a readable certificate)."""
-        first, lines, size, digest = _scan(path)
-        return self.done.get(digest) or self._check(path, first, lines, size, digest)
+        global _PROGRESS
+        before, _PROGRESS = _PROGRESS, self.progress
+        try:
+            first, lines, size, digest = _scan(path)
+            return self.done.get(digest) or self._check(path, first, lines, size, digest)
+        finally:
+            _PROGRESS = before
 
     def _check(self, path: str, first: bytes, lines: int, size: int, digest: str) -> Checked:
         self.stack.append(os.path.realpath(path))
@@ -1438,9 +1464,11 @@ def _check_lines(path: str, head: dict[str, Any], offset: int, lines: int, jobs:
     """:func:`check` of a certificate laid out a node a line, its nodes read from the file at each
     pass (``offset``: where they start; ``lines``: an upper bound on their number)."""
     root, root_gaps, outcome, winning = _header({**head, "nodes": []})
+    readings = [0]
 
     def nodes() -> Iterator[tuple[int, Any]]:
-        return _node_lines(path, offset)
+        readings[0] += 1
+        return _node_lines(path, offset, reading=readings[0])
 
     proof = _Proof(nodes, lines, _width(root_gaps), _gcd1_imports(head, imported))
     proof.check_nodes(jobs)
@@ -1467,25 +1495,75 @@ def _check_gcd_lines(path: str, head: dict[str, Any], offset: int, lines: int, j
     except OSError as exc:
         raise CertificateFileError(f"cannot read {path}: {exc.strerror}") from None
 
+    readings = [0]
+
     def nodes() -> Iterator[tuple[int, Any]]:
-        return _node_lines(path, start, line)
+        readings[0] += 1
+        return _node_lines(path, start, line, readings[0])
 
     proves, count = check_gcd({**head, "claims": claims}, (nodes, lines), jobs, imported)
     return Checked(head, count, proves, imports=tuple(imported.rested))
 
 
-def _node_lines(path: str, offset: int, line: int = 1) -> Iterator[tuple[int, Any]]:
+def _node_lines(path: str, offset: int, line: int = 1, reading: int = 1) -> Iterator[tuple[int, Any]]:
     """The nodes of a certificate laid out a node a line, from byte ``offset`` of the file (after
-    its line ``line``) to the line ``]}``, the last: (index, node) for each (:func:`_items`)."""
+    its line ``line``) to the line ``]}``, the last: (index, node) for each (:func:`_items`), the
+    ``reading``-th time (of 2) for the progress."""
     try:
         fh = open(path, "rb")  # noqa: SIM115 - closed below, also when the caller stops early
     except OSError as exc:
         raise CertificateFileError(f"cannot read {path}: {exc.strerror}") from None
     with fh:
         fh.seek(offset)
-        end = yield from _items(fh, path, line, b"]}", "nodes")
+        items = _items(fh, path, line, b"]}", "nodes")
+        if _PROGRESS is not None:
+            items = _told(items, fh, path, f"reading {reading} of 2", _PROGRESS)
+        end = yield from items
         if fh.read().strip():
             raise CertificateFileError(f"{path} is not JSON: more after the end, line {end}")
+
+
+def _told(items: Generator[tuple[int, Any], None, int], fh: Any, path: str, what: str,
+          progress: Progress) -> Generator[tuple[int, Any], None, int]:
+    """``items``, read from ``fh``, telling ``progress`` how far every :data:`PROGRESS_LINES`."""
+    size = os.fstat(fh.fileno()).st_size
+    progress(path, what, fh.tell(), size)
+    n = 0
+    while True:
+        try:
+            item = next(items)
+        except StopIteration as stop:
+            progress(path, what, size, size)
+            return int(stop.value)
+        yield item
+        n += 1
+        if n % PROGRESS_LINES == 0:
+            progress(path, what, fh.tell(), size)
+
+
+class ProgressLine:
+    """A :data:`Progress` that keeps one line up to date on a terminal (``stream``), at most once a
+    second: ``verifying NAME: reading 1 of 2, 34% (361 of 1,049 MB)``; :meth:`clear` rubs it out."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.shown = 0.0
+
+    def __call__(self, path: str, what: str, done: int, size: int) -> None:
+        now = time.monotonic()
+        if now - self.shown < 1.0:
+            return
+        self.shown = now
+        share = 100 * done // size if size else 100
+        self.stream.write(f"\rverifying {os.path.basename(path)}: {what}, {share}% "
+                          f"({done / 1e6:,.0f} of {size / 1e6:,.0f} MB)\x1b[K")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = 0.0
 
 
 def _items(fh: Any, path: str, after: int, end: bytes, what: str) -> Generator[tuple[int, Any], None, int]:
@@ -1538,8 +1616,9 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: certificate.py [--jobs N] [--known RECORDS] FILE...", file=sys.stderr)
         return 2
     code = 0
+    progress = ProgressLine(sys.stderr)
     try:
-        verifier = Verifier(jobs, known)
+        verifier = Verifier(jobs, known, progress if sys.stderr.isatty() else None)
         for path in args:
             name = f"{path}: " if len(args) > 1 else ""
             try:
@@ -1547,13 +1626,16 @@ def main(argv: list[str] | None = None) -> int:
             except CertificateFileError:
                 raise
             except CertificateError as exc:
+                progress.clear()
                 print(f"{name}invalid: {exc}")
                 code = 1
                 continue
+            progress.clear()
             print(f"{name}valid")
             for line in report(checked):
                 print(f"  {line}")
     except (CertificateFileError, RecordError) as exc:
+        progress.clear()
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return code
