@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -21,6 +23,38 @@ def known_results() -> list[dict]:
     if not path.exists():
         pytest.skip(f"{path} not found")
     return json.loads(path.read_text())["positions"]
+
+
+@pytest.fixture(scope="session")
+def on_terminal() -> Callable[[list[str]], tuple[subprocess.CompletedProcess, bytes]]:
+    """Run ``python -m sylver ARGS`` with its stderr on a pseudo-terminal (its stdout piped): the
+    finished process and the bytes the terminal showed (what a user watching it sees)."""
+
+    def run(args: list[str]) -> tuple[subprocess.CompletedProcess, bytes]:
+        import pty
+
+        controller, terminal = pty.openpty()
+        try:
+            out = subprocess.run([sys.executable, "-m", "sylver", *args], stdout=subprocess.PIPE,
+                                 stderr=terminal, text=True, timeout=300)
+            os.close(terminal)
+            terminal = -1
+            shown = b""
+            while True:
+                try:
+                    chunk = os.read(controller, 1 << 16)
+                except OSError:  # the terminal's other end closed: all read
+                    break
+                if not chunk:
+                    break
+                shown += chunk
+        finally:
+            os.close(controller)
+            if terminal >= 0:
+                os.close(terminal)
+        return out, shown
+
+    return run
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -426,32 +426,11 @@ class TestFileChecker:
         second = [done for what, done in told if what == "reading 2 of 2"]
         assert second == ([] if jobs > 1 else first)  # a forked worker tells its own terminal, not this list
 
-    def test_progress_line_on_a_terminal(self, certificate: str, tmp_path: Path) -> None:
+    def test_progress_line_on_a_terminal(self, certificate: str, tmp_path: Path, on_terminal: Any) -> None:
         """`sylver verify` on a terminal: a line on stderr, rubbed out before `valid`; none in a pipe."""
-        import os
-        import pty
-
         path = tmp_path / "c.json"
         path.write_text(certificate)
-        controller, terminal = pty.openpty()
-        try:
-            out = subprocess.run([sys.executable, "-m", "sylver", "verify", "-j", "1", str(path)],
-                                 stdout=subprocess.PIPE, stderr=terminal, text=True, timeout=120)
-            os.close(terminal)
-            terminal = -1
-            shown = b""
-            while True:
-                try:
-                    chunk = os.read(controller, 1 << 16)
-                except OSError:  # the terminal's end closed: all read
-                    break
-                if not chunk:
-                    break
-                shown += chunk
-        finally:
-            os.close(controller)
-            if terminal >= 0:
-                os.close(terminal)
+        out, shown = on_terminal(["verify", "-j", "1", str(path)])
         assert out.returncode == 0 and out.stdout == "valid\n"
         assert b"verifying c.json: reading 1 of 2, " in shown and shown.endswith(b"\r\x1b[K"), shown
         piped = subprocess.run([sys.executable, "-m", "sylver", "verify", str(path)],

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -288,6 +289,19 @@ class TestCertificateInTheStore:
         assert json.loads(copy.read_text())["position"] == json.loads(cert.read_text())["position"]
         verify = run("verify", str(copy))
         assert verify.returncode == 0 and "valid" in verify.stdout
+
+    @pytest.mark.parametrize("gens", [["11", "14"], ["8", "10", "22"]], ids=["gcd 1", "g = 2"])
+    def test_a_status_line_while_it_is_built(self, gens: list[str], tmp_path: Path, on_terminal: Any) -> None:
+        """On a terminal, a status line on stderr while the certificate is built (none in a pipe);
+        the certificate is written all the same."""
+        from sylver.solver.certificate import check_path
+
+        cert, piped = tmp_path / "c.json", tmp_path / "p.json"
+        out, shown = on_terminal(["solve", *gens, "--no-store", "-j", "1", "--certificate", str(cert)])
+        assert out.returncode == 0 and b"building the certificate" in shown, shown
+        plain = run("solve", *gens, "--no-store", "-j", "1", "--certificate", str(piped))
+        assert plain.returncode == 0 and "building" not in plain.stderr
+        assert check_path(str(cert)).head == check_path(str(piped)).head
 
     def test_not_without_a_store(self, tmp_path: Path) -> None:
         cert = tmp_path / "c.json"

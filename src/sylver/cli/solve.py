@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import resource
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -419,6 +421,40 @@ def _solve_one(pos: Position, as_json: bool, options: SolveOptions, checkpoint: 
     return sol
 
 
+@contextlib.contextmanager
+def _building(path: Path) -> Iterator[None]:
+    """On a terminal, a status line on stderr while the certificate ``path`` is built (minutes to
+    hours for a large proof): the bytes written so far (its ``.part`` files) and the time taken,
+    updated each second."""
+    if not err_console.is_terminal:
+        yield
+        return
+    from sylver.solver.prove import part_path
+
+    parts = (part_path(path), part_path(path, "nodes"))
+    started = time.monotonic()
+    done = threading.Event()
+    status = err_console.status("building the certificate", spinner="dots")
+
+    def update() -> None:
+        while not done.wait(1.0):
+            written = 0
+            for part in parts:
+                with contextlib.suppress(OSError):
+                    written += part.stat().st_size
+            status.update(f"building the certificate: {_mb(written)} written, "
+                          f"{time.monotonic() - started:,.0f} s")
+
+    watcher = threading.Thread(target=update, daemon=True)
+    with status:
+        watcher.start()
+        try:
+            yield
+        finally:
+            done.set()
+            watcher.join()
+
+
 def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memory: int | None = None,
              odd_limit: int | None = None, store: Store | None = None) -> tuple[str, str]:
     """Write the certificate of ``sol`` to ``path``; what to report about it, and the outcome it
@@ -429,8 +465,9 @@ def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memo
         from sylver.solver.prove import NotCertifiable, stream_gcd_certificate
 
         try:
-            written = stream_gcd_certificate(sol, path, time_limit=time_limit, memory=memory, odd_limit=odd_limit,
-                                             store=store)
+            with _building(path):
+                written = stream_gcd_certificate(sol, path, time_limit=time_limit, memory=memory,
+                                                 odd_limit=odd_limit, store=store)
         except NotCertifiable as exc:
             fail(f"--certificate is not available: {exc}")
         except TimeoutError as exc:
@@ -452,7 +489,8 @@ def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memo
     from sylver.solver.prove import stream_certificate
 
     try:
-        nodes, size = stream_certificate(sol, path, time_limit=time_limit, memory=memory)
+        with _building(path):
+            nodes, size = stream_certificate(sol, path, time_limit=time_limit, memory=memory)
     except MemoryBudgetError as exc:
         fail(f"the certificate was not built: {exc}")
     except KeyboardInterrupt:
