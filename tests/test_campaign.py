@@ -283,6 +283,12 @@ class TestCommand:
         assert json.loads(shown.stdout)["summary"]["winning"] == 6
         md = self.run("campaign", "--dir", str(d), "--show", "--markdown")
         assert md.stdout.startswith("# Campaign on {4}")
+        # in a pipe the table is printed whole, at its natural width: a row a node, no cell folded
+        table = self.run("campaign", "--dir", str(d), "--show").stdout.splitlines()
+        head = next(line for line in table if line.startswith("┃"))
+        assert [c.strip() for c in head.split("┃")[1:-1]][:2] == ["position", "why"] and "certificate" in head
+        rows = [line.split("│")[1].strip() for line in table if line.startswith("│")]
+        assert rows == [n["text"] for n in json.loads(shown.stdout)["nodes"]]
 
     @pytest.mark.parametrize(("args", "message"), [
         (["4", "5"], "has gcd 1"),

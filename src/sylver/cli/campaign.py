@@ -225,5 +225,12 @@ def _show(ledger: Any, depth: int | None, as_json: bool, as_markdown: bool) -> N
         table.add_column(col, overflow="fold")
     for row in rows(ledger, depth, theorems=False):
         table.add_row(*cells(row))
-    console.print(table)
+    if console.is_terminal:
+        console.print(table)
+    else:  # a file or a pipe: the whole table at its natural width, no cell folded
+        from rich.console import Console
+        from rich.measure import Measurement
+
+        natural = Measurement.get(console, console.options.update_width(1 << 16), table).maximum
+        Console(width=max(natural, console.width)).print(table)
     console.print(theorem_line(ledger, depth), highlight=False)
