@@ -213,8 +213,9 @@ class TestStreamingBuilder:
         assert by_position(got) == by_position(ref)
         check(got)
 
-    def test_a_failed_build_leaves_no_file(self, tmp_path: Path) -> None:
-        """``tick`` is called after each batch of nodes; what it raises stops the build."""
+    def test_an_interrupted_build_leaves_its_part(self, tmp_path: Path) -> None:
+        """``tick`` is called after each batch of nodes; what it raises stops the build (Ctrl-C: the
+        partial file is kept, to be resumed: tests/test_certificate_resume.py)."""
         sol = solve(Position("5,18"), store=None)
         calls = []
 
@@ -224,12 +225,12 @@ class TestStreamingBuilder:
 
         with pytest.raises(KeyboardInterrupt):
             stream_certificate(sol, tmp_path / "c.json", tick=stop)
-        assert len(calls) == 1 and calls[0] >= 1 and list(tmp_path.iterdir()) == []
+        assert len(calls) == 1 and calls[0] >= 1 and list(tmp_path.iterdir()) == [tmp_path / "c.json.part"]
 
 
     def test_the_deadline_cuts_a_build(self, tmp_path: Path) -> None:
         """The builder looks at the clock after every ``NODES_PER_LOOK`` nodes (a batch of its node
-        kernel ends there), so a deadline passed stops it, leaving no file."""
+        kernel ends there), so a deadline passed stops it, leaving only its partial file."""
         from sylver.solver.prove import NODES_PER_LOOK
 
         sol = fresh_solve("12,17", first=True)
@@ -239,7 +240,7 @@ class TestStreamingBuilder:
         assert set(range(NODES_PER_LOOK, nodes + 1, NODES_PER_LOOK)) <= set(calls)
         with pytest.raises(TimeoutError):
             stream_certificate(sol, tmp_path / "b.json", time_limit=1e-6)
-        assert sorted(tmp_path.iterdir()) == [tmp_path / "a.json"]
+        assert sorted(tmp_path.iterdir()) == [tmp_path / "a.json", tmp_path / "b.json.part"]
 
 
 class TestSeenSet:

@@ -488,19 +488,21 @@ def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memo
     from sylver.errors import MemoryBudgetError
     from sylver.solver.prove import stream_certificate
 
+    kept: list[int] = []  # the nodes kept from the partial file of a build that was cut
     try:
         with _building(path):
-            nodes, size = stream_certificate(sol, path, time_limit=time_limit, memory=memory)
+            nodes, size = stream_certificate(sol, path, time_limit=time_limit, memory=memory, resumed=kept.append)
     except MemoryBudgetError as exc:
         fail(f"the certificate was not built: {exc}")
     except KeyboardInterrupt:
-        fail("interrupted while building the certificate (no file written)", 130)
+        fail(f"interrupted while building the certificate ({path}.part kept: building it again resumes from it)", 130)
     except TimeoutError as exc:
         fail(str(exc), 3)
     except OSError as exc:
         fail(f"cannot write {path}: {exc.strerror}")
     proves = sol.outcome.value if sol.outcome is not None else ""
-    return (str(path) if as_json else f"{path} ({nodes:,} P-positions, {size:,} bytes)"), proves
+    resumed = f"; resumed from {path}.part: {kept[0]:,} nodes kept" if kept else ""
+    return (str(path) if as_json else f"{path} ({nodes:,} P-positions, {size:,} bytes{resumed})"), proves
 
 
 def _odd_limit(text: str | None) -> int | None:

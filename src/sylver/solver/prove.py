@@ -33,9 +33,10 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
+from sylver import jit
 from sylver.position import Outcome, Position
 from sylver.solver import kernels as _k
-from sylver.solver.certificate import FORMAT, VERSION
+from sylver.solver.certificate import FORMAT, NODES_OPEN, VERSION
 from sylver.solver.engine import (
     ENGINE,
     SearchTimeout,
@@ -56,6 +57,9 @@ from sylver.solver.kernels import (
     STOP_GROW_SEEN,
     STOP_GROW_STACK,
     STOP_SEARCH,
+    is_terminal,
+    play_into,
+    seen_put_key,
 )
 from sylver.solver.solution import Solution
 
@@ -218,51 +222,67 @@ class _Builder:
         self.emit(_dumps([_k.min_generators.unchecked(gaps, 0, W).tolist(), replies]), 1)
 
 
+def _head(solution: Solution) -> dict[str, Any]:
+    """The fields of the header of ``solution``'s certificate that its root's replies do not change."""
+    if solution.outcome is None:
+        raise ValueError(f"{solution.position.braces()}: no proven outcome to certify")
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "position": list(solution.position.generators),
+        "outcome": solution.outcome.value,
+        "winning_moves": list(solution.winning_moves),
+        "complete": solution.complete,
+    }
+
+
+def _root(solution: Solution, head: dict[str, Any], b: _Builder, gaps: np.ndarray) -> dict[str, Any]:
+    """The header ``head`` with the root's replies (``root_replies``: -1 for a winning move, else a
+    reply that wins, found by ``b``) when ``solution`` is complete; the positions they lead to (those
+    of the winning moves only, when it is not) taken in by ``b``."""
+    if not solution.complete:
+        for w in solution.winning_moves:
+            b.add(child_gaps(gaps, w))
+        return head
+    winning = set(solution.winning_moves)
+    replies = []
+    for x in _k.gap_list(gaps, 0, gaps.shape[0]):
+        x = int(x)
+        if x < 2:
+            continue
+        if x in winning:
+            replies.append(-1)
+            b.add(child_gaps(gaps, x))
+        else:
+            replies.append(b.refute(gaps, x))
+    return {**head, "root_replies": replies}
+
+
 def _build(solution: Solution, emit: Emit, begin: Callable[[dict[str, Any]], None],
            time_limit: float | None, tick: Callable[[int], None] | None, seen: SeenSet | None = None,
-           memory: int | None = None) -> int:
+           memory: int | None = None, resume: Callable[[_Builder, np.ndarray], None] | None = None) -> int:
     """Build the certificate of ``solution``: ``begin(header)`` once the header (with the root's
     replies) is known, before any node; then ``emit(lines, n)`` for each batch of nodes, and
     ``tick(nodes so far)`` after it.  Returns the nodes.
     ``seen``: the positions proved already (by earlier proofs emitting to the same file), left out.
     ``memory``: the tables' budget in bytes (the solve's; a solution answered from the results store
     found the tables at whatever size they were); tables far too small for the proof's searches
-    raise :class:`~sylver.errors.MemoryBudgetError`, as a solve's do."""
+    raise :class:`~sylver.errors.MemoryBudgetError`, as a solve's do.
+    ``resume(builder, root gaps)``: instead of the root's replies, takes in the header and the nodes
+    of a build that was cut (:func:`_resume`; the header is written already: no ``begin``)."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     position: Position = solution.position
-    if solution.outcome is None:
-        raise ValueError(f"{position.braces()}: no proven outcome to certify")
+    head = _head(solution)
     gaps = root_gaps(position)
     b = _Builder(emit, deadline, tick, SeenSet() if seen is None else seen, W=gaps.shape[0])
-    head: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "position": list(position.generators),
-        "outcome": solution.outcome.value,
-        "winning_moves": list(solution.winning_moves),
-        "complete": solution.complete,
-    }
+    if resume is not None:
+        resume(b, gaps)
     with ENGINE.lock:
         if memory is not None:
             ENGINE.set_budget(memory)
         try:
-            if solution.complete:
-                winning = set(solution.winning_moves)
-                replies = []
-                for x in _k.gap_list(gaps, 0, gaps.shape[0]):
-                    x = int(x)
-                    if x < 2:
-                        continue
-                    if x in winning:
-                        replies.append(-1)
-                        b.add(child_gaps(gaps, x))
-                    else:
-                        replies.append(b.refute(gaps, x))
-                head["root_replies"] = replies
-            else:
-                for w in solution.winning_moves:
-                    b.add(child_gaps(gaps, w))
-            begin(head)
+            if resume is None:
+                begin(_root(solution, head, b, gaps))
             b.run()
         except SearchTimeout:
             raise TimeoutError("certificate not built within the time limit") from None
@@ -298,22 +318,282 @@ def stream_certificate(
     time_limit: float | None = None,
     tick: Callable[[int], None] | None = None,
     memory: int | None = None,
+    resumed: Callable[[int], None] | None = None,
 ) -> tuple[int, int]:
     """Write the certificate of ``solution`` to ``path`` as it is built (the header, then each node
     as it is finished, one a line: the layout of :func:`write_certificate`); return the number of
     nodes and of bytes.  The file appears when it is complete: it is written beside it
-    (``path`` + ``.part``) and renamed, and the partial file is removed if building fails.
-    ``memory``: the tables' budget (bytes) for the proof's searches (:func:`_build`)."""
-    with through_part(Path(path)) as fh:
-        lines = NodeLines(fh)
+    (``path`` + ``.part``) and renamed.  A build cut by its time limit (:class:`TimeoutError`) or by
+    Ctrl-C leaves the partial file, as kill -9 does, and the next build of the same answer resumes
+    from it (:func:`_resume`: its nodes are kept, not proved again; ``resumed(nodes kept)`` is
+    called); a partial file of another answer, or unreadable, is replaced; any other failure
+    removes it.  ``memory``: the tables' budget (bytes) for the proof's searches (:func:`_build`)."""
+    path = Path(path)
+    part = part_path(path)
+    cut = _cut(part, _head(solution))
 
-        def begin(head: dict[str, Any]) -> None:
-            fh.write(_dumps(head)[:-1] + ',"nodes":[\n')
+    def build(cut: _Cut | None) -> tuple[int, int]:
+        with through_part(path, keep=(TimeoutError, KeyboardInterrupt),
+                          resume_at=None if cut is None else cut.end) as fh:
+            lines = NodeLines(fh)
 
-        nodes = _build(solution, lines.lines, begin, time_limit, tick, memory=memory)
-        fh.write("\n]}\n")
-        size = fh.tell()
-    return nodes, size
+            def begin(head: dict[str, Any]) -> None:
+                fh.write(_dumps(head)[:-1] + ',"nodes":[\n')
+
+            def resume(b: _Builder, gaps: np.ndarray) -> None:
+                assert cut is not None
+                _resume(part, cut, b, gaps)
+                lines.count = b.nodes
+                if resumed is not None:
+                    resumed(b.nodes)
+
+            try:
+                nodes = _build(solution, lines.lines, begin, time_limit, tick, memory=memory,
+                               resume=None if cut is None else resume)
+            except TimeoutError as exc:
+                raise TimeoutError(f"{exc} ({part} kept: building it again resumes from it)") from None
+            fh.write("\n]}\n")
+            size = fh.tell()
+        return nodes, size
+
+    if cut is not None:
+        try:
+            return build(cut)
+        except _Unreadable:  # the partial file is removed: built again from nothing
+            pass
+    return build(None)
+
+
+@dataclass(frozen=True)
+class _Cut:
+    """What the partial file of a cut build keeps: its header (the same answer's) and its node lines
+    from byte ``start`` (after the header's line) to byte ``end`` (the end of the last node line
+    but one: the last may be cut short)."""
+
+    head: dict[str, Any]
+    start: int
+    end: int
+
+
+class _Unreadable(ValueError):
+    """A partial certificate file whose node lines cannot be resumed from."""
+
+
+def _cut(part: Path, head: dict[str, Any]) -> _Cut | None:
+    """The kept part of the partial certificate file ``part`` when its header has the fields
+    ``head`` (the same position, outcome, winning moves and completeness); None when there is no
+    such file, or it holds another answer or cannot be read."""
+    opener = NODES_OPEN.encode() + b"\n"
+    try:
+        with open(part, "rb") as fh:
+            first = fh.readline(1 << 24)
+            start = fh.tell()
+            old = json.loads(first[: -len(opener)] + b"}") if first.endswith(opener) else None
+            if not isinstance(old, dict) or any(old.get(k) != v for k, v in head.items()):
+                return None
+            pos = fh.seek(0, os.SEEK_END)
+            while pos > start:  # back to the last ",\n" (a byte of overlap: one that spans two blocks)
+                step = min(1 << 20, pos - start)
+                fh.seek(pos - step)
+                i = fh.read(step + 1).rfind(b",\n")
+                if i >= 0:
+                    return _Cut(old, start, pos - step + i)
+                pos -= step
+            return _Cut(old, start, start)
+    except (OSError, ValueError):
+        return None
+
+
+def _resume(part: Path, cut: _Cut, b: _Builder, gaps: np.ndarray) -> None:
+    """Set up the builder ``b`` (root ``gaps``) to go on with the build that was cut leaving ``part``
+    (``cut``): its kept nodes are met (and counted: ``b.nodes``), then the positions reached from its
+    header and from its kept nodes (a move, then its reply) that are neither {2,3} nor kept nodes are
+    taken in: those the cut build still had to prove.  Raises :class:`_Unreadable` when its lines
+    are not the nodes of that root."""
+    b.nodes = _kept_lines(part, cut, b, reach=False)
+    head, W = cut.head, gaps.shape[0]
+    if not head["complete"]:
+        for w in head["winning_moves"]:
+            b.add(child_gaps(gaps, w))
+    else:
+        moves = [int(x) for x in _k.gap_list(gaps, 0, W) if x >= 2]
+        replies = head.get("root_replies")
+        if not isinstance(replies, list) or len(replies) != len(moves):
+            raise _Unreadable(f"{part}: its root replies are not those of its position")
+        for x, y in zip(moves, replies, strict=True):
+            if y == -1:
+                b.add(child_gaps(gaps, x))
+            elif type(y) is int and 2 <= y < 64 * W and int(child_gaps(gaps, x)[y >> 6]) >> (y & 63) & 1:
+                b.add(child_gaps(child_gaps(gaps, x), y))
+            elif y != 0:
+                raise _Unreadable(f"{part}: {y} is not a reply to {x}")
+    _kept_lines(part, cut, b, reach=True)
+
+
+def _kept_lines(part: Path, cut: _Cut, b: _Builder, *, reach: bool) -> int:
+    """Read the kept node lines of ``part`` (``cut``) a block at a time into ``b`` (:func:`_kept_nodes`:
+    their positions met, or with ``reach`` the positions they reach taken in); how many."""
+    state = np.zeros(KEPT_SIZE, dtype=np.int64)
+    rest, left, nodes = b"", cut.end - cut.start, 0
+    with open(part, "rb") as fh:
+        fh.seek(cut.start)
+        while left > 0 or rest:
+            block = fh.read(min(1 << 24, left))
+            if left > 0 and not block:
+                raise _Unreadable(f"{part} was cut short while being read")
+            left -= len(block)
+            text = rest + block
+            split = text.rfind(b",\n") + 2 if left > 0 else len(text)  # whole lines (1: none)
+            split = 0 if split == 1 else split
+            rest = text[split:]
+            state[:] = 0
+            while split:
+                state[KEPT_SP], state[KEPT_COUNT] = b.state[BATCH_SP], b.seen.count
+                status = _kept_nodes(np.frombuffer(text, dtype=np.uint8, count=split), b.W, reach,
+                                     b.seen.slots, b.stack, state)
+                b.state[BATCH_SP], b.seen.count = state[KEPT_SP], int(state[KEPT_COUNT])
+                if status == KEPT_DONE:
+                    break
+                if status == KEPT_GROW_SEEN:
+                    b.seen.reserve(64 * b.W)
+                elif status == KEPT_GROW_STACK:
+                    b.stack = np.concatenate([b.stack, np.zeros(max(b.stack.shape[0], 64 * b.W * b.W), np.uint64)])
+                else:
+                    raise _Unreadable(f"{part}: a node line near byte {cut.start + int(state[KEPT_AT]):,} "
+                                      "is not a node of this certificate")
+            nodes += int(state[KEPT_NODES])
+    return nodes
+
+
+# the state of ``_kept_nodes``, in an int64 array shared with ``_kept_lines``: the byte it is at,
+# the builder's stack pointer and seen count, the lines read
+KEPT_AT, KEPT_SP, KEPT_COUNT, KEPT_NODES = range(4)
+KEPT_SIZE = 4
+# why ``_kept_nodes`` stopped
+KEPT_DONE, KEPT_GROW_SEEN, KEPT_GROW_STACK, KEPT_MALFORMED = range(4)
+
+
+@jit.njit(interpret=False, cache=True)
+def _read_list(text, i, xs):  # pragma: no cover - compiled
+    """Read the JSON list of integers >= 0 at ``text[i:]`` into ``xs``: its length and the index
+    after it (-1 and where it failed: no such list, or longer than ``xs``)."""
+    n = text.shape[0]
+    if i >= n or text[i] != 91:  # [
+        return -1, i
+    i += 1
+    if i < n and text[i] == 93:  # ]
+        return 0, i + 1
+    k = 0
+    while True:
+        v = -1
+        while i < n and 48 <= text[i] <= 57 and v < 1 << 40:
+            v = (0 if v < 0 else 10 * v) + np.int64(text[i]) - 48
+            i += 1
+        if v < 0 or k >= xs.shape[0] or i >= n:
+            return -1, i
+        xs[k] = v
+        k += 1
+        if text[i] == 93:
+            return k, i + 1
+        if text[i] != 44:  # ,
+            return -1, i
+        i += 1
+
+
+@jit.njit(interpret=False, cache=True)
+def _node_gaps(bits, gens, ng, W):  # pragma: no cover - compiled
+    """Write to ``bits[0:W]`` the gap set of the position with the generators ``gens[:ng]``: from
+    every number but 0 a gap, each generator named in turn; False when one is not a gap then."""
+    for w in range(W):
+        bits[W + w] = ~np.uint64(0)
+    bits[W] ^= np.uint64(1)
+    src, dst = W, 0
+    for k in range(ng):
+        g = gens[k]
+        if g < 2 or g >= 64 * W or (bits[src + (g >> 6)] >> np.uint64(g & 63)) & np.uint64(1) == 0:
+            return False
+        play_into(bits, src, dst, W, g)
+        src, dst = dst, src
+    if src != 0:
+        bits[0:W] = bits[W : 2 * W]
+    return True
+
+
+@jit.njit(interpret=False, cache=True)
+def _reach(bits, replies, nr, W, slots, stack, sp):  # pragma: no cover - compiled
+    """Add to the seen set ``slots`` the positions reached from the node ``bits[0:W]`` by each move
+    x >= 2 (increasing) and its reply ``replies[k]`` (0: none, an ender), and push on ``stack``
+    (``sp`` rows of W words) those met for the first time but {2,3}.  The new sp and the number of
+    positions added (-1: the replies are not those of the node's moves)."""
+    added = 0
+    k = 0
+    for x in range(2, 64 * W):
+        if (bits[x >> 6] >> np.uint64(x & 63)) & np.uint64(1) == 0:
+            continue
+        if k >= nr:
+            return sp, -1
+        y = replies[k]
+        k += 1
+        if y == 0:
+            continue
+        play_into(bits, 0, W, W, x)
+        if y < 2 or y >= 64 * W or (bits[W + (y >> 6)] >> np.uint64(y & 63)) & np.uint64(1) == 0:
+            return sp, -1
+        play_into(bits, W, 2 * W, W, y)
+        if seen_put_key(slots, bits, 2 * W, W):
+            added += 1
+            if not is_terminal(bits, 2 * W, W):
+                stack[sp * W : (sp + 1) * W] = bits[2 * W : 3 * W]
+                sp += 1
+    return sp, added if k == nr else -1
+
+
+@jit.njit(interpret=False, cache=True)
+def _kept_nodes(text, W, reach, slots, stack, state):  # pragma: no cover - compiled
+    """Read the node lines ``[[generators],[replies]]`` of ``text`` (separated by ",\\n") from byte
+    ``state[KEPT_AT]``: add each node's position (W words) to the seen set ``slots``, or, with
+    ``reach``, the positions it reaches (:func:`_reach`, pushed on ``stack``: ``state[KEPT_SP]``
+    rows); ``state[KEPT_COUNT]``: the positions in ``slots``; ``state[KEPT_NODES]``: the lines read.
+    Returns why it stopped: the text is read (``KEPT_DONE``); the seen set or the stack must grow
+    before the line at ``state[KEPT_AT]`` (``KEPT_GROW_SEEN``, ``KEPT_GROW_STACK``); or that line
+    is not a node (``KEPT_MALFORMED``)."""
+    n = text.shape[0]
+    i, sp, count = state[KEPT_AT], state[KEPT_SP], state[KEPT_COUNT]
+    bits = np.zeros(3 * W, dtype=np.uint64)  # the node, after a move, after its reply
+    gens = np.zeros(64 * W, dtype=np.int64)
+    replies = np.zeros(64 * W, dtype=np.int64)
+    status = KEPT_DONE
+    while i < n:
+        ng, j = _read_list(text, i + 1, gens)
+        nr = -1
+        if text[i] == 91 and ng > 0 and j < n and text[j] == 44:
+            nr, j = _read_list(text, j + 1, replies)
+        if nr < 0 or j >= n or text[j] != 93 or not (
+                j + 1 == n or (j + 2 < n and text[j + 1] == 44 and text[j + 2] == 10)):
+            status = KEPT_MALFORMED
+            break
+        if 4 * (count + nr + 1) > 3 * (slots.shape[0] // 2):
+            status = KEPT_GROW_SEEN
+            break
+        if (sp + nr) * W > stack.shape[0]:
+            status = KEPT_GROW_STACK
+            break
+        if not _node_gaps(bits, gens, ng, W):
+            status = KEPT_MALFORMED
+            break
+        added = 0
+        if reach:
+            sp, added = _reach(bits, replies, nr, W, slots, stack, sp)
+        elif seen_put_key(slots, bits, 0, W):
+            added = 1
+        if added < 0:
+            status = KEPT_MALFORMED
+            break
+        count += added
+        state[KEPT_NODES] += 1
+        i = j + 1 if j + 1 == n else j + 3
+    state[KEPT_AT], state[KEPT_SP], state[KEPT_COUNT] = i, sp, count
+    return status
 
 
 def part_path(path: Path, what: str = "part") -> Path:
@@ -323,14 +603,22 @@ def part_path(path: Path, what: str = "part") -> Path:
 
 
 @contextlib.contextmanager
-def through_part(path: Path, binary: bool = False) -> Iterator[IO[Any]]:
+def through_part(path: Path, binary: bool = False, *, keep: tuple[type[BaseException], ...] = (),
+                 resume_at: int | None = None) -> Iterator[IO[Any]]:
     """A file opened for writing ``path``: it is ``FILE.part`` (:func:`part_path`) while the block
-    runs, renamed to ``path`` when the block ends, removed when it raises, so that a certificate
-    appears whole or not at all (kill -9 leaves only a ``.part``)."""
+    runs, renamed to ``path`` when the block ends, removed when it raises (but one of ``keep``: a
+    build cut by its time limit, or by Ctrl-C, is resumed from it), so that a certificate appears
+    whole or not at all (kill -9 leaves only a ``.part``).  ``resume_at``: the ``.part`` is kept to
+    that many bytes and appended to, not written anew."""
     part = part_path(path)
+    mode = "w" if resume_at is None else "a"
     try:
-        with open(part, "wb") if binary else open(part, "w", encoding="utf-8", newline="\n") as fh:
+        if resume_at is not None:
+            os.truncate(part, resume_at)
+        with open(part, mode + "b") if binary else open(part, mode, encoding="utf-8", newline="\n") as fh:
             yield fh
+    except keep:
+        raise
     except BaseException:
         with contextlib.suppress(OSError):
             part.unlink()
