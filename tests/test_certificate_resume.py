@@ -186,3 +186,19 @@ class TestNotResumed:
         (tmp_path / "b.json.part").write_text('{"format":"sylver-certificate","position":[2,3],"nodes":[\n')
         stream_certificate(fresh_solve(text, first), tmp_path / "b.json")
         assert (tmp_path / "b.json").read_bytes() == ref.read_bytes()
+
+
+def test_the_command_says_it_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """``sylver solve … --certificate F`` resumes from ``F.part`` without an option, and says so."""
+    from sylver.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(TimeoutError):
+        stream_certificate(solve(Position("16,20,28,35,54"), store=None), Path("c.json"), tick=cut_after(3000))
+    lines = kept(tmp_path / "c.json.part")
+    with pytest.raises(SystemExit) as stop:
+        main(["solve", "16", "20", "28", "35", "54", "--no-store", "--certificate", "c.json"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert stop.value.code == 0 and f"; resumed from c.json.part: {lines:,} nodes kept)" in out, out
+    assert check_path(str(tmp_path / "c.json")).nodes > lines  # (which nodes: the replies in the tables)

@@ -351,7 +351,8 @@ def stream_certificate(
                 nodes = _build(solution, lines.lines, begin, time_limit, tick, memory=memory,
                                resume=None if cut is None else resume)
             except TimeoutError as exc:
-                raise TimeoutError(f"{exc} ({part} kept: building it again resumes from it)") from None
+                why = str(exc) or "certificate not built"
+                raise TimeoutError(f"{why} ({part} kept: building it again resumes from it)") from None
             fh.write("\n]}\n")
             size = fh.tell()
         return nodes, size
