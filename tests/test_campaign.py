@@ -507,10 +507,23 @@ class TestCertificateFiles:
         assert store.certificate_file(root.position, tmp_path / "x.json") is False  # gone
 
 
+def test_a_new_run_keeps_the_parts_a_build_resumes_from(tmp_path: Path) -> None:
+    """A run starts by removing the gcd-1 nodes of a g > 1 proof left half written (nothing resumes
+    from them), not a gcd-1 certificate's partial file: the next build of its answer resumes from it."""
+    store = Store(tmp_path / "s.sqlite")
+    ledger = Ledger.create(tmp_path / "c", Position.parse("8"), budget=2.0, store=str(store.path))
+    directory = ledger.certificate_path(ledger.root).parent
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "5_18.json.part").write_text("a cut gcd-1 build")
+    (directory / "8_14.json.nodes.part").write_text("the nodes of a cut g > 1 build")
+    Campaign(ledger, store, Options(jobs=1, memory=1 << 30)).mark()
+    assert sorted(p.name for p in directory.glob("*.part")) == ["5_18.json.part"]
+
+
 def test_kill_9_while_a_certificate_is_written(tmp_path: Path) -> None:
     """kill -9 of a campaign while its attempt streams a certificate ({14,20}: N, a proof of 45,000
     gcd-1 P-positions, a few seconds to write) leaves nothing under the final name; the next start
-    removes the partial files and finishes, certified."""
+    finishes, certified, and leaves no partial file."""
     d, store = tmp_path / "c", tmp_path / "s.sqlite"
     proc = sylver("campaign", "14", "20", "--dir", str(d), "--store", str(store), "-j", "1")
     deadline = time.time() + 120

@@ -306,11 +306,14 @@ class Campaign:
         return None
 
     def mark(self) -> str:
-        """Start a run: remove what a killed run left half written (``*.part``) in the certificate
-        directory, and put this run's mark there (:data:`~sylver.campaign.attempt.TOKEN`)."""
+        """Start a run: remove what a killed run left half written that no build resumes from (the
+        gcd-1 nodes of a g > 1 proof, ``*.nodes.part``) in the certificate directory, and put this
+        run's mark there (:data:`~sylver.campaign.attempt.TOKEN`).  A gcd-1 certificate's ``FILE.part``
+        stays: the next build of its answer resumes from it (``prove.stream_certificate``), and any
+        other build replaces it."""
         directory = self.ledger.certificate_path(self.ledger.root).parent
         directory.mkdir(parents=True, exist_ok=True)
-        for part in directory.glob("*.part"):
+        for part in directory.glob("*.nodes.part"):
             part.unlink(missing_ok=True)
         token = uuid.uuid4().hex
         (directory / TOKEN).write_text(token)
