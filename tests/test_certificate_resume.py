@@ -4,6 +4,7 @@ a certificate that the checker accepts."""
 
 from __future__ import annotations
 
+import errno
 import json
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,13 @@ from sylver.position import Position
 from sylver.solver import solve
 from sylver.solver.certificate import check_path
 from sylver.solver.engine import ENGINE
-from sylver.solver.prove import build_certificate, stream_certificate, write_certificate
+from sylver.solver.prove import (
+    build_certificate,
+    claimed,
+    stream_certificate,
+    stream_gcd_certificate,
+    write_certificate,
+)
 
 CASES = [("16,20,28,35,54", False), ("12,17", True), ("11,14", False)]
 """P complete (15,559 nodes, root replies in the header), N not complete (winning moves only: 4,676
@@ -42,7 +49,12 @@ def cut_after(k: int) -> Any:
 def kept(part: Path) -> int:
     """The node lines of a partial file that a resumed build keeps: each line followed by ",\\n"
     (the last may be cut short, and is proved again)."""
-    return part.read_bytes().count(b",\n")
+    return kept_lines(part.read_bytes())
+
+
+def kept_lines(data: bytes) -> int:
+    """:func:`kept` of a partial file's bytes."""
+    return data.count(b",\n")
 
 
 def resume(sol: Any, path: Path) -> list[int]:
@@ -202,3 +214,46 @@ def test_the_command_says_it_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyP
     out = " ".join(capsys.readouterr().out.split())
     assert stop.value.code == 0 and f"; resumed from c.json.part: {lines:,} nodes kept)" in out, out
     assert check_path(str(tmp_path / "c.json")).nodes > lines  # (which nodes: the replies in the tables)
+
+
+class TestOneBuildAtATime:
+    """Two builds of the same certificate at once (a second terminal, a campaign beside a solve)
+    would write into one partial file: the second fails at once and leaves the file alone."""
+
+    def test_a_second_gcd1_build_is_refused(self, tmp_path: Path) -> None:
+        sol = solve(Position("16,20,28,35,54"), store=None)
+        path, part = tmp_path / "c.json", tmp_path / "c.json.part"
+        with pytest.raises(TimeoutError):
+            stream_certificate(sol, path, tick=cut_after(2000))
+        before = part.read_bytes()
+        with claimed(part, resume_at=len(before)):
+            with pytest.raises(OSError, match=r"another build is writing .*c\.json\.part now") as refused:
+                stream_certificate(sol, path)
+            assert refused.value.errno == errno.EBUSY
+            assert part.read_bytes() == before and not path.exists()
+        assert resume(sol, path) == [kept_lines(before)]  # once it is free, the build resumes
+
+    def test_a_second_gcd_build_is_refused(self, tmp_path: Path) -> None:
+        """The same for a g > 1 certificate's node file ``FILE.nodes.part``."""
+        sol = solve(Position("6,8"), store=None)
+        path, nodes = tmp_path / "c.json", tmp_path / "c.json.nodes.part"
+        with claimed(nodes) as fh:
+            fh.write("mine")
+            fh.flush()
+            with pytest.raises(OSError, match="another build is writing"):
+                stream_gcd_certificate(sol, path)
+            assert nodes.read_text() == "mine" and not path.exists()
+        stream_gcd_certificate(sol, path)
+        assert check_path(str(path)).head["outcome"] == "N" and not nodes.exists()
+
+    def test_the_command_says_so(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+        from sylver.cli import main
+
+        monkeypatch.chdir(tmp_path)
+        with claimed(tmp_path / "c.json.part"):
+            with pytest.raises(SystemExit) as stop:
+                main(["solve", "11", "14", "--no-store", "--certificate", "c.json"])
+        err = capsys.readouterr().err
+        assert stop.value.code == 2 and "another build is writing c.json.part now" in " ".join(err.split()), err
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -33,7 +33,7 @@ from typing import Any
 
 from sylver.position import Position
 from sylver.solver.certificate import FORMAT, GCD_FORMAT, GCD_VERSION, VERSION
-from sylver.solver.prove import NodeLines, assemble, certificate_parts, part_path
+from sylver.solver.prove import NodeLines, assemble, certificate_parts, claimed, part_path
 from sylver.solver.store import INLINE_BYTES, file_sha256
 
 IMPORT_BYTES = INLINE_BYTES
@@ -114,16 +114,17 @@ def compose(path: Path, position: Position, children: list[Path], *, outcome: st
     files ``children``, their gcd-1 nodes streamed through ``FILE.nodes.part`` (then ``FILE.part``,
     renamed when complete), the large files of P-positions imported (:meth:`Proofs.add`); its bytes."""
     nodes = part_path(path, "nodes")
-    try:
-        with open(nodes, "w", encoding="utf-8", newline="\n") as fh:
+    with claimed(nodes) as fh:
+        try:
             proofs = Proofs(NodeLines(fh))
             for child in children:
                 proofs.add(child)
-        head = proofs.head(position, outcome=outcome, winning=winning, root_replies=root_replies)
-        return assemble(path, head, list(proofs.claims.values()), nodes)
-    finally:
-        with contextlib.suppress(OSError):
-            nodes.unlink()
+            head = proofs.head(position, outcome=outcome, winning=winning, root_replies=root_replies)
+            fh.flush()
+            return assemble(path, head, list(proofs.claims.values()), nodes)
+        finally:
+            with contextlib.suppress(OSError):
+                nodes.unlink()
 
 
 def _key(gens: list[int]) -> tuple[int, ...]:

@@ -23,6 +23,8 @@ Ctrl-C, kill -9) leaves its partial file, and the next build of the same answer 
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import hashlib
 import json
 import os
@@ -607,27 +609,49 @@ def part_path(path: Path, what: str = "part") -> Path:
 
 
 @contextlib.contextmanager
+def claimed(part: Path, binary: bool = False, resume_at: int | None = None) -> Iterator[IO[Any]]:
+    """``part`` opened for writing and held by this process alone while the block runs (an
+    exclusive lock, released when it closes): a second build of the same certificate fails at once
+    with ``OSError`` (EBUSY, "another build is writing it") and leaves the file as it is, instead
+    of both writing into it.  The file is kept to ``resume_at`` bytes and appended to, or written
+    anew."""
+    fd = os.open(part, os.O_WRONLY | os.O_CREAT, 0o644)  # not truncated before the lock is held
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise OSError(errno.EBUSY, f"another build is writing {part} now") from None
+    try:
+        os.ftruncate(fd, resume_at or 0)
+        os.lseek(fd, 0, os.SEEK_END)
+    except BaseException:
+        os.close(fd)
+        raise
+    with open(fd, "wb") if binary else open(fd, "w", encoding="utf-8", newline="\n") as fh:
+        yield fh
+
+
+@contextlib.contextmanager
 def through_part(path: Path, binary: bool = False, *, keep: tuple[type[BaseException], ...] = (),
                  resume_at: int | None = None) -> Iterator[IO[Any]]:
-    """A file opened for writing ``path``: it is ``FILE.part`` (:func:`part_path`) while the block
-    runs, renamed to ``path`` when the block ends, removed when it raises (but one of ``keep``: a
-    build cut by its time limit, or by Ctrl-C, is resumed from it), so that a certificate appears
-    whole or not at all (kill -9 leaves only a ``.part``).  ``resume_at``: the ``.part`` is kept to
-    that many bytes and appended to, not written anew."""
+    """A file opened for writing ``path``: it is ``FILE.part`` (:func:`part_path`, held by this
+    build alone: :func:`claimed`) while the block runs, renamed to ``path`` when the block ends,
+    removed when it raises (but one of ``keep``: a build cut by its time limit, or by Ctrl-C, is
+    resumed from it), so that a certificate appears whole or not at all (kill -9 leaves only a
+    ``.part``).  ``resume_at``: the ``.part`` is kept to that many bytes and appended to, not
+    written anew."""
     part = part_path(path)
-    mode = "w" if resume_at is None else "a"
-    try:
-        if resume_at is not None:
-            os.truncate(part, resume_at)
-        with open(part, mode + "b") if binary else open(part, mode, encoding="utf-8", newline="\n") as fh:
+    with claimed(part, binary, resume_at) as fh:
+        try:
             yield fh
-    except keep:
-        raise
-    except BaseException:
-        with contextlib.suppress(OSError):
-            part.unlink()
-        raise
-    os.replace(part, path)
+            fh.flush()
+        except keep:
+            raise
+        except BaseException:
+            with contextlib.suppress(OSError):
+                part.unlink()
+            raise
+        os.replace(part, path)
 
 
 class NodeLines:
@@ -677,7 +701,7 @@ def write_certificate(cert: dict[str, Any], path: str | Path) -> int:
     return len(text.encode())
 
 
-__all__ = ["Outcome", "SeenSet", "NodeLines", "build_certificate", "part_path", "through_part", "stream_certificate", "write_certificate"]
+__all__ = ["Outcome", "SeenSet", "NodeLines", "build_certificate", "claimed", "part_path", "through_part", "stream_certificate", "write_certificate"]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -985,15 +1009,16 @@ def stream_gcd_certificate(solution: Solution, path: str | Path, *, time_limit: 
         )
     path = Path(path)
     nodes_path = part_path(path, "nodes")
-    try:
-        with open(nodes_path, "w", encoding="utf-8", newline="\n") as fh:
+    with claimed(nodes_path) as fh:
+        try:
             b = _GcdBuilder(NodeLines(fh), None if time_limit is None else time.monotonic() + time_limit,
                             memory=memory, odd_limit=odd_limit, replies=details.replies, store=store)
             head = _gcd_head(solution, b, long2, probably)
-        size = assemble(path, head, list(b.claims.values()), nodes_path)
-    finally:
-        with contextlib.suppress(OSError):
-            nodes_path.unlink()
+            fh.flush()
+            size = assemble(path, head, list(b.claims.values()), nodes_path)
+        finally:
+            with contextlib.suppress(OSError):
+                nodes_path.unlink()
     return Written(head=head, claims=len(b.claims), periodic=len(b.periodic), nodes=b.nodes.count, size=size)
 
 
