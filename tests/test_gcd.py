@@ -1080,6 +1080,48 @@ def test_tampered_replay_records_rejected() -> None:
         check_any(bad)
 
 
+def test_a_child_refuted_beyond_the_gcd1_proofs(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """A long child refuted by an odd reply whose position is beyond the gcd-1 proofs the builder
+    searches for (in U = {16,26,88}: {16,26,88,98} + 1611, t = 1,745 > 1,024) is proved by a replay
+    record of the child's scan (``periodic_n``).  {8,14} with the bound lowered to 40: {8,14,18} +
+    25 (t = 45) and {8,14,34} + 27 (t = 53).  The replay agrees with direct gcd-1 solves; a move
+    the scan does not find winning, an even move, a record left out, a record of another position:
+    each is refused."""
+    import copy
+
+    from sylver.campaign.proof import compose
+    from sylver.solver import prove
+    from sylver.solver.certificate import CertificateError, check_any, check_path
+
+    monkeypatch.setattr(prove, "MAX_PROOF_T", 40)
+    sol = solve(Position([8, 14]), store=None)
+    cert = prove.build_gcd_certificate(sol)
+    assert {tuple(r["position"]): r["winning"] for r in cert["periodic_n"]} == {(8, 14, 18): [25], (8, 14, 34): [27]}
+    assert "1 P and 2 N" in " ".join(check_any(cert))
+    for gens, w in (([8, 14, 18], 25), ([8, 14, 34], 27)):
+        assert Position([*gens, w]).frobenius_number > 40
+        assert solve(Position([*gens, w]), store=None).outcome is Outcome.P
+    prove.stream_gcd_certificate(sol, tmp_path / "c.json")  # the file a solve writes, checked as `sylver verify` does
+    assert check_path(str(tmp_path / "c.json")).head["outcome"] == "P"
+    compose(tmp_path / "14.json", Position([14]), [tmp_path / "c.json"], outcome="N", winning=[8])
+    assert check_path(str(tmp_path / "14.json")).head["outcome"] == "N"  # a campaign's file, composed
+    miss = next(w for w in range(3, 60, 2) if solve(Position([8, 14, 18, w]), store=None).outcome is Outcome.N)
+    for change, message in [
+        (lambda c: c["periodic_n"][0].update(winning=[miss]), f"does not find the odd move {miss} winning"),
+        (lambda c: c["periodic_n"][0].update(winning=[26]), "is not a list of odd moves"),
+        (lambda c: c["periodic_n"][0].update(winning=[]), "is not a list of odd moves"),
+        (lambda c: c["periodic_n"].pop(0), "not proved P"),
+        (lambda c: c["periodic_n"][0].update(position=[8, 14, 19]), "is not a position with g = 2"),
+        (lambda c: c["periodic_n"][0].update(position=[8, 14, 34]), "not proved P"),
+        (lambda c: c["periodic_n"][0].pop("base"), "lacks position/start/length/base/winning"),
+        (lambda c: c["periodic_n"][0].update(start=c["periodic_n"][0]["start"] - 2), "does not recur"),
+    ]:
+        bad = copy.deepcopy(cert)
+        change(bad)
+        with pytest.raises(CertificateError, match=message):
+            check_any(bad)
+
+
 def test_base_region_entries_once() -> None:
     """A replay record lists each base-region position once ({8,12,34,38}: the scan meets 37
     positions 97 times); a repeat is refused in a version-2 certificate, and read in a version-1
@@ -1624,3 +1666,21 @@ def test_a_child_tried_alone_stays_within_the_budget(monkeypatch) -> None:
     for half, tables, held, table_bytes in alone:
         assert half + tables <= ctx.memory and held <= half and table_bytes <= tables
         assert held + table_bytes <= ctx.memory
+
+
+def test_with_worker_processes_a_child_alone_has_the_whole_budget() -> None:
+    """With ``--jobs 2`` this process has half of the data budget (its workers share the other
+    half, :func:`~sylver.solver.gcd.context.data_budget`); once the workers are gone, a child tried
+    alone has the whole of it, as with one process.  {16,20,34} with 32M (of 64M: the budget with
+    which one process decides it, above): P; before, 30 and 58 were left undecided for want of
+    memory (``sylver solve 16 26 88 --memory 16G -j 2``: probably-P at 3.1 GB peak, issue 31)."""
+    from sylver.solver.gcd import g2
+    from sylver.solver.gcd.context import Context
+
+    root = Position([16, 20, 34])
+    ctx = Context(odd_limit=None, deadline=None, memory=32 << 20, store=None, jobs=2, cluster=None,
+                  progress=None, checkpoint_dir=None)
+    ctx.root = root
+    v = g2.solve_g2(root, ctx)
+    assert v.outcome is Outcome.P and v.complete and not ctx.too_large, v.reason
+    assert (ctx.jobs, ctx.memory, ctx.graphs) == (2, 32 << 20, None)  # restored after the retries

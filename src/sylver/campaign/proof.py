@@ -45,12 +45,14 @@ smaller ones are copied in, so that a small proof stays one file a user can mail
 class Proofs:
     """The P-positions proved by a set of certificate files: gcd-1 nodes (written to ``nodes`` as
     they are read), short ``claims`` (prime g) and replay records of long positions with g = 2
-    (``periodic``), each once; and the files imported (``imports``: the P-positions they prove)."""
+    (``periodic``; ``periodic_n``, of long N positions), each once; and the files imported (``imports``: the P-positions they prove)."""
 
     def __init__(self, nodes: NodeLines) -> None:
         self.nodes = nodes
         self.claims: dict[tuple[int, ...], list[Any]] = {}
         self.periodic: dict[tuple[int, ...], dict[str, Any]] = {}
+        self.periodic_n: dict[tuple[int, ...], dict[str, Any]] = {}
+        """Replay records of long N positions (their odd winning moves' positions proved P)."""
         self.imports: dict[tuple[int, ...], dict[str, Any]] = {}
 
     def add(self, path: str | Path) -> None:
@@ -73,6 +75,9 @@ class Proofs:
             self.claims.setdefault(_key(gens), [gens, replies])
         for item in head.get("periodic", []):
             self.periodic.setdefault(_key(item["position"]), item)
+        for item in head.get("periodic_n", []):
+            had = self.periodic_n.setdefault(_key(item["position"]), {**item, "winning": []})
+            had["winning"] = sorted({*had["winning"], *item["winning"]})
         if head.get("outcome") != "P":
             return
         root = head["position"]
@@ -92,7 +97,7 @@ class Proofs:
         gens = list(position.generators)
         head: dict[str, Any]
         if position.gcd == 1:
-            if self.claims or self.periodic or any(math.gcd(*k) > 1 for k in self.imports):
+            if self.claims or self.periodic or self.periodic_n or any(math.gcd(*k) > 1 for k in self.imports):
                 raise ValueError(f"{position.braces()} has gcd 1, but its proof has positions with g > 1")
             head = {"format": FORMAT, "version": VERSION}
         else:
@@ -105,6 +110,8 @@ class Proofs:
             cert["imports"] = list(self.imports.values())
         if position.gcd != 1:
             cert["periodic"] = list(self.periodic.values())
+            if self.periodic_n:
+                cert["periodic_n"] = list(self.periodic_n.values())
         return cert
 
 

@@ -57,7 +57,11 @@ naming x closes the set of members under +x by doubling shifts.
 Long positions with g = 2 are P by a replay record (``periodic``; the root's: ``root_periodic``):
 the checker replays the scan of the odd moves itself (:func:`replay_scan`) with the base-region
 values the record proves (each position listed once: version 1, still read, repeated some), and
-checks a reply to each even move.  The outcome ``"probably-P"`` (sec. 2: no odd winning move, and
+checks a reply to each even move.  A long position L with g = 2 that is N through an odd move
+(``periodic_n``: a replay record without even replies, and ``winning``, odd moves whose positions
+the replay finds P, at their place in the period when beyond it) proves each L + w P, a gcd-1 position of any size: a child refuted by
+an odd reply far beyond the gcd-1 proofs a builder can search (t > 1,024).  Its base region is
+proved by gcd-1 nodes only, so no record rests on another.  The outcome ``"probably-P"`` (sec. 2: no odd winning move, and
 every even move is known to lose or produces a long position) is not complete: every move is
 refuted except the even moves given a ``null`` reply, each checked to produce a long position with
 g = 2, about which nothing is proven.  :func:`check_gcd` returns what a valid certificate proves,
@@ -571,6 +575,13 @@ def check_gcd(cert: Any, nodes: tuple[Nodes, int] | None = None, jobs: int = 1,
             proofs.refuted(where, list(claimed), x, r, p)
     for claimed, item in proofs.periodic.items():
         _check_periodic(list(claimed), item, proofs.refuted, proofs.is_p, want_hits=[], version=version)
+    for claimed, item in proofs.periodic_n.items():
+        hits = set(_replayed_hits(list(claimed), item, proofs.gcd1_p, version))
+        start, length = item["start"], item["length"]
+        for w in item["winning"]:  # beyond the replay, the values repeat with the period
+            if (w if w < start else start + (w - start) % length) not in hits:
+                raise CertificateError(f"replay record {_braces(list(claimed))}: the replayed scan does not "
+                                       f"find the odd move {w} winning")
     root = cert["position"]
     if not isinstance(root, list) or not root or not all(_is_int(x) and x >= 1 for x in root):
         raise CertificateError(f"'position' {_short(root)} is not a list of positive integers")
@@ -640,11 +651,14 @@ def _summary(cert: dict[str, Any], root: list[int], proofs: _GcdProofs, opened: 
                      + (f"{odd}; every other move loses (a reply to each)" if cert["complete"]
                         else (f"{odd}; " if periodic else "") + "the other moves are not all decided (not complete)"))
     heights = sum((int(r["start"]) - 3 + int(r["length"])) // 2 for r in  # the odd heights 3 .. start - 2 + length
-                  [*proofs.periodic.values(), *([cert["root_periodic"]] if periodic else [])])
+                  [*proofs.periodic.values(), *proofs.periodic_n.values(), *([cert["root_periodic"]] if periodic else [])])
     lines.append(
         f"the proof: P-positions with gcd 1: {proofs.gcd1.count:,} (a reply to each of their moves); short "
         f"P-positions with prime g: {len(proofs.claims):,}; replay records of long positions with g = 2: "
-        f"{len(proofs.periodic) + periodic:,} ({heights:,} heights replayed)"
+        f"{len(proofs.periodic) + periodic:,}"
+        + (f" P and {len(proofs.periodic_n):,} N (their odd winning moves' positions proved P)"
+           if proofs.periodic_n else "")
+        + f" ({heights:,} heights replayed)"
         + (f"; imported, proved P by other files: {len(proofs.imported) + len(proofs.gcd1.imported):,}"
            if proofs.imported or proofs.gcd1.imported else ""))
     lines.append(
@@ -679,11 +693,31 @@ class _GcdProofs:
             if not (isinstance(item, dict) and {"position", "start", "length", "base", "even_replies"} <= set(item)):
                 raise CertificateError(f"periodic claim {i} lacks position/start/length/base/even_replies")
             self.periodic[_key(item["position"])] = item
+        self.periodic_n: dict[tuple[int, ...], dict[str, Any]] = {}
+        self.replayed: set[int] = set()
+        """The gap masks of the positions L + w, w a winning move of a ``periodic_n`` record of L."""
+        for i, item in enumerate(cert.get("periodic_n", [])):
+            if not (isinstance(item, dict) and {"position", "start", "length", "base", "winning"} <= set(item)):
+                raise CertificateError(f"replay record {i} lacks position/start/length/base/winning")
+            gens, winning = item["position"], item["winning"]
+            if not (isinstance(gens, list) and gens and all(_is_int(x) and x >= 2 for x in gens)
+                    and math.gcd(*gens) == 2):
+                raise CertificateError(f"replay record {i}: {_short(gens)} is not a position with g = 2")
+            if not (isinstance(winning, list) and winning and all(_is_int(w) and w % 2 == 1 and w > 1 for w in winning)):
+                raise CertificateError(f"replay record {_braces(gens)}: 'winning' {_short(winning)} is not "
+                                       "a list of odd moves")
+            self.periodic_n[_key(gens)] = item
+            self.replayed.update(gap_mask([*gens, w]) for w in winning)
+
+    def gcd1_p(self, gens: list[int]) -> bool:
+        """Whether the gcd-1 position ``gens`` is proved P by a node (or an import)."""
+        return self.gcd1.is_p(gap_mask(gens))
 
     def is_p(self, gens: list[int]) -> bool:
         g = math.gcd(*gens)
         if g == 1:
-            return self.gcd1.is_p(gap_mask(gens))
+            mask = gap_mask(gens)
+            return self.gcd1.is_p(mask) or mask in self.replayed
         if len(_key(gens)) == 1 and _prime(g) and g >= 5:
             return True  # {p}, p >= 5: Hutchings's p-theorem
         key = _key(gens)
@@ -1036,11 +1070,39 @@ class _ReplayGraph:
 
 def _check_periodic(gens: list[int], item: dict[str, Any], refuted: Any, is_p: Any, *, want_hits: list[int],
                     version: int, complete: bool = True, even_winning: list[int] | None = None) -> list[int]:
-    """A long position with g = 2: replay its scan (odd moves) and check its even moves.  Each
-    base-region position has one entry (version 1 certificates repeated some: a repeat must then
-    agree with the first entry, which alone is checked).  Return the even moves left open (``null``
-    replies, allowed only when not ``complete``)."""
+    """A long position with g = 2: replay its scan (odd moves, :func:`_replayed_hits`) and check its
+    even moves.  Return the even moves left open (``null`` replies, allowed only when not
+    ``complete``)."""
     where = f"periodic claim {_braces(gens)}"
+    hits = _replayed_hits(gens, item, is_p, version)
+    if sorted(hits) != sorted(want_hits):
+        raise CertificateError(f"{where}: the odd winning moves are {hits}, not {want_hits}")
+    _, hg = _gaps_any(gens)
+    evens = [2 * y for y in _bit_list(hg)]
+    replies = item["even_replies"]
+    if len(replies) != len(evens):
+        raise CertificateError(f"{where}: {len(replies)} even replies for {len(evens)} even moves")
+    opened = []
+    for x, r in zip(evens, replies, strict=True):
+        if r == -1:
+            if even_winning is None or x not in even_winning or not is_p(gens + [x]):
+                raise CertificateError(f"{where}: the even move {x} is not proved winning")
+            continue
+        if r is None and not complete:
+            opened.append(x)
+            continue
+        refuted(where, gens, x, r, 2)
+    if even_winning and sorted(even_winning) != sorted(x for x, r in zip(evens, replies, strict=True) if r == -1):
+        raise CertificateError(f"{where}: the even winning moves do not match 'even_replies'")
+    return opened
+
+
+def _replayed_hits(gens: list[int], item: dict[str, Any], is_p: Any, version: int) -> list[int]:
+    """The odd moves x of the long position ``gens`` (g = 2) with ``gens`` + x P, by replaying the
+    scan of its replay record ``item`` (:func:`replay_scan`) from the base-region values it proves
+    (``is_p``).  Each base-region position has one entry (version 1 certificates repeated some: a
+    repeat must then agree with the first entry, which alone is checked)."""
+    where = f"replay record {_braces(gens)}"
     base: dict[int, bool] = {}
     if not isinstance(item["base"], list):
         raise CertificateError(f"{where}: 'base' must be a list of [generators, reply]")
@@ -1075,27 +1137,7 @@ def _check_periodic(gens: list[int], item: dict[str, Any], refuted: Any, is_p: A
     if not (_is_int(start) and _is_int(length) and start % 2 == 1 and length > 0 and length % 2 == 0):
         raise CertificateError(f"{where}: the period must be an odd start and a positive even length, "
                                f"not {_short(start)} and {_short(length)}")
-    hits = replay_scan(gens, lookup, start, length)
-    if sorted(hits) != sorted(want_hits):
-        raise CertificateError(f"{where}: the odd winning moves are {hits}, not {want_hits}")
-    _, hg = _gaps_any(gens)
-    evens = [2 * y for y in _bit_list(hg)]
-    replies = item["even_replies"]
-    if len(replies) != len(evens):
-        raise CertificateError(f"{where}: {len(replies)} even replies for {len(evens)} even moves")
-    opened = []
-    for x, r in zip(evens, replies, strict=True):
-        if r == -1:
-            if even_winning is None or x not in even_winning or not is_p(gens + [x]):
-                raise CertificateError(f"{where}: the even move {x} is not proved winning")
-            continue
-        if r is None and not complete:
-            opened.append(x)
-            continue
-        refuted(where, gens, x, r, 2)
-    if even_winning and sorted(even_winning) != sorted(x for x, r in zip(evens, replies, strict=True) if r == -1):
-        raise CertificateError(f"{where}: the even winning moves do not match 'even_replies'")
-    return opened
+    return replay_scan(gens, lookup, start, length)
 
 
 def _refute_gcd1(where: str, gens: list[int], r: object, is_p: Any) -> None:
@@ -1449,7 +1491,7 @@ def _check_file(path: str, first: bytes, lines: int, jobs: int, resolve: Callabl
         raise CertificateFileError(f"{path} is not JSON: {exc}") from None
     imported = resolve(cert) if isinstance(cert, dict) else None
     proves = check_any(cert, imported)
-    head = {k: v for k, v in cert.items() if k not in ("nodes", "claims", "periodic")}
+    head = {k: v for k, v in cert.items() if k not in ("nodes", "claims", "periodic", "periodic_n")}
     return Checked(head, len(cert["nodes"]), proves, imports=tuple(imported.rested) if imported else ())
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -742,6 +743,11 @@ class _GcdBuilder:
         """The gcd-1 positions met by every sub-proof so far: each proved once, whichever needs it."""
         self.claims: dict[tuple[int, ...], list[Any]] = {}
         self.periodic: dict[tuple[int, ...], dict[str, Any]] = {}
+        self.periodic_n: dict[tuple[int, ...], dict[str, Any]] = {}
+        """Replay records of long N positions with g = 2 whose odd winning moves (``winning``) the
+        proof uses (:meth:`prove_reply`)."""
+        self.hits: dict[tuple[int, ...], Callable[[int], bool]] = {}
+        """For each of them, whether its scan finds an odd move winning (:func:`_scan_hit`)."""
         self.deadline = deadline
         self.memory = memory
         self.odd_limit = odd_limit
@@ -775,12 +781,9 @@ class _GcdBuilder:
             self.seen.met(root_gaps(q))
         return True
 
-    def periodic_claim(self, q: Position, even_winning: list[int], complete: bool = True,
-                       opened: dict[int, str] | None = None) -> dict[str, Any]:
-        """The replay record of a long position with g = 2: the certified period, the base-region
-        positions (each proved), and a refutation of each even move (-1: a winning even move; None:
-        left open, when not ``complete`` or, given ``opened``, when its refutation cannot be
-        certified: the move and why go into ``opened``)."""
+    def replay_record(self, q: Position) -> tuple[dict[str, Any], Any]:
+        """The replay record of a long position with g = 2, but its even moves: the certified period
+        and the base-region positions (each proved); and the scan that found them."""
         from sylver.solver.periodic import Scan
 
         # the scans' half of the memory, as in solve; its graph and base region within the time too
@@ -799,6 +802,15 @@ class _GcdBuilder:
                 base.append([list(bp.generators), -1])
             else:
                 base.append([list(bp.generators), self.refute(bp)])
+        return {"position": list(q.generators), "start": per.start, "length": per.length, "base": base}, scan
+
+    def periodic_claim(self, q: Position, even_winning: list[int], complete: bool = True,
+                       opened: dict[int, str] | None = None) -> dict[str, Any]:
+        """The replay record of a long position with g = 2 (:meth:`replay_record`) and a refutation
+        of each even move (-1: a winning even move; None: left open, when not ``complete`` or,
+        given ``opened``, when its refutation cannot be certified: the move and why go into
+        ``opened``)."""
+        record, _ = self.replay_record(q)
         h = Position(x // 2 for x in q.generators)
         replies: list[int | None] = []
         for y in h.semigroup.gaps():
@@ -810,8 +822,28 @@ class _GcdBuilder:
                 replies.append(None)
             else:
                 replies.append(self.refute_or_open(q.play(x), x, opened if complete or opened is not None else {}))
-        return {"position": list(q.generators), "start": per.start, "length": per.length,
-                "base": base, "even_replies": replies}
+        return {**record, "even_replies": replies}
+
+    def prove_reply(self, after: Position, r: int) -> None:
+        """Add the proof that ``after`` + r is P: :meth:`prove_p`; or, when ``after`` is long with
+        g = 2 and r is odd with ``after`` + r beyond the gcd-1 proofs that the builder searches for
+        (t > :data:`MAX_PROOF_T`, e.g. {16,26,88,98} + 1611, t = 1,745), a replay record of
+        ``after``'s scan that finds r winning (``periodic_n``; the checker replays it)."""
+        q = after.play(r)
+        if not (r % 2 and self.left_open(after, known=True) and q.frobenius_number > MAX_PROOF_T):
+            self.prove_p(q)
+            return
+        key = after.generators
+        if key not in self.periodic_n:
+            record, scan = self.replay_record(after)
+            self.periodic_n[key] = {**record, "winning": []}
+            self.hits[key] = functools.partial(_scan_hit, frozenset(scan.hits(0)), scan.scanned_to,
+                                               record["start"], record["length"])
+        rec = self.periodic_n[key]
+        if r not in rec["winning"]:
+            if not self.hits[key](r):
+                raise NotCertifiable(f"the scan of {after.braces()} does not find {r} winning")
+            rec["winning"].append(r)
 
     def refute_or_open(self, after: Position, x: int, opened: dict[int, str] | None) -> int | None:
         """:meth:`refute`; or, when that fails and ``opened`` is a dict, None: the move x is left
@@ -891,7 +923,7 @@ class _GcdBuilder:
         flaws = []
         for r in known:  # the solve's winning moves: no search again
             try:
-                self.prove_p(after.play(r))
+                self.prove_reply(after, r)
             except NotCertifiable as exc:
                 flaws.append(str(exc))
                 continue
@@ -904,7 +936,7 @@ class _GcdBuilder:
         sol = solve(after, first=True, time_limit=self._left(), **self.options)
         if sol.outcome is Outcome.N:
             try:
-                self.prove_p(after.play(sol.winning_moves[0]))
+                self.prove_reply(after, sol.winning_moves[0])
                 return sol.winning_moves[0]
             except NotCertifiable:
                 pass
@@ -912,9 +944,8 @@ class _GcdBuilder:
         if sol.outcome is not Outcome.N:
             raise NotCertifiable(f"{after.braces()} is not proved N")
         for r in sol.winning_moves:
-            child = after.play(r)
             try:
-                self.prove_p(child)
+                self.prove_reply(after, r)
             except NotCertifiable:
                 continue
             return r
@@ -940,6 +971,12 @@ class _GcdBuilder:
         self.claims[q.generators] = [list(q.generators), None]  # guards against cycles
         replies = [self.refute(q.play(x)) for x in short_moves(q)]
         self.claims[q.generators][1] = replies
+
+
+def _scan_hit(hits: frozenset[int], scanned_to: int, start: int, length: int, x: int) -> bool:
+    """Whether a scan with these ``hits`` up to ``scanned_to`` and this period finds the odd move x
+    winning (``Scan.is_p``, without holding the scan)."""
+    return (x if x <= scanned_to else start + (x - start) % length) in hits
 
 
 def short_moves(q: Position) -> list[int]:
@@ -1059,6 +1096,8 @@ def _gcd_head(solution: Solution, b: _GcdBuilder, long2: bool, probably: bool) -
     if b.imports:
         cert["imports"] = list(b.imports.values())
     cert["periodic"] = list(b.periodic.values())
+    if b.periodic_n:
+        cert["periodic_n"] = [{k: v for k, v in rec.items() if k != "scan"} for rec in b.periodic_n.values()]
     return cert
 
 

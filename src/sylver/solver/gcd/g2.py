@@ -211,7 +211,26 @@ def retry_alone(position: Position, ctx: Context, limit: int | None, tally: Tall
     with the gcd-1 tables capped at ``TABLES_ALONE`` of the budget (emptied when they hold more)
     and the memo of gcd-1 results emptied.  What is still
     refused is in ``ctx.too_large`` afterwards (the refusals of the first attempt are replaced by
-    those of the retries, kept only for the moves a deadline left untried)."""
+    those of the retries, kept only for the moves a deadline left untried).
+
+    With ``--jobs`` (processes of this machine) the workers are gone by then, so their half of the
+    budget (:func:`.context.data_budget`) is this process's: the children are tried as with one
+    process, on the whole budget.  Before (issue 31), ``sylver solve 16 26 88 --memory 16G -j 2``
+    tried them with a quarter of it (graphs "more than the 3.8G left") and answered probably-P at
+    3.1 GB peak."""
+    workers = ctx.jobs > 1 and not ctx.cluster
+    saved = ctx.jobs, ctx.memory, ctx.graphs
+    if workers:
+        ctx.jobs, ctx.memory = 1, 2 * ctx.memory
+    try:
+        _retry_each(position, ctx, limit, tally, full)
+    finally:
+        if workers:
+            ctx.jobs, ctx.memory, ctx.graphs = saved
+
+
+def _retry_each(position: Position, ctx: Context, limit: int | None, tally: Tally, full: bool) -> None:
+    """:func:`retry_alone`'s loop over the children left undecided for want of memory."""
     refused = dict(ctx.too_large)
     ctx.too_large.clear()
     todo = sorted(tally.wanting)
