@@ -8,6 +8,7 @@ sec. 2 statements (Sicherman, "Theory and Practice of Sylver Coinage", Integers 
                                                      # the 10^8 scan, resumable
     .venv/bin/python bench/bench_gcd.py --only 12,26 --only 12,34   # replies to 12 the paper eliminated
     .venv/bin/python bench/bench_gcd.py --only 6,40,74 --certificates   # solve, certificate, verify
+    .venv/bin/python bench/bench_gcd.py --only 16,30,56   # Z under --memory 8G: the budget holds (an hour)
 
 Each target runs in a fresh process (its peak RSS is its own), after a warm-up (numba kernels
 loaded from the cache, timed separately).  Wall-clock and CPU seconds are printed with the load
@@ -34,6 +35,8 @@ TARGETS = [
     ("20,22,24,26,28,36", "solve", 1200, "P"),
     ("6,50,94", "tail", None, "neither period nor odd winning move below 10^8"),
     ("12,32,62", "solve", None, "probably P"),
+    ("16,30,56", "solve", None, "P (Z, the answer 56 to 16 in the public campaign records; issue 31: "
+     "decided within --memory 8G, the process staying within it)"),
 ] + [
     (f"12,{y}", "solvefirst", None, "N (a reply to 12 eliminated by the paper's search)")
     for y in (26, 34, 38, 46, 50, 58)  # 10, 14, 22: tests/test_gcd.py
@@ -45,7 +48,7 @@ ODD_LIMIT = {"12,46": 20_001, "12,58": 100_001}
 (the family {8,12,8n+2,8n+6} of sec. 2, n = 5).  {12,58}'s short child {12,28,58} needs
 {8,12,28,58} N, whose winning move 62 leaves {8,12,58,62} (n = 7), P with a period certified at
 x = 71,327: below that limit the search leaves {12,28,58} undecided and never finishes."""
-MEMORY = {"12,32,62": "4G", "12,58": "4G", "12,46": "2G"}
+MEMORY = {"12,32,62": "4G", "12,58": "4G", "12,46": "2G", "16,30,56": "8G"}
 """--memory of a target (default 1G; for g > 1 it bounds the whole process): {12,32,62} builds large
 union graphs of the long positions after its even moves (peak RSS 1.8 GB at 4G on 24 November).
 {12,58} meets {12,44,52,58}, whose own graph passes 512M (993 families, 669,342 shapes and
@@ -256,8 +259,11 @@ def main() -> None:
             target = None  # the targets are the solves'
         met = "" if target is None else ("  MET" if r["seconds"] <= target else "  NOT MET")
         print(f"\n{{{position}}} ({kind}{', --jobs 2' if jobs > 1 else ''}): paper: {paper}")
+        budget = sol_memory(MEMORY.get(position, "1G"))
+        within = "within" if r["peak_rss"] <= budget else "OVER"
         print(f"  {r['seconds']:.2f} s wall, {r['cpu']:.2f} s CPU (target {target} s){met}; "
-              f"peak RSS {r['peak_rss'] / 2**20:.0f} MB; warm-up {r['warmup_seconds']:.2f} s; {load()}")
+              f"peak RSS {r['peak_rss'] / 2**20:.0f} MB, {within} --memory {MEMORY.get(position, '1G')}; "
+              f"warm-up {r['warmup_seconds']:.2f} s; {load()}")
         if kind == "certificate":
             print(f"  solve {r['solve_cpu']:.1f} CPU s ({r['outcome']}); certificate {r['certified']}: built in "
                   f"{r['build_cpu']:.1f} CPU s, {r['bytes']:,} bytes, {r['nodes']:,} gcd-1 nodes, {r['records']} "
