@@ -139,6 +139,14 @@ class TestSolveCommand:
         assert all(o.returncode == 0 for o in outs), [o.stderr for o in outs]
         assert seen == [12 << 30, 12 << 30, 1 << 30]
 
+    def test_help_wraps_each_paragraph_at_the_terminal(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """A command's description is one paragraph a line, wrapped at the terminal's width only (it
+        also broke at the docstring's own line ends: "attempted with" / "a budget that")."""
+        monkeypatch.setenv("COLUMNS", "300")
+        out = run("campaign", "--help")
+        assert out.returncode == 0, out.stderr
+        assert "is attempted with a budget that grows when the attempt fails, cheapest first;" in out.stdout, out.stdout
+
     def test_memory_default_in_help(self) -> None:
         import re
 

@@ -4,6 +4,7 @@ JSON output."""
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import math
 import sys
@@ -88,6 +89,13 @@ building every command's options from its signature, and importing every module,
 of ``sylver version``.  ``--help`` lists the lines here (a test checks that they are the docstrings')."""
 
 
+def unwrapped(doc: str) -> str:
+    """A command's docstring as its ``--help`` shows it: each paragraph one line, which the help
+    wraps to the terminal (the rich markup mode keeps a docstring's line breaks, so the text broke
+    at the source's lines and again at the terminal's width)."""
+    return "\n\n".join(" ".join(p.split()) for p in doc.split("\n\n"))
+
+
 class LazyCommands(MutableMapping[str, Any]):
     """The group's commands by name: every name of :data:`COMMANDS`; a command not yet built is
     built (its module imported) when it is looked up."""
@@ -102,6 +110,8 @@ class LazyCommands(MutableMapping[str, Any]):
             importlib.import_module("sylver.cli" + ("." + COMMANDS[name][0] if COMMANDS[name][0] else ""))
             info = next(i for i in app.registered_commands if i.callback is not None
                         and (i.name or typer.main.get_command_name(i.callback.__name__)) == name)
+            if info.help is None:
+                info.help = unwrapped(inspect.getdoc(info.callback) or "")
             self.built[name] = typer.main.get_command_from_info(
                 info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode)
         return self.built[name]
