@@ -622,6 +622,8 @@ def claimed(part: Path, binary: bool = False, resume_at: int | None = None) -> I
     except BlockingIOError:
         os.close(fd)
         raise OSError(errno.EBUSY, f"another build is writing {part} now") from None
+    except OSError:  # a file system without locks (some network ones): written unguarded, as before
+        pass
     try:
         os.ftruncate(fd, resume_at or 0)
         os.lseek(fd, 0, os.SEEK_END)
