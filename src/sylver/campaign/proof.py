@@ -45,7 +45,8 @@ smaller ones are copied in, so that a small proof stays one file a user can mail
 class Proofs:
     """The P-positions proved by a set of certificate files: gcd-1 nodes (written to ``nodes`` as
     they are read), short ``claims`` (prime g) and replay records of long positions with g = 2
-    (``periodic``; ``periodic_n``, of long N positions), each once; and the files imported (``imports``: the P-positions they prove)."""
+    (``periodic``; ``periodic_n``, of long N positions), each once; and the files imported
+    (``imports``: the P-positions they prove)."""
 
     def __init__(self, nodes: NodeLines) -> None:
         self.nodes = nodes
