@@ -62,9 +62,10 @@ checks a reply to each even move.  A long position L with g = 2 that is N throug
 the replay finds P, at their place in the period when beyond it) proves each L + w P, a gcd-1
 position of any size: a child refuted by an odd reply far beyond the gcd-1 proofs a builder can
 search (t > 1,024).  Its base region is proved by gcd-1 nodes only, so no record rests on
-another.  The outcome ``"probably-P"`` (sec. 2: no odd winning move, and every even move is known to lose or produces a long position) is not complete: every move is
-refuted except the even moves given a ``null`` reply, each checked to produce a long position with
-g = 2, about which nothing is proven.  :func:`check_gcd` returns what a valid certificate proves,
+another.  The outcome ``"probably-P"`` (sec. 2: no odd winning move, and every even move is known
+to lose or produces a long position) is not complete: every move is refuted except the even moves
+given a ``null`` reply, each checked to produce a long position with g = 2, about which nothing is
+proven.  :func:`check_gcd` returns what a valid certificate proves,
 what it does not, and what it rests on.
 """
 
