@@ -748,8 +748,9 @@ class _GcdBuilder:
         self.periodic_n: dict[tuple[int, ...], dict[str, Any]] = {}
         """Replay records of long N positions with g = 2 whose odd winning moves (``winning``) the
         proof uses (:meth:`prove_reply`)."""
-        self.hits: dict[tuple[int, ...], Callable[[int], bool]] = {}
-        """For each of them, whether its scan finds an odd move winning (:func:`_scan_hit`)."""
+        self.replays: dict[tuple[int, ...], tuple[dict[str, Any], Callable[[int], bool]]] = {}
+        """The replay records made so far (a scan each), with whether the scan finds an odd move
+        winning (:func:`_scan_hit`)."""
         self.deadline = deadline
         self.memory = memory
         self.odd_limit = odd_limit
@@ -836,15 +837,15 @@ class _GcdBuilder:
             self.prove_p(q)
             return
         key = after.generators
-        if key not in self.periodic_n:
+        if key not in self.replays:
             record, scan = self.replay_record(after)
-            self.periodic_n[key] = {**record, "winning": []}
-            self.hits[key] = functools.partial(_scan_hit, frozenset(scan.hits(0)), scan.scanned_to,
-                                               record["start"], record["length"])
-        rec = self.periodic_n[key]
+            self.replays[key] = record, functools.partial(_scan_hit, frozenset(scan.hits(0)), scan.scanned_to,
+                                                          record["start"], record["length"])
+        record, hit = self.replays[key]
+        if not hit(r):  # no record without a winning move (the checker refuses an empty one)
+            raise NotCertifiable(f"the scan of {after.braces()} does not find {r} winning")
+        rec = self.periodic_n.setdefault(key, {**record, "winning": []})
         if r not in rec["winning"]:
-            if not self.hits[key](r):
-                raise NotCertifiable(f"the scan of {after.braces()} does not find {r} winning")
             rec["winning"].append(r)
 
     def refute_or_open(self, after: Position, x: int, opened: dict[int, str] | None) -> int | None:
