@@ -24,7 +24,8 @@ workers), polled every 0.1 s (pages shared between them count more than once).  
 read (`sylver campaign --dir ... --show --json`) and the root's certificate is checked by `sylver
 verify --json --known WORKDIR/known.jsonl` in its own process, timed: "valid" when it is valid, proves
 (not "probably") the outcome the ledger says, and is about the root; a proof that it imports and that
-an earlier item's check recorded (Z's under r30's, U's under r26's) is not checked again.  A campaign is for g > 1: an item with gcd 1 (D,
+an earlier item's check recorded (Z's under r30's, U's under r26's) is not checked again, nor is a root
+certificate that such a record names (U's own item after r26: "checked before", with its time).  A campaign is for g > 1: an item with gcd 1 (D,
 {16,31,150}) is decided by one `sylver solve --certificate` instead, with the same options.
 
 A disagreement with a published outcome is printed loudly and makes the script exit 1; so does an
@@ -34,6 +35,7 @@ invalid certificate or a campaign that failed.  An item the time limit left open
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -246,13 +248,15 @@ def verify(path: Path, status: str, root: list[int], jobs: int, known: Path) -> 
     unproven / mismatch.  ``known`` (the workdir's record of checks): a proof that an earlier item's
     certificate imports and that was checked then (Z's, under r30's and r56's) is not checked again."""
     c0, t0 = children_cpu(), time.perf_counter()
-    out = subprocess.run([*SYLVER, "verify", "--json", "-j", str(jobs), "--known", str(known), str(path)], cwd=ROOT,
-                         capture_output=True, text=True, check=False)
+    v = recorded(path, known)
+    if v is None:
+        out = subprocess.run([*SYLVER, "verify", "--json", "-j", str(jobs), "--known", str(known), str(path)],
+                             cwd=ROOT, capture_output=True, text=True, check=False)
+        try:
+            v = json.loads(out.stdout)
+        except json.JSONDecodeError:
+            v = {"valid": False, "flaw": (out.stderr or out.stdout).strip().splitlines()[-1:] or ["no output"]}
     res = {"verify_seconds": time.perf_counter() - t0, "verify_cpu": children_cpu() - c0}
-    try:
-        v = json.loads(out.stdout)
-    except json.JSONDecodeError:
-        v = {"valid": False, "flaw": (out.stderr or out.stdout).strip().splitlines()[-1:] or ["no output"]}
     if not v.get("valid"):
         flaw = v.get("flaw")
         res.update(certificate="invalid", verify_note=str(flaw[0] if isinstance(flaw, list) else flaw))
@@ -269,7 +273,35 @@ def verify(path: Path, status: str, root: list[int], jobs: int, known: Path) -> 
     before = [braces(i["position"]) for i in v.get("imports", []) if i.get("how") == "checked before"]
     if before:
         res["verify_note"] += f"; rests on {', '.join(before)}, checked before"
+    if v.get("checked_before"):
+        res["verify_note"] += f" (this file checked before, {v['checked_before']}: not read again)"
     return res
+
+
+def recorded(path: Path, known: Path) -> dict | None:
+    """The earlier valid check of the file ``path`` that ``known`` records (the same SHA-256 and size,
+    under this checker's rules: :func:`sylver.solver.certificate.read_records`), in the form of `sylver
+    verify --json`'s answer; None when there is none.  An item whose root an earlier item's proof
+    imports (U under r26's) is then not checked twice: its record says when it was checked."""
+    from sylver.solver.certificate import RecordError, read_records
+
+    try:
+        records = read_records(str(known))
+        size = path.stat().st_size
+    except (OSError, RecordError):
+        return None
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 24):
+            digest.update(chunk)
+    rec = records.get((digest.hexdigest(), size))
+    if rec is None:
+        return None
+    proves = rec.get("proves") or []
+    if gcd(rec["position"]) == 1:
+        proves = []  # `sylver verify --json` names no claims for a gcd-1 search's certificate
+    return {"valid": True, "position": rec["position"], "outcome": rec["outcome"], "proves": proves,
+            "checked_before": rec.get("time", "at an unrecorded time")}
 
 
 def one(item: dict, workdir: Path, ns: argparse.Namespace) -> dict:
