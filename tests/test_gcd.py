@@ -1668,6 +1668,31 @@ def test_a_child_tried_alone_stays_within_the_budget(monkeypatch) -> None:
         assert held + table_bytes <= ctx.memory
 
 
+def test_the_roots_own_graph_refused_is_tried_with_the_tables_capped() -> None:
+    """The root's own shape graph refused at half of the budget is built again with the gcd-1
+    tables capped at 1/8 of it (``g2._root_alone``), as a child tried alone is.  {16,20,34,58}
+    with 64M for its data: N by 291 (the child of the test above); before, TooLargeError "the
+    shape graph needs more than the 31.9M left" (``sylver solve 16 38 56 60 74 --memory 20G``:
+    its base region refused beside the tables' half, issue 31).  With 48M it is refused again: an error."""
+    from sylver.errors import TooLargeError
+    from sylver.solver.gcd import g2
+    from sylver.solver.gcd.context import TABLES_ALONE, Context
+
+    def context(memory: int) -> Context:
+        ctx = Context(odd_limit=None, deadline=None, memory=memory, store=None, jobs=1, cluster=None,
+                      progress=None, checkpoint_dir=None)
+        ctx.root = Position([16, 20, 34, 58])
+        return ctx
+
+    ctx = context(64 << 20)
+    v = g2.solve_g2(ctx.root, ctx, full=False)
+    assert v.outcome is Outcome.N and v.winning == [291], v.reason
+    assert ctx.half() == ctx.memory - ctx.memory // TABLES_ALONE
+    ctx = context(48 << 20)
+    with pytest.raises(TooLargeError, match=r"shape graph of \{16,20,34,58\} needs more than the 42M left"):
+        g2.solve_g2(ctx.root, ctx, full=False)
+
+
 def test_with_worker_processes_a_child_alone_has_the_whole_budget() -> None:
     """With ``--jobs 2`` this process has half of the data budget (its workers share the other
     half, :func:`~sylver.solver.gcd.context.data_budget`); once the workers are gone, a child tried

@@ -179,8 +179,10 @@ def scan_or_verdict(position: Position, ctx: Context, full: bool, limit: int | N
     """The scan of a long position (:func:`.memory.scan_for`), or a verdict without one: with ``full``
     false, N by a winning move found without a scan first (:func:`_cheap_verdict`); undecided when
     its shape graph would pass the memory budget and it is not the root (a move leading there is
-    left open and the search goes on with the others, instead of the whole solve failing; the
-    root's own graph too large stays an error, TooLargeError, which says to give more ``--memory``)."""
+    left open and the search goes on with the others, instead of the whole solve failing).  The
+    root's own graph, scan or base region refused is tried once more with the gcd-1 tables capped at
+    ``TABLES_ALONE`` of the budget, as a child tried alone is (:func:`_root_alone`); refused then,
+    it stays an error, TooLargeError, which says to give more ``--memory``."""
 
     cheap = None if full else _cheap_verdict(position, ctx, limit)
     if cheap is not None:
@@ -193,6 +195,8 @@ def scan_or_verdict(position: Position, ctx: Context, full: bool, limit: int | N
                 return scan_for(position, ctx)
             except TooLargeError as exc:
                 if position == ctx.root:
+                    if _root_alone(ctx):
+                        continue
                     raise
                 failed = ctx.too_large[position] = (str(exc), budget)
             if not ctx.drop_scans():
@@ -200,6 +204,22 @@ def scan_or_verdict(position: Position, ctx: Context, full: bool, limit: int | N
     why = failed[0]
     return Finding(outcome=None, winning=[], complete=False, method="periodicity", short=False, full=False,
                    reason=f"long: not scanned, {why}; undecided", wanting=True)
+
+
+def _root_alone(ctx: Context) -> bool:
+    """Before the root's own shape graph, scan or base region is refused for want of memory: the
+    gcd-1 tables capped at ``TABLES_ALONE`` of the budget and the graphs given the rest
+    (:meth:`.context.Context.release`), once, as for a child tried alone (:func:`retry_alone`); False
+    when that was done already, or with worker processes (they share the tables' half).  The graph
+    and base region of a long position come first, and its gcd-1 solves are small ones.  Before
+    (issue 31), ``sylver solve 16 38 56 60 74 --memory 20G`` stopped at "the base region lists
+    6,396,530 gcd-1 positions, about 6.0G, more than the 5.4G left", the tables holding the other
+    half; now it is N (205 wins), 10.2 GB at the peak."""
+    tables = ctx.memory // TABLES_ALONE
+    if ctx.jobs > 1 or ctx.cluster or ctx.half() >= ctx.memory - tables:
+        return False
+    ctx.release(tables)
+    return True
 
 
 def retry_alone(position: Position, ctx: Context, limit: int | None, tally: Tally, full: bool) -> None:
