@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import copy
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -188,9 +189,10 @@ class TestTampering:
 
 class TestVerifyCommand:
     def run(self, *args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "-m", "sylver", *args], capture_output=True, text=True, timeout=120
-        )
+        """The command, its output unwrapped (a line that wrapped at a space just before "(from the
+        results store" lost that space to the newline: it depended on the length of the tmp path)."""
+        return subprocess.run([sys.executable, "-m", "sylver", *args], capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "COLUMNS": "1000"})
 
     def test_solve_certificate_then_verify(self, tmp_path: Path) -> None:
         path = tmp_path / "proof.json"
