@@ -290,6 +290,8 @@ def recorded(path: Path, known: Path) -> dict | None:
         size = path.stat().st_size
     except (OSError, RecordError):
         return None
+    if not records:  # nothing recorded: the file is not hashed for nothing
+        return None
     digest = hashlib.sha256()
     with open(path, "rb") as fh:
         while chunk := fh.read(1 << 24):

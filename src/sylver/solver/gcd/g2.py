@@ -215,11 +215,16 @@ def _root_alone(ctx: Context) -> bool:
     (issue 31), ``sylver solve 16 38 56 60 74 --memory 20G`` stopped at "the base region lists
     6,396,530 gcd-1 positions, about 6.0G, more than the 5.4G left", the tables holding the other
     half; now it is N (205 wins), 10.2 GB at the peak."""
-    tables = ctx.memory // TABLES_ALONE
-    if ctx.jobs > 1 or ctx.cluster or ctx.half() >= ctx.memory - tables:
+    if _tables_capped(ctx):
         return False
-    ctx.release(tables)
+    ctx.release(ctx.memory // TABLES_ALONE)
     return True
+
+
+def _tables_capped(ctx: Context) -> bool:
+    """Whether the gcd-1 tables can give the graphs no more room: capped at ``TABLES_ALONE`` of the
+    budget already, or shared with worker processes (``--jobs``, ``--cluster``: the split stays)."""
+    return ctx.jobs > 1 or bool(ctx.cluster) or ctx.half() >= ctx.memory - ctx.memory // TABLES_ALONE
 
 
 def retry_alone(position: Position, ctx: Context, limit: int | None, tally: Tally, full: bool) -> None:
@@ -267,7 +272,7 @@ def _retry_each(position: Position, ctx: Context, limit: int | None, tally: Tall
             ctx.release(tables)
             cv, wanting = _alone(position.play(x), ctx, limit)
             wanting = wanting or (cv is not None and cv.wanting)
-            if not wanting or ctx.half() >= ctx.memory - ctx.memory // TABLES_ALONE or ctx.jobs > 1 or ctx.cluster:
+            if not wanting or _tables_capped(ctx):
                 break
         tally.even(x, cv, long=long, wanting=wanting)
     if todo:
