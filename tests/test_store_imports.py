@@ -160,3 +160,30 @@ def test_a_campaign_attempt_imports(stored: Store, tmp_path: Path) -> None:
                    certificate=str(tmp_path / "u.json"), token="t"))
     assert got.outcome == "P" and got.certificate == str(tmp_path / "u.json"), got.note
     assert [r.position for r in check_path(got.certificate).imports] == [[8, 14, 18, 25]]
+
+
+def test_a_solve_read_from_the_store_is_certified_from_its_records(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """U answered from the store carries no replies of its own: the builder takes each obligation's
+    winning move from the store's records (the long {8,14,18}: 25), so that no position with g > 1
+    is solved again (for B56 = {16,38,56,60} that would be six scans of 10–19 minutes at 20G each),
+    and its gcd-1 solves get tables of half the budget, as the solve's do (not the library's 1G)."""
+    import sylver.solver.orchestration as orchestration
+
+    store = Store(tmp_path / "store.sqlite")
+    solve(U, store=store)
+    sol = solve(U, store=store)
+    assert sol.from_store and not sol.gcd_details.replies
+    assert store.get(Position.parse("8,14,18")).winning_moves == (25,)
+    calls: list[tuple[Position, dict[str, object]]] = []
+    real = orchestration.solve
+
+    def solving(q: Position, **kw: object) -> object:
+        calls.append((q, kw))
+        return real(q, **kw)
+
+    monkeypatch.setattr(orchestration, "solve", solving)
+    stream_gcd_certificate(sol, tmp_path / "u.json", time_limit=60.0, memory=64 << 20, store=store)
+    assert [q for q, _ in calls if q.gcd > 1] == [Position.parse("2")]  # {2}: N by 3, at once
+    assert {kw.get("memory") for q, kw in calls if q.gcd == 1} == {32 << 20}
+    assert check_path(str(tmp_path / "u.json")).head["outcome"] == "P"

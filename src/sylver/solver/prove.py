@@ -756,6 +756,8 @@ class _GcdBuilder:
         self.odd_limit = odd_limit
         # the solves of positions with g > 1: the budget and the odd limit of the solve being proved
         self.options: dict[str, Any] = {k: v for k, v in (("memory", memory), ("odd_limit", odd_limit)) if v}
+        # the gcd-1 solves: tables of half the budget, as in the solve (the other half is the graphs')
+        self.tables: dict[str, Any] = {"memory": memory // 2} if memory else {}
         self.store = store
         self.imports: dict[tuple[int, ...], dict[str, Any]] = {}
         """The positions proved P by files of the store (the ``imports`` of the certificate)."""
@@ -868,18 +870,21 @@ class _GcdBuilder:
         return (after.gcd == 2 and len(after.generators) > 1 and not is_short(after)
                 and (known or after not in self.replies))
 
+    def stored_winning(self, after: Position) -> tuple[int, ...]:
+        """The winning moves of ``after`` that the results store records (none when it records
+        ``after`` as P or not at all, or cannot be read: the replies are then searched)."""
+        if self.store is None:
+            return ()
+        try:
+            rec = self.store.get(after)
+        except ValueError:  # the store cannot be read (a lost connection)
+            return ()
+        return () if rec is None or rec.outcome is not Outcome.N else rec.winning_moves
+
     def imported_reply(self, after: Position) -> int:
         """A winning move of ``after`` that the results store records, whose position is
         :meth:`imported`; 0 when there is none."""
-        if self.store is None:
-            return 0
-        try:
-            rec = self.store.get(after)
-        except ValueError:  # the store cannot be read: the reply is searched
-            return 0
-        if rec is None or rec.outcome is not Outcome.N:
-            return 0
-        return next((w for w in rec.winning_moves if self.imported(after.play(w))), 0)
+        return next((w for w in self.stored_winning(after) if self.imported(after.play(w))), 0)
 
     def _left(self) -> float | None:
         return None if self.deadline is None else max(self.deadline - time.monotonic(), 0.001)
@@ -895,7 +900,7 @@ class _GcdBuilder:
                                  f"that the builder searches for (t <= {MAX_PROOF_T:,})")
         if self.seen.met(root_gaps(q)):
             return
-        sol = solve(q, time_limit=self._left())
+        sol = solve(q, time_limit=self._left(), **self.tables)
         if sol.outcome is not Outcome.P:
             raise RuntimeError(f"{q.braces()} is not P")
 
@@ -917,14 +922,13 @@ class _GcdBuilder:
         stored = self.imported_reply(after)
         if stored:  # the store's proof of its position: neither solved nor written again
             return stored
+        known = self.replies.get(after, ()) or self.stored_winning(after)
         if g == 1:
-            sol = solve(after, first=True, time_limit=self._left())
-            r = sol.winning_moves[0]
+            r = known[0] if known else solve(after, first=True, time_limit=self._left(), **self.tables).winning_moves[0]
             self.p_gcd1(after.play(r))
             return r
-        known = self.replies.get(after, ())
         flaws = []
-        for r in known:  # the solve's winning moves: no search again
+        for r in known:  # the solve's (or the store's) winning moves: no search again
             try:
                 self.prove_reply(after, r)
             except NotCertifiable as exc:
@@ -936,14 +940,14 @@ class _GcdBuilder:
                                  f"certified: {'; '.join(flaws)}")
         # the first winning move found is enough when its position can be proved P (e.g. not a
         # gcd-1 position too large for the checker); else every winning move is tried
-        sol = solve(after, first=True, time_limit=self._left(), **self.options)
+        sol = solve(after, first=True, time_limit=self._left(), store=self.store, **self.options)
         if sol.outcome is Outcome.N:
             try:
                 self.prove_reply(after, sol.winning_moves[0])
                 return sol.winning_moves[0]
             except NotCertifiable:
                 pass
-        sol = solve(after, time_limit=self._left(), **self.options)
+        sol = solve(after, time_limit=self._left(), store=self.store, **self.options)
         if sol.outcome is not Outcome.N:
             raise NotCertifiable(f"{after.braces()} is not proved N")
         for r in sol.winning_moves:
