@@ -881,11 +881,6 @@ class _GcdBuilder:
             return ()
         return () if rec is None or rec.outcome is not Outcome.N else rec.winning_moves
 
-    def imported_reply(self, after: Position) -> int:
-        """A winning move of ``after`` that the results store records, whose position is
-        :meth:`imported`; 0 when there is none."""
-        return next((w for w in self.stored_winning(after) if self.imported(after.play(w))), 0)
-
     def _left(self) -> float | None:
         return None if self.deadline is None else max(self.deadline - time.monotonic(), 0.001)
 
@@ -919,10 +914,11 @@ class _GcdBuilder:
             return 0
         if g >= 5 and is_prime(g) and len(after.generators) > 1:
             return 0
-        stored = self.imported_reply(after)
-        if stored:  # the store's proof of its position: neither solved nor written again
-            return stored
-        known = self.replies.get(after, ()) or self.stored_winning(after)
+        stored = self.stored_winning(after)
+        imported = next((w for w in stored if self.imported(after.play(w))), 0)
+        if imported:  # the store's proof of its position: neither solved nor written again
+            return imported
+        known = self.replies.get(after, ()) or stored
         if g == 1:
             r = known[0] if known else solve(after, first=True, time_limit=self._left(), **self.tables).winning_moves[0]
             self.p_gcd1(after.play(r))
