@@ -52,6 +52,11 @@ RESERVE = 0.05
 """Share of a clock (or per-call limit) the adapters never plan to use: the referee's own overhead
 charged to the bot, and a move that overruns its deadline a little."""
 
+LATE = 0.5
+"""Seconds a clock's reserve never goes below: a time-limited solve can return some tenths of a second
+late (0.65 s in {41,43} on a quiet Intel Xeon), which 5 % of a short clock (0.1 s of 2 s) does not
+cover; on the competition's clock, 5 % is more."""
+
 MOST_RESERVE = 0.5
 """The reserve grows with the overruns seen (see :class:`GameClock`), up to this share of the clock."""
 
@@ -104,8 +109,8 @@ class GameClock:
     The reserve: a bot plans at most :data:`~sylver.bots.perfect.SOLVE_SHARE` of the time it is given
     for one move, and a move can still run over (a time-limited solve returns late).  With a largest
     overrun o, the time left tends to (reserve − o / SOLVE_SHARE) over a long game, so the reserve is
-    the larger of :data:`RESERVE` of the clock and o / SOLVE_SHARE (o the largest overrun seen so far,
-    in any game), at most :data:`MOST_RESERVE` of the clock.
+    the largest of :data:`RESERVE` of the clock, :data:`LATE` seconds and o / SOLVE_SHARE (o the largest
+    overrun seen so far, in any game), at most :data:`MOST_RESERVE` of the clock.
     """
 
     def __init__(self, limit: float = SEED002_CLOCK) -> None:
@@ -158,7 +163,7 @@ class GameClock:
             theirs = hint
         else:
             theirs = min(self.limit - hint, hint)
-        reserve = min(MOST_RESERVE, max(RESERVE, self.overrun / SOLVE_SHARE / self.limit)) * self.limit
+        reserve = min(MOST_RESERVE * self.limit, max(RESERVE * self.limit, LATE, self.overrun / SOLVE_SHARE))
         self._given = max(0.0, min(own, theirs) - reserve)
         return self._given
 
