@@ -25,7 +25,7 @@ from sylver.arena.rules import make_rules
 from sylver.arena.specs import parse_spec, parse_specs
 from sylver.arena.tournament import Config, run_tournament
 from sylver.bots.oracle import solver_ready
-from sylver.compat import RESERVE, GameClock, Seed000Bot, Seed002Bot, play_next_move
+from sylver.compat import LATE, RESERVE, GameClock, Seed000Bot, Seed002Bot, play_next_move
 from sylver.position import Outcome, Position, Termination
 from sylver.solver import solve
 from sylver.solver.engine import ENGINE
@@ -185,6 +185,11 @@ class TestGameClock:
         c.stop([5, 7, 11, 2], 3)
         assert c.start([], 0.0) == pytest.approx(30.0 * (1 - RESERVE), abs=0.01)  # a new game
         assert c.used == 0.0
+
+    def test_a_short_clock_keeps_half_a_second(self):
+        """5 % of a 2-s clock (0.1 s) is less than a time-limited solve can overrun: LATE is kept."""
+        assert GameClock(2.0).start([], 0.0) == pytest.approx(2.0 - LATE, abs=0.01)
+        assert GameClock(30.0).start([], 0.0) == pytest.approx(30.0 * (1 - RESERVE), abs=0.01)
 
     def test_readme_convention_and_none(self):
         c = GameClock(30.0)
