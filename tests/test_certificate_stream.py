@@ -538,3 +538,52 @@ def test_the_builder_takes_the_solves_budget(tmp_path: Path) -> None:
     nodes, _ = stream_certificate(sol, tmp_path / "c.json", memory=parse_memory("64M"))
     assert nodes > 0
     assert (ENGINE.max_p + ENGINE.max_n) * 8 > parse_memory("32M")
+
+
+class TestAnswerFromTheStore:
+    """An answer read from the results store comes without tables: the builder searches the position
+    again first (``prove.warmed``), so that its proof's searches start warm, as after a solve (a
+    resumed build of {16,31,150} wrote 0.25 MB a minute cold, 60-70 MB warm)."""
+
+    def test_searched_again_and_the_same_file(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        from sylver.solver import orchestration
+        from sylver.solver.store import Store
+
+        text = "16,20,28,35,54"
+        stream_certificate(fresh_solve(text), tmp_path / "fresh.json")
+        store = Store(tmp_path / "s.sqlite")
+        solve(Position(text), store=store)
+        ENGINE.clear()
+        ENGINE.stack.clear_ordering()
+        sol = solve(Position(text), store=store)
+        assert sol.from_store and sol.states == 0
+        searches: list[Any] = []
+        real = orchestration.solve
+
+        def spy(*args: Any, **kwargs: Any) -> Any:
+            searches.append(kwargs)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(orchestration, "solve", spy)
+        stream_certificate(sol, tmp_path / "stored.json", memory=64 << 20)
+        assert len(searches) == 1 and searches[0]["memory"] == 64 << 20 and not searches[0]["first"]
+        assert (tmp_path / "stored.json").read_bytes() == (tmp_path / "fresh.json").read_bytes()
+        assert build_certificate(sol)["winning_moves"] == list(sol.winning_moves)
+
+    def test_a_store_that_disagrees_is_damaged(self, tmp_path: Path) -> None:
+        from sylver.errors import SelfCheckError
+        from sylver.position import Outcome
+        from sylver.solver.store import Store
+
+        store = Store(tmp_path / "s.sqlite")
+        p = Position("5,18")  # N: its record says P, falsely
+        store.put_result(p, Outcome.P, [], True, p.frobenius_number or 0, 1, 0.1)
+        sol = solve(p, store=store)
+        assert sol.from_store and sol.outcome is Outcome.P
+        with pytest.raises(SelfCheckError, match=r"the results store says P, a new search says N \(.*\): the store is damaged"):
+            stream_certificate(sol, tmp_path / "c.json")
+        assert not list(tmp_path.glob("c.json*"))  # nothing of the certificate
+        run = subprocess.run([sys.executable, "-m", "sylver", "solve", "5", "18", "--store", str(tmp_path / "s.sqlite"),
+                              "--certificate", str(tmp_path / "c.json")], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 2 and "Traceback" not in run.stderr
+        assert "the store is damaged" in " ".join(run.stderr.split()) and not (tmp_path / "c.json").exists()

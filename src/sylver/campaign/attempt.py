@@ -123,7 +123,7 @@ def _alarm(seconds: float) -> None:
 
 
 def _attempt(task: Task, start: float) -> Attempt:
-    from sylver.errors import MemoryBudgetError, TooLargeError
+    from sylver.errors import MemoryBudgetError, SelfCheckError, TooLargeError
     from sylver.solver import SolveTimeout, solve
 
     position = Position.parse(task.position)
@@ -133,7 +133,7 @@ def _attempt(task: Task, start: float) -> Attempt:
         return Attempt(position=task.position, outcome=None, winning=None, states=states,
                        seconds=time.monotonic() - start, peak_bytes=peak, worker=worker, note=note)
 
-    try:  # (a certificate attempt solves again too: the builder needs the solve's tables)
+    try:  # (a certificate attempt's answer is in the store: its builder searches it again, prove.warmed)
         sol = solve(position, first=True, time_limit=task.seconds, memory=task.memory, store=task.store, jobs=1)
     except SolveTimeout as exc:
         states = exc.partial.states if exc.partial is not None else 0
@@ -155,8 +155,8 @@ def _attempt(task: Task, start: float) -> Attempt:
             written = _certify(sol, task, left)
         except TimeoutError:
             note += f"; its certificate was not built within {round(left, 1):g} s"
-        except ValueError as exc:  # NotCertifiable: the answer rests on what no certificate covers
-            note += f"; no certificate yet: {exc}"
+        except (ValueError, SelfCheckError) as exc:  # NotCertifiable: the answer rests on what no
+            note += f"; no certificate yet: {exc}"  # certificate covers; or the store disagrees
     return Attempt(position=task.position, outcome=sol.verdict,
                    winning=min(sol.winning_moves) if sol.winning_moves else None, states=sol.states,
                    seconds=time.monotonic() - start, peak_bytes=sol.peak_bytes, worker=worker,

@@ -485,14 +485,14 @@ def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memo
             f"{path} ({written.claims} short and {written.periodic} periodic claims, "
             f"{written.nodes:,} P-positions with gcd 1, {written.size:,} bytes{rests}{less})"
         ), str(head["outcome"])
-    from sylver.errors import MemoryBudgetError
+    from sylver.errors import MemoryBudgetError, SelfCheckError
     from sylver.solver.prove import stream_certificate
 
     kept: list[int] = []  # the nodes kept from the partial file of a build that was cut
     try:
         with _building(path):
             nodes, size = stream_certificate(sol, path, time_limit=time_limit, memory=memory, resumed=kept.append)
-    except MemoryBudgetError as exc:
+    except (MemoryBudgetError, SelfCheckError) as exc:
         fail(f"the certificate was not built: {exc}")
     except KeyboardInterrupt:
         fail(f"interrupted while building the certificate ({path}.part kept: building it again resumes from it)", 130)

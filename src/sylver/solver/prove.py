@@ -298,14 +298,42 @@ def _build(solution: Solution, emit: Emit, begin: Callable[[dict[str, Any]], Non
     return b.nodes
 
 
+def warmed(solution: Solution, memory: str | int | None = None, time_limit: float | None = None) -> float | None:
+    """Search the position of ``solution`` again, without the results store, when its answer was
+    read from there (``from_store``): such an answer comes with no tables, and the proof's searches
+    would each start cold (a resumed build of {16,31,150} wrote 0.25 MB of certificate a minute
+    that way, 60-70 MB warm).  The new search must give the same answer: a store that disagrees is
+    damaged (:class:`~sylver.errors.SelfCheckError`).  Returns what is left of ``time_limit``; a
+    search that runs out of it raises :class:`TimeoutError` (Ctrl-C: :class:`KeyboardInterrupt`)."""
+    if not solution.from_store:
+        return time_limit
+    from sylver.errors import SelfCheckError
+    from sylver.solver.orchestration import solve
+
+    start = time.monotonic()
+    fresh = solve(solution.position, first=not solution.complete, time_limit=time_limit,
+                  memory="1G" if memory is None else memory)  # (solve's default)
+    if fresh.outcome != solution.outcome or solution.complete and sorted(fresh.winning_moves) != sorted(
+            solution.winning_moves):  # (not complete: any winning move may be the one found)
+        def said(s: Solution) -> str:
+            return f"{s.outcome.value if s.outcome else '?'}" + (f" ({_moves(sorted(s.winning_moves))} win)" if s.winning_moves else "")
+
+        raise SelfCheckError(f"{solution.position.braces()}: the results store says {said(solution)}, a new search "
+                             f"says {said(fresh)}: the store is damaged")
+    return None if time_limit is None else max(time_limit - (time.monotonic() - start), 0.001)
+
+
 def build_certificate(
     solution: Solution,
     *,
     time_limit: float | None = None,
     tick: Callable[[int], None] | None = None,
+    memory: str | int | None = None,
 ) -> dict[str, Any]:
     """The certificate of ``solution`` (complete solutions prove every root move's value), in
-    memory; :func:`stream_certificate` writes a large one to a file as it is built."""
+    memory; :func:`stream_certificate` writes a large one to a file as it is built.  An answer
+    read from the results store is searched again first (:func:`warmed`, within ``memory``)."""
+    time_limit = warmed(solution, memory, time_limit)
     cert: dict[str, Any] = {}
     nodes: list[list[Any]] = []
     _build(solution, lambda lines, n: nodes.extend(json.loads(f"[{lines}]")), cert.update, time_limit, tick)
@@ -333,8 +361,11 @@ def stream_certificate(
     Ctrl-C leaves the partial file, as kill -9 does, and the next build of the same answer resumes
     from it (:func:`_resume`: its nodes are kept, not proved again; ``resumed(nodes kept)`` is
     called); a partial file of another answer, or unreadable, is replaced; any other failure
-    removes it.  ``memory``: the tables' budget (bytes) for the proof's searches (:func:`_build`)."""
+    removes it.  ``memory``: the tables' budget (bytes) for the proof's searches (:func:`_build`).
+    An answer read from the results store is searched again first (:func:`warmed`), before the
+    partial file is touched."""
     path = Path(path)
+    time_limit = warmed(solution, memory, time_limit)
     part = part_path(path)
     cut = _cut(part, _head(solution))
 

@@ -652,7 +652,7 @@ def _certificate(limits: Limits, raw: str) -> tuple[dict[str, Any], str]:
     deadline = time.monotonic() + limits.solve_time
     try:
         sol = solve(p, time_limit=limits.solve_time, memory=limits.solve_memory, store=store)
-        return build_certificate(sol, time_limit=max(deadline - time.monotonic(), 0.5)), name
+        return build_certificate(sol, time_limit=max(deadline - time.monotonic(), 0.5), memory=limits.solve_memory), name
     except (SolveTimeout, TimeoutError):
         raise ApiError(404, "not_found", f"no certificate of {p.braces()}: it takes more than the "
                        f"server's {limits.solve_time:g} s to build") from None
