@@ -348,7 +348,8 @@ def line(values: list[str]) -> str:
 
 def obligations(directory: Path) -> int:
     """Print the root's moves in the campaign in ``directory`` (for {16,38}: its obligations): each
-    decided one with its answer, each open one with the largest search that failed on it; then the
+    decided one with its answer, each open one with the largest search that failed on it (and, for
+    gcd 1, how many of its root moves the last attempt had decided: :func:`progress`); then the
     counts.  The exit status (0) does not depend on what is open."""
     from sylver.campaign import Ledger
 
@@ -359,7 +360,8 @@ def obligations(directory: Path) -> int:
         return 2
     root = ledger.node(ledger.root)
     print(f"# the ledger of {ledger.root.braces()} in {directory}: {root.status if root else '?'}")
-    print(line2(["move", "position", "kind", "status", "answer", "method", "attempts", "largest search", "seconds"]))
+    print(line2(["move", "position", "kind", "status", "answer", "method", "attempts", "largest search", "seconds",
+                 "root moves decided"]))
     counts: dict[str, int] = {}
     for x, child in sorted(ledger.children(ledger.root)):
         node = ledger.node(child)
@@ -374,14 +376,25 @@ def obligations(directory: Path) -> int:
         if node.method == "theorem":
             continue
         print(line2([str(x), child.braces(), node.kind, status, "" if node.winning is None else str(node.winning),
-                     node.method, str(node.attempts), f"{states:,}" if states else "", f"{seconds:.0f}"]))
+                     node.method, str(node.attempts), f"{states:,}" if states else "", f"{seconds:.0f}",
+                     progress(tried) if status == "open" else ""]))
     print("# " + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())) + " (theorem-decided moves counted, not listed)")
     ledger.close()
     return 0
 
 
+def progress(tried: list[dict]) -> str:
+    """How far the last attempt that says so got into an open gcd-1 node: "45 of 155" (its root moves
+    decided, those of earlier attempts read from the results store included)."""
+    for a in reversed(tried):
+        m = re.search(r"\((\d+) of (\d+) root moves decided\)", a.get("note") or "")
+        if m:
+            return f"{m[1]} of {m[2]}"
+    return ""
+
+
 def line2(values: list[str]) -> str:
-    widths = (5, 22, 9, 7, 7, 9, 8, 15, 8)
+    widths = (5, 22, 9, 7, 7, 9, 8, 15, 8, 10)
     return "  ".join(v.ljust(w) for v, w in zip(values, widths, strict=True)).rstrip()
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -628,6 +629,13 @@ class TestBudget:
         self.attempt("16,30,56", 0.5)  # (the engine's first use in a process loads its tables)
         a = self.attempt(text, 1.0)
         assert a.outcome is None and a.seconds < 1.0 + 5
+
+    def test_a_gcd1_attempt_says_how_far_it_got(self) -> None:
+        """An open gcd-1 node's attempt notes its root moves decided (`bench_frontier.py --ledger`
+        shows them: the size of the search that failed, and how far into the node it went)."""
+        a = self.attempt("16,38,85", 1.0)
+        m = re.fullmatch(r"not decided within 1 s \((\d+) of 155 root moves decided\)", a.note)
+        assert a.outcome is None and m and 0 < int(m[1]) < 155 and a.states > 0, a.note
 
     def test_the_certificate_builder_looks_at_its_deadline(self, tmp_path: Path) -> None:
         """{16,20,28,35,54} (P, gcd 1): its certificate has 15,559 nodes, nearly all with a reply in

@@ -136,8 +136,11 @@ def _attempt(task: Task, start: float) -> Attempt:
     try:  # (a certificate attempt's answer is in the store: its builder searches it again, prove.warmed)
         sol = solve(position, first=True, time_limit=task.seconds, memory=task.memory, store=task.store, jobs=1)
     except SolveTimeout as exc:
-        states = exc.partial.states if exc.partial is not None else 0
-        return undecided(f"not decided within {task.seconds:g} s", states)
+        partial = exc.partial  # gcd 1: how far it got, for the ledger ("(45 of 155 root moves decided)")
+        if partial is None or not partial.genus or partial.position.gcd != 1:
+            return undecided(f"not decided within {task.seconds:g} s", partial.states if partial else 0)
+        return undecided(f"not decided within {task.seconds:g} s ({len(partial.decided)} of {partial.genus - 1} "
+                         "root moves decided)", partial.states)
     except (MemoryBudgetError, TooLargeError) as exc:
         return undecided(f"memory: {exc}")
     except ValueError as exc:  # beyond the engine's range
