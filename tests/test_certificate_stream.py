@@ -569,6 +569,15 @@ class TestAnswerFromTheStore:
         assert len(searches) == 1 and searches[0]["memory"] == 64 << 20 and not searches[0]["first"]
         assert (tmp_path / "stored.json").read_bytes() == (tmp_path / "fresh.json").read_bytes()
         assert build_certificate(sol)["winning_moves"] == list(sol.winning_moves)
+        from sylver.solver import SolveTimeout
+
+        def late(*args: Any, **kwargs: Any) -> Any:
+            raise SolveTimeout("not solved within the time limit")
+
+        monkeypatch.setattr(orchestration, "solve", late)
+        with pytest.raises(TimeoutError, match="read from the results store"):
+            stream_certificate(sol, tmp_path / "late.json", time_limit=1.0)
+        assert not list(tmp_path.glob("late.json*"))  # stopped before the file was begun
 
     def test_a_store_that_disagrees_is_damaged(self, tmp_path: Path) -> None:
         from sylver.errors import SelfCheckError

@@ -311,8 +311,12 @@ def warmed(solution: Solution, memory: str | int | None = None, time_limit: floa
     from sylver.solver.orchestration import solve
 
     start = time.monotonic()
-    fresh = solve(solution.position, first=not solution.complete, time_limit=time_limit,
-                  memory="1G" if memory is None else memory)  # (solve's default)
+    try:
+        fresh = solve(solution.position, first=not solution.complete, time_limit=time_limit,
+                      memory="1G" if memory is None else memory)  # (solve's default)
+    except TimeoutError:
+        raise TimeoutError("certificate not built within the time limit (the answer was read from the results "
+                           "store; searching the position again for the proof took longer)") from None
     if fresh.outcome != solution.outcome or solution.complete and sorted(fresh.winning_moves) != sorted(
             solution.winning_moves):  # (not complete: any winning move may be the one found)
         def said(s: Solution) -> str:
