@@ -346,8 +346,9 @@ def line(values: list[str]) -> str:
     return "  ".join(v.ljust(w) for v, w in zip(values, WIDTHS, strict=True)).rstrip()
 
 
-def obligations(directory: Path) -> int:
-    """Print the root's moves in the campaign in ``directory`` (for {16,38}: its obligations): each
+def obligations(directory: Path, at: str | None = None) -> int:
+    """Print the root's moves (or those of the node ``at``, e.g. "16,38,72") in the campaign in
+    ``directory`` (for {16,38}: its obligations): each
     decided one with its answer, each open one with the largest search that failed on it (and, for
     gcd 1, how many of its root moves the last attempt had decided: :func:`progress`); then the
     counts.  The exit status (0) does not depend on what is open."""
@@ -358,12 +359,24 @@ def obligations(directory: Path) -> int:
     except ValueError as exc:
         print(f"bench_frontier.py: error: {exc}", file=sys.stderr)
         return 2
-    root = ledger.node(ledger.root)
-    print(f"# the ledger of {ledger.root.braces()} in {directory}: {root.status if root else '?'}")
+    top = ledger.root
+    if at is not None:
+        from sylver.position import Position
+
+        try:
+            top = Position.parse(at)
+        except ValueError as exc:
+            print(f"bench_frontier.py: error: --node {at!r}: {exc}", file=sys.stderr)
+            return 2
+    root = ledger.node(top)
+    if root is None:
+        print(f"bench_frontier.py: error: --node {top.braces()} is not in the ledger in {directory}", file=sys.stderr)
+        return 2
+    print(f"# the ledger of {ledger.root.braces()} in {directory}: {top.braces()} is {root.status}")
     print(line2(["move", "position", "kind", "status", "answer", "method", "attempts", "largest search", "seconds",
                  "root moves decided"]))
     counts: dict[str, int] = {}
-    for x, child in sorted(ledger.children(ledger.root)):
+    for x, child in sorted(ledger.children(top)):
         node = ledger.node(child)
         if node is None:
             continue
@@ -419,10 +432,14 @@ def main() -> None:
     ap.add_argument("--ledger", metavar="DIR",
                     help="print the root's moves of the campaign in DIR (e.g. `sylver campaign 16 38 --dir DIR`: "
                     "each obligation decided, or open with the largest search that failed) and exit")
+    ap.add_argument("--node", metavar="POSITION",
+                    help="with --ledger: the moves of this node instead of the root's (e.g. 16,38,72: a rung of the ladder)")
     ns = ap.parse_args()
+    if ns.node and not ns.ledger:
+        ap.error("--node needs --ledger DIR")
     if ns.ledger:
         print(f"# {cpu_model()}, {load()}")
-        sys.exit(obligations(Path(ns.ledger)))
+        sys.exit(obligations(Path(ns.ledger), ns.node))
 
     all_items = items(load_data(ns.data) if ns.data else PUBLISHED)
     wanted = [*(QUICK if ns.quick else ()), *(ns.only or ())]
