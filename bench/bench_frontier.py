@@ -7,6 +7,8 @@ attacked by `sylver campaign`, with the answer, time, memory, and whether its ce
     .venv/bin/python bench/bench_frontier.py --only U --time-limit 7200 --memory 12G --jobs 2
     .venv/bin/python bench/bench_frontier.py --quick --json      # one JSON line per item
     .venv/bin/python bench/bench_frontier.py --workdir DIR       # keep the campaigns (and their store)
+    .venv/bin/python bench/bench_frontier.py --ledger c1638      # {16,38}'s obligations in a campaign's ledger
+    .venv/bin/python bench/bench_frontier.py --ledger c1638 --node 16,38,72   # those of one node (a rung)
 
 The published facts (rudi-cilibrasi/sylver-coinage, campaigns of 2026-09 and 2026-10; the file
 opening16_public.json, copied into :data:`PUBLISHED`, or read from --data): each reply r to 16
