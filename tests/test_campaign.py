@@ -651,3 +651,25 @@ class TestBudget:
             stream_certificate(sol, tmp_path / "c.json", time_limit=0.0, tick=built.append, memory=1 << 30)
         assert max(built, default=0) <= NODES_PER_LOOK  # nodes, by batch
         assert list(tmp_path.iterdir()) == [tmp_path / "c.json.part"]
+
+
+def test_the_ledger_as_the_frontier_bench_prints_it(tmp_path: Path) -> None:
+    """`bench/bench_frontier.py --ledger DIR [--node POSITION]`: the moves of the root (or of a node),
+    each decided one with its answer, then the counts; a node not in the ledger is one line, exit 2."""
+    ledger, _, summary = campaign(tmp_path, "8,14", first_budget=0.02)
+    assert summary["status"] == "P"
+    kids = ledger.children(Position.parse("8,14"))
+    ledger.close()
+    bench = [sys.executable, str(Path(__file__).parent.parent / "bench" / "bench_frontier.py"), "--ledger", str(tmp_path / "c")]
+    out = subprocess.run(bench, capture_output=True, text=True, timeout=120, check=True).stdout.splitlines()
+    assert out[1].endswith("{8,14} is P") and out[2].split()[:4] == ["move", "position", "kind", "status"]
+    rows = {int(r.split()[0]): r.split() for r in out[3:-1]}
+    assert rows and set(rows) <= {x for x, _ in kids} and all(r[3] == "N" for r in rows.values())
+    counts = out[-1]
+    assert counts.startswith("# ") and sum(int(n) for n in re.findall(r": (\d+)", counts)) == len(kids)
+    child = kids[-1][1]
+    node = subprocess.run([*bench, "--node", ",".join(map(str, child.generators))], capture_output=True, text=True,
+                          timeout=120, check=True).stdout.splitlines()
+    assert node[1].endswith(f"{child.braces()} is N")
+    bad = subprocess.run([*bench, "--node", "8,15"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and bad.stderr.strip().endswith("is not in the ledger in " + str(tmp_path / "c"))
