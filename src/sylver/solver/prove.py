@@ -301,8 +301,8 @@ def _build(solution: Solution, emit: Emit, begin: Callable[[dict[str, Any]], Non
 def warmed(solution: Solution, memory: str | int | None = None, time_limit: float | None = None) -> float | None:
     """Search the position of ``solution`` again, without the results store, when its answer was
     read from there (``from_store``): such an answer comes with no tables, and the proof's searches
-    would each start cold (a resumed build of {16,31,150} wrote 0.25 MB of certificate a minute
-    that way, 60-70 MB warm).  The new search must give the same answer: a store that disagrees is
+    would each start cold (a resumed build of {16,31,150} wrote 0.87 MB of certificate in 2 minutes
+    that way, 60-130 MB a minute warm).  The new search must give the same answer: a store that disagrees is
     damaged (:class:`~sylver.errors.SelfCheckError`).  Returns what is left of ``time_limit``; a
     search that runs out of it raises :class:`TimeoutError` (Ctrl-C: :class:`KeyboardInterrupt`)."""
     if not solution.from_store:
@@ -319,12 +319,15 @@ def warmed(solution: Solution, memory: str | int | None = None, time_limit: floa
                            "store; searching the position again for the proof took longer)") from None
     if fresh.outcome != solution.outcome or solution.complete and sorted(fresh.winning_moves) != sorted(
             solution.winning_moves):  # (not complete: any winning move may be the one found)
-        def said(s: Solution) -> str:
-            return f"{s.outcome.value if s.outcome else '?'}" + (f" ({_moves(sorted(s.winning_moves))} win)" if s.winning_moves else "")
-
-        raise SelfCheckError(f"{solution.position.braces()}: the results store says {said(solution)}, a new search "
-                             f"says {said(fresh)}: the store is damaged")
+        raise SelfCheckError(f"{solution.position.braces()}: the results store says {_answer(solution)}, a new "
+                             f"search says {_answer(fresh)}: the store is damaged")
     return None if time_limit is None else max(time_limit - (time.monotonic() - start), 0.001)
+
+
+def _answer(s: Solution) -> str:
+    """``P``, or ``N (14, 16, 17 win)``."""
+    outcome = s.outcome.value if s.outcome else "?"
+    return f"{outcome} ({_moves(sorted(s.winning_moves))} win)" if s.winning_moves else outcome
 
 
 def build_certificate(
