@@ -328,6 +328,8 @@ def test_tournament_viewer(page: object, shots: Path, results_dir: Path) -> None
     page.wait_for_selector("#rs-standings tbody tr")  # type: ignore[attr-defined]
     names = page.locator("#rs-standings tbody tr td:nth-child(2)").all_inner_texts()  # type: ignore[attr-defined]
     assert sorted(names) == ["greedy", "random"]
+    # the standings and the games list come from two requests: wait for the second
+    page.wait_for_function("() => document.querySelectorAll('#rs-games tbody tr').length === 2")  # type: ignore[attr-defined]
     rows = page.locator("#rs-games tbody tr")  # type: ignore[attr-defined]
     assert rows.count() == 2
     rows.nth(1).click()
