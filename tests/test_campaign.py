@@ -101,6 +101,22 @@ class TestSmallRoots:
         assert ledger.node(Position.parse("8,10")).status == "N"
         assert summary["status"] == "open"
 
+    def test_only_a_decided_line_builds_its_certificate(self, tmp_path: Path) -> None:
+        """--only on a node decided by a solve whose certificate is still to be built: that build is
+        all there is to do, not the open nodes below it, which matter to the root only through
+        other open nodes ({8,10,12}, below {8,12} too)."""
+        store = Store(tmp_path / "store.sqlite")
+        ledger = Ledger.create(tmp_path / "c", Position.parse("8"), budget=2.0, store=str(store.path))
+        work = Campaign(ledger, store, Options(jobs=1, memory=1 << 30, only=((10,),)))
+        for p in ("8", "8,10", "8,12"):
+            work.expand(ledger.node(Position.parse(p)))
+        assert Position.parse("8,10,12") in [c for _, c in ledger.children(Position.parse("8,12"))]
+        ledger.decide(Position.parse("8,10"), status="N", winning=22, method="solve", states=1, seconds=1.0,
+                      peak_bytes=0, certificate="", note="")
+        assert [n.position.braces() for n in work.frontier(set())] == ["{8,10}"]
+        everything = {n.position.braces() for n in Campaign(ledger, store, Options(jobs=1, memory=1 << 30)).frontier(set())}
+        assert {"{8,10}", "{8,10,12}"} <= everything  # ({8,12}, expanded and short: by its children)
+
     def test_root_decided_by_its_children(self, tmp_path: Path) -> None:
         """{8,14} (P, sec. 2) with a first budget too small for one solve: expanded into its
         obligations, each N, and the root's certificate composed from theirs."""

@@ -91,10 +91,13 @@ class Campaign:
     def frontier(self, busy: set[Position]) -> list[Node]:
         """The nodes to attempt next, cheapest first (module docstring): the open nodes that still
         matter, and the decided nodes of the root's proof whose certificates are still to be built
-        (their budgets count ``CERTIFY_WEIGHT`` times: deciding comes first)."""
+        (their budgets count ``CERTIFY_WEIGHT`` times: deciding comes first).  With ``--only``,
+        what matters to the end of each line instead of the root's: below a decided node, only
+        its proof (a node decided N by its children: the winning one), so that ``--only`` on a
+        decided line builds its certificates and nothing else."""
         seen: set[Position] = set()
         items: list[tuple[float, Node]] = []
-        stack = [self.ledger.root]
+        stack = [self.end(line) for line in self.options.only] or [self.ledger.root]
         while stack:
             p = stack.pop()
             if p in seen:
@@ -116,9 +119,6 @@ class Campaign:
                 items.append((node.budget, node))  # once expanded, only a long node's search can prove P
             stack.extend(c for _, c in self.ledger.children(p))
         first = self.tried_first()
-        if self.options.only:
-            focus = self.below(self.options.only)
-            items = [item for item in items if item[1].position in focus]
         items.sort(key=lambda item: (item[1].position not in first, item[0], item[1].weight, item[1].depth,
                                      item[1].position.generators))
         return [n for _, n in items]
@@ -139,14 +139,16 @@ class Campaign:
         every node below it in the ledger (what its value rests on)."""
         return self.below(self.ledger.lines)
 
+    def end(self, line: tuple[int, ...]) -> Position:
+        """The position a line of moves from the root leads to."""
+        p = self.ledger.root
+        for x in line:
+            p = p.play(x)
+        return p
+
     def below(self, lines: list[tuple[int, ...]] | tuple[tuple[int, ...], ...]) -> set[Position]:
         """The last position of each of ``lines`` (moves from the root) and every node below it."""
-        stack = []
-        for line in lines:
-            p = self.ledger.root
-            for x in line:
-                p = p.play(x)
-            stack.append(p)
+        stack = [self.end(line) for line in lines]
         first: set[Position] = set()
         while stack:
             p = stack.pop()

@@ -25,7 +25,7 @@ def campaign(
     first_budget: Annotated[float, typer.Option("--first-budget", help="Seconds of a node's first attempt; each attempt that does not decide it gives the next 4 times more.", callback=seconds())] = 2.0,
     max_attempts: Annotated[int | None, typer.Option("--max-attempts", help="Stop after this many attempts.", callback=integer(1))] = None,
     tries: Annotated[list[str] | None, typer.Option("--try", help="A line to try first: moves from the root, e.g. `37` (a published answer) or `82,701`; repeatable; kept in the ledger.", show_default=False)] = None,
-    only: Annotated[list[str] | None, typer.Option("--only", help="Work only on this line this run (its end and the nodes below it; the rest waits): moves from the root as for --try; repeatable; kept in the ledger as a line to try first.", show_default=False)] = None,
+    only: Annotated[list[str] | None, typer.Option("--only", help="Work only on this line this run (what its end rests on: the open nodes below it that still matter to it, or the certificates a decided end still lacks; the rest waits): moves from the root as for --try; repeatable; kept in the ledger as a line to try first.", show_default=False)] = None,
     show: Annotated[bool, typer.Option("--show", help="Print the ledger and exit (no work).")] = False,
     depth: Annotated[int | None, typer.Option("--depth", help="With --show: the nodes at most this many moves from the root.", callback=integer(0))] = None,
     as_json: Annotated[bool, typer.Option("--json", help="With --show: one JSON object.")] = False,
