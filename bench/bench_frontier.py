@@ -48,6 +48,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import psutil
 from machine import cpu_model, load  # noqa: E402 - bench/ is the script's directory
@@ -348,6 +349,16 @@ def line(values: list[str]) -> str:
     return "  ".join(v.ljust(w) for v, w in zip(values, WIDTHS, strict=True)).rstrip()
 
 
+def certified(node: Any, checked: set[Any]) -> str:
+    """A decided node's certificate: "valid" (recorded so by `sylver campaign --verify`), "written"
+    (not checked yet), "to build"; '' while open, or decided by its children without a file yet."""
+    if not node.decided:
+        return ""
+    if node.certificate:
+        return "valid" if node.position in checked else "written"
+    return "to build" if node.method in ("solve", "store") else ""
+
+
 def obligations(directory: Path, at: str | None = None) -> int:
     """Print the root's moves (or those of the node ``at``, e.g. "16,38,72") in the campaign in
     ``directory`` (for {16,38}: its obligations): each
@@ -355,6 +366,8 @@ def obligations(directory: Path, at: str | None = None) -> int:
     gcd 1, how many of its root moves the last attempt had decided: :func:`progress`); then the
     counts.  The exit status (0) does not depend on what is open."""
     from sylver.campaign import Ledger
+    from sylver.campaign.proof import recorded_valid
+    from sylver.campaign.report import certificates_line
 
     try:
         ledger = Ledger.open(directory, read_only=True)
@@ -376,7 +389,8 @@ def obligations(directory: Path, at: str | None = None) -> int:
         return 2
     print(f"# the ledger of {ledger.root.braces()} in {directory}: {top.braces()} is {root.status}")
     print(line2(["move", "position", "kind", "status", "answer", "method", "attempts", "largest search", "seconds",
-                 "root moves decided"]))
+                 "root moves decided", "certificate"]))
+    checked = recorded_valid(ledger)
     counts: dict[str, int] = {}
     for x, child in sorted(ledger.children(top)):
         node = ledger.node(child)
@@ -392,8 +406,9 @@ def obligations(directory: Path, at: str | None = None) -> int:
             continue
         print(line2([str(x), child.braces(), node.kind, status, "" if node.winning is None else str(node.winning),
                      node.method, str(node.attempts), f"{states:,}" if states else "", f"{seconds:.0f}",
-                     progress(tried) if status == "open" else ""]))
+                     progress(tried) if status == "open" else "", certified(node, checked)]))
     print("# " + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())) + " (theorem-decided moves counted, not listed)")
+    print("# " + certificates_line(ledger))
     ledger.close()
     return 0
 
@@ -409,7 +424,7 @@ def progress(tried: list[dict]) -> str:
 
 
 def line2(values: list[str]) -> str:
-    widths = (5, 22, 9, 7, 7, 9, 8, 15, 8, 10)
+    widths = (5, 22, 9, 7, 7, 9, 8, 15, 8, 18, 8)
     return "  ".join(v.ljust(w) for v, w in zip(values, widths, strict=True)).rstrip()
 
 

@@ -524,6 +524,62 @@ class TestCertificateFiles:
         assert store.certificate_file(root.position, tmp_path / "x.json") is False  # gone
 
 
+class TestVerify:
+    """`sylver campaign --dir D --verify`: every certificate file of the ledger checked by the
+    independent checker, proving what the ledger says; recorded in D/verified.jsonl, not repeated."""
+
+    def test_checked_once_then_recorded(self, tmp_path: Path) -> None:
+        from sylver.campaign.proof import CHECKS, check_certificates, recorded_valid
+
+        ledger, _, _ = campaign(tmp_path, "8,14", first_budget=0.02)
+        files = {n.certificate for n in ledger.nodes() if n.decided and n.certificate}
+        first = list(check_certificates(ledger))
+        assert {c.node.certificate for c in first} == files and len(files) > 5
+        assert all(not c.flaw and not c.before and c.bytes > 0 for c in first)
+        assert [c.bytes for c in first] == sorted(c.bytes for c in first)  # smallest first
+        assert len(recorded_valid(ledger)) == len(files)
+        records = [json.loads(line) for line in (ledger.directory / CHECKS).read_text().splitlines()]
+        assert all(isinstance(r["winning_moves"], list) for r in records)
+        again = list(check_certificates(ledger))
+        assert all(not c.flaw and c.before for c in again)  # not read again: the records say valid
+
+    def test_a_file_that_does_not_prove_what_the_ledger_says(self, tmp_path: Path) -> None:
+        """A wrong winning move in the ledger, and a damaged file (recorded valid before, but its
+        SHA-256 changed): each is a flaw, whatever the records say."""
+        from sylver.campaign.proof import check_certificates
+
+        ledger, _, _ = campaign(tmp_path, "8,14", first_budget=0.02)
+        list(check_certificates(ledger))
+        n = next(n for n in ledger.nodes() if n.status == "N" and n.certificate and n.method == "solve")
+        with ledger.transaction() as db:
+            db.execute("UPDATE nodes SET winning = ? WHERE position = ?", (n.winning + 1, str(n.position)))
+        p = next(n for n in ledger.nodes() if n.status == "P" and n.certificate)
+        path = ledger.directory / p.certificate
+        path.write_bytes(path.read_bytes().replace(b'"complete":true', b'"complete":false'))
+        flaws = {c.node.position: c.flaw for c in check_certificates(ledger) if c.flaw}
+        assert f"not {n.winning + 1}; the ledger says {n.position.braces()} is N, {n.winning + 1} wins" in flaws[n.position]
+        assert p.position in flaws
+
+    def test_the_command(self, tmp_path: Path) -> None:
+        from tests.test_solver_cli import run
+
+        d = tmp_path / "c"
+        assert run("campaign", "8,14", "--dir", str(d), "--store", str(tmp_path / "s.sqlite"), "-j", "1",
+                   "--first-budget", "0.02").returncode == 0
+        out = run("campaign", "--dir", str(d), "--verify", "-j", "1")
+        assert out.returncode == 0, out.stderr
+        last = out.stdout.splitlines()[-1]
+        assert re.match(r"\d+ certificate files: (\d+) valid \(\1 checked now, 0 recorded in .*\), 0 not; 0 nodes decided", last), last
+        shown = run("campaign", "--dir", str(d), "--show").stdout
+        assert re.search(r"certificates: (\d+) written, \1 of them recorded valid", shown), shown
+        cert = sorted((d / "certificates").glob("*.json"))[-1]
+        cert.write_text(cert.read_text()[:-20])  # truncated
+        out = run("campaign", "--dir", str(d), "--verify", "-j", "1")
+        assert out.returncode == 1 and f"{cert.name}: invalid: " in out.stdout
+        out = run("campaign", "8", "--dir", str(d), "--verify")
+        assert out.returncode == 2 and "give no position" in out.stderr and len(out.stderr.splitlines()) == 1
+
+
 def test_a_new_run_keeps_the_parts_a_build_resumes_from(tmp_path: Path) -> None:
     """A run starts by removing the gcd-1 nodes of a g > 1 proof left half written (nothing resumes
     from them), not a gcd-1 certificate's partial file: the next build of its answer resumes from it."""
@@ -679,10 +735,12 @@ def test_the_ledger_as_the_frontier_bench_prints_it(tmp_path: Path) -> None:
     bench = [sys.executable, str(Path(__file__).parent.parent / "bench" / "bench_frontier.py"), "--ledger", str(tmp_path / "c")]
     out = subprocess.run(bench, capture_output=True, text=True, timeout=120, check=True).stdout.splitlines()
     assert out[1].endswith("{8,14} is P") and out[2].split()[:4] == ["move", "position", "kind", "status"]
-    rows = {int(r.split()[0]): r.split() for r in out[3:-1]}
+    rows = {int(r.split()[0]): r.split() for r in out[3:-2]}
     assert rows and set(rows) <= {x for x, _ in kids} and all(r[3] == "N" for r in rows.values())
-    counts = out[-1]
+    assert all(r[-1] == "written" for r in rows.values())  # (not checked yet: `sylver campaign --verify`)
+    counts = out[-2]
     assert counts.startswith("# ") and sum(int(n) for n in re.findall(r": (\d+)", counts)) == len(kids)
+    assert out[-1].startswith("# certificates: ") and "0 of them recorded valid" in out[-1]
     child = kids[-1][1]
     node = subprocess.run([*bench, "--node", ",".join(map(str, child.generators))], capture_output=True, text=True,
                           timeout=120, check=True).stdout.splitlines()

@@ -28,11 +28,24 @@ import contextlib
 import json
 import math
 import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sylver.campaign.ledger import Ledger, Node
 from sylver.position import Position
-from sylver.solver.certificate import FORMAT, GCD_FORMAT, GCD_VERSION, VERSION
+from sylver.solver.certificate import (
+    FORMAT,
+    GCD_FORMAT,
+    GCD_VERSION,
+    VERSION,
+    CertificateError,
+    Progress,
+    Verifier,
+    read_records,
+)
 from sylver.solver.prove import NodeLines, assemble, certificate_parts, claimed, part_path
 from sylver.solver.store import INLINE_BYTES, file_sha256
 
@@ -133,6 +146,68 @@ def compose(path: Path, position: Position, children: list[Path], *, outcome: st
         finally:
             with contextlib.suppress(OSError):
                 nodes.unlink()
+
+
+CHECKS = "verified.jsonl"
+"""The campaign's record of its certificate files found valid by the independent checker, in its
+directory: the JSON lines of ``sylver verify --known`` (:class:`sylver.solver.certificate.Verifier`)."""
+
+
+@dataclass(frozen=True)
+class Check:
+    """A decided node's certificate file, checked (:func:`check_certificates`)."""
+
+    node: Node
+    flaw: str
+    """'' when valid and proving what the ledger says; else why not."""
+    bytes: int
+    seconds: float
+    before: str = ""
+    """The time of the record it was found valid by, in an earlier run ('': checked now)."""
+
+
+def check_certificates(ledger: Ledger, jobs: int = 1, progress: Progress | None = None) -> Iterator[Check]:
+    """Check each certificate file of the ledger's decided nodes, smallest first, with the independent
+    checker, recording each valid check in :data:`CHECKS` (a file recorded there, by its SHA-256 and
+    size, with the moves it proved, is not read again): valid, and proving what the ledger says (the
+    node's position and outcome; its winning move among those proved; complete for P)."""
+    verifier = Verifier(jobs, str(ledger.directory / CHECKS), progress)
+    files = [(n, ledger.directory / n.certificate) for n in ledger.nodes() if n.decided and n.certificate]
+    files.sort(key=lambda item: (item[1].stat().st_size if item[1].is_file() else -1, str(item[0].position)))
+    for node, path in files:
+        start = time.monotonic()
+        try:
+            checked = verifier.check(str(path), recorded=True)
+        except CertificateError as exc:  # (CertificateFileError too: missing, unreadable, not JSON)
+            yield Check(node, str(exc), bytes=path.stat().st_size if path.is_file() else 0,
+                        seconds=time.monotonic() - start)
+            continue
+        yield Check(node, _disagreement(node, checked.head), bytes=checked.bytes, seconds=time.monotonic() - start,
+                    before=checked.checked_before)
+
+
+def recorded_valid(ledger: Ledger) -> set[Position]:
+    """The nodes whose certificate file :data:`CHECKS` records as valid, by its path and size
+    (without reading the files: :func:`check_certificates` reads them)."""
+    sizes = {str(rec.get("path")): rec["bytes"] for rec in read_records(str(ledger.directory / CHECKS)).values()}
+    out = set()
+    for node in ledger.nodes():
+        path = (ledger.directory / node.certificate).resolve() if node.certificate else None
+        if path is not None and path.is_file() and sizes.get(str(path)) == path.stat().st_size:
+            out.add(node.position)
+    return out
+
+
+def _disagreement(node: Node, head: dict[str, Any]) -> str:
+    """'' when a valid certificate's header proves what the ledger says of ``node``; else what it proves."""
+    said = f"the ledger says {node.position.braces()} is {node.status}" + (f", {node.winning} wins" if node.winning else "")
+    if _key(list(head["position"])) != _key(list(node.position.generators)) or head["outcome"] != node.status:
+        return f"it proves {Position(list(head['position'])).braces()} {head['outcome']}; {said}"
+    if node.status == "P" and head["complete"] is not True:
+        return f"it does not prove {node.position.braces()} P completely; {said}"
+    if node.status == "N" and node.winning not in head["winning_moves"]:
+        return f"it proves {', '.join(map(str, head['winning_moves']))} winning, not {node.winning}; {said}"
+    return ""
 
 
 def _key(gens: list[int]) -> tuple[int, ...]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from sylver.campaign.ledger import Ledger, Node
+from sylver.campaign.proof import recorded_valid
 
 
 def why(ledger: Ledger, node: Node) -> str:
@@ -39,7 +40,7 @@ def certificate_pending(row: dict[str, Any]) -> bool:
 def ledger_data(ledger: Ledger, max_depth: int | None = None) -> dict[str, Any]:
     """The whole ledger as one JSON object: summary, nodes (with why), and the attempts' count."""
     return {"summary": ledger.summary(), "store": ledger.meta("store"), "nodes": rows(ledger, max_depth),
-            "attempts": len(ledger.attempts())}
+            "attempts": len(ledger.attempts()), "certificates_recorded_valid": len(recorded_valid(ledger))}
 
 
 COLUMNS = ("position", "why", "status", "winning", "method", "attempts", "budget s", "states", "seconds",
@@ -79,7 +80,17 @@ def markdown(ledger: Ledger, max_depth: int | None = None) -> str:
              "| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     for row in rows(ledger, max_depth, theorems=False):
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells(row)) + " |")
-    return "\n".join(lines) + "\n\n" + theorem_line(ledger, max_depth) + "\n"
+    return "\n".join(lines) + "\n\n" + theorem_line(ledger, max_depth) + "\n\n" + certificates_line(ledger) + "\n"
+
+
+def certificates_line(ledger: Ledger) -> str:
+    """The certificate files written, those recorded valid by ``sylver campaign --verify``
+    (:func:`~sylver.campaign.proof.recorded_valid`) and those still to be built."""
+    written = sum(1 for n in ledger.nodes() if n.decided and n.certificate)
+    valid = len(recorded_valid(ledger))
+    return (f"certificates: {written:,} written, {valid:,} of them recorded valid by the independent checker "
+            f"(`sylver campaign --dir {ledger.directory} --verify` checks the others), "
+            f"{ledger.summary()['certificates_pending']:,} nodes decided by a search without one yet")
 
 
 def theorem_line(ledger: Ledger, max_depth: int | None = None) -> str:
@@ -89,4 +100,4 @@ def theorem_line(ledger: Ledger, max_depth: int | None = None) -> str:
             "sec. 1): not listed (--json lists them)")
 
 
-__all__ = ["COLUMNS", "cells", "headline", "ledger_data", "markdown", "rows", "theorem_line", "why"]
+__all__ = ["COLUMNS", "cells", "certificates_line", "headline", "ledger_data", "markdown", "rows", "theorem_line", "why"]

@@ -30,6 +30,7 @@ def campaign(
     depth: Annotated[int | None, typer.Option("--depth", help="With --show: the nodes at most this many moves from the root.", callback=integer(0))] = None,
     as_json: Annotated[bool, typer.Option("--json", help="With --show: one JSON object.")] = False,
     as_markdown: Annotated[bool, typer.Option("--markdown", help="With --show: a Markdown table.")] = False,
+    verify: Annotated[bool, typer.Option("--verify", help="Check every certificate file of the ledger with the independent checker (as `sylver verify`, with --jobs processes) and exit (no work): each must be valid and prove what the ledger says; valid checks are recorded in DIR/verified.jsonl and not repeated.  Exit 1 if one is not.")] = False,
 ) -> None:
     """Attack a root position for as long as it takes: a ledger of its proof tree, resumable, on local cores or a Dask cluster.
 
@@ -45,6 +46,15 @@ def campaign(
         fail("--json, --markdown and --depth go with --show")
     if show and (tries or only):
         fail("--show reads the ledger: --try and --only go with work")
+    if verify:
+        if show or position or tries or only:
+            fail("--verify checks the certificates of the campaign in --dir: give no position, --show, --try or --only")
+        ledger = Ledger.open(directory, resume=False, read_only=True)
+        try:
+            _verify(ledger, jobs)
+        finally:
+            ledger.close()
+        return
     if show:
         if position:
             fail("--show reads the campaign in --dir: give no position")
@@ -199,10 +209,46 @@ def _stop_signals() -> Iterator[None]:
             signal.signal(signum, handler)
 
 
+def _verify(ledger: Any, jobs: int | None) -> None:
+    """``--verify``: a line for each certificate file (smallest first), then the count; exit 1 if one
+    is not valid or does not prove what the ledger says."""
+    import sys
+
+    from sylver.campaign.proof import CHECKS, check_certificates
+    from sylver.executors import default_jobs
+    from sylver.solver.certificate import ProgressLine, RecordError
+
+    progress = ProgressLine(sys.stderr)
+    counts = {"now": 0, "before": 0, "bad": 0}
+    try:
+        for c in check_certificates(ledger, jobs or default_jobs(), progress if sys.stderr.isatty() else None):
+            progress.clear()
+            name = c.node.certificate
+            if c.flaw:
+                counts["bad"] += 1
+                print(f"{name}: invalid: {c.flaw}", flush=True)
+                continue
+            counts["before" if c.before else "now"] += 1
+            how = f"recorded valid {c.before}" if c.before else f"checked in {c.seconds:.1f} s"
+            print(f"{name}: valid, {c.node.position.braces()} is {c.node.status}"
+                  + (f", {c.node.winning} wins" if c.node.winning else "") + f" ({c.bytes:,} bytes; {how})", flush=True)
+    except RecordError as exc:
+        progress.clear()
+        fail(str(exc))
+    pending = ledger.summary()["certificates_pending"]
+    total = counts["now"] + counts["before"] + counts["bad"]
+    print(f"{total:,} certificate files: {counts['now'] + counts['before']:,} valid ({counts['now']:,} checked now, "
+          f"{counts['before']:,} recorded in {ledger.directory / CHECKS}), {counts['bad']:,} not; "
+          f"{pending:,} nodes decided by a search have none yet (a campaign builds those its proof needs)")
+    if counts["bad"]:
+        raise typer.Exit(1)
+
+
 def _show(ledger: Any, depth: int | None, as_json: bool, as_markdown: bool) -> None:
     from sylver.campaign.report import (
         COLUMNS,
         cells,
+        certificates_line,
         headline,
         ledger_data,
         markdown,
@@ -234,3 +280,4 @@ def _show(ledger: Any, depth: int | None, as_json: bool, as_markdown: bool) -> N
         natural = Measurement.get(console, console.options.update_width(1 << 16), table).maximum
         Console(width=max(natural, console.width)).print(table)
     console.print(theorem_line(ledger, depth), highlight=False)
+    console.print(certificates_line(ledger), highlight=False, markup=False)

@@ -1318,6 +1318,9 @@ class Checked:
     """The file's size."""
     imports: tuple[Rested, ...] = ()
     """The files it imports (``imports``), each found valid."""
+    checked_before: str = ""
+    """The time of the record of a valid check it was taken from (``Verifier.check(recorded=True)``;
+    '': checked by this process)."""
 
     def claim(self) -> str:
         """What it proves, in one line: ``{16,30} is N: 56 wins`` or ``{16,30,56} is P``."""
@@ -1355,14 +1358,21 @@ class Verifier:
         self.stack: list[str] = []
         """The real paths of the files being checked, outermost first (for cycles)."""
 
-    def check(self, path: str) -> Checked:
+    def check(self, path: str, recorded: bool = False) -> Checked:
         """Check the certificate file ``path`` (once: a file with the SHA-256 of one checked before
-        by this verifier is not read again); raise :class:`CertificateError` naming the first flaw
+        by this verifier is not read again; ``recorded``: nor one that ``known`` records with the
+        moves it proved, whose :class:`Checked` is then made from the record, with no nodes and
+        ``checked_before`` its time); raise :class:`CertificateError` naming the first flaw
         (:class:`CertificateFileError`: not a readable certificate)."""
         global _PROGRESS
         before, _PROGRESS = _PROGRESS, self.progress
         try:
             first, lines, size, digest = _scan(path)
+            rec = self.records.get((digest, size)) if recorded else None
+            if rec is not None and isinstance(rec.get("winning_moves"), list):
+                head = {k: rec[k] for k in ("position", "outcome", "winning_moves", "complete")}
+                return Checked(head, 0, list(rec.get("proves", [])), sha256=digest, bytes=size,
+                               checked_before=str(rec["time"]))
             return self.done.get(digest) or self._check(path, first, lines, size, digest)
         finally:
             _PROGRESS = before
@@ -1384,8 +1394,8 @@ class Verifier:
         """Append the record of a complete valid check to ``known``."""
         head = checked.head
         rec = {"sha256": checked.sha256, "bytes": checked.bytes, "position": head["position"],
-               "outcome": head["outcome"], "complete": head["complete"],
-               "proves": checked.proves or [checked.claim()], "checker": CHECKER_VERSION, "time": _now(),
+               "outcome": head["outcome"], "winning_moves": list(head.get("winning_moves") or []),
+               "complete": head["complete"], "proves": checked.proves or [checked.claim()], "checker": CHECKER_VERSION, "time": _now(),
                "path": os.path.abspath(path)}
         try:
             with open(str(self.known), "a", encoding="utf-8") as fh:
