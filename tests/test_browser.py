@@ -644,11 +644,17 @@ def test_no_internal_words_in_the_page(page: object) -> None:
 # -- a campaign's ledger ---------------------------------------------------------------------------
 def test_campaign_view(browser: object, tmp_path: Path, shots: Path) -> None:
     """`sylver serve --campaign DIR`: the tab, the headline and the ledger as a table with headers (the
-    root's replies first), a certificate link, the status filter in the address, focus kept across
-    a refresh."""
+    root's replies first), a certificate link (marked valid once `sylver campaign --verify` checked
+    it), the status filter in the address, focus kept across a refresh."""
+    from sylver.campaign import Ledger
+    from sylver.campaign.proof import check_certificates
     from test_web import make_campaign
 
-    app = create_app(campaign_dirs=[make_campaign(tmp_path / "four")])
+    directory = make_campaign(tmp_path / "four")
+    ledger = Ledger.open(directory, read_only=True)
+    assert all(not c.flaw for c in check_certificates(ledger))  # `sylver campaign --verify`: each file valid
+    ledger.close()
+    app = create_app(campaign_dirs=[directory])
     with live_server(app) as url:
         context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
         pg = context.new_page()
@@ -664,6 +670,7 @@ def test_campaign_view(browser: object, tmp_path: Path, shots: Path) -> None:
             assert pg.inner_text("#cp-table tbody tr:first-child th[scope=row]") == "{4}"
             link = pg.locator("#cp-table a[download]").first
             assert link.get_attribute("href").startswith("/api/campaigns/0/certificate/")
+            assert pg.locator("#cp-table td:has(a[download])").first.inner_text().endswith("✓ valid")
             link.focus()
             key = pg.evaluate("() => { window.focusedBefore = document.activeElement; return document.activeElement.dataset.key; }")
             pg.evaluate("cpLoad()")  # what the 10-second refresh does while a root is open

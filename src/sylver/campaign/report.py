@@ -20,13 +20,16 @@ def why(ledger: Ledger, node: Node) -> str:
 def rows(ledger: Ledger, max_depth: int | None = None, theorems: bool = True) -> list[dict[str, Any]]:
     """One dict a node (``max_depth``: those at most that many moves from the root; ``theorems``:
     with the nodes N by a theorem): the :meth:`Node.to_dict` fields, with ``text`` (the position in
-    braces), ``why`` and ``certificate_pending`` (:func:`certificate_pending`)."""
+    braces), ``why``, ``certificate_pending`` (:func:`certificate_pending`) and ``certificate_valid``
+    (its file recorded valid by ``sylver campaign --verify``: :func:`~sylver.campaign.proof.recorded_valid`)."""
     out = []
+    checked = recorded_valid(ledger)
     for node in ledger.nodes():
         if (max_depth is not None and node.depth > max_depth) or (not theorems and node.method == "theorem"):
             continue
         row = {"text": node.position.braces(), "why": why(ledger, node), **node.to_dict()}
         row["certificate_pending"] = certificate_pending(row)
+        row["certificate_valid"] = node.position in checked
         out.append(row)
     return out
 
@@ -49,14 +52,16 @@ COLUMNS = ("position", "why", "status", "winning", "method", "attempts", "budget
 
 def cells(row: dict[str, Any]) -> list[str]:
     """A row's cells, in :data:`COLUMNS` order, as text.  A node decided with its certificate still
-    to be built shows the budget of the attempt that will build it, and ``to build``."""
+    to be built shows the budget of the attempt that will build it, and ``to build``; a certificate
+    file recorded valid by the independent checker is followed by ``(valid)``."""
     status = row["status"]
     pending = certificate_pending(row)
     return [
         row["text"], row["why"], status, "" if row["winning"] is None else str(row["winning"]), row["method"],
         str(row["attempts"]), f"{row['budget']:g}" if pending or status not in ("P", "N") else "",
         f"{row['states']:,}" if row["states"] else "", f"{row['seconds']:.1f}" if row["seconds"] else "",
-        _mb(row["peak_bytes"]), "to build" if pending else row["certificate"],
+        _mb(row["peak_bytes"]),
+        "to build" if pending else row["certificate"] + (" (valid)" if row.get("certificate_valid") else ""),
     ]
 
 

@@ -2275,8 +2275,9 @@ function cpRow(node) {
   const decided = node.status === "P" || node.status === "N";
   const cell = (text, cls) => el("td", { class: cls, text });
   const certificate = node.certificate
-    ? el("a", { href: `/api/campaigns/${cp.index}/certificate/${numbers}`, download: node.certificate.split("/").pop(), "data-key": "cert:" + numbers,
-                "aria-label": `Download the certificate of ${node.text}`, text: node.certificate.split("/").pop() })
+    ? [el("a", { href: `/api/campaigns/${cp.index}/certificate/${numbers}`, download: node.certificate.split("/").pop(), "data-key": "cert:" + numbers,
+                 "aria-label": `Download the certificate of ${node.text}`, text: node.certificate.split("/").pop() }),
+       node.certificate_valid ? el("span", { class: "valid", title: "Checked valid by the independent checker (sylver campaign --verify)", text: " ✓ valid" }) : ""]
     : node.certificate_pending ? el("span", { title: "Decided; its next attempt builds the certificate", text: "to build" }) : "";
   return el("tr", { class: "st-" + node.status, "data-position": numbers },
     cell(node.replies.join(", "), "num"),
@@ -2290,7 +2291,7 @@ function cpRow(node) {
     cell(node.states ? fmt(node.states) : "", "num"),
     cell(node.seconds ? node.seconds.toFixed(1) : "", "num"),
     cell(node.peak_bytes ? `${fmt(Math.round(node.peak_bytes / 2 ** 20))} MB` : "", "num"),
-    el("td", {}, certificate),
+    el("td", {}, ...[certificate].flat()),
     cell(node.note, "wrap note"));
 }
 
