@@ -37,7 +37,6 @@ invalid certificate or a campaign that failed.  An item the time limit left open
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import re
@@ -249,16 +248,15 @@ def read_ledger(directory: Path) -> dict | None:
 def verify(path: Path, status: str, root: list[int], jobs: int, known: Path) -> dict:
     """`sylver verify --json -j JOBS --known KNOWN` on the root's certificate, timed: valid / invalid /
     unproven / mismatch.  ``known`` (the workdir's record of checks): a proof that an earlier item's
-    certificate imports and that was checked then (Z's, under r30's and r56's) is not checked again."""
+    certificate imports and that was checked then (Z's, under r30's and r56's) is not checked again, nor
+    a root certificate recorded there (U's own item after r26: "checked before", with its time)."""
     c0, t0 = children_cpu(), time.perf_counter()
-    v = recorded(path, known)
-    if v is None:
-        out = subprocess.run([*SYLVER, "verify", "--json", "-j", str(jobs), "--known", str(known), str(path)],
-                             cwd=ROOT, capture_output=True, text=True, check=False)
-        try:
-            v = json.loads(out.stdout)
-        except json.JSONDecodeError:
-            v = {"valid": False, "flaw": (out.stderr or out.stdout).strip().splitlines()[-1:] or ["no output"]}
+    out = subprocess.run([*SYLVER, "verify", "--json", "-j", str(jobs), "--known", str(known), str(path)],
+                         cwd=ROOT, capture_output=True, text=True, check=False)
+    try:
+        v = json.loads(out.stdout)
+    except json.JSONDecodeError:
+        v = {"valid": False, "flaw": (out.stderr or out.stdout).strip().splitlines()[-1:] or ["no output"]}
     res = {"verify_seconds": time.perf_counter() - t0, "verify_cpu": children_cpu() - c0}
     if not v.get("valid"):
         flaw = v.get("flaw")
@@ -279,34 +277,6 @@ def verify(path: Path, status: str, root: list[int], jobs: int, known: Path) -> 
     if v.get("checked_before"):
         res["verify_note"] += f" (this file checked before, {v['checked_before']}: not read again)"
     return res
-
-
-def recorded(path: Path, known: Path) -> dict | None:
-    """The earlier valid check of the file ``path`` that ``known`` records (the same SHA-256 and size,
-    under this checker's rules: :func:`sylver.solver.certificate.read_records`), in the form of `sylver
-    verify --json`'s answer; None when there is none.  An item whose root an earlier item's proof
-    imports (U under r26's) is then not checked twice: its record says when it was checked."""
-    from sylver.solver.certificate import RecordError, read_records
-
-    try:
-        records = read_records(str(known))
-        size = path.stat().st_size
-    except (OSError, RecordError):
-        return None
-    if not records:  # nothing recorded: the file is not hashed for nothing
-        return None
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while chunk := fh.read(1 << 24):
-            digest.update(chunk)
-    rec = records.get((digest.hexdigest(), size))
-    if rec is None:
-        return None
-    proves = rec.get("proves") or []
-    if gcd(rec["position"]) == 1:
-        proves = []  # `sylver verify --json` names no claims for a gcd-1 search's certificate
-    return {"valid": True, "position": rec["position"], "outcome": rec["outcome"], "proves": proves,
-            "checked_before": rec.get("time", "at an unrecorded time")}
 
 
 def one(item: dict, workdir: Path, ns: argparse.Namespace) -> dict:

@@ -20,7 +20,7 @@ import pytest
 import sylver.campaign.proof as proof_module
 from sylver.campaign.attempt import certificate
 from sylver.campaign.proof import compose
-from sylver.position import Position
+from sylver.position import Outcome, Position
 from sylver.solver import solve
 from sylver.solver.certificate import (
     CLAIMS_OPEN,
@@ -195,6 +195,36 @@ class TestVerifyCommand:
         out = cli("--json", "--known", str(known), str(files / "six.json"))
         assert [Path(c["path"]).name for c in json.loads(out.stdout)["checked"]] == ["p69.json", "six.json"]
         assert json.loads(out.stdout)["imports"][0]["how"] == "checked"
+
+    def test_a_file_recorded_valid_is_not_read_again(self, files: Path) -> None:
+        """With --known, a given file that a record names (SHA-256, size, the moves it proved) is
+        valid without a reading; a record of N without its moves (older checks) is checked again."""
+        known = files / "known.jsonl"
+        assert cli("--known", str(known), str(files / "six.json")).returncode == 0  # p69, six
+        out = cli("--json", "--known", str(known), str(files / "six.json"))
+        got = json.loads(out.stdout)
+        assert got["valid"] and got["checked"] == [] and got["checked_before"] and got["winning_moves"] == [9]
+        text = cli("--known", str(known), str(files / "p69.json")).stdout
+        assert text.startswith(f"valid (recorded valid in {known}, ") and text.splitlines()[0].endswith("not read again)")
+        lines = [json.loads(line) for line in known.read_text().splitlines()]
+        known.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "winning_moves"}) + "\n" for r in lines))
+        out = cli("--json", "--known", str(known), str(files / "six.json"))
+        assert [Path(c["path"]).name for c in json.loads(out.stdout)["checked"]] == ["six.json"]  # p69: P, recorded
+
+    def test_into_the_results_store(self, files: Path) -> None:
+        """--store: each valid certificate's result and file go to the store, where a solve finds
+        them; a certificate that contradicts the store is one line, exit 2."""
+        db = files / "s.sqlite"
+        out = cli("--store", str(db), str(files / "six.json"), str(files / "r5.json"))
+        assert out.returncode == 0, out.stderr
+        store = Store(db)
+        six, r5 = store.get(Position.parse("6")), store.get(Position.parse("5,18"))
+        assert (six.outcome.value, six.winning_moves, r5.winning_moves) == ("N", (9,), (14,))
+        assert store.certificate(Position.parse("6"))["outcome"] == "N"
+        other = files / "t.sqlite"
+        Store(other).put_result(Position.parse("5,18"), Outcome.P, [], True, Position.parse("5,18").frobenius_number)
+        out = cli("--store", str(other), str(files / "r5.json"))
+        assert out.returncode == 2 and out.stderr.count("\n") == 1 and "r5.json" in out.stderr, out.stderr
 
     def test_bad_input(self, files: Path) -> None:
         known = files / "known.jsonl"

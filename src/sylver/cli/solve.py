@@ -583,7 +583,8 @@ def verify(
     files: Annotated[list[Path], typer.Argument(help="Certificates written by `sylver solve --certificate` or a campaign (gcd 1, short positions, or a replay record of a g = 2 scan).", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object per file: {\"valid\": ..., \"flaw\": ...}, or what it proves, its imports and the files checked for it.")] = False,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Processes for the second reading of a large certificate's gcd-1 P-positions (either format).  Default: one per core this process may use.", show_default=False, callback=integer(1))] = None,
-    known: Annotated[Path | None, typer.Option("--known", help="A JSON-lines record of complete valid checks: one is appended after each, and an imported file recorded there (SHA-256 and size) is not read again.", show_default=False)] = None,
+    known: Annotated[Path | None, typer.Option("--known", help="A JSON-lines record of complete valid checks: one is appended after each, and a file recorded there (SHA-256 and size), given or imported, is not read again.", show_default=False)] = None,
+    store: Annotated[str | None, typer.Option("--store", help="Record each valid certificate's result and the certificate itself (by reference when large: the file must stay where it is) in this results store (SQLite file or postgresql:// URL), for solves and campaigns to use.", show_default=False)] = None,
 ) -> None:
     """Check a proof certificate independently of the solver; print `valid` or the first flaw (exit 1).
 
@@ -591,7 +592,9 @@ def verify(
     import included; each gets its lines, after its name.  A file that is not a readable
     certificate (unreadable, not JSON, truncated) gives one error line and exit 2.  A gcd-1
     certificate as `sylver solve --certificate` writes it is read a line at a time, twice, holding
-    only its P-positions' gap masks.  With g > 1, `valid` is followed by what the certificate
+    only its P-positions' gap masks.  With --known, a file recorded valid there is not read again
+    (`valid`, and when it was checked).  With --store, a valid certificate that proves P or N goes
+    to that results store with its result.  With g > 1, `valid` is followed by what the certificate
     proves, what it does not (the even moves that a probably-P claim leaves open) and the theorems
     it rests on; with imports, by the files it rests on and how each was found valid (checked now,
     above, or before: by a record of --known).  On a terminal, a line on stderr tells how far the
@@ -611,6 +614,7 @@ def verify(
             file.open("rb").close()
         except OSError as exc:
             fail(f"cannot read {file}: {exc.strerror}")
+    db = _store(store) if store is not None else None
     bad = False
     progress = ProgressLine(sys.stderr)  # on a terminal: how far each reading of a file has gone
     try:
@@ -619,7 +623,7 @@ def verify(
             name = f"{file}: " if len(files) > 1 and not as_json else ""
             before = len(verifier.checked)
             try:
-                checked = verifier.check(str(file))
+                checked = verifier.check(str(file), recorded=known is not None)
             except CertificateFileError:
                 raise
             except CertificateError as exc:
@@ -633,14 +637,20 @@ def verify(
             progress.clear()
             read = verifier.checked[before:]
             head = checked.head
+            if db is not None:
+                _record(db, file, head)
             if as_json:
                 print_json({"file": str(file), "valid": True, "position": head["position"], "outcome": head["outcome"],
                             "winning_moves": head["winning_moves"], "complete": head["complete"],
                             "nodes": checked.nodes, "proves": checked.proves, "sha256": checked.sha256,
                             "bytes": checked.bytes, "imports": [vars(r) for r in checked.imports],
-                            "checked": [{"path": p, "sha256": d} for p, d in read]})
+                            "checked": [{"path": p, "sha256": d} for p, d in read],
+                            **({"checked_before": checked.checked_before} if checked.checked_before else {})})
             else:
-                print(f"{name}valid" + ("" if read else f" (the same file as one checked above, {checked.sha256[:12]})"))
+                when = checked.checked_before
+                print(f"{name}valid" + (f" (recorded valid in {known}, {checked.sha256[:12]}, {when}: not read again)"
+                                        if when else "" if read else
+                                        f" (the same file as one checked above, {checked.sha256[:12]})"))
                 for line in report(checked):
                     print(f"  {line}")
     except (CertificateFileError, RecordError) as exc:
@@ -648,3 +658,30 @@ def verify(
         fail(str(exc))
     if bad:
         raise typer.Exit(1)
+
+
+def _store(location: str) -> Any:
+    """The results store of ``verify --store`` (one line and exit 2 when it cannot be opened)."""
+    from sylver.position import Position
+    from sylver.solver.store import Store
+
+    db = Store(location)
+    db.get(Position([2, 3]))  # an unusable store fails here, before any check
+    return db
+
+
+def _record(db: Any, file: Path, head: dict[str, Any]) -> None:
+    """A valid certificate (header ``head``) that proves P or N: its result and the file to the store
+    (a result that contradicts the store's: one line and exit 2)."""
+    from sylver.position import Outcome, Position
+    from sylver.solver.store import StoreConflictError
+
+    if head["outcome"] not in ("P", "N"):  # a probably-P claim of the g > 1 engine: not a result
+        return
+    position = Position(list(head["position"]))
+    try:
+        db.put_result(position, Outcome(head["outcome"]), list(head["winning_moves"]), bool(head["complete"]),
+                      position.frobenius_number if position.gcd == 1 else 0)
+        db.put_certificate(position, file)
+    except StoreConflictError as exc:
+        fail(f"{file}: {exc}")

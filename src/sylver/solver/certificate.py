@@ -1361,18 +1361,20 @@ class Verifier:
     def check(self, path: str, recorded: bool = False) -> Checked:
         """Check the certificate file ``path`` (once: a file with the SHA-256 of one checked before
         by this verifier is not read again; ``recorded``: nor one that ``known`` records with the
-        moves it proved, whose :class:`Checked` is then made from the record, with no nodes and
-        ``checked_before`` its time); raise :class:`CertificateError` naming the first flaw
+        moves it proved (or P), whose :class:`Checked` is then made from the record, with no nodes
+        and ``checked_before`` its time); raise :class:`CertificateError` naming the first flaw
         (:class:`CertificateFileError`: not a readable certificate)."""
         global _PROGRESS
         before, _PROGRESS = _PROGRESS, self.progress
         try:
             first, lines, size, digest = _scan(path)
             rec = self.records.get((digest, size)) if recorded else None
-            if rec is not None and isinstance(rec.get("winning_moves"), list):
-                head = {k: rec[k] for k in ("position", "outcome", "winning_moves", "complete")}
-                return Checked(head, 0, list(rec.get("proves", [])), sha256=digest, bytes=size,
-                               checked_before=str(rec["time"]))
+            moves = rec.get("winning_moves", [] if rec["outcome"] == "P" else None) if rec is not None else None
+            if rec is not None and isinstance(moves, list):  # (a record of P before moves were kept: none)
+                head = {"position": rec["position"], "outcome": rec["outcome"], "winning_moves": moves,
+                        "complete": rec["complete"]}
+                proves = [] if math.gcd(*rec["position"]) == 1 else list(rec.get("proves", []))  # as a check says
+                return Checked(head, 0, proves, sha256=digest, bytes=size, checked_before=str(rec["time"]))
             return self.done.get(digest) or self._check(path, first, lines, size, digest)
         finally:
             _PROGRESS = before
