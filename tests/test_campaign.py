@@ -572,6 +572,11 @@ class TestVerify:
         assert re.match(r"\d+ certificate files: (\d+) valid \(\1 checked now, 0 recorded in .*\), 0 not; \d+ nodes decided", last), last
         shown = run("campaign", "--dir", str(d), "--show").stdout
         assert re.search(r"certificates: (\d+) written, \1 of them recorded valid", shown), shown
+        (d / "verified.jsonl").write_text((d / "verified.jsonl").read_text() + "not a record\n")
+        assert "0 of them recorded valid" in run("campaign", "--dir", str(d), "--show").stdout  # shown still
+        out = run("campaign", "--dir", str(d), "--verify", "-j", "1")
+        assert out.returncode == 2 and "line" in out.stderr and len(out.stderr.splitlines()) == 1, out.stderr
+        (d / "verified.jsonl").unlink()
         cert = sorted((d / "certificates").glob("*.json"))[-1]
         cert.write_text(cert.read_text()[:-20])  # truncated
         out = run("campaign", "--dir", str(d), "--verify", "-j", "1")

@@ -43,6 +43,7 @@ from sylver.solver.certificate import (
     VERSION,
     CertificateError,
     Progress,
+    RecordError,
     Verifier,
     read_records,
 )
@@ -188,8 +189,13 @@ def check_certificates(ledger: Ledger, jobs: int = 1, progress: Progress | None 
 
 def recorded_valid(ledger: Ledger) -> set[Position]:
     """The nodes whose certificate file :data:`CHECKS` records as valid, by its path and size
-    (without reading the files: :func:`check_certificates` reads them)."""
-    sizes = {str(rec.get("path")): rec["bytes"] for rec in read_records(str(ledger.directory / CHECKS)).values()}
+    (without reading the files: :func:`check_certificates` reads them); none when the record is
+    unreadable (what shows the ledger goes on; ``--verify`` says what is wrong with it)."""
+    try:
+        records = read_records(str(ledger.directory / CHECKS))
+    except RecordError:
+        return set()
+    sizes = {str(rec.get("path")): rec["bytes"] for rec in records.values()}
     out = set()
     for node in ledger.nodes():
         path = (ledger.directory / node.certificate).resolve() if node.certificate else None
