@@ -322,11 +322,13 @@ def line(values: list[str]) -> str:
 def certified(node: Any, checked: set[Any]) -> str:
     """A decided node's certificate: "valid" (recorded so by `sylver campaign --verify`), "written"
     (not checked yet), "to build"; '' while open, or decided by its children without a file yet."""
+    from sylver.campaign.report import certificate_pending
+
     if not node.decided:
         return ""
     if node.certificate:
         return "valid" if node.position in checked else "written"
-    return "to build" if node.method in ("solve", "store") else ""
+    return "to build" if certificate_pending(node.to_dict()) else ""
 
 
 def obligations(directory: Path, at: str | None = None) -> int:
