@@ -115,7 +115,33 @@ class TestSmallRoots:
                       peak_bytes=0, certificate="", note="")
         assert [n.position.braces() for n in work.frontier(set())] == ["{8,10}"]
         everything = {n.position.braces() for n in Campaign(ledger, store, Options(jobs=1, memory=1 << 30)).frontier(set())}
-        assert {"{8,10}", "{8,10,12}"} <= everything  # ({8,12}, expanded and short: by its children)
+        assert "{8,10}" in everything and "{8,10,12}" not in everything  # (below {8,12}: test_only_what_can_help_its_parent)
+
+    def test_only_what_can_help_its_parent(self, tmp_path: Path) -> None:
+        """{8} (composite) is N when one reply leaves P, and P only by a search: its children help
+        only by being P.  {8,12} (composite) is then attempted by nothing, and its children, which
+        could only prove it N, are left alone; the obligations of the short {8,6} (P when each is
+        N) are all attempted."""
+        store = Store(tmp_path / "store.sqlite")
+        ledger = Ledger.create(tmp_path / "c", Position.parse("8"), budget=2.0, store=str(store.path))
+        work = Campaign(ledger, store, Options(jobs=1, memory=1 << 30))
+        for p in ("8", "8,12", "6,8"):
+            work.expand(ledger.node(Position.parse(p)))
+        chosen = {n.position for n in work.frontier(set())}
+        below_12 = {c for _, c in ledger.children(Position.parse("8,12"))}
+        below_6 = {c for _, c in ledger.children(Position.parse("6,8")) if not ledger.node(c).decided}
+        replies = {c for _, c in ledger.children(Position.parse("8"))}
+        assert below_12 - below_6 - replies and below_6 <= chosen
+        assert not (below_12 - below_6 - replies) & chosen
+        assert Position.parse("8,12") not in chosen
+
+    def test_what_helps(self) -> None:
+        both, p, n = frozenset("PN"), frozenset("P"), frozenset("N")
+        assert tree.helps(tree.Kind.SHORT, both) == both
+        assert tree.helps(tree.Kind.SHORT, p) == n and tree.helps(tree.Kind.SHORT, n) == p
+        for k in (tree.Kind.LONG, tree.Kind.COMPOSITE):
+            assert tree.helps(k, both) == tree.helps(k, n) == p
+            assert tree.helps(k, p) == frozenset()
 
     def test_root_decided_by_its_children(self, tmp_path: Path) -> None:
         """{8,14} (P, sec. 2) with a first budget too small for one solve: expanded into its

@@ -2,7 +2,10 @@
 cluster), record what they establish, and decide nodes from their children.
 
 The choice (:meth:`Campaign.frontier`): among the open nodes that still matter (reached from the
-root through open nodes only), those on the lines to try first (``--try``: the end of each line and
+root through open nodes only, each with an outcome that would help decide its parent,
+:func:`sylver.campaign.tree.helps`: a long node that helps only by being P, such as a candidate
+reply to a long obligation, is attempted but its children, which can only prove it N, are not),
+those on the lines to try first (``--try``: the end of each line and
 what it rests on) come first (with ``--only``, they alone are attempted), then the cheapest: least budget, then least weight (genus of S ÷ g),
 then nearest the root.  A node's budget starts at ``first_budget`` seconds and grows ``growth``
 times with each attempt that does not decide it, so that a hard node does not hold up easy ones and
@@ -95,14 +98,15 @@ class Campaign:
         what matters to the end of each line instead of the root's: below a decided node, only
         its proof (a node decided N by its children: the winning one), so that ``--only`` on a
         decided line builds its certificates and nothing else."""
-        seen: set[Position] = set()
-        items: list[tuple[float, Node]] = []
-        stack = [self.end(line) for line in self.options.only] or [self.ledger.root]
+        both = frozenset({"P", "N"})
+        seen: dict[Position, frozenset[str]] = {}  # each node reached, and the outcomes of it that help
+        items: dict[Position, tuple[float, Node]] = {}
+        stack = [(p, both) for p in [self.end(line) for line in self.options.only] or [self.ledger.root]]
         while stack:
-            p = stack.pop()
-            if p in seen:
+            p, wanted = stack.pop()
+            if wanted <= seen.get(p, frozenset()):
                 continue
-            seen.add(p)
+            wanted = seen[p] = wanted | seen.get(p, frozenset())
             node = self.ledger.node(p)
             if node is None or node.method == "theorem" or p in busy:
                 continue
@@ -110,18 +114,20 @@ class Campaign:
                 if node.certificate:
                     continue
                 if node.method in ("solve", "store"):
-                    items.append((node.budget * CERTIFY_WEIGHT, node))
+                    items[p] = (node.budget * CERTIFY_WEIGHT, node)
                     continue
                 kids = self.ledger.children(p)  # decided by its children: their certificates first
-                stack.extend(c for x, c in kids if node.status == "P" or x == node.winning)
+                stack.extend((c, both) for x, c in kids if node.status == "P" or x == node.winning)
                 continue
             if node.status == "open" and not (node.expanded and node.kind != tree.Kind.LONG):
-                items.append((node.budget, node))  # once expanded, only a long node's search can prove P
-            stack.extend(c for _, c in self.ledger.children(p))
+                items[p] = (node.budget, node)  # once expanded, only a long node's search can prove P
+            helping = tree.helps(tree.Kind(node.kind), wanted)
+            if helping:
+                stack.extend((c, helping) for _, c in self.ledger.children(p))
         first = self.tried_first()
-        items.sort(key=lambda item: (item[1].position not in first, item[0], item[1].weight, item[1].depth,
-                                     item[1].position.generators))
-        return [n for _, n in items]
+        order = sorted(items.values(), key=lambda item: (item[1].position not in first, item[0], item[1].weight,
+                                                         item[1].depth, item[1].position.generators))
+        return [n for _, n in order]
 
     def line_moves(self) -> dict[Position, set[int]]:
         """The positions inside the lines to try first (the root included) and, for each, the moves

@@ -95,6 +95,17 @@ def candidates(position: Position) -> list[int]:
     return [x for x in range(2, bound + 1) if x not in position.semigroup]
 
 
+def helps(kind_: Kind, wanted: frozenset[str]) -> frozenset[str]:
+    """The outcomes of a child that help decide its parent, given the parent's outcomes that would
+    help (``wanted``, a subset of {"P", "N"}; the root wants both): a parent is N when one child is P,
+    whatever its kind, and a short parent is P when every child is N; a long or composite parent is
+    P only by a direct search, so its children do not help prove it P."""
+    helping = {"P"} if "N" in wanted else set()
+    if "P" in wanted and kind_.finite:
+        helping.add("N")
+    return frozenset(helping)
+
+
 def weight(position: Position) -> int:
     """How large a search the position is expected to need, for ordering equal budgets: the genus
     of S ÷ g (the gcd-1 search's legal moves; for g > 1 those of S ÷ g)."""
@@ -103,5 +114,5 @@ def weight(position: Position) -> int:
     return h.genus
 
 
-__all__ = ["CANDIDATE_FACTOR", "COMPOSITE_FACTOR", "Kind", "candidates", "kind", "moves", "theorem_n",
-           "weight"]
+__all__ = ["CANDIDATE_FACTOR", "COMPOSITE_FACTOR", "Kind", "candidates", "helps", "kind", "moves",
+           "theorem_n", "weight"]
