@@ -191,6 +191,24 @@ class TestStore:
             assert store.certificate(p) is None and not store.has_certificate(p)
             assert not (tmp_path / "again.json.part").exists()
 
+    def test_a_digest_computed_before(self, location: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        """A file recorded by reference with the digest its check computed (``verify --store``) is
+        not read again for it; a digest that is not the file's makes the reference untrusted."""
+        from sylver.solver import store as store_module
+        from sylver.solver.prove import stream_certificate
+
+        monkeypatch.setattr(store_module, "INLINE_BYTES", 0)
+        p, path = Position("12,17"), tmp_path / "c.json"
+        stream_certificate(solve(p), path)
+        digest = store_module.file_sha256(path)
+        store = Store(location)
+        with monkeypatch.context() as m:
+            m.setattr(store_module, "file_sha256", lambda _path: pytest.fail("hashed again"))
+            store.put_certificate(p, path, sha256=digest)
+        assert store.certificate_file(p, tmp_path / "out.json")
+        store.put_certificate(p, path, sha256="0" * 64)
+        assert not store.certificate_file(p, tmp_path / "again.json")
+
     def test_root_children_recorded(self, location: str) -> None:
         store = Store(location)
         solve(Position("5,14"), store=store)

@@ -638,7 +638,7 @@ def verify(
             read = verifier.checked[before:]
             head = checked.head
             if db is not None:
-                _record(db, file, head)
+                _record(db, file, head, checked.sha256)
             if as_json:
                 print_json({"file": str(file), "valid": True, "position": head["position"], "outcome": head["outcome"],
                             "winning_moves": head["winning_moves"], "complete": head["complete"],
@@ -670,9 +670,10 @@ def _store(location: str) -> Any:
     return db
 
 
-def _record(db: Any, file: Path, head: dict[str, Any]) -> None:
-    """A valid certificate (header ``head``) that proves P or N: its result and the file to the store
-    (a result that contradicts the store's: one line and exit 2)."""
+def _record(db: Any, file: Path, head: dict[str, Any], sha256: str) -> None:
+    """A valid certificate (header ``head``, digest ``sha256``, read by its check) that proves P or
+    N: its result and the file to the store (a result that contradicts the store's: one line and
+    exit 2)."""
     from sylver.position import Outcome, Position
     from sylver.solver.store import StoreConflictError
 
@@ -682,6 +683,6 @@ def _record(db: Any, file: Path, head: dict[str, Any]) -> None:
     try:
         db.put_result(position, Outcome(head["outcome"]), list(head["winning_moves"]), bool(head["complete"]),
                       position.frobenius_number if position.gcd == 1 else 0)
-        db.put_certificate(position, file)
+        db.put_certificate(position, file, sha256=sha256 or None)
     except StoreConflictError as exc:
         fail(f"{file}: {exc}")

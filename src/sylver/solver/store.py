@@ -434,12 +434,14 @@ class Store:
         return {"position": gens, "outcome": "P", "path": str(path), "bytes": size, "sha256": sha256}
 
     # -- writing -------------------------------------------------------------------------------
-    def put_certificate(self, position: Position, cert: dict[str, Any] | str | Path) -> None:
+    def put_certificate(self, position: Position, cert: dict[str, Any] | str | Path, *,
+                        sha256: str | None = None) -> None:
         """Record the proof certificate of ``position``: a certificate file (read a chunk at a time;
         its outcome from its header), or a small one as a dict, replacing one stored
         before (both prove the same outcome, which the results table holds, or :meth:`put_result`
         would have refused it).  A file larger than :data:`INLINE_BYTES` is recorded by reference
-        (:data:`REFERENCE`): it must stay where it is."""
+        (:data:`REFERENCE`): it must stay where it is; ``sha256``, its digest when the caller has
+        just computed it (a check of the file), spares reading it again."""
         if isinstance(cert, dict):  # small: one line of JSON
             outcome = str(cert.get("outcome"))
             blob = zlib.compress(json.dumps(cert, separators=(",", ":")).encode(), 6)
@@ -448,7 +450,7 @@ class Store:
             outcome = str(_head(path).get("outcome"))
             size = path.stat().st_size
             if size > INLINE_BYTES:
-                ref = {"format": REFERENCE, "path": str(path), "bytes": size, "sha256": file_sha256(path)}
+                ref = {"format": REFERENCE, "path": str(path), "bytes": size, "sha256": sha256 or file_sha256(path)}
                 blob = zlib.compress(json.dumps(ref, separators=(",", ":")).encode(), 6)
             else:
                 blob = _deflate(path)
