@@ -135,6 +135,19 @@ class TestSmallRoots:
         assert not (below_12 - below_6 - replies) & chosen
         assert Position.parse("8,12") not in chosen
 
+    def test_only_a_line_towards_the_root(self, tmp_path: Path) -> None:
+        """--only 12 from {8}: {8,12} (composite) helps {8} only by being P, which no attempt at its
+        children can prove: once it is expanded (and so left to them), nothing is to be tried."""
+        store = Store(tmp_path / "store.sqlite")
+        ledger = Ledger.create(tmp_path / "c", Position.parse("8"), budget=2.0, store=str(store.path))
+        work = Campaign(ledger, store, Options(jobs=1, memory=1 << 30, only=((12,),)))
+        assert work.helping(()) == frozenset("PN") and work.helping((12,)) == frozenset("P")
+        assert work.helping((10, 3)) == frozenset("N")  # {8,10} short: P when {3,8,10} is N
+        work.expand(ledger.node(Position.parse("8")))
+        assert [n.position for n in work.frontier(set())] == [Position.parse("8,12")]
+        work.expand(ledger.node(Position.parse("8,12")))
+        assert work.frontier(set()) == []
+
     def test_what_helps(self) -> None:
         both, p, n = frozenset("PN"), frozenset("P"), frozenset("N")
         assert tree.helps(tree.Kind.SHORT, both) == both

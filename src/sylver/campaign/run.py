@@ -97,14 +97,16 @@ class Campaign:
         (their budgets count ``CERTIFY_WEIGHT`` times: deciding comes first).  With ``--only``,
         what matters to the end of each line instead of the root's: below a decided node, only
         its proof (a node decided N by its children: the winning one), so that ``--only`` on a
-        decided line builds its certificates and nothing else."""
+        decided line builds its certificates and nothing else; below an open end, what could help
+        the root (:meth:`helping`: the end of 72,58,68 from {16,38} helps only by being P, and it is
+        long, so its children wait)."""
         both = frozenset({"P", "N"})
         seen: dict[Position, frozenset[str]] = {}  # each node reached, and the outcomes of it that help
         items: dict[Position, tuple[float, Node]] = {}
-        stack = [(p, both) for p in [self.end(line) for line in self.options.only] or [self.ledger.root]]
+        stack = [(self.end(line), self.helping(line)) for line in self.options.only] or [(self.ledger.root, both)]
         while stack:
             p, wanted = stack.pop()
-            if wanted <= seen.get(p, frozenset()):
+            if p in seen and wanted <= seen[p]:
                 continue
             wanted = seen[p] = wanted | seen.get(p, frozenset())
             node = self.ledger.node(p)
@@ -128,6 +130,16 @@ class Campaign:
         order = sorted(items.values(), key=lambda item: (item[1].position not in first, item[0], item[1].weight,
                                                          item[1].depth, item[1].position.generators))
         return [n for _, n in order]
+
+    def helping(self, line: tuple[int, ...]) -> frozenset[str]:
+        """The outcomes of the end of a line of moves from the root that would help decide the root
+        (:func:`sylver.campaign.tree.helps` along the line): what ``--only LINE`` works towards."""
+        wanted, p = frozenset({"P", "N"}), self.ledger.root
+        for x in line:
+            node = self.ledger.node(p)
+            wanted = tree.helps(tree.Kind(node.kind) if node is not None else tree.kind(p), wanted)
+            p = p.play(x)
+        return wanted
 
     def line_moves(self) -> dict[Position, set[int]]:
         """The positions inside the lines to try first (the root included) and, for each, the moves
