@@ -8,6 +8,7 @@ to be real pictures (many distinct colours), not blank pages.
 from __future__ import annotations
 
 import base64
+import os
 import re
 import sqlite3
 import subprocess
@@ -16,12 +17,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from sylver import GameRecord, Position
 from sylver.web.app import create_app
 from test_web import live_server
 
 pytestmark = pytest.mark.browser
+
+expect.set_options(timeout=60_000)  # as long as the pages' own waits (set_default_timeout), not 5 s
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +47,35 @@ def base_url(results_dir: Path) -> Iterator[str]:
         # the worker processes import sylver and compile the numba kernels once; wait for that
         assert app.state.runner.wait_warm(180), "the worker processes did not start"
         yield url
+
+
+API_DELAY = float(os.environ.get("SYLVER_TEST_API_DELAY") or 0)
+"""``SYLVER_TEST_API_DELAY=0.5``: every ``/api/`` request a page of the browser tests makes waits a
+random 0 to 0.5 s before it is sent, so that answers come late and out of order, as from a slow
+server.  A test that reads the page before the answer it checks has arrived then fails at once
+instead of once in a while in CI; each test waits for what it checks (``wait_for_function``,
+``expect``).  Unset or 0: no delay."""
+
+LATE_FETCH = """(delay) => {
+    const send = window.fetch.bind(window);
+    window.fetch = (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+        if (!url.pathname.startsWith('/api/')) return send(input, init);
+        return new Promise((go) => setTimeout(go, Math.random() * delay)).then(() => send(input, init));
+    };
+}"""
+"""The delay, in the page: ``fetch`` (the page's one way to the server) wrapped.  Not a Playwright
+route: its handlers run in the test's process, stall while the test computes, and those still
+waiting when a context closes are left as pending tasks."""
+
+
+def new_context(browser: object, **options: object) -> object:
+    """A browser context for a test (every test makes its contexts here), its pages' ``/api/``
+    requests delayed when ``SYLVER_TEST_API_DELAY`` is set."""
+    context = browser.new_context(**options)  # type: ignore[attr-defined]
+    if API_DELAY > 0:
+        context.add_init_script(f"({LATE_FETCH})({API_DELAY * 1000})")  # type: ignore[attr-defined]
+    return context
 
 
 def watch(pg: object) -> list[str]:
@@ -74,8 +107,8 @@ def check_clean(pg: object, errors: list[str]) -> None:
 
 @pytest.fixture()
 def page(browser: object, base_url: str) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
-    pg = context.new_page()
+    context = new_context(browser, viewport={"width": 1280, "height": 900})
+    pg = context.new_page()  # type: ignore[attr-defined]
     pg.set_default_timeout(60_000)  # generous: CI machines are shared and noisy
     errors = watch(pg)
     pg.goto(base_url + "/")
@@ -126,10 +159,9 @@ def new_game(page: object, start: str, bot: str = "random", first: str = "human"
     page.select_option("#sc-bot", bot)  # type: ignore[attr-defined]
     page.check(f"#sc-setup input[name=first][value={first}]")  # type: ignore[attr-defined]
     page.click("#sc-new")  # type: ignore[attr-defined]
+    # the new game's start heads the move list (the position itself may already be the bot's reply)
     braces = Position.parse(start).braces()
-    page.wait_for_function(  # type: ignore[attr-defined]
-        "(b) => document.querySelector('#sc-position').textContent.startsWith(b.slice(0, -1))", arg=braces
-    )
+    expect(page.locator('#sc-history li[data-ply="0"] .after')).to_have_text(braces)  # type: ignore[attr-defined]
     wait_idle(page)
 
 
@@ -215,7 +247,8 @@ def test_illegal_move_shows_witness(page: object) -> None:
 
 def test_analysis_panel_four_five(page: object, shots: Path) -> None:
     new_game(page, "4, 5")
-    page.wait_for_selector("#sc-solver-body .chip")  # type: ignore[attr-defined]
+    # the solver's answer, not its progress (whose winning moves found so far are chips too)
+    expect(page.locator("#sc-solver-body")).to_contain_text("Outcome")  # type: ignore[attr-defined]
     facts = page.inner_text("#sc-facts")  # type: ignore[attr-defined]
     assert re.search(r"\bt\s+11\b", facts), facts
     assert page.locator("#sc-solver-body .chip").all_inner_texts() == ["11"]  # type: ignore[attr-defined]
@@ -319,7 +352,12 @@ def test_wythoff_illegal_square_is_not_a_move(page: object) -> None:
     page.click("#tab-wythoff")  # type: ignore[attr-defined]
     page.wait_for_selector("#wy-board .sq")  # type: ignore[attr-defined]
     page.click('#wy-board [data-x="8"][data-y="10"]', force=True)  # type: ignore[attr-defined]
-    assert page.locator("#wy-history li").count() == 0  # type: ignore[attr-defined]
+    # a legal move next: had the illegal square been sent, the page would be busy with it (this click
+    # ignored) or would show its refusal (an error answer, which the page's watch reports)
+    page.click('#wy-board [data-x="9"][data-y="12"]')  # type: ignore[attr-defined]
+    expect(page.locator("#wy-history li")).to_have_count(2)  # type: ignore[attr-defined]  # the move and the reply
+    assert page.locator("#wy-history li .mv").first.inner_text() == "(9, 12)"  # type: ignore[attr-defined]
+    assert page.is_hidden("#wy-error")  # type: ignore[attr-defined]
 
 
 # -- the tournament viewer ------------------------------------------------------------------------
@@ -372,8 +410,7 @@ def test_replay_shows_the_board_and_opens_the_analysis(page: object, results_dir
 
 def test_api_docs_render_offline(page: object, base_url: str) -> None:
     page.goto(base_url + "/docs")  # type: ignore[attr-defined]
-    page.wait_for_selector(".swagger-ui .opblock")  # type: ignore[attr-defined]
-    assert page.locator(".swagger-ui .opblock").count() >= 15  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelectorAll('.swagger-ui .opblock').length >= 15")  # type: ignore[attr-defined]
 
 
 # -- the analysis board: addresses, the move list, records ------------------------------------------
@@ -383,9 +420,9 @@ def test_url_round_trip_and_back_forward(page: object, browser: object, base_url
     new_game(page, "4, 5", bot="")
     play(page, 11, 7)
     assert page.evaluate("location.hash") == "#sylver/4,5/11,7/vs=nobody"  # type: ignore[attr-defined]
-    other = browser.new_context(viewport={"width": 1280, "height": 800})  # type: ignore[attr-defined]
+    other = new_context(browser, viewport={"width": 1280, "height": 800})
     try:
-        pg = other.new_page()
+        pg = other.new_page()  # type: ignore[attr-defined]
         pg.goto(base_url + "/#sylver/4,5/11,7")
         pg.wait_for_function("() => document.querySelector('#sc-position').textContent === '{4,5,7}'")
         assert history(pg) == [11, 7]
@@ -563,8 +600,8 @@ def test_big_numbers_fit_the_grid(page: object) -> None:
 def test_phone(browser: object, base_url: str, shots: Path) -> None:
     """390×844: no sideways scroll in any view, big numbers fit, the tabs fit, the analysis comes right
     after the board (the grid scrolls inside itself), and a tapped game's replay opens in view."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
-    pg = context.new_page()
+    context = new_context(browser, viewport={"width": 390, "height": 844})
+    pg = context.new_page()  # type: ignore[attr-defined]
     pg.set_default_timeout(60_000)
     errors = watch(pg)
     no_sideways = "() => document.documentElement.scrollWidth <= window.innerWidth"
@@ -588,6 +625,9 @@ def test_phone(browser: object, base_url: str, shots: Path) -> None:
         pg.wait_for_selector("#wy-numbers:not([hidden])")
         assert pg.evaluate(no_sideways)
         pg.click("#tab-results")
+        # the view loaded (the standings and the games come from two requests): standings arriving
+        # after the tap would push the replay down, the page's scroll anchor being above them
+        pg.wait_for_selector("#rs-standings tbody tr")
         pg.wait_for_selector("#rs-games tbody tr")
         pg.click("#rs-games tbody tr")
         pg.wait_for_selector("#rs-grid .cell")
@@ -604,8 +644,8 @@ def test_phone(browser: object, base_url: str, shots: Path) -> None:
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
 def test_colour_schemes(browser: object, base_url: str, shots: Path, scheme: str, size: tuple[int, int]) -> None:
     """Both colour schemes at both sizes: the page follows the system's, with readable contrast."""
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, color_scheme=scheme)  # type: ignore[attr-defined]
-    pg = context.new_page()
+    context = new_context(browser, viewport={"width": size[0], "height": size[1]}, color_scheme=scheme)
+    pg = context.new_page()  # type: ignore[attr-defined]
     pg.set_default_timeout(60_000)
     errors = watch(pg)
     try:
@@ -631,7 +671,10 @@ def test_colour_schemes(browser: object, base_url: str, shots: Path, scheme: str
 
 def test_no_internal_words_in_the_page(page: object) -> None:
     goto_position(page, "2,5")
+    # every answer in (the words looked for below could be in any): the theory, the solver, best play
     page.wait_for_selector("#sc-theory .reason")  # type: ignore[attr-defined]
+    expect(page.locator("#sc-solver-body")).to_contain_text("Outcome")  # type: ignore[attr-defined]
+    page.wait_for_selector("#sc-pv .pv-end")  # type: ignore[attr-defined]
     page.click("#sc-howto summary")  # type: ignore[attr-defined]
     text = page.inner_text("body")  # type: ignore[attr-defined]
     assert 'Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 1' in text
@@ -656,8 +699,8 @@ def test_campaign_view(browser: object, tmp_path: Path, shots: Path) -> None:
     ledger.close()
     app = create_app(campaign_dirs=[directory])
     with live_server(app) as url:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
-        pg = context.new_page()
+        context = new_context(browser, viewport={"width": 1280, "height": 900})
+        pg = context.new_page()  # type: ignore[attr-defined]
         pg.set_default_timeout(60_000)
         errors = watch(pg)
         try:

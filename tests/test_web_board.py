@@ -11,10 +11,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from sylver import Position
 from sylver.web.app import create_app
-from test_browser import check_clean, history, play, results_dir, wait_idle, watch  # noqa: F401
+from test_browser import check_clean, history, new_context, play, results_dir, wait_idle, watch  # noqa: F401
 from test_web import live_server
 
 pytestmark = pytest.mark.browser
@@ -46,8 +47,8 @@ class Visit:
     """A fresh browser context on the served page, its errors checked when it closes."""
 
     def __init__(self, browser: object, base_url: str, width: int = 1366, height: int = 900, **options: object) -> None:
-        self.context = browser.new_context(viewport={"width": width, "height": height}, **options)  # type: ignore[attr-defined]
-        self.page = self.context.new_page()
+        self.context = new_context(browser, viewport={"width": width, "height": height}, **options)
+        self.page = self.context.new_page()  # type: ignore[attr-defined]
         self.page.set_default_timeout(60_000)
         self.errors = watch(self.page)
         self.base_url = base_url
@@ -101,6 +102,11 @@ def test_analysis_panel_scrolls_inside_the_window(visit: Visit) -> None:
     page.focus("#sc-keep")  # type: ignore[attr-defined]  # Tab focus lands in view: the panel scrolls to it
     # the theory arrives after the focus, above the button: the focused button stays in view
     page.wait_for_function("() => document.activeElement.id === 'sc-keep'")  # type: ignore[attr-defined]
+    for _ in range(1200):  # the request is held once the page has sent it (on a slow server, late)
+        if held:
+            break
+        page.wait_for_timeout(50)  # type: ignore[attr-defined]
+    assert held, "the page did not ask the theory about {29,31}"
     for route in held:
         route.continue_()  # type: ignore[attr-defined]
     page.wait_for_selector("#sc-theory h3")  # type: ignore[attr-defined]
@@ -265,7 +271,8 @@ def test_tournament_replay_every_move_with_times_and_an_address(visit: Visit, br
     try:
         pg = other.open(f"#results/{game['game']}/2")
         pg.wait_for_function("() => document.querySelector('#rs-ply').textContent.startsWith('move 2 of')")  # type: ignore[attr-defined]
-        assert f"named {game['moves'][1]}" in pg.inner_text("#rs-step")  # type: ignore[attr-defined]
+        # the step's facts come with the position's answer, after the counter
+        expect(pg.locator("#rs-step")).to_contain_text(f"named {game['moves'][1]}")  # type: ignore[attr-defined]
         pg.click("#tab-wythoff")  # type: ignore[attr-defined]  # the tab opens a game, and its address
         pg.wait_for_function("() => location.hash === '#wythoff/9,13'")  # type: ignore[attr-defined]
         pg.go_back()  # type: ignore[attr-defined]
@@ -330,7 +337,7 @@ def test_store_answers_at_once_with_its_source(visit: Visit) -> None:
     page.wait_for_function("() => document.querySelector('#sc-solver-body').textContent.includes('results store')")  # type: ignore[attr-defined]
     body = page.inner_text("#sc-solver-body")  # type: ignore[attr-defined]
     assert "solved before, answered at once" in body and "1 request" not in body.replace("Download", "")
-    assert "Known result" in page.inner_text("#sc-theory")  # type: ignore[attr-defined]
+    expect(page.locator("#sc-theory")).to_contain_text("Known result")  # type: ignore[attr-defined]  # its own request
     href = page.get_attribute("#sc-solver-body .cert a", "href")  # type: ignore[attr-defined]
     assert href == "/api/sylver/certificate?position=7%2C11"
     cert = page.evaluate("(h) => fetch(h).then((r) => r.json())", href)  # type: ignore[attr-defined]
@@ -400,9 +407,14 @@ def test_accessibility_of_every_view(browser: object, base_url: str, results_dir
         found: dict[str, list[str]] = {}
         page = v.open("")
         wait_idle(page)
+        page.wait_for_selector("#sc-theory .reason")  # type: ignore[attr-defined]  # the analysis panel filled in
         found["landing"] = axe_violations(page)
         page.goto(v.base_url + "/#sylver/4,5/11/vs=greedy")  # type: ignore[attr-defined]
-        wait_idle(page)  # the bot has answered
+        # the game shown, its bot's move to ask (only the hash changed: until the page reacts, the
+        # landing board shows, as idle as this one)
+        position_is(page, "{4,5,11}")
+        wait_idle(page)
+        page.wait_for_selector("#sc-theory h3")  # type: ignore[attr-defined]
         found["game"] = axe_violations(page)
         page.goto(v.base_url + "/#sylver/4,5/7,6/vs=nobody")  # type: ignore[attr-defined]  # a variation beside the game
         position_is(page, "{4,5,6,7}")
@@ -579,7 +591,8 @@ def test_variation_tree(visit: Visit, browser: object, base_url: str) -> None:
         assert history(pg) == [11, 6]
     finally:
         other.close()
-    page.wait_for_function("() => document.querySelectorAll('#sc-history .variation .badge').length === 2")  # type: ignore[attr-defined]
+    # every move marked (the main line's and the variation's: two requests), before the marks are checked
+    page.wait_for_function("() => document.querySelectorAll('#sc-history .badge').length === 4")  # type: ignore[attr-defined]
     page.reload()  # type: ignore[attr-defined]  # the tree is kept with the game, its marks too
     page.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
     position_is(page, "{4,5,6}")

@@ -1260,10 +1260,11 @@ function scSolve(entry, token, more) {
   const sv = entry.solve || (entry.solve = { elapsed: 0, until: 0, requests: 0, last: null, wins: new Set(), ruled: new Set(), done: false, error: null, running: false });
   sv.token = token;  // the page shows this position now: the running loop (if any) reports here
   if (!sv.done && !sv.error && !sv.running && (more || sv.until === 0)) sv.until = sv.elapsed + INFO.limits.solve_time;
+  const go = !sv.done && !sv.error && !sv.running && sv.elapsed < sv.until;
+  // a round starting is drawn as running until its first answer (not "not decided", with Keep solving)
+  if (go) { sv.running = true; sv.since = performance.now(); }
   scSolverRender(sv);
-  if (sv.done || sv.error || sv.running || sv.elapsed >= sv.until) return;
-  sv.running = true;
-  sv.since = performance.now();
+  if (!go) return;
   const clock = setInterval(() => {
     const span = document.querySelector("#sc-solver-body .elapsed");
     if (span && sv.token === sc.token) span.textContent = (sv.elapsed + (performance.now() - sv.since) / 1000).toFixed(1);
@@ -1603,7 +1604,8 @@ function setupSylver() {
    board is drawn while both piles are at most BOARD_MAX; beyond, the page shows the numbers and a
    "take k counters" form. */
 const BOARD_MAX = 40;
-const wy = { pos: [0n, 0n], size: 8, humanFirst: true, misere: false, facts: null, history: [], cold: null, over: false, busy: false };
+const wy = { pos: [0n, 0n], size: 8, humanFirst: true, misere: false, facts: null, history: [], cold: null, over: false, busy: false,
+  token: 0 };  // token: a new game's number; an answer about an earlier game is dropped
 const pair = (p) => `(${p[0]}, ${p[1]})`;
 
 function wySetError(msg) {
@@ -1646,14 +1648,16 @@ async function wyNewGame(ev, push = true) {
   wy.size = 8;
   wy.history = [];
   wy.cold = null;
+  const token = ++wy.token;
   try {
     const facts = await api("GET", `/api/wythoff/analyze?i=${i}&j=${j}&misere=${wy.misere}`);
+    if (token !== wy.token) return;  // a newer game was asked for meanwhile (the tab's first game, say)
     wyShow(facts, null);
     if (push && location.hash !== wyUrl()) history.pushState(null, "", wyUrl());
     if (!wy.humanFirst && !facts.over) await wyComputer();
     else if ($("#wy-cold").checked) wyLoadCold();
   } catch (e) {
-    wySetError(e.message);
+    if (token === wy.token) wySetError(e.message);
   }
 }
 
@@ -1711,20 +1715,24 @@ async function wyMove(to) {
   if (wy.busy || wy.over) return;
   wySetError("");
   wy.busy = true;
+  const token = wy.token;
   try {
     const r = await api("POST", "/api/wythoff/move", { position: wy.pos, to, misere: wy.misere });
+    if (token !== wy.token) return;
     wy.history.push({ who: "You", to: r.you.map(BigInt) });
     if (r.reply) wy.history.push({ who: "Perfect player", to: r.reply.map(BigInt) });
     wyShow(r, r.winner);
   } catch (e) {
-    wySetError(e.message);
+    if (token === wy.token) wySetError(e.message);
   } finally {
     wy.busy = false;
   }
 }
 
 async function wyComputer() {
+  const token = wy.token;
   const r = await api("POST", "/api/wythoff/computer-move", { position: wy.pos, misere: wy.misere });
+  if (token !== wy.token) return;
   wy.history.push({ who: "Perfect player", to: r.reply.map(BigInt) });
   wyShow(r, r.winner);
   if ($("#wy-cold").checked) wyLoadCold();
@@ -1732,12 +1740,14 @@ async function wyComputer() {
 
 async function wyLoadCold() {
   if (!onBoard()) return;
+  const token = wy.token;
   try {
     const r = await api("GET", `/api/wythoff/cold?limit=${wy.size - 1}&misere=${wy.misere}`);
+    if (token !== wy.token) return;
     wy.cold = new Set(r.cold.map((p) => p.join(",")));
     wyBoard();
   } catch (e) {
-    wySetError(e.message);
+    if (token === wy.token) wySetError(e.message);
   }
 }
 
