@@ -100,10 +100,9 @@ class Campaign:
         decided line builds its certificates and nothing else; below an open end, what could help
         the root (:meth:`helping`: the end of 72,58,68 from {16,38} helps only by being P, and it is
         long, so its children wait)."""
-        both = frozenset({"P", "N"})
         seen: dict[Position, frozenset[str]] = {}  # each node reached, and the outcomes of it that help
         items: dict[Position, tuple[float, Node]] = {}
-        stack = [(self.end(line), self.helping(line)) for line in self.options.only] or [(self.ledger.root, both)]
+        stack = [(self.end(line), self.helping(line)) for line in self.options.only] or [(self.ledger.root, tree.EITHER)]
         while stack:
             p, wanted = stack.pop()
             if p in seen and wanted <= seen[p]:
@@ -119,7 +118,7 @@ class Campaign:
                     items[p] = (node.budget * CERTIFY_WEIGHT, node)
                     continue
                 kids = self.ledger.children(p)  # decided by its children: their certificates first
-                stack.extend((c, both) for x, c in kids if node.status == "P" or x == node.winning)
+                stack.extend((c, tree.EITHER) for x, c in kids if node.status == "P" or x == node.winning)
                 continue
             if node.status == "open" and not (node.expanded and node.kind != tree.Kind.LONG):
                 items[p] = (node.budget, node)  # once expanded, only a long node's search can prove P
@@ -134,7 +133,7 @@ class Campaign:
     def helping(self, line: tuple[int, ...]) -> frozenset[str]:
         """The outcomes of the end of a line of moves from the root that would help decide the root
         (:func:`sylver.campaign.tree.helps` along the line): what ``--only LINE`` works towards."""
-        wanted, p = frozenset({"P", "N"}), self.ledger.root
+        wanted, p = tree.EITHER, self.ledger.root
         for x in line:
             node = self.ledger.node(p)
             wanted = tree.helps(tree.Kind(node.kind) if node is not None else tree.kind(p), wanted)

@@ -95,6 +95,10 @@ def candidates(position: Position) -> list[int]:
     return [x for x in range(2, bound + 1) if x not in position.semigroup]
 
 
+EITHER = frozenset({"P", "N"})
+"""Both outcomes: what the root of a campaign wants (either decides it)."""
+
+
 def helps(kind_: Kind, wanted: frozenset[str]) -> frozenset[str]:
     """The outcomes of a child that help decide its parent, given the parent's outcomes that would
     help (``wanted``, a subset of {"P", "N"}; the root wants both): a parent is N when one child is P,
@@ -114,5 +118,5 @@ def weight(position: Position) -> int:
     return h.genus
 
 
-__all__ = ["CANDIDATE_FACTOR", "COMPOSITE_FACTOR", "Kind", "candidates", "helps", "kind", "moves",
+__all__ = ["CANDIDATE_FACTOR", "COMPOSITE_FACTOR", "EITHER", "Kind", "candidates", "helps", "kind", "moves",
            "theorem_n", "weight"]
