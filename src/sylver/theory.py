@@ -762,6 +762,18 @@ def short_move_bound(position: PositionLike) -> int | None:
     return Position(x // g for x in p.generators).frobenius_number
 
 
+def short_moves(position: PositionLike) -> list[int]:
+    """The obligations of a short position S = h × p (sec. 1): every move z > t(h) with p ∤ z leaves
+    a quiet ender, which is N (Quiet End Theorem), so S is P exactly when each of the other moves
+    is N: the z ≤ t(h) with p ∤ z (z ≥ 2), then p·y for each gap y of h (the certificate checker's
+    order)."""
+    q = as_position(position)
+    p = q.gcd
+    h = Position(x // p for x in q.generators)
+    t = h.frobenius_number
+    return [z for z in range(2, t + 1) if z % p] + [p * y for y in h.semigroup.gaps()]
+
+
 def possible_winning_replies(position: PositionLike, x: int) -> list[int]:
     """The replies to x in S (g = g(S) > 1) that could win and are not multiples of g (sec. 2).
 
@@ -1178,6 +1190,7 @@ __all__ = [
     "satisfies_strong_antisymmetry",
     "satisfies_weak_antisymmetry",
     "short_move_bound",
+    "short_moves",
     "t",
     "tbar",
     "winning_move_by_theory",

@@ -8,7 +8,7 @@ through its moves, each a node of its own:
 * **gcd 1** (``gcd1``): finitely many moves, searched exhaustively by the solver; a leaf here.
 * **short** (prime g = p, S ÷ p a quiet ender, sec. 1): every move z > t(S ÷ p) with p ∤ z leaves a
   quiet ender, which is N (the Quiet End Theorem); the finitely many others
-  (:func:`sylver.solver.prove.short_moves`) are its *obligations*: S is P exactly when each of them
+  (:func:`sylver.theory.short_moves`) are its *obligations*: S is P exactly when each of them
   is N.
 * **long** (prime g, S ÷ g not a quiet ender) and **composite** g: infinitely many moves.  A move
   leading to a P-position proves S N; the children listed are *candidates* up to a bound
@@ -71,11 +71,11 @@ def theorem_n(after: Position) -> bool:
 
 def moves(position: Position) -> list[int]:
     """The moves whose positions are the node's children: a short position's obligations (all of
-    them, :func:`sylver.solver.prove.short_moves`), or a long or composite position's candidates
+    them, :func:`sylver.theory.short_moves`), or a long or composite position's candidates
     (:func:`candidates`).  Not for gcd 1 (a leaf)."""
     k = kind(position)
     if k is Kind.SHORT:
-        from sylver.solver.prove import short_moves
+        from sylver.theory import short_moves
 
         return short_moves(position)
     if k is Kind.GCD1:

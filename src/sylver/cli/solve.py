@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import resource
 import sys
 import threading
@@ -150,12 +151,17 @@ class _ProgressView:
 
 
 def _report(sol: Any, as_json: bool, extra: dict[str, Any] | None = None) -> None:
+    entry = _book_entry(sol)
     if as_json:
         d = sol.to_dict()
         d["peak_rss_bytes"] = _peak_rss()
+        if entry is not None:
+            d["book"] = json.loads(entry.to_line())
         d.update(extra or {})
         print_json(d)
         return
+    if entry is not None:
+        extra = {"source": entry.source_text(), **(extra or {})}
     if sol.gcd_details is not None:
         _report_gcd(sol, sol.gcd_details, extra)
         return
@@ -165,7 +171,8 @@ def _report(sol: Any, as_json: bool, extra: dict[str, Any] | None = None) -> Non
     label = "winning moves" if sol.complete else "winning move" if len(sol.winning_moves) == 1 else "winning moves (some)"
     console.print(f"{label}: {_moves_text(sol.winning_moves)}")
     console.print(f"Frobenius number t = {sol.frobenius_number}, {sol.genus} legal moves")
-    source = "from the results store" if sol.from_store else f"{sol.states:,} positions searched"
+    source = ("from the results book" if sol.source == "book" else "from the results store" if sol.from_store
+              else f"{sol.states:,} positions searched")
     console.print(f"{source}, {sol.seconds:.3f} s, peak memory {_mb(_peak_rss())}")
     if sol.self_check is not None:
         c = sol.self_check
@@ -176,6 +183,16 @@ def _report(sol: Any, as_json: bool, extra: dict[str, Any] | None = None) -> Non
                       "and recomputed); a larger --memory may be faster")
     for key, value in (extra or {}).items():
         console.print(f"{key}: {value}")
+
+
+def _book_entry(sol: Any) -> Any:
+    """The results book's entry of an answer read from it (:mod:`sylver.solver.book`), or None."""
+    if sol.source != "book":
+        return None
+    from sylver.solver.book import load
+
+    book = load()
+    return None if book is None else book.get(sol.position)
 
 
 _VERDICT_TEXT = {

@@ -104,17 +104,19 @@ def open_store(store: Store | str | Path | None) -> Store | None:
 
 
 def from_store(request: Request) -> Solution | None:
-    """The answer when the store holds a complete result for the position (``states`` 0)."""
+    """The answer when the store (or the results book through it) holds a complete result for the
+    position, or, with ``first``, a winning move (the least it records) (``states`` 0)."""
     if request.store is None:
         return None
     rec = request.store.get(request.position)
-    if rec is None or not rec.complete:
-        return None
     first = request.first
+    if rec is None or not (rec.complete or first and rec.winning_moves):
+        return None
     return Solution(
         position=request.position, outcome=rec.outcome,
         winning_moves=rec.winning_moves[:1] if first else rec.winning_moves,
-        complete=not (first and len(rec.winning_moves) > 1),
+        complete=rec.complete and not (first and len(rec.winning_moves) > 1),
         frobenius_number=request.position.frobenius_number, states=0,
         seconds=time.monotonic() - request.start, genus=request.position.genus, from_store=True,
+        source=rec.source,
     )

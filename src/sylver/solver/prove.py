@@ -68,6 +68,7 @@ from sylver.solver.kernels import (
     seen_put_key,
 )
 from sylver.solver.solution import Solution
+from sylver.theory import short_moves
 
 if TYPE_CHECKING:
     from sylver.solver.store import Store
@@ -1020,15 +1021,6 @@ def _scan_hit(hits: frozenset[int], scanned_to: int, start: int, length: int, x:
     return (x if x <= scanned_to else start + (x - start) % length) in hits
 
 
-def short_moves(q: Position) -> list[int]:
-    """The moves of a short position that a certificate answers (the checker's order): the z ≤ t(h)
-    with p ∤ z (z ≥ 2), then p·y for each gap y of h."""
-    p = q.gcd
-    h = Position(x // p for x in q.generators)
-    t = h.frobenius_number
-    return [z for z in range(2, t + 1) if z % p] + [p * y for y in h.semigroup.gaps()]
-
-
 @dataclass(frozen=True, kw_only=True)
 class Written:
     """A certificate written to a file (:func:`stream_gcd_certificate`)."""
@@ -1230,5 +1222,5 @@ def write_any_certificate(cert: dict[str, Any], path: str | Path) -> int:
     return len(text.encode())
 
 
-__all__ += ["NotCertifiable", "Written", "assemble", "build_gcd_certificate", "certificate_parts", "short_moves",
+__all__ += ["NotCertifiable", "Written", "assemble", "build_gcd_certificate", "certificate_parts",
             "stream_gcd_certificate", "write_any_certificate"]

@@ -110,7 +110,10 @@ class Solution:
     genus: int = 0
     """The number of legal moves."""
     from_store: bool = False
-    """True when the answer was read from the results store."""
+    """True when the answer was read from the results store (or from the results book through it)."""
+    source: str = "search"
+    """Where the answer comes from: ``search`` (this call), ``store`` (a row of the results store) or
+    ``book`` (the results book, :mod:`sylver.solver.book`, through the store)."""
     decided: dict[int, Outcome] = field(default_factory=dict, compare=False, repr=False)
     """Outcome of the position after each root move decided (partial results of an interrupted solve)."""
     stats: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
@@ -153,6 +156,7 @@ class Solution:
             "seconds": round(self.seconds, 6),
             "peak_bytes": self.peak_bytes,
             "from_store": self.from_store,
+            "source": self.source,
             "gcd": self.gcd,
             "short": None if details is None else details.short,
             "method": self.method,

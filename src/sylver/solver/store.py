@@ -12,6 +12,11 @@ lock on the position), so several processes and machines can write at once.  A r
 contradicts a stored one (another outcome, a winning move missing from a stored complete set, or a
 stored winning move missing from a new complete set) raises :class:`StoreConflictError`: one of the
 two computations is wrong, and that must never pass silently.
+
+The store also reads the results book (:mod:`sylver.solver.book`, the project's results shipped with
+sylver): :meth:`Store.get` answers from it a position its database has no row for (and adds the
+book's winning moves to a row's), and a result that contradicts the book is refused as one that
+contradicts a row.  ``Store(..., book=False)``, or ``SYLVER_BOOK=off``, is a store without it.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from sylver.position import Outcome, Position
+from sylver.solver.book import Book, ConflictError, Entry, load, merged_moves
 
 if TYPE_CHECKING:
     from sylver.solver.solution import Solution
@@ -90,8 +96,8 @@ _SCHEMA_LOCK = 0x53594C5645520001
 """Advisory-lock key under which PostgreSQL clients create the table (one at a time)."""
 
 
-class StoreConflictError(ValueError):
-    """A new result contradicts the stored one for the same position."""
+class StoreConflictError(ConflictError):
+    """A new result contradicts the stored one (or the book's) for the same position."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -115,6 +121,9 @@ class Record:
     frobenius_number: int
     states: int
     seconds: float
+    source: str = "store"
+    """Where it comes from: ``store`` (a row of the database, with the book's winning moves added
+    when the book has the position) or ``book`` (the results book alone)."""
 
 
 def default_location() -> str | Path:
@@ -188,7 +197,8 @@ class Store:
     ``~/.pgpass`` on each machine.
     """
 
-    def __init__(self, location: str | Path | None = None, timeout: float = 60.0, *, read_only: bool = False) -> None:
+    def __init__(self, location: str | Path | None = None, timeout: float = 60.0, *, read_only: bool = False,
+                 book: bool = True) -> None:
         if location is None:
             location = default_location()
         self.postgres = is_url(location)
@@ -199,6 +209,8 @@ class Store:
         self.read_only = read_only
         """Only read: an SQLite file is opened read-only (a missing one is an error, not created) and
         usable from any thread; no table is created (a bot reading a store as its book)."""
+        self.use_book = book
+        """Read the results book (:func:`sylver.solver.book.load`) as well (module docstring)."""
         self._conn: Any = None
         self._pid = -1
 
@@ -209,7 +221,7 @@ class Store:
         return f"Store({str(self)!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_reopen, (str(self.path), self.timeout, self.read_only))
+        return (_reopen, (str(self.path), self.timeout, self.read_only, self.use_book))
 
     def _db(self) -> Any:
         if self._conn is None or self._pid != os.getpid():
@@ -328,11 +340,30 @@ class Store:
         self.close()
 
     # -- reading -------------------------------------------------------------------------------
+    @property
+    def book(self) -> Book | None:
+        """The results book this store reads (None: none)."""
+        return load() if self.use_book else None
+
+    def book_entry(self, position: Position) -> Entry | None:
+        """The results book's entry for ``position``, or None."""
+        book = self.book
+        return None if book is None else book.get(position)
+
     def get(self, position: Position) -> Record | None:
-        """The stored result for ``position``, or None."""
+        """The stored result for ``position`` (with the book's winning moves), else the book's, or None."""
         with self._errors():
             row = self._db().execute(self._sql(_SELECT_ONE), (str(position),)).fetchone()
-        return None if row is None else _record(position, row)
+        entry = self.book_entry(position)
+        if row is None:
+            return None if entry is None else _from_book(entry)
+        rec = _record(position, row)
+        if entry is None:
+            return rec
+        moves, complete = _against_book(entry, rec.outcome, rec.winning_moves, rec.complete)
+        return Record(position=position, outcome=rec.outcome, winning_moves=moves, complete=complete,
+                      frobenius_number=rec.frobenius_number, states=max(rec.states, entry.states),
+                      seconds=rec.seconds)
 
     def __len__(self) -> int:
         with self._errors():
@@ -490,6 +521,9 @@ class Store:
         if outcome is Outcome.N and complete and not moves:
             raise ValueError("an N-position has at least one winning move")
         complete = complete or outcome is Outcome.P
+        entry = self.book_entry(position)
+        if entry is not None:
+            _against_book(entry, outcome, moves, complete)
         with self._errors(), self._locked(position) as db:
             row = db.execute(self._sql(_SELECT_ONE), (str(position),)).fetchone()
             if row is not None:
@@ -601,9 +635,9 @@ _SELECT_ONE = (
 )
 
 
-def _reopen(location: str, timeout: float, read_only: bool) -> Store:
+def _reopen(location: str, timeout: float, read_only: bool, book: bool = True) -> Store:
     """A pickled :class:`Store`, opened again (in a worker process or on another machine)."""
-    return Store(location, timeout, read_only=read_only)
+    return Store(location, timeout, read_only=read_only, book=book)
 
 
 def _psycopg_errors(postgres: bool) -> tuple[type[BaseException], ...]:
@@ -631,26 +665,25 @@ def _record(position: Position, row: tuple) -> Record:
 def _merge(
     old: Record, outcome: Outcome, moves: tuple[int, ...], complete: bool
 ) -> tuple[tuple[int, ...], bool]:
-    where = f"{old.position.braces()}"
-    if old.outcome is not outcome:
-        raise StoreConflictError(
-            f"conflicting results for {where}: stored {old.outcome}, new {outcome}"
-        )
-    new_set, old_set = set(moves), set(old.winning_moves)
-    if old.complete and not new_set <= old_set:
-        raise StoreConflictError(
-            f"conflicting results for {where}: {sorted(new_set - old_set)} not in the stored "
-            f"complete set {sorted(old_set)}"
-        )
-    if complete and not old_set <= new_set:
-        raise StoreConflictError(
-            f"conflicting results for {where}: stored winning moves {sorted(old_set - new_set)} "
-            f"missing from the new complete set {sorted(new_set)}"
-        )
-    if complete and old.complete and new_set != old_set:  # pragma: no cover - caught above
-        raise StoreConflictError(f"conflicting results for {where}")
-    if old.complete:
-        return old.winning_moves, True
-    if complete:
-        return moves, True
-    return tuple(sorted(old_set | new_set)), False
+    try:
+        return merged_moves(old.position.braces(), (old.outcome, old.winning_moves, old.complete),
+                            (outcome, moves, complete))
+    except ConflictError as exc:
+        raise StoreConflictError(str(exc)) from None
+
+
+def _against_book(entry: Entry, outcome: Outcome, moves: tuple[int, ...], complete: bool) -> tuple[tuple[int, ...], bool]:
+    """A result for the position of the book's ``entry`` merged with it (:class:`StoreConflictError`
+    when they contradict)."""
+    try:
+        return merged_moves(entry.position.braces(), (entry.outcome, entry.winning, entry.complete),
+                            (outcome, moves, complete), ("the results book's", "new"))
+    except ConflictError as exc:
+        raise StoreConflictError(str(exc)) from None
+
+
+def _from_book(entry: Entry) -> Record:
+    p = entry.position
+    return Record(position=p, outcome=entry.outcome, winning_moves=entry.winning, complete=entry.complete,
+                  frobenius_number=p.frobenius_number if p.gcd == 1 else 0, states=entry.states,
+                  seconds=entry.seconds, source="book")

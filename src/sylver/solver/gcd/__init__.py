@@ -118,13 +118,14 @@ def solve_any(
     sol = Solution(
         position=position, outcome=v.outcome, winning_moves=tuple(v.winning), complete=v.complete,
         frobenius_number=None, states=0, seconds=time.monotonic() - start,
-        peak_bytes=max(ctx.peak_scan_bytes, ctx.held()), from_store=v.method == "store",
+        peak_bytes=max(ctx.peak_scan_bytes, ctx.held()), from_store=v.method in ("store", "book"),
+        source=v.method if v.method in ("store", "book") else "search",
         gcd_details=GcdDetails(
             method=v.method, reason=reason, probably_p=v.probably_p, short=v.short, odd_tail=v.odd_tail,
             replies={p: tuple(w.winning) for p, w in ctx.verdicts.items() if w.outcome is Outcome.N and w.winning},
         ),
     )
-    if not position.is_empty and v.method != "store":  # (read from there: its solve's seconds stay)
+    if not position.is_empty and v.method not in ("store", "book"):  # (read from there: its solve's seconds stay)
         record(position, v, ctx, sol.seconds)
     return sol
 

@@ -53,7 +53,7 @@ class Finding:
     complete: bool
     """True when every move is decided."""
     method: str
-    """``short``, ``periodicity``, ``theorem``, ``search`` or ``store``."""
+    """``short``, ``periodicity``, ``theorem``, ``search``, ``store`` or ``book`` (the results book)."""
     reason: str
     """Why, in words."""
     probably_p: bool = False
@@ -287,8 +287,9 @@ def known(position: Position, ctx: Context, full: bool) -> Finding | None:
     rec = ctx.store.get(position)
     if rec is None or (full and not rec.complete):
         return None
-    v = Finding(outcome=rec.outcome, winning=list(rec.winning_moves), complete=rec.complete, method="store",
-                reason=f"{rec.outcome.value}, recorded in the results store by an earlier solve", full=full)
+    where = "the results book" if rec.source == "book" else "the results store by an earlier solve"
+    v = Finding(outcome=rec.outcome, winning=list(rec.winning_moves), complete=rec.complete, method=rec.source,
+                reason=f"{rec.outcome.value}, recorded in {where}", full=full)
     ctx.verdicts[position] = v
     return v
 
