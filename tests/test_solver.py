@@ -88,6 +88,22 @@ class TestAPI:
         assert isinstance(info.value, TimeoutError)
         assert info.value.partial is not None and not info.value.partial.complete
 
+    def test_a_limit_of_states(self) -> None:
+        """``max_states``: the search stops after that many states whatever the machine's speed (a
+        search of minutes), as at a time limit; a solve within it answers as without it."""
+        ENGINE.clear()
+        with pytest.raises(SolveTimeout, match=r"not solved within 5,000 states \(\d+ of 187 root") as info:
+            solve(Position("16,20,28,74,273"), max_states=5000)
+        partial = info.value.partial
+        assert info.value.within == "5,000 states" and partial is not None and 0 < partial.states <= 5000
+        assert 0 < len(partial.decided) < 187 and not partial.complete
+        ENGINE.clear()
+        assert solve(Position("12,17"), max_states=10**6).winning_moves == (50, 105)
+        with pytest.raises(SolveTimeout, match="not solved within 1 state$"):  # g > 1: its gcd-1 positions
+            solve(Position("8,14"), max_states=1)
+        with pytest.raises(ValueError, match="one process"):
+            solve(Position("12,17"), max_states=10, jobs=2)
+
     def test_memory_budget(self) -> None:
         assert parse_memory("4G") == 4 << 30
         assert parse_memory("512M") == 512 << 20

@@ -1,6 +1,7 @@
 """What this machine gives a solve: its memory, read without importing numpy (``sylver solve``
-states its default ``--memory`` in ``--help``, which must stay quick), and the form memory sizes are
-written in (``--memory`` values, messages).
+states its default ``--memory`` in ``--help``, which must stay quick), the form memory sizes are
+written in (``--memory`` values, messages), and the deadline of a search's time limit (where the
+test suite plays a faster or slower machine: :data:`TIME_SCALE`).
 
 >>> format_memory(3 << 29)
 '1.5G'
@@ -122,4 +123,26 @@ def load_factor() -> float:
         return 1.0
 
 
-__all__ = ["available_memory", "default_memory", "format_memory", "load_factor", "physical_memory"]
+TIME_SCALE = "SYLVER_TEST_TIME_SCALE"
+"""The environment variable that multiplies every search time limit (:func:`deadline`): K > 1 plays
+a machine K times faster (a search meant not to finish in time gets K times as long), K < 1 one K
+times slower (``make test-fast-machine``, ``make test-slow-machine``: docs/design.md, testing)."""
+
+
+def deadline(start: float, seconds: float | None) -> float | None:
+    """The ``time.monotonic()`` at which a search given ``seconds`` from ``start`` stops (None: no
+    limit): the one place where a search's time limit becomes a deadline, scaled by :data:`TIME_SCALE`."""
+    if seconds is None:
+        return None
+    text = os.environ.get(TIME_SCALE, "")
+    try:
+        scale = float(text) if text else 1.0
+    except ValueError:
+        scale = 0.0
+    if not 0.0 < scale < float("inf"):
+        raise ValueError(f"{TIME_SCALE}={text!r}: a positive number (e.g. 20 or 0.05)")
+    return start + seconds * scale
+
+
+__all__ = ["TIME_SCALE", "available_memory", "deadline", "default_memory", "format_memory", "load_factor",
+           "physical_memory"]

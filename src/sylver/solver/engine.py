@@ -548,6 +548,7 @@ class Engine:
         tick: Callable[[int], None] | None = None,
         order: int = k.ORDER_GENUS,
         prune: bool = True,
+        max_expanded: int | None = None,
     ) -> Outcome:
         """The outcome of the position with gap bitset ``gaps``: :func:`settled` when it is, else
         :meth:`search`."""
@@ -555,7 +556,8 @@ class Engine:
         if known is not None:
             return known
         return self.search(
-            gaps, deadline=deadline, counters=counters, tick=tick, order=order, prune=prune
+            gaps, deadline=deadline, counters=counters, tick=tick, order=order, prune=prune,
+            max_expanded=max_expanded,
         )
 
     def search(
@@ -567,12 +569,13 @@ class Engine:
         tick: Callable[[int], None] | None = None,
         order: int = k.ORDER_GENUS,
         prune: bool = True,
-        stack: Stack | None = None,
+        stack: Stack | None = None, max_expanded: int | None = None,
     ) -> Outcome:
         """The outcome of the position with gap bitset ``gaps``, by the kernel's search; raises
-        SearchTimeout, or TableThrash (after clearing the tables, unless other threads search
-        them: ``gate``) when they are far too small for the search.  ``stack``: this thread's
-        (while ``gate`` is set), else the engine's own."""
+        SearchTimeout (past the ``deadline``, or at ``max_expanded`` in ``counters.expanded``: the
+        same point on any machine), or TableThrash (after clearing the tables, unless other threads
+        search them: ``gate``) when they are far too small.  ``stack``: this thread's (while ``gate``
+        is set), else the engine's own."""
         W = gaps.shape[0]
         direct = aot_bits(gaps)
         genus = int((k.genus_of.unchecked if direct else k.genus_of)(gaps, 0, W))
@@ -598,6 +601,7 @@ class Engine:
         budget = SLICE if gate is None else THREAD_SLICE
         try:
             while True:
+                budget = slice_within(budget, max_expanded, counters, int(st[k.EXPANDED]))
                 if gate is not None:
                     gate.enter()  # the tables do not change until ``leave``
                 ncount, pcount = self.ncount, self.pcount
@@ -646,6 +650,18 @@ class Engine:
         egtab, egfilt, efshift = table
         lookup = k.eg_lookup.unchecked if direct and self._endgame_aot else k.eg_lookup
         return Outcome.P if lookup(egtab, egfilt, efshift, gaps) else Outcome.N
+
+
+def slice_within(budget: int, max_expanded: int | None, counters: Counters | None, expanded: int) -> int:
+    """The expansions of the next kernel call (at most ``budget``) of a search that has made
+    ``expanded`` so far, its ``counters`` those of the searches before it: the last call ends at
+    ``max_expanded`` (None: no limit), and SearchTimeout once that is reached."""
+    if max_expanded is None:
+        return budget
+    left = max_expanded - (0 if counters is None else counters.expanded) - expanded
+    if left <= 0:
+        raise SearchTimeout
+    return min(budget, left)
 
 
 _NO_ENDGAME = (np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.uint64), 63, -1)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from sylver.errors import SelfCheckError
+from sylver.machine import deadline
 from sylver.position import Outcome, Position
 from sylver.solver import kernels as _k
 from sylver.solver.engine import (
@@ -31,7 +32,14 @@ from sylver.solver.engine import (
     root_moves,
     settled,
 )
-from sylver.solver.solution import Progress, SelfCheck, Solution, SolveInterrupted, SolveTimeout
+from sylver.solver.solution import (
+    Progress,
+    SelfCheck,
+    Solution,
+    SolveInterrupted,
+    SolveTimeout,
+    states_limit,
+)
 
 if TYPE_CHECKING:
     from sylver.solver.store import Store
@@ -50,6 +58,9 @@ class Request:
     """Stop at the least winning move."""
     time_limit: float | None = None
     """Seconds from ``start``; None: no limit."""
+    max_states: int | None = None
+    """States the solve may examine (``Solution.states``, the root included); None: no limit.  Unlike
+    seconds, it stops the search at the same point on any machine."""
     budget: int = field(default_factory=lambda: parse_memory("1G"))
     """Bytes for the transposition tables."""
     store: Store | None = None
@@ -63,7 +74,13 @@ class Request:
 
     @property
     def deadline(self) -> float | None:
-        return None if self.time_limit is None else self.start + self.time_limit
+        return deadline(self.start, self.time_limit)
+
+    @property
+    def max_expanded(self) -> int | None:
+        """The positions its searches may expand (the root is the first state), counted in their
+        :class:`~sylver.solver.engine.Counters`."""
+        return None if self.max_states is None else self.max_states - 1
 
 
 @dataclass
@@ -112,12 +129,14 @@ class RootMoves:
             decided=dict(self.decided), **more,
         )
 
-    def timeout(self, time_limit: float | None, **more: Any) -> SolveTimeout:
-        """The error for a solve that ran out of time, with what it had decided."""
+    def timeout(self, time_limit: float | None, *, max_states: int | None = None, **more: Any) -> SolveTimeout:
+        """The error for a solve that ran out of time (or, ``max_states`` given, reached that limit
+        of states), with what it had decided."""
+        within = f"{time_limit:g} s" if max_states is None else states_limit(max_states)
         return SolveTimeout(
-            f"{self.position.braces()} not solved within {time_limit:g} s "
+            f"{self.position.braces()} not solved within {within} "
             f"({len(self.decided)} of {len(self.moves)} root moves decided)",
-            self.solution(complete=False, **more),
+            self.solution(complete=False, **more), within=within,
         )
 
 
@@ -160,7 +179,9 @@ class _LocalSolve:
                     if request.progress is not None:
                         request.progress(self.snapshot())
             except SearchTimeout:
-                raise roots.timeout(request.time_limit, stats=ENGINE.stats(self.counters)) from None
+                limit = request.max_expanded
+                states = request.max_states if limit is not None and self.counters.expanded >= limit else None
+                raise roots.timeout(request.time_limit, max_states=states, stats=ENGINE.stats(self.counters)) from None
             except KeyboardInterrupt:
                 partial = roots.solution(complete=False, stats=ENGINE.stats(self.counters))
                 raise SolveInterrupted(partial) from None
@@ -191,7 +212,7 @@ class _LocalSolve:
                 return rec.outcome
         outcome = ENGINE.search(
             child, deadline=request.deadline, counters=self.counters, tick=self.tick,
-            order=request.order, prune=request.prune,
+            order=request.order, prune=request.prune, max_expanded=request.max_expanded,
         )
         if store is not None and after is not None:
             store.put_result(after, outcome, (), outcome is Outcome.P, after.frobenius_number)

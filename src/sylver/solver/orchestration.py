@@ -42,6 +42,7 @@ def solve(
     odd_limit: int | None = None,
     checkpoint: str | Path | None = None,
     check: bool | None = None,
+    max_states: int | None = None,
 ) -> Solution:
     """Solve ``position`` exactly: its outcome and all its winning moves (the least with ``first``).
 
@@ -50,7 +51,10 @@ def solve(
     the odd moves of a g = 2 position at that x, and ``checkpoint`` (a directory) keeps long scans
     resumable; ``first`` stops at the first winning move found there too.
 
-    ``time_limit`` (seconds) raises :class:`SolveTimeout` promptly; ``memory`` caps the transposition
+    ``time_limit`` (seconds) raises :class:`SolveTimeout` promptly, and so does ``max_states``, a
+    limit that stops the search at the same point on any machine (the states ``Solution.states``
+    counts; with g > 1, the gcd-1 positions decided; one process only: not with ``jobs > 1`` nor
+    ``cluster``); ``memory`` caps the transposition
     table (e.g. ``"4G"``, or bytes; past it entries are overwritten, never a crash; a budget so small
     that the search keeps recomputing lost results raises :class:`MemoryBudgetError`); ``store`` (a
     path or a :class:`~sylver.solver.store.Store`) reuses and records results; ``jobs > 1`` splits
@@ -65,6 +69,8 @@ def solve(
     reached its memory budget (``Solution.saturated``).
     """
     start = time.monotonic()
+    if max_states is not None and ((jobs and jobs > 1) or cluster):
+        raise ValueError("a limit of states is for a solve in one process (jobs=1, no cluster)")
     if isinstance(position, Position) and (position.is_empty or position.gcd > 1):
         from sylver.solver.gcd import solve_any
 
@@ -72,12 +78,13 @@ def solve(
             position, odd_limit=odd_limit, time_limit=time_limit, memory=parse_memory(memory),
             store=open_store(store), jobs=jobs, cluster=cluster,
             progress=progress,
-            checkpoint_dir=checkpoint, first=first,
+            checkpoint_dir=checkpoint, first=first, max_states=max_states,
         )
     check_solvable(position)
     request = Request(
         position=position, first=first, time_limit=time_limit, budget=parse_memory(memory),
         store=open_store(store), progress=progress, order=order, prune=prune, start=start,
+        max_states=max_states,
     )
     stored = from_store(request)
     if stored is not None:

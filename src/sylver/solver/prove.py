@@ -40,6 +40,7 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 
 from sylver import jit
+from sylver.machine import deadline as machine_deadline
 from sylver.position import Outcome, Position
 from sylver.solver import kernels as _k
 from sylver.solver.certificate import FORMAT, NODES_OPEN, VERSION
@@ -277,7 +278,7 @@ def _build(solution: Solution, emit: Emit, begin: Callable[[dict[str, Any]], Non
     raise :class:`~sylver.errors.MemoryBudgetError`, as a solve's do.
     ``resume(builder, root gaps)``: instead of the root's replies, takes in the header and the nodes
     of a build that was cut (:func:`_resume`; the header is written already: no ``begin``)."""
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    deadline = machine_deadline(time.monotonic(), time_limit)
     position: Position = solution.position
     head = _head(solution)
     gaps = root_gaps(position)
@@ -1081,7 +1082,7 @@ def stream_gcd_certificate(solution: Solution, path: str | Path, *, time_limit: 
     nodes_path = part_path(path, "nodes")
     with claimed(nodes_path) as fh:
         try:
-            b = _GcdBuilder(NodeLines(fh), None if time_limit is None else time.monotonic() + time_limit,
+            b = _GcdBuilder(NodeLines(fh), machine_deadline(time.monotonic(), time_limit),
                             memory=memory, odd_limit=odd_limit, replies=details.replies, store=store)
             head = _gcd_head(solution, b, long2, probably)
             fh.flush()

@@ -169,12 +169,19 @@ class Solution:
         return d
 
 
-class SolveTimeout(TimeoutError):
-    """The time limit passed; ``partial`` holds the root moves decided so far."""
+def states_limit(n: int) -> str:
+    """A limit of states as a message says it (``"1,000 states"``)."""
+    return f"{n:,} state" + ("" if n == 1 else "s")
 
-    def __init__(self, message: str, partial: Solution | None = None) -> None:
+
+class SolveTimeout(TimeoutError):
+    """The time limit passed, or the limit of states was reached; ``partial`` holds the root moves
+    decided so far, ``within`` the limit as text (``"0.5 s"``, ``"1,000 states"``; "" when not told)."""
+
+    def __init__(self, message: str, partial: Solution | None = None, within: str = "") -> None:
         super().__init__(message)
         self.partial = partial
+        self.within = within
 
 
 class SolveInterrupted(KeyboardInterrupt):

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sylver.errors import TooLargeError
+from sylver.machine import deadline
 from sylver.position import Outcome, Position, Verdict
 from sylver.solver.gcd.composite import solve_composite
 from sylver.solver.gcd.context import (
@@ -50,7 +51,7 @@ from sylver.solver.gcd.empty import solve_empty
 from sylver.solver.gcd.g2 import solve_g2
 from sylver.solver.gcd.memory import family_odd
 from sylver.solver.gcd.prime import solve_prime
-from sylver.solver.solution import GcdDetails, Solution, SolveInterrupted, SolveTimeout
+from sylver.solver.solution import GcdDetails, Solution, SolveInterrupted, SolveTimeout, states_limit
 from sylver.theory import is_prime, prime_factor_at_least_5
 
 if TYPE_CHECKING:
@@ -70,16 +71,18 @@ def solve_any(
     checkpoint_dir: str | Path | None = None,
     search_limit: int = SEARCH_LIMIT,
     first: bool = False,
+    max_states: int | None = None,
 ) -> Solution:
     """Solve a position with g ≠ 1 (or the empty position): see the module docstring.  ``first``:
-    stop at the first winning move found (the outcome is then all that is proven)."""
+    stop at the first winning move found (the outcome is then all that is proven).  ``max_states``:
+    the gcd-1 positions it may decide (its states; SolveTimeout past them, as past ``time_limit``)."""
     start = time.monotonic()
     ctx = Context(
-        odd_limit=odd_limit, deadline=None if time_limit is None else start + time_limit,
+        odd_limit=odd_limit, deadline=deadline(start, time_limit),
         memory=data_budget(memory, 0 if cluster or jobs <= 1 else jobs), store=store, jobs=jobs, cluster=cluster,
         progress=progress,
         checkpoint_dir=Path(checkpoint_dir) if checkpoint_dir is not None else None,
-        search_limit=search_limit,
+        search_limit=search_limit, max_states=max_states,
     )
     ctx.root = position
     g = position.gcd
@@ -97,8 +100,9 @@ def solve_any(
     except KeyboardInterrupt:
         raise SolveInterrupted(_partial(position, ctx, start)) from None
     except TimeoutError:
+        within = states_limit(max_states) if max_states is not None and ctx.out_of_states() else f"{time_limit:g} s"
         raise SolveTimeout(
-            f"{position.braces()} not solved within {time_limit:g} s", _partial(position, ctx, start)
+            f"{position.braces()} not solved within {within}", _partial(position, ctx, start), within=within
         ) from None
     known = None
     try:

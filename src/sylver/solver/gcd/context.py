@@ -99,9 +99,15 @@ class Context:
         progress: Callable[[ScanProgress], None] | None,
         checkpoint_dir: Path | None,
         search_limit: int = SEARCH_LIMIT,
+        max_states: int | None = None,
     ) -> None:
         self.odd_limit = odd_limit
         self.deadline = deadline
+        self.max_states = max_states
+        """The gcd-1 positions the solve may decide (None: no limit): past it, TimeoutError, as at
+        the deadline, but at the same point on any machine."""
+        self.states = 0
+        """The gcd-1 positions decided so far (:meth:`p_positions`)."""
         self.memory = memory
         self.graphs: int | None = None
         """The part of ``memory`` for the shape graphs, scans, base regions and the memo (:meth:`half`),
@@ -153,12 +159,25 @@ class Context:
         """Which of these gcd-1 positions are P (exact solves, memoised; in parallel with jobs)."""
         gcd1 = self.gcd1
         todo = [p for p in dict.fromkeys(positions) if p not in gcd1]
-        if todo:  # each result kept as it comes (in one process), so a deadline loses none
-            _solve_many(todo, self, gcd1.__setitem__)
+        room = len(todo) if self.max_states is None else max(0, self.max_states - self.states)
+
+        def found(p: Position, is_p: bool) -> None:
+            gcd1[p] = is_p
+            self.states += 1
+
+        if todo[:room]:  # each result kept as it comes (in one process), so a deadline loses none
+            _solve_many(todo[:room], self, found)
+        if room < len(todo):
+            raise TimeoutError("state limit reached")
         return [gcd1[p] for p in positions]
 
+    def out_of_states(self) -> bool:
+        """Has the solve decided as many gcd-1 positions as ``max_states`` allows?"""
+        return self.max_states is not None and self.states >= self.max_states
+
     def time_left(self) -> bool:
-        return self.deadline is None or time.monotonic() < self.deadline
+        """Neither the deadline passed nor the limit of states reached."""
+        return (self.deadline is None or time.monotonic() < self.deadline) and not self.out_of_states()
 
     # -- memory ----------------------------------------------------------------------------------
     def half(self) -> int:

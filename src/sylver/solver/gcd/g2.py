@@ -434,7 +434,7 @@ def _rounds(todo: list[Move], ctx: Context, limit: int | None, tally: Tally, dee
             later = []
             for i, m in enumerate(todo):
                 x, child, kind = m
-                if tally.winning or (outer is not None and time.monotonic() >= outer) or (
+                if tally.winning or not ctx.time_left() or (
                         waits(kind) and not all(waits(k) for _, _, k in todo)):
                     later.append(m)  # these come after the other moves are decided
                     continue
@@ -453,7 +453,7 @@ def _rounds(todo: list[Move], ctx: Context, limit: int | None, tally: Tally, dee
                     later.append(m)
             todo = later
             budget *= FIRST_GROWTH
-            if outer is not None and time.monotonic() >= outer:
+            if not ctx.time_left():  # (ctx.deadline is ``outer`` here)
                 break
     return todo
 
@@ -554,7 +554,7 @@ def _cheap_move(position: Position, ctx: Context, limit: int | None) -> int | No
         killers = [(x, c) for x, c in killers if x % 2 or quiet(half(c))]
         tried = {x for x, _ in killers}
         for x, child in [*killers, *((x, c) for x, c in [*odds, *evens] if x not in tried)]:
-            if time.monotonic() >= cut_at:
+            if time.monotonic() >= cut_at or ctx.out_of_states():
                 break
             if (ctx.p_positions([child])[0] if x % 2 else
                     solve_g2(child, ctx, full=False, limit=limit).outcome is Outcome.P):

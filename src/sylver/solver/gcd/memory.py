@@ -156,7 +156,7 @@ def run_scan(scan: Scan, ctx: Context, limit: int | None, needed: Callable[[], b
         return
 
     def stop(_scan: Scan) -> bool:
-        if ctx.deadline is not None and time.monotonic() >= ctx.deadline:
+        if not ctx.time_left():
             return True
         now = time.monotonic()
         if now - last[0] < 0.2:
