@@ -247,7 +247,7 @@ def test_a_campaign_imports_its_large_children(tmp_path: Path, monkeypatch: pyte
     from tests.test_campaign import campaign
 
     monkeypatch.setattr(proof_module, "IMPORT_BYTES", 0)
-    ledger, store, summary = campaign(tmp_path, "8", first_budget=0.02)
+    ledger, store, summary = campaign(tmp_path, "8", first_states=1)  # the root decided by its children
     root = ledger.node(Position.parse("8"))
     assert summary["status"] == "N" and root is not None and root.method == "children"
     child = ledger.node(Position.parse("8").play(root.winning))

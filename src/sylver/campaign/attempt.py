@@ -35,6 +35,9 @@ class Task:
     """The position's text (``"16,38"``)."""
     seconds: float
     """The attempt's budget: solve and certificate together."""
+    states: int | None = None
+    """The states its solve may examine besides (``solve(max_states=)``; None: as many as the
+    seconds allow): a budget that stops it at the same point on any machine."""
     memory: int
     """Bytes the attempt may use (``--memory`` of the solve)."""
     store: str | None = None
@@ -134,12 +137,14 @@ def _attempt(task: Task, start: float) -> Attempt:
                        seconds=time.monotonic() - start, peak_bytes=peak, worker=worker, note=note)
 
     try:  # (a certificate attempt's answer is in the store: its builder searches it again, prove.warmed)
-        sol = solve(position, first=True, time_limit=task.seconds, memory=task.memory, store=task.store, jobs=1)
+        sol = solve(position, first=True, time_limit=task.seconds, memory=task.memory, store=task.store, jobs=1,
+                    max_states=task.states)
     except SolveTimeout as exc:
         partial = exc.partial  # gcd 1: how far it got, for the ledger ("(45 of 155 root moves decided)")
+        within = exc.within or f"{task.seconds:g} s"
         if partial is None or not partial.genus or partial.position.gcd != 1:
-            return undecided(f"not decided within {task.seconds:g} s", partial.states if partial else 0)
-        return undecided(f"not decided within {task.seconds:g} s ({len(partial.decided)} of {partial.genus - 1} "
+            return undecided(f"not decided within {within}", partial.states if partial else 0)
+        return undecided(f"not decided within {within} ({len(partial.decided)} of {partial.genus - 1} "
                          "root moves decided)", partial.states)
     except (MemoryBudgetError, TooLargeError) as exc:
         return undecided(f"memory: {exc}")

@@ -64,6 +64,11 @@ class Options:
     cluster: str | None = None
     """A Dask scheduler's address (None: local processes)."""
     first_budget: float = FIRST_BUDGET
+    first_states: int | None = None
+    """The states a node's first attempt may examine besides its seconds (None: no such limit);
+    later attempts may examine as many more as their budget is larger (:meth:`Campaign.states`).
+    Unlike seconds, states stop an attempt at the same point on any machine: a test that needs an
+    attempt not to decide says so with them."""
     growth: float = GROWTH
     expand_after: float = EXPAND_AFTER
     """A node below the root is expanded once an attempt with this budget (seconds) failed."""
@@ -383,6 +388,14 @@ class Campaign:
         if path is not None:
             self.certified(p, path)
 
+    def states(self, node: Node) -> int | None:
+        """The states an attempt at ``node`` may examine: ``first_states`` times its budget's share
+        of the first (None: no limit; nor for an attempt at a certificate alone)."""
+        first = self.options.first_states
+        if first is None or node.decided:
+            return None
+        return max(1, round(first * node.budget / self.options.first_budget))
+
     def certify_budget(self, solve_seconds: float, tried: float = 0.0) -> float:
         """The budget of an attempt at the certificate of a node that a solve of ``solve_seconds``
         decided (:data:`CERTIFY_FACTOR`), after ``tried`` seconds spent on the certificate in vain
@@ -457,8 +470,8 @@ class Campaign:
                             stored = True
                             continue
                         memory = o.memory if o.cluster else o.memory // max(1, o.jobs)
-                        task = Task(position=str(node.position), seconds=node.budget, memory=memory,
-                                    store=str(self.store.path), token=self.token, certify=node.decided,
+                        task = Task(position=str(node.position), seconds=node.budget, states=self.states(node),
+                                    memory=memory, store=str(self.store.path), token=self.token, certify=node.decided,
                                     certificate=str(self.ledger.certificate_path(node.position).resolve()))
                         self.ledger.set_working(node.position)
                         running[executor.submit(run, task)] = (node, time.time())

@@ -23,6 +23,7 @@ def campaign(
     store: Annotated[str | None, typer.Option("--store", help="Results store for every result and certificate: an SQLite file or a postgresql:// URL (for several machines).  Default: the campaign's, else the user cache directory's.", show_default=False)] = None,
     time_limit: Annotated[float | None, typer.Option("--time-limit", help="Stop after this many seconds (default: when the root is decided or nothing is left to try; Ctrl-C stops too).", callback=seconds())] = None,
     first_budget: Annotated[float, typer.Option("--first-budget", help="Seconds of a node's first attempt; each attempt that does not decide it gives the next 4 times more.", callback=seconds())] = 2.0,
+    first_states: Annotated[int | None, typer.Option("--first-states", help="States a node's first attempt may search besides its seconds (each later attempt, 4 times more): a budget that stops an attempt at the same point on any machine (tests, reproducible ledgers).", callback=integer(1))] = None,
     max_attempts: Annotated[int | None, typer.Option("--max-attempts", help="Stop after this many attempts.", callback=integer(1))] = None,
     tries: Annotated[list[str] | None, typer.Option("--try", help="A line to try first: moves from the root, e.g. `37` (a published answer) or `82,701`; repeatable; kept in the ledger.", show_default=False)] = None,
     only: Annotated[list[str] | None, typer.Option("--only", help="Work only on this line this run (what its end rests on: the open nodes below it that still matter to it, or the certificates a decided end still lacks; the rest waits): moves from the root as for --try; repeatable; kept in the ledger as a line to try first.", show_default=False)] = None,
@@ -73,7 +74,7 @@ def campaign(
         if tried or focus:
             ledger.add_lines([*tried, *focus])
         _work(ledger, jobs=jobs, cluster=cluster, memory=memory, time_limit=time_limit,
-              first_budget=first_budget, max_attempts=max_attempts, only=tuple(focus))
+              first_budget=first_budget, first_states=first_states, max_attempts=max_attempts, only=tuple(focus))
     finally:
         ledger.close()
 
@@ -153,7 +154,8 @@ def _memory(text: str | None) -> int:
 
 
 def _work(ledger: Any, *, jobs: int | None, cluster: str | None, memory: str | None, time_limit: float | None,
-          first_budget: float, max_attempts: int | None, only: tuple[tuple[int, ...], ...] = ()) -> None:
+          first_budget: float, max_attempts: int | None, only: tuple[tuple[int, ...], ...] = (),
+          first_states: int | None = None) -> None:
     from sylver.campaign import Campaign, Options
     from sylver.campaign.report import headline
     from sylver.cli.common import console
@@ -161,7 +163,8 @@ def _work(ledger: Any, *, jobs: int | None, cluster: str | None, memory: str | N
     from sylver.solver.store import Store
 
     options = Options(jobs=jobs or (1 if cluster else default_jobs()), memory=_memory(memory), cluster=cluster,
-                      first_budget=first_budget, time_limit=time_limit, max_attempts=max_attempts, only=only)
+                      first_budget=first_budget, first_states=first_states, time_limit=time_limit,
+                      max_attempts=max_attempts, only=only)
     store = Store(ledger.meta("store"))
     console.print(f"campaign on [bold]{ledger.root.braces()}[/] in {ledger.directory} "
                   f"(results store {store}); {headline(ledger.summary())}", highlight=False)
