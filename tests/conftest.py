@@ -68,6 +68,17 @@ def _ctrl_c_raises() -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+@pytest.fixture(autouse=True)
+def _clock_tests_on_the_real_clock(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test marked ``clock`` measures a time limit itself (that a solve given 0.2 s stops within
+    1.5 s): ``SYLVER_TEST_TIME_SCALE`` (``make test-fast-machine``, ``make test-slow-machine``)
+    does not apply to it, nor to the processes it starts (docs/design.md, testing)."""
+    if request.node.get_closest_marker("clock") is not None:
+        from sylver.machine import TIME_SCALE
+
+        monkeypatch.delenv(TIME_SCALE, raising=False)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _private_results_store(tmp_path_factory: pytest.TempPathFactory) -> None:
     """No test, nor any process it starts, reads or writes the user's real results store."""

@@ -768,8 +768,9 @@ class TestBudget:
         from sylver.campaign.attempt import Task, run
 
         with ThreadPoolExecutor(1) as ex:  # (not the main thread: no alarm is set)
-            return ex.submit(run, Task(position=text, seconds=seconds, memory=1 << 30)).result()
+            return ex.submit(run, Task(position=text, seconds=seconds, states=states, memory=1 << 30)).result()
 
+    @pytest.mark.clock
     @pytest.mark.parametrize("text", ["16,28,58", "16,26,88"])  # Y and U: P, each about 15 min
     def test_a_g2_attempt_with_a_tiny_budget(self, text: str) -> None:
         self.attempt("16,30,56", 0.5)  # (the engine's first use in a process loads its tables)

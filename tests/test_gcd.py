@@ -1490,6 +1490,7 @@ def _alive(pids_file) -> list[int]:
     return alive
 
 
+@pytest.mark.clock  # (the long steps are a minute's sleep)
 def test_time_limit_holds_with_jobs(tmp_path) -> None:
     """--time-limit with --jobs 2: the answer comes within the limit (plus a margin), says what is
     undecided, and the worker processes busy with the long even moves' positions (here: with a
@@ -1515,6 +1516,7 @@ def test_time_limit_holds_with_jobs(tmp_path) -> None:
     assert _alive(pids) == []
 
 
+@pytest.mark.clock  # (the long steps are a minute's sleep)
 def test_time_limit_holds_in_base_region_with_jobs(tmp_path) -> None:
     """--time-limit with --jobs 2 while the workers solve the root's base region (704 positions for
     {6,40,74}, here each chunk taking a minute): the solve ends at the limit (nothing is proven, so

@@ -84,6 +84,7 @@ def test_thread_stacks_are_kept_between_solves() -> None:
     assert len({id(s) for s in ENGINE.stacks(3)}) == 3
 
 
+@pytest.mark.clock
 def test_time_limit() -> None:
     ENGINE.clear()
     with pytest.raises(SolveTimeout) as info:

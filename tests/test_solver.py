@@ -79,6 +79,7 @@ class TestAPI:
         with pytest.raises(TooLargeError):
             solve(Position([2, 40001]))
 
+    @pytest.mark.clock  # (the search takes minutes: no machine finishes it in 0.2 s)
     def test_time_limit_raises_promptly(self) -> None:
         ENGINE.clear()
         start = time.monotonic()

@@ -184,6 +184,7 @@ class TestSolveCommand:
         assert message in out.stderr
         assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
 
+    @pytest.mark.clock  # (the search takes minutes: no machine finishes it in 0.3 s)
     def test_time_limit(self) -> None:
         out = run("solve", "16", "20", "28", "74", "273", "--no-store", "--time-limit", "0.3")
         assert out.returncode == 3 and "not solved within" in out.stderr
