@@ -1004,11 +1004,12 @@ def make_campaign(path: Path, *, work: bool = True) -> Path:
     from sylver.solver.store import Store
 
     store = path.parent / f"{path.name}-store.sqlite"
-    # a first budget too small for one search: the root is expanded and decided by its children
-    ledger = Ledger.create(path, Position.parse("4"), budget=0.001, store=str(store))
+    # a first attempt of one state, too few for one search on any machine: the root is expanded and
+    # decided by its children
+    ledger = Ledger.create(path, Position.parse("4"), budget=2.0, store=str(store))
     try:
         if work:
-            Campaign(ledger, Store(store), Options(jobs=1, memory=1 << 30, first_budget=0.001)).work()
+            Campaign(ledger, Store(store), Options(jobs=1, memory=1 << 30, first_states=1)).work()
     finally:
         ledger.close()
     return path

@@ -132,8 +132,11 @@ times slower (``make test-fast-machine``, ``make test-slow-machine``: docs/desig
 def deadline(start: float, seconds: float | None) -> float | None:
     """The ``time.monotonic()`` at which a search given ``seconds`` from ``start`` stops (None: no
     limit): the one place where a search's time limit becomes a deadline, scaled by :data:`TIME_SCALE`."""
-    if seconds is None:
-        return None
+    return None if seconds is None else start + seconds * time_scale()
+
+
+def time_scale() -> float:
+    """:data:`TIME_SCALE`'s value (1 when unset)."""
     text = os.environ.get(TIME_SCALE, "")
     try:
         scale = float(text) if text else 1.0
@@ -141,8 +144,8 @@ def deadline(start: float, seconds: float | None) -> float | None:
         scale = 0.0
     if not 0.0 < scale < float("inf"):
         raise ValueError(f"{TIME_SCALE}={text!r}: a positive number (e.g. 20 or 0.05)")
-    return start + seconds * scale
+    return scale
 
 
 __all__ = ["TIME_SCALE", "available_memory", "deadline", "default_memory", "format_memory", "load_factor",
-           "physical_memory"]
+           "physical_memory", "time_scale"]

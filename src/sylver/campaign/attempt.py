@@ -96,8 +96,10 @@ def hard_limit(seconds: float) -> float:
     the budget, the certificate as much again, each stopping within seconds of its deadline; this is
     the margin for what does not (a kernel call, a large table growing, a loaded machine).  A node
     whose outcome the solve recorded in the store before the stop keeps it (the campaign's
-    ``failed``)."""
-    return 3 * seconds + 60
+    ``failed``).  (Its seconds are scaled as the solve's are, :func:`sylver.machine.time_scale`.)"""
+    from sylver.machine import time_scale
+
+    return 3 * seconds * time_scale() + 60
 
 
 def run(task: Task) -> Attempt:

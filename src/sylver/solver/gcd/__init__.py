@@ -51,7 +51,13 @@ from sylver.solver.gcd.empty import solve_empty
 from sylver.solver.gcd.g2 import solve_g2
 from sylver.solver.gcd.memory import family_odd
 from sylver.solver.gcd.prime import solve_prime
-from sylver.solver.solution import GcdDetails, Solution, SolveInterrupted, SolveTimeout, states_limit
+from sylver.solver.solution import (
+    GcdDetails,
+    Solution,
+    SolveInterrupted,
+    SolveTimeout,
+    states_limit,
+)
 from sylver.theory import is_prime, prime_factor_at_least_5
 
 if TYPE_CHECKING:
