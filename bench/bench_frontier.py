@@ -9,6 +9,8 @@ attacked by `sylver campaign`, with the answer, time, memory, and whether its ce
     .venv/bin/python bench/bench_frontier.py --workdir DIR       # keep the campaigns (and their store)
     .venv/bin/python bench/bench_frontier.py --ledger c1638      # {16,38}'s obligations in a campaign's ledger
     .venv/bin/python bench/bench_frontier.py --ledger c1638 --node 16,38,72   # those of one node (a rung)
+    .venv/bin/python bench/bench_frontier.py --strategies            # orders of replies, on known answers
+    .venv/bin/python bench/bench_frontier.py --strategies --only 16,38,101 --memory 4G
 
 The published facts (rudi-cilibrasi/sylver-coinage, campaigns of 2026-09 and 2026-10; the file
 opening16_public.json, copied into :data:`PUBLISHED`, or read from --data): each reply r to 16
@@ -75,6 +77,87 @@ cores (26 November 2026: r20 53 s, r34 45 s, r140 66 s, more3 25 s, the others u
 --quick, T comes from the store after r20; the whole --quick run: 360 s).  Not small (open after 120 s at --memory 2G,
 alone): r36, r62, r86, r90, r156, V, B24, B28, B56, Z'.  The items run in the order of
 :func:`items`: the replies, then the P-positions."""
+
+
+KNOWN_REPLIES = (
+    ("16,38,101", 33, "{16,38}'s odd obligation 101 (record: 33)"),
+    ("16,38,49,72", 90, "{16,38,72}'s odd obligation 49 (ours: 90)"),
+    ("16,38,69,72", 66, "{16,38,72}'s odd obligation 69 (record and ours: 66)"),
+    ("16,38,62,72", 45, "{16,38,72}'s long obligation 62 (record and ours: 45)"),
+    ("16,38,58,72", 129, "{16,38,72}'s long obligation 58 (record and ours: 129)"),
+    ("16,90", 17, "the reply 90 to 16 (record: 17)"),
+    ("16,58", 11, "the reply 58 to 16 (record: 11)"),
+    ("16,62", 37, "the reply 62 to 16 (record: 37)"),
+    ("16,86", 33, "the reply 86 to 16 (record: 33)"),
+    ("16,140", 13, "the reply 140 to 16 (record: 13)"),
+    ("16,156", 21, "the reply 156 to 16 (record: 21)"),
+)
+"""Nodes whose winning replies are known (the public record, or ours with a certificate): the
+strategies are compared on the states and seconds until a winning reply is found."""
+
+STRATEGIES = ("frobenius", "ascending")
+"""The orders of the replies compared (``sylver sweep --order``, ``sylver solve --root-order``)."""
+
+
+def strategy_run(position: str, order: str, memory: str, time_limit: float) -> dict:
+    """One search for a winning reply of ``position`` in ``order``, in a fresh process without the
+    store: gcd 1 by ``sylver solve --first --root-order``, otherwise ``sylver sweep`` of the replies
+    that leave gcd 1.  Its answer, states, seconds (the process's CPU seconds too) and peak RSS."""
+    nums = [int(x) for x in position.split(",")]
+    g = 0
+    for x in nums:
+        g = __import__("math").gcd(g, x)
+    if g == 1:
+        cmd = [*SYLVER, "solve", *position.split(","), "--first", "--root-order", order, "-j", "1"]
+    else:
+        cmd = [*SYLVER, "sweep", *position.split(","), "--order", order]
+    cmd += ["--no-store", "--memory", memory, "--time-limit", f"{time_limit:g}", "--json"]
+    before = children_cpu()
+    t0 = time.perf_counter()
+    proc = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - t0
+    peak = int(proc.stderr.strip().splitlines()[-1]) * 1024 if proc.stderr.strip() else 0
+    out = {"wall": wall, "cpu": children_cpu() - before, "peak": peak, "winning": None, "states": None}
+    try:
+        data = json.loads(proc.stdout.strip().splitlines()[-1])
+    except (json.JSONDecodeError, IndexError):
+        lines = proc.stderr.strip().splitlines()[:-1]  # the last is /usr/bin/time's
+        out["error"] = lines[-1] if lines else f"exit {proc.returncode}, no output"
+        return out
+    won = data.get("winning") if "winning" in data else data.get("winning_moves")
+    out.update(winning=(won or [None])[0], states=data.get("states"), seconds=data.get("seconds"))
+    return out
+
+
+def line3(values: list[str]) -> str:
+    widths = (14, 6, 10, 16, 13, 8, 8, 9)
+    return "  ".join(v.ljust(w) for v, w in zip(values, widths, strict=True)).rstrip()
+
+
+def strategies(ns: argparse.Namespace) -> int:
+    """``--strategies``: each order of the replies on each node of :data:`KNOWN_REPLIES` (or
+    ``--only``), one fresh process each, in one run (compare the figures of one run only)."""
+    todo = [k for k in KNOWN_REPLIES if not ns.only or any(parse_position(w) == parse_position(k[0]) for w in ns.only)]
+    memory = ns.memory or "4G"
+    print(f"# strategies for finding a winning reply, {time.strftime('%Y-%m-%d %H:%M:%S')}")
+    print(f"# {cpu_model()}, {load()}; --memory {memory}, {ns.time_limit:g} s a run at most, no results store")
+    print(line3(["node", "known", "order", "found", "states", "seconds", "cpu s", "peak"]))
+    bad = 0
+    for position, known, _what in todo:
+        for order in STRATEGIES:
+            r = strategy_run(position, order, memory, ns.time_limit)
+            found = r["winning"]
+            if r.get("error"):
+                found_text = f"error: {r['error']}"
+                bad += 1
+            else:
+                found_text = "none in time" if found is None else str(found) + ("" if found == known else " (another)")
+            print(line3([braces([int(x) for x in position.split(",")]), str(known), order, found_text,
+                         f"{r['states']:,}" if r["states"] is not None else "-",
+                         f"{r['seconds']:.1f}" if r.get("seconds") is not None else "-",
+                         f"{r['cpu']:.1f}", f"{r['peak'] / 2**20:,.0f} MB"]), flush=True)
+    print(f"# {load()}")
+    return 1 if bad else 0
 
 
 def items(data: dict) -> list[dict]:
@@ -423,7 +506,12 @@ def main() -> None:
                     "each obligation decided, or open with the largest search that failed) and exit")
     ap.add_argument("--node", metavar="POSITION",
                     help="with --ledger: the moves of this node instead of the root's (e.g. 16,38,72: a rung of the ladder)")
+    ap.add_argument("--strategies", action="store_true",
+                    help="compare the orders of replies (frobenius, ascending) on nodes with known answers: states "
+                    "and seconds until a winning reply is found (--only POSITION, --memory, --time-limit)")
     ns = ap.parse_args()
+    if ns.strategies:
+        sys.exit(strategies(ns))
     if ns.node and not ns.ledger:
         ap.error("--node needs --ledger DIR")
     if ns.ledger:

@@ -25,6 +25,7 @@ pytestmark = pytest.mark.browser
 def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A results store with {7,11} and {4,5,11} solved into it through the library, as `sylver solve`
     does."""
+    from sylver.position import Outcome
     from sylver.solver import solve
     from sylver.solver.store import Store
 
@@ -32,6 +33,9 @@ def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with Store(path) as store:
         solve(Position([7, 11]), store=store)
         solve(Position([4, 5, 11]), store=store)
+        for move in (21, 23):  # replies to {4,6} (P) whose outcome only is held (as a campaign keeps them)
+            child = Position([4, 6]).play(move)
+            store.put_result(child, Outcome.N, (), False, child.frobenius_number)
     return path
 
 
@@ -299,7 +303,7 @@ def test_text_reads_as_prose(visit: Visit) -> None:
     page.goto(visit.base_url + "/#sylver/6,16//vs=nobody")  # type: ignore[attr-defined]
     position_is(page, "{6,16}")
     assert page.evaluate("getComputedStyle(document.querySelector('#sc-facts .tbar')).textDecorationLine") == "overline"  # type: ignore[attr-defined]
-    # a P after the user's own good move is good news: green, not red
+    # a P after the user's own good move is not painted as bad news (red); P has one colour everywhere
     page.goto(visit.base_url + "/#sylver/4,5//vs=nobody")  # type: ignore[attr-defined]
     position_is(page, "{4,5}")
     play(page, 11)
@@ -338,14 +342,10 @@ def test_store_answers_at_once_with_its_source(visit: Visit) -> None:
     body = page.inner_text("#sc-solver-body")  # type: ignore[attr-defined]
     assert "solved before, answered at once" in body and "1 request" not in body.replace("Download", "")
     expect(page.locator("#sc-theory")).to_contain_text("Known result")  # type: ignore[attr-defined]  # its own request
-    href = page.get_attribute("#sc-solver-body .cert a", "href")  # type: ignore[attr-defined]
-    assert href == "/api/sylver/certificate?position=7%2C11"
-    cert = page.evaluate("(h) => fetch(h).then((r) => r.json())", href)  # type: ignore[attr-defined]
-    from sylver.solver.certificate import check_any
-
-    check_any(cert)  # raises unless the certificate proves its claim
-    assert cert["position"] == [7, 11] and cert["outcome"] == "N"
     assert re.search(r"\bN\b", body)
+    # the store holds the result without a certificate: none is offered, the command that builds one is named
+    expect(page.locator("#sc-verdict .cert")).to_contain_text("No proof certificate is stored")  # type: ignore[attr-defined]
+    assert page.locator("#sc-analysis a[href*='certificate']").count() == 0  # type: ignore[attr-defined]
 
 
 def test_known_replies_link_to_their_analysis(visit: Visit) -> None:
@@ -663,3 +663,139 @@ def test_lesson_is_compact_on_a_phone(browser: object, base_url: str) -> None:
         assert page.is_visible("#sc-setup")  # type: ignore[attr-defined]
     finally:
         v.close()
+
+
+# -- issue 51: the page as one research board ----------------------------------------------------------
+def test_the_verdict_comes_first(visit: Visit) -> None:
+    """Defect 5: the outcome stands first in the panel, above the facts and the theory, with its source."""
+    page = visit.open("#sylver/4,5,11//vs=nobody")
+    position_is(page, "{4,5,11}")
+    expect(page.locator("#sc-verdict .badge.P")).to_be_visible()  # type: ignore[attr-defined]
+    expect(page.locator("#sc-verdict")).to_contain_text("From the results store")  # type: ignore[attr-defined]
+    expect(page.locator("#sc-theory dl")).to_be_visible()  # type: ignore[attr-defined]
+    y = {sel: page.locator(sel).bounding_box()["y"] for sel in ("#sc-verdict", "#sc-facts", "#sc-theory", "#sc-solver")}  # type: ignore[attr-defined]
+    assert y["#sc-verdict"] < y["#sc-solver"] < y["#sc-facts"] < y["#sc-theory"], y
+
+
+RECORD_SOLVER = """() => {
+    window.solverTexts = [];
+    new MutationObserver(() => {
+        const b = document.querySelector('#sc-solver-body');
+        if (b) window.solverTexts.push(b.innerText);
+    }).observe(document, {subtree: true, childList: true, characterData: true});
+}"""
+
+
+def test_a_winning_move_found_is_never_undecided(visit: Visit) -> None:
+    """Defect 2: the solver's round ends with every move decided but its check unfinished (as on
+    {16,21}); the panel says N with the winning move, never "not decided" beside it, and once the
+    check is done it counts the positions of every request, not of the last one."""
+    page = visit.page
+    calls: list[int] = []
+    partial = {"position": [4, 5], "decided": True, "outcome": "N", "winning_moves": [11], "ruled_out": [2, 3, 6, 7],
+               "complete": False, "frobenius_number": 11, "genus": 6, "root_moves": 5, "root_moves_decided": 5,
+               "states": 1000, "seconds": 1.0, "time_limit": 1, "from_store": False, "source": "solver",
+               "reason": "not fully solved"}
+    done = partial | {"complete": True, "states": 1, "decided": True, "reason": ""}
+
+    def answer(route: object) -> None:
+        calls.append(1)
+        route.fulfill(json=partial if len(calls) == 1 else done)  # type: ignore[attr-defined]
+
+    page.route("**/api/sylver/solve", answer)  # type: ignore[attr-defined]
+    page.add_init_script(f"({RECORD_SOLVER})()")  # type: ignore[attr-defined]
+    visit.open("#sylver/4,5//vs=nobody")
+    position_is(page, "{4,5}")
+    expect(page.locator("#sc-solver-body")).to_contain_text("1,001 positions")  # type: ignore[attr-defined]
+    expect(page.locator("#sc-verdict .badge.N")).to_be_visible()  # type: ignore[attr-defined]
+    texts = page.evaluate("window.solverTexts")  # type: ignore[attr-defined]
+    assert not [t for t in texts if "Not decided" in t], texts
+
+
+def test_a_certificate_is_built_on_request_with_its_outcome(visit: Visit) -> None:
+    """Defect 1: a position the solver decided here offers to build its certificate (not a link that
+    may fail); built, it is a download that `sylver verify` accepts."""
+    page = visit.open("#sylver/5,7//vs=nobody")
+    position_is(page, "{5,7}")
+    page.click("#sc-verdict .cert button")  # type: ignore[attr-defined]
+    link = page.locator("#sc-verdict .cert a[download]")  # type: ignore[attr-defined]
+    expect(link).to_be_visible()  # type: ignore[attr-defined]
+    cert = page.evaluate("(h) => fetch(h).then((r) => r.json())", link.get_attribute("href"))  # type: ignore[attr-defined]
+    from sylver.solver.certificate import check_any
+
+    check_any(cert)
+    assert cert["position"] == [5, 7]
+
+
+def test_known_replies_without_their_answer_are_one_line(visit: Visit) -> None:
+    """Defect 4: replies whose outcome only is held are listed in one line, not a row each, and the
+    table fits its panel."""
+    page = visit.open("#sylver/4,6//vs=nobody")
+    position_is(page, "{4,6}")
+    more = page.locator("#sc-replies-more")  # type: ignore[attr-defined]
+    expect(more).to_be_visible()  # type: ignore[attr-defined]
+    assert re.search(r"replies lose .*: 21, 23$", more.inner_text()), more.inner_text()
+    assert "not named" not in page.inner_text("#sc-replies")  # type: ignore[attr-defined]
+    wrap = page.evaluate("() => { const w = document.querySelector('#sc-replies'); return [w.scrollWidth, w.clientWidth]; }")  # type: ignore[attr-defined]
+    assert wrap[0] <= wrap[1], wrap
+
+
+def test_no_spoiler_in_the_labels_either(visit: Visit) -> None:
+    """Defect 7: with "Show who wins" unticked, a screen reader is not told which numbers win."""
+    page = visit.page
+    page.add_init_script("localStorage.setItem('sylver.spoilers', 'off')")  # type: ignore[attr-defined]
+    visit.open("#sylver/4,5//vs=nobody")
+    position_is(page, "{4,5}")
+    page.wait_for_selector("#sc-grid .cell.win")  # type: ignore[attr-defined]
+    labels = page.eval_on_selector_all("#sc-grid .cell", "(cs) => cs.map((c) => c.getAttribute('aria-label')).join(' | ')")  # type: ignore[attr-defined]
+    assert "winning" not in labels and "loses" not in labels, labels
+    page.check("#sc-spoilers")  # type: ignore[attr-defined]
+    assert "a winning move" in page.get_attribute('#sc-grid .cell[data-n="11"]', "aria-label")  # type: ignore[attr-defined]
+
+
+def test_p_and_n_keep_their_colours(visit: Visit) -> None:
+    """Defect 12: P in the move list has the colour of P in the panel (and N likewise)."""
+    page = visit.open("#sylver/4,5/11/vs=nobody")
+    position_is(page, "{4,5,11}")
+    listed = page.locator("#sc-history .badge.P").first  # type: ignore[attr-defined]
+    expect(listed).to_be_visible()  # type: ignore[attr-defined]
+    panel = page.locator("#sc-verdict .badge.P")  # type: ignore[attr-defined]
+    expect(panel).to_be_visible()  # type: ignore[attr-defined]
+    colour = "(e) => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]"
+    assert listed.evaluate(colour) == panel.evaluate(colour)
+
+
+def test_an_unknown_address_says_so(visit: Visit) -> None:
+    """Defect 11: #nosuchview says it names no view, and an earlier address's error is gone."""
+    page = visit.open("#sylver/4,,x/")
+    expect(page.locator("#sc-error")).to_contain_text("does not name a game")  # type: ignore[attr-defined]
+    page.evaluate("location.hash = '#nosuchview'")  # type: ignore[attr-defined]
+    expect(page.locator("#sc-error")).to_contain_text("#nosuchview names no view")  # type: ignore[attr-defined]
+    assert page.get_attribute("#tab-sylver", "aria-selected") == "true"  # type: ignore[attr-defined]
+
+
+def test_the_opening_16_board(visit: Visit) -> None:
+    """The research board of {16}: every reply up to the largest one known, the odd ones struck (a
+    theorem), the answered ones with their winning answer and whose result it is, the open ones open;
+    the grid strikes the replies known to lose; the g > 1 engine is not run on it."""
+    page = visit.open("#sylver/16//vs=nobody")
+    position_is(page, "{16}")
+    board = page.locator("#sc-board16")  # type: ignore[attr-defined]
+    expect(board).to_be_visible()  # type: ignore[attr-defined]
+    expect(page.locator("#sc-board16-title")).to_have_text("Every reply to {16}")  # type: ignore[attr-defined]
+    theorem = page.inner_text("#sc-board16 .board-theorem")  # type: ignore[attr-defined]
+    assert re.match(r"\d+ replies lose by Hutchings's theorem", theorem) and ": 3, 5, 7, 9, 11, 13," in theorem, theorem
+    assert not re.search(r"\b(2|4|20|38)\b", theorem.split(":", 1)[1]), theorem
+    row = {r.split("\t")[0]: r.split("\t")[1:] for r in page.locator("#sc-board16 tbody tr").all_inner_texts()}  # type: ignore[attr-defined]
+    assert row["20"][:3] == ["N: loses", "34", "published; ours too"], row["20"]
+    assert row["46"][:3] == ["N: loses", "20", "ours (not published)"], row["46"]
+    assert row["38"][0] == "open" and row["156"][1] == "21"
+    assert page.locator("#sc-board16 tr.lost s a:text-is('20')").count() == 1  # type: ignore[attr-defined]
+    for n in (2, 3, 20):
+        expect(page.locator(f'#sc-grid .cell[data-n="{n}"]')).to_have_class(re.compile(r"\blost\b"))  # type: ignore[attr-defined]
+    expect(page.locator("#sc-replies")).to_be_hidden()  # type: ignore[attr-defined]
+    expect(page.locator("#sc-verdict")).to_contain_text("Not decided")  # type: ignore[attr-defined]
+    engine = page.evaluate("fetch('/api/sylver/analyze?position=16').then((r) => r.json()).then((r) => r.engine.method)")  # type: ignore[attr-defined]
+    assert engine == "board"
+    page.click("#sc-board16 tbody th a:text-is('20')")  # type: ignore[attr-defined]
+    position_is(page, "{16,20}")

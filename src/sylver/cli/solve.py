@@ -1,9 +1,11 @@
-"""`sylver solve POSITION...` (exact outcome and winning moves) and `sylver verify FILE` (certificates)."""
+"""`sylver solve POSITION...` (exact outcome and winning moves), `sylver sweep POSITION...` (a search for
+one winning reply) and `sylver verify FILE` (certificates)."""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import resource
 import sys
 import threading
@@ -287,6 +289,7 @@ def solve(
     odd_limit_text: Annotated[str | None, typer.Option("--odd-limit", metavar="X", help="g = 2: scan the odd moves up to X at most.")] = None,
     checkpoint: Annotated[Path | None, typer.Option("--checkpoint", help="g = 2: directory for resumable scan state (default: beside the results store).")] = None,
     check: Annotated[bool | None, typer.Option("--check/--no-check", help="Self-check an N answer: the position after each winning move, searched afresh, must be P. Default: on when a table reached the --memory budget.", show_default=False)] = None,
+    root_order: Annotated[str, typer.Option("--root-order", metavar="ORDER", help="gcd 1: decide the root moves `ascending` (least first) or by `frobenius` (least Frobenius number of the position after the move first; with --first, the first winning move found ends the solve; needs -j 1).")] = "ascending",
 ) -> None:
     """Solve a position exactly: P or N, every winning move (or the least with --first), and a proof.
 
@@ -297,8 +300,16 @@ def solve(
     budget = _budget(memory)
     if no_store and store is not None:
         fail("--store and --no-store contradict each other")
+    from sylver.solver.local import ROOT_ORDERS
+
+    if root_order not in ROOT_ORDERS:
+        fail(f"--root-order must be one of {', '.join(ROOT_ORDERS)}, not {root_order!r}")
+    if root_order != "ascending" and (cluster is not None or (jobs or 1) > 1):
+        fail(f"--root-order {root_order} decides the root moves one at a time: give -j 1 (and no --cluster)")
+    if root_order != "ascending":
+        jobs = 1
     options = SolveOptions(first=first, time_limit=time_limit, memory=budget, jobs=jobs, cluster=cluster,
-                           check=check, odd_limit=_odd_limit(odd_limit_text), store=_open_store(store, no_store))
+                           check=check, root_order=root_order, odd_limit=_odd_limit(odd_limit_text), store=_open_store(store, no_store))
     if batch is not None:
         if position:
             fail("give either positions or --batch FILE, not both")
@@ -378,6 +389,7 @@ class SolveOptions:
     odd_limit: int | None
     store: Store | None
     """The results store opened (None: --no-store)."""
+    root_order: str = "ascending"
 
     def solve(self, pos: Position, progress: Callable[[ProgressReport], None] | None = None,
               checkpoint: Path | None = None) -> Solution:
@@ -392,7 +404,8 @@ class SolveOptions:
             jobs = default_jobs() if pos.gcd == 1 and not pos.is_empty else 1
         return solve(pos, first=self.first, time_limit=self.time_limit, memory=self.memory,
                      store=self.store, jobs=jobs, cluster=self.cluster, progress=progress,
-                     odd_limit=self.odd_limit, checkpoint=checkpoint, check=self.check)
+                     odd_limit=self.odd_limit, checkpoint=checkpoint, check=self.check,
+                     root_order=self.root_order)
 
 
 def _budget(memory: str | None) -> int:
@@ -593,6 +606,79 @@ def _solve_batch(path: Path, as_json: bool, options: SolveOptions) -> None:
         sys.stdout.flush()
     if errors:
         raise typer.Exit(2)
+
+
+@app.command()
+def sweep(
+    position: Annotated[list[str], typer.Argument(help="The position, e.g. `16 38 72 78` (any gcd).")],
+    up_to: Annotated[int | None, typer.Option("--up-to", metavar="X", help="The replies up to X (default: a gcd-1 position's every legal move; otherwise the campaign's candidate bound).", callback=integer(2))] = None,
+    order: Annotated[str, typer.Option("--order", metavar="ORDER", help="`frobenius` (least Frobenius number of the position after the reply first) or `ascending`.")] = "frobenius",
+    every: Annotated[bool, typer.Option("--all", help="Decide every reply, not only until one wins.")] = False,
+    memory: Annotated[str | None, typer.Option("--memory", help=_memory_help(), show_default=False)] = None,
+    store: Annotated[str | None, typer.Option("--store", help="Results store (each reply looked up first, recorded once decided).")] = None,
+    no_store: Annotated[bool, typer.Option("--no-store", help="Neither read nor write the results store.")] = False,
+    time_limit: Annotated[float | None, typer.Option("--time-limit", help="Stop after this many seconds (the replies decided so far are the answer).", callback=seconds())] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Search for a winning reply: decide the replies that leave gcd 1 one at a time, in order, with one table, until one leaves P.
+
+    The public campaign's method of 2026-10 for the odd obligations of {16,38} and the long even ones
+    (replies by increasing Frobenius number of the position after them, one shared memo): for a
+    position whose value rests on finding one reply (a long obligation, an odd one), cheaper than a
+    solve that decides every move.  The reply found is proven by `sylver solve POSITION+REPLY
+    --certificate F`."""
+    from sylver.campaign.tree import candidates
+    from sylver.solver.local import ROOT_ORDERS, Request, sweep as run_sweep
+
+    if order not in ROOT_ORDERS:
+        fail(f"--order must be one of {', '.join(ROOT_ORDERS)}, not {order!r}")
+    if no_store and store is not None:
+        fail("--store and --no-store contradict each other")
+    pos = position_from_args(position)
+    if pos.generators == (1,):
+        fail("{1}: the game is over")
+    g = pos.gcd
+    if up_to is None:
+        bound = pos.frobenius_number if g == 1 else max(candidates(pos), default=0)
+    else:
+        bound = up_to
+    replies = [x for x in range(2, bound + 1) if math.gcd(g, x) == 1 and x not in pos.semigroup]
+    request = Request(position=pos, first=not every, time_limit=time_limit, budget=_budget(memory),
+                      store=_open_store(store, no_store), root_order=order)
+    quiet = as_json or not console.is_terminal
+
+    def report(x: int, outcome: Any, states: int, secs: float) -> None:
+        if not quiet or outcome.value == "P":
+            err_console.print(f"{x}: {pos.play(x).braces()} is {outcome.value}  ({states:,} states, {secs:,.1f} s)",
+                              markup=False, highlight=False)
+
+    result = run_sweep(request, replies, report)
+    _print_sweep(result, as_json)
+    if not result.complete:
+        raise SystemExit(1)
+
+
+def _print_sweep(result: Any, as_json: bool) -> None:
+    """The answer of `sylver sweep`."""
+    pos = result.position
+    data = {"position": str(pos), "order": result.order, "replies": len(result.order),
+            "decided": {str(x): o.value for x, o in result.decided.items()}, "winning": list(result.winning),
+            "states": result.states, "seconds": round(result.seconds, 3), "complete": result.complete}
+    if as_json:
+        print_json(data)
+        return
+    if result.winning:
+        w = result.winning[0]
+        console.print(f"{pos.braces()} is N: {w} wins ({pos.play(w).braces()} is P), found after {len(result.decided)} "
+                      f"of {len(result.order)} replies, {result.states:,} states, {result.seconds:,.1f} s", markup=False)
+        words = " ".join(map(str, pos.play(w).generators))
+        console.print(f"its proof: sylver solve {words} --certificate FILE", markup=False)
+    elif result.complete:
+        console.print(f"none of the {len(result.order)} replies wins ({result.states:,} states, {result.seconds:,.1f} s)",
+                      markup=False)
+    else:
+        console.print(f"not decided: {len(result.decided)} of {len(result.order)} replies lose, the time ran out "
+                      f"({result.states:,} states, {result.seconds:,.1f} s)", markup=False)
 
 
 @app.command()

@@ -67,6 +67,8 @@ class Request:
     progress: Callable[[Progress], None] | None = None
     order: int = _k.ORDER_GENUS
     """The kernel's move order (``kernels.ORDER_*``)."""
+    root_order: str = "ascending"
+    """The order in which the root moves are decided (:data:`ROOT_ORDERS`)."""
     prune: bool = True
     """Decide enders without a search (strategy stealing)."""
     start: float = field(default_factory=time.monotonic)
@@ -140,6 +142,24 @@ class RootMoves:
         )
 
 
+ROOT_ORDERS = ("ascending", "frobenius")
+"""How the root moves of a solve are ordered: ``ascending`` (least move first: with ``first``, the
+least winning move is the first found) or ``frobenius`` (least Frobenius number of the position
+after the move first, as the public campaign's sweeps of 2026-10 tried the replies to an obligation:
+small positions are cheap to decide, and with ``first`` the first winning move found, not always
+the least, ends the solve)."""
+
+
+def ordered_root_moves(position: Position, moves: list[int], root_order: str) -> list[int]:
+    """``moves`` (root moves of ``position``, ascending) in the order ``root_order`` decides them."""
+    if root_order == "ascending":
+        return moves
+    if root_order != "frobenius":
+        raise ValueError(f"unknown root order {root_order!r}: expected one of {', '.join(ROOT_ORDERS)}")
+    f = {x: position.play(x).frobenius_number for x in moves}
+    return sorted(moves, key=lambda x: (f[x], x))
+
+
 def solve_local(request: Request, only: list[int] | None = None) -> Solution:
     """Decide every root move of ``request.position`` (or those in ``only``) in this process.
 
@@ -159,6 +179,7 @@ class _LocalSolve:
         if only is not None:
             wanted = set(only)
             moves = [x for x in moves if x in wanted]
+        moves = ordered_root_moves(request.position, moves, request.root_order)
         self.complete_set = only is None
         self.roots = RootMoves(position=request.position, moves=moves, start=request.start)
         self.counters = Counters()
@@ -241,7 +262,7 @@ def snapshot(roots: RootMoves, budget: int, expanding: int = 0) -> Progress:
     return roots.progress(expanding, table_bytes=ENGINE.table_bytes, tables_full=full)
 
 
-__all__ = ["Request", "RootMoves", "solve_local"]
+__all__ = ["ROOT_ORDERS", "Request", "RootMoves", "Sweep", "ordered_root_moves", "solve_local", "sweep"]
 
 
 def _check_progress(
@@ -311,3 +332,80 @@ def checked(sol: Solution, request: Request, check: bool | None = None) -> Solut
     if sol.outcome is Outcome.N and (check or (check is None and sol.saturated)):
         return self_check(sol, request)
     return sol
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sweep:
+    """What :func:`sweep` established: the replies decided in order (the outcome of the position
+    after each), the winning ones found, the states searched and the seconds."""
+
+    position: Position
+    order: list[int]
+    """The replies, in the order they were (or would have been) decided."""
+    decided: dict[int, Outcome]
+    winning: tuple[int, ...]
+    states: int
+    seconds: float
+    complete: bool
+    """Was every reply decided (no stop at a winning one, no time limit reached)?"""
+
+
+def sweep(request: Request, replies: list[int],
+          report: Callable[[int, Outcome, int, float], None] | None = None) -> Sweep:
+    """Decide the positions after ``replies`` (legal moves of ``request.position``, any gcd, each
+    leaving a gcd-1 position) in ``request.root_order``, with one transposition table for all of
+    them, until one is P when ``request.first`` (the public campaign's sweeps of 2026-10: the odd
+    replies to an obligation, least Frobenius number first, one shared memo).  With a store, each
+    is looked up first and recorded once decided, as a solve's root moves are.  ``report`` is
+    called after each reply with it, its outcome, the states and seconds so far.  At the time limit
+    the replies decided so far are the answer (``complete`` False)."""
+    position, store = request.position, request.store
+    after = {x: position.play(x) for x in replies}
+    bad = [x for x, a in after.items() if a.gcd != 1]
+    if bad:
+        raise ValueError(f"the sweep of {position.braces()} takes replies leaving gcd 1, not {bad[:5]}")
+    f = {x: a.frobenius_number for x, a in after.items()}
+    key = {"ascending": lambda x: x, "frobenius": lambda x: (f[x], x)}.get(request.root_order)
+    if key is None:
+        raise ValueError(f"unknown root order {request.root_order!r}: expected one of {', '.join(ROOT_ORDERS)}")
+    order = sorted(replies, key=key)
+    words = max(f.values(), default=0) // 64 + 1
+    counters, decided = Counters(), {}
+    with ENGINE.lock:
+        ENGINE.set_budget(request.budget)
+        try:
+            _sweep_in_order(request, order, after, (f, words, counters, decided), report)
+        except SearchTimeout:
+            pass  # the replies decided so far stand; the sweep is not complete
+        except TableThrash as exc:
+            raise memory_budget_error(position, request.budget, exc.expanded, exc.overwrites, None) from None
+    winning = tuple(sorted(x for x, o in decided.items() if o is Outcome.P))
+    if winning and request.store is not None:  # the position is N: its winning replies found
+        request.store.put_result(position, Outcome.N, winning, False,
+                                 position.frobenius_number if position.gcd == 1 else 0,
+                                 counters.expanded, time.monotonic() - request.start)
+    return Sweep(position=position, order=order, decided=decided, winning=winning, states=counters.expanded,
+                 seconds=time.monotonic() - request.start,
+                 complete=len(decided) == len(order) or bool(winning and request.first))
+
+
+def _sweep_in_order(request: Request, order: list[int], after: dict[int, Position], state: tuple,
+                    report: Callable[[int, Outcome, int, float], None] | None) -> None:
+    """The loop of :func:`sweep` (``state``: Frobenius numbers, words, counters, decided)."""
+    f, words, counters, decided = state
+    store = request.store
+    for x in order:
+        rec = None if store is None else store.get(after[x])
+        if rec is not None:
+            outcome = rec.outcome
+        else:
+            gaps = root_gaps(after[x], words)
+            outcome = settled(gaps, request.prune, counters) or ENGINE.search(
+                gaps, deadline=request.deadline, counters=counters, order=request.order, prune=request.prune)
+            if store is not None:
+                store.put_result(after[x], outcome, (), outcome is Outcome.P, f[x])
+        decided[x] = outcome
+        if report is not None:
+            report(x, outcome, counters.expanded, time.monotonic() - request.start)
+        if outcome is Outcome.P and request.first:
+            break

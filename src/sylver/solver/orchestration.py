@@ -38,6 +38,7 @@ def solve(
     cluster: str | None = None,
     progress: Callable[[ProgressReport], None] | None = None,
     order: int = _k.ORDER_GENUS,
+    root_order: str = "ascending",
     prune: bool = True,
     odd_limit: int | None = None,
     checkpoint: str | Path | None = None,
@@ -83,8 +84,8 @@ def solve(
     check_solvable(position)
     request = Request(
         position=position, first=first, time_limit=time_limit, budget=parse_memory(memory),
-        store=open_store(store), progress=progress, order=order, prune=prune, start=start,
-        max_states=max_states,
+        store=open_store(store), progress=progress, order=order, root_order=root_order, prune=prune,
+        start=start, max_states=max_states,
     )
     stored = from_store(request)
     if stored is not None:

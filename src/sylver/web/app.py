@@ -99,6 +99,7 @@ def create_app(
     campaign_paths = [Path(d) for d in campaign_dirs]
     for d in campaign_paths:
         campaigns.check(d)
+    limits = dataclasses.replace(limits, campaigns=tuple(str(d) for d in campaign_paths))
     runner = JobRunner(limits)
 
     @asynccontextmanager
@@ -235,7 +236,7 @@ def _info_route(app: FastAPI, limits: Limits, runner: JobRunner) -> None:
         "version": app.version,
         "bots": [{"name": name, "about": _summary(cls.__doc__)} for name, cls in sorted(BOTS.items())],
         "features": {"theory": True, "solver": True, "wythoff": True, "results": app.state.results is not None,
-                     "campaigns": bool(app.state.campaigns), "store": limits.store is not None},
+                     "campaigns": bool(app.state.campaigns), "store": limits.store is not None, "board": True},
         "limits": limits.public() | {"max_text": limits.max_text},
         "paper": theory.PAPER,
     }

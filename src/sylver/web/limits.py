@@ -75,6 +75,9 @@ class Limits:
     store: str | None = None
     """The results store the solver reads and writes (``sylver serve --store``: an SQLite file or
     a PostgreSQL URL), or None.  Not public: a URL may hold a password."""
+    campaigns: tuple[str, ...] = ()
+    """The campaign directories the page shows (``sylver serve --campaign``): the research board
+    reads their ledgers.  Not public: paths of the server's disk."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -97,7 +100,7 @@ class Limits:
 
     def public(self) -> dict[str, Any]:
         """The limits as a JSON object (shown by ``/api/info``)."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "store"}
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("store", "campaigns")}
 
     # -- the checks of a request --------------------------------------------------------------
     def size_numbers(self, raw: Sequence[int] | str, what: str) -> None:

@@ -274,6 +274,21 @@ def _theory_routes(app: FastAPI, limits: Limits, work: PositionWork) -> None:
         limits.size_numbers(position, "position")
         return await work(_replies, position, key=position)
 
+    @app.get("/api/sylver/board", tags=["sylver"])
+    async def research_board(
+        position: Annotated[str, Query(description='The root, e.g. "16" or "16,38".')] = "16",
+    ) -> dict[str, Any]:
+        """The research board of a root (an opening 2^a·3^b ≥ 12 such as {16}, or a campaign's root):
+        every legal reply up to ``bound`` with what is known of the position after it — ``outcome``
+        (N: the reply loses), ``winning`` (the answers that beat it), ``how`` (``theorem``,
+        ``published``, ``book``, ``store``, ``campaign``), ``published`` (the public record decides it),
+        ``ours`` (the results book, the store or a campaign does), ``certificate``, ``campaigns`` (its
+        node in each campaign: ``status``, ``failed_states``: the largest search that failed) — read
+        at once, never searched; ``root``: the same of the position itself.  ``applies``: false for a
+        position without a board (then no rows)."""
+        limits.size_numbers(position, "position")
+        return await work(_board, position, key=position)
+
     @app.get("/api/sylver/random-start", tags=["sylver"])
     def random_start(seed: Annotated[int | None, Query(description="Seed for a reproducible start.")] = None) -> dict[str, Any]:
         """A start of the King-of-the-Hill Sylver Coinage bot competition: two random coprime numbers in
@@ -547,7 +562,13 @@ def _analyze(limits: Limits, position: str) -> dict[str, Any]:
     p = position_after(limits.numbers(position, "position"), ())
     r = theory.report(p, move_list_limit=limits.max_cells)
     r["stored"] = _stored(limits, p)
-    if p.gcd > 1 and r["stored"] is not None:
+    if p.gcd > 1 and r["stored"] is None and _has_board(limits, p):
+        # an open root (the opening {16}, a campaign's): its board says what is known, at once; the
+        # engine would spend its seconds at every visit and find nothing
+        r["engine"] = {"outcome": "unknown", "winning_moves": [], "complete": False, "method": "board",
+                       "reason": "no theorem or stored result decides it: the board of its replies says what is known",
+                       "odd_tail": None, "source": "board"}
+    elif p.gcd > 1 and r["stored"] is not None:
         r["engine"] = {k: r["stored"][k] for k in ("outcome", "winning_moves", "complete")} | {
             "method": "store", "reason": "", "odd_tail": None, "source": "store"}
     elif p.gcd > 1:
@@ -555,6 +576,12 @@ def _analyze(limits: Limits, position: str) -> dict[str, Any]:
 
         r["engine"] = answer_within(p, min(limits.solve_time, QUICK_SECONDS)) | {"source": "engine"}
     return r
+
+
+def _has_board(limits: Limits, p: Position) -> bool:
+    from sylver.web import board
+
+    return board.applies(p, limits.campaigns)
 
 
 # -- the results store -------------------------------------------------------------------------------
@@ -599,6 +626,7 @@ def _stored(limits: Limits, p: Position) -> dict[str, Any] | None:
     return {
         "outcome": rec.outcome.value, "winning_moves": list(rec.winning_moves), "complete": rec.complete,
         "states": rec.states, "seconds": round(rec.seconds, 6), "certificate": store.has_certificate(p),
+        "source": rec.source,
     }
 
 
@@ -631,6 +659,15 @@ def _replies(limits: Limits, raw: str) -> dict[str, Any]:
                 "winning_moves": list(rec.winning_moves), "complete": rec.complete,
             })
     return {"position": list(p.generators), "replies": rows, "examined": examined}
+
+
+def _board(limits: Limits, raw: str) -> dict[str, Any]:
+    from sylver.web import board
+
+    p = position_after(limits.numbers(raw, "position"), ())
+    if not board.applies(p, limits.campaigns):
+        return {"position": list(p.generators), "applies": False, "rows": []}
+    return board.board(_store(limits), p, limits.campaigns) | {"applies": True}
 
 
 def _certificate(limits: Limits, raw: str) -> tuple[dict[str, Any], str]:

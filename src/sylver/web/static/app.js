@@ -136,6 +136,12 @@ async function route(focus = false) {
     return;
   }
   if (sc.lesson && !(parts[0] === "sylver" && decodeURIComponent(parts[1] || "") === sc.lesson.start.join(","))) lnClose();
+  if (parts[0] && !tabs.some((t) => t.dataset.view === parts[0] && !t.hidden)) {  // #nosuchview
+    const views = tabs.filter((t) => !t.hidden).map((t) => "#" + t.dataset.view).join(", ");
+    showView("sylver", focus);
+    await scBadAddress(`The address ${decodeURIComponent(location.hash)} names no view of this page (${views}): the board shows the game you had.`);
+    return;
+  }
   const view = showView(parts[0] || "sylver", focus);
   const handler = ROUTES[view];
   if (handler) await handler(parts.slice(1));
@@ -229,8 +235,10 @@ function gridCells(grid, { lo, hi, legalAt, named, t, winning, ruledOut, ends, b
     const notes = [legal ? "legal" : "illegal"];
     if (named.has(n)) { cls.push("named"); notes.push("named"); }
     if (t !== null && n === t) { cls.push("t"); notes.push("t, the largest legal move"); }
-    if (winning && winning.has(n)) { cls.push("win"); notes.push("a winning move"); }
-    else if (ruledOut && ruledOut.has(n)) { cls.push("lost"); notes.push("ruled out: it loses"); }
+    // with "Show who wins" unticked the labels keep the secret too (a screen reader reads them)
+    const tell = !document.body.classList.contains("no-spoilers");
+    if (winning && winning.has(n)) { cls.push("win"); if (tell) notes.push("a winning move"); }
+    else if (ruledOut && ruledOut.has(n)) { cls.push("lost"); if (tell) notes.push("ruled out: it loses"); }
     if (ends && ends.has(n) && n !== t) { cls.push("end"); notes.push("an end"); }
     const label = `${n}: ${notes.join(", ")}`;
     frag.append(buttons
@@ -845,7 +853,7 @@ function scHistory(follow = true) {
       el("span", { class: "who", text: seatName(depth % 2) }),
       el("button", { type: "button", class: "linkish mv", "data-ply": String(depth + 1), "data-node": String(main.id),
         "aria-current": main === cur ? "step" : null, "aria-label": `move ${depth + 1}: ${main.move}; show the position after it`, text: fmt(main.move) }),
-      m.outcome ? el("span", { class: `badge small ${m.outcome} ${m.outcome === "P" ? "good" : "bad"}`, title: m.title, text: m.outcome }) : null,
+      m.outcome ? el("span", { class: `badge small ${m.outcome}`, title: m.title, text: m.outcome }) : null,
       m.note ? el("span", { class: "note", text: m.note }) : null,
       m.turn ? el("span", { class: "note turn", text: "the game turned: a won position handed over"
         + (m.best !== null && m.best !== undefined ? `; best was ${fmt(m.best)}` : "") }) : null);
@@ -893,7 +901,7 @@ function scVariationMove(node, ply, cur) {
     el("button", { type: "button", class: "linkish vmv" + (node === cur ? " current" : ""), "data-node": String(node.id),
       "aria-current": node === cur ? "step" : null, "aria-label": label },
       el("span", { class: "num", text: `${ply}.` }), fmt(node.move)),
-    m.outcome ? el("span", { class: `badge small ${m.outcome} ${m.outcome === "P" ? "good" : "bad"}`, title: m.title, text: m.outcome }) : null);
+    m.outcome ? el("span", { class: `badge small ${m.outcome}`, title: m.title, text: m.outcome }) : null);
 }
 
 /* A move's marks: the outcome of the position it left, whether it handed over a won game (the game
@@ -1104,9 +1112,12 @@ function scAnalyse() {
   $("#sc-defence").hidden = true;
   $("#sc-pv").hidden = true;
   const solver = $("#sc-solver");
+  $("#sc-board16").hidden = true;
+  $("#sc-replies").hidden = true;
+  scVerdict();
   if (s.position.length === 1 && s.position[0] === 1) { solver.hidden = true; return; }
   if (INFO.features.theory) scTheoryFor(entry, token);
-  $("#sc-replies").hidden = true;
+  if (INFO.features.board) scBoard(entry, token);
   if (INFO.features.store) scReplies(entry, token);
   // the solver is asked only about what it takes (gcd 1, t in its range): the theory and the g > 1
   // engine answer the others
@@ -1128,6 +1139,61 @@ async function scTheoryFor(entry, token) {
     }
   }
   if (token === sc.token) scTheory(entry.theory);
+}
+
+/* The verdict, first in the panel: one statement of who wins here, from the best source that has
+   answered — the solver's complete answer, the results store (or book), a theorem, the g > 1 engine,
+   or a winning move the solver has found so far — and the proof certificate when one can be had. */
+function scVerdictOf(rep, sv) {
+  const stored = rep && rep.stored;
+  const from = (st) => (st && st.source === "book" ? "the results book" : "the results store");
+  if (sv && sv.done && sv.last) {
+    return { outcome: sv.last.outcome, wins: sv.last.winning_moves, complete: true,
+      from: sv.last.source === "store" ? `${from(stored)}: solved before, answered at once` : "the solver", solved: sv.last.source !== "store" };
+  }
+  if (stored) return { outcome: stored.outcome, wins: stored.winning_moves, complete: stored.complete, from: from(stored) };
+  if (rep && rep.outcome_by_theory) {
+    return { outcome: rep.outcome_by_theory, wins: rep.winning_move === null || rep.winning_move === undefined ? [] : [rep.winning_move], complete: false, from: "a theorem (below)" };
+  }
+  const e = rep && rep.engine;
+  if (e && (e.outcome === "P" || e.outcome === "N")) return { outcome: e.outcome, wins: e.winning_moves || [], complete: !!e.complete, from: "the g > 1 engine" };
+  if (sv && sv.wins.size) {
+    return { outcome: "N", wins: [...sv.wins].sort((a, b) => a - b), complete: false, from: "the solver, which has not yet examined every move" };
+  }
+  return null;
+}
+
+function scVerdict() {
+  const s = sc.state;
+  const box = $("#sc-verdict");
+  box.innerHTML = "";
+  if (!s || (s.position.length === 1 && s.position[0] === 1)) return;
+  const entry = ANALYSIS.get(braces(s.position)) || {};
+  const rep = entry.theory, sv = entry.solve;
+  const v = scVerdictOf(rep, sv);
+  const line = el("p", { class: "verdict-line" });
+  box.append(line);
+  if (!v) {
+    const waiting = (INFO.features.theory && !rep) || (sv && sv.running);
+    if (waiting) line.append(el("span", { class: "spinner", "aria-hidden": "true" }), " Working out who wins…");
+    else if (rep && rep.engine && rep.engine.outcome === "probably-P") line.append(el("span", { class: "badge open", text: "P?" }), " probably P: the g > 1 engine's evidence, not a proof (below)");
+    else line.append(el("span", { class: "badge open", text: "?" }), s.over ? " The game is over." : " Not decided: no theorem, stored result or search so far decides who wins here.");
+    return;
+  }
+  line.append(verdict(v.outcome, "every move loses against perfect play", "the player to move wins"));
+  if (v.outcome === "N" && v.wins.length) {
+    const chips = el("span", { class: "chips" });
+    for (const w of v.wins.slice(0, 12)) chips.append(el("button", { type: "button", class: "chip", "aria-label": `play ${w}`, onclick: () => scPlay(w), text: fmt(w) }), " ");
+    box.append(el("p", { class: "verdict-wins" }, v.complete ? (v.wins.length === 1 ? "The only winning move: " : "The winning moves: ") : "Winning: ", chips,
+      v.wins.length > 12 ? `… (${fmt(v.wins.length)})` : "", v.complete ? "" : " (there may be others)"));
+  }
+  box.append(el("p", { class: "hint verdict-from", text: `From ${v.from}.` }));
+  const stored = rep && rep.stored;
+  if (stored && stored.certificate) box.append(scCertificateLink());
+  else if (v.solved && s.solvable) box.append(scCertificateBuild());
+  else if (stored && v.from.startsWith("the results")) {
+    box.append(el("p", { class: "hint cert", text: `No proof certificate is stored for it: sylver solve ${s.position.join(" ")} --certificate proof.json builds one.` }));
+  }
 }
 
 const TERMS = [
@@ -1186,7 +1252,7 @@ function scTheory(rep) {
   for (const [term, meaning, sec] of TERMS) terms.append(el("li", {}, el("b", { text: term }), `: ${meaning} (sec. ${sec}).`));
   box.append(el("details", { class: "about" }, el("summary", { text: "What these words mean" }), terms,
     el("p", { class: "hint cite", text: `Sections of ${INFO.paper}.` })));
-  if (rep.stored && rep.stored.certificate) box.append(scCertificateLink());
+  scVerdict();
   if (Array.isArray(rep.ends) && sc.state && sc.state.finite) sc.ends = new Set(rep.ends);
   if (sc.ends || sc.winning) scGrid();
   keepFocusInView($("#sc-analysis"));
@@ -1210,7 +1276,7 @@ async function scReplies(entry, token) {
       return;  // a bonus: the panel works without it
     }
   }
-  if (token !== sc.token || !entry.replies.replies.length) return;
+  if (token !== sc.token || !entry.replies.replies.length || (entry.board && entry.board.applies)) return;
   const line = sc.line.slice(0, sc.ply);
   const link = (moves, text) => el("a", { href: `#sylver/${sc.start.join(",")}/${moves.join(",")}/vs=nobody`, text });
   const table = $("#sc-replies-table");
@@ -1219,19 +1285,103 @@ async function scReplies(entry, token) {
   for (const h of ["reply", "after it", "answers that win"]) head.append(el("th", { scope: "col", text: h }));
   table.append(el("thead", {}, head));
   const body = el("tbody");
+  // a reply known to lose without its answer is one number in a line below, not a row of its own
+  const bare = entry.replies.replies.filter((r) => r.outcome === "N" && !r.winning_moves.length);
   for (const r of entry.replies.replies) {
+    if (bare.includes(r)) continue;
     const answers = el("td", {});
     r.winning_moves.slice(0, 12).forEach((w, i) => answers.append(i ? ", " : "", link([...line, r.move, w], fmt(w))));
     if (r.winning_moves.length > 12) answers.append(`, … (${fmt(r.winning_moves.length)})`);
-    if (r.outcome === "N" && !r.winning_moves.length) answers.append("not named: the store holds the outcome only");
-    else if (r.outcome === "N" && !r.complete) answers.append(" (and maybe others)");
+    if (r.outcome === "N" && !r.complete) answers.append(" (and maybe others)");
     body.append(el("tr", {},
       el("th", { scope: "row" }, link([...line, r.move], fmt(r.move))),
       el("td", {}, el("span", { class: "badge small " + r.outcome, title: r.outcome === "P" ? "the reply wins" : "the reply loses", text: r.outcome })),
       answers));
   }
   table.append(body);
+  table.hidden = !body.children.length;
+  const more = $("#sc-replies-more");
+  more.replaceChildren();
+  more.hidden = !bare.length;
+  if (bare.length) {
+    more.append(`${bare.length === 1 ? "This reply loses" : `These ${bare.length} replies lose`} (N after it; the winning answer not kept): `);
+    bare.forEach((r, i) => more.append(i ? ", " : "", link([...line, r.move], fmt(r.move))));
+  }
   $("#sc-replies").hidden = false;
+  keepFocusInView($("#sc-analysis"));
+}
+
+/* The research board of a root (the opening {16}, a campaign's root): every reply up to a bound,
+   what is known of the position after it — lost by a theorem (one line), answered (the winning
+   answer, published or ours, its certificate), or open (its campaign node, the largest search that
+   failed) — read at once from the theory, the store, the results book, the public record and the
+   ledgers.  The grid strikes the replies known to lose. */
+async function scBoard(entry, token) {
+  if (!entry.board) {
+    try {
+      entry.board = await api("GET", `/api/sylver/board?position=${encodeURIComponent(sc.state.position.join(","))}`);
+    } catch (e) {
+      return;  // a bonus: the panel works without it
+    }
+  }
+  if (token !== sc.token || !entry.board.applies) return;
+  const b = entry.board;
+  const line = sc.line.slice(0, sc.ply);
+  const game = (moves) => `#sylver/${sc.start.join(",")}/${moves.join(",")}/vs=nobody`;
+  const link = (moves, text) => el("a", { href: game(moves), text });
+  const lost = b.rows.filter((r) => r.outcome === "N"), won = b.rows.filter((r) => r.outcome === "P");
+  const open = b.rows.filter((r) => !r.outcome);
+  const body = $("#sc-board16-body");
+  body.innerHTML = "";
+  $("#sc-board16-title").textContent = `Every reply to ${braces(b.position)}`;
+  body.append(el("p", { class: "board-summary", text:
+    `${plural(b.rows.length, "legal reply", "legal replies")} up to ${fmt(b.bound)}: ${fmt(lost.length)} lose (struck), ` +
+    `${fmt(won.length)} win, ${fmt(open.length)} open.${b.finite ? "" : ` Beyond ${fmt(b.bound)} nothing is known.`}` }));
+  const camp = (r) => r.campaigns.map((c) => el("span", { class: "camp" }, el("a", { href: `#campaign/${c.index}/all`, text: `campaign ${c.index + 1}` }),
+    `: ${c.status}${c.failed_states ? `, largest failed search ${fmt(c.failed_states)} states` : ""}`));
+  const hutchings = (r) => r.outcome === "N" && r.theorem.includes("Hutchings");
+  const theorem = lost.filter(hutchings);
+  if (theorem.length) {
+    const p = el("p", { class: "board-theorem" }, `${plural(theorem.length, "reply loses", "replies lose")} by Hutchings's theorem (the position after it is a coprime pair, an ender the player to move wins; sec. 1, 3): `);
+    theorem.forEach((r, i) => p.append(i ? ", " : "", el("s", {}, el("a", { href: game([...line, r.move]), title: prose(r.why), text: fmt(r.move) }))));
+    body.append(p);
+  }
+  const table = el("table", { class: "table" });
+  const head = el("tr");
+  for (const h of ["reply", "result", "answer that wins", "whose result", "evidence"]) head.append(el("th", { scope: "col", text: h }));
+  table.append(el("thead", {}, head));
+  const tbody = el("tbody");
+  for (const r of b.rows) {
+    if (hutchings(r)) continue;
+    const answers = el("td", {});
+    r.winning.slice(0, 4).forEach((w, i) => answers.append(i ? ", " : "", link([...line, r.move, w], fmt(w))));
+    if (r.winning.length > 4) answers.append(` … (${fmt(r.winning.length)})`);
+    if (r.outcome === "N" && !r.winning.length) answers.append("not kept");
+    const whose = !r.outcome ? "—" : r.published && r.ours ? "published; ours too" : r.published ? "published" : r.ours ? "ours (not published)" : r.theorem ? "a theorem" : "—";
+    const evidence = el("td", {});
+    if (r.certificate && r.certificate.stored) {
+      const pos = r.position.join(",");
+      evidence.append(el("a", { href: `/api/sylver/certificate?position=${encodeURIComponent(pos)}`, download: `sylver-certificate-${pos.replace(/,/g, "_")}.json`, text: "certificate" }), " ");
+    } else if (r.certificate) {
+      evidence.append(`certificate checked ${r.certificate.checked} `);
+    }
+    for (const c of camp(r)) evidence.append(c, " ");
+    const status = r.outcome ? el("span", { class: "badge small " + r.outcome, text: r.outcome === "N" ? "N: loses" : "P: wins" }) : el("span", { class: "badge small open", text: "open" });
+    const moveCell = el("th", { scope: "row" }, r.outcome === "N" ? el("s", {}, link([...line, r.move], fmt(r.move))) : link([...line, r.move], fmt(r.move)));
+    tbody.append(el("tr", { class: r.outcome === "N" ? "lost" : r.outcome === "P" ? "won" : "open" }, moveCell, el("td", {}, status), answers, el("td", { text: whose }), evidence));
+  }
+  table.append(tbody);
+  body.append(el("div", { class: "table-wrap" }, table));
+  if (b.root.campaigns.length) {
+    const p = el("p", { class: "hint" }, `${braces(b.position)} in the ledger: `);
+    for (const c of camp(b.root)) p.append(c, " ");
+    body.append(p);
+  }
+  $("#sc-board16").hidden = false;
+  $("#sc-replies").hidden = true;
+  sc.ruledOut = new Set(lost.map((r) => r.move));
+  sc.winning = won.length ? new Set(won.map((r) => r.move)) : sc.winning;
+  scGrid();
   keepFocusInView($("#sc-analysis"));
 }
 
@@ -1251,13 +1401,42 @@ function scCertificateLink() {
   }), el("span", { class: "hint", text: " (JSON; sylver verify checks it)" }));
 }
 
+/* A certificate the server may build within its time limit: built on request, with its progress and
+   the reason when it could not be built (never a link that ends in a failed download). */
+function scCertificateBuild() {
+  const pos = sc.state.position.join(",");
+  const box = el("p", { class: "cert" });
+  const note = el("span", { class: "hint", role: "status" });
+  const button = el("button", { type: "button", class: "linkish", text: "Build the proof certificate" });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    note.replaceChildren(" ", el("span", { class: "spinner", "aria-hidden": "true" }), ` building it (at most ${INFO.limits.solve_time} s)…`);
+    let text = "", ok = false;
+    try {
+      const res = await fetch(`/api/sylver/certificate?position=${encodeURIComponent(pos)}`);
+      text = await res.text();
+      ok = res.ok;
+      if (!ok) { try { text = JSON.parse(text).error.message; } catch (e) { text = `the server answered ${res.status}`; } }
+    } catch (e) {
+      text = e.message;
+    }
+    if (!ok) { button.disabled = false; note.textContent = ` Not built: ${text}.`; return; }
+    const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    box.replaceChildren(el("a", { href: url, download: `sylver-certificate-${pos.replace(/,/g, "_")}.json`, text: "Download the proof certificate" }),
+      el("span", { class: "hint", text: " (JSON; sylver verify checks it)" }));
+    box.querySelector("a").focus();
+  });
+  box.append(button, note);
+  return box;
+}
+
 /* The solver runs in short requests: each answer shows the progress (moves decided, winning moves,
    moves ruled out), and the next request continues where the last stopped, until the time limit
    of a round.  "Keep solving" grants another round. */
 function scSolve(entry, token, more) {
   const s = sc.state;
   // until: the elapsed time at which the round ends (a round: the server's time limit)
-  const sv = entry.solve || (entry.solve = { elapsed: 0, until: 0, requests: 0, last: null, wins: new Set(), ruled: new Set(), done: false, error: null, running: false });
+  const sv = entry.solve || (entry.solve = { elapsed: 0, until: 0, requests: 0, states: 0, last: null, wins: new Set(), ruled: new Set(), done: false, error: null, running: false });
   sv.token = token;  // the page shows this position now: the running loop (if any) reports here
   if (!sv.done && !sv.error && !sv.running && (more || sv.until === 0)) sv.until = sv.elapsed + INFO.limits.solve_time;
   const go = !sv.done && !sv.error && !sv.running && sv.elapsed < sv.until;
@@ -1284,6 +1463,7 @@ function scSolve(entry, token, more) {
           sv.elapsed += (performance.now() - sv.since) / 1000;
         }
         sv.requests += 1;
+        sv.states += r.states;
         sv.last = r;
         for (const w of r.winning_moves) sv.wins.add(w);
         for (const x of r.ruled_out) sv.ruled.add(x);
@@ -1316,13 +1496,16 @@ function scSolverRender(sv) {
     fact(dl, "Winning moves", r.winning_moves.length ? chips : "none");
     fact(dl, "Losing moves", r.ruled_out.length ? scList(r.ruled_out) : "—", "every other legal move (1 always loses)");
     if (r.source === "store") fact(dl, "Source", "the results store: solved before, answered at once");
-    else fact(dl, "Searched", `${plural(r.states, "position")}; ${sv.elapsed.toFixed(2)} s in ${plural(sv.requests, "request")}`);
-    body.append(dl, scCertificateLink());
+    else fact(dl, "Searched", `${plural(sv.states, "position")}; ${sv.elapsed.toFixed(2)} s in ${plural(sv.requests, "request")}`);
+    body.append(dl);
   } else {
     const decided = sv.wins.size + sv.ruled.size;
     const total = r ? r.root_moves : null;
     const line = el("p", { class: "progress-line" });
+    const all = total !== null && decided >= total;
     if (sv.running) line.append(el("span", { class: "spinner", "aria-hidden": "true" }), " Solving: ");
+    else if (sv.wins.size && all) line.append("Every move decided; the solver's check of its answer did not finish within the time limit: ");
+    else if (sv.wins.size) line.append("N (a winning move is found); the other moves not all decided within the time limit: ");
     else line.append("Not decided within the time limit: ");
     line.append(el("span", { class: "elapsed", text: sv.elapsed.toFixed(1) }), ` s of solving so far (time limit ${limit} per round)`);
     body.append(line);
@@ -1339,11 +1522,12 @@ function scSolverRender(sv) {
     if (sv.ruled.size) fact(dl, "Ruled out", scList([...sv.ruled].sort((a, b) => a - b)), "moves proven to lose");
     body.append(dl);
     if (!sv.running) {
-      body.append(el("button", { type: "button", id: "sc-keep", class: "primary", text: `Keep solving (another ${limit})`,
+      body.append(el("button", { type: "button", id: "sc-keep", class: "primary", text: `${all && sv.wins.size ? "Finish the check" : "Keep solving"} (another ${limit})`,
         onclick: () => scSolve(scEntry(braces(sc.state.position)), sc.token, true) }));
     }
   }
   if (token !== sc.token) return;
+  scVerdict();
   sc.winning = sv.wins.size ? new Set(sv.wins) : null;
   sc.ruledOut = sv.ruled.size ? new Set(sv.ruled) : null;
   scGrid();
@@ -1567,6 +1751,7 @@ function setupSylver() {
   const applySpoilers = () => {
     document.body.classList.toggle("no-spoilers", !spoilers.checked);
     try { localStorage.setItem("sylver.spoilers", spoilers.checked ? "on" : "off"); } catch (e) { /* no storage */ }
+    if (sc.state) scGrid();
   };
   spoilers.addEventListener("change", applySpoilers);
   applySpoilers();
@@ -2012,7 +2197,7 @@ function rsMoves() {
     ol.append(el("li", { "data-ply": String(k + 1), class: [turned ? "turned" : "", rs.ply === k + 1 ? "current" : ""].join(" ").trim() || null },
       el("span", { class: "who", text: g.players[k % 2] }),
       el("button", { type: "button", class: "linkish mv", "data-ply": String(Math.min(k + 1, g.steps)), text: typeof m === "number" ? fmt(m) : JSON.stringify(m) }),
-      after ? el("span", { class: `badge small ${after} ${after === "P" ? "good" : "bad"}`, title: after === "P" ? "left a P-position: the mover has a won game" : "left an N-position: the opponent has a won game", text: after }) : null,
+      after ? el("span", { class: `badge small ${after}`, title: after === "P" ? "left a P-position: the mover has a won game" : "left an N-position: the opponent has a won game", text: after }) : null,
       losing ? el("span", { class: "note", text: "loses" }) : null,
       turned ? el("span", { class: "note turn", text: "the game turned" + best }) : null,
       typeof times[k] === "number" ? el("span", { class: "note time", title: "time the mover used", text: fmtTime(times[k]) }) : null));
@@ -2286,7 +2471,7 @@ function cpRow(node) {
   const cell = (text, cls) => el("td", { class: cls, text });
   const certificate = node.certificate
     ? [el("a", { href: `/api/campaigns/${cp.index}/certificate/${numbers}`, download: node.certificate.split("/").pop(), "data-key": "cert:" + numbers,
-                 "aria-label": `Download the certificate of ${node.text}`, text: node.certificate.split("/").pop() }),
+                 title: `Download the certificate of ${node.text}`, text: node.certificate.split("/").pop() }),
        node.certificate_valid ? el("span", { class: "valid", title: "Checked valid by the independent checker (sylver campaign --verify)", text: " ✓ valid" }) : ""]
     : node.certificate_pending ? el("span", { title: "Decided; its next attempt builds the certificate", text: "to build" }) : "";
   return el("tr", { class: "st-" + node.status, "data-position": numbers },
