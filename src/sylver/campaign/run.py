@@ -64,11 +64,6 @@ class Options:
     cluster: str | None = None
     """A Dask scheduler's address (None: local processes)."""
     first_budget: float = FIRST_BUDGET
-    first_states: int | None = None
-    """The states a node's first attempt may examine besides its seconds (None: no such limit);
-    later attempts may examine as many more as their budget is larger (:meth:`Campaign.states`).
-    Unlike seconds, states stop an attempt at the same point on any machine: a test that needs an
-    attempt not to decide says so with them."""
     growth: float = GROWTH
     expand_after: float = EXPAND_AFTER
     """A node below the root is expanded once an attempt with this budget (seconds) failed."""
@@ -107,10 +102,12 @@ class Campaign:
         long, so its children wait)."""
         seen: dict[Position, frozenset[str]] = {}  # each node reached, and the outcomes of it that help
         items: dict[Position, tuple[float, Node]] = {}
-        stack = [(self.end(line), self.helping(line)) for line in self.options.only] or [(self.ledger.root, tree.EITHER)]
+        root = self.ledger.node(self.ledger.root)
+        stack = [(self.end(line), self.helping(line), True) for line in self.options.only] \
+            or [(self.ledger.root, tree.EITHER, root is not None and root.decided)]
         while stack:
-            p, wanted = stack.pop()
-            if p in seen and wanted <= seen[p]:
+            p, wanted, proof = stack.pop()  # proof: a node of a decided line's (or root's) proof
+            if p in seen and wanted <= seen[p] and not proof:
                 continue
             wanted = seen[p] = wanted | seen.get(p, frozenset())
             node = self.ledger.node(p)
@@ -119,17 +116,17 @@ class Campaign:
             if node.decided:
                 if node.certificate:
                     continue
-                if node.method in ("solve", "store"):
+                if node.method in ("solve", "store") or (node.method == "book" and proof):
                     items[p] = (node.budget * CERTIFY_WEIGHT, node)
                     continue
                 kids = self.ledger.children(p)  # decided by its children: their certificates first
-                stack.extend((c, tree.EITHER) for x, c in kids if node.status == "P" or x == node.winning)
+                stack.extend((c, tree.EITHER, True) for x, c in kids if node.status == "P" or x == node.winning)
                 continue
             if node.status == "open" and not (node.expanded and node.kind != tree.Kind.LONG):
                 items[p] = (node.budget, node)  # once expanded, only a long node's search can prove P
             helping = tree.helps(tree.Kind(node.kind), wanted)
             if helping:
-                stack.extend((c, helping) for _, c in self.ledger.children(p))
+                stack.extend((c, helping, False) for _, c in self.ledger.children(p))
         first = self.tried_first()
         order = sorted(items.values(), key=lambda item: (item[1].position not in first, item[0], item[1].weight,
                                                          item[1].depth, item[1].position.generators))
@@ -203,7 +200,55 @@ class Campaign:
         self.report(f"expanded {node.position.braces()}: {len(children)} children to decide, "
                     f"{len(decided)} N by a theorem")
         for _, child, _, _ in children:
-            self.from_store(child)
+            if not self.from_book(child):
+                self.from_store(child)
+
+    def from_book(self, position: Position) -> bool:
+        """Decide the open node ``position`` from the results book (:mod:`sylver.solver.book`), with
+        no search and no certificate file (method ``book``: its certificate is built only when the
+        proof of a decided line or of the root needs it, :meth:`frontier`); whether it was."""
+        node = self.ledger.node(position)
+        entry = self.store.book_entry(position)
+        if node is None or node.decided or entry is None:
+            return False
+        winning = min(entry.winning) if entry.winning else None
+        self.ledger.decide(position, status=entry.outcome.value, winning=winning, method="book", states=entry.states,
+                           seconds=entry.seconds, peak_bytes=0, certificate="", note=f"from the results book: "
+                           f"{entry.evidence()}", next_budget=self.certify_budget(entry.seconds))
+        self.report(f"decided {position.braces()}: {entry.outcome.value}" + (f", {winning} wins" if winning else "")
+                    + " (from the results book)")
+        return True
+
+    def from_book_tree(self) -> None:
+        """Start from what the results book decides: the root, if it has it; else the root expanded
+        at once, and, below it, each open short node with a child the book decides (its obligations
+        listed); a long or composite node with a child the book has P gets that child alone, which
+        decides it N.  So the nodes the book decides are decided without a search."""
+        book = self.store.book
+        if book is None:
+            return
+        root = self.ledger.root
+        stack, seen = [root], set()
+        while stack:
+            p = stack.pop()
+            if p in seen:
+                continue
+            seen.add(p)
+            node = self.ledger.node(p)
+            if node is None or node.decided or node.kind == tree.Kind.GCD1 or self.from_book(p):
+                continue
+            children = book.children(p)
+            if p == root or tree.Kind(node.kind).finite:  # its obligations: each may be decided
+                if children and not node.expanded:
+                    self.expand(node)
+                stack.extend(c for _, c in self.ledger.children(p))
+                continue
+            won = [(x, e.position) for x, e in children if e.outcome is Outcome.P]
+            if won and not node.expanded:  # a long or composite node: N by a P child, its only child here
+                x, child = won[0]
+                self.ledger.expand(p, [(x, child, tree.kind(child).value, tree.weight(child))],
+                                   self.options.first_budget, [])
+                self.from_book(child)
 
     def from_store(self, position: Position) -> bool:
         """Decide ``position`` from the store when it holds a complete result and its certificate (or,
@@ -388,14 +433,6 @@ class Campaign:
         if path is not None:
             self.certified(p, path)
 
-    def states(self, node: Node) -> int | None:
-        """The states an attempt at ``node`` may examine: ``first_states`` times its budget's share
-        of the first (None: no limit; nor for an attempt at a certificate alone)."""
-        first = self.options.first_states
-        if first is None or node.decided:
-            return None
-        return max(1, round(first * node.budget / self.options.first_budget))
-
     def certify_budget(self, solve_seconds: float, tried: float = 0.0) -> float:
         """The budget of an attempt at the certificate of a node that a solve of ``solve_seconds``
         decided (:data:`CERTIFY_FACTOR`), after ``tried`` seconds spent on the certificate in vain
@@ -453,6 +490,7 @@ class Campaign:
         root = self.ledger.node(self.ledger.root)
         if root is not None and not root.decided:
             self.from_store(root.position)
+        self.from_book_tree()
         self.settle()
         with ExitStack() as stack:
             executor = stack.enter_context(_executor(o))
@@ -470,8 +508,8 @@ class Campaign:
                             stored = True
                             continue
                         memory = o.memory if o.cluster else o.memory // max(1, o.jobs)
-                        task = Task(position=str(node.position), seconds=node.budget, states=self.states(node),
-                                    memory=memory, store=str(self.store.path), token=self.token, certify=node.decided,
+                        task = Task(position=str(node.position), seconds=node.budget, memory=memory,
+                                    store=str(self.store.path), token=self.token, certify=node.decided,
                                     certificate=str(self.ledger.certificate_path(node.position).resolve()))
                         self.ledger.set_working(node.position)
                         running[executor.submit(run, task)] = (node, time.time())

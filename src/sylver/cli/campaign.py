@@ -27,7 +27,7 @@ def campaign(
     max_attempts: Annotated[int | None, typer.Option("--max-attempts", help="Stop after this many attempts.", callback=integer(1))] = None,
     tries: Annotated[list[str] | None, typer.Option("--try", help="A line to try first: moves from the root, e.g. `37` (a published answer) or `82,701`; repeatable; kept in the ledger.", show_default=False)] = None,
     only: Annotated[list[str] | None, typer.Option("--only", help="Work only on this line this run (what its end rests on: the open nodes below it that still matter to it, or the certificates a decided end still lacks; the rest waits): moves from the root as for --try; repeatable; kept in the ledger as a line to try first.", show_default=False)] = None,
-    show: Annotated[bool, typer.Option("--show", help="Print the ledger and exit (no work).")] = False,
+    show: Annotated[bool, typer.Option("--show", help="Print the ledger and exit (no search; with a root, a new campaign starts with what the results book decides).")] = False,
     depth: Annotated[int | None, typer.Option("--depth", help="With --show: the nodes at most this many moves from the root.", callback=integer(0))] = None,
     as_json: Annotated[bool, typer.Option("--json", help="With --show: one JSON object.")] = False,
     as_markdown: Annotated[bool, typer.Option("--markdown", help="With --show: a Markdown table.")] = False,
@@ -57,9 +57,7 @@ def campaign(
             ledger.close()
         return
     if show:
-        if position:
-            fail("--show reads the campaign in --dir: give no position")
-        ledger = Ledger.open(directory, resume=False)
+        ledger = _from_book(directory, position, store, first_budget) if position else Ledger.open(directory, resume=False)
         try:
             _show(ledger, depth, as_json, as_markdown)
         finally:
@@ -136,6 +134,19 @@ def _ledger(directory: Path, root: Any, store: str | None, first_budget: float) 
         return ledger
     Store(location).get(root)  # an unusable store fails here, before the directory is made
     return Ledger.create(directory, root, budget=first_budget, store=location)
+
+
+def _from_book(directory: Path, position: list[str], store: str | None, first_budget: float) -> Any:
+    """``--show`` with a root: the campaign in ``directory`` (made if new), with every node the
+    results book decides decided (no search), to be shown."""
+    from sylver.campaign import Campaign, Options
+    from sylver.solver.store import Store
+
+    ledger = _ledger(directory, _root(position), store, first_budget)
+    work = Campaign(ledger, Store(ledger.meta("store")), Options(jobs=1, memory=0))
+    work.from_book_tree()
+    work.settle()
+    return ledger
 
 
 def _memory(text: str | None) -> int:

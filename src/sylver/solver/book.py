@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator
+from itertools import combinations
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,9 @@ ENV = "SYLVER_BOOK"
 """Another book file for this process (tests use a small one), or ``off`` for none."""
 
 OFF = "off"
+
+PACKAGE_BOOK = Path(__file__).resolve().parent.parent / "data" / "book.jsonl"
+"""The book shipped with sylver (in a checkout installed editable: the repository's)."""
 
 
 class BookError(ValueError):
@@ -174,6 +178,7 @@ class Book:
         """Entry, or its line's JSON object not read yet, by position text."""
         self.path = path
         """The file it was read from, if any."""
+        self._index: dict[frozenset[int], list[tuple[int, Entry]]] | None = None
 
     @property
     def entries(self) -> dict[str, Entry]:
@@ -199,6 +204,25 @@ class Book:
 
     def __len__(self) -> int:
         return len(self.lines)
+
+    def children(self, position: Position) -> list[tuple[int, Entry]]:
+        """The entries one move from ``position`` (move, entry), by move.  ⟨p, x⟩ = q exactly when x
+        is the only generator of q outside p and p ⊆ q, so q's other generators are among p's: an
+        index by those finds them."""
+        if self._index is None:
+            self._index = {}
+            for e in self:
+                for x in e.position.generators:
+                    rest = frozenset(e.position.generators) - {x}
+                    self._index.setdefault(rest, []).append((x, e))
+        gens = position.generators
+        found = {}
+        for size in range(len(gens) + 1):
+            for subset in combinations(gens, size):
+                for x, e in self._index.get(frozenset(subset), ()):
+                    if x not in position.semigroup and e.position != position and position.play(x) == e.position:
+                        found[x] = e
+        return sorted(found.items())
 
     def under(self, position: Position) -> list[Entry]:
         """The entries of positions reached from ``position`` by moves (it included): every generator
@@ -316,7 +340,7 @@ def default_path() -> Path | None:
     env = os.environ.get(ENV, "")
     if env:
         return None if env == OFF else Path(env)
-    return Path(__file__).resolve().parent.parent / "data" / "book.jsonl"
+    return PACKAGE_BOOK
 
 
 def read(path: str | Path, *, lazy: bool = False) -> Book:
