@@ -426,3 +426,70 @@ def test_a_refused_table_reservation_is_a_memory_error() -> None:
     assert lines[0].startswith("MemoryError cannot reserve"), out.stdout
     expected = solve(Position.parse("6,7,8"), memory="64M")
     assert lines[-1] == f"after {expected.outcome.value} {list(expected.winning_moves)}", out.stdout
+
+
+class TestReplyOrders:
+    """The orders of a search for one winning reply (``root_order``, :func:`sweep`): any order finds a
+    winning reply when there is one, and only a reply the reference solver says wins."""
+
+    @pytest.mark.parametrize("seed", range(2))
+    def test_frobenius_order_finds_a_winning_move(self, seed: int) -> None:
+        for p in random_positions(40, 10 + seed, max_genus=30):
+            if p.is_terminal:
+                continue
+            slow = reference.solve(p)
+            fast = solve(p, first=True, root_order="frobenius", jobs=1)
+            assert fast.outcome is slow.outcome, p
+            assert set(fast.winning_moves) <= set(slow.winning_moves), p
+            assert bool(fast.winning_moves) == (slow.outcome is Outcome.N), p
+
+    def test_the_order_of_the_root_moves(self) -> None:
+        from sylver.solver.local import ordered_root_moves
+
+        p = Position("16,38,101")
+        moves = [x for x in range(2, 60) if x not in p.semigroup]
+        f = [p.play(x).frobenius_number for x in ordered_root_moves(p, moves, "frobenius")]
+        assert f == sorted(f) and sorted(ordered_root_moves(p, moves, "frobenius")) == moves
+        assert ordered_root_moves(p, moves, "ascending") == moves
+        with pytest.raises(ValueError, match="unknown root order"):
+            ordered_root_moves(p, moves, "random")
+        with pytest.raises(ValueError, match="one at a time"):
+            solve(p, root_order="frobenius", jobs=2)
+
+    @pytest.mark.parametrize("text", ["10,16", "10,12", "6,26", "10,14", "8,12,22"])
+    def test_a_sweep_of_the_odd_replies(self, text: str) -> None:
+        """g > 1: a sweep of the replies leaving gcd 1 decides each as the reference solver does (or a
+        solve, for the larger ones); with ``first`` it stops at the first that leaves P in its order,
+        or decides them all when none does ({10,14}, {8,12,22})."""
+        from sylver.solver.local import Request, sweep
+
+        p = Position(text)
+        replies = [x for x in range(3, 3 * p.generators[-1], 2) if x not in p.semigroup]
+        every = sweep(Request(position=p, root_order="ascending"), replies)
+        assert every.complete and list(every.decided) == replies
+        for x, outcome in every.decided.items():
+            after = p.play(x)
+            assert outcome is (reference.solve(after) if after.genus <= 30 else solve(after)).outcome, (p, x)
+        for order in ("frobenius", "ascending"):
+            r = sweep(Request(position=p, first=True, root_order=order), replies)
+            assert r.complete
+            if every.winning:
+                assert len(r.winning) == 1 and r.winning[0] in every.winning
+                assert list(r.decided) == r.order[: r.order.index(r.winning[0]) + 1]
+            else:
+                assert not r.winning and len(r.decided) == len(replies)
+
+    def test_a_sweep_records_what_it_decides(self, tmp_path) -> None:
+        from sylver.solver.local import Request, sweep
+        from sylver.solver.store import Store
+
+        p = Position("10,16")
+        replies = [x for x in range(3, 48, 2) if x not in p.semigroup]
+        with Store(tmp_path / "s.sqlite", book=False) as store:
+            r = sweep(Request(position=p, first=True, store=store), replies)
+            w = r.winning[0]
+            assert store.get(p.play(w)).outcome is Outcome.P
+            rec = store.get(p)
+            assert rec.outcome is Outcome.N and w in rec.winning_moves
+            again = sweep(Request(position=p, first=True, store=store), replies)
+            assert again.winning == r.winning and again.states == 0  # every reply from the store

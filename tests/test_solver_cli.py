@@ -317,3 +317,44 @@ class TestCertificateInTheStore:
         out = run("solve", "5", "18", "--no-store", "--certificate", str(cert))
         assert out.returncode == 0 and cert.exists()
         assert not (tmp_path / "store.sqlite").exists()
+
+
+class TestSweep:
+    """`sylver sweep`: a search for one winning reply, the replies leaving gcd 1 in order, one table."""
+
+    def test_finds_a_winning_reply(self, tmp_path: Path) -> None:
+        r = run("sweep", "10", "16", "--store", str(tmp_path / "s.sqlite"))
+        assert r.returncode == 0, r.stderr
+        assert "{10,16} is N: 9 wins ({9,10,16} is P)" in r.stdout
+        assert "sylver solve 9 10 16 --certificate FILE" in r.stdout
+        again = run("sweep", "10", "16", "--store", str(tmp_path / "s.sqlite"), "--json")
+        data = json.loads(again.stdout)
+        assert data["winning"] == [9] and data["states"] == 0 and data["complete"]  # from the store
+
+    def test_none_wins_and_every_reply(self) -> None:
+        r = run("sweep", "10", "14", "--no-store", "--up-to", "41", "--json")
+        data = json.loads(r.stdout)
+        assert r.returncode == 0 and data["winning"] == [] and data["complete"]
+        assert data["replies"] == 20 and set(data["decided"].values()) == {"N"}
+        every = json.loads(run("sweep", "10", "12", "--no-store", "--all", "--order", "ascending", "--json").stdout)
+        assert 7 in every["winning"] and len(every["decided"]) == every["replies"]
+
+    @pytest.mark.parametrize(("args", "message"), [
+        (("10", "16", "--order", "random"), "--order must be one of ascending, frobenius"),
+        (("10", "16", "--store", "a", "--no-store"), "contradict"),
+        (("1",), "the game is over"),
+        (("10", "16", "--up-to", "1"), "--up-to"),
+        (("x",), "sylver: error"),
+    ])
+    def test_bad_input(self, args: tuple[str, ...], message: str) -> None:
+        r = run("sweep", *args)
+        assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+    def test_root_order_of_solve(self) -> None:
+        r = run("solve", "16", "38", "46", "72", "11", "--no-store", "--json")  # P: every move decided
+        assert json.loads(r.stdout)["outcome"] == "P"
+        r = run("solve", "10", "21", "--first", "--root-order", "frobenius", "--no-store", "--json")
+        assert json.loads(r.stdout)["outcome"] == "N"
+        r = run("solve", "10", "21", "--root-order", "frobenius", "-j", "2")
+        assert r.returncode == 2 and "give -j 1" in r.stderr

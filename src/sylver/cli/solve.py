@@ -628,7 +628,8 @@ def sweep(
     solve that decides every move.  The reply found is proven by `sylver solve POSITION+REPLY
     --certificate F`."""
     from sylver.campaign.tree import candidates
-    from sylver.solver.local import ROOT_ORDERS, Request, sweep as run_sweep
+    from sylver.solver.local import ROOT_ORDERS, Request
+    from sylver.solver.local import sweep as run_sweep
 
     if order not in ROOT_ORDERS:
         fail(f"--order must be one of {', '.join(ROOT_ORDERS)}, not {order!r}")

@@ -356,56 +356,53 @@ def sweep(request: Request, replies: list[int],
     leaving a gcd-1 position) in ``request.root_order``, with one transposition table for all of
     them, until one is P when ``request.first`` (the public campaign's sweeps of 2026-10: the odd
     replies to an obligation, least Frobenius number first, one shared memo).  With a store, each
-    is looked up first and recorded once decided, as a solve's root moves are.  ``report`` is
-    called after each reply with it, its outcome, the states and seconds so far.  At the time limit
-    the replies decided so far are the answer (``complete`` False)."""
-    position, store = request.position, request.store
+    is looked up first and recorded once decided, as a solve's root moves are, and a winning reply
+    found is recorded (the position N).  ``report`` is called after each reply with it, its
+    outcome, the states and seconds so far.  At the time limit (or ``max_states``) the replies
+    decided so far are the answer (``complete`` False)."""
+    position = request.position
     after = {x: position.play(x) for x in replies}
     bad = [x for x, a in after.items() if a.gcd != 1]
     if bad:
         raise ValueError(f"the sweep of {position.braces()} takes replies leaving gcd 1, not {bad[:5]}")
     f = {x: a.frobenius_number for x, a in after.items()}
-    key = {"ascending": lambda x: x, "frobenius": lambda x: (f[x], x)}.get(request.root_order)
-    if key is None:
+    if request.root_order not in ROOT_ORDERS:
         raise ValueError(f"unknown root order {request.root_order!r}: expected one of {', '.join(ROOT_ORDERS)}")
-    order = sorted(replies, key=key)
+    order = sorted(replies, key=(lambda x: (f[x], x)) if request.root_order == "frobenius" else None)
     words = max(f.values(), default=0) // 64 + 1
     counters, decided = Counters(), {}
     with ENGINE.lock:
         ENGINE.set_budget(request.budget)
         try:
-            _sweep_in_order(request, order, after, (f, words, counters, decided), report)
+            for x in order:
+                decided[x] = _sweep_one(request, after[x], words, counters)
+                if report is not None:
+                    report(x, decided[x], counters.expanded, time.monotonic() - request.start)
+                if decided[x] is Outcome.P and request.first:
+                    break
         except SearchTimeout:
             pass  # the replies decided so far stand; the sweep is not complete
         except TableThrash as exc:
             raise memory_budget_error(position, request.budget, exc.expanded, exc.overwrites, None) from None
     winning = tuple(sorted(x for x, o in decided.items() if o is Outcome.P))
+    seconds = time.monotonic() - request.start
     if winning and request.store is not None:  # the position is N: its winning replies found
         request.store.put_result(position, Outcome.N, winning, False,
-                                 position.frobenius_number if position.gcd == 1 else 0,
-                                 counters.expanded, time.monotonic() - request.start)
+                                 position.frobenius_number if position.gcd == 1 else 0, counters.expanded, seconds)
     return Sweep(position=position, order=order, decided=decided, winning=winning, states=counters.expanded,
-                 seconds=time.monotonic() - request.start,
-                 complete=len(decided) == len(order) or bool(winning and request.first))
+                 seconds=seconds, complete=len(decided) == len(order) or bool(winning and request.first))
 
 
-def _sweep_in_order(request: Request, order: list[int], after: dict[int, Position], state: tuple,
-                    report: Callable[[int, Outcome, int, float], None] | None) -> None:
-    """The loop of :func:`sweep` (``state``: Frobenius numbers, words, counters, decided)."""
-    f, words, counters, decided = state
+def _sweep_one(request: Request, after: Position, words: int, counters: Counters) -> Outcome:
+    """The outcome of ``after`` for :func:`sweep`: from the store, settled, or searched (and recorded)."""
     store = request.store
-    for x in order:
-        rec = None if store is None else store.get(after[x])
-        if rec is not None:
-            outcome = rec.outcome
-        else:
-            gaps = root_gaps(after[x], words)
-            outcome = settled(gaps, request.prune, counters) or ENGINE.search(
-                gaps, deadline=request.deadline, counters=counters, order=request.order, prune=request.prune)
-            if store is not None:
-                store.put_result(after[x], outcome, (), outcome is Outcome.P, f[x])
-        decided[x] = outcome
-        if report is not None:
-            report(x, outcome, counters.expanded, time.monotonic() - request.start)
-        if outcome is Outcome.P and request.first:
-            break
+    rec = None if store is None else store.get(after)
+    if rec is not None:
+        return rec.outcome
+    gaps = root_gaps(after, words)
+    outcome = settled(gaps, request.prune, counters) or ENGINE.search(
+        gaps, deadline=request.deadline, counters=counters, order=request.order, prune=request.prune,
+        max_expanded=request.max_expanded)
+    if store is not None:
+        store.put_result(after, outcome, (), outcome is Outcome.P, after.frobenius_number)
+    return outcome

@@ -82,6 +82,8 @@ def solve(
             checkpoint_dir=checkpoint, first=first, max_states=max_states,
         )
     check_solvable(position)
+    if root_order != "ascending" and (jobs > 1 or cluster):
+        raise ValueError(f"the root order {root_order!r} decides the root moves one at a time: jobs=1, no cluster")
     request = Request(
         position=position, first=first, time_limit=time_limit, budget=parse_memory(memory),
         store=open_store(store), progress=progress, order=order, root_order=root_order, prune=prune,
