@@ -69,6 +69,7 @@ _defer("rich.traceback", "Traceback")
 COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module that registers it, first paragraph of its docstring: its line in ``--help``)
     "analyze": ("analyze", "Analyse a position with the theory of the game (t, ends, enders, enclosure, outcome)."),
+    "book": ("book", "The results book: every result the project established, shipped with sylver and read by the results store."),
     "campaign": ("campaign", "Attack a root position for as long as it takes: a ledger of its proof tree, resumable, on local cores or a Dask cluster."),
     "tournament": ("arena", "Run (or resume) a round-robin tournament of bots; results go to --out."),
     "match": ("arena", "Play A against B: --games games in seat-swapped pairs."),

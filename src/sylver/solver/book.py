@@ -18,8 +18,8 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator
-from itertools import combinations
 from dataclasses import dataclass, replace
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -273,7 +273,7 @@ def merge(old: Entry, new: Entry) -> Entry:
     search, engine, date, rebuild, note) of the one with a checked certificate, else of the larger
     search (more states; on a tie, ``new``)."""
     moves, complete = merged_moves(old.position.braces(), (old.outcome, old.winning, old.complete),
-                                   (new.outcome, new.winning, new.complete), ("the book's", "the new entry's"))
+                                   (new.outcome, new.winning, new.complete), ("book's", "new entry's"))
     if (old.certificate is None) != (new.certificate is None):
         keep = old if old.certificate is not None else new
     else:
@@ -437,7 +437,7 @@ def _theory_conflict(e: Entry) -> str:
     if known is not None:
         try:
             merged_moves(e.position.braces(), (known.outcome, known.winning_moves, known.complete),
-                         (e.outcome, e.winning, e.complete), ("the paper's", "the book's"))
+                         (e.outcome, e.winning, e.complete), ("paper's", "book's"))
         except ConflictError as exc:
             return str(exc)
     outcome, why = outcome_by_theory(e.position)

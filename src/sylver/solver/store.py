@@ -677,7 +677,7 @@ def _against_book(entry: Entry, outcome: Outcome, moves: tuple[int, ...], comple
     when they contradict)."""
     try:
         return merged_moves(entry.position.braces(), (entry.outcome, entry.winning, entry.complete),
-                            (outcome, moves, complete), ("the results book's", "new"))
+                            (outcome, moves, complete), ("results book's", "new"))
     except ConflictError as exc:
         raise StoreConflictError(str(exc)) from None
 

@@ -1,0 +1,88 @@
+"""``sylver book``: the results book (src/sylver/data/book.jsonl; docs/book.md): check it, show it,
+add what a campaign directory or a results store decided."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from sylver.cli.common import app, fail, position_from_args, print_json
+
+ACTIONS = ("show", "check", "add")
+
+
+@app.command()
+def book(
+    action: Annotated[str, typer.Argument(help="`show` (a summary, or the entries under POSITION), `check` (exit 2 with a line per failure) or `add` (what --dir and --store decided, merged in).")],
+    position: Annotated[list[str] | None, typer.Argument(help="With show: a position, e.g. `16 38` (its entry and those under it).", show_default=False)] = None,
+    path: Annotated[Path | None, typer.Option("--book", help="The book file (default: the one sylver reads: $SYLVER_BOOK, else the package's data/book.jsonl).", show_default=False)] = None,
+    directory: Annotated[Path | None, typer.Option("--dir", "-d", help="With add: a campaign directory whose decided nodes to add.", show_default=False)] = None,
+    store: Annotated[str | None, typer.Option("--store", help="With add: a results store whose records under the campaign's root (or --root) to add.", show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="With show: one JSON object.")] = False,
+) -> None:
+    """The results book: every result the project established, shipped with sylver and read by the results store."""
+    from sylver.solver import book as B
+
+    if action not in ACTIONS:
+        fail(f"unknown action {action!r}: choose {', '.join(ACTIONS)}")
+    file = path or B.default_path()
+    if file is None:
+        fail(f"the results book is off (${B.ENV}={B.OFF}): give --book FILE")
+    current = B.read(file)
+    if action == "check":
+        failures = B.check(current)
+        for line in failures:
+            print(line)
+        if failures:
+            raise SystemExit(2)
+        print(f"{file}: {len(current):,} entries, consistent")
+        return
+    if action == "show":
+        _show(current, position_from_args(position) if position else None, as_json)
+        return
+    _add(current, file, directory, store)
+
+
+def _show(current: Any, position: Any, as_json: bool) -> None:
+    from sylver.solver.public import published
+
+    entries = list(current) if position is None else current.under(position)
+    new = [e for e in entries if published(e.position) is None]
+    summary = {"book": str(current.path), "entries": len(entries), "bytes": sum(len(e.to_line()) + 1 for e in entries),
+               "checked_certificates": sum(e.certificate is not None for e in entries),
+               "published": len(entries) - len(new), "new": len(new)}
+    if as_json:
+        import json
+
+        print_json({**summary, "entries_list": [json.loads(e.to_line()) for e in entries] if position else None})
+        return
+    print(f"{summary['book']}: {summary['entries']:,} entries, {summary['bytes']:,} bytes; "
+          f"{summary['checked_certificates']:,} with a checked certificate (digest recorded); "
+          f"{summary['published']:,} in the public record, {summary['new']:,} new")
+    if position is not None:
+        for e in entries:
+            print(f"{e.describe()}  [{'new' if published(e.position) is None else 'published'}; {e.how}]")
+
+
+def _add(current: Any, file: Path, directory: Path | None, store: str | None) -> None:
+    from sylver.campaign import Ledger
+    from sylver.campaign.harvest import from_ledger, from_store
+    from sylver.solver import book as B
+    from sylver.solver.store import Store
+
+    if directory is None and store is None:
+        fail("add: give --dir CAMPAIGN_DIR and/or --store STORE")
+    entries, ledger = [], None
+    if directory is not None:
+        ledger = Ledger.open(directory, resume=False, read_only=True)
+        entries += from_ledger(ledger)
+    if store is not None or ledger is not None:
+        location = store if store is not None else ledger.meta("store") if ledger is not None else None
+        if ledger is None:
+            fail("add: --store alone needs --dir (the campaign's root bounds what is taken)")
+        entries += from_store(Store(location, book=False), ledger.root, ledger)
+    merged = B.closed(current.merged(entries))
+    B.write(merged, file)
+    print(f"{file}: {len(merged) - len(current):,} entries added, {len(merged):,} in all (consistent)")

@@ -1,0 +1,150 @@
+"""The results book (src/sylver/data/book.jsonl, sylver.solver.book): consistent, read by the store,
+answered by `sylver solve`, started from by a campaign, added to by `sylver book add`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sylver import Outcome, Position
+from sylver.solver import book as B
+from sylver.solver import public, solve
+from sylver.solver.store import Store, StoreConflictError
+
+SYLVER = [sys.executable, "-m", "sylver"]
+
+
+def run(args: list[str], **env: str) -> subprocess.CompletedProcess:
+    import os
+
+    return subprocess.run([*SYLVER, *args], capture_output=True, text=True, env={**os.environ, **env}, timeout=300)
+
+
+def entry(text: str, outcome: str, winning: tuple[int, ...] = (), **more: object) -> B.Entry:
+    return B.Entry(position=Position.parse(text), outcome=Outcome(outcome), winning=winning,
+                   complete=outcome == "P", **more)  # type: ignore[arg-type]
+
+
+class TestTheBook:
+    def test_the_whole_book_is_consistent(self) -> None:
+        book = B.read(B.PACKAGE_BOOK)
+        assert len(book) > 500
+        assert B.check(book) == []
+
+    def test_sorted_and_one_line_an_entry(self) -> None:
+        text = B.PACKAGE_BOOK.read_text()
+        assert B.read(B.PACKAGE_BOOK).text() == text
+        assert [list(json.loads(line)) for line in text.splitlines()][0] == list(B.FIELDS)
+
+    def test_what_it_holds_of_16_38_and_72(self) -> None:
+        book = B.read(B.PACKAGE_BOOK)
+        assert book.get(Position([16, 38, 101])).winning == (33,)
+        for x, w in {58: 129, 62: 45, 49: 90, 69: 66, 26: 121, 68: 257}.items():
+            assert w in book.get(Position([16, 38, 72]).play(x)).winning
+        assert book.get(Position([16, 38, 56, 60])).outcome is Outcome.P
+
+    def test_a_sample_solved_again_from_nothing(self) -> None:
+        book = B.read(B.PACKAGE_BOOK)
+        small = [e for e in book if e.position.gcd == 1 and e.position.genus <= 40][:12]
+        assert len(small) >= 5
+        for e in small:
+            sol = solve(e.position, store=None)
+            assert sol.outcome is e.outcome and set(e.winning) <= set(sol.winning_moves), e.describe()
+
+    def test_the_public_copy_is_the_shared_one(self) -> None:
+        shared = public.SHARED / "opening16_public.json"
+        if not shared.is_file():
+            pytest.skip("no ../shared/data here")
+        assert json.loads(shared.read_text()) == json.loads(public.DATA.read_text())
+
+
+class TestCheck:
+    def test_an_n_whose_reply_leads_to_an_n_is_refused_in_one_line(self) -> None:
+        book = B.read(B.PACKAGE_BOOK).merged([entry("16,38", "N", (101,))])  # {16,38,101} is N in the book
+        failures = B.check(book)
+        assert failures == ["{16,38} N, 101 wins: its winning move 101 leads to {16,38,101}, which is not P in "
+                            "the book nor by a theorem"]
+
+    def test_a_short_p_with_an_obligation_not_n_is_refused(self) -> None:
+        failures = B.check(B.Book().merged([entry("16,20,46", "P")]))
+        assert failures and failures[0].startswith("{16,20,46} P: its obligation")
+
+    def test_against_the_paper_and_the_record(self) -> None:
+        assert "paper" in B.check(B.Book().merged([entry("8,14", "N", ())]))[0]
+        assert "public record" in B.check(B.Book().merged([entry("16,26,88", "N", ())]))[0]
+
+    def test_merge_dedup_and_conflict(self) -> None:
+        book = B.Book().merged([entry("16,38,101", "N", (33,)), entry("16,38,101", "N", (35,), states=5)])
+        assert book.get(Position([16, 38, 101])).winning == (33, 35) and len(book) == 1
+        with pytest.raises(B.ConflictError, match=r"\{16,38,101\}"):
+            book.merged([entry("16,38,101", "P")])
+
+    def test_a_broken_line_is_one_line_and_exit_2(self, tmp_path: Path) -> None:
+        bad = tmp_path / "b.jsonl"
+        bad.write_text('{"position": "16,38", "outcome": "X"}\n')
+        r = run(["book", "check", "--book", str(bad)])
+        assert r.returncode == 2 and r.stderr.count("\n") == 1 and "line 1" in r.stderr
+
+
+class TestNovelty:
+    def test_what_the_record_has_is_not_new(self) -> None:
+        for text in ("16,38,101", "16,38,58,72", "16,38,62,72", "16,26,38,72", "16,38,69,72"):
+            assert public.published(Position.parse(text)) is not None, text
+
+    def test_no_result_called_new_is_in_the_public_data(self) -> None:
+        for e in B.read(B.PACKAGE_BOOK):
+            if public.published(e.position) is None:
+                assert str(e.position) not in public.results()
+
+
+class TestStore:
+    def test_the_store_falls_back_to_the_book(self, tmp_path: Path) -> None:
+        rec = Store(tmp_path / "s.sqlite").get(Position([16, 38, 101]))
+        assert rec is not None and rec.source == "book" and rec.winning_moves == (33,)
+        assert Store(tmp_path / "s.sqlite", book=False).get(Position([16, 38, 101])) is None
+
+    def test_a_result_against_the_book_is_refused(self, tmp_path: Path) -> None:
+        with pytest.raises(StoreConflictError, match=r"\{16,38,101\}"):
+            Store(tmp_path / "s.sqlite").put_result(Position([16, 38, 101]), Outcome.P, (), True, 0)
+
+    def test_solve_first_answers_from_the_book_with_its_source(self, tmp_path: Path) -> None:
+        r = run(["solve", "16", "38", "101", "--first", "--json", "--store", str(tmp_path / "s.sqlite")])
+        d = json.loads(r.stdout)
+        assert d["source"] == "book" and d["winning_moves"] == [33] and d["states"] == 0
+        assert d["book"]["position"] == "16,38,101"
+
+
+def test_a_campaign_starts_with_what_a_small_book_decides(tmp_path: Path) -> None:
+    small = tmp_path / "book.jsonl"
+    full = B.read(B.PACKAGE_BOOK)
+    keep = [e for e in full if all(x in e.position.semigroup for x in (16, 38, 72)) and len(e.position.generators) <= 5]
+    B.write(B.closed(B.Book().merged(keep)), small)
+    r = run(["campaign", "16", "38", "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "s.sqlite"), "--show",
+             "--json"], SYLVER_BOOK=str(small))
+    assert r.returncode == 0, r.stderr
+    nodes = {tuple(n["position"]): n for n in json.loads(r.stdout)["nodes"]}
+    assert nodes[(16, 26, 38, 72)]["method"] == "book" and nodes[(16, 26, 38, 72)]["winning"] == 121
+    assert (16, 38, 101) not in nodes or nodes[(16, 38, 101)]["method"] != "book"  # not in the small book
+    assert nodes[(16, 38, 58, 72)]["status"] == "N"
+
+
+def test_book_add_takes_a_campaigns_decisions(tmp_path: Path) -> None:
+    from sylver.campaign import Ledger
+
+    d = tmp_path / "c"
+    ledger = Ledger.create(d, Position([16, 46]), budget=2.0, store=str(tmp_path / "s.sqlite"))
+    child = Position([16, 20, 46])
+    ledger.expand(Position([16, 46]), [(20, child, "short", 3)], 2.0, [])
+    ledger.decide(child, status="P", winning=None, method="solve", states=9, seconds=1.0, peak_bytes=0,
+                  certificate="", note="")
+    ledger.close()
+    target = tmp_path / "book.jsonl"
+    target.write_text(B.PACKAGE_BOOK.read_text())
+    r = run(["book", "add", "--dir", str(d), "--book", str(target)])
+    assert r.returncode == 0, r.stderr
+    assert B.read(target).get(child).states >= 9
+    assert B.check(B.read(target)) == []
