@@ -345,7 +345,7 @@ class Ledger:
         counts = dict(self.conn.execute("SELECT status, COUNT(*) FROM nodes GROUP BY status").fetchall())
         root = self.node(self.root)
         pending = self.conn.execute("SELECT COUNT(*) FROM nodes WHERE status IN ('P', 'N') AND certificate = '' "
-                                    "AND method != 'theorem'").fetchone()[0]
+                                    "AND method NOT IN ('theorem', 'book')").fetchone()[0]
         return {"root": list(self.root.generators), "status": root.status if root else "open",
                 "winning": root.winning if root else None, "certified": bool(root and root.certificate),
                 "certificates_pending": pending,
