@@ -508,7 +508,8 @@ class TestCertificateFiles:
         d = tmp_path / "certificates"
         d.mkdir(exist_ok=True)
         (d / TOKEN).write_text("run")
-        return Task(position=text, seconds=60.0, memory=1 << 30, certificate=str(d / f"{text}.json"), token=token)
+        # (an hour for a second's work: the attempt decides and certifies on any machine)
+        return Task(position=text, seconds=3600.0, memory=1 << 30, certificate=str(d / f"{text}.json"), token=token)
 
     @pytest.mark.parametrize("text", ["5,18", "12,17", "8,14", "10,14", "6,9", "8,10,22", "14,18"])
     def test_the_file_an_attempt_writes(self, tmp_path: Path, text: str) -> None:
@@ -669,7 +670,8 @@ def test_kill_9_while_a_certificate_is_written(tmp_path: Path) -> None:
     gcd-1 P-positions, a few seconds to write) leaves nothing under the final name; the next start
     finishes, certified, and leaves no partial file."""
     d, store = tmp_path / "c", tmp_path / "s.sqlite"
-    proc = sylver("campaign", "14", "20", "--dir", str(d), "--store", str(store), "-j", "1")
+    # the root's first attempt decides it and writes its certificate on any machine (seconds of work)
+    proc = sylver("campaign", "14", "20", "--dir", str(d), "--store", str(store), "-j", "1", "--first-budget", "600")
     deadline = time.time() + 120
     parts: list[Path] = []
     while time.time() < deadline and not parts and proc.poll() is None:

@@ -241,6 +241,7 @@ class TestNextMoveReferee:
         assert moves[len(start)] == answer
         assert spent[0][0] >= 0.01  # it searched: the solver needs about 0.1 s here
 
+    @pytest.mark.clock  # (the bots size their solves by their game clock, a real one)
     def test_games_inside_a_short_clock(self, convention):
         clock = 2.0
         perfect = Seed002Bot(seed=4, clock=clock)

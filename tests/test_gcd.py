@@ -534,7 +534,8 @@ def test_a_gcd1_solve_past_the_memory_budget_leaves_its_move_undecided(monkeypat
         return real(self, positions)
 
     monkeypatch.setattr(context.Context, "p_positions", p_positions)
-    sol = solve(root, first=True, odd_limit=2001, time_limit=4)
+    # a budget of states, not seconds: the search reaches 17 (and what follows) on any machine
+    sol = solve(root, first=True, odd_limit=2001, max_states=1000)
     assert 17 not in sol.winning_moves and len(tried) == 1  # not solved again in later rounds
     if sol.outcome is Outcome.N:
         after = root.play(sol.winning_moves[0])

@@ -125,6 +125,7 @@ INT_OPTIONS = [
     (["blunders", "unused", "--jobs"], ("0",), "at least 1"),
     (["blunders", "unused", "--max-t"], ("0",), "at least 1"),
     (["campaign", "--max-attempts"], ("0",), "at least 1"),
+    (["campaign", "--first-states"], ("0",), "at least 1"),
     (["campaign", "--depth"], ("-1",), "at least 0"),
 ]
 
