@@ -5,6 +5,7 @@ by the independent checker, kill -9 and resume, a Dask cluster that loses a work
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 import re
@@ -826,3 +827,48 @@ def test_the_ledger_as_the_frontier_bench_prints_it(tmp_path: Path) -> None:
     assert node[1].endswith(f"{child.braces()} is N")
     bad = subprocess.run([*bench, "--node", "8,15"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and bad.stderr.strip().endswith("is not in the ledger in " + str(tmp_path / "c"))
+
+
+class TestStrategies:
+    """How an attempt looks for a node's answer (attempt.STRATEGIES), in turns per node."""
+
+    def test_the_turns_of_each_kind(self, tmp_path: Path) -> None:
+        store = Store(tmp_path / "store.sqlite", book=False)
+        ledger = Ledger.create(tmp_path / "c", Position.parse("6,10,14"), budget=2.0, store=str(store.path))
+        work = Campaign(ledger, store, Options(jobs=1, memory=1 << 30))
+        root = ledger.node(ledger.root)
+        assert root is not None and root.status == "open"
+        assert tree.Kind(root.kind) is tree.Kind.LONG
+        assert [work.strategy(dataclasses.replace(root, attempts=i)) for i in range(3)] == ["solve", "sweep-frobenius", "solve"]
+        work.wanted[root.position] = frozenset({"N"})  # a long node that helps only by being N
+        assert [work.strategy(dataclasses.replace(root, attempts=i)) for i in range(2)] == ["sweep-frobenius", "sweep-ascending"]
+        gcd1 = dataclasses.replace(root, position=Position.parse("6,10,15"), kind=tree.Kind.GCD1.value)
+        assert [work.strategy(dataclasses.replace(gcd1, attempts=i)) for i in range(2)] == ["solve-frobenius", "solve"]
+        assert work.strategy(dataclasses.replace(root, status="N")) == "solve"  # a certificate to build
+
+    @pytest.mark.parametrize("strategy", ["sweep-frobenius", "sweep-ascending", "solve-frobenius"])
+    def test_an_attempt_finds_a_winning_reply_and_proves_it(self, tmp_path: Path, strategy: str) -> None:
+        from sylver.campaign.attempt import TOKEN, Task, run
+
+        position = "6,10,14" if strategy.startswith("sweep") else "10,21"
+        (tmp_path / TOKEN).write_text("t")
+        cert = tmp_path / "c.json"
+        result = run(Task(position=position, seconds=60, memory=1 << 28, store=str(tmp_path / "s.sqlite"),
+                          certificate=str(cert), token="t", strategy=strategy))
+        assert result.outcome == "N" and result.winning is not None
+        p = Position.parse(position)
+        assert Store(tmp_path / "s.sqlite", book=False).get(p.play(result.winning)).outcome is Outcome.P
+        assert result.certificate == str(cert)
+        from sylver.solver.certificate import check_path
+
+        head = check_path(str(cert)).head
+        assert head["outcome"] == "N" and result.winning in head["winning_moves"]
+        if strategy.startswith("sweep"):
+            assert "sweep" in result.note
+
+    def test_a_sweep_that_finds_nothing_says_so(self, tmp_path: Path) -> None:
+        from sylver.campaign.attempt import Task, run
+
+        result = run(Task(position="10,14", seconds=60, memory=1 << 28, store=str(tmp_path / "s.sqlite"),
+                          strategy="sweep-frobenius", states=1))
+        assert result.outcome is None and "sweep" in result.note

@@ -12,6 +12,7 @@ writes under the same name."""
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import socket
 import tempfile
@@ -51,6 +52,17 @@ class Task:
     """The node is decided already (its outcome is in the store): the attempt builds its certificate
     only, the solve (which gives the builder its answer and its tables) and the proof both within
     ``seconds``."""
+    strategy: str = "solve"
+    """How the attempt looks for the answer (:data:`STRATEGIES`)."""
+
+
+STRATEGIES = ("solve", "solve-frobenius", "sweep-frobenius", "sweep-ascending")
+"""How an attempt looks for its node's answer: ``solve`` (:func:`sylver.solver.solve`, the root
+moves least first; for g > 1 the g > 1 engine); ``solve-frobenius`` (gcd 1: the root moves by
+increasing Frobenius number of the position after them, as the public record's sweeps, stopping
+at the first winning one); ``sweep-…`` (g > 1: :func:`sylver.solver.local.sweep` of the node's
+candidate replies that leave gcd 1, in that order, one table: it can prove the node N only).  The
+results store keeps every reply decided, so attempts in different orders share their work."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -139,8 +151,14 @@ def _attempt(task: Task, start: float) -> Attempt:
                        seconds=time.monotonic() - start, peak_bytes=peak, worker=worker, note=note)
 
     try:  # (a certificate attempt's answer is in the store: its builder searches it again, prove.warmed)
+        swept = 0  # the states of a sweep that found the answer (then read from the store)
+        if task.strategy.startswith("sweep") and not task.certify:
+            won, why, swept = _sweep(position, task)
+            if not won:
+                return undecided(why, swept)
+        root_order = "frobenius" if task.strategy == "solve-frobenius" and position.gcd == 1 else "ascending"
         sol = solve(position, first=True, time_limit=task.seconds, memory=task.memory, store=task.store, jobs=1,
-                    max_states=task.states)
+                    max_states=task.states, root_order=root_order)
     except SolveTimeout as exc:
         partial = exc.partial  # gcd 1: how far it got, for the ledger ("(45 of 155 root moves decided)")
         within = exc.within or f"{task.seconds:g} s"
@@ -160,6 +178,10 @@ def _attempt(task: Task, start: float) -> Attempt:
     # attempt has what its solve left of the budget
     left = max(task.seconds - solved if task.certify else task.seconds, 1.0)
     note, written = f"solve ({sol.method}, {solved:.1f} s)", {}
+    if swept:
+        note = f"{why}; {note}"
+    elif task.strategy != "solve":
+        note = f"{task.strategy}; {note}"
     if task.certificate:
         try:
             written = _certify(sol, task, left)
@@ -168,9 +190,31 @@ def _attempt(task: Task, start: float) -> Attempt:
         except (ValueError, SelfCheckError) as exc:  # NotCertifiable: the answer rests on what no
             note += f"; no certificate yet: {exc}"  # certificate covers; or the store disagrees
     return Attempt(position=task.position, outcome=sol.verdict,
-                   winning=min(sol.winning_moves) if sol.winning_moves else None, states=sol.states,
+                   winning=min(sol.winning_moves) if sol.winning_moves else None, states=sol.states + swept,
                    seconds=time.monotonic() - start, peak_bytes=sol.peak_bytes, worker=worker,
                    note=note, solve_seconds=solved, **written)
+
+
+def _sweep(position: Position, task: Task) -> tuple[bool, str, int]:
+    """A sweep of ``position``'s candidate replies that leave gcd 1 (:data:`STRATEGIES`) within the
+    task's budget: whether one wins (it is in the store then, with the position N, and the solve
+    that follows reads the answer there and builds its certificate), else why not; and its states."""
+    from sylver.campaign.tree import candidates
+    from sylver.solver.local import Request, sweep
+    from sylver.solver.orchestration import open_store
+
+    replies = [x for x in candidates(position) if math.gcd(position.gcd, x) == 1]
+    order = task.strategy.removeprefix("sweep-")
+    request = Request(position=position, first=True, time_limit=task.seconds, budget=task.memory,
+                      store=open_store(task.store), root_order=order, max_states=task.states)
+    result = sweep(request, replies)
+    if result.winning:
+        return True, f"{order} sweep: {result.winning[0]} wins, after {len(result.decided)} of {len(replies)} replies", \
+            result.states
+    if result.complete:
+        return False, f"none of its {len(replies)} candidate replies leaving gcd 1 wins ({order} sweep)", result.states
+    return False, (f"not decided within {task.seconds:g} s ({order} sweep: {len(result.decided)} of {len(replies)} "
+                   "candidate replies leaving gcd 1 lose)"), result.states
 
 
 def shared(directory: Path, token: str) -> bool:
@@ -255,4 +299,4 @@ def init_worker() -> None:
         pass
 
 
-__all__ = ["TOKEN", "Attempt", "Task", "certificate", "hard_limit", "init_worker", "run", "shared", "unpack"]
+__all__ = ["STRATEGIES", "TOKEN", "Attempt", "Task", "certificate", "hard_limit", "init_worker", "run", "shared", "unpack"]

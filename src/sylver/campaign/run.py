@@ -64,6 +64,11 @@ class Options:
     cluster: str | None = None
     """A Dask scheduler's address (None: local processes)."""
     first_budget: float = FIRST_BUDGET
+    first_states: int | None = None
+    """The states a node's first attempt may examine besides its seconds (None: no such limit);
+    later attempts may examine as many more as their budget is larger (:meth:`Campaign.states`).
+    Unlike seconds, states stop an attempt at the same point on any machine: a test that needs an
+    attempt not to decide says so with them."""
     growth: float = GROWTH
     expand_after: float = EXPAND_AFTER
     """A node below the root is expanded once an attempt with this budget (seconds) failed."""
@@ -88,6 +93,8 @@ class Campaign:
         self.report = report or (lambda _line: None)
         self.finished = 0
         self.token = ""
+        self.wanted: dict[Position, frozenset[str]] = {}
+        """The outcomes of each node in the last :meth:`frontier` that would help (:meth:`strategy`)."""
         """This run's mark in the certificate directory (:data:`~sylver.campaign.attempt.TOKEN`)."""
 
     # -- the tree --------------------------------------------------------------------------------
@@ -124,6 +131,7 @@ class Campaign:
                 continue
             if node.status == "open" and not (node.expanded and node.kind != tree.Kind.LONG):
                 items[p] = (node.budget, node)  # once expanded, only a long node's search can prove P
+                self.wanted[p] = wanted
             helping = tree.helps(tree.Kind(node.kind), wanted)
             if helping:
                 stack.extend((c, helping, False) for _, c in self.ledger.children(p))
@@ -131,6 +139,26 @@ class Campaign:
         order = sorted(items.values(), key=lambda item: (item[1].position not in first, item[0], item[1].weight,
                                                          item[1].depth, item[1].position.generators))
         return [n for _, n in order]
+
+    def strategy(self, node: Node) -> str:
+        """How the next attempt at ``node`` looks for its answer (:data:`~sylver.campaign.attempt.STRATEGIES`),
+        in turns, so that each way gets its attempts and the results store shares their work: a
+        gcd-1 node's solve decides its root moves by increasing Frobenius number of the position
+        after them (the public record's order), then least first; a long node that helps only by
+        being N is swept (its candidate replies leaving gcd 1, one table), by Frobenius number,
+        then least first; one that could help by being P too alternates its own search (the only
+        way to prove it P) with the sweep by Frobenius number."""
+        if node.decided:
+            return "solve"
+        turn = node.attempts % 2
+        kind = tree.Kind(node.kind)
+        if kind is tree.Kind.GCD1:
+            return ("solve-frobenius", "solve")[turn]
+        if kind is tree.Kind.LONG:
+            if self.wanted.get(node.position, tree.EITHER) == frozenset({"N"}):
+                return ("sweep-frobenius", "sweep-ascending")[turn]
+            return ("solve", "sweep-frobenius")[turn]
+        return "solve"
 
     def helping(self, line: tuple[int, ...]) -> frozenset[str]:
         """The outcomes of the end of a line of moves from the root that would help decide the root
@@ -433,6 +461,14 @@ class Campaign:
         if path is not None:
             self.certified(p, path)
 
+    def states(self, node: Node) -> int | None:
+        """The states an attempt at ``node`` may examine: ``first_states`` times its budget's share
+        of the first (None: no limit; nor for an attempt at a certificate alone)."""
+        first = self.options.first_states
+        if first is None or node.decided:
+            return None
+        return max(1, round(first * node.budget / self.options.first_budget))
+
     def certify_budget(self, solve_seconds: float, tried: float = 0.0) -> float:
         """The budget of an attempt at the certificate of a node that a solve of ``solve_seconds``
         decided (:data:`CERTIFY_FACTOR`), after ``tried`` seconds spent on the certificate in vain
@@ -508,8 +544,9 @@ class Campaign:
                             stored = True
                             continue
                         memory = o.memory if o.cluster else o.memory // max(1, o.jobs)
-                        task = Task(position=str(node.position), seconds=node.budget, memory=memory,
-                                    store=str(self.store.path), token=self.token, certify=node.decided,
+                        task = Task(position=str(node.position), seconds=node.budget, states=self.states(node),
+                                    strategy=self.strategy(node),
+                                    memory=memory, store=str(self.store.path), token=self.token, certify=node.decided,
                                     certificate=str(self.ledger.certificate_path(node.position).resolve()))
                         self.ledger.set_working(node.position)
                         running[executor.submit(run, task)] = (node, time.time())
