@@ -304,8 +304,8 @@ def known(position: Position, ctx: Context, full: bool) -> Finding | None:
     if ctx.store is None:
         return None
     rec = ctx.store.get(position)
-    if rec is None or (full and not rec.complete):
-        return None
+    if rec is None or (full and not rec.complete) or (rec.outcome is Outcome.N and not rec.winning_moves):
+        return None  # (an N without its winning move, e.g. an obligation the results book holds: no proof)
     where = "the results book" if rec.source == "book" else "the results store by an earlier solve"
     v = Finding(outcome=rec.outcome, winning=list(rec.winning_moves), complete=rec.complete, method=rec.source,
                 reason=f"{rec.outcome.value}, recorded in {where}", full=full)
