@@ -66,6 +66,13 @@ class TestTree:
         assert not tree.theorem_n(Position.parse("2,3"))
 
 
+@pytest.fixture(autouse=True)
+def _no_results_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bare stores (and workers): the results book decides many of these small roots ({8} is the reply 8
+    to 16) at once; tests/test_book.py tests a campaign with a book."""
+    monkeypatch.setenv("SYLVER_BOOK", "off")
+
+
 class TestSmallRoots:
     @pytest.mark.parametrize(("root", "winners"), [("4", {6}), ("6", {4, 9}), ("8", {12, 14})])
     def test_opening_loses_as_the_paper_says(self, tmp_path: Path, root: str, winners: set[int]) -> None:
