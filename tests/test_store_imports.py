@@ -170,7 +170,7 @@ def test_a_solve_read_from_the_store_is_certified_from_its_records(tmp_path: Pat
     and its gcd-1 solves get tables of half the budget, as the solve's do (not the library's 1G)."""
     import sylver.solver.orchestration as orchestration
 
-    store = Store(tmp_path / "store.sqlite")
+    store = Store(tmp_path / "store.sqlite", book=False)  # a bare store: the book would answer {2} too
     solve(U, store=store)
     sol = solve(U, store=store)
     assert sol.from_store and not sol.gcd_details.replies
