@@ -148,3 +148,13 @@ def test_book_add_takes_a_campaigns_decisions(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert B.read(target).get(child).states >= 9
     assert B.check(B.read(target)) == []
+
+
+def test_frontier_md_is_what_the_book_generates() -> None:
+    from sylver.solver.bookpage import page
+
+    committed = (Path(__file__).resolve().parents[1] / "docs" / "frontier.md").read_text()
+    assert committed == page(B.read(B.PACKAGE_BOOK)), "run `sylver book page > docs/frontier.md`"
+    new_part = committed.split("## New results")[1].split("## Reproduced")[0]
+    for text in ("{16,38,101} |", "{16,38,58,72} |", "{16,38,62,72} |", "{16,26,38,72} |"):
+        assert text not in new_part  # in the public record: not new

@@ -10,12 +10,12 @@ import typer
 
 from sylver.cli.common import app, fail, position_from_args, print_json
 
-ACTIONS = ("show", "check", "add")
+ACTIONS = ("show", "check", "add", "page")
 
 
 @app.command()
 def book(
-    action: Annotated[str, typer.Argument(help="`show` (a summary, or the entries under POSITION), `check` (exit 2 with a line per failure) or `add` (what --dir and --store decided, merged in).")],
+    action: Annotated[str, typer.Argument(help="`show` (a summary, or the entries under POSITION), `check` (exit 2 with a line per failure), `add` (what --dir and --store decided, merged in) or `page` (docs/frontier.md, generated).")],
     position: Annotated[list[str] | None, typer.Argument(help="With show: a position, e.g. `16 38` (its entry and those under it).", show_default=False)] = None,
     path: Annotated[Path | None, typer.Option("--book", help="The book file (default: the one sylver reads: $SYLVER_BOOK, else the package's data/book.jsonl).", show_default=False)] = None,
     directory: Annotated[Path | None, typer.Option("--dir", "-d", help="With add: a campaign directory whose decided nodes to add.", show_default=False)] = None,
@@ -38,6 +38,11 @@ def book(
         if failures:
             raise SystemExit(2)
         print(f"{file}: {len(current):,} entries, consistent")
+        return
+    if action == "page":
+        from sylver.solver.bookpage import page
+
+        print(page(current), end="")
         return
     if action == "show":
         _show(current, position_from_args(position) if position else None, as_json)
