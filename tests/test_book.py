@@ -158,3 +158,18 @@ def test_frontier_md_is_what_the_book_generates() -> None:
     new_part = committed.split("## New results")[1].split("## Reproduced")[0]
     for text in ("{16,38,101} |", "{16,38,58,72} |", "{16,38,62,72} |", "{16,26,38,72} |"):
         assert text not in new_part  # in the public record: not new
+
+
+def test_verify_book_checks_a_rebuilt_certificate_against_the_receipt(tmp_path: Path) -> None:
+    cert = tmp_path / "c.json"
+    assert run(["solve", "12", "16", "18", "--no-store", "--certificate", str(cert)]).returncode == 0
+    r = run(["verify", str(cert), "--book"])
+    assert r.returncode == 0 and "match its receipt" in r.stdout
+    other = tmp_path / "book.jsonl"
+    e = B.read(B.PACKAGE_BOOK).get(Position([12, 16, 18]))
+    assert e is not None and e.certificate is not None
+    from dataclasses import replace
+
+    other.write_text(replace(e, certificate=replace(e.certificate, sha256="0" * 64)).to_line() + "\n")
+    r = run(["verify", str(cert), "--book"], SYLVER_BOOK=str(other))
+    assert r.returncode == 1 and "not this file's" in r.stdout

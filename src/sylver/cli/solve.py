@@ -689,6 +689,7 @@ def verify(
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Processes for the second reading of a large certificate's gcd-1 P-positions (either format).  Default: one per core this process may use.", show_default=False, callback=integer(1))] = None,
     known: Annotated[Path | None, typer.Option("--known", help="A JSON-lines record of complete valid checks: one is appended after each, and a file recorded there (SHA-256 and size), given or imported, is not read again.", show_default=False)] = None,
     store: Annotated[str | None, typer.Option("--store", help="Record each valid certificate's result and the certificate itself (by reference when large: the file must stay where it is) in this results store (SQLite file or postgresql:// URL), for solves and campaigns to use.", show_default=False)] = None,
+    book: Annotated[bool, typer.Option("--book", help="Compare each valid certificate with the results book's entry of its position: its result, and its SHA-256 and size with the book's receipt (exit 1 when they differ).")] = False,
 ) -> None:
     """Check a proof certificate independently of the solver; print `valid` or the first flaw (exit 1).
 
@@ -743,13 +744,18 @@ def verify(
             head = checked.head
             if db is not None:
                 _record(db, file, head, checked.sha256)
+            book_line = ""
+            if book:
+                book_line, agrees = _against_book(head, checked.sha256, checked.bytes)
+                bad = bad or not agrees
             if as_json:
                 print_json({"file": str(file), "valid": True, "position": head["position"], "outcome": head["outcome"],
                             "winning_moves": head["winning_moves"], "complete": head["complete"],
                             "nodes": checked.nodes, "proves": checked.proves, "sha256": checked.sha256,
                             "bytes": checked.bytes, "imports": [vars(r) for r in checked.imports],
                             "checked": [{"path": p, "sha256": d} for p, d in read],
-                            **({"checked_before": checked.checked_before} if checked.checked_before else {})})
+                            **({"checked_before": checked.checked_before} if checked.checked_before else {}),
+                            **({"book": book_line} if book_line else {})})
             else:
                 when = checked.checked_before
                 print(f"{name}valid" + (f" (recorded valid in {known}, {checked.sha256[:12]}, {when}: not read again)"
@@ -757,11 +763,37 @@ def verify(
                                         f" (the same file as one checked above, {checked.sha256[:12]})"))
                 for line in report(checked):
                     print(f"  {line}")
+                if book_line:
+                    print(f"{name}{book_line}")
     except (CertificateFileError, RecordError) as exc:
         progress.clear()
         fail(str(exc))
     if bad:
         raise typer.Exit(1)
+
+
+def _against_book(head: dict[str, Any], sha256: str, size: int) -> tuple[str, bool]:
+    """``verify --book``: what the results book says of a valid certificate's position, and whether
+    they agree (its result; its digest and size, when the book has a receipt)."""
+    from sylver.position import Position
+    from sylver.solver.book import load
+
+    position = Position(list(head["position"]))
+    current = load()
+    entry = None if current is None else current.get(position)
+    if entry is None:
+        return f"results book: no entry for {position.braces()} (`sylver book add` takes a campaign's)", True
+    if entry.outcome.value != head["outcome"] or not set(entry.winning) <= set(head["winning_moves"]) \
+            and entry.outcome.value == "N" and not set(entry.winning) & set(head["winning_moves"]):
+        return f"results book: {entry.describe()}, the certificate proves {head['outcome']}: they disagree", False
+    c = entry.certificate
+    if c is None or not c.sha256:
+        return (f"results book: {entry.describe()}, agrees; the book has no digest of its certificate "
+                f"(this one: SHA-256 {sha256}, {size:,} bytes)"), True
+    if (c.sha256, c.bytes) != (sha256, size):
+        return (f"results book: {entry.describe()}; its certificate's receipt is SHA-256 {c.sha256}, {c.bytes:,} bytes, "
+                f"not this file's {sha256}, {size:,} bytes"), False
+    return f"results book: {entry.describe()}; the SHA-256 and size match its receipt (checked {c.checked})", True
 
 
 def _store(location: str) -> Any:
