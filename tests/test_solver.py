@@ -493,3 +493,18 @@ class TestReplyOrders:
             assert rec.outcome is Outcome.N and w in rec.winning_moves
             again = sweep(Request(position=p, first=True, store=store), replies)
             assert again.winning == r.winning and again.states == 0  # every reply from the store
+
+
+def test_a_sweep_takes_a_known_p_position_first(tmp_path) -> None:
+    """A reply whose position the store knows P (a transposition) is taken before any search."""
+    from sylver.solver.local import Request, sweep
+    from sylver.solver.store import Store
+
+    p = Position("10,12")  # 7 wins ({7,10,12} P); others may too
+    replies = [x for x in range(3, 36, 2) if x not in p.semigroup]
+    every = sweep(Request(position=p, root_order="ascending"), replies)
+    last = max(every.winning, key=every.order.index)  # the winning reply a plain sweep meets last
+    with Store(tmp_path / "s.sqlite", book=False) as store:
+        store.put_result(p.play(last), Outcome.P, (), True, p.play(last).frobenius_number)
+        r = sweep(Request(position=p, first=True, root_order="ascending", store=store), replies)
+        assert r.winning == (last,) and list(r.decided) == [last] and r.states == 0

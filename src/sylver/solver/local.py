@@ -369,6 +369,9 @@ def sweep(request: Request, replies: list[int],
     if request.root_order not in ROOT_ORDERS:
         raise ValueError(f"unknown root order {request.root_order!r}: expected one of {', '.join(ROOT_ORDERS)}")
     order = sorted(replies, key=(lambda x: (f[x], x)) if request.root_order == "frobenius" else None)
+    if request.store is not None:  # a reply whose position the store (or the book) knows P comes first
+        known = {x for x in order if (rec := request.store.get(after[x])) is not None and rec.outcome is Outcome.P}
+        order.sort(key=lambda x: x not in known)
     words = max(f.values(), default=0) // 64 + 1
     counters, decided = Counters(), {}
     with ENGINE.lock:
