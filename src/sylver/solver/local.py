@@ -356,8 +356,10 @@ def sweep(request: Request, replies: list[int],
     leaving a gcd-1 position) in ``request.root_order``, with one transposition table for all of
     them, until one is P when ``request.first`` (the public campaign's sweeps of 2026-10: the odd
     replies to an obligation, least Frobenius number first, one shared memo).  With a store, each
-    is looked up first and recorded once decided, as a solve's root moves are, and a winning reply
-    found is recorded (the position N).  ``report`` is called after each reply with it, its
+    is looked up first and recorded once decided, as a solve's root moves are (a reply whose
+    position it knows P comes first: a transposition, e.g. 69 against {16,38,66,72}, whose position
+    is the P-position {16,38,66,69,72} that answers 69 with 66), and a winning reply found is
+    recorded (the position N).  ``report`` is called after each reply with it, its
     outcome, the states and seconds so far.  At the time limit (or ``max_states``) the replies
     decided so far are the answer (``complete`` False)."""
     position = request.position
