@@ -4,6 +4,7 @@ answered by `sylver solve`, started from by a campaign, added to by `sylver book
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -173,3 +174,31 @@ def test_verify_book_checks_a_rebuilt_certificate_against_the_receipt(tmp_path: 
     other.write_text(replace(e, certificate=replace(e.certificate, sha256="0" * 64)).to_line() + "\n")
     r = run(["verify", str(cert), "--book"], SYLVER_BOOK=str(other))
     assert r.returncode == 1 and "not this file's" in r.stdout
+
+
+def test_book_add_takes_a_store_under_a_root_and_the_receipts_of_checks(tmp_path: Path) -> None:
+    """`book add --store S --root R` (no campaign) and `--verified` (the lines of `sylver verify
+    --json`, or a --known file): a sweep's answer, the replies it decided, and a certificate's receipt."""
+    book = tmp_path / "book.jsonl"
+    book.write_text("")
+    store = tmp_path / "s.sqlite"
+    sylver = [sys.executable, "-m", "sylver"]
+    env = {**os.environ, "SYLVER_BOOK": "off"}
+    subprocess.run([*sylver, "sweep", "10", "16", "--store", str(store)], check=True, capture_output=True, env=env)
+    cert = tmp_path / "p.json"
+    subprocess.run([*sylver, "solve", "9", "10", "16", "--no-store", "--certificate", str(cert)], check=True,
+                   capture_output=True, env=env)
+    checked = subprocess.run([*sylver, "verify", str(cert), "--json"], capture_output=True, text=True, env=env)
+    (tmp_path / "checks.jsonl").write_text(checked.stdout)
+    add = subprocess.run([*sylver, "book", "add", "--book", str(book), "--store", str(store), "--root", "10,16",
+                          "--verified", str(tmp_path / "checks.jsonl")], capture_output=True, text=True, env=env)
+    assert add.returncode == 0, add.stderr
+    got = B.read(book)
+    n, p = got.get(Position.parse("10,16")), got.get(Position.parse("9,10,16"))
+    assert n is not None and n.outcome is Outcome.N and 9 in n.winning
+    assert p is not None and p.outcome is Outcome.P and p.certificate is not None
+    assert p.certificate.sha256 == json.loads(checked.stdout)["sha256"] and p.certificate.bytes == cert.stat().st_size
+    assert any(e.outcome is Outcome.N and not e.winning for e in got)  # the replies the sweep decided
+    bad = subprocess.run([*sylver, "book", "add", "--book", str(book), "--store", str(store)],
+                         capture_output=True, text=True, env=env)
+    assert bad.returncode == 2 and "--root" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1

@@ -86,7 +86,9 @@ def _checked(directory: Path) -> dict[str, Certificate]:
 
 def from_store(store: Store, root: Position, ledger: Ledger | None = None) -> list[Entry]:
     """The store's records under ``root`` with winning moves, its P-positions, and the outcome-only
-    N records of the children of the ledger's open nodes (module docstring)."""
+    N records of the children of the ledger's open nodes (module docstring); without a ledger, every
+    outcome-only N record under ``root`` (the replies a stopped sweep or solve decided: a later one
+    skips them)."""
     wanted: set[Position] = set()
     if ledger is not None:
         for node in ledger.nodes():
@@ -98,13 +100,51 @@ def from_store(store: Store, root: Position, ledger: Ledger | None = None) -> li
         p = rec.position
         if not all(x in p.semigroup for x in root.generators):
             continue
-        if rec.outcome is Outcome.N and not rec.winning_moves and p not in wanted:
+        if rec.outcome is Outcome.N and not rec.winning_moves and ledger is not None and p not in wanted:
             continue
         out.append(Entry(position=p, outcome=rec.outcome, winning=rec.winning_moves, complete=rec.complete,
                          how="search", states=rec.states, seconds=rec.seconds, engine=engine(), date=today,
-                         rebuild=f"sylver solve {' '.join(map(str, p.generators))}",
-                         note=f"from the results store {store}; certificate not checked"))
+                         rebuild=f"sylver solve {' '.join(map(str, p.generators))} --first --certificate F"
+                                 " && sylver verify F --book",
+                         note="found by a search (`sylver solve`, `sylver sweep` or a campaign's attempt) and "
+                              "recorded in a results store; certificate not checked"))
     return out
 
 
-__all__ = ["engine", "from_ledger", "from_store"]
+def from_verified(path: Path) -> list[Entry]:
+    """The receipts of the valid checks in ``path``: the records of ``sylver verify --known`` or the
+    lines of ``sylver verify --json`` (each with its position, outcome, SHA-256 and bytes), as entries
+    carrying their certificate (merged into an existing entry, the receipt is kept); a line that is
+    neither, or an unreadable file, raises ValueError (one line)."""
+    import json
+
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror}") from None
+    out = []
+    for n, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        try:
+            rec = json.loads(text)
+            position = Position(rec["position"])
+            outcome = Outcome(rec["outcome"])
+            sha256, size = str(rec["sha256"]), int(rec["bytes"])
+        except (ValueError, KeyError, TypeError):
+            raise ValueError(f"{path} line {n} is not a record of a valid check "
+                             "(position, outcome, sha256, bytes)") from None
+        if rec.get("valid") is False or not rec.get("complete", True) and outcome is Outcome.P:
+            continue
+        checked = str(rec.get("time") or datetime.datetime.fromtimestamp(path.stat().st_mtime).isoformat())[:10]
+        words = " ".join(map(str, position.generators))
+        out.append(Entry(position=position, outcome=outcome, winning=tuple(rec.get("winning_moves") or ()),
+                         complete=bool(rec.get("complete", False)), how="search", states=0, seconds=0.0,
+                         engine=engine(), date=checked,
+                         certificate=Certificate(sha256=sha256, bytes=size, checked=checked, nodes=rec.get("nodes")),
+                         rebuild=f"sylver solve {words} --certificate F && sylver verify F --book",
+                         note=f"certificate checked valid by `sylver verify` on {checked}"))
+    return out
+
+
+__all__ = ["engine", "from_ledger", "from_store", "from_verified"]

@@ -20,6 +20,8 @@ def book(
     path: Annotated[Path | None, typer.Option("--book", help="The book file (default: the one sylver reads: $SYLVER_BOOK, else the package's data/book.jsonl).", show_default=False)] = None,
     directory: Annotated[Path | None, typer.Option("--dir", "-d", help="With add: a campaign directory whose decided nodes to add.", show_default=False)] = None,
     store: Annotated[str | None, typer.Option("--store", help="With add: a results store whose records under the campaign's root (or --root) to add.", show_default=False)] = None,
+    root: Annotated[list[str] | None, typer.Option("--root", help="With add --store and no --dir: the position whose tree bounds what the store gives, e.g. `16,38,72`.", show_default=False)] = None,
+    verified: Annotated[list[Path] | None, typer.Option("--verified", help="With add: the records of `sylver verify` checks (a --known file, or the lines of `sylver verify --json`): each valid certificate's receipt (SHA-256, bytes, date) goes to its position's entry.", show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="With show: one JSON object.")] = False,
 ) -> None:
     """The results book: every result the project established, shipped with sylver and read by the results store."""
@@ -47,7 +49,7 @@ def book(
     if action == "show":
         _show(current, position_from_args(position) if position else None, as_json)
         return
-    _add(current, file, directory, store)
+    _add(current, file, (directory, store, position_from_args(root) if root else None), verified or [])
 
 
 def _show(current: Any, position: Any, as_json: bool) -> None:
@@ -71,23 +73,35 @@ def _show(current: Any, position: Any, as_json: bool) -> None:
             print(f"{e.describe()}  [{'new' if published(e.position) is None else 'published'}; {e.how}]")
 
 
-def _add(current: Any, file: Path, directory: Path | None, store: str | None) -> None:
+def _add(current: Any, file: Path, sources: tuple[Path | None, str | None, Any], verified: list[Path]) -> None:
+    """``book add``: the entries of a campaign directory, a store (under the campaign's root or
+    ``--root``) and the receipts of checks, merged, closed and checked before the file is written."""
     from sylver.campaign import Ledger
-    from sylver.campaign.harvest import from_ledger, from_store
+    from sylver.campaign.harvest import from_ledger, from_store, from_verified
     from sylver.solver import book as B
     from sylver.solver.store import Store
 
-    if directory is None and store is None:
-        fail("add: give --dir CAMPAIGN_DIR and/or --store STORE")
+    directory, store, root = sources
+    if directory is None and store is None and not verified:
+        fail("add: give --dir CAMPAIGN_DIR, --store STORE (with --root POSITION) or --verified FILE")
     entries, ledger = [], None
     if directory is not None:
         ledger = Ledger.open(directory, resume=False, read_only=True)
         entries += from_ledger(ledger)
+        root = root or ledger.root
     if store is not None or ledger is not None:
         location = store if store is not None else ledger.meta("store") if ledger is not None else None
-        if ledger is None:
-            fail("add: --store alone needs --dir (the campaign's root bounds what is taken)")
-        entries += from_store(Store(location, book=False), ledger.root, ledger)
-    merged = B.closed(current.merged(entries))
+        if root is None:
+            fail("add: --store without --dir needs --root POSITION (the tree bounds what is taken)")
+        entries += from_store(Store(location, book=False), root, ledger)
+    for path in verified:
+        entries += from_verified(path)
+    try:
+        merged = B.closed(current.merged(entries))
+    except ValueError as exc:
+        fail(str(exc))
+    failures = B.check(merged)
+    if failures:
+        fail(f"the book would not be consistent: {failures[0]}" + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))
     B.write(merged, file)
     print(f"{file}: {len(merged) - len(current):,} entries added, {len(merged):,} in all (consistent)")

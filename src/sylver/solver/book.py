@@ -270,14 +270,15 @@ def merged_moves(where: str, old: tuple[Outcome, tuple[int, ...], bool], new: tu
 
 def merge(old: Entry, new: Entry) -> Entry:
     """Two entries of one position as one: the union of their winning moves; the evidence (how,
-    search, engine, date, rebuild, note) of the one with a checked certificate, else of the larger
-    search (more states; on a tie, ``new``)."""
+    search, engine, date) of the larger search (more states; on a tie, ``new``), with the checked
+    certificate of either (its receipt, rebuild command and note first)."""
     moves, complete = merged_moves(old.position.braces(), (old.outcome, old.winning, old.complete),
                                    (new.outcome, new.winning, new.complete), ("book's", "new entry's"))
-    if (old.certificate is None) != (new.certificate is None):
-        keep = old if old.certificate is not None else new
-    else:
-        keep = old if old.states > new.states else new
+    keep = old if old.states > new.states else new
+    proof = old if old.certificate is not None else new if new.certificate is not None else None
+    if proof is not None and keep.certificate is None:  # the larger search, with the checked certificate
+        keep = replace(keep, certificate=proof.certificate, rebuild=proof.rebuild,
+                       note="; ".join(n for n in (proof.note, keep.note) if n))
     return replace(keep, winning=moves, complete=complete)
 
 
