@@ -246,6 +246,7 @@ def test_a_campaign_imports_its_large_children(tmp_path: Path, monkeypatch: pyte
     the results store keeps (inline: it is small) verifies wherever it is written."""
     from tests.test_campaign import campaign
 
+    monkeypatch.setenv("SYLVER_BOOK", "off")  # bare stores: the results book decides {8} at once
     monkeypatch.setattr(proof_module, "IMPORT_BYTES", 0)
     ledger, store, summary = campaign(tmp_path, "8", first_states=1)  # the root decided by its children
     root = ledger.node(Position.parse("8"))

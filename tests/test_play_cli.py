@@ -126,6 +126,7 @@ INT_OPTIONS = [
     (["blunders", "unused", "--max-t"], ("0",), "at least 1"),
     (["campaign", "--max-attempts"], ("0",), "at least 1"),
     (["campaign", "--first-states"], ("0",), "at least 1"),
+    (["sweep", "10", "16", "--up-to"], ("1",), "at least 2"),
     (["campaign", "--depth"], ("-1",), "at least 0"),
 ]
 

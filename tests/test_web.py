@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import os
 import re
 import signal
 import socket
@@ -1004,14 +1005,22 @@ def make_campaign(path: Path, *, work: bool = True) -> Path:
     from sylver.solver.store import Store
 
     store = path.parent / f"{path.name}-store.sqlite"
-    # a first attempt of one state, too few for one search on any machine: the root is expanded and
-    # decided by its children
+    # the root expanded before any attempt (its own search would decide {4} at once, with no state to
+    # count: {4,6} is P by a theorem), so it is decided by its children on any machine
     ledger = Ledger.create(path, Position.parse("4"), budget=2.0, store=str(store))
+    book = os.environ.get("SYLVER_BOOK")
+    os.environ["SYLVER_BOOK"] = "off"  # bare stores, its workers' too: the results book decides {4} at once
     try:
         if work:
-            Campaign(ledger, Store(store), Options(jobs=1, memory=1 << 30, first_states=1)).work()
+            campaign = Campaign(ledger, Store(store, book=False), Options(jobs=1, memory=1 << 30, first_states=1))
+            campaign.expand(ledger.node(ledger.root))
+            campaign.work()
     finally:
         ledger.close()
+        if book is None:
+            os.environ.pop("SYLVER_BOOK", None)
+        else:
+            os.environ["SYLVER_BOOK"] = book
     return path
 
 
@@ -1129,7 +1138,7 @@ class TestCampaigns:
     def test_bad(self, campaign_client: TestClient, path: str, status: int) -> None:
         error(campaign_client.get(path), status)
 
-    def test_reread_and_read_only(self, tmp_path: Path) -> None:
+    def test_reread_and_read_only(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         """Every request reads the ledger again (a campaign running in another process updates it),
         and reading changes nothing: a node being worked on stays `working`."""
         from sylver.campaign import Campaign, Ledger, Options
@@ -1141,7 +1150,10 @@ class TestCampaigns:
             assert first["summary"]["status"] == "open" and len(first["nodes"]) == 1
             ledger = Ledger.open(d)
             try:
-                Campaign(ledger, Store(tmp_path / "c-store.sqlite"), Options(jobs=1, memory=1 << 30)).work()
+                monkeypatch.setenv("SYLVER_BOOK", "off")  # as make_campaign: decided by its children
+                campaign = Campaign(ledger, Store(tmp_path / "c-store.sqlite", book=False), Options(jobs=1, memory=1 << 30))
+                campaign.expand(ledger.node(ledger.root))
+                campaign.work()
                 open_nodes = [n for n in ledger.nodes() if n.status == "open"]
                 assert open_nodes
                 ledger.set_working(open_nodes[0].position)
@@ -1298,7 +1310,10 @@ class TestStore:
         assert eleven["outcome"] == "P" and eleven["position"] == [4, 5, 11] and eleven["winning_moves"] == []
         assert seven["outcome"] == "N" and seven["winning_moves"] == list(solve(Position([4, 5, 7])).winning_moves)
         opening = store_client[0].get("/api/sylver/replies", params={"position": "16"}).json()
-        assert opening["replies"] == [] and opening["examined"] == 400  # {16}: infinitely many replies
+        assert opening["examined"] == 400  # {16}: infinitely many replies, the first 400 looked up
+        by_move = {x["move"]: x for x in opening["replies"]}  # none in the store: the results book's
+        assert by_move[20]["outcome"] == "N" and 34 in by_move[20]["winning_moves"]  # T = {16,20,34}
+        assert all(x["outcome"] == "N" for x in opening["replies"])  # the reply 38 is open, none is P
 
     def test_without_a_store(self, client: TestClient) -> None:
         assert client.get("/api/sylver/replies", params={"position": "4,5"}).json()["replies"] == []

@@ -711,7 +711,6 @@ def verify(
         ProgressLine,
         RecordError,
         Verifier,
-        report,
     )
 
     for file in files:
@@ -748,28 +747,37 @@ def verify(
             if book:
                 book_line, agrees = _against_book(head, checked.sha256, checked.bytes)
                 bad = bad or not agrees
-            if as_json:
-                print_json({"file": str(file), "valid": True, "position": head["position"], "outcome": head["outcome"],
-                            "winning_moves": head["winning_moves"], "complete": head["complete"],
-                            "nodes": checked.nodes, "proves": checked.proves, "sha256": checked.sha256,
-                            "bytes": checked.bytes, "imports": [vars(r) for r in checked.imports],
-                            "checked": [{"path": p, "sha256": d} for p, d in read],
-                            **({"checked_before": checked.checked_before} if checked.checked_before else {}),
-                            **({"book": book_line} if book_line else {})})
-            else:
-                when = checked.checked_before
-                print(f"{name}valid" + (f" (recorded valid in {known}, {checked.sha256[:12]}, {when}: not read again)"
-                                        if when else "" if read else
-                                        f" (the same file as one checked above, {checked.sha256[:12]})"))
-                for line in report(checked):
-                    print(f"  {line}")
-                if book_line:
-                    print(f"{name}{book_line}")
+            _print_valid(file, checked, (name, read, known, book_line), as_json)
     except (CertificateFileError, RecordError) as exc:
         progress.clear()
         fail(str(exc))
     if bad:
         raise typer.Exit(1)
+
+
+def _print_valid(file: Path, checked: Any, context: tuple[str, list[Any], Path | None, str], as_json: bool) -> None:
+    """``sylver verify``'s lines (or JSON object) for a valid certificate: ``context`` is the file's
+    name prefix, the files this check read, the --known file and the line --book adds."""
+    from sylver.solver.certificate import report
+
+    name, read, known, book_line = context
+    head = checked.head
+    if as_json:
+        print_json({"file": str(file), "valid": True, "position": head["position"], "outcome": head["outcome"],
+                    "winning_moves": head["winning_moves"], "complete": head["complete"],
+                    "nodes": checked.nodes, "proves": checked.proves, "sha256": checked.sha256,
+                    "bytes": checked.bytes, "imports": [vars(r) for r in checked.imports],
+                    "checked": [{"path": p, "sha256": d} for p, d in read],
+                    **({"checked_before": checked.checked_before} if checked.checked_before else {}),
+                    **({"book": book_line} if book_line else {})})
+        return
+    when = checked.checked_before
+    print(f"{name}valid" + (f" (recorded valid in {known}, {checked.sha256[:12]}, {when}: not read again)"
+                            if when else "" if read else f" (the same file as one checked above, {checked.sha256[:12]})"))
+    for line in report(checked):
+        print(f"  {line}")
+    if book_line:
+        print(f"{name}{book_line}")
 
 
 def _against_book(head: dict[str, Any], sha256: str, size: int) -> tuple[str, bool]:
