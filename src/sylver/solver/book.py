@@ -274,11 +274,12 @@ def merge(old: Entry, new: Entry) -> Entry:
     certificate of either (its receipt, rebuild command and note first)."""
     moves, complete = merged_moves(old.position.braces(), (old.outcome, old.winning, old.complete),
                                    (new.outcome, new.winning, new.complete), ("book's", "new entry's"))
-    keep = old if old.states > new.states else new
     proof = old if old.certificate is not None else new if new.certificate is not None else None
+    keep = old if old.states > new.states or (old.states == new.states and proof is old) else new
     if proof is not None and keep.certificate is None:  # the larger search, with the checked certificate
+        kept = [part for part in keep.note.split("; ") if part and "not checked" not in part]
         keep = replace(keep, certificate=proof.certificate, rebuild=proof.rebuild,
-                       note="; ".join(n for n in (proof.note, keep.note) if n))
+                       note="; ".join([proof.note, *kept] if proof.note else kept))
     return replace(keep, winning=moves, complete=complete)
 
 
