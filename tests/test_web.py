@@ -1201,6 +1201,46 @@ class TestCampaigns:
         assert len(r.stderr.strip().splitlines()) == 1
 
 
+# -- issue 51: the research board of a root the research works on ----------------------------------
+class TestResearchBoard:
+    """The board of {16,38} and {16,38,72} (the campaigns' roots below {16}) with no campaign served:
+    every reply known to the results book or the public record, with its status, read at once."""
+
+    @pytest.mark.parametrize("root", ["16,38", "16,38,72"])
+    def test_every_reply_the_book_decides(self, client: TestClient, root: str) -> None:
+        from sylver.solver.book import load
+        from sylver.solver.public import published
+
+        p = Position.parse(root)
+        b = client.get("/api/sylver/board", params={"position": root}).json()
+        assert b["applies"] is True and b["position"] == list(p.generators) and not b["finite"]
+        assert b["root"]["outcome"] is None  # open: nothing decides it
+        rows = {r["move"]: r for r in b["rows"]}
+        assert list(rows) == [x for x in range(2, b["bound"] + 1) if p.is_legal(x)]
+        book = load()
+        assert book is not None
+        known = book.children(p)
+        assert known
+        for x, e in known:
+            r = rows[x]
+            assert r["outcome"] == e.outcome.value and set(e.winning) <= set(r["winning"]), (x, r)
+            assert r["published"] == (published(e.position) is not None)
+        assert any(r["outcome"] is None for r in b["rows"])  # the open replies are listed as open
+
+    def test_analyze_does_not_run_the_engine(self, client: TestClient) -> None:
+        """The g > 1 engine would spend its seconds at every visit: the board answers instead."""
+        r = client.get("/api/sylver/analyze", params={"position": "16,38"}).json()
+        assert r["engine"]["method"] == "board" and r["engine"]["outcome"] == "unknown"
+
+    @pytest.mark.parametrize("position", ["6,16", "16,20", "4,6", "4,5"])
+    def test_no_board_for_decided_or_unresearched_positions(self, client: TestClient, position: str) -> None:
+        b = client.get("/api/sylver/board", params={"position": position}).json()
+        assert b["applies"] is False and b["rows"] == []
+
+    def test_bad_position(self, client: TestClient) -> None:
+        assert "not a positive integer" in error(client.get("/api/sylver/board", params={"position": "16,x"}), 422)["message"]
+
+
 # -- issue 34: addresses refused move by move, the solver asked only when it can answer ------------------
 class TestRefuseIllegal:
     def test_an_illegal_last_move_is_refused_not_a_result(self, client: TestClient) -> None:

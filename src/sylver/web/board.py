@@ -1,7 +1,9 @@
 """The research board of a root position: every reply to it, and what is known of each.
 
 A root is an opening 2^a·3^b ≥ 12 (Sicherman 2002, sec. 2: those above 12 are undecided; the opening
-{16} first) or the root of a campaign the page shows (``sylver serve --campaign``).  For each legal
+{16} first), the root of a campaign the page shows (``sylver serve --campaign``), or a root the
+research works on (:func:`researched`): an undecided position with g > 1 some of whose replies the
+results book or the public record decides ({16,38}, {16,38,72}: the campaigns' roots below {16}).  For each legal
 reply up to a bound (the largest reply anything below knows of, at most :data:`MOST_REPLIES` numbers)
 the board reads, at once and without a search:
 
@@ -53,9 +55,47 @@ def campaign_root(p: Position, campaign_dirs: Sequence[str]) -> int | None:
     return None
 
 
-def applies(p: Position, campaign_dirs: Sequence[str]) -> bool:
-    """Whether ``p`` has a research board."""
-    return not p.is_over and (is_open_opening(p) or campaign_root(p, campaign_dirs) is not None)
+def applies(p: Position, campaign_dirs: Sequence[str], store: Any = None) -> bool:
+    """Whether ``p`` has a research board (module docstring)."""
+    return not p.is_over and (is_open_opening(p) or campaign_root(p, campaign_dirs) is not None
+                              or researched(p, store))
+
+
+@lru_cache(maxsize=8)
+def _keys(keys: tuple[str, ...]) -> tuple[frozenset[int], ...]:
+    return tuple(frozenset(int(x) for x in k.split(",")) for k in keys)
+
+
+def _decided_children(p: Position, keys: tuple[str, ...]) -> list[int]:
+    """The moves x ≤ :data:`MOST_REPLIES` from ``p`` to a position among ``keys`` (position texts).
+    A move x leads to q exactly when x is q's only generator outside p (and q is p + x): a scan of
+    the texts, no position built but the candidates'."""
+    gens = frozenset(p.generators)
+    found = []
+    for key, q in zip(keys, _keys(keys), strict=True):
+        extra = q - gens
+        if len(extra) == 1:
+            (x,) = extra
+            if x <= MOST_REPLIES and p.is_legal(x) and str(p.play(x)) == key:
+                found.append(x)
+    return found
+
+
+def researched(p: Position, store: Any = None) -> bool:
+    """Whether ``p`` is a root the research works on: g > 1 (infinitely many replies, the solver does
+    not take it), not decided by the store, the results book, the public record or a theorem, and
+    at least one of its replies decided in the results book or the public record."""
+    from sylver.solver.book import load
+    from sylver.solver.public import published, results
+
+    if p.gcd == 1 or p.is_over or published(p) is not None or _theory(p)[0] is not None:
+        return False
+    book = store.book if store is not None else load()
+    if (store is not None and store.get(p) is not None) or (book is not None and p in book):
+        return False
+    if book is not None and _decided_children(p, tuple(book.lines)):
+        return True
+    return bool(_decided_children(p, tuple(results())))
 
 
 @lru_cache(maxsize=4096)

@@ -278,7 +278,9 @@ def _theory_routes(app: FastAPI, limits: Limits, work: PositionWork) -> None:
     async def research_board(
         position: Annotated[str, Query(description='The root, e.g. "16" or "16,38".')] = "16",
     ) -> dict[str, Any]:
-        """The research board of a root (an opening 2^a·3^b ≥ 12 such as {16}, or a campaign's root):
+        """The research board of a root (an opening 2^a·3^b ≥ 12 such as {16}, a campaign's root, or an
+        undecided position with g > 1 whose replies the results book or the public record decides in
+        part, such as {16,38} and {16,38,72}):
         every legal reply up to ``bound`` with what is known of the position after it — ``outcome``
         (N: the reply loses), ``winning`` (the answers that beat it), ``how`` (``theorem``,
         ``published``, ``book``, ``store``, ``campaign``), ``published`` (the public record decides it),
@@ -581,7 +583,7 @@ def _analyze(limits: Limits, position: str) -> dict[str, Any]:
 def _has_board(limits: Limits, p: Position) -> bool:
     from sylver.web import board
 
-    return board.applies(p, limits.campaigns)
+    return board.applies(p, limits.campaigns, _store(limits))
 
 
 # -- the results store -------------------------------------------------------------------------------
@@ -665,7 +667,7 @@ def _board(limits: Limits, raw: str) -> dict[str, Any]:
     from sylver.web import board
 
     p = position_after(limits.numbers(raw, "position"), ())
-    if not board.applies(p, limits.campaigns):
+    if not board.applies(p, limits.campaigns, _store(limits)):
         return {"position": list(p.generators), "applies": False, "rows": []}
     return board.board(_store(limits), p, limits.campaigns) | {"applies": True}
 
