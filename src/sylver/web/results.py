@@ -127,8 +127,10 @@ class ResultsView:
         }
 
     def games(self, offset: int, limit: int, bot: str | None) -> dict[str, Any]:
-        """One page of the finished games (file order), optionally those of one bot."""
-        records = self.records()
+        """One page of the finished games by number (a phase's after the one before: the file holds
+        them in the order they finished, which games played side by side mix), optionally those of
+        one bot."""
+        records = sorted(self.records(), key=lambda r: (r.phase or 0, r.game))
         if bot:
             records = [r for r in records if bot in r.players]
         page = records[offset : offset + limit]

@@ -31,7 +31,7 @@ def results_routes(app: FastAPI, view: ResultsView, limits: Limits, runner: JobR
         limit: Annotated[int, Query(ge=1, le=500, description="Games per page.")] = 50,
         bot: Annotated[str | None, Query(description="Only the games of this bot.")] = None,
     ) -> dict[str, Any]:
-        """The finished games, in the order they finished."""
+        """The finished games, by number (each phase after the one before)."""
         return await runner.run(_results_call, view.games, offset, limit, bot)
 
     @app.get("/api/results/games/{game}", tags=["results"])

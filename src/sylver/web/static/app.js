@@ -266,6 +266,7 @@ const PAGE = 500;        // numbers per grid page when t is large
 const SLICE = 1;         // seconds per solver request: the answer after each shows the progress
 const sc = {
   lesson: null,    // the lesson shown above the board (#learn/NAME), or null
+  puzzle: null,    // a puzzle lesson's state: {shown: its answer shown, found: the user found a winning move}
   start: [],
   root: null,      // the tree of the moves played from the start (scNode), the start itself at its root
   path: [],        // the line shown: the root, the moves to the current one and on along the main continuations
@@ -506,12 +507,16 @@ async function scGo(ply, push = true) {
   await scShowNode(sc.path[ply], push);
 }
 
-/* The branch point nearest the move shown: the moves that could stand in its place (when it has
-   any), else the moves that could follow it; `at` is the one the line shown takes. */
+/* The branch point nearest the move shown: the moves that could stand in the place of it or of an
+   earlier move of its line (the nearest such move, the move shown first), else the moves that could
+   follow it; `at` is the one the line shown takes.  ↑/↓ thus switch between sibling variations from
+   any move inside one. */
 function scBranch() {
   const node = sc.root && sc.path[sc.ply];
   if (!node) return null;
-  if (node.parent && node.parent.children.length > 1) return { moves: node.parent.children, at: node.parent.children.indexOf(node) };
+  for (let x = node; x.parent; x = x.parent) {
+    if (x.parent.children.length > 1) return { moves: x.parent.children, at: x.parent.children.indexOf(x) };
+  }
   if (node.children.length > 1) return { moves: node.children, at: node.children.indexOf(sc.path[sc.ply + 1]) };
   return null;
 }
@@ -639,6 +644,7 @@ function scShow(state) {
   scControls();
   scSave();
   scOutcomes();
+  lnFeedback();
 }
 
 /* Names or settings changed: redraw what shows them. */
@@ -934,7 +940,7 @@ async function scOutcomes() {
       x.best = r.best ? r.best[k] ?? null : null;
       x.illegal = k >= r.outcomes.length;
     });
-    if (root === sc.root) { scHistory(false); scSave(); }
+    if (root === sc.root) { scHistory(false); scSave(); lnFeedback(); }
   } catch (e) {
     sc.asked.delete(key);
   }
@@ -1591,9 +1597,9 @@ function scPrincipalRender(pv) {
   const ol = el("ol", { class: "pv-line", "aria-label": "the line of best play" });
   pv.moves.forEach((m, k) => {
     const seat = (s.to_move + k) % 2;
-    ol.append(el("li", {}, el("a", {
+    ol.append(el("li", { class: k % 2 ? "pv-loser" : "pv-winner" }, el("span", { class: "side", text: seatName(seat) }), " ", el("a", {
       href: `#sylver/${sc.start.join(",")}/${before.concat(pv.moves.slice(0, k + 1)).join(",")}/${vs}`,
-      title: `${seatName(seat)} names ${fmt(m)}`, text: fmt(m) })));
+      "aria-label": `${seatName(seat)} names ${fmt(m)}`, text: fmt(m) })));
   });
   const loser = (s.to_move + pv.moves.length) % 2;
   let end;
@@ -1651,10 +1657,21 @@ async function scDefence(entry, token) {
 }
 
 /* ------------------------------------------------------------------------- import and export */
+/* The record of the game: its main line (as an arena writes one line of games.jsonl) and, when the
+   tree has some, its variations, each the moves from the start to the end of one (an import restores
+   them). */
 function scRecord() {
   const names = sc.players || [seatName(0), seatName(1)];
-  const rec = { start: sc.start, moves: sc.line, players: names, first: names[0] };
-  const last = sc.path[sc.path.length - 1].state;
+  const main = scLineThrough(sc.root);
+  const rec = { start: sc.start, moves: main.slice(1).map((x) => x.move), players: names, first: names[0] };
+  const ends = [], stack = [sc.root];
+  while (stack.length) {
+    const x = stack.pop();
+    if (!x.children.length && !main.includes(x)) ends.push(scMovesTo(x));
+    for (let k = x.children.length - 1; k >= 0; k--) stack.push(x.children[k]);
+  }
+  if (ends.length) rec.variations = ends;
+  const last = main[main.length - 1].state;
   if (last && last.result && last.result.winner !== null) {
     const r = last.result;
     Object.assign(rec, {
@@ -1666,10 +1683,25 @@ function scRecord() {
   return rec;
 }
 
+/* The moves after `x` as text: the main continuation, each variation in parentheses after the move
+   it replaces ("11 7 (6 2)"). */
+function scTreeText(x) {
+  const out = [];
+  while (x.children.length) {
+    const [main, ...alts] = x.children;
+    out.push(String(main.move));
+    for (const a of alts) out.push(`(${[String(a.move), scTreeText(a)].filter(Boolean).join(" ")})`);
+    x = main;
+  }
+  return out.join(" ");
+}
+
 function scExport() {
   const rec = scRecord();
   $("#sc-export-json").value = JSON.stringify(rec);
-  $("#sc-export-plain").value = `${braces(sc.start)} ${sc.line.join(" ")}`.trim();
+  $("#sc-export-plain").value = `${braces(sc.start)} ${rec.moves.join(" ")}`.trim();
+  $("#sc-export-tree").value = `${braces(sc.start)} ${scTreeText(sc.root)}`.trim();
+  $("#sc-export-tree-box").hidden = !rec.variations;
   $("#sc-export-link").href = "data:application/json;charset=utf-8," + encodeURIComponent(JSON.stringify(rec) + "\n");
   $("#sc-export").hidden = false;
   $("#sc-import").hidden = true;
@@ -1684,6 +1716,7 @@ async function scImport(ev) {
     const state = await api("POST", "/api/sylver/import", { text });
     scApplySettings("", sc.humanSeat);  // a record is analysed: the user plays both sides
     scAdopt(state, state.players, state.record_result);
+    await scImportVariations(text, state);
     scSetUrl(true);
     $("#sc-import").hidden = true;
     $("#sc-import-text").value = "";
@@ -1691,6 +1724,22 @@ async function scImport(ev) {
     err.textContent = e.message;
     err.hidden = false;
   }
+}
+
+/* The variations of an exported record (its "variations": the moves from the start to the end of
+   each), every move checked by the server: a variation is kept up to its first illegal move. */
+async function scImportVariations(text, state) {
+  let lines = null;
+  try { lines = JSON.parse(text).variations; } catch (e) { return; }
+  if (!Array.isArray(lines)) return;
+  const root = sc.root;
+  for (const moves of lines.slice(0, 200)) {
+    if (!Array.isArray(moves) || !moves.every((m) => Number.isSafeInteger(m) && m >= 1)) continue;
+    const checked = await api("POST", "/api/sylver/state", { start: state.start, moves, refuse_illegal: true });
+    if (root !== sc.root) return;
+    scGrow(checked.moves).state = checked;
+  }
+  scRefresh();
 }
 
 function setupSylver() {
@@ -1747,14 +1796,13 @@ function setupSylver() {
     });
   }
   const spoilers = $("#sc-spoilers");
-  try { spoilers.checked = localStorage.getItem("sylver.spoilers") !== "off"; } catch (e) { /* no storage */ }
-  const applySpoilers = () => {
-    document.body.classList.toggle("no-spoilers", !spoilers.checked);
+  spoilers.checked = scSpoilersWanted();
+  spoilers.addEventListener("change", () => {
     try { localStorage.setItem("sylver.spoilers", spoilers.checked ? "on" : "off"); } catch (e) { /* no storage */ }
-    if (sc.state) scGrid();
-  };
-  spoilers.addEventListener("change", applySpoilers);
-  applySpoilers();
+    if (spoilers.checked && sc.puzzle && !sc.puzzle.shown) { lnReveal(); return; }  // ticked in a puzzle: its answer
+    scSpoilersApply();
+  });
+  scSpoilersApply();
   const grid = $("#sc-grid");
   grid.addEventListener("click", (ev) => {
     const cell = ev.target.closest(".cell[data-n]");
@@ -1782,6 +1830,18 @@ function setupSylver() {
   $("#sc-next").addEventListener("click", () => scPage(1));
   $("#sc-goto").addEventListener("keydown", scGoto);
   ROUTES.sylver = scRoute;
+}
+
+/* "Show who wins": the box says what the panel shows.  The user's choice is kept; a puzzle lesson
+   (find a winning move) unticks it until the move is found or its answer asked for. */
+function scSpoilersWanted() {
+  try { return localStorage.getItem("sylver.spoilers") !== "off"; } catch (e) { return true; }
+}
+
+function scSpoilersApply() {
+  const hide = !$("#sc-spoilers").checked;
+  document.body.classList.toggle("no-spoilers", hide);
+  if (sc.state) scGrid();
 }
 
 /* ================================================================================ Wythoff */
@@ -2084,6 +2144,12 @@ const STANDING_COLUMNS = [
   ["avg_time", "avg/move"], ["max_time", "max/move"], ["elo", "Elo ± 95%"],
 ];
 
+/* A game's result in words: the arena's "greedy wins {random named 1}" (cutechess's form, braces
+   round the reason) reads like a position here: "greedy wins: random named 1". */
+function rsResult(text) {
+  return String(text || "").replace(/^(.*?) wins \{(.*)\}$/, "$1 wins: $2");
+}
+
 function fmtTime(x) {
   if (typeof x !== "number") return "—";
   return x < 1 ? `${(x * 1000).toFixed(1)} ms` : `${x.toFixed(2)} s`;
@@ -2135,18 +2201,17 @@ async function rsLoadGames() {
   const table = $("#rs-games");
   table.innerHTML = "";
   const head = el("tr");
-  for (const label of ["game", "round", "first", "second", "start", "moves", "result"]) head.append(el("th", { scope: "col", text: label }));
+  for (const [label, cls] of [["game"], ["round", "wide-col"], ["first – second"], ["start"], ["moves"], ["result"]]) head.append(el("th", { scope: "col", class: cls, text: label }));
   table.append(el("thead", {}, head));
   const body = el("tbody");
   for (const g of r.games) {
-    const tr = el("tr", { tabindex: "0", "data-game": String(g.game), "data-phase": String(g.phase), "aria-label": `Replay game ${g.game}: ${g.result}` },
-      el("td", { class: "num", text: String(g.game) }),
-      el("td", { class: "num", text: String(g.round ?? "") }),
-      el("td", { text: g.players[0] }),
-      el("td", { text: g.players[1] }),
-      el("td", { text: braces(g.start || []) }),
-      el("td", { class: "num", text: fmt(g.moves) }),
-      el("td", { text: g.result }));
+    const tr = el("tr", { tabindex: "0", "data-game": String(g.game), "data-phase": String(g.phase), "aria-label": `Replay game ${g.game}: ${rsResult(g.result)}` },
+      el("td", { class: "num", text: String(g.game) + (g.phase ? ` (phase ${g.phase + 1})` : "") }),
+      el("td", { class: "num wide-col", text: String(g.round ?? "") }),
+      el("td", { class: "players", text: `${g.players[0]} – ${g.players[1]}` }),
+      el("td", { class: "start", text: braces(g.start || []) }),
+      el("td", { class: "num moves", text: fmt(g.moves) }),
+      el("td", { class: "result", text: rsResult(g.result) }));
     if (rs.game && rs.game.game === g.game && rs.game.phase === g.phase) tr.classList.add("selected");
     body.append(tr);
   }
@@ -2168,7 +2233,7 @@ async function rsOpen(game, phase, ply = 0, push = true) {
     }
     $("#rs-replay-hint").hidden = true;
     $("#rs-replay-body").hidden = false;
-    $("#rs-game-title").textContent = `Game ${g.game}: ${g.players[0]} (first) vs ${g.players[1]} — ${g.result}`;
+    $("#rs-game-title").textContent = `Game ${g.game}${g.round !== undefined && g.round !== null ? ` (round ${g.round})` : ""}: ${g.players[0]} (first) vs ${g.players[1]} — ${rsResult(g.result)}`;
     $("#rs-slider").max = String(g.steps);
     rsMoves();
     if (narrow()) $("#rs-replay").scrollIntoView({ block: "start" });
@@ -2260,7 +2325,7 @@ async function rsStep(ply, address = true) {
     } else {
       fact(dl, "Legal moves", prose(s.describe));
     }
-    if (ply === g.steps) fact(dl, "Result", g.result);
+    if (ply === g.steps) fact(dl, "Result", rsResult(g.result));
     else fact(dl, "To move", g.players[ply % 2]);
     if (!ended) {
       fact(dl, "Verdict", el("span", { id: "rs-verdict" }));
@@ -2338,18 +2403,16 @@ const CP_DEPTHS = ["1", "2", "3", "all"];
 const CP_STATUSES = ["", "undecided", "open", "working", "P", "N"];
 const cp = { index: 0, depth: "1", status: "", theorems: false, list: null, data: null, timer: null, token: 0, read: null };
 
+/* The table's columns: what a reader looks for first (the reply, its position, status and winning
+   move) on the left, so that a phone shows them without scrolling; the search's figures in one
+   column; the parents' moves under the position, only when they say more than the reply does. */
 const CP_COLUMNS = [
   ["reply", "reply", "The root's move that leads to this position"],
-  ["position", "position", "The position (click to analyse it)"],
-  ["why", "why", "The parents' moves that lead to this position"],
+  ["position", "position", "The position (click to analyse it), and the parents' moves that lead to it when it is not one of the root's replies"],
   ["status", "status", "P: the player to move loses; N: the player to move wins; open; working: an attempt is running"],
   ["winning", "winning", "A winning move, for an N-position"],
   ["method", "method", "How it was decided: solve (one search), children (their values), store (an earlier result), theorem"],
-  ["attempts", "attempts", "Attempts made"],
-  ["budget", "next budget", "Seconds the next attempt gets"],
-  ["states", "states", "Positions searched"],
-  ["seconds", "seconds", "Seconds of search"],
-  ["memory", "memory", "Peak memory of the search"],
+  ["search", "search", "Attempts made, positions searched, seconds and peak memory of the search, and the seconds the next attempt gets"],
   ["certificate", "certificate", "The proof, a JSON file that sylver verify checks"],
   ["note", "note", "What decided it, or why the last attempt did not"],
 ];
@@ -2471,22 +2534,24 @@ function cpRow(node) {
   const cell = (text, cls) => el("td", { class: cls, text });
   const certificate = node.certificate
     ? [el("a", { href: `/api/campaigns/${cp.index}/certificate/${numbers}`, download: node.certificate.split("/").pop(), "data-key": "cert:" + numbers,
-                 title: `Download the certificate of ${node.text}`, text: node.certificate.split("/").pop() }),
+                 text: node.certificate.split("/").pop() }),
        node.certificate_valid ? el("span", { class: "valid", title: "Checked valid by the independent checker (sylver campaign --verify)", text: " ✓ valid" }) : ""]
     : node.certificate_pending ? el("span", { title: "Decided; its next attempt builds the certificate", text: "to build" }) : "";
+  // the parents' moves, but the root's own (the reply column says them)
+  const rootText = d.root;
+  const why = node.why === "root" ? "" : node.why.split("; ").filter((w) => !node.replies.some((r) => w === `${rootText} + ${r}`)).join("; ");
+  const search = [plural(node.attempts, "attempt"), node.states ? `${fmt(node.states)} states` : "",
+    node.seconds ? `${node.seconds.toFixed(1)} s` : "", node.peak_bytes ? `${fmt(Math.round(node.peak_bytes / 2 ** 20))} MB` : "",
+    decided && !node.certificate_pending ? "" : `next ${node.budget} s`].filter(Boolean).join(", ");
   return el("tr", { class: "st-" + node.status, "data-position": numbers },
     cell(node.replies.join(", "), "num"),
-    el("th", { scope: "row" }, el("a", { href: `#sylver/${numbers}//vs=nobody`, "data-key": "pos:" + numbers, title: "Analyse this position", text: node.text })),
-    cell(node.why, "wrap why"),
-    el("td", {}, cpStatusCell(node.status)),
-    cell(node.winning === null || node.winning === undefined ? "" : fmt(node.winning), "num"),
+    el("th", { scope: "row" }, el("a", { href: `#sylver/${numbers}//vs=nobody`, "data-key": "pos:" + numbers, text: node.text }),
+      why ? el("span", { class: "why", text: `from ${why}` }) : null),
+    el("td", { class: "status" }, cpStatusCell(node.status)),
+    cell(node.winning === null || node.winning === undefined ? "" : fmt(node.winning), "num winning"),
     cell(node.method),
-    cell(fmt(node.attempts), "num"),
-    cell(decided && !node.certificate_pending ? "" : `${node.budget} s`, "num"),
-    cell(node.states ? fmt(node.states) : "", "num"),
-    cell(node.seconds ? node.seconds.toFixed(1) : "", "num"),
-    cell(node.peak_bytes ? `${fmt(Math.round(node.peak_bytes / 2 ** 20))} MB` : "", "num"),
-    el("td", {}, ...[certificate].flat()),
+    cell(search, "search"),
+    el("td", { class: "certificate" }, ...[certificate].flat()),
     cell(node.note, "wrap note"));
 }
 
@@ -2553,14 +2618,22 @@ function cpRender() {
     + (d.depth !== null && d.depth !== undefined ? ` (depth ≤ ${d.depth})` : "")
     + (cut ? `; the first ${fmt(CP_MAX_ROWS)} rows shown: choose a status or a depth to see the others` : "");
   [wrap.scrollLeft, wrap.scrollTop] = scroll;
+  cpScrollCue();
   if (focusKey !== null) {
     const again = [...table.querySelectorAll("[data-key]")].find((e) => e.dataset.key === focusKey);
     (again || table).focus({ preventScroll: true });
   }
 }
 
+/* A table wider than its frame says so (on a phone the columns on the right are off-screen). */
+function cpScrollCue() {
+  const wrap = $("#cp-wrap");
+  $("#cp-scroll").hidden = !cp.data || wrap.scrollWidth <= wrap.clientWidth + 1;
+}
+
 function setupCampaign() {
   ROUTES.campaign = cpRoute;
+  window.addEventListener("resize", cpScrollCue);
   $("#cp-status").addEventListener("change", () => { cp.status = $("#cp-status").value; cpSetUrl(); cpRender(); });
   $("#cp-depth").addEventListener("change", () => { cp.depth = $("#cp-depth").value; cpSetUrl(); cpLoad(); });
   $("#cp-theorems").addEventListener("change", () => { cp.theorems = $("#cp-theorems").checked; cpRender(); });
@@ -2614,7 +2687,8 @@ const LESSONS = [
       "Strategy stealing: in an ender with t > 1 the player to move wins. Name t. If that wins, good. If instead the opponent had a winning reply m, then m would have won at once: naming m eliminates t anyway, so S ∪ {m} is the same position as S ∪ {t, m}. Either way a winning move exists, but the argument does not say which one.",
       "{7,8,10,13} is an ender (the analysis panel says “quiet ender”) with t = 19, so it is N; yet 19 itself loses here.",
     ],
-    task: "Find a winning move against the perfect player. The solver names the winning moves in the analysis panel (untick Show who wins to hide them).",
+    task: "Find a winning move against the perfect player. The analysis panel keeps who wins to itself until you have found one (or ask for the answer).",
+    puzzle: true,
   },
   {
     name: "quiet-end", title: "The Quiet End Theorem", start: [4, 6], vs: "perfect", sec: "1",
@@ -2648,7 +2722,8 @@ const LESSONS = [
       "Since {4,6} is P, the positions that hold 4 and 6 and some odd numbers are solved exactly. For odd x ≥ 5: {4,6,x,x+2} is P when x ≡ 1 (mod 4), and N when x ≡ 3 (mod 4) with x − 2 its only winning move; {4,6,x} is N, and its only winning move is x + 2 when x ≡ 1 (mod 4), x − 2 when x ≡ 3 (mod 4).",
       "The proof is an induction on x. In {4,6,x,x+2} the legal moves are 1, 2 and the odd numbers below x; 2 leaves the pair {2,x}, 3 leaves {3,4} (or {3,4,5}), and an odd y from 5 to x − 4 leaves {4,6,y}, N because y is a move from the P-position {4,6}. Only x − 2 remains to decide.",
     ],
-    task: "{4,6,13}: 13 ≡ 1 (mod 4). Find its only winning move against the perfect player (untick Show who wins in the analysis panel first: it names the move).",
+    task: "{4,6,13}: 13 ≡ 1 (mod 4). Find its only winning move against the perfect player. The analysis panel keeps it to itself until you have found it (or ask for the answer).",
+    puzzle: true,
   },
 ];
 
@@ -2685,6 +2760,7 @@ async function lnRoute(name) {
   const ls = LESSONS[i];
   const fresh = sc.lesson !== ls || !sc.state || braces(sc.start) !== braces(ls.start);
   sc.lesson = ls;
+  if (fresh) sc.puzzle = ls.puzzle ? { shown: false, found: false } : null;
   lnShow(i);
   scApplySettings(ls.vs, 0);
   scSetError("");
@@ -2712,7 +2788,17 @@ function lnShow(i) {
     el("summary", { text: `The theorem (sec. ${ls.sec})` }));
   for (const para of ls.text) text.append(el("p", { text: para }));
   text.append(el("p", { class: "hint cite", text: `${cite(ls.sec)}.` }));
-  body.append(text, el("p", { class: "lesson-task", text: ls.task }));
+  body.append(text, el("p", { class: "lesson-task", text: ls.task }),
+    el("p", { id: "sc-lesson-feedback", class: "lesson-feedback", role: "status" }));
+  if (sc.puzzle && !sc.puzzle.shown) {
+    $("#sc-spoilers").checked = false;
+    scSpoilersApply();
+    body.append(el("p", { class: "lesson-answer" }, el("button", { type: "button", id: "sc-lesson-reveal", class: "linkish", onclick: lnReveal, text: "Show the answer" })));
+  } else if ($("#sc-spoilers").checked !== scSpoilersWanted() && !(sc.puzzle && sc.puzzle.shown)) {
+    $("#sc-spoilers").checked = scSpoilersWanted();  // after a puzzle: as the user has it
+    scSpoilersApply();
+  }
+  lnFeedback();
   const prev = LESSONS[i - 1], next = LESSONS[i + 1];
   $("#sc-lesson-prev").hidden = !prev;
   if (prev) $("#sc-lesson-prev").href = `#learn/${prev.name}`;
@@ -2726,6 +2812,44 @@ function lnClose() {
   sc.lesson = null;
   $("#sc-lesson").hidden = true;
   document.body.classList.remove("in-lesson");
+  if (sc.puzzle && !sc.puzzle.shown) { $("#sc-spoilers").checked = scSpoilersWanted(); scSpoilersApply(); }
+  sc.puzzle = null;
+}
+
+/* The puzzle's answer shown (asked for, or the move found): "Show who wins" as the user had it. */
+function lnReveal() {
+  if (!sc.puzzle) return;
+  sc.puzzle.shown = true;
+  const b = $("#sc-lesson-reveal");
+  if (b) b.parentElement.remove();
+  $("#sc-spoilers").checked = true;
+  scSpoilersApply();
+}
+
+/* What the lesson says of the first move played from its position, once the solver has judged it:
+   right (it leaves a P-position), or not (the opponent has a winning answer). */
+function lnFeedback() {
+  const box = $("#sc-lesson-feedback");
+  const ls = sc.lesson;
+  if (!box || !ls) return;
+  const first = sc.root && braces(sc.start) === braces(ls.start) && sc.path.length > 1 ? sc.path[1] : null;
+  box.className = "lesson-feedback";
+  if (!first) { box.textContent = ""; return; }
+  const m = fmt(first.move);
+  if (first.out === undefined || first.out === null) {
+    box.textContent = first.out === null ? `${m}: the solver could not decide it within its time limit.` : `${m}: checking…`;
+    return;
+  }
+  if (first.out === "P") {
+    box.textContent = `Right: ${m} wins. It leaves a P-position: whatever the perfect player answers, you can win.`;
+    box.classList.add("right");
+    if (sc.puzzle && !sc.puzzle.found) { sc.puzzle.found = true; lnReveal(); }
+  } else if (ls.puzzle || first.move === 1) {
+    box.textContent = `Not this one: ${m} leaves an N-position, where the perfect player has a winning answer. Press Home and try another move.`;
+    box.classList.add("wrong");
+  } else {
+    box.textContent = `As the theorem says, ${m} loses: it leaves an N-position, and the perfect player has a winning answer.`;
+  }
 }
 
 /* ============================================================================= boot */
