@@ -903,8 +903,8 @@ def test_the_campaign_table_fits(browser: object, research_url: str) -> None:
 
 def test_accessibility_of_the_campaign_and_the_research_boards(browser: object, research_url: str) -> None:
     """Defect 9: axe-core on the views the first check missed: the campaign's ledger (its certificate
-    links), the board of a campaign's root and of {16,38}, the tournament view with its replay, and
-    the best defence, in both colour schemes (light on a desktop, dark on a phone)."""
+    links), the board of a campaign's root and of {16,38}, the tournament view with its replay, the
+    best defence and Wythoff's Nim, in both colour schemes (light on a desktop, dark on a phone)."""
     for scheme, size in (("light", (1366, 900)), ("dark", (390, 844))):
         v = Visit(browser, research_url, *size, color_scheme=scheme)
         try:
@@ -925,6 +925,9 @@ def test_accessibility_of_the_campaign_and_the_research_boards(browser: object, 
             page.goto(v.base_url + "/#results/1/2")  # type: ignore[attr-defined]
             page.wait_for_selector("#rs-grid .cell")  # type: ignore[attr-defined]
             found["tournament"] = axe_violations(page)
+            page.goto(v.base_url + "/#wythoff/9,13")  # type: ignore[attr-defined]
+            page.wait_for_selector("#wy-board .sq")  # type: ignore[attr-defined]
+            found["Wythoff"] = axe_violations(page)
             assert page.locator("h1").count() == 1  # type: ignore[attr-defined]
             assert not any(found.values()), "\n".join(f"{scheme} {view}: {line}" for view, lines in found.items() for line in lines)
         finally:
