@@ -1240,6 +1240,24 @@ class TestResearchBoard:
     def test_bad_position(self, client: TestClient) -> None:
         assert "not a positive integer" in error(client.get("/api/sylver/board", params={"position": "16,x"}), 422)["message"]
 
+    def test_a_campaign_root(self, campaign_dir: Path) -> None:
+        """A served campaign's root ({4}): each reply with its ledger node (status, winning move) and
+        the root's own node."""
+        app = create_app(campaign_dirs=[campaign_dir], warm_up=True)
+        with TestClient(app) as c:
+            assert app.state.runner.wait_warm(300), "the worker processes did not start"
+            b = c.get("/api/sylver/board", params={"position": "4"}).json()
+        assert b["applies"] is True and b["campaign"] == 0
+        nodes = {tuple(n["position"]): n for n in ledger_json(campaign_dir)["nodes"]}
+        rows = [r for r in b["rows"] if r["campaigns"]]
+        assert rows
+        for r in rows:
+            [c] = r["campaigns"]
+            node = nodes[tuple(r["position"])]
+            assert c["index"] == 0 and c["status"] == node["status"] and c["winning"] == node["winning"], (r, node)
+            assert c["certificate"] == bool(node["certificate"])
+        assert b["root"]["campaigns"][0]["status"] == nodes[(4,)]["status"]
+
 
 # -- issue 34: addresses refused move by move, the solver asked only when it can answer ------------------
 class TestRefuseIllegal:

@@ -21,6 +21,7 @@ The functions run in a position process of the web app; nothing here writes.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -107,20 +108,32 @@ def _theory(child: Position) -> tuple[str | None, str]:
     return (None if outcome is None else outcome.value), why
 
 
+@dataclass(frozen=True)
+class _Node:
+    """What the board shows of a campaign's node."""
+
+    status: str
+    winning: int | None
+    attempts: int
+    certificate: str
+
+
 def _campaigns(campaign_dirs: Sequence[str]) -> list[dict[str, Any]]:
-    """Each campaign's nodes by position text: status, winning move, the largest search that failed."""
+    """Each campaign's nodes by position text: status, winning move, the largest search that failed.
+    Read with two queries, no position parsed (a campaign's ledger holds thousands of nodes and
+    attempts, and the board answers at once)."""
     from sylver.web.campaigns import reading
 
     out = []
     for i, d in enumerate(campaign_dirs):
         with reading(Path(d)) as ledger:
-            failed: dict[str, int] = {}
-            for a in ledger.attempts():
-                if a["result"] not in ("P", "N"):
-                    failed[a["position"]] = max(failed.get(a["position"], 0), int(a["states"] or 0))
-            nodes = {str(n.position): n for n in ledger.nodes()}
-            children = [(m, str(c)) for m, c in ledger.children(ledger.root)]
+            failed = dict(ledger.conn.execute(
+                "SELECT position, MAX(COALESCE(states, 0)) FROM attempts WHERE result IS NULL OR result NOT IN ('P', 'N') "
+                "GROUP BY position").fetchall())
+            nodes = {text: _Node(status, winning, attempts or 0, certificate or "") for text, status, winning, attempts, certificate
+                     in ledger.conn.execute("SELECT position, status, winning, attempts, certificate FROM nodes")}
             root = str(ledger.root)
+            children = ledger.conn.execute("SELECT move, child FROM edges WHERE parent = ? ORDER BY move", (root,)).fetchall()
         out.append({"index": i, "root": root, "nodes": nodes, "failed": failed, "children": children})
     return out
 
