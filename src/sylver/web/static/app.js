@@ -1341,8 +1341,8 @@ async function scBoard(entry, token) {
   body.innerHTML = "";
   $("#sc-board16-title").textContent = `Every reply to ${braces(b.position)}`;
   body.append(el("p", { class: "board-summary", text:
-    `${plural(b.rows.length, "legal reply", "legal replies")} up to ${fmt(b.bound)}: ${fmt(lost.length)} lose (struck), ` +
-    `${fmt(won.length)} win, ${fmt(open.length)} open.${b.finite ? "" : ` Beyond ${fmt(b.bound)} nothing is known.`}` }));
+    `${plural(b.rows.length, "legal reply", "legal replies")} up to ${fmt(b.bound)}: ${fmt(lost.length)} lose (N after them, struck), ` +
+    `${fmt(won.length)} win (P after them), ${fmt(open.length)} open.${b.finite ? "" : ` Beyond ${fmt(b.bound)} nothing is known.`}` }));
   const camp = (r) => r.campaigns.map((c) => el("span", { class: "camp" }, el("a", { href: `#campaign/${c.index}/all`, text: `campaign ${c.index + 1}` }),
     `: ${c.status}${c.failed_states ? `, largest failed search ${fmt(c.failed_states)} states` : ""}`));
   const hutchings = (r) => r.outcome === "N" && r.theorem.includes("Hutchings");
@@ -1354,7 +1354,11 @@ async function scBoard(entry, token) {
   }
   const table = el("table", { class: "table" });
   const head = el("tr");
-  for (const h of ["reply", "result", "answer that wins", "whose result", "evidence"]) head.append(el("th", { scope: "col", text: h }));
+  // four columns fit the panel: whose result it is and its evidence (certificate, campaign nodes) share one
+  for (const [h, title] of [["reply"], ["result", "N after the reply: it loses; P: it wins"], ["answer", "the answer that wins against the reply"],
+    ["source", "whose result it is (published: the public record; ours: the results book, the store or a campaign), its certificate and its campaign nodes"]]) {
+    head.append(el("th", { scope: "col", title, text: h }));
+  }
   table.append(el("thead", {}, head));
   const tbody = el("tbody");
   for (const r of b.rows) {
@@ -1364,7 +1368,7 @@ async function scBoard(entry, token) {
     if (r.winning.length > 4) answers.append(` … (${fmt(r.winning.length)})`);
     if (r.outcome === "N" && !r.winning.length) answers.append("not kept");
     const whose = !r.outcome ? "—" : r.published && r.ours ? "published; ours too" : r.published ? "published" : r.ours ? "ours (not published)" : r.theorem ? "a theorem" : "—";
-    const evidence = el("td", {});
+    const evidence = el("td", { class: "source" }, el("span", { class: "whose", text: whose }), " ");
     if (r.certificate && r.certificate.stored) {
       const pos = r.position.join(",");
       evidence.append(el("a", { href: `/api/sylver/certificate?position=${encodeURIComponent(pos)}`, download: `sylver-certificate-${pos.replace(/,/g, "_")}.json`, text: "certificate" }), " ");
@@ -1372,9 +1376,11 @@ async function scBoard(entry, token) {
       evidence.append(`certificate checked ${r.certificate.checked} `);
     }
     for (const c of camp(r)) evidence.append(c, " ");
-    const status = r.outcome ? el("span", { class: "badge small " + r.outcome, text: r.outcome === "N" ? "N: loses" : "P: wins" }) : el("span", { class: "badge small open", text: "open" });
+    // N or P after the reply (the summary above says N: it loses), or open
+    const status = r.outcome ? el("span", { class: "badge small " + r.outcome, title: r.outcome === "N" ? "N after it: the reply loses" : "P after it: the reply wins", text: r.outcome })
+      : el("span", { class: "badge small open", text: "open" });
     const moveCell = el("th", { scope: "row" }, r.outcome === "N" ? el("s", {}, link([...line, r.move], fmt(r.move))) : link([...line, r.move], fmt(r.move)));
-    tbody.append(el("tr", { class: r.outcome === "N" ? "lost" : r.outcome === "P" ? "won" : "open" }, moveCell, el("td", {}, status), answers, el("td", { text: whose }), evidence));
+    tbody.append(el("tr", { class: r.outcome === "N" ? "lost" : r.outcome === "P" ? "won" : "open" }, moveCell, el("td", {}, status), answers, evidence));
   }
   table.append(tbody);
   body.append(el("div", { class: "table-wrap" }, table));
@@ -2209,7 +2215,7 @@ async function rsLoadGames() {
       el("td", { class: "num", text: String(g.game) + (g.phase ? ` (phase ${g.phase + 1})` : "") }),
       el("td", { class: "num wide-col", text: String(g.round ?? "") }),
       el("td", { class: "players", text: `${g.players[0]} – ${g.players[1]}` }),
-      el("td", { class: "start", text: braces(g.start || []) }),
+      el("td", { class: "start", text: braces(g.start || []).replace(/,/g, ",\u200b") }),  // it wraps after a comma
       el("td", { class: "num moves", text: fmt(g.moves) }),
       el("td", { class: "result", text: rsResult(g.result) }));
     if (rs.game && rs.game.game === g.game && rs.game.phase === g.phase) tr.classList.add("selected");
