@@ -1603,7 +1603,7 @@ function scPrincipalRender(pv) {
   const ol = el("ol", { class: "pv-line", "aria-label": "the line of best play" });
   pv.moves.forEach((m, k) => {
     const seat = (s.to_move + k) % 2;
-    ol.append(el("li", { class: k % 2 ? "pv-loser" : "pv-winner" }, el("span", { class: "side", text: seatName(seat) }), " ", el("a", {
+    ol.append(el("li", {}, el("span", { class: "side", text: seatName(seat) }), " ", el("a", {
       href: `#sylver/${sc.start.join(",")}/${before.concat(pv.moves.slice(0, k + 1)).join(",")}/${vs}`,
       "aria-label": `${seatName(seat)} names ${fmt(m)}`, text: fmt(m) })));
   });
@@ -2212,7 +2212,7 @@ async function rsLoadGames() {
   const body = el("tbody");
   for (const g of r.games) {
     const tr = el("tr", { tabindex: "0", "data-game": String(g.game), "data-phase": String(g.phase), "aria-label": `Replay game ${g.game}: ${rsResult(g.result)}` },
-      el("td", { class: "num", text: String(g.game) + (g.phase ? ` (phase ${g.phase + 1})` : "") }),
+      el("td", { class: "num", text: String(g.game) }),
       el("td", { class: "num wide-col", text: String(g.round ?? "") }),
       el("td", { class: "players", text: `${g.players[0]} – ${g.players[1]}` }),
       el("td", { class: "start", text: braces(g.start || []).replace(/,/g, ",\u200b") }),  // it wraps after a comma
