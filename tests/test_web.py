@@ -1304,7 +1304,11 @@ def store_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Tes
         solve(Position([4, 5, 7]), store=store)
         sol = solve(Position([4, 6]), store=store)
         store.put_certificate(Position([4, 6]), build_gcd_certificate(sol))
-    with TestClient(create_app(store=path)) as c:
+    app = create_app(store=path, warm_up=True)
+    with TestClient(app) as c:
+        # the worker processes started before the first request: on a loaded machine a cold start
+        # took longer than a request's 20 s (the first test then read a timeout answer)
+        assert app.state.runner.wait_warm(300), "the worker processes did not start"
         yield c, path
 
 
