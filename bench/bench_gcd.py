@@ -153,7 +153,7 @@ def _one(position: str, kind: str, odd_limit: int | None, jobs: int, checkpoint:
 
 
 def sol_memory(text: str) -> int:
-    from sylver.solver import parse_memory
+    from sylver.machine import parse_memory
 
     return parse_memory(text)
 

@@ -530,11 +530,12 @@ def test_the_builder_takes_the_solves_budget(tmp_path: Path) -> None:
     search left them ({16,26,38,72,121}: 2 MiB, and its proof's searches thrashed into a traceback);
     the builder sets the budget it is given (a budget far too small is then a MemoryBudgetError,
     one line from `sylver solve --certificate`, as the solve's own thrashing is)."""
-    from sylver.solver.engine import ENGINE, parse_memory
+    from sylver.machine import parse_memory
+    from sylver.solver.engine import ENGINE
     from sylver.solver.prove import stream_certificate
 
     sol = fresh_solve("16,20,28,35,54")
-    ENGINE.set_budget(parse_memory("256K"))
+    ENGINE.set_memory(parse_memory("256K"))
     nodes, _ = stream_certificate(sol, tmp_path / "c.json", memory=parse_memory("64M"))
     assert nodes > 0
     assert (ENGINE.max_p + ENGINE.max_n) * 8 > parse_memory("32M")

@@ -1698,7 +1698,7 @@ def test_the_roots_own_graph_refused_is_tried_with_the_tables_capped() -> None:
 
 def test_with_worker_processes_a_child_alone_has_the_whole_budget() -> None:
     """With ``--jobs 2`` this process has half of the data budget (its workers share the other
-    half, :func:`~sylver.solver.gcd.context.data_budget`); once the workers are gone, a child tried
+    half, :func:`~sylver.solver.gcd.context.data_memory`); once the workers are gone, a child tried
     alone has the whole of it, as with one process.  {16,20,34} with 32M (of 64M: the budget with
     which one process decides it, above): P; before, 30 and 58 were left undecided for want of
     memory (``sylver solve 16 26 88 --memory 16G -j 2``: probably-P at 3.1 GB peak, issue 31)."""

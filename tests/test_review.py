@@ -14,7 +14,7 @@ from sylver.review import (
     RecordError,
     Replayer,
     ReplayError,
-    SolveBudget,
+    SolverUse,
     defences,
     parse_record,
     step_outcomes,
@@ -58,7 +58,7 @@ class TestReplayer:
 def test_step_outcomes_agree_with_the_solver() -> None:
     positions = Replayer(1 << 20).positions((4, 5), (6, 7), time.monotonic() + 10)
     memo = OutcomeMemo(10)
-    steps = step_outcomes(positions, 2, time.monotonic() + 30, SolveBudget(), memo)
+    steps = step_outcomes(positions, 2, time.monotonic() + 30, SolverUse(), memo)
     assert steps.complete
     assert steps.outcomes == [solve(p).outcome.value for p in positions]  # type: ignore[union-attr]
     for p, best, outcome in zip(positions, steps.best, steps.outcomes, strict=True):
@@ -68,7 +68,7 @@ def test_step_outcomes_agree_with_the_solver() -> None:
 
 def test_defences_best_first() -> None:
     p = Position([4, 5, 11])  # P: every move loses
-    rows = defences(p, time.monotonic() + 30, SolveBudget())
+    rows = defences(p, time.monotonic() + 30, SolverUse())
     assert sorted(r.move for r in rows) == [x for x in p.legal_moves() if x != 1]
     assert all(r.refutations == solve(p.play(r.move)).winning_moves for r in rows)
     assert [r.share for r in rows] == sorted(r.share for r in rows) and rows[0].share < rows[-1].share

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from sylver import Outcome, Position, TooLargeError
+from sylver.machine import parse_memory
 from sylver.solver import Solution, SolveTimeout, reference, solve
-from sylver.solver.engine import ENGINE, parse_memory
+from sylver.solver.engine import ENGINE
 
 
 def random_positions(count: int, seed: int, max_genus: int) -> list[Position]:
@@ -112,6 +113,10 @@ class TestAPI:
         for bad in ["lots", "-1G", "1X", "1K", "10K"]:
             with pytest.raises(ValueError):
                 parse_memory(bad)
+        from sylver.machine import LEAST_MEMORY
+        from sylver.solver.engine import MIN_TABLE
+
+        assert LEAST_MEMORY == MIN_TABLE * 32  # the least tables (a P table, its filter, N twice P)
 
     def test_tiny_memory_degrades_gracefully(self) -> None:
         """A table far too small for the search overwrites entries but stays correct."""
@@ -136,7 +141,7 @@ class TestAPI:
         err = info.value
         assert isinstance(err, TooLargeError) and isinstance(err, ValueError)
         assert "recomputing lost results" in str(err) and "use --memory 64M or more" in str(err)
-        assert err.budget == 256 << 10 and err.suggested == 64 << 20
+        assert err.memory == 256 << 10 and err.suggested == 64 << 20
         assert err.overwrites > err.expanded // 2 > 0 and err.move is not None
         sol = solve(Position("16,20,28,35,54"), memory="1G")  # the same process, a normal budget
         # full buckets only as the tables grow (about 1 % of the stores), not a table stuck small
@@ -153,7 +158,7 @@ class TestAPI:
         assert "budget 1G" in str(err) and "use --memory 4G or more" in str(err)
         back = pickle.loads(pickle.dumps(err))
         assert isinstance(back, MemoryBudgetError) and str(back) == str(err)
-        assert (back.budget, back.suggested, back.expanded, back.overwrites, back.move) == (
+        assert (back.memory, back.suggested, back.expanded, back.overwrites, back.move) == (
             1 << 30, 4 << 30, 100, 99, 50,
         )
 

@@ -150,8 +150,7 @@ class TestSolveCommand:
     def test_memory_default_in_help(self) -> None:
         import re
 
-        from sylver.machine import default_memory
-        from sylver.solver import parse_memory
+        from sylver.machine import default_memory, parse_memory
 
         out = run("solve", "--help")
         assert out.returncode == 0, out.stderr
@@ -183,6 +182,17 @@ class TestSolveCommand:
         assert out.returncode == 2
         assert message in out.stderr
         assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+
+    @pytest.mark.parametrize("command", [["solve", "4", "5", "--no-store"], ["sweep", "4", "5", "--no-store"],
+                                         ["campaign", "8", "--dir", "/nonexistent/c"]])
+    @pytest.mark.parametrize(("size", "message"), [
+        ("lots", "--memory: invalid memory budget 'lots': use e.g. 512M or 4G"),
+        ("10K", "--memory: memory budget '10K' is too small: at least 128K"),
+    ])
+    def test_one_memory_reader(self, command: list[str], size: str, message: str) -> None:
+        """Every command's --memory is read by one callback (cli.common.memory_size): the same line."""
+        out = run(*command, "--memory", size)
+        assert out.returncode == 2 and out.stderr == f"sylver: error: {message}\n"
 
     @pytest.mark.clock  # (the search takes minutes: no machine finishes it in 0.3 s)
     def test_time_limit(self) -> None:

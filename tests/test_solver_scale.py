@@ -144,11 +144,11 @@ class TestBudget:
     def test_tables_fit_the_budget(self, memory: str) -> None:
         """The tables' caps (8-byte keys, plus the P filter) fit the budget, and a large budget lets
         the N table grow to at least a third of it (16G: 4 GiB of P keys, 11.5 GiB of N keys)."""
-        from sylver.solver.engine import parse_memory
+        from sylver.machine import parse_memory
 
         budget = parse_memory(memory)
         e = Engine()
-        e.set_budget(budget)
+        e.set_memory(budget)
         assert (e.max_p * 8) * 9 // 8 + e.max_n * 8 <= budget
         if budget >= 1 << 30:
             assert e.max_n * 8 >= budget // 3
@@ -248,7 +248,7 @@ class TestGrowth:
 
         e = Engine()
         before = rss()
-        e.set_budget(16 << 30)
+        e.set_memory(16 << 30)
         assert e._nres.shape[0] * 8 > 11 << 30
         assert rss() - before < 64 << 20
         assert e.table_bytes < 4 << 20  # the used parts only

@@ -33,18 +33,18 @@ class BotError(Exception):
 
 
 class MemoryBudgetError(TooLargeError):
-    """The solver's memory budget is far too small for the position: its transposition tables, at
-    their cap, keep losing results the search needs, so it recomputes them again and again.
+    """The solver's memory (``--memory``) is far too small for the position: its transposition
+    tables, at their cap, keep losing results the search needs, so it recomputes them again and again.
 
-    ``budget`` is the budget in bytes, ``suggested`` a budget worth trying (bytes), ``expanded`` and
+    ``memory`` is the memory given in bytes, ``suggested`` a memory worth trying (bytes), ``expanded`` and
     ``overwrites`` what the search of root move ``move`` had done when it was stopped."""
 
     def __init__(
-        self, message: str, budget: int = 0, suggested: int = 0, expanded: int = 0,
+        self, message: str, memory: int = 0, suggested: int = 0, expanded: int = 0,
         overwrites: int = 0, move: int | None = None,
     ) -> None:
         super().__init__(message)
-        self.budget = budget
+        self.memory = memory
         self.suggested = suggested
         self.expanded = expanded
         self.overwrites = overwrites
@@ -53,7 +53,7 @@ class MemoryBudgetError(TooLargeError):
     def __reduce__(self) -> tuple:  # keep the fields across processes (--jobs)
         return (
             type(self),
-            (str(self), self.budget, self.suggested, self.expanded, self.overwrites, self.move),
+            (str(self), self.memory, self.suggested, self.expanded, self.overwrites, self.move),
         )
 
 

@@ -1,15 +1,18 @@
 """What this machine gives a solve: its memory, read without importing numpy (``sylver solve``
-states its default ``--memory`` in ``--help``, which must stay quick), the form memory sizes are
-written in (``--memory`` values, messages), and the deadline of a search's time limit (where the
-test suite plays a faster or slower machine: :data:`TIME_SCALE`).
+states its default ``--memory`` in ``--help``, which must stay quick), memory sizes read and
+written as ``--memory`` takes them (:func:`parse_memory`, :func:`format_memory`), and the deadline
+of a search's time limit (where the test suite plays a faster or slower machine: :data:`TIME_SCALE`).
 
 >>> format_memory(3 << 29)
 '1.5G'
+>>> parse_memory("1.5G") == 3 << 29
+True
 """
 
 from __future__ import annotations
 
 import os
+import re
 
 UNITS = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 """The suffixes of a memory size (binary units)."""
@@ -24,6 +27,29 @@ LEAST_DEFAULT = 256 << 20
 what the machine can give; a g > 1 solve keeps half of it for its scans)."""
 ROUND = 64 << 20
 """The default is a whole number of these (so that ``--help`` shows it in a few digits)."""
+LEAST_MEMORY = 128 << 10
+"""The least memory a solve accepts: the solver's smallest tables (``sylver.solver.engine.MIN_TABLE``
+keys: the least P table, its filter and an N table twice its size)."""
+
+
+def parse_memory(memory: str | int) -> int:
+    """A memory size in bytes: an int (bytes) or text, a number with a K/M/G/T suffix (binary units,
+    ``"4G"``, ``"512M"``, ``"1.5G"``; an ``iB``/``B`` after it is allowed), at least
+    :data:`LEAST_MEMORY`.  The one reader of ``--memory`` (``cli.common.memory``) and of the
+    library's ``memory=`` (``sylver solve`` without ``--memory`` takes :func:`default_memory`; the
+    library's ``sylver.solver.solve`` keeps 1G).  Anything else is a one-line ValueError."""
+    if isinstance(memory, bool):
+        raise ValueError(f"invalid memory budget {memory!r}")
+    if isinstance(memory, int):
+        value = memory
+    else:
+        m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?\s*", str(memory), re.IGNORECASE)
+        if not m:
+            raise ValueError(f"invalid memory budget {memory!r}: use e.g. 512M or 4G")
+        value = int(float(m.group(1)) * UNITS[m.group(2).upper()])
+    if value < LEAST_MEMORY:
+        raise ValueError(f"memory budget {memory!r} is too small: at least {format_memory(LEAST_MEMORY)}")
+    return value
 
 
 def format_memory(n: int) -> str:
@@ -148,4 +174,4 @@ def time_scale() -> float:
 
 
 __all__ = ["TIME_SCALE", "available_memory", "deadline", "default_memory", "format_memory", "load_factor",
-           "physical_memory", "time_scale"]
+           "parse_memory", "physical_memory", "time_scale"]

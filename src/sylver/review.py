@@ -214,11 +214,11 @@ def is_solvable(p: Position) -> bool:
 
 
 @dataclass(frozen=True)
-class SolveBudget:
+class SolverUse:
     """What the solver may use for a review: the memory of its tables and a results store."""
 
     memory: str = "256M"
-    """The transposition tables' budget, as ``--memory`` writes it."""
+    """The transposition tables' memory, as ``--memory`` writes it."""
     store: Store | None = None
     """The results store read first and written to, or None."""
 
@@ -266,7 +266,7 @@ class StepOutcomes:
         return all(o is not None or b == "over" for o, b in zip(self.outcomes, self.by, strict=True))
 
 
-def step_outcomes(positions: list[Position], played: int, deadline: float, budget: SolveBudget,
+def step_outcomes(positions: list[Position], played: int, deadline: float, use: SolverUse,
                   memo: OutcomeMemo) -> StepOutcomes:
     """Who wins at each of ``positions`` (a game's, ``played`` moves made): the memo, the store and
     the theory answer first; the solver then works from the last position back until ``deadline``;
@@ -284,7 +284,7 @@ def step_outcomes(positions: list[Position], played: int, deadline: float, budge
         if known is not None:
             (steps.outcomes[k], steps.best[k]), steps.by[k] = known, "solver"
             continue
-        record = budget.store.get(p) if budget.store is not None else None
+        record = use.store.get(p) if use.store is not None else None
         if record is not None:
             steps.outcomes[k], steps.by[k] = record.outcome.value, "store"
             steps.best[k] = record.winning_moves[0] if record.winning_moves else None
@@ -300,19 +300,19 @@ def step_outcomes(positions: list[Position], played: int, deadline: float, budge
         if deadline - time.monotonic() <= 0.01:
             break
         try:
-            sol = budget.solve(positions[k], deadline, first=True)
+            sol = use.solve(positions[k], deadline, first=True)
         except SolveTimeout:
             break
         if sol.outcome is None:  # gcd > 1, not proven in the time
             continue
         steps.outcomes[k], steps.by[k] = sol.outcome.value, "solver"
         steps.best[k] = memo.remember(positions[k], sol)
-    _best_where_turned(positions, played, steps, deadline, budget, memo)
+    _best_where_turned(positions, played, steps, deadline, use, memo)
     return steps
 
 
 def _best_where_turned(positions: list[Position], played: int, steps: StepOutcomes, deadline: float,
-                       budget: SolveBudget, memo: OutcomeMemo) -> None:
+                       use: SolverUse, memo: OutcomeMemo) -> None:
     """Fill ``best[k]`` (a winning move) where the game turned: an N-position (one of the first
     ``played``, a move was played from it) whose move left the opponent a won game (N again, 1
     named, or an illegal last move: no position after it).  A theorem decides many such
@@ -328,7 +328,7 @@ def _best_where_turned(positions: list[Position], played: int, steps: StepOutcom
         if deadline - time.monotonic() <= 0.01:
             return
         try:
-            best[k] = memo.remember(p, budget.solve(p, deadline, first=True))
+            best[k] = memo.remember(p, use.solve(p, deadline, first=True))
         except SolveTimeout:
             return
 
@@ -358,7 +358,7 @@ class Defence:
                 "theory": self.theory}
 
 
-def defences(p: Position, deadline: float, budget: SolveBudget) -> list[Defence]:
+def defences(p: Position, deadline: float, use: SolverUse) -> list[Defence]:
     """Every move x > 1 of ``p`` with its refutations, the best defence first: in a P-position every
     move loses, and the hardest to refute leaves the fewest winning replies among the opponent's
     legal replies (then a move no theorem refutes, then the smaller).  The theorems answer first;
@@ -380,7 +380,7 @@ def defences(p: Position, deadline: float, budget: SolveBudget) -> list[Defence]
         if deadline - time.monotonic() <= 0.01:
             break
         try:
-            sol = budget.solve(p.play(row.move), deadline)
+            sol = use.solve(p.play(row.move), deadline)
         except SolveTimeout:
             break
         rows[row.move] = Defence(row.move, row.legal_replies, sol.winning_moves, row.theory)

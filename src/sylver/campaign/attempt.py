@@ -205,7 +205,7 @@ def _sweep(position: Position, task: Task) -> tuple[bool, str, int]:
 
     replies = [x for x in candidates(position) if math.gcd(position.gcd, x) == 1]
     order = task.strategy.removeprefix("sweep-")
-    request = Request(position=position, first=True, time_limit=task.seconds, budget=task.memory,
+    request = Request(position=position, first=True, time_limit=task.seconds, memory=task.memory,
                       store=open_store(task.store), root_order=order, max_states=task.states)
     result = sweep(request, replies)
     if result.winning:

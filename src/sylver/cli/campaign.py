@@ -10,7 +10,15 @@ from typing import Annotated, Any
 
 import typer
 
-from sylver.cli.common import app, fail, integer, position_from_args, print_json, seconds
+from sylver.cli.common import (
+    app,
+    fail,
+    integer,
+    memory_size,
+    position_from_args,
+    print_json,
+    seconds,
+)
 
 
 @app.command()
@@ -19,7 +27,8 @@ def campaign(
     directory: Annotated[Path, typer.Option("--dir", "-d", help="The campaign's directory: its ledger and certificate files (made if missing).")] = Path("campaign"),
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Attempts at once.  Default: a process per core this process may use; with --cluster, one per worker thread.", show_default=False, callback=integer(1))] = None,
     cluster: Annotated[str | None, typer.Option("--cluster", help="Dask scheduler address, e.g. tcp://host:8786: one attempt per task on its workers.")] = None,
-    memory: Annotated[str | None, typer.Option("--memory", help="Memory for the attempts together (local; with --cluster, for each attempt), e.g. 16G.  Default: the share of this machine that `sylver solve` takes (see its --help).", show_default=False)] = None,
+    memory: int = typer.Option(None, "--memory", metavar="SIZE", parser=str, callback=memory_size(), show_default=False,
+                               help="Memory for the attempts together (local; with --cluster, for each attempt), e.g. 16G.  Default: the share of this machine that `sylver solve` takes (see its --help)."),
     store: Annotated[str | None, typer.Option("--store", help="Results store for every result and certificate: an SQLite file or a postgresql:// URL (for several machines).  Default: the campaign's, else the user cache directory's.", show_default=False)] = None,
     time_limit: Annotated[float | None, typer.Option("--time-limit", help="Stop after this many seconds (default: when the root is decided or nothing is left to try; Ctrl-C stops too).", callback=seconds())] = None,
     first_budget: Annotated[float, typer.Option("--first-budget", help="Seconds of a node's first attempt; each attempt that does not decide it gives the next 4 times more.", callback=seconds())] = 2.0,
@@ -149,22 +158,7 @@ def _from_book(directory: Path, position: list[str], store: str | None, first_bu
     return ledger
 
 
-def _memory(text: str | None) -> int:
-    """--memory in bytes; without it, the share of this machine that `sylver solve` takes
-    (:func:`sylver.machine.default_memory`)."""
-    if text is None:
-        from sylver.machine import default_memory
-
-        return default_memory()
-    from sylver.solver import parse_memory
-
-    try:
-        return parse_memory(text)
-    except ValueError as exc:
-        fail(f"--memory: {exc}")
-
-
-def _work(ledger: Any, *, jobs: int | None, cluster: str | None, memory: str | None, time_limit: float | None,
+def _work(ledger: Any, *, jobs: int | None, cluster: str | None, memory: int, time_limit: float | None,
           first_budget: float, max_attempts: int | None, only: tuple[tuple[int, ...], ...] = (),
           first_states: int | None = None) -> None:
     from sylver.campaign import Campaign, Options
@@ -173,7 +167,7 @@ def _work(ledger: Any, *, jobs: int | None, cluster: str | None, memory: str | N
     from sylver.executors import default_jobs
     from sylver.solver.store import Store
 
-    options = Options(jobs=jobs or (1 if cluster else default_jobs()), memory=_memory(memory), cluster=cluster,
+    options = Options(jobs=jobs or (1 if cluster else default_jobs()), memory=memory, cluster=cluster,
                       first_budget=first_budget, first_states=first_states, time_limit=time_limit,
                       max_attempts=max_attempts, only=only)
     store = Store(ledger.meta("store"))

@@ -216,6 +216,27 @@ def seconds(minimum: float = 0.0, *, zero: str = "") -> Callable[..., float | No
     return check
 
 
+def memory_size() -> Callable[..., int | str | None]:
+    """The Typer callback of every option given as a memory size (``--memory 4G``; declared with
+    ``parser=str``, the parameter typed ``int``): its bytes, read by :func:`sylver.machine.parse_memory`; not
+    given, the share of this machine that a solve takes (:func:`sylver.machine.default_memory`).
+    A size it cannot read exits with a one-line error naming the option (as :func:`seconds`)."""
+
+    def check(ctx: typer.Context, param: typer.CallbackParam, value: str | None) -> int | str | None:
+        if ctx.resilient_parsing:
+            return value
+        from sylver.machine import default_memory, parse_memory
+
+        if value is None:
+            return default_memory()
+        try:
+            return parse_memory(value)
+        except ValueError as exc:
+            fail(f"{param.opts[0] if param.opts else f'--{param.name}'}: {exc}")
+
+    return check
+
+
 def integer(minimum: int, maximum: int | None = None, *, zero: str = "", unit: str = "",
             ) -> Callable[..., int | None]:
     """The Typer callback of every integer option with a range: at least ``minimum``, at most

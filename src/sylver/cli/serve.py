@@ -48,7 +48,7 @@ def serve(
     """
     import uvicorn
 
-    from sylver.solver import parse_memory
+    from sylver.machine import parse_memory
     from sylver.web.app import create_app
     from sylver.web.jobs import Limits
 

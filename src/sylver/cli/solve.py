@@ -23,6 +23,7 @@ from sylver.cli.common import (
     err_console,
     fail,
     integer,
+    memory_size,
     position_from_args,
     print_json,
     seconds,
@@ -279,7 +280,8 @@ def solve(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     batch: Annotated[Path | None, typer.Option("--batch", help="Solve each position in FILE (one per line); one JSON line each with --json.")] = None,
     certificate: Annotated[Path | None, typer.Option("--certificate", help="Write a proof certificate to FILE (check it with `sylver verify`).")] = None,
-    memory: Annotated[str | None, typer.Option("--memory", help=_memory_help(), show_default=False)] = None,
+    memory: int = typer.Option(None, "--memory", metavar="SIZE", parser=str, callback=memory_size(),
+                               help=_memory_help(), show_default=False),
     store: Annotated[str | None, typer.Option("--store", help="Results store: an SQLite file or a postgresql:// URL (shared by several machines); default: in the user cache directory.")] = None,
     no_store: Annotated[bool, typer.Option("--no-store", help="Neither read nor write the results store.")] = False,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Root moves decided in parallel: by threads sharing one table (gcd 1), or processes (gcd > 1).  Default: a thread per core this process may use (gcd 1), one process (gcd > 1).", show_default=False)] = None,
@@ -297,7 +299,6 @@ def solve(
     unknown, with the reason (short positions, the Periodicity Theorem for g = 2, the theorems)."""
     if jobs is not None and jobs < 1:
         fail(f"--jobs must be at least 1, not {jobs}")
-    budget = _budget(memory)
     if no_store and store is not None:
         fail("--store and --no-store contradict each other")
     from sylver.solver.local import ROOT_ORDERS
@@ -308,7 +309,7 @@ def solve(
         fail(f"--root-order {root_order} decides the root moves one at a time: give -j 1 (and no --cluster)")
     if root_order != "ascending":
         jobs = 1
-    options = SolveOptions(first=first, time_limit=time_limit, memory=budget, jobs=jobs, cluster=cluster,
+    options = SolveOptions(first=first, time_limit=time_limit, memory=memory, jobs=jobs, cluster=cluster,
                            check=check, root_order=root_order, odd_limit=_odd_limit(odd_limit_text), store=_open_store(store, no_store))
     if batch is not None:
         if position:
@@ -329,7 +330,7 @@ def solve(
         if stored:
             extra["certificate"] = str(certificate) if as_json else f"{certificate} ({stored})"
         else:
-            extra["certificate"], proves = _certify(sol, certificate, time_limit, as_json, budget, options.odd_limit,
+            extra["certificate"], proves = _certify(sol, certificate, time_limit, as_json, memory, options.odd_limit,
                                                     options.store)
             _store_certificate(options.store, sol, certificate, proves)
     _report(sol, as_json, extra)
@@ -381,7 +382,7 @@ class SolveOptions:
     first: bool
     time_limit: float | None
     memory: int
-    """Bytes (--memory, parsed)."""
+    """Bytes (--memory)."""
     jobs: int | None
     """--jobs; None: not given (see :meth:`solve`)."""
     cluster: str | None
@@ -406,21 +407,6 @@ class SolveOptions:
                      store=self.store, jobs=jobs, cluster=self.cluster, progress=progress,
                      odd_limit=self.odd_limit, checkpoint=checkpoint, check=self.check,
                      root_order=self.root_order)
-
-
-def _budget(memory: str | None) -> int:
-    """The value of --memory in bytes (parsed once: the solver gets the number); without it, a share
-    of this machine's memory (:func:`sylver.machine.default_memory`)."""
-    if memory is None:
-        from sylver.machine import default_memory
-
-        return default_memory()
-    from sylver.solver import parse_memory
-
-    try:
-        return parse_memory(memory)
-    except ValueError as exc:
-        fail(str(exc))
 
 
 def _solve_one(pos: Position, as_json: bool, options: SolveOptions, checkpoint: Path | None) -> Solution:
@@ -614,7 +600,8 @@ def sweep(
     up_to: Annotated[int | None, typer.Option("--up-to", metavar="X", help="The replies up to X (default: a gcd-1 position's every legal move; otherwise the campaign's candidate bound).", callback=integer(2))] = None,
     order: Annotated[str, typer.Option("--order", metavar="ORDER", help="`frobenius` (least Frobenius number of the position after the reply first) or `ascending`.")] = "frobenius",
     every: Annotated[bool, typer.Option("--all", help="Decide every reply, not only until one wins.")] = False,
-    memory: Annotated[str | None, typer.Option("--memory", help=_memory_help(), show_default=False)] = None,
+    memory: int = typer.Option(None, "--memory", metavar="SIZE", parser=str, callback=memory_size(),
+                               help=_memory_help(), show_default=False),
     store: Annotated[str | None, typer.Option("--store", help="Results store (each reply looked up first, recorded once decided).")] = None,
     no_store: Annotated[bool, typer.Option("--no-store", help="Neither read nor write the results store.")] = False,
     time_limit: Annotated[float | None, typer.Option("--time-limit", help="Stop after this many seconds (the replies decided so far are the answer).", callback=seconds())] = None,
@@ -644,7 +631,7 @@ def sweep(
     else:
         bound = up_to
     replies = [x for x in range(2, bound + 1) if math.gcd(g, x) == 1 and x not in pos.semigroup]
-    request = Request(position=pos, first=not every, time_limit=time_limit, budget=_budget(memory),
+    request = Request(position=pos, first=not every, time_limit=time_limit, memory=memory,
                       store=_open_store(store, no_store), root_order=order)
     quiet = as_json or not console.is_terminal
 

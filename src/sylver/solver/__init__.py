@@ -20,7 +20,7 @@ This package's public API, re-exported here from the modules that define it:
   (:data:`ProgressReport`: either), :class:`SelfCheck`,
   :class:`SolveTimeout`, :class:`SolveInterrupted`;
 - :mod:`~sylver.solver.engine`: :func:`check_solvable`, :func:`root_gaps`, :func:`count_reachable`,
-  :func:`parse_memory`, :func:`memory_budget_error` (the kernel's boundary);
+  :func:`memory_budget_error` (the kernel's boundary);
 - :mod:`sylver.errors`: :class:`MemoryBudgetError`, :class:`SelfCheckError`, :class:`WorkerDiedError`.
 
 Below them: :mod:`~sylver.solver.local` (the root moves decided in this process) and
@@ -37,7 +37,6 @@ from sylver.solver.engine import (
     check_solvable,
     count_reachable,
     memory_budget_error,
-    parse_memory,
     root_gaps,
 )
 from sylver.solver.orchestration import solve
@@ -67,7 +66,6 @@ __all__ = [
     "check_solvable",
     "count_reachable",
     "memory_budget_error",
-    "parse_memory",
     "root_gaps",
     "solve",
 ]

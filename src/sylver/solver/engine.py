@@ -13,7 +13,6 @@ This module is the kernel's boundary: a :class:`~sylver.position.Position` becom
 from __future__ import annotations
 
 import math
-import re
 import threading
 import time
 import weakref
@@ -24,17 +23,17 @@ from typing import Any
 import numpy as np
 
 from sylver.errors import MemoryBudgetError, TooLargeError
-from sylver.machine import UNITS as _UNITS
 from sylver.machine import available_memory, format_memory
 from sylver.position import Outcome, Position
 from sylver.solver import kernels as k
 from sylver.solver.tables import table_zeros
 
 MIN_TABLE = 1 << 12
-"""Smallest table (8-byte keys): ``2**kernels.P_BASE`` buckets; the memory budget is at least
-32 times this many bytes (128K: the least P table, its filter and an N table twice its size)."""
+"""Smallest table (8-byte keys): ``2**kernels.P_BASE`` buckets; ``--memory`` is at least 32 times
+this many bytes (``sylver.machine.LEAST_MEMORY``, 128K: the least P table, its filter and an N
+table twice its size)."""
 START_TABLE = 1 << 15
-"""Keys of a fresh P table (256 KiB; its P filter, 32 KiB, fits the L1 cache), when the budget allows."""
+"""Keys of a fresh P table (256 KiB; its P filter, 32 KiB, fits the L1 cache), when --memory allows."""
 START_NTABLE = 1 << (k.N_BASE + 3)
 """Keys (8 bytes) of a fresh N table: 2 MiB.  It is also the least size from which the N table can
 grow (``2**kernels.N_BASE`` blocks of one bucket: a bucket's place in its block is read from the
@@ -84,7 +83,7 @@ again and again, and its cost grows exponentially as the budget shrinks.  A sear
 merely small expands well under a few positions per slot ({12,17} in 512K: at most 0.2 per root move;
 {16,20,28,35,54} in 512K: 0.4; {16,26,33,62,89,102} in 4M: 0.35), while {16,20,28,35,54} in 256K
 reached 1,800 per slot after 18 s of one root move (and kept going).  64 stops that case after
-2.6 M expansions (under a second); with the default budget (1G, 168 M slots) it would take about
+2.6 M expansions (under a second); with the default --memory (1G, 168 M slots) it would take about
 10^10 expansions of one root move (most of an hour) to trigger."""
 THRASH_OVERWRITES = 0.5
 """Least fraction of a thrashing search's expansions that overwrote a table entry (0.98-0.99 when
@@ -94,24 +93,6 @@ SPARE_MEMORY = 256 << 20
 """A table does not grow into the last this many bytes of the machine's available memory
 (``available_memory``): it stops there (``Engine.short_of_memory``), and the solve says so in its
 progress reports, instead of the process being killed for want of memory."""
-
-
-def parse_memory(memory: str | int) -> int:
-    """``"4G"`` -> bytes.  Accepts an int (bytes) or a number with a K/M/G/T suffix (binary units).
-    (``sylver solve`` without ``--memory`` takes :func:`~sylver.machine.default_memory`, a share of
-    the machine's memory; the library's :func:`~sylver.solver.solve` keeps 1G.)"""
-    if isinstance(memory, bool):
-        raise ValueError(f"invalid memory budget {memory!r}")
-    if isinstance(memory, int):
-        value = memory
-    else:
-        m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?\s*", str(memory), re.IGNORECASE)
-        if not m:
-            raise ValueError(f"invalid memory budget {memory!r}: use e.g. 512M or 4G")
-        value = int(float(m.group(1)) * _UNITS[m.group(2).upper()])
-    if value < MIN_TABLE * 32:
-        raise ValueError(f"memory budget {memory!r} is too small: at least {MIN_TABLE * 32 >> 10}K")
-    return value
 
 
 class SearchTimeout(Exception):
@@ -297,7 +278,7 @@ class Engine:
     (N), doubling while small, and by ``GROWTH`` at ``LOAD_FINE`` and ``LOAD_N_FINE`` from
     ``FINE_P`` and ``FINE_N`` keys on, until the cap, then overwrites (graceful degradation)."""
 
-    # set by ``clear``; declared here for mypy, which meets them first in ``set_budget``
+    # set by ``clear``; declared here for mypy, which meets them first in ``set_memory``
     _pres: np.ndarray
     _nres: np.ndarray
     ptable: np.ndarray
@@ -311,7 +292,7 @@ class Engine:
         self.max_p, self.max_n = START_TABLE, START_NTABLE
         self.short_of_memory: int | None = None
         """The machine's available bytes when a table could not grow for want of them (it stopped
-        below its cap); None when it did not happen since the last ``set_budget``."""
+        below its cap); None when it did not happen since the last ``set_memory``."""
         self.use_filter = True
         self.use_endgame = True
         """Decide the positions of at most ``endgame.GENUS`` gaps by the endgame table when it is
@@ -332,14 +313,15 @@ class Engine:
         return self.thread_stacks[:n]
 
     # -- memory --------------------------------------------------------------------------------
-    def set_budget(self, memory_bytes: int) -> None:
-        """Cap the tables (8-byte keys): a power of two for P, within a quarter of the budget, with
-        its filter (an eighth of it at the cap); the rest for N, in whole ``START_NTABLE`` units (a
-        power of two when the rest is less than one).  A budget of 16G: 4 GiB for P, 11.5 GiB for N.
+    def set_memory(self, memory: int) -> None:
+        """Cap the tables (8-byte keys) within ``memory`` bytes: a power of two for P, within a
+        quarter of it, with its filter (an eighth of it at the cap); the rest for N, in whole
+        ``START_NTABLE`` units (a power of two when the rest is less than one).  16G: 4 GiB for P,
+        11.5 GiB for N.
         Raises MemoryError when the tables' address space cannot be reserved (``RLIMIT_AS``): the
         tables then keep what they hold, capped at the space they have."""
         self.short_of_memory = None
-        keys = max(MIN_TABLE * 4, memory_bytes // 8)
+        keys = max(MIN_TABLE * 4, memory // 8)
         self.max_p = 1 << ((keys // 4).bit_length() - 1)
         rest = keys - self.max_p - self.max_p // 8
         if rest >= START_NTABLE:
@@ -348,7 +330,7 @@ class Engine:
             self.max_n = max(MIN_TABLE, 1 << (rest.bit_length() - 1))
         n = self.ntable.shape[0]
         try:
-            # Too large for the new cap; or an N table capped by an earlier, smaller budget below the
+            # Too large for the new cap; or an N table capped by an earlier, smaller memory below the
             # least size from which it can grow (START_NTABLE): it would stay that small for good.
             if self.ptable.shape[0] > self.max_p or n > self.max_n or n < min(START_NTABLE, self.max_n):
                 self.clear()
@@ -598,10 +580,10 @@ class Engine:
         st[k.EG_GENUS] = egg
         st[k.EG_FSHIFT] = efshift
         gate = self.gate
-        budget = SLICE if gate is None else THREAD_SLICE
+        expansions = SLICE if gate is None else THREAD_SLICE
         try:
             while True:
-                budget = slice_within(budget, max_expanded, counters, int(st[k.EXPANDED]))
+                expansions = slice_within(expansions, max_expanded, counters, int(st[k.EXPANDED]))
                 if gate is not None:
                     gate.enter()  # the tables do not change until ``leave``
                 ncount, pcount = self.ncount, self.pcount
@@ -613,7 +595,7 @@ class Engine:
                     st[k.FSHIFT] = self.fshift
                     args = (s.bits, W, (s.hashes, s.mvbase, s.nmv, s.idx, s.last, s.swap),
                             (s.moves, s.keys, s.chash, s.egcache), (s.counter, s.counter2, s.killer),
-                            (self.ptable, self.ntable, self.pfilt, egtab, egfilt), st, budget)
+                            (self.ptable, self.ntable, self.pfilt, egtab, egfilt), st, expansions)
                     status = s.search_kernel(args)(*args)
                 finally:
                     if gate is not None:
@@ -652,16 +634,16 @@ class Engine:
         return Outcome.P if lookup(egtab, egfilt, efshift, gaps) else Outcome.N
 
 
-def slice_within(budget: int, max_expanded: int | None, counters: Counters | None, expanded: int) -> int:
-    """The expansions of the next kernel call (at most ``budget``) of a search that has made
+def slice_within(most: int, max_expanded: int | None, counters: Counters | None, expanded: int) -> int:
+    """The expansions of the next kernel call (at most ``most``) of a search that has made
     ``expanded`` so far, its ``counters`` those of the searches before it: the last call ends at
     ``max_expanded`` (None: no limit), and SearchTimeout once that is reached."""
     if max_expanded is None:
-        return budget
+        return most
     left = max_expanded - (0 if counters is None else counters.expanded) - expanded
     if left <= 0:
         raise SearchTimeout
-    return min(budget, left)
+    return min(most, left)
 
 
 _NO_ENDGAME = (np.zeros(8, dtype=np.uint64), np.zeros(1, dtype=np.uint64), 63, -1)
@@ -784,21 +766,21 @@ def count_reachable(position: Position) -> int:
 
 
 def memory_budget_error(
-    position: Position, budget: int, expanded: int, overwrites: int, move: int | None = None
+    position: Position, memory: int, expanded: int, overwrites: int, move: int | None = None
 ) -> MemoryBudgetError:
-    """The error for a search that thrashed in tables capped by ``budget`` bytes (or, below it, by
+    """The error for a search that thrashed in tables capped by ``memory`` bytes (or, below it, by
     the machine's available memory: ``Engine.short_of_memory``)."""
-    suggested = max(64 << 20, 1 << (4 * budget - 1).bit_length())  # 4x, a power of two, >= 64M
+    suggested = max(64 << 20, 1 << (4 * memory - 1).bit_length())  # 4x, a power of two, >= 64M
     where = "" if move is None else f" after root move {move}"
     lost = f"the search is recomputing lost results ({overwrites:,} overwrites in {expanded:,} expansions{where})"
     if ENGINE.short_of_memory is not None:
         text = (f"this machine's available memory ({format_memory(ENGINE.short_of_memory)} left, under the "
-                f"--memory budget {format_memory(budget)}) is far too small for {position.braces()}: {lost}; "
+                f"--memory budget {format_memory(memory)}) is far too small for {position.braces()}: {lost}; "
                 "free memory, or solve it on a machine with more")
     else:
-        text = (f"memory budget {format_memory(budget)} is far too small for {position.braces()}: {lost}; "
+        text = (f"memory budget {format_memory(memory)} is far too small for {position.braces()}: {lost}; "
                 f"use --memory {format_memory(suggested)} or more")
     return MemoryBudgetError(
         text,
-        budget=budget, suggested=suggested, expanded=expanded, overwrites=overwrites, move=move,
+        memory=memory, suggested=suggested, expanded=expanded, overwrites=overwrites, move=move,
     )

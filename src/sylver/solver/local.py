@@ -27,7 +27,6 @@ from sylver.solver.engine import (
     child_gaps,
     format_memory,
     memory_budget_error,
-    parse_memory,
     root_gaps,
     root_moves,
     settled,
@@ -50,7 +49,7 @@ PROGRESS_EVERY = 0.1
 
 @dataclass(frozen=True, kw_only=True)
 class Request:
-    """One solve of a gcd-1 position, its options resolved once: the memory budget parsed (bytes),
+    """One solve of a gcd-1 position, its options resolved once: its memory (bytes, parsed),
     the results store opened (None: no store)."""
 
     position: Position
@@ -61,8 +60,8 @@ class Request:
     max_states: int | None = None
     """States the solve may examine (``Solution.states``, the root included); None: no limit.  Unlike
     seconds, it stops the search at the same point on any machine."""
-    budget: int = field(default_factory=lambda: parse_memory("1G"))
-    """Bytes for the transposition tables."""
+    memory: int = 1 << 30
+    """Bytes for the transposition tables (``--memory``)."""
     store: Store | None = None
     progress: Callable[[Progress], None] | None = None
     order: int = _k.ORDER_GENUS
@@ -188,7 +187,7 @@ class _LocalSolve:
     def run(self) -> Solution:
         request, roots = self.request, self.roots
         with ENGINE.lock:
-            ENGINE.set_budget(request.budget)
+            ENGINE.set_memory(request.memory)
             current: int | None = None  # the root move being decided
             try:
                 for current in roots.moves:
@@ -208,7 +207,7 @@ class _LocalSolve:
                 raise SolveInterrupted(partial) from None
             except TableThrash as exc:
                 raise memory_budget_error(
-                    request.position, request.budget, exc.expanded, exc.overwrites, current
+                    request.position, request.memory, exc.expanded, exc.overwrites, current
                 ) from None
             peak, saturated = ENGINE.peak_bytes, ENGINE.saturated()
         return roots.solution(
@@ -248,17 +247,17 @@ class _LocalSolve:
                 self.request.progress(self.snapshot(expanded))
 
     def snapshot(self, expanding: int = 0) -> Progress:
-        return snapshot(self.roots, self.request.budget, expanding)
+        return snapshot(self.roots, self.request.memory, expanding)
 
 
-def snapshot(roots: RootMoves, budget: int, expanding: int = 0) -> Progress:
+def snapshot(roots: RootMoves, memory: int, expanding: int = 0) -> Progress:
     """``RootMoves.progress`` with the tables' memory, and what stopped them once they are full."""
     full = None
     if ENGINE.saturated():
         if ENGINE.short_of_memory is not None:
             full = f"the machine's available memory ({format_memory(ENGINE.short_of_memory)} left)"
         else:
-            full = f"the --memory budget {format_memory(budget)}"
+            full = f"the --memory budget {format_memory(memory)}"
     return roots.progress(expanding, table_bytes=ENGINE.table_bytes, tables_full=full)
 
 
@@ -296,7 +295,7 @@ def self_check(sol: Solution, request: Request) -> Solution:
     counters = Counters()
     with ENGINE.lock:
         ENGINE.clear()  # nothing the first search stored is used
-        ENGINE.set_budget(request.budget)
+        ENGINE.set_memory(request.memory)
         for i, w in enumerate(sol.winning_moves):
             try:
                 outcome = ENGINE.outcome(
@@ -311,7 +310,7 @@ def self_check(sol: Solution, request: Request) -> Solution:
                 ) from None
             except TableThrash as exc:
                 raise memory_budget_error(
-                    sol.position, request.budget, exc.expanded, exc.overwrites, w
+                    sol.position, request.memory, exc.expanded, exc.overwrites, w
                 ) from None
             if outcome is not Outcome.P:
                 after = sol.position.play(w).braces()
@@ -377,7 +376,7 @@ def sweep(request: Request, replies: list[int],
     words = max(f.values(), default=0) // 64 + 1
     counters, decided = Counters(), {}
     with ENGINE.lock:
-        ENGINE.set_budget(request.budget)
+        ENGINE.set_memory(request.memory)
         try:
             for x in order:
                 decided[x] = _sweep_one(request, after[x], words, counters)
@@ -388,7 +387,7 @@ def sweep(request: Request, replies: list[int],
         except SearchTimeout:
             pass  # the replies decided so far stand; the sweep is not complete
         except TableThrash as exc:
-            raise memory_budget_error(position, request.budget, exc.expanded, exc.overwrites, None) from None
+            raise memory_budget_error(position, request.memory, exc.expanded, exc.overwrites, None) from None
     winning = tuple(sorted(x for x, o in decided.items() if o is Outcome.P))
     seconds = time.monotonic() - request.start
     if winning and request.store is not None:  # the position is N: its winning replies found

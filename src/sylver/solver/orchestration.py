@@ -1,7 +1,7 @@
 """What one :func:`solve` call does, in order (re-exported as :func:`sylver.solver.solve`).
 
 1. A position with gcd > 1 (or the empty position) goes to :func:`sylver.solver.gcd.solve_any`.
-2. Otherwise the options are resolved once (:class:`~sylver.solver.local.Request`: the memory budget
+2. Otherwise the options are resolved once (:class:`~sylver.solver.local.Request`: the memory
    parsed, the results store opened) and a complete result in the store is the answer.
 3. The root moves are decided in this process (:func:`~sylver.solver.local.solve_local`) or over
    threads (:func:`~sylver.solver.parallel.solve_parallel`, ``jobs > 1``) or a Dask cluster.
@@ -17,9 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sylver.machine import parse_memory
 from sylver.position import Position
 from sylver.solver import kernels as _k
-from sylver.solver.engine import check_solvable, parse_memory
+from sylver.solver.engine import check_solvable
 from sylver.solver.local import Request, checked, solve_local
 from sylver.solver.solution import ProgressReport, Solution
 
@@ -85,7 +86,7 @@ def solve(
     if root_order != "ascending" and (jobs > 1 or cluster):
         raise ValueError(f"the root order {root_order!r} decides the root moves one at a time: jobs=1, no cluster")
     request = Request(
-        position=position, first=first, time_limit=time_limit, budget=parse_memory(memory),
+        position=position, first=first, time_limit=time_limit, memory=parse_memory(memory),
         store=open_store(store), progress=progress, order=order, root_order=root_order, prune=prune,
         start=start, max_states=max_states,
     )

@@ -57,7 +57,7 @@ def solve_parallel(request: Request, *, jobs: int, cluster: str | None) -> Solut
         return solve_threads(request, jobs)
     position = request.position
     roots = RootMoves(position=position, moves=root_moves(root_gaps(position)), start=request.start)
-    per_job = max(request.budget // max(jobs, 1), 1 << 22)
+    per_job = max(request.memory // max(jobs, 1), 1 << 22)
     return _ClusterSolve(request, roots, jobs, cluster, per_job).run()
 
 
@@ -114,7 +114,7 @@ class _ThreadedSolve:
     def run(self) -> Solution:
         request, roots = self.request, self.roots
         with ENGINE.lock:
-            ENGINE.set_budget(request.budget)
+            ENGINE.set_memory(request.memory)
             ENGINE.endgame()  # read here, once, before the threads
             self.todo = self.triage()
             n = self.jobs if self.todo else 0  # more threads than root moves: they help (``help``)
@@ -197,7 +197,7 @@ class _ThreadedSolve:
                 return
             if request.progress is not None and (found or time.monotonic() - last >= PROGRESS_EVERY):
                 last = time.monotonic()
-                request.progress(snapshot(roots, request.budget, sum(self.expanding)))
+                request.progress(snapshot(roots, request.memory, sum(self.expanding)))
 
     def finished(self) -> bool:
         roots = self.roots
@@ -228,7 +228,7 @@ class _ThreadedSolve:
             return roots.timeout(request.time_limit, stats=self.stats())
         if isinstance(exc, TableThrash):
             ENGINE.clear()  # as a single search does: the threads have stopped
-            return memory_budget_error(request.position, request.budget, exc.expanded, exc.overwrites, move)
+            return memory_budget_error(request.position, request.memory, exc.expanded, exc.overwrites, move)
         return exc
 
     # -- the searching threads ---------------------------------------------------------------
@@ -343,7 +343,7 @@ def decide_moves(
     time limit passed, the outcomes are those decided by then)."""
     from sylver.solver.solution import SolveTimeout
 
-    request = Request(position=Position(generators), time_limit=time_limit, budget=memory, store=store)
+    request = Request(position=Position(generators), time_limit=time_limit, memory=memory, store=store)
     try:
         sol = solve_local(request, only=moves)
     except SolveTimeout as exc:
@@ -395,7 +395,7 @@ class _ClusterSolve:
             except MemoryBudgetError as exc:  # from a worker: name the budget of the whole solve
                 stop_workers(executor, self.futures)
                 raise memory_budget_error(
-                    request.position, request.budget, exc.expanded, exc.overwrites, exc.move
+                    request.position, request.memory, exc.expanded, exc.overwrites, exc.move
                 ) from None
             except Exception as exc:  # a timeout, a worker that died, a store conflict, ...
                 stop_workers(executor, self.futures)

@@ -1690,7 +1690,7 @@ class Scan:
 
 
 def solve_base(
-    positions: list[Position], *, memory: int | str = "1G", deadline: float | None = None,
+    positions: list[Position], *, memory: int = 1 << 30, deadline: float | None = None,
     found: Callable[[Position, bool], None] | None = None,
 ) -> list[bool]:
     """Decide gcd-1 positions (True for P): the one way the g > 1 engine obtains a gcd-1 result.
@@ -1701,7 +1701,7 @@ def solve_base(
     tables have reached ``memory`` (``Engine.saturated``), an N outcome is taken from the gcd-1
     solve (:func:`~sylver.solver.local.solve_local`, ``first``) instead, self-checked
     (:func:`~sylver.solver.local.checked`): the position after the winning move, searched afresh,
-    must be P (a contradiction raises :class:`~sylver.errors.SelfCheckError`); a budget too small
+    must be P (a contradiction raises :class:`~sylver.errors.SelfCheckError`); ``memory`` (bytes) too small
     for the search raises :class:`~sylver.errors.MemoryBudgetError` from there.  ``deadline``
     (``time.monotonic()``) raises :class:`TimeoutError` when it passes; ``found(p, is_p)`` receives
     each result as it is decided (those before a deadline are kept)."""
@@ -1711,13 +1711,10 @@ def solve_base(
         SearchTimeout,
         TableThrash,
         check_solvable,
-        parse_memory,
         root_gaps,
     )
     from sylver.solver.local import Request, checked, solve_local
     from sylver.solver.solution import SolveTimeout
-
-    budget = parse_memory(memory)
 
     def is_p(p: Position) -> bool:
         if p.is_terminal:  # {1}: the previous player named 1 and lost
@@ -1735,14 +1732,14 @@ def solve_base(
             pass  # the tables were cleared: solve() says so, or gets there
         left = None if deadline is None else deadline - time.monotonic()
         try:
-            request = Request(position=p, first=True, time_limit=left, budget=budget)
+            request = Request(position=p, first=True, time_limit=left, memory=memory)
             return checked(solve_local(request), request).outcome is Outcome.P
         except SolveTimeout:
             raise TimeoutError("time limit reached") from None
 
     out = []
     with ENGINE.lock:
-        ENGINE.set_budget(budget)
+        ENGINE.set_memory(memory)
         for p in positions:
             out.append(is_p(p))
             if found is not None:

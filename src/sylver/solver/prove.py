@@ -287,7 +287,7 @@ def _build(solution: Solution, emit: Emit, begin: Callable[[dict[str, Any]], Non
         resume(b, gaps)
     with ENGINE.lock:
         if memory is not None:
-            ENGINE.set_budget(memory)
+            ENGINE.set_memory(memory)
         try:
             if resume is None:
                 begin(_root(solution, head, b, gaps))

@@ -89,7 +89,7 @@ class Limits:
             elif f.type == "float":
                 if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
                     raise ValueError(f"{f.name}: {value!r} is not a positive number of seconds")
-        from sylver.solver import parse_memory
+        from sylver.machine import parse_memory
 
         parse_memory(self.solve_memory)  # a bad budget: the library's one-line ValueError
 

@@ -28,7 +28,7 @@ from sylver.review import (
     RecordError,
     Replayer,
     ReplayError,
-    SolveBudget,
+    SolverUse,
     defences,
     is_solvable,
     parse_record,
@@ -534,7 +534,7 @@ def _outcomes(
         positions = REPLAYER.positions(numbers, played, began + limits.job_time)
     except ReplayError as exc:
         raise _refused(exc) from None
-    steps = step_outcomes(positions, len(played), began + seconds, _budget(limits), MEMO)
+    steps = step_outcomes(positions, len(played), began + seconds, _solver_use(limits), MEMO)
     return {
         "outcomes": steps.outcomes,
         "by": steps.by,
@@ -548,7 +548,7 @@ def _outcomes(
 def _defence(limits: Limits, raw: Sequence[int] | str, seconds: float) -> dict[str, Any]:
     began = time.monotonic()
     p = _solvable(limits, raw)
-    ordered = defences(p, began + seconds, _budget(limits))
+    ordered = defences(p, began + seconds, _solver_use(limits))
     return {
         "position": list(p.generators),
         "moves": [d.to_dict() for d in ordered],
@@ -604,9 +604,9 @@ def _store(limits: Limits) -> Any:
     return store
 
 
-def _budget(limits: Limits) -> SolveBudget:
+def _solver_use(limits: Limits) -> SolverUse:
     """What the solver may use for one request."""
-    return SolveBudget(limits.solve_memory, _store(limits))
+    return SolverUse(limits.solve_memory, _store(limits))
 
 
 def check_store(limits: Limits) -> None:

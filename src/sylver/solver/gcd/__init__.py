@@ -43,7 +43,7 @@ from sylver.solver.gcd.context import (
     MAX_T_H,
     SEARCH_LIMIT,
     Context,
-    data_budget,
+    data_memory,
     record,
     refusals,
 )
@@ -85,7 +85,7 @@ def solve_any(
     start = time.monotonic()
     ctx = Context(
         odd_limit=odd_limit, deadline=deadline(start, time_limit),
-        memory=data_budget(memory, 0 if cluster or jobs <= 1 else jobs), store=store, jobs=jobs, cluster=cluster,
+        memory=data_memory(memory, 0 if cluster or jobs <= 1 else jobs), store=store, jobs=jobs, cluster=cluster,
         progress=progress,
         checkpoint_dir=Path(checkpoint_dir) if checkpoint_dir is not None else None,
         search_limit=search_limit, max_states=max_states,

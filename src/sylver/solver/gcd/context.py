@@ -2,7 +2,7 @@
 sec. 1-2): its budget and caches (:class:`Context`), the answer for one position (:class:`Finding`),
 the gcd-1 positions it solves (:meth:`Context.p_positions`, through the gcd-1 solver's self-checked
 path), what it already knows (:func:`known`, :func:`record`, :func:`purge`) and the part of
-``--memory`` it has for its data (:func:`data_budget`).  The shape graphs and scans that share that
+``--memory`` it has for its data (:func:`data_memory`).  The shape graphs and scans that share that
 memory: :mod:`.memory`."""
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ class Context:
         from sylver.solver.engine import ENGINE
 
         self.own = max(process_bytes() - ENGINE.table_bytes, PROCESS_BYTES)
-        """What the process holds besides the solve's data, as :func:`data_budget` counts it, less the
+        """What the process holds besides the solve's data, as :func:`data_memory` counts it, less the
         gcd-1 tables that an earlier solve in this process left (:meth:`used` counts them apart)."""
         self.deepening = False
         """True inside the iterative deepening of :func:`.g2._first_winning` (the searches below it try
@@ -262,7 +262,7 @@ class Context:
         shape graphs what the gcd-1 tables then leave of ``memory``: the tables are capped at
         ``tables`` bytes (None: twice what they
         hold now, at least ``memory`` / ``TABLES_ALONE``, at most half;
-        :meth:`sylver.solver.engine.Engine.set_budget` empties them when they hold more), the graphs
+        :meth:`sylver.solver.engine.Engine.set_memory` empties them when they hold more), the graphs
         get the rest, so that the two stay within ``memory`` together.  With worker processes
         (``--jobs``, ``--cluster``) the split stays half and half: the workers share the tables' half.
         What was freed is given back to the system (:func:`give_back`)."""
@@ -283,7 +283,7 @@ class Context:
         with ENGINE.lock:
             if tables is None:
                 tables = min(self.memory // 2, max(2 * ENGINE.table_bytes, self.memory // TABLES_ALONE))
-            ENGINE.set_budget(tables)
+            ENGINE.set_memory(tables)
         self.graphs = self.memory - tables  # what was held is freed: no less than half
 
 
@@ -416,7 +416,7 @@ def give_back() -> None:
         lib.malloc_trim(0)
 
 
-def data_budget(memory: int, workers: int = 0) -> int:
+def data_memory(memory: int, workers: int = 0) -> int:
     """The part of ``--memory`` for this process's data in a g > 1 solve (gcd-1 tables, shape
     graphs, scans, base regions, memo): the budget less what the processes hold besides the data
     (this one's RSS when the solve starts, and each of its ``workers`` processes on this machine,

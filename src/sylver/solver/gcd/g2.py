@@ -239,7 +239,7 @@ def retry_alone(position: Position, ctx: Context, limit: int | None, tally: Tall
     those of the retries, kept only for the moves a deadline left untried).
 
     With ``--jobs`` (processes of this machine) the workers are gone by then, so their half of the
-    budget (:func:`.context.data_budget`) is this process's: the children are tried as with one
+    budget (:func:`.context.data_memory`) is this process's: the children are tried as with one
     process, on the whole budget.  Before (issue 31), ``sylver solve 16 26 88 --memory 16G -j 2``
     tried them with a quarter of it (graphs "more than the 3.8G left") and answered probably-P at
     3.1 GB peak."""
