@@ -4,7 +4,7 @@ against the plain-Python reference solver where it can run.
 
 A search of {16,26,82,88,701} (124 M states) once named a winning move that its own next solve
 refuted: the N table compared 47 bits of one hash, so at that size about one lookup in a million
-matched a position never stored (docs/solve.md, "Correctness at scale").  Tables now store a second,
+matched a position never stored (docs/engine.md, "Correctness at scale").  Tables now store a second,
 independent 64-bit key; these tests hold the engine to one answer whatever its tables lose.
 """
 

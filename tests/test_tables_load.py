@@ -1,4 +1,4 @@
-"""The transposition tables at the loads of large searches (docs/solve.md, "Memory and hash
+"""The transposition tables at the loads of large searches (docs/engine.md, "Memory and hash
 collisions"): from ``engine.FINE_P`` keys on the P table grows at ``LOAD_FINE`` and from ``FINE_N``
 on the N table at ``LOAD_N_FINE``, each by 1/8, so that a search of a billion states stores at most
 16 bytes per state.  Fuller tables lose more results (a full bucket overwrites one of its keys,

@@ -54,7 +54,8 @@ LOAD_N_FINE = 0.75
 """The N table's load from ``FINE_N`` keys on, where it grows by ``GROWTH``: 0.67 to 0.75 keys per
 slot, 10.7 to 12 bytes per stored N state.  About a sixth of the stores then find their bucket
 full and overwrite a key (a tenth at 0.65); a lost N result is recomputed when met again (usually
-one P-table hit): {16,26,82,88,701} searched 0.9 % more states than at 0.65 (docs/solve.md)."""
+one P-table hit): {16,26,82,88,701} searched 0.9 % more states than at 0.65 (docs/engine.md, "Memory
+and hash collisions")."""
 FINE_N = 1 << 26
 """Keys (512 MiB) from which the N table grows by ``GROWTH`` instead of doubling; ``FINE_P`` for P
 (64 MiB).  Growing in place re-lays every key (``kernels.bt_grow``, 12-14 ns a key here), so growing

@@ -13,7 +13,7 @@ tables (the dictionary of nodes that it replaces took about a kilobyte a node). 
 array, and one compiled call (:func:`~sylver.solver.kernels.prove_nodes`) proves a batch of nodes —
 replies, positions met, generators, the JSON lines — leaving to Python only the rare moves whose
 reply must be searched (2 to 3.6 times the nodes a CPU second of the node-at-a-time builder:
-docs/solve.md, "Building speed").  Its kernels are in :mod:`sylver.solver.kernels` with the
+docs/engine.md, "Building speed").  Its kernels are in :mod:`sylver.solver.kernels` with the
 solver's, compiled ahead of time by ``sylver warmup``.  A build that is cut (its time limit,
 Ctrl-C, kill -9) leaves its partial file, and the next build of the same answer goes on from it
 (:func:`stream_certificate`; the kept lines are read by this module's own kernels, JIT-compiled:
