@@ -19,13 +19,13 @@ four more P-positions, and {16,31,150}, claimed P but not replayed there.  Ours 
 with another (often smaller) winning move: that agrees, as long as the reply is N and certified; both
 answers are printed.
 
-Each item runs `sylver campaign POSITION --dir WORKDIR/NAME --store WORKDIR/store.sqlite --time-limit
+Each item runs `sylver campaign run POSITION --dir WORKDIR/NAME --store WORKDIR/store.sqlite --time-limit
 T` in a fresh directory (a reply r with `--try a`, its published answer: the campaign checks that claim
 first; --blind leaves it to find one); the store is shared by the items of one workdir (a later item reuses what an
 earlier one decided, as a researcher's campaigns would; --fresh-store gives each item its own).  The
 peak memory is the largest sum of the RSS of the campaign's process and its children (its attempt
 workers), polled every 0.1 s (pages shared between them count more than once).  Then the ledger is
-read (`sylver campaign --dir ... --show --json`) and the root's certificate is checked by `sylver
+read (`sylver campaign show --dir ... --json`) and the root's certificate is checked by `sylver
 verify --json --known WORKDIR/known.jsonl` in its own process, timed: "valid" when it is valid, proves
 (not "probably") the outcome the ledger says, and is about the root; a proof that it imports and that
 an earlier item's check recorded (Z's under r30's, U's under r26's) is not checked again, nor is a root
@@ -269,7 +269,7 @@ def common(ns: argparse.Namespace, store: Path) -> list[str]:
 
 def campaign_item(item: dict, directory: Path, store: Path, ns: argparse.Namespace) -> dict:
     """g > 1: `sylver campaign` in ``directory``, then its ledger and the root's certificate."""
-    args = [*SYLVER, "campaign", *map(str, item["position"]), "--dir", str(directory), *common(ns, store)]
+    args = [*SYLVER, "campaign", "run", *map(str, item["position"]), "--dir", str(directory), *common(ns, store)]
     if ns.first_budget is not None:
         args += ["--first-budget", str(ns.first_budget)]
     if item["published"] is not None and not ns.blind:
@@ -318,7 +318,7 @@ def solve_item(item: dict, directory: Path, store: Path, ns: argparse.Namespace)
 
 
 def read_ledger(directory: Path) -> dict | None:
-    out = subprocess.run([*SYLVER, "campaign", "--dir", str(directory), "--show", "--json"], cwd=ROOT,
+    out = subprocess.run([*SYLVER, "campaign", "show", "--dir", str(directory), "--json"], cwd=ROOT,
                          capture_output=True, text=True, check=False)
     if out.returncode != 0:
         return None
@@ -403,7 +403,7 @@ def line(values: list[str]) -> str:
 
 
 def certified(node: Any, checked: set[Any]) -> str:
-    """A decided node's certificate: "valid" (recorded so by `sylver campaign --verify`), "written"
+    """A decided node's certificate: "valid" (recorded so by `sylver campaign verify`), "written"
     (not checked yet), "to build"; '' while open, or decided by its children without a file yet."""
     from sylver.campaign.report import certificate_pending
 
@@ -502,7 +502,7 @@ def main() -> None:
                     help="give each item its own results store (default: one store for the workdir's items)")
     ap.add_argument("--data", help="read the items from a file in opening16_public.json's format")
     ap.add_argument("--ledger", metavar="DIR",
-                    help="print the root's moves of the campaign in DIR (e.g. `sylver campaign 16 38 --dir DIR`: "
+                    help="print the root's moves of the campaign in DIR (e.g. `sylver campaign run 16 38 --dir DIR`: "
                     "each obligation decided, or open with the largest search that failed) and exit")
     ap.add_argument("--node", metavar="POSITION",
                     help="with --ledger: the moves of this node instead of the root's (e.g. 16,38,72: a rung of the ladder)")
@@ -533,7 +533,7 @@ def main() -> None:
     head = [f"# opening-16 frontier benchmark (issue 31), {time.strftime('%Y-%m-%d %H:%M:%S')}",
             f"# {cpu_model()}, {load()}",
             f"# commit {commit}",
-            f"# {len(todo)} items; sylver campaign --jobs {ns.jobs}"
+            f"# {len(todo)} items; sylver campaign run --jobs {ns.jobs}"
             f"{f' --memory {ns.memory}' if ns.memory else ''} --time-limit {ns.time_limit:g}"
             f"{f' --first-budget {ns.first_budget:g}' if ns.first_budget is not None else ''}; workdir {workdir}"
             f"{' (temporary)' if temp else ''}; "

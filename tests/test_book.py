@@ -124,7 +124,7 @@ def test_a_campaign_starts_with_what_a_small_book_decides(tmp_path: Path) -> Non
     full = B.read(B.PACKAGE_BOOK)
     keep = [e for e in full if all(x in e.position.semigroup for x in (16, 38, 72)) and len(e.position.generators) <= 5]
     B.write(B.closed(B.Book().merged(keep)), small)
-    r = run(["campaign", "16", "38", "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "s.sqlite"), "--show",
+    r = run(["campaign", "show", "16", "38", "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "s.sqlite"),
              "--json"], SYLVER_BOOK=str(small))
     assert r.returncode == 0, r.stderr
     nodes = {tuple(n["position"]): n for n in json.loads(r.stdout)["nodes"]}

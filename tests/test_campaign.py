@@ -9,6 +9,7 @@ import dataclasses
 import json
 import os
 import re
+import shlex
 import signal
 import sqlite3
 import subprocess
@@ -270,7 +271,7 @@ def decided(directory: Path) -> set[str]:
 
 def test_kill_9_loses_only_the_attempt_in_progress(tmp_path: Path) -> None:
     d, store = tmp_path / "c", tmp_path / "s.sqlite"
-    proc = sylver("campaign", "8", "14", "--dir", str(d), "--store", str(store), "--first-states", "1",
+    proc = sylver("campaign", "run", "8", "14", "--dir", str(d), "--store", str(store), "--first-states", "1",
                   "-j", "1")
     deadline = time.time() + 120
     while time.time() < deadline and len(decided(d)) < 3 and proc.poll() is None:
@@ -280,7 +281,7 @@ def test_kill_9_loses_only_the_attempt_in_progress(tmp_path: Path) -> None:
     before = decided(d)
     assert len(before) >= 3
     time.sleep(0.5)
-    left = subprocess.run(["pgrep", "-f", f"campaign 8 14 --dir {d}"], capture_output=True, text=True).stdout
+    left = subprocess.run(["pgrep", "-f", f"campaign run 8 14 --dir {d}"], capture_output=True, text=True).stdout
     assert left == "", "a worker outlived the campaign"
     ledger = Ledger.open(d)
     summary = Campaign(ledger, Store(store), Options(jobs=1, memory=1 << 30, first_states=1)).work()
@@ -297,7 +298,7 @@ def test_sigterm_stops_as_ctrl_c_does(tmp_path: Path) -> None:
     """SIGTERM (a job scheduler's stop) to the campaign's process alone: its attempts are stopped,
     their nodes open again, and it says how to resume."""
     d, store = tmp_path / "c", tmp_path / "s.sqlite"
-    proc = subprocess.Popen([sys.executable, "-m", "sylver", "campaign", "16", "--dir", str(d), "--store", str(store),
+    proc = subprocess.Popen([sys.executable, "-m", "sylver", "campaign", "run", "16", "--dir", str(d), "--store", str(store),
                              "-j", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 120
     while time.time() < deadline and len(decided(d)) < 2 and proc.poll() is None:
@@ -307,7 +308,7 @@ def test_sigterm_stops_as_ctrl_c_does(tmp_path: Path) -> None:
     assert proc.returncode == 130 and "stopped; resume with" in out
     ledger = Ledger.open(d, resume=False)
     assert not [n for n in ledger.nodes() if n.status == "working"]
-    left = subprocess.run(["pgrep", "-f", f"campaign 16 --dir {d}"], capture_output=True, text=True).stdout
+    left = subprocess.run(["pgrep", "-f", f"campaign run 16 --dir {d}"], capture_output=True, text=True).stdout
     assert left == "", "a worker outlived the campaign"
 
 
@@ -358,17 +359,17 @@ class TestCommand:
     def test_a_campaign_and_its_ledger(self, tmp_path: Path) -> None:
         d = tmp_path / "c"
         before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
-        out = self.run("campaign", "4", "--dir", str(d), "--store", str(tmp_path / "s.sqlite"), "-j", "1")
+        out = self.run("campaign", "run", "4", "--dir", str(d), "--store", str(tmp_path / "s.sqlite"), "-j", "1")
         assert out.returncode == 0, out.stderr
         # its stop on SIGTERM ends with it (the g = 2 scan holds Ctrl-C only under Python's own handler)
         assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
         assert "{4} is N: 6 wins" in out.stdout
-        shown = self.run("campaign", "--dir", str(d), "--show", "--json")
+        shown = self.run("campaign", "show", "--dir", str(d), "--json")
         assert json.loads(shown.stdout)["summary"]["winning"] == 6
-        md = self.run("campaign", "--dir", str(d), "--show", "--markdown")
+        md = self.run("campaign", "show", "--dir", str(d), "--markdown")
         assert md.stdout.startswith("# Campaign on {4}")
         # in a pipe the table is printed whole, at its natural width: a row a node, no cell folded
-        table = self.run("campaign", "--dir", str(d), "--show").stdout.splitlines()
+        table = self.run("campaign", "show", "--dir", str(d)).stdout.splitlines()
         head = next(line for line in table if line.startswith("┃"))
         assert [c.strip() for c in head.split("┃")[1:-1]][:2] == ["position", "why"] and "certificate" in head
         rows = [line.split("│")[1].strip() for line in table if line.startswith("│")]
@@ -381,7 +382,7 @@ class TestCommand:
         (["6", "50000"], "the g > 1 engine handles t(S ÷ g) <= 5,461"),
     ])
     def test_bad_roots(self, tmp_path: Path, args: list[str], message: str) -> None:
-        out = self.run("campaign", *args, "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "s.sqlite"))
+        out = self.run("campaign", "run", *args, "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "s.sqlite"))
         assert out.returncode == 2 and message in out.stderr and len(out.stderr.splitlines()) == 1
         assert not (tmp_path / "c").exists()
 
@@ -390,35 +391,63 @@ class TestCommand:
         ("5,7", "{5,8} has gcd 1"),
     ])
     def test_bad_lines_to_try(self, tmp_path: Path, line: str, message: str) -> None:
-        out = self.run("campaign", "8", "--try", line, "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "s.sqlite"))
+        out = self.run("campaign", "run", "8", "--try", line, "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "s.sqlite"))
         assert out.returncode == 2 and message in out.stderr and len(out.stderr.splitlines()) == 1
         assert not (tmp_path / "c").exists()
 
     def test_a_bad_line_to_work_on_only(self, tmp_path: Path) -> None:
-        out = self.run("campaign", "8", "--only", "12,x", "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "s.sqlite"))
+        out = self.run("campaign", "run", "8", "--only", "12,x", "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "s.sqlite"))
         assert out.returncode == 2 and "--only '12,x'" in out.stderr and len(out.stderr.splitlines()) == 1
         assert not (tmp_path / "c").exists()
         out = self.run("campaign", "--dir", str(tmp_path / "c"), "--show", "--only", "12")
         assert out.returncode == 2 and "--only go with work" in out.stderr
 
+    def test_the_old_spellings_still_work_with_a_note(self, tmp_path: Path) -> None:
+        """`sylver campaign ROOT --dir D` (run), `… --show` (show) and `--dir D --verify` (verify), the
+        spellings before the subcommands (issue 52): the same as the subcommands, after a one-line note
+        on stderr that gives the new spelling; their old refusals are the same lines."""
+        d, store = str(tmp_path / "c"), str(tmp_path / "s.sqlite")
+        old = self.run("campaign", "4", "--dir", d, "--store", store, "-j", "1")
+        assert old.returncode == 0 and "{4} is N: 6 wins" in old.stdout, old.stderr
+        assert old.stderr.splitlines()[0] == (
+            f"sylver: note: `sylver campaign {shlex.join(['4', '--dir', d, '--store', store, '-j', '1'])}` is "
+            f"deprecated: use `sylver campaign {shlex.join(['run', '4', '--dir', d, '--store', store, '-j', '1'])}`")
+        shown, new = self.run("campaign", "--dir", d, "--show", "--json"), self.run("campaign", "show", "--dir", d, "--json")
+        assert shown.returncode == new.returncode == 0 and shown.stdout == new.stdout
+        assert f"use `sylver campaign {shlex.join(['show', '--dir', d, '--json'])}`" in shown.stderr
+        assert "note" not in new.stderr
+        checked = self.run("campaign", "--dir", d, "--verify", "-j", "1")
+        assert checked.returncode == 0 and re.search(r"\d+ certificate files: \d+ valid", checked.stdout), checked.stderr
+        assert f"use `sylver campaign {shlex.join(['verify', '--dir', d, '-j', '1'])}`" in checked.stderr
+        again = self.run("campaign", "verify", "--dir", d, "-j", "1")
+        assert again.returncode == 0 and "0 checked now" in again.stdout and "note" not in again.stderr
+        for args, refusal in [(["4", "--dir", d, "--verify"], "give no position"),
+                              (["--dir", d, "--show", "--try", "6"], "--try and --only go with work"),
+                              (["--dir", d, "--json"], "go with --show"),
+                              (["--dir", d, "--show", "--json", "--markdown"], "contradict each other")]:
+            out = self.run("campaign", *args)
+            assert out.returncode == 2 and refusal in out.stderr and len(out.stderr.splitlines()) == 1, (args, out.stderr)
+        resumed = self.run("campaign", "--dir", d)  # the bare old spelling resumes (the root is decided)
+        assert resumed.returncode == 0 and f"use `sylver campaign {shlex.join(['run', '--dir', d])}`" in resumed.stderr
+
     def test_another_campaigns_directory(self, tmp_path: Path) -> None:
         d = tmp_path / "c"
-        assert self.run("campaign", "4", "--dir", str(d), "--store", str(tmp_path / "s.sqlite"), "-j", "1").returncode == 0
-        out = self.run("campaign", "6", "--dir", str(d), "--store", str(tmp_path / "s.sqlite"))
+        assert self.run("campaign", "run", "4", "--dir", str(d), "--store", str(tmp_path / "s.sqlite"), "-j", "1").returncode == 0
+        out = self.run("campaign", "run", "6", "--dir", str(d), "--store", str(tmp_path / "s.sqlite"))
         assert out.returncode == 2 and "holds the campaign on {4}" in out.stderr
         assert Ledger.open(d).node(Position.parse("4")).status == "N"  # nothing lost
-        out = self.run("campaign", "--dir", str(tmp_path / "none"), "--show")
+        out = self.run("campaign", "show", "--dir", str(tmp_path / "none"))
         assert out.returncode == 2 and "no campaign in" in out.stderr and len(out.stderr.splitlines()) == 1
 
     def test_a_store_that_cannot_be_written(self, tmp_path: Path) -> None:
         (tmp_path / "file").write_text("x")
-        out = self.run("campaign", "4", "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "file" / "s.sqlite"))
+        out = self.run("campaign", "run", "4", "--dir", str(tmp_path / "c"), "--store", str(tmp_path / "file" / "s.sqlite"))
         assert out.returncode == 2 and len(out.stderr.splitlines()) == 1 and "store" in out.stderr
         assert not (tmp_path / "c").exists()
 
     def test_a_cluster_that_cannot_be_reached(self, tmp_path: Path) -> None:
         d = tmp_path / "c"
-        out = self.run("campaign", "8", "--dir", str(d), "--store", str(tmp_path / "s.sqlite"),
+        out = self.run("campaign", "run", "8", "--dir", str(d), "--store", str(tmp_path / "s.sqlite"),
                        "--cluster", "tcp://127.0.0.1:9")
         assert out.returncode == 2 and "cannot reach the Dask scheduler" in out.stderr
         assert len(out.stderr.splitlines()) == 1
@@ -641,22 +670,22 @@ class TestVerify:
         from tests.test_solver_cli import run
 
         d = tmp_path / "c"
-        assert run("campaign", "8,14", "--dir", str(d), "--store", str(tmp_path / "s.sqlite"), "-j", "1",
+        assert run("campaign", "run", "8,14", "--dir", str(d), "--store", str(tmp_path / "s.sqlite"), "-j", "1",
                    "--first-budget", "0.02").returncode == 0
-        out = run("campaign", "--dir", str(d), "--verify", "-j", "1")
+        out = run("campaign", "verify", "--dir", str(d), "-j", "1")
         assert out.returncode == 0, out.stderr
         last = out.stdout.splitlines()[-1]
         assert re.match(r"\d+ certificate files: (\d+) valid \(\1 checked now, 0 recorded in .*\), 0 not; \d+ nodes decided", last), last
-        shown = run("campaign", "--dir", str(d), "--show").stdout
+        shown = run("campaign", "show", "--dir", str(d)).stdout
         assert re.search(r"certificates: (\d+) written, \1 of them recorded valid", shown), shown
         (d / "verified.jsonl").write_text((d / "verified.jsonl").read_text() + "not a record\n")
-        assert "0 of them recorded valid" in run("campaign", "--dir", str(d), "--show").stdout  # shown still
-        out = run("campaign", "--dir", str(d), "--verify", "-j", "1")
+        assert "0 of them recorded valid" in run("campaign", "show", "--dir", str(d)).stdout  # shown still
+        out = run("campaign", "verify", "--dir", str(d), "-j", "1")
         assert out.returncode == 2 and "line" in out.stderr and len(out.stderr.splitlines()) == 1, out.stderr
         (d / "verified.jsonl").unlink()
         cert = sorted((d / "certificates").glob("*.json"))[-1]
         cert.write_text(cert.read_text()[:-20])  # truncated
-        out = run("campaign", "--dir", str(d), "--verify", "-j", "1")
+        out = run("campaign", "verify", "--dir", str(d), "-j", "1")
         assert out.returncode == 1 and f"{cert.name}: invalid: " in out.stdout
         out = run("campaign", "8", "--dir", str(d), "--verify")
         assert out.returncode == 2 and "give no position" in out.stderr and len(out.stderr.splitlines()) == 1
@@ -681,7 +710,7 @@ def test_kill_9_while_a_certificate_is_written(tmp_path: Path) -> None:
     finishes, certified, and leaves no partial file."""
     d, store = tmp_path / "c", tmp_path / "s.sqlite"
     # the root's first attempt decides it and writes its certificate on any machine (seconds of work)
-    proc = sylver("campaign", "14", "20", "--dir", str(d), "--store", str(store), "-j", "1", "--first-budget", "600")
+    proc = sylver("campaign", "run", "14", "20", "--dir", str(d), "--store", str(store), "-j", "1", "--first-budget", "600")
     deadline = time.time() + 120
     parts: list[Path] = []
     while time.time() < deadline and not parts and proc.poll() is None:

@@ -184,6 +184,9 @@ class TestLazyImports:
             "    importlib.import_module('sylver.cli' + ('.' + module if module else ''))\n"
             "real = [(i.name or i.callback.__name__.replace('_', '-'), i.callback.__module__,\n"
             "         (i.help or inspect.getdoc(i.callback)).split(chr(10) * 2)[0]) for i in app.registered_commands]\n"
+            "real += [(g.name, g.typer_instance.registered_callback.callback.__module__,\n"
+            "          inspect.getdoc(g.typer_instance.registered_callback.callback).split(chr(10) * 2)[0])\n"
+            "         for g in app.registered_groups]\n"
             "print(json.dumps(real))\n"
         )
         out = _python(code)

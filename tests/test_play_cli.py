@@ -73,11 +73,11 @@ FLOAT_OPTIONS = [
     (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--move-time"], "(0: none)"),
     (["check", "random", "--clock"], "(0: none)"),
     (["check", "random", "--move-time"], "(0: none)"),
-    (["campaign", "--time-limit"], "a positive number of seconds"),
+    (["campaign", "run", "--time-limit"], "a positive number of seconds"),
     (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--solve-seconds"], "at least 0.01 seconds"),
     (["match", "random", "greedy", "--solve-seconds"], "at least 0.01 seconds"),
     (["blunders", "unused", "--solve-seconds"], "at least 0.01 seconds"),
-    (["campaign", "--first-budget"], "a positive number of seconds"),
+    (["campaign", "run", "--first-budget"], "a positive number of seconds"),
 ]
 
 
@@ -118,26 +118,39 @@ INT_OPTIONS = [
     (["match", "random", "greedy", "-o", "unused", "--memory"], ("1",), "at least 64 MiB"),
     (["check", "random", "--cap"], ("-1",), "at least 1 (0: no cap)"),
     (["check", "random", "--memory"], ("0",), "at least 64 MiB"),
-    (["campaign", "--jobs"], ("0",), "at least 1"),
+    (["campaign", "run", "--jobs"], ("0",), "at least 1"),
+    (["campaign", "verify", "--jobs"], ("0",), "at least 1"),
     (["verify", "unused.json", "--jobs"], ("0",), "at least 1"),
     (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--max-t"], ("0",), "at least 1"),
     (["match", "random", "greedy", "-o", "unused", "--max-t"], ("0",), "at least 1"),
     (["blunders", "unused", "--jobs"], ("0",), "at least 1"),
     (["blunders", "unused", "--max-t"], ("0",), "at least 1"),
-    (["campaign", "--max-attempts"], ("0",), "at least 1"),
-    (["campaign", "--first-states"], ("0",), "at least 1"),
+    (["campaign", "run", "--max-attempts"], ("0",), "at least 1"),
+    (["campaign", "run", "--first-states"], ("0",), "at least 1"),
     (["sweep", "10", "16", "--up-to"], ("1",), "at least 2"),
-    (["campaign", "--depth"], ("-1",), "at least 0"),
+    (["campaign", "show", "--depth"], ("-1",), "at least 0"),
 ]
 
 
+GROUPS = {"campaign"}
+"""The commands with subcommands (``sylver campaign run``)."""
+
+
+def command_of(args: list[str]) -> str:
+    """The command that ``args`` call: ``solve``, or ``campaign run`` for a command with subcommands."""
+    return " ".join(args[:2]) if args[0] in GROUPS else args[0]
+
+
 def _number_options(kind: str) -> set[tuple[str, str]]:
-    """(command, option) for every option of ``kind`` ("integer" or "float") of every command."""
+    """(command, option) for every option of ``kind`` ("integer" or "float") of every command and
+    subcommand (``campaign run``)."""
     import typer.main
 
     names = {"integer": {"integer", "int"}, "float": {"float"}}[kind]  # Click's names, Typer's copy's
     group = typer.main.get_command(app)
-    return {(name, param.opts[0]) for name, command in group.commands.items() for param in command.params
+    commands = [(f"{name} {sub}", c) for name in GROUPS for sub, c in group.commands[name].commands.items()]
+    commands += [(name, c) for name, c in group.commands.items() if name not in GROUPS]
+    return {(name, param.opts[0]) for name, command in commands for param in command.params
             if param.type.name in names and param.opts[0].startswith("--")}
 
 
@@ -151,7 +164,7 @@ def test_every_integer_option_rejects_out_of_range_values(tmp_path, monkeypatch)
             assert r.exit_code == 2, (args, bad, r.output)
             line = f"sylver: error: {args[-1]} must be {expected}, not {bad}\n"
             assert r.output == line, (args, bad, r.output)
-    ranged = {(args[0], "--concurrency" if args[-1] == "-j" else args[-1]) for args, _, _ in INT_OPTIONS}
+    ranged = {(command_of(args), "--concurrency" if args[-1] == "-j" else args[-1]) for args, _, _ in INT_OPTIONS}
     unbounded = {(c, o) for c, o in _number_options("integer") if o in UNBOUNDED_INT_OPTIONS}
     assert _number_options("integer") == ranged | unbounded
     assert not (tmp_path / "unused").exists()
@@ -165,7 +178,7 @@ def test_a_number_option_given_text_is_one_line(tmp_path, monkeypatch):
     needs = {"solve": ["4", "5"], "match": ["random", "greedy"], "check": ["random"], "verify": ["unused.json"],
              "tournament": ["-b", "random", "-b", "greedy", "-o", "unused"]}
     for command, option in sorted(options):
-        r = runner.invoke(app, [command, *needs.get(command, []), option, "1x"])
+        r = runner.invoke(app, [*command.split(), *needs.get(command, []), option, "1x"])
         assert r.exit_code == 2, (command, option, r.output)
         assert r.output.startswith(f"sylver: error: {option}: '1x' is not a valid ") and r.output.count("\n") == 1, (
             command, option, r.output)

@@ -184,7 +184,7 @@ class TestSolveCommand:
         assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
 
     @pytest.mark.parametrize("command", [["solve", "4", "5", "--no-store"], ["sweep", "4", "5", "--no-store"],
-                                         ["campaign", "8", "--dir", "/nonexistent/c"]])
+                                         ["campaign", "run", "8", "--dir", "/nonexistent/c"]])
     @pytest.mark.parametrize(("size", "message"), [
         ("lots", "--memory: invalid memory budget 'lots': use e.g. 512M or 4G"),
         ("10K", "--memory: memory budget '10K' is too small: at least 128K"),

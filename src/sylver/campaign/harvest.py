@@ -37,13 +37,13 @@ def from_ledger(ledger: Ledger) -> list[Entry]:
         if not node.decided or node.method in ("theorem", "book"):
             continue
         receipt = checked.get(node.certificate) if node.certificate else None
-        note = "" if receipt else ("certificate not checked (`sylver campaign --dir D --verify` records it)"
+        note = "" if receipt else ("certificate not checked (`sylver campaign verify --dir D` records it)"
                                    if node.certificate else "no certificate built yet")
         out.append(Entry(position=node.position, outcome=Outcome(node.status),
                          winning=() if node.winning is None else (node.winning,), complete=node.status == "P",
                          how="children" if node.method == "children" else "search", states=node.states,
                          seconds=node.seconds, engine=engine(), date=today, certificate=receipt,
-                         rebuild=f"sylver campaign {root} --dir D --only {_line(ledger, node.position)}",
+                         rebuild=f"sylver campaign run {root} --dir D --only {_line(ledger, node.position)}",
                          note=note))
     return out
 
@@ -67,7 +67,7 @@ def _depth(ledger: Ledger, position: Position) -> int:
 
 
 def _checked(directory: Path) -> dict[str, Certificate]:
-    """The certificate files ``DIR/verified.jsonl`` records valid (``sylver campaign --verify``), by
+    """The certificate files ``DIR/verified.jsonl`` records valid (``sylver campaign verify``), by
     path relative to ``directory``; an unreadable record is one line and exit 2 for the caller."""
     from sylver.solver.certificate import read_records
 

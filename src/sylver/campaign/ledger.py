@@ -174,7 +174,7 @@ class Ledger:
         d = Path(directory)
         if not (d / FILE).is_file():
             raise ValueError(f"no campaign in {d}/ (no {FILE}): give a root position to start one, "
-                             f"e.g. `sylver campaign 16 38 --dir {d}`")
+                             f"e.g. `sylver campaign run 16 38 --dir {d}`")
         try:
             if read_only:
                 conn = sqlite3.connect(f"{(d / FILE).resolve().as_uri()}?mode=ro", uri=True, timeout=10,
@@ -224,7 +224,7 @@ class Ledger:
 
     @property
     def lines(self) -> list[tuple[int, ...]]:
-        """The lines to try first (``sylver campaign --try``): sequences of moves from the root."""
+        """The lines to try first (``sylver campaign run --try``): sequences of moves from the root."""
         text = self.meta("lines")
         return [tuple(line) for line in json.loads(text)] if text else []
 

@@ -21,7 +21,7 @@ def rows(ledger: Ledger, max_depth: int | None = None, theorems: bool = True) ->
     """One dict a node (``max_depth``: those at most that many moves from the root; ``theorems``:
     with the nodes N by a theorem): the :meth:`Node.to_dict` fields, with ``text`` (the position in
     braces), ``why``, ``certificate_pending`` (:func:`certificate_pending`) and ``certificate_valid``
-    (its file recorded valid by ``sylver campaign --verify``: :func:`~sylver.campaign.proof.recorded_valid`)."""
+    (its file recorded valid by ``sylver campaign verify``: :func:`~sylver.campaign.proof.recorded_valid`)."""
     out = []
     checked = recorded_valid(ledger)
     for node in ledger.nodes():
@@ -89,12 +89,12 @@ def markdown(ledger: Ledger, max_depth: int | None = None) -> str:
 
 
 def certificates_line(ledger: Ledger) -> str:
-    """The certificate files written, those recorded valid by ``sylver campaign --verify``
+    """The certificate files written, those recorded valid by ``sylver campaign verify``
     (:func:`~sylver.campaign.proof.recorded_valid`) and those still to be built."""
     written = sum(1 for n in ledger.nodes() if n.decided and n.certificate)
     valid = len(recorded_valid(ledger))
     return (f"certificates: {written:,} written, {valid:,} of them recorded valid by the independent checker "
-            f"(`sylver campaign --dir {ledger.directory} --verify` checks the others), "
+            f"(`sylver campaign verify --dir {ledger.directory}` checks the others), "
             f"{ledger.summary()['certificates_pending']:,} nodes decided by a search without one yet")
 
 

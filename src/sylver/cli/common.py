@@ -110,13 +110,32 @@ class LazyCommands(MutableMapping[str, Any]):
             if name not in COMMANDS:
                 raise KeyError(name)
             importlib.import_module("sylver.cli" + ("." + COMMANDS[name][0] if COMMANDS[name][0] else ""))
-            info = next(i for i in app.registered_commands if i.callback is not None
-                        and (i.name or typer.main.get_command_name(i.callback.__name__)) == name)
-            if info.help is None:
-                info.help = unwrapped(inspect.getdoc(info.callback) or "")
-            self.built[name] = typer.main.get_command_from_info(
-                info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode)
+            group = next((g for g in app.registered_groups if g.name == name), None)
+            self.built[name] = self._command(name) if group is None else self._group(group)
         return self.built[name]
+
+    @staticmethod
+    def _command(name: str) -> Any:
+        info = next(i for i in app.registered_commands if i.callback is not None
+                    and (i.name or typer.main.get_command_name(i.callback.__name__)) == name)
+        if info.help is None:
+            info.help = unwrapped(inspect.getdoc(info.callback) or "")
+        return typer.main.get_command_from_info(
+            info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode)
+
+    @staticmethod
+    def _group(info: Any) -> Any:
+        """A command with subcommands (``sylver campaign run``): its help and theirs unwrapped too."""
+        inner = info.typer_instance
+        callback = inner.registered_callback.callback
+        if not isinstance(info.help, str):  # not given to add_typer: Typer's placeholder
+            info.help = unwrapped(inspect.getdoc(callback) or "")
+        for command in inner.registered_commands:
+            if command.help is None and command.callback is not None:
+                command.help = unwrapped(inspect.getdoc(command.callback) or "")
+        return typer.main.get_group_from_info(
+            info, pretty_exceptions_short=app.pretty_exceptions_short, suggest_commands=True,
+            rich_markup_mode=app.rich_markup_mode)
 
     def __setitem__(self, name: str, command: Any) -> None:
         self.built[name] = command

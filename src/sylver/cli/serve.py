@@ -20,7 +20,7 @@ def serve(
     ] = None,
     campaign: Annotated[
         list[Path] | None,
-        typer.Option("--campaign", help="A campaign directory (sylver campaign --dir DIR) whose ledger to show, "
+        typer.Option("--campaign", help="A campaign directory (sylver campaign run --dir DIR) whose ledger to show, "
                      "read-only; repeat for several.", show_default=False),
     ] = None,
     store: Annotated[

@@ -1,4 +1,4 @@
-"""Read-only view of campaign directories (``sylver campaign --dir DIR``) for the web page.
+"""Read-only view of campaign directories (``sylver campaign run --dir DIR``) for the web page.
 
 A campaign's directory holds ``ledger.sqlite`` (SQLite in WAL mode, written by the campaign while it
 runs, possibly in another process) and ``certificates/*.json``.  The viewer never writes there: each

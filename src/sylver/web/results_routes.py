@@ -96,7 +96,7 @@ def campaign_routes(app: FastAPI, directories: list[Path], limits: Limits, runne
         index: int,
         depth: Annotated[int | None, Query(ge=0, description="Only the nodes at most this many moves from the root.")] = None,
     ) -> dict[str, Any]:
-        """A campaign's ledger, as ``sylver campaign --show --json`` prints it: ``summary``, ``store``,
+        """A campaign's ledger, as ``sylver campaign show --json`` prints it: ``summary``, ``store``,
         ``attempts`` (their count) and ``nodes`` (``text``, ``why``, ``position``, ``kind``, ``depth``,
         ``status``: open, working, P or N, ``winning``, ``method``, ``states``, ``seconds``,
         ``peak_bytes``, ``certificate``, ``budget``, ``attempts``, ``expanded``, ``note``), with
