@@ -6,9 +6,9 @@ peak RSS of each, the CPU model and the load average.
     PYTHONPATH=TREE/src .venv/bin/python bench/bench_certificate.py --checker none --repeat 3   # A/B of builds
 
 Each phase runs in a fresh process, so that its peak RSS is its own: the solve and the certificate
-built from its tables (``--builder stream``: :func:`sylver.solver.prove.stream_certificate`, nodes
+built from its tables (``--builder stream``: :func:`sylver.proof.build.stream_certificate`, nodes
 written as they are finished; ``memory``: :func:`build_certificate`, the whole certificate as a
-dict, then written), then the check (``--checker file``: :func:`sylver.solver.certificate.check_path`,
+dict, then written), then the check (``--checker file``: :func:`sylver.proof.certificate.check_path`,
 the file read a node at a time, twice; ``dict``: the file loaded whole, then :func:`check`;
 ``none``: not checked).  Times are CPU seconds of the phase (the machine is shared) and wall-clock
 seconds beside them.  ``--repeat N`` runs each position N times (a fresh process each), to compare
@@ -38,8 +38,8 @@ def _peak_mb() -> float:
 def build(text: str, path: str, builder: str, memory: str) -> dict:
     """Solve ``text`` (no store), then build its certificate into ``path``."""
     from sylver import Position
+    from sylver.proof.build import build_certificate, stream_certificate, write_certificate
     from sylver.solver import solve
-    from sylver.solver.prove import build_certificate, stream_certificate, write_certificate
 
     t0, c0 = time.monotonic(), time.process_time()
     sol = solve(Position(text), memory=memory, store=None)
@@ -56,8 +56,8 @@ def build(text: str, path: str, builder: str, memory: str) -> dict:
 
 
 def check(path: str, checker: str) -> dict:
-    from sylver.solver.certificate import check as check_dict
-    from sylver.solver.certificate import check_path
+    from sylver.proof.certificate import check as check_dict
+    from sylver.proof.certificate import check_path
 
     t0, c0 = time.monotonic(), time.process_time()
     if checker == "file":

@@ -65,7 +65,7 @@ def _one(position: str, kind: str, odd_limit: int | None, jobs: int, checkpoint:
 
     from sylver import Position
     from sylver.solver import solve
-    from sylver.solver.periodic import Scan
+    from sylver.solver.gcd.periodic import Scan
 
     t0 = time.perf_counter()
     solve(Position("6,16"))  # loads every kernel (gcd-1 search and the scan)
@@ -76,8 +76,8 @@ def _one(position: str, kind: str, odd_limit: int | None, jobs: int, checkpoint:
     if kind == "certificate":  # solve; then (timed apart) build the certificate, write it, check it
         import tempfile
 
-        from sylver.solver.certificate import check_file
-        from sylver.solver.prove import build_gcd_certificate, write_any_certificate
+        from sylver.proof.build import build_gcd_certificate, write_any_certificate
+        from sylver.proof.certificate import check_file
 
         memory = MEMORY.get(position, "1G")
         sol = solve(p, odd_limit=odd_limit, jobs=jobs, store=None, memory=memory)
@@ -164,7 +164,7 @@ def value_start_by_largest_anchor(scan) -> int | None:  # noqa: ANN001
     state, which also holds t(E ÷ 2) heights of history per shape)."""
     import numpy as np
 
-    from sylver.solver.periodic import ScanState
+    from sylver.solver.gcd.periodic import ScanState
 
     per = scan.state.period
     L = per.length

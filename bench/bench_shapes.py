@@ -1,6 +1,6 @@
 """Benchmark of the shape graph build (Sicherman, "Theory and Practice of Sylver Coinage", Integers
-2002, sec. 2, the Periodicity Theorem): the numba kernels of sylver.solver.shapekernels against the
-Python builder of sylver.solver.shapes (the reference), on the same positions in the same run.
+2002, sec. 2, the Periodicity Theorem): the numba kernels of sylver.solver.gcd.shapekernels against the
+Python builder of sylver.solver.gcd.shapes (the reference), on the same positions in the same run.
 
     .venv/bin/python bench/bench_shapes.py                 # {12,40,46} (the Python build: about 2 min)
     .venv/bin/python bench/bench_shapes.py 8,14 10,16,24   # other positions; a+b+c: their union graph
@@ -10,7 +10,7 @@ Python builder of sylver.solver.shapes (the reference), on the same positions in
 
 Both builds are checked to give the same graph; the figures are CPU seconds (the machine is shared),
 printed with the load and the CPU model.  ``--region`` times the base region's listing
-(:class:`sylver.solver.periodic.BaseRegion`) instead: the numba kernel against its Python reference
+(:class:`sylver.solver.gcd.periodic.BaseRegion`) instead: the numba kernel against its Python reference
 (both checked to list the same), the Position of each distinct semigroup listed included; the
 gcd-1 solves are not timed (every position is given the value N).
 """
@@ -38,7 +38,7 @@ def main() -> None:
         return
     args.positions = args.positions or ["12,40,46"]
     from sylver import Position
-    from sylver.solver.shapes import build_union
+    from sylver.solver.gcd.shapes import build_union
 
     print(f"CPU: {cpu_model()}")
     build_union([Position([8, 10, 22])])  # loads the kernels (compiles them if the cache is cold)
@@ -78,8 +78,8 @@ def _region(args: list[str]) -> None:
     import numpy as np
 
     from sylver import Position
-    from sylver.solver.periodic import BaseRegion, list_region, list_region_python
-    from sylver.solver.shapes import build_union
+    from sylver.solver.gcd.periodic import BaseRegion, list_region, list_region_python
+    from sylver.solver.gcd.shapes import build_union
 
     print(f"CPU: {cpu_model()}; {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}")
     list_region(build_union([Position([8, 10, 22])]))  # loads the kernel (compiles it if the cache is cold)

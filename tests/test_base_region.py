@@ -1,6 +1,6 @@
 """The base region of a shape graph (Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002,
-sec. 2, the Periodicity Theorem): the numba kernel of sylver.solver.shapekernels lists it exactly as
-its plain-Python reference sylver.solver.periodic.list_region_python (mode, which position, the
+sec. 2, the Periodicity Theorem): the numba kernel of sylver.solver.gcd.shapekernels lists it exactly as
+its plain-Python reference sylver.solver.gcd.periodic.list_region_python (mode, which position, the
 positions to solve in the same order), and BaseRegion.of gives the same region either way.
 
 The larger graphs ({12,40,46}'s own, and the union of its long children) are compared in
@@ -16,8 +16,8 @@ import pytest
 from sylver import Outcome, Position
 from sylver.errors import TooLargeError
 from sylver.solver import solve
-from sylver.solver.periodic import BaseRegion, list_region, list_region_python
-from sylver.solver.shapes import build, build_union
+from sylver.solver.gcd.periodic import BaseRegion, list_region, list_region_python
+from sylver.solver.gcd.shapes import build, build_union
 
 GRAPHS = [["8,10,22"], ["6,40,74"], ["8,30,34"], ["10,16,24"], ["12,14,46", "12,22,40"]]
 """Positions with g = 2 (several: their union graph; {12,14,46} and {12,22,40} are two of the long

@@ -1,4 +1,4 @@
-"""The results book (src/sylver/data/book.jsonl, sylver.solver.book): consistent, read by the store,
+"""The results book (src/sylver/data/book.jsonl, sylver.store.book): consistent, read by the store,
 answered by `sylver solve`, started from by a campaign, added to by `sylver book add`."""
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from sylver import Outcome, Position
-from sylver.solver import book as B
-from sylver.solver import public, solve
-from sylver.solver.store import Store, StoreConflictError
+from sylver.solver import solve
+from sylver.store import book as B
+from sylver.store import public
+from sylver.store.results import Store, StoreConflictError
 
 SYLVER = [sys.executable, "-m", "sylver"]
 
@@ -152,7 +153,7 @@ def test_book_add_takes_a_campaigns_decisions(tmp_path: Path) -> None:
 
 
 def test_frontier_md_is_what_the_book_generates() -> None:
-    from sylver.solver.bookpage import page
+    from sylver.store.bookpage import page
 
     committed = (Path(__file__).resolve().parents[1] / "docs" / "frontier.md").read_text()
     assert committed == page(B.read(B.PACKAGE_BOOK)), "run `sylver book page > docs/frontier.md`"

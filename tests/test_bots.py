@@ -373,7 +373,7 @@ class TestResultsStoreAsBook:
         monkeypatch.setattr(Oracle, "solve_gcd", refuse)
 
     def test_stored_winning_move_played_at_once(self, tmp_path, monkeypatch):
-        from sylver.solver.store import Store
+        from sylver.store.results import Store
 
         path = tmp_path / "results.sqlite"
         small = Position((11, 13, 14))
@@ -392,7 +392,7 @@ class TestResultsStoreAsBook:
         """With {16,20} and {16,34} themselves not stored, the reply into the stored P-position is
         found before the g > 1 engine is asked (issue 35: it had 70 % of the move's budget first)."""
         from sylver.bots.oracle import StoredResults
-        from sylver.solver.store import Store
+        from sylver.store.results import Store
 
         path = tmp_path / "results.sqlite"
         with Store(path) as store:
@@ -435,7 +435,7 @@ class TestResultsStoreAsBook:
         import sqlite3
 
         from sylver.bots.oracle import StoredResults
-        from sylver.solver.store import SCHEMA
+        from sylver.store.results import SCHEMA
 
         path = tmp_path / "results.sqlite"
         writer = sqlite3.connect(path, isolation_level=None)  # a rollback journal: a writer locks readers out

@@ -24,8 +24,8 @@ import pytest
 from sylver.campaign import Campaign, Ledger, Options, tree
 from sylver.campaign.report import ledger_data, markdown
 from sylver.position import Outcome, Position
-from sylver.solver.certificate import CertificateError, check_any, check_file
-from sylver.solver.store import Store
+from sylver.proof.certificate import CertificateError, check_any, check_file
+from sylver.store.results import Store
 
 
 def campaign(tmp: Path, root: str, **options: object) -> tuple[Ledger, Store, dict]:
@@ -459,7 +459,7 @@ def test_a_contradicting_attempt_is_never_passed_over(tmp_path: Path) -> None:
     """A later search that finds another outcome for a decided node (while building its
     certificate) stops the campaign with the conflict: one of the two computations is wrong."""
     from sylver.campaign.attempt import Attempt
-    from sylver.solver.store import StoreConflictError
+    from sylver.store.results import StoreConflictError
 
     store = Store(tmp_path / "s.sqlite")
     ledger = Ledger.create(tmp_path / "c", Position.parse("8,14"), budget=1.0, store=str(store.path))
@@ -556,9 +556,9 @@ class TestCertificateFiles:
         set: gcd 1 from empty tables, where both find the same replies; with g > 1 the sub-proofs'
         replies depend on the tables, so its nodes are checked), and `sylver verify` accepts it."""
         from sylver.campaign.attempt import run
+        from sylver.proof.build import build_certificate, build_gcd_certificate
         from sylver.solver import solve
         from sylver.solver.engine import ENGINE
-        from sylver.solver.prove import build_certificate, build_gcd_certificate
 
         task = self.task(tmp_path, text)
         ENGINE.clear()
@@ -604,7 +604,7 @@ class TestCertificateFiles:
     def test_a_changed_store_file_is_not_trusted(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         """A certificate stored by reference (as one above INLINE_BYTES is) whose file has changed or
         is gone is no certificate: the campaign certifies the node again."""
-        from sylver.solver import store as store_module
+        from sylver.store import results as store_module
 
         monkeypatch.setattr(store_module, "INLINE_BYTES", 0)
         ledger, store, _ = campaign(tmp_path, "8,14", first_budget=0.02)
@@ -832,8 +832,8 @@ class TestBudget:
         the solve's table (no search to look at the clock): past its deadline, the builder stops
         within ``NODES_PER_LOOK`` nodes (it used to build them all: a 32-s attempt at
         {16,26,38,67,72} took 123 s), and leaves only its partial file (resumed by the next attempt)."""
+        from sylver.proof.build import NODES_PER_LOOK, stream_certificate
         from sylver.solver import solve
-        from sylver.solver.prove import NODES_PER_LOOK, stream_certificate
 
         sol = solve(Position.parse("16,20,28,35,54"), first=True)
         built: list[int] = []
@@ -897,7 +897,7 @@ class TestStrategies:
         p = Position.parse(position)
         assert Store(tmp_path / "s.sqlite", book=False).get(p.play(result.winning)).outcome is Outcome.P
         assert result.certificate == str(cert)
-        from sylver.solver.certificate import check_path
+        from sylver.proof.certificate import check_path
 
         head = check_path(str(cert)).head
         assert head["outcome"] == "N" and result.winning in head["winning_moves"]

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from sylver import Position
-from sylver.solver import certificate as certmod
+from sylver.proof import certificate as certmod
+from sylver.proof.build import build_certificate, write_certificate
+from sylver.proof.certificate import CertificateError, check, gap_mask, is_ender, moves, play
 from sylver.solver import solve
-from sylver.solver.certificate import CertificateError, check, gap_mask, is_ender, moves, play
-from sylver.solver.prove import build_certificate, write_certificate
 
 
 def make(text: str, first: bool = False) -> dict:
@@ -237,7 +237,7 @@ class TestWinningMoveOnly:
 
     @pytest.mark.parametrize(("gens", "g"), [([9, 15, 21], 3), ([4], 4), ([8], 8)])
     def test_valid_and_checked(self, gens: list[int], g: int) -> None:
-        from sylver.solver.prove import build_gcd_certificate
+        from sylver.proof.build import build_gcd_certificate
 
         sol = solve(Position(gens), first=True)
         assert sol.gcd == g and sol.verdict == "N" and not sol.complete

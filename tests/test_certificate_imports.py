@@ -21,8 +21,7 @@ import sylver.campaign.proof as proof_module
 from sylver.campaign.attempt import certificate
 from sylver.campaign.proof import compose
 from sylver.position import Outcome, Position
-from sylver.solver import solve
-from sylver.solver.certificate import (
+from sylver.proof.certificate import (
     CLAIMS_OPEN,
     NODES_OPEN,
     CertificateError,
@@ -30,7 +29,8 @@ from sylver.solver.certificate import (
     check_any,
     check_path,
 )
-from sylver.solver.store import Store, file_sha256
+from sylver.solver import solve
+from sylver.store.results import Store, file_sha256
 
 
 @pytest.fixture

@@ -12,16 +12,16 @@ from typing import Any
 import pytest
 
 from sylver.position import Position
-from sylver.solver import solve
-from sylver.solver.certificate import check_path
-from sylver.solver.engine import ENGINE
-from sylver.solver.prove import (
+from sylver.proof.build import (
     build_certificate,
     claimed,
     stream_certificate,
     stream_gcd_certificate,
     write_certificate,
 )
+from sylver.proof.certificate import check_path
+from sylver.solver import solve
+from sylver.solver.engine import ENGINE
 
 CASES = [("16,20,28,35,54", False), ("12,17", True), ("11,14", False)]
 """P complete (15,559 nodes, root replies in the header), N not complete (winning moves only: 4,676

@@ -16,23 +16,23 @@ import pytest
 
 from sylver import Position
 from sylver.jit import njit
-from sylver.solver import kernels as k
-from sylver.solver import solve
-from sylver.solver.certificate import (
-    CertificateError,
-    CertificateFileError,
-    GapSet,
-    check,
-    check_path,
-)
-from sylver.solver.engine import ENGINE, child_gaps, root_gaps
-from sylver.solver.prove import (
+from sylver.proof.build import (
     SeenSet,
     build_certificate,
     stream_certificate,
     write_any_certificate,
     write_certificate,
 )
+from sylver.proof.certificate import (
+    CertificateError,
+    CertificateFileError,
+    GapSet,
+    check,
+    check_path,
+)
+from sylver.solver import kernels as k
+from sylver.solver import solve
+from sylver.solver.engine import ENGINE, child_gaps, root_gaps
 
 # gcd-1 positions, N and P, with t below and above 128 (exact and digest keys in the seen set)
 POSITIONS = [
@@ -231,7 +231,7 @@ class TestStreamingBuilder:
     def test_the_deadline_cuts_a_build(self, tmp_path: Path) -> None:
         """The builder looks at the clock after every ``NODES_PER_LOOK`` nodes (a batch of its node
         kernel ends there), so a deadline passed stops it, leaving only its partial file."""
-        from sylver.solver.prove import NODES_PER_LOOK
+        from sylver.proof.build import NODES_PER_LOOK
 
         sol = fresh_solve("12,17", first=True)
         calls: list[int] = []
@@ -362,7 +362,7 @@ class TestFileChecker:
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
         """With the second reading shared between processes, every certificate gets the verdict and
         the flaw (the first in the file) that one process gives, wherever the flaw is."""
-        import sylver.solver.certificate as module
+        import sylver.proof.certificate as module
 
         monkeypatch.setattr(module, "PARALLEL_LEAST", 0)
         path = tmp_path / "c.json"
@@ -411,7 +411,7 @@ class TestFileChecker:
                                       monkeypatch: pytest.MonkeyPatch) -> None:
         """The verifier tells how far each of its two readings of a file has gone, from where the
         nodes start to the file's end; with processes sharing the second reading, one tells it."""
-        import sylver.solver.certificate as module
+        import sylver.proof.certificate as module
 
         monkeypatch.setattr(module, "PARALLEL_LEAST", 0)
         monkeypatch.setattr(module, "PROGRESS_LINES", 100)
@@ -445,8 +445,8 @@ class TestGcdFiles:
 
     @pytest.mark.parametrize("gens", [[8, 10, 22], [8, 14], [6, 9], [12, 18, 21]], ids=str)
     def test_same_as_the_dict(self, gens: list[int], tmp_path: Path) -> None:
-        from sylver.solver.certificate import check_any
-        from sylver.solver.prove import build_gcd_certificate
+        from sylver.proof.build import build_gcd_certificate
+        from sylver.proof.certificate import check_any
 
         cert = json.loads(json.dumps(build_gcd_certificate(solve(Position(gens)))))
         path = tmp_path / "c.json"
@@ -472,7 +472,7 @@ class TestGcdFiles:
         """The g > 1 builder writes its gcd-1 nodes as it proves them, each once across its
         sub-proofs (one seen set), and the file is the header, the claims and the nodes, as
         written from the dict; nothing else is left in the directory."""
-        from sylver.solver.prove import stream_gcd_certificate
+        from sylver.proof.build import stream_gcd_certificate
 
         path = tmp_path / "c.json"
         written = stream_gcd_certificate(solve(Position(gens)), path)
@@ -491,8 +491,8 @@ class TestGcdFiles:
         """As for gcd 1: with the gcd-1 nodes' second reading shared between 2 processes, a valid
         certificate proves the same and a tampered one gets the flaw that one process names (a
         wrong reply in the first, a middle and the last node; a claim dropped; a file cut short)."""
-        import sylver.solver.certificate as module
-        from sylver.solver.prove import build_gcd_certificate
+        import sylver.proof.certificate as module
+        from sylver.proof.build import build_gcd_certificate
 
         monkeypatch.setattr(module, "PARALLEL_LEAST", 0)
         path = tmp_path / "c.json"
@@ -518,7 +518,7 @@ class TestGcdFiles:
             assert (verdicts[0][0] == "valid") == (name == "valid"), (name, verdicts)
 
     def test_a_failed_build_leaves_no_file(self, tmp_path: Path) -> None:
-        from sylver.solver.prove import stream_gcd_certificate
+        from sylver.proof.build import stream_gcd_certificate
 
         with pytest.raises(TimeoutError):  # (a limit already past: on any machine)
             stream_gcd_certificate(solve(Position([16, 20, 34])), tmp_path / "c.json", time_limit=0.0)
@@ -531,8 +531,8 @@ def test_the_builder_takes_the_solves_budget(tmp_path: Path) -> None:
     the builder sets the budget it is given (a budget far too small is then a MemoryBudgetError,
     one line from `sylver solve --certificate`, as the solve's own thrashing is)."""
     from sylver.machine import parse_memory
+    from sylver.proof.build import stream_certificate
     from sylver.solver.engine import ENGINE
-    from sylver.solver.prove import stream_certificate
 
     sol = fresh_solve("16,20,28,35,54")
     ENGINE.set_memory(parse_memory("256K"))
@@ -547,8 +547,8 @@ class TestAnswerFromTheStore:
     resumed build of {16,31,150} wrote 0.25 MB a minute cold, 60-70 MB warm)."""
 
     def test_searched_again_and_the_same_file(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-        from sylver.solver import orchestration
-        from sylver.solver.store import Store
+        import sylver.solver as solver_api  # the builder calls sylver.solver.solve
+        from sylver.store.results import Store
 
         text = "16,20,28,35,54"
         stream_certificate(fresh_solve(text), tmp_path / "fresh.json")
@@ -559,13 +559,13 @@ class TestAnswerFromTheStore:
         sol = solve(Position(text), store=store)
         assert sol.from_store and sol.states == 0
         searches: list[Any] = []
-        real = orchestration.solve
+        real = solver_api.solve
 
         def spy(*args: Any, **kwargs: Any) -> Any:
             searches.append(kwargs)
             return real(*args, **kwargs)
 
-        monkeypatch.setattr(orchestration, "solve", spy)
+        monkeypatch.setattr(solver_api, "solve", spy)
         stream_certificate(sol, tmp_path / "stored.json", memory=64 << 20)
         assert len(searches) == 1 and searches[0]["memory"] == 64 << 20 and not searches[0]["first"]
         assert (tmp_path / "stored.json").read_bytes() == (tmp_path / "fresh.json").read_bytes()
@@ -575,7 +575,7 @@ class TestAnswerFromTheStore:
         def late(*args: Any, **kwargs: Any) -> Any:
             raise SolveTimeout("not solved within the time limit")
 
-        monkeypatch.setattr(orchestration, "solve", late)
+        monkeypatch.setattr(solver_api, "solve", late)
         with pytest.raises(TimeoutError, match="read from the results store"):
             stream_certificate(sol, tmp_path / "late.json", time_limit=1.0)
         assert not list(tmp_path.glob("late.json*"))  # stopped before the file was begun
@@ -583,7 +583,7 @@ class TestAnswerFromTheStore:
     def test_a_store_that_disagrees_is_damaged(self, tmp_path: Path) -> None:
         from sylver.errors import SelfCheckError
         from sylver.position import Outcome
-        from sylver.solver.store import Store
+        from sylver.store.results import Store
 
         store = Store(tmp_path / "s.sqlite")
         p = Position("5,18")  # N: its record says P, falsely

@@ -327,6 +327,30 @@ def upward(graph: dict[str, set[str]], floor: dict[str, int]) -> list[str]:
     return found
 
 
+SOLVER_ENTRIES = {"sylver.solver", "sylver.solver.gcd"}
+"""What a module outside ``solver`` may import of it: the package's ``__init__`` and the g > 1
+engine's."""
+KERNEL_BOUNDARY = {"proof": {"sylver.solver.engine", "sylver.solver.kernels"}}
+"""And, for the proofs' gcd-1 builder (which reads the engine's tables), the kernel's boundary."""
+
+
+def behind_entries(graph: dict[str, set[str]]) -> list[str]:
+    """The imports of a module of ``solver`` from outside it but through its entry points
+    (:data:`SOLVER_ENTRIES`, :data:`KERNEL_BOUNDARY`), as ``a imports b``."""
+    return [f"{module} imports {target}" for module, targets in sorted(graph.items()) for target in sorted(targets)
+            if unit(target) == "solver" and unit(module) != "solver"
+            and target not in SOLVER_ENTRIES | KERNEL_BOUNDARY.get(unit(module), set())]
+
+
+def test_the_solver_is_imported_through_its_entry_points() -> None:
+    found = behind_entries(IMPORTS)
+    assert not found, "\n" + "\n".join(found)
+    assert behind_entries({"sylver.cli.solve": {"sylver.solver", "sylver.solver.local"},
+                           "sylver.proof.build": {"sylver.solver.engine", "sylver.solver.gcd.periodic"},
+                           "sylver.solver.orchestration": {"sylver.solver.local"}}) == [
+        "sylver.cli.solve imports sylver.solver.local", "sylver.proof.build imports sylver.solver.gcd.periodic"]
+
+
 def test_no_import_circle() -> None:
     found = circles(IMPORTS)
     assert not found, "\n" + "\n".join(" -> ".join(c) for c in found)

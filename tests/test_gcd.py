@@ -17,8 +17,8 @@ import pytest
 
 from sylver import Outcome, Position
 from sylver.solver import solve
-from sylver.solver.periodic import Period, Scan
-from sylver.solver.shapes import build
+from sylver.solver.gcd.periodic import Period, Scan
+from sylver.solver.gcd.shapes import build
 from sylver.theory import is_short, possible_winning_replies
 
 DIFFERENTIAL = [[2], [4, 6], [6, 16], [8, 14], [8, 10, 22], [10, 16, 24]]
@@ -92,7 +92,7 @@ def test_shape_graph_invariants() -> None:
 
 def test_union_build_resumes_after_a_deadline() -> None:
     """A union graph's build stopped by its deadline goes on where it stopped, to the same graph."""
-    from sylver.solver.shapes import build_union, union_builder
+    from sylver.solver.gcd.shapes import build_union, union_builder
 
     kids = [Position([10, 12, 38]), Position([12, 14, 20]), Position([12, 16, 20, 38])]
     whole = build_union(kids)
@@ -110,8 +110,8 @@ def test_union_subgraph_is_the_own_graph() -> None:
     subgraph is its own graph, shape for shape and family for family (so a checkpoint fits either;
     its shapes found by the kernel as by the reference search), and the union's base region
     restricted to it is its own base region."""
-    from sylver.solver.periodic import BaseRegion
-    from sylver.solver.shapes import build_union
+    from sylver.solver.gcd.periodic import BaseRegion
+    from sylver.solver.gcd.shapes import build_union
 
     kids = [Position([10, 12, 38]), Position([12, 14, 20]), Position([12, 16, 20, 38])]
     union = build_union(kids)
@@ -184,7 +184,7 @@ def test_short_kernel_same_as_the_killer_kernel() -> None:
     """Above every base region (t(E ÷ 2) < 64), the first stage driven by pending bits with its state
     hashes kept up to date gives the windows, family bits and P-hits of the kernel that walks each
     shape's moves, and stores the hash of each state as :func:`whole_hash` computes it."""
-    from sylver.solver.periodic import _find, whole_hash
+    from sylver.solver.gcd.periodic import _find, whole_hash
 
     S = Position([16, 22, 24, 26, 28, 30, 34])
     scan = Scan(S)
@@ -213,7 +213,7 @@ def test_replay_values_match_the_engine() -> None:
     """The certificate's replay (plain Python, bit sets over the shapes) gives every shape the value
     the engine gives it, at every height up to 1,201, and its state after a height (each shape's
     last t(E ÷ 2) values and the family bits) is the engine's."""
-    from sylver.solver.certificate import _Replay, _ReplayGraph, gap_mask
+    from sylver.proof.certificate import _Replay, _ReplayGraph, gap_mask
 
     S = Position([16, 22, 24, 26, 28, 30, 34])
     scan = Scan(S)
@@ -549,7 +549,7 @@ def test_moves_down_by_target() -> None:
     """The moves down of a graph sorted by their target (the kernels above the base regions walk
     them backwards) are those of a stable sort of the moves by target, from shape 0 or from the
     first shape of S's family."""
-    from sylver.solver.periodic import incoming
+    from sylver.solver.gcd.periodic import incoming
 
     g = build(Position([6, 44, 82]))
     K0 = int(np.count_nonzero(g.fam != 0))
@@ -569,7 +569,7 @@ def test_a_scan_is_checked_against_the_room_before_it_is_made() -> None:
     counted before it is made: a union graph's subgraph too large for the room is refused with a
     message that says how much it needs and how much is left."""
     from sylver.errors import TooLargeError
-    from sylver.solver.periodic import fits
+    from sylver.solver.gcd.periodic import fits
 
     size = dict(graph_bytes=10**6, shapes=10**4, down_moves=10**6, Tmax=21)
     fits(Position([12, 40, 46, 56]), memory=10**8, **size)
@@ -728,7 +728,7 @@ def test_solve_base_past_its_deadline() -> None:
     no time at all (a search checks its deadline only between its slices)."""
     import time
 
-    from sylver.solver.periodic import solve_base
+    from sylver.solver.gcd.periodic import solve_base
 
     with pytest.raises(TimeoutError):
         solve_base([Position([4, 6, 9])], deadline=time.monotonic() - 1.0)
@@ -741,7 +741,7 @@ def test_solve_base_agrees_with_solve(saturated: bool, monkeypatch: pytest.Monke
     moves one by one.  Both agree on every position of a base region; with the tables at their
     budget every N outcome is taken from the gcd-1 solve (self-checked), and only those."""
     from sylver.solver import engine
-    from sylver.solver.periodic import list_region, solve_base
+    from sylver.solver.gcd.periodic import list_region, solve_base
 
     positions = list_region(build(Position([6, 44, 82])))[3]
     assert len(positions) > 1000
@@ -801,7 +801,7 @@ def test_6_44_82_four_wins() -> None:
 
 def test_batch_store_jobs_accept_gcd_above_one(tmp_path) -> None:
     """--batch (with --odd-limit), the store and --jobs take positions with g > 1."""
-    from sylver.solver.store import Store
+    from sylver.store.results import Store
 
     batch = tmp_path / "b.txt"
     batch.write_text("8 10 22\n6 9\n{}\n6 40 74\n")
@@ -989,8 +989,8 @@ def test_ctrl_c_inside_a_slice_waits_for_its_end(tmp_path, monkeypatch: pytest.M
 
 @pytest.mark.parametrize("gens", [[8, 10, 22], [8, 14], [6, 9], [12, 18, 21], [6, 16]], ids=str)
 def test_certificates_verify(gens: list[int], tmp_path) -> None:
-    from sylver.solver.certificate import check_file
-    from sylver.solver.prove import build_gcd_certificate, write_any_certificate
+    from sylver.proof.build import build_gcd_certificate, write_any_certificate
+    from sylver.proof.certificate import check_file
 
     sol = solve(Position(gens))
     cert = build_gcd_certificate(sol)
@@ -1008,8 +1008,8 @@ def test_certificate_flaws_are_caught() -> None:
     """A wrong period start, a false base-region value, a missing claim: each is rejected."""
     import copy
 
-    from sylver.solver.certificate import CertificateError, check_any, replay_scan
-    from sylver.solver.prove import build_gcd_certificate
+    from sylver.proof.build import build_gcd_certificate
+    from sylver.proof.certificate import CertificateError, check_any, replay_scan
 
     cert = build_gcd_certificate(solve(Position([8, 14])))
     check_any(cert)
@@ -1045,8 +1045,8 @@ def test_tampered_replay_records_rejected() -> None:
     record of a reply's position ({8,12,26,30}) given for another position: each is rejected."""
     import copy
 
-    from sylver.solver.certificate import CertificateError, check_any
-    from sylver.solver.prove import build_gcd_certificate
+    from sylver.proof.build import build_gcd_certificate
+    from sylver.proof.certificate import CertificateError, check_any
 
     cert = build_gcd_certificate(solve(Position([8, 12, 34, 38])))
     check_any(cert)
@@ -1091,8 +1091,8 @@ def test_a_child_refuted_beyond_the_gcd1_proofs(monkeypatch: pytest.MonkeyPatch,
     import copy
 
     from sylver.campaign.proof import compose
-    from sylver.solver import prove
-    from sylver.solver.certificate import CertificateError, check_any, check_path
+    from sylver.proof import build as prove
+    from sylver.proof.certificate import CertificateError, check_any, check_path
 
     monkeypatch.setattr(prove, "MAX_PROOF_T", 40)
     sol = solve(Position([8, 14]), store=None)
@@ -1129,8 +1129,8 @@ def test_base_region_entries_once() -> None:
     one (written before) when it agrees with the first entry."""
     import copy
 
-    from sylver.solver.certificate import GCD_VERSION, CertificateError, check_any
-    from sylver.solver.prove import build_gcd_certificate
+    from sylver.proof.build import build_gcd_certificate
+    from sylver.proof.certificate import GCD_VERSION, CertificateError, check_any
 
     cert = build_gcd_certificate(solve(Position([8, 12, 34, 38])))
     assert cert["version"] == GCD_VERSION == 2
@@ -1163,8 +1163,8 @@ def test_certificate_uses_the_solves_replies(monkeypatch: pytest.MonkeyPatch) ->
     (``GcdDetails.replies``); the certificate builder starts from them and solves no position with
     g > 1 again ({8,10,22}: its even moves lead to long positions)."""
     import sylver.solver
-    from sylver.solver.certificate import check_any
-    from sylver.solver.prove import build_gcd_certificate
+    from sylver.proof.build import build_gcd_certificate
+    from sylver.proof.certificate import check_any
 
     sol = solve(Position([8, 10, 22]))
     assert sol.gcd_details.replies and all(p.gcd > 1 and r for p, r in sol.gcd_details.replies.items())
@@ -1181,8 +1181,8 @@ def test_certificate_uses_the_solves_replies(monkeypatch: pytest.MonkeyPatch) ->
 def test_certificate_claims_no_more_than_it_proves(monkeypatch: pytest.MonkeyPatch) -> None:
     """A P answer one of whose long even moves cannot be refuted in the certificate (here: the
     builder is made to fail on it) gets a probably-P certificate with that move left open."""
-    from sylver.solver.certificate import check_any
-    from sylver.solver.prove import NotCertifiable, _GcdBuilder, build_gcd_certificate, short_moves
+    from sylver.proof.build import NotCertifiable, _GcdBuilder, build_gcd_certificate, short_moves
+    from sylver.proof.certificate import check_any
 
     sol = solve(Position([8, 14]))
     x = next(m for m in short_moves(sol.position) if m % 2 == 0 and not is_short(sol.position.play(m))
@@ -1209,8 +1209,8 @@ def test_probably_p_certificate() -> None:
     import copy
     import dataclasses
 
-    from sylver.solver.certificate import CertificateError, check_any
-    from sylver.solver.prove import build_gcd_certificate, short_moves
+    from sylver.proof.build import build_gcd_certificate, short_moves
+    from sylver.proof.certificate import CertificateError, check_any
 
     sol = solve(Position([8, 14]))
     longs = [x for x in short_moves(sol.position) if x % 2 == 0 and not is_short(sol.position.play(x))
@@ -1267,7 +1267,7 @@ def test_a_scan_grows_within_its_memory() -> None:
     stays within what its memory leaves (issue 31: the process passed ``--memory``): given the room
     that ``fits`` asks for, the scan holds no more at any time, keeping only some states, and
     certifies the same period as without a budget (which holds more)."""
-    from sylver.solver.periodic import fits
+    from sylver.solver.gcd.periodic import fits
 
     S = Position([16, 22, 24, 26, 28, 30, 34])
     ref = Scan(S)
@@ -1299,7 +1299,7 @@ def test_a_base_region_too_large_is_refused_before_its_positions_are_made(compil
     positions passed the budget): past the memory left for it, TooLargeError says how many and how
     much, and none is solved; within it, the same region as without a budget."""
     from sylver.errors import TooLargeError
-    from sylver.solver.periodic import REGION_POSITION_BYTES, BaseRegion
+    from sylver.solver.gcd.periodic import REGION_POSITION_BYTES, BaseRegion
 
     g = build(Position([6, 44, 82]))
     solved: list[Position] = []
@@ -1454,7 +1454,7 @@ def test_jobs_spread_long_children(gens: list[int], monkeypatch) -> None:
 
 SLOW_WORKERS = """
 import os, sys, time
-import sylver.solver.periodic as periodic
+import sylver.solver.gcd.periodic as periodic
 
 _real, _parent, _pids = periodic.solve_base, os.getpid(), {pids!r}
 
@@ -1498,7 +1498,7 @@ def test_time_limit_holds_with_jobs(tmp_path) -> None:
     base region that takes a minute) are ended, not waited for."""
     import time
 
-    import sylver.solver.periodic as periodic
+    import sylver.solver.gcd.periodic as periodic
 
     _warm()
     pids = tmp_path / "pids"
@@ -1524,7 +1524,7 @@ def test_time_limit_holds_in_base_region_with_jobs(tmp_path) -> None:
     it says that: SolveTimeout) and the workers are ended."""
     import time
 
-    import sylver.solver.periodic as periodic
+    import sylver.solver.gcd.periodic as periodic
     from sylver.solver import SolveTimeout
 
     _warm()
@@ -1581,8 +1581,8 @@ def test_ctrl_c_stops_jobs_workers(tmp_path) -> None:
 def test_short_reason_says_why_odd_moves_are_open() -> None:
     """A short position's open odd moves are "not needed" only when a winning move was found; a
     solve stopped by its time limit says they were left undecided."""
+    from sylver.solution import OddTail
     from sylver.solver.gcd.g2 import _g2_reason
-    from sylver.solver.solution import OddTail
 
     odd = OddTail(scanned_to=0, period_start=None, period_length=None, odd_winning_moves=(),
                   complete=False, open_moves="53, 55")
@@ -1598,7 +1598,7 @@ def test_one_verdict_vocabulary() -> None:
     """A solve's verdict is a :class:`~sylver.position.Verdict`, whose values are the words of the
     JSON and of the certificates (whose checker keeps its own copy: standard library only)."""
     from sylver.position import Verdict
-    from sylver.solver.certificate import PROBABLY_P
+    from sylver.proof.certificate import PROBABLY_P
 
     assert Verdict.of(Outcome.P) is Verdict.P and Verdict.of(Outcome.N, probably_p=True) is Verdict.N
     assert Verdict.of(None, probably_p=True) is Verdict.PROBABLY_P and Verdict.of(None) is Verdict.UNKNOWN

@@ -1,6 +1,6 @@
 """The shape graph (Sicherman, "Theory and Practice of Sylver Coinage", Integers 2002, sec. 2, the
-Periodicity Theorem): the numba build (:mod:`sylver.solver.shapekernels`) against the Python build
-of :mod:`sylver.solver.shapes`, its reference: the same graph, shape for shape and move for move."""
+Periodicity Theorem): the numba build (:mod:`sylver.solver.gcd.shapekernels`) against the Python build
+of :mod:`sylver.solver.gcd.shapes`, its reference: the same graph, shape for shape and move for move."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from sylver import Position
 from sylver.errors import TooLargeError
-from sylver.solver.shapes import ShapeGraph, build, build_union, union_builder
+from sylver.solver.gcd.shapes import ShapeGraph, build, build_union, union_builder
 
 ARRAYS = ("fam", "T", "fam_T", "fam_root", "same_ptr", "same_idx", "down_ptr", "down_idx")
 
@@ -78,7 +78,7 @@ def test_family_exploration_stops_at_the_deadline() -> None:
     """The families (reached by even moves) are explored before the shapes, and that too stops at
     the deadline and goes on where it stopped: {40,42,44,58} has more than 150,000 families (a
     solve given 3 s took 19 s in them before)."""
-    from sylver.solver.shapes import FAMILIES_PER_LOOK
+    from sylver.solver.gcd.shapes import FAMILIES_PER_LOOK
 
     builder = union_builder([Position([40, 42, 44, 58])])
     assert len(builder.fam_gaps) == 1 and builder.fam_todo

@@ -306,8 +306,8 @@ class TestEnders:
     def test_word_wise_check_against_the_definition(self) -> None:
         """``kernels.is_ender`` (the gap set and-ed with its reflection about t, word by word) against
         ``certificate.is_ender`` (straight from the definition), on positions of 1 to 5 words."""
+        from sylver.proof.certificate import is_ender
         from sylver.solver import kernels, root_gaps
-        from sylver.solver.certificate import is_ender
 
         rng = random.Random(3)
         kinds = set()
@@ -486,7 +486,7 @@ class TestReplyOrders:
 
     def test_a_sweep_records_what_it_decides(self, tmp_path) -> None:
         from sylver.solver.local import Request, sweep
-        from sylver.solver.store import Store
+        from sylver.store.results import Store
 
         p = Position("10,16")
         replies = [x for x in range(3, 48, 2) if x not in p.semigroup]
@@ -503,7 +503,7 @@ class TestReplyOrders:
 def test_a_sweep_takes_a_known_p_position_first(tmp_path) -> None:
     """A reply whose position the store knows P (a transposition) is taken before any search."""
     from sylver.solver.local import Request, sweep
-    from sylver.solver.store import Store
+    from sylver.store.results import Store
 
     p = Position("10,12")  # 7 wins ({7,10,12} P); others may too
     replies = [x for x in range(3, 36, 2) if x not in p.semigroup]

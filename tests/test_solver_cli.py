@@ -294,7 +294,7 @@ class TestCertificateInTheStore:
     @pytest.mark.parametrize("gens", [["5", "18"], ["6", "9"], ["4", "6"]])
     def test_recorded_beside_the_result(self, gens: list[str], tmp_path: Path) -> None:
         from sylver.position import Position
-        from sylver.solver.store import Store
+        from sylver.store.results import Store
 
         db, cert = tmp_path / "store.sqlite", tmp_path / "c.json"
         out = run("solve", *gens, "--store", str(db), "--certificate", str(cert))
@@ -313,7 +313,7 @@ class TestCertificateInTheStore:
     def test_a_status_line_while_it_is_built(self, gens: list[str], tmp_path: Path, on_terminal: Any) -> None:
         """On a terminal, a status line on stderr while the certificate is built (none in a pipe);
         the certificate is written all the same."""
-        from sylver.solver.certificate import check_path
+        from sylver.proof.certificate import check_path
 
         cert, piped = tmp_path / "c.json", tmp_path / "p.json"
         out, shown = on_terminal(["solve", *gens, "--no-store", "-j", "1", "--certificate", str(cert)])

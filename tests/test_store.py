@@ -19,7 +19,7 @@ import pytest
 
 from sylver import Outcome, Position
 from sylver.solver import solve
-from sylver.solver.store import Store, StoreConflictError, default_location, redact
+from sylver.store.results import Store, StoreConflictError, default_location, redact
 from test_solver_cli import run
 
 PGTEST_DIR = Path(os.environ.get("SYLVER_PGTEST_DIR", f"/tmp/sylver-pgtest-{os.getuid()}"))
@@ -143,8 +143,8 @@ class TestStore:
     def test_certificates(self, location: str) -> None:
         """A campaign's evidence: a certificate per position, kept compressed, replaced by a later
         one, and the same JSON read back from another connection."""
-        from sylver.solver.certificate import check_any
-        from sylver.solver.prove import build_certificate
+        from sylver.proof.build import build_certificate
+        from sylver.proof.certificate import check_any
 
         store = Store(location)
         assert store.certificate(Position("5,18")) is None
@@ -161,9 +161,9 @@ class TestStore:
         """A certificate file goes in compressed (a chunk at a time), or, larger than INLINE_BYTES,
         as its path, size and SHA-256; it comes back to a file byte for byte, and a referenced file
         that has changed or is gone is no certificate, never trusted."""
-        from sylver.solver import store as store_module
-        from sylver.solver.certificate import check_path
-        from sylver.solver.prove import stream_certificate
+        from sylver.proof.build import stream_certificate
+        from sylver.proof.certificate import check_path
+        from sylver.store import results as store_module
 
         if not inline:
             monkeypatch.setattr(store_module, "INLINE_BYTES", 1000)
@@ -194,8 +194,8 @@ class TestStore:
     def test_a_digest_computed_before(self, location: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         """A file recorded by reference with the digest its check computed (``verify --store``) is
         not read again for it; a digest that is not the file's makes the reference untrusted."""
-        from sylver.solver import store as store_module
-        from sylver.solver.prove import stream_certificate
+        from sylver.proof.build import stream_certificate
+        from sylver.store import results as store_module
 
         monkeypatch.setattr(store_module, "INLINE_BYTES", 0)
         p, path = Position("12,17"), tmp_path / "c.json"

@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-import sylver.solver.store as store_module
+import sylver.store.results as store_module
 from sylver.campaign.attempt import TOKEN, Task, certificate, run
 from sylver.campaign.proof import compose
 from sylver.position import Outcome, Position
+from sylver.proof.build import Written, stream_gcd_certificate
+from sylver.proof.certificate import check_path
 from sylver.solver import solve
-from sylver.solver.certificate import check_path
-from sylver.solver.prove import Written, stream_gcd_certificate
-from sylver.solver.store import Store, file_sha256
+from sylver.store.results import Store, file_sha256
 
 U = Position.parse("8,14")
 D = Position.parse("8,14,18,25")
@@ -74,15 +74,15 @@ def test_a_reply_recorded_in_the_store_is_not_searched(stored: Store, tmp_path: 
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """U's obligation 17 (an odd move: gcd 1) recorded N by 21 in the store, with the proof of
     {8,14,17,21} P kept by reference: the builder takes the reply from there, without a solve."""
-    import sylver.solver.orchestration as orchestration
+    import sylver.solver as solver_api  # the builder calls sylver.solver.solve
 
     after, proved = Position.parse("8,14,17"), Position.parse("8,14,17,21")
     certificate(solve(proved), tmp_path / "p.json", 60.0, 1 << 30)
     stored.put_certificate(proved, tmp_path / "p.json")
     stored.put_result(after, Outcome.N, [21], False, after.frobenius_number)
     sol, solved = solve(U), []
-    real = orchestration.solve
-    monkeypatch.setattr(orchestration, "solve", lambda q, **kw: solved.append(q) or real(q, **kw))
+    real = solver_api.solve
+    monkeypatch.setattr(solver_api, "solve", lambda q, **kw: solved.append(q) or real(q, **kw))
     head = stream_gcd_certificate(sol, tmp_path / "u.json", time_limit=60.0, store=stored).head
     assert solved and after not in solved and proved not in solved
     assert [8, 14, 17, 21] in [i["position"] for i in head["imports"]]
@@ -168,7 +168,7 @@ def test_a_solve_read_from_the_store_is_certified_from_its_records(tmp_path: Pat
     winning move from the store's records (the long {8,14,18}: 25), so that no position with g > 1
     is solved again (for B56 = {16,38,56,60} that would be six scans of 10–19 minutes at 20G each),
     and its gcd-1 solves get tables of half the budget, as the solve's do (not the library's 1G)."""
-    import sylver.solver.orchestration as orchestration
+    import sylver.solver as solver_api  # the builder calls sylver.solver.solve
 
     store = Store(tmp_path / "store.sqlite", book=False)  # a bare store: the book would answer {2} too
     solve(U, store=store)
@@ -176,13 +176,13 @@ def test_a_solve_read_from_the_store_is_certified_from_its_records(tmp_path: Pat
     assert sol.from_store and not sol.gcd_details.replies
     assert store.get(Position.parse("8,14,18")).winning_moves == (25,)
     calls: list[tuple[Position, dict[str, object]]] = []
-    real = orchestration.solve
+    real = solver_api.solve
 
     def solving(q: Position, **kw: object) -> object:
         calls.append((q, kw))
         return real(q, **kw)
 
-    monkeypatch.setattr(orchestration, "solve", solving)
+    monkeypatch.setattr(solver_api, "solve", solving)
     stream_gcd_certificate(sol, tmp_path / "u.json", time_limit=60.0, memory=64 << 20, store=store)
     assert [q for q, _ in calls if q.gcd > 1] == [Position.parse("2")]  # {2}: N by 3, at once
     assert {kw.get("memory") for q, kw in calls if q.gcd == 1} == {32 << 20}

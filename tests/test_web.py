@@ -1002,7 +1002,7 @@ class TestServeCommand:
 def make_campaign(path: Path, *, work: bool = True) -> Path:
     """A small campaign on {4} in ``path`` (its results store beside it), worked until {4} is decided."""
     from sylver.campaign import Campaign, Ledger, Options
-    from sylver.solver.store import Store
+    from sylver.store.results import Store
 
     store = path.parent / f"{path.name}-store.sqlite"
     # the root expanded before any attempt (its own search would decide {4} at once, with no state to
@@ -1142,7 +1142,7 @@ class TestCampaigns:
         """Every request reads the ledger again (a campaign running in another process updates it),
         and reading changes nothing: a node being worked on stays `working`."""
         from sylver.campaign import Campaign, Ledger, Options
-        from sylver.solver.store import Store
+        from sylver.store.results import Store
 
         d = make_campaign(tmp_path / "c", work=False)
         with TestClient(create_app(campaign_dirs=[d])) as c:
@@ -1293,9 +1293,9 @@ def store_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Tes
     """A server over a results store that holds {7,11} and two replies to {4,5}, {4,5,11} and
     {4,5,7} (solved through the library), and a certificate of {4,6} (gcd 2: none is built on
     request)."""
+    from sylver.proof.build import build_gcd_certificate
     from sylver.solver import solve
-    from sylver.solver.prove import build_gcd_certificate
-    from sylver.solver.store import Store
+    from sylver.store.results import Store
 
     path = tmp_path_factory.mktemp("store") / "results.sqlite"
     with Store(path) as store:
@@ -1335,7 +1335,7 @@ class TestStore:
         assert c.get("/api/sylver/analyze", params={"position": "5,7"}).json()["stored"] is None
 
     def test_a_solve_is_recorded_for_the_next_visitor(self, store_client: tuple[TestClient, Path]) -> None:
-        from sylver.solver.store import Store
+        from sylver.store.results import Store
 
         c, path = store_client
         first = c.post("/api/sylver/solve", json={"position": [5, 8]}).json()
@@ -1349,7 +1349,7 @@ class TestStore:
         assert r["outcomes"] == ["N"] and r["by"] == ["store"]
 
     def test_certificates(self, store_client: tuple[TestClient, Path]) -> None:
-        from sylver.solver.certificate import check_any
+        from sylver.proof.certificate import check_any
 
         c = store_client[0]
         stored = c.get("/api/sylver/certificate", params={"position": "4,6"})

@@ -27,7 +27,7 @@ def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     does."""
     from sylver.position import Outcome
     from sylver.solver import solve
-    from sylver.solver.store import Store
+    from sylver.store.results import Store
 
     path = tmp_path_factory.mktemp("store") / "results.sqlite"
     with Store(path) as store:
@@ -725,7 +725,7 @@ def test_a_certificate_is_built_on_request_with_its_outcome(visit: Visit) -> Non
     link = page.locator("#sc-verdict .cert a[download]")  # type: ignore[attr-defined]
     expect(link).to_be_visible()  # type: ignore[attr-defined]
     cert = page.evaluate("(h) => fetch(h).then((r) => r.json())", link.get_attribute("href"))  # type: ignore[attr-defined]
-    from sylver.solver.certificate import check_any
+    from sylver.proof.certificate import check_any
 
     check_any(cert)
     assert cert["position"] == [5, 7]

@@ -25,8 +25,8 @@ from sylver.errors import IllegalMoveError, InvalidPositionError
 from sylver.position import GameRecord, Outcome, Position, Termination, parse_numbers
 
 if TYPE_CHECKING:
-    from sylver.solver.solution import Solution
-    from sylver.solver.store import Store
+    from sylver.solution import Solution
+    from sylver.store.results import Store
 
 
 class ReplayError(ValueError):
@@ -271,8 +271,7 @@ def step_outcomes(positions: list[Position], played: int, deadline: float, use: 
     """Who wins at each of ``positions`` (a game's, ``played`` moves made): the memo, the store and
     the theory answer first; the solver then works from the last position back until ``deadline``;
     a winning move is always sought where the game turned."""
-    from sylver.solver import SolveTimeout
-    from sylver.solver.engine import MAX_FROBENIUS
+    from sylver.solver import MAX_FROBENIUS, SolveTimeout
 
     steps = StepOutcomes([None] * len(positions), [None] * len(positions), [None] * len(positions))
     pending: list[int] = []

@@ -175,7 +175,7 @@ class Semigroup:
     def _from_apery(cls, generators: tuple[int, ...], apery: np.ndarray) -> Semigroup:
         """The semigroup of gcd 1 with these minimal generators (sorted) and this Apéry set w.r.t. the
         smallest (int64), both computed elsewhere and trusted (the base-region kernel
-        :func:`sylver.solver.shapekernels.semigroups`, tested against the constructor)."""
+        :func:`sylver.solver.gcd.shapekernels.semigroups`, tested against the constructor)."""
         new = cls.__new__(cls)
         new._invariants = None
         new.gcd = 1

@@ -176,7 +176,7 @@ class Analyst:
 
     def __init__(self, settings: Settings) -> None:
         from sylver.bots.oracle import CpuShare
-        from sylver.solver.store import Store
+        from sylver.store.results import Store
 
         self.settings = settings
         self.memo: dict[Position, Decision | str] = {}

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from sylver.position import Position
 
 if TYPE_CHECKING:
-    from sylver.solver.store import Store
+    from sylver.store.results import Store
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -200,8 +200,7 @@ def _sweep(position: Position, task: Task) -> tuple[bool, str, int]:
     task's budget: whether one wins (it is in the store then, with the position N, and the solve
     that follows reads the answer there and builds its certificate), else why not; and its states."""
     from sylver.campaign.tree import candidates
-    from sylver.solver.local import Request, sweep
-    from sylver.solver.orchestration import open_store
+    from sylver.solver import Request, open_store, sweep
 
     replies = [x for x in candidates(position) if math.gcd(position.gcd, x) == 1]
     order = task.strategy.removeprefix("sweep-")
@@ -250,9 +249,9 @@ def certificate(sol: Any, path: Path, seconds: float, memory: int, *,
     """Write the certificate of a solve's answer (gcd 1, or the g > 1 formats) to ``path`` as it is
     built (through ``path.part``: nothing under the name until it is complete); its gcd-1 nodes and
     bytes.  With g > 1, the P-positions whose proofs the results ``store`` (a location or a
-    :class:`~sylver.solver.store.Store`) keeps by reference are imported, not written again."""
-    from sylver.solver.orchestration import open_store
-    from sylver.solver.prove import stream_certificate, stream_gcd_certificate
+    :class:`~sylver.store.results.Store`) keeps by reference are imported, not written again."""
+    from sylver.proof.build import stream_certificate, stream_gcd_certificate
+    from sylver.solver import open_store
 
     if sol.gcd_details is None:
         return stream_certificate(sol, path, time_limit=seconds, memory=memory)
@@ -272,7 +271,7 @@ def certificate(sol: Any, path: Path, seconds: float, memory: int, *,
 def unpack(compressed: bytes, path: Path) -> int:
     """Write the certificate that a worker sent ``compressed`` to ``path`` (through ``path.part``);
     its bytes."""
-    from sylver.solver.prove import through_part
+    from sylver.proof.build import through_part
 
     unpacker = zlib.decompressobj()
     with through_part(path, binary=True) as fh:

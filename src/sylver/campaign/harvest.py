@@ -1,5 +1,5 @@
 """What a campaign directory and a results store decided, as results-book entries
-(:mod:`sylver.solver.book`; ``sylver book add``).
+(:mod:`sylver.store.book`; ``sylver book add``).
 
 From the ledger: each node decided by a search (``solve``, ``store``) or by its children, with its
 winning move, states, seconds; its certificate's receipt (SHA-256, bytes) when ``DIR/verified.jsonl``
@@ -16,8 +16,8 @@ from pathlib import Path
 
 from sylver.campaign.ledger import Ledger
 from sylver.position import Outcome, Position
-from sylver.solver.book import Certificate, Entry
-from sylver.solver.store import Store
+from sylver.store.book import Certificate, Entry
+from sylver.store.results import Store
 
 
 def engine() -> str:
@@ -69,7 +69,7 @@ def _depth(ledger: Ledger, position: Position) -> int:
 def _checked(directory: Path) -> dict[str, Certificate]:
     """The certificate files ``DIR/verified.jsonl`` records valid (``sylver campaign verify``), by
     path relative to ``directory``; an unreadable record is one line and exit 2 for the caller."""
-    from sylver.solver.certificate import read_records
+    from sylver.proof.certificate import read_records
 
     path = directory / "verified.jsonl"
     if not path.is_file():

@@ -1,5 +1,5 @@
 """Certificates of positions a campaign decided through their children, composed from the children's
-certificate files (format and checker: :mod:`sylver.solver.certificate`), so that a proof found in
+certificate files (format and checker: :mod:`sylver.proof.certificate`), so that a proof found in
 many attempts, over days and machines, is checked as one file by the same independent checker.
 
 * S is N because its move x leaves P: the proof of S + x (its certificate's P-positions, with S + x
@@ -36,7 +36,8 @@ from typing import Any
 
 from sylver.campaign.ledger import Ledger, Node
 from sylver.position import Position
-from sylver.solver.certificate import (
+from sylver.proof.build import NodeLines, assemble, certificate_parts, claimed, part_path
+from sylver.proof.certificate import (
     FORMAT,
     GCD_FORMAT,
     GCD_VERSION,
@@ -47,8 +48,7 @@ from sylver.solver.certificate import (
     Verifier,
     read_records,
 )
-from sylver.solver.prove import NodeLines, assemble, certificate_parts, claimed, part_path
-from sylver.solver.store import INLINE_BYTES, file_sha256
+from sylver.store.results import INLINE_BYTES, file_sha256
 
 IMPORT_BYTES = INLINE_BYTES
 """A child's certificate file larger than this that proves a P-position is imported, not copied:
@@ -151,7 +151,7 @@ def compose(path: Path, position: Position, children: list[Path], *, outcome: st
 
 CHECKS = "verified.jsonl"
 """The campaign's record of its certificate files found valid by the independent checker, in its
-directory: the JSON lines of ``sylver verify --known`` (:class:`sylver.solver.certificate.Verifier`)."""
+directory: the JSON lines of ``sylver verify --known`` (:class:`sylver.proof.certificate.Verifier`)."""
 
 
 @dataclass(frozen=True)

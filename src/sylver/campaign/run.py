@@ -34,7 +34,7 @@ from sylver.campaign.attempt import TOKEN, Attempt, Task, hard_limit, init_worke
 from sylver.campaign.ledger import Ledger, Node
 from sylver.campaign.proof import compose
 from sylver.position import Outcome, Position
-from sylver.solver.store import Store, StoreConflictError
+from sylver.store.results import Store, StoreConflictError
 
 FIRST_BUDGET = 2.0
 """Seconds of a node's first attempt."""
@@ -232,7 +232,7 @@ class Campaign:
                 self.from_store(child)
 
     def from_book(self, position: Position) -> bool:
-        """Decide the open node ``position`` from the results book (:mod:`sylver.solver.book`), with
+        """Decide the open node ``position`` from the results book (:mod:`sylver.store.book`), with
         no search and no certificate file (method ``book``: its certificate is built only when the
         proof of a decided line or of the root needs it, :meth:`frontier`); whether it was."""
         node = self.ledger.node(position)
@@ -283,7 +283,7 @@ class Campaign:
         decided already without a certificate, take the store's when it proves the same).  The
         certificate is copied (or linked) to the node's file, a chunk at a time, and only its header
         read; one the store cannot produce unchanged (a referenced file missing or altered) is none."""
-        from sylver.solver.prove import certificate_parts
+        from sylver.proof.build import certificate_parts
 
         node = self.ledger.node(position)
         if node is None or (node.decided and node.certificate):

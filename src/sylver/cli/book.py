@@ -25,7 +25,7 @@ def book(
     as_json: Annotated[bool, typer.Option("--json", help="With show: one JSON object.")] = False,
 ) -> None:
     """The results book: every result the project established, shipped with sylver and read by the results store."""
-    from sylver.solver import book as B
+    from sylver.store import book as B
 
     if action not in ACTIONS:
         fail(f"unknown action {action!r}: choose {', '.join(ACTIONS)}")
@@ -42,7 +42,7 @@ def book(
         print(f"{file}: {len(current):,} entries, consistent")
         return
     if action == "page":
-        from sylver.solver.bookpage import page
+        from sylver.store.bookpage import page
 
         print(page(current), end="")
         return
@@ -53,7 +53,7 @@ def book(
 
 
 def _show(current: Any, position: Any, as_json: bool) -> None:
-    from sylver.solver.public import published
+    from sylver.store.public import published
 
     entries = list(current) if position is None else current.under(position)
     new = [e for e in entries if published(e.position) is None]
@@ -78,8 +78,8 @@ def _add(current: Any, file: Path, sources: tuple[Path | None, str | None, Any],
     ``--root``) and the receipts of checks, merged, closed and checked before the file is written."""
     from sylver.campaign import Ledger
     from sylver.campaign.harvest import from_ledger, from_store, from_verified
-    from sylver.solver import book as B
-    from sylver.solver.store import Store
+    from sylver.store import book as B
+    from sylver.store.results import Store
 
     directory, store, root = sources
     if directory is None and store is None and not verified:

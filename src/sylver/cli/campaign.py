@@ -222,7 +222,7 @@ def _parse_lines(root: Any, texts: list[str], option: str) -> list[tuple[int, ..
 def _ledger(directory: Path, root: Any, store: str | None, first_budget: float) -> Any:
     """The campaign in ``directory``: opened (resumed), or created on ``root``."""
     from sylver.campaign import Ledger
-    from sylver.solver.store import Store, default_location
+    from sylver.store.results import Store, default_location
 
     if root is None:
         return Ledger.open(directory)
@@ -241,7 +241,7 @@ def _from_book(directory: Path, position: list[str], store: str | None) -> Any:
     """``show`` with a root: the campaign in ``directory`` (made if new, with ``run``'s first
     budget), with every node the results book decides decided (no search), to be shown."""
     from sylver.campaign import Campaign, Options
-    from sylver.solver.store import Store
+    from sylver.store.results import Store
 
     ledger = _ledger(directory, _root(position), store, FIRST_BUDGET)
     work = Campaign(ledger, Store(ledger.meta("store")), Options(jobs=1, memory=0))
@@ -257,7 +257,7 @@ def _work(ledger: Any, *, jobs: int | None, cluster: str | None, memory: int, ti
     from sylver.campaign.report import headline
     from sylver.cli.common import console
     from sylver.executors import default_jobs
-    from sylver.solver.store import Store
+    from sylver.store.results import Store
 
     options = Options(jobs=jobs or (1 if cluster else default_jobs()), memory=memory, cluster=cluster,
                       first_budget=first_budget, first_states=first_states, time_limit=time_limit,
@@ -316,7 +316,7 @@ def _verify(ledger: Any, jobs: int | None) -> None:
 
     from sylver.campaign.proof import CHECKS, check_certificates
     from sylver.executors import default_jobs
-    from sylver.solver.certificate import ProgressLine, RecordError
+    from sylver.proof.certificate import ProgressLine, RecordError
 
     progress = ProgressLine(sys.stderr)
     counts = {"now": 0, "before": 0, "bad": 0}

@@ -1,5 +1,5 @@
-"""`sylver solve POSITION...` (exact outcome and winning moves), `sylver sweep POSITION...` (a search for
-one winning reply) and `sylver verify FILE` (certificates)."""
+"""`sylver solve POSITION...` (exact outcome and winning moves, and a proof) and `sylver sweep
+POSITION...` (a search for one winning reply)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ from sylver.position import Verdict
 if TYPE_CHECKING:
     from sylver.position import Position
     from sylver.solver import GcdDetails, Progress, ProgressReport, ScanProgress, Solution
-    from sylver.solver.store import Store
+    from sylver.store.results import Store
 
 
 def _peak_rss() -> int:
@@ -52,7 +52,7 @@ def _moves_text(moves: tuple[int, ...] | list[int]) -> str:
 def _open_store(path: str | None, no_store: bool) -> Store | None:
     if no_store:
         return None
-    from sylver.solver.store import Store
+    from sylver.store.results import Store
 
     return Store(path)
 
@@ -189,10 +189,10 @@ def _report(sol: Any, as_json: bool, extra: dict[str, Any] | None = None) -> Non
 
 
 def _book_entry(sol: Any) -> Any:
-    """The results book's entry of an answer read from it (:mod:`sylver.solver.book`), or None."""
+    """The results book's entry of an answer read from it (:mod:`sylver.store.book`), or None."""
     if sol.source != "book":
         return None
-    from sylver.solver.book import load
+    from sylver.store.book import load
 
     book = load()
     return None if book is None else book.get(sol.position)
@@ -301,7 +301,7 @@ def solve(
         fail(f"--jobs must be at least 1, not {jobs}")
     if no_store and store is not None:
         fail("--store and --no-store contradict each other")
-    from sylver.solver.local import ROOT_ORDERS
+    from sylver.solver import ROOT_ORDERS
 
     if root_order not in ROOT_ORDERS:
         fail(f"--root-order must be one of {', '.join(ROOT_ORDERS)}, not {root_order!r}")
@@ -326,53 +326,25 @@ def solve(
     if stats and sol.stats:
         extra["stats"] = sol.stats if as_json else ", ".join(f"{k} {v:,}" for k, v in sol.stats.items())
     if certificate is not None:
-        stored = _stored_certificate(options.store, sol, certificate)
-        if stored:
-            extra["certificate"] = str(certificate) if as_json else f"{certificate} ({stored})"
-        else:
-            extra["certificate"], proves = _certify(sol, certificate, time_limit, as_json, memory, options.odd_limit,
-                                                    options.store)
-            _store_certificate(options.store, sol, certificate, proves)
+        extra["certificate"] = _certificate(sol, certificate, as_json, options)
     _report(sol, as_json, extra)
 
 
-def _stored_certificate(db: Store | None, sol: Solution, path: Path) -> str:
-    """Write to ``path`` the certificate that the results store keeps for the answer ``sol`` read
-    from it, when that certificate proves it (the same outcome and winning moves, complete when
-    the answer is): a proof already built is not built again.  What to report about it, or ""
-    (no such certificate: the caller builds one)."""
-    if db is None or not sol.from_store or sol.outcome is None:
-        return ""
-    from sylver.solver.prove import certificate_parts
+def _certificate(sol: Solution, path: Path, as_json: bool, options: SolveOptions) -> str:
+    """``--certificate``: the one the results store keeps for an answer read from it, when it proves
+    it; else one built and recorded in the store (:mod:`sylver.proof.stored`).  What to report."""
+    from sylver.proof.stored import copy_stored, record_built
 
+    size = copy_stored(options.store, sol, path)
+    if size is not None:
+        return str(path) if as_json else f"{path} (from the results store, {size:,} bytes)"
+    said, outcome = _certify(sol, path, options.time_limit, as_json, options.memory, options.odd_limit, options.store)
     try:
-        if not db.certificate_file(sol.position, path):
-            return ""
-        head = certificate_parts(path)[0]
-    except (ValueError, OSError):
-        path.unlink(missing_ok=True)
-        return ""
-    if (head.get("outcome"), head.get("position")) != (sol.outcome.value, list(sol.position.generators)) or (
-            sol.complete and not (head.get("complete") is True
-                                  and sorted(head.get("winning_moves", [])) == sorted(sol.winning_moves))):
-        path.unlink()
-        return ""
-    return f"from the results store, {path.stat().st_size:,} bytes"
-
-
-def _store_certificate(db: Store | None, sol: Solution, path: Path, proves: str) -> None:
-    """Record the certificate just written in the results store beside the result, when it proves
-    the answer stored (P or N: ``proves``, the outcome of its header, not probably-P), so that a
-    campaign or the web page takes it from there (a file above the store's inline size by
-    reference: it must stay where it is).  A store that refuses it (read-only, another answer
-    stored, a lost connection) costs the store the certificate, not the run: a warning line."""
-    if db is None or sol.outcome is None or proves != sol.outcome.value:
-        return
-    try:
-        db.put_certificate(sol.position, path)
-    except (ValueError, OSError) as exc:
+        record_built(options.store, sol, path, outcome)
+    except (ValueError, OSError) as exc:  # the store loses the certificate, not the run
         err_console.print(f"sylver: warning: the certificate was not recorded in the results store: {exc}",
                           markup=False, highlight=False)
+    return said
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -445,7 +417,7 @@ def _building(path: Path) -> Iterator[None]:
     if not err_console.is_terminal:
         yield
         return
-    from sylver.solver.prove import part_path
+    from sylver.proof.build import part_path
 
     parts = (part_path(path), part_path(path, "nodes"))
     started = time.monotonic()
@@ -478,7 +450,7 @@ def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memo
     ``--odd-limit`` of the solve, and it may prove less than the solve: probably-P; the proofs that
     the results ``store`` keeps by reference are imported, not written again)."""
     if sol.gcd_details is not None:
-        from sylver.solver.prove import NotCertifiable, stream_gcd_certificate
+        from sylver.proof.build import NotCertifiable, stream_gcd_certificate
 
         try:
             with _building(path):
@@ -502,7 +474,7 @@ def _certify(sol: Any, path: Path, time_limit: float | None, as_json: bool, memo
             f"{written.nodes:,} P-positions with gcd 1, {written.size:,} bytes{rests}{less})"
         ), str(head["outcome"])
     from sylver.errors import MemoryBudgetError, SelfCheckError
-    from sylver.solver.prove import stream_certificate
+    from sylver.proof.build import stream_certificate
 
     kept: list[int] = []  # the nodes kept from the partial file of a build that was cut
     try:
@@ -615,8 +587,8 @@ def sweep(
     solve that decides every move.  The reply found is proven by `sylver solve POSITION+REPLY
     --certificate F`."""
     from sylver.campaign.tree import candidates
-    from sylver.solver.local import ROOT_ORDERS, Request
-    from sylver.solver.local import sweep as run_sweep
+    from sylver.solver import ROOT_ORDERS, Request
+    from sylver.solver import sweep as run_sweep
 
     if order not in ROOT_ORDERS:
         fail(f"--order must be one of {', '.join(ROOT_ORDERS)}, not {order!r}")
@@ -667,153 +639,3 @@ def _print_sweep(result: Any, as_json: bool) -> None:
     else:
         console.print(f"not decided: {len(result.decided)} of {len(result.order)} replies lose, the time ran out "
                       f"({result.states:,} states, {result.seconds:,.1f} s)", markup=False)
-
-
-@app.command()
-def verify(
-    files: Annotated[list[Path], typer.Argument(help="Certificates written by `sylver solve --certificate` or a campaign (gcd 1, short positions, or a replay record of a g = 2 scan).", show_default=False)],
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object per file: {\"valid\": ..., \"flaw\": ...}, or what it proves, its imports and the files checked for it.")] = False,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Processes for the second reading of a large certificate's gcd-1 P-positions (either format).  Default: one per core this process may use.", show_default=False, callback=integer(1))] = None,
-    known: Annotated[Path | None, typer.Option("--known", help="A JSON-lines record of complete valid checks: one is appended after each, and a file recorded there (SHA-256 and size), given or imported, is not read again.", show_default=False)] = None,
-    store: Annotated[str | None, typer.Option("--store", help="Record each valid certificate's result and the certificate itself (by reference when large: the file must stay where it is) in this results store (SQLite file or postgresql:// URL), for solves and campaigns to use.", show_default=False)] = None,
-    book: Annotated[bool, typer.Option("--book", help="Compare each valid certificate with the results book's entry of its position: its result, and its SHA-256 and size with the book's receipt (exit 1 when they differ).")] = False,
-) -> None:
-    """Check a proof certificate independently of the solver; print `valid` or the first flaw (exit 1).
-
-    Several files are checked in one process, each distinct file (by SHA-256) once, the files they
-    import included; each gets its lines, after its name.  A file that is not a readable
-    certificate (unreadable, not JSON, truncated) gives one error line and exit 2.  A gcd-1
-    certificate as `sylver solve --certificate` writes it is read a line at a time, twice, holding
-    only its P-positions' gap masks.  With --known, a file recorded valid there is not read again
-    (`valid`, and when it was checked).  With --store, a valid certificate that proves P or N goes
-    to that results store with its result.  With g > 1, `valid` is followed by what the certificate
-    proves, what it does not (the even moves that a probably-P claim leaves open) and the theorems
-    it rests on; with imports, by the files it rests on and how each was found valid (checked now,
-    above, or before: by a record of --known).  On a terminal, a line on stderr tells how far the
-    reading of each file has gone (its hashing, then its two readings)."""
-    from sylver.executors import default_jobs
-    from sylver.solver.certificate import (
-        CertificateError,
-        CertificateFileError,
-        ProgressLine,
-        RecordError,
-        Verifier,
-    )
-
-    for file in files:
-        try:
-            file.open("rb").close()
-        except OSError as exc:
-            fail(f"cannot read {file}: {exc.strerror}")
-    db = _store(store) if store is not None else None
-    bad = False
-    progress = ProgressLine(sys.stderr)  # on a terminal: how far each reading of a file has gone
-    try:
-        verifier = Verifier(jobs or default_jobs(), str(known) if known else None, progress if sys.stderr.isatty() else None)
-        for file in files:
-            name = f"{file}: " if len(files) > 1 and not as_json else ""
-            before = len(verifier.checked)
-            try:
-                checked = verifier.check(str(file), recorded=known is not None)
-            except CertificateFileError:
-                raise
-            except CertificateError as exc:
-                progress.clear()
-                bad = True
-                if as_json:
-                    print_json({"file": str(file), "valid": False, "flaw": str(exc)})
-                else:
-                    print(f"{name}invalid: {exc}")
-                continue
-            progress.clear()
-            read = verifier.checked[before:]
-            head = checked.head
-            if db is not None:
-                _record(db, file, head, checked.sha256)
-            book_line = ""
-            if book:
-                book_line, agrees = _against_book(head, checked.sha256, checked.bytes)
-                bad = bad or not agrees
-            _print_valid(file, checked, (name, read, known, book_line), as_json)
-    except (CertificateFileError, RecordError) as exc:
-        progress.clear()
-        fail(str(exc))
-    if bad:
-        raise typer.Exit(1)
-
-
-def _print_valid(file: Path, checked: Any, context: tuple[str, list[Any], Path | None, str], as_json: bool) -> None:
-    """``sylver verify``'s lines (or JSON object) for a valid certificate: ``context`` is the file's
-    name prefix, the files this check read, the --known file and the line --book adds."""
-    from sylver.solver.certificate import report
-
-    name, read, known, book_line = context
-    head = checked.head
-    if as_json:
-        print_json({"file": str(file), "valid": True, "position": head["position"], "outcome": head["outcome"],
-                    "winning_moves": head["winning_moves"], "complete": head["complete"],
-                    "nodes": checked.nodes, "proves": checked.proves, "sha256": checked.sha256,
-                    "bytes": checked.bytes, "imports": [vars(r) for r in checked.imports],
-                    "checked": [{"path": p, "sha256": d} for p, d in read],
-                    **({"checked_before": checked.checked_before} if checked.checked_before else {}),
-                    **({"book": book_line} if book_line else {})})
-        return
-    when = checked.checked_before
-    print(f"{name}valid" + (f" (recorded valid in {known}, {checked.sha256[:12]}, {when}: not read again)"
-                            if when else "" if read else f" (the same file as one checked above, {checked.sha256[:12]})"))
-    for line in report(checked):
-        print(f"  {line}")
-    if book_line:
-        print(f"{name}{book_line}")
-
-
-def _against_book(head: dict[str, Any], sha256: str, size: int) -> tuple[str, bool]:
-    """``verify --book``: what the results book says of a valid certificate's position, and whether
-    they agree (its result; its digest and size, when the book has a receipt)."""
-    from sylver.position import Position
-    from sylver.solver.book import load
-
-    position = Position(list(head["position"]))
-    current = load()
-    entry = None if current is None else current.get(position)
-    if entry is None:
-        return f"results book: no entry for {position.braces()} (`sylver book add` takes a campaign's)", True
-    if entry.outcome.value != head["outcome"] or not set(entry.winning) <= set(head["winning_moves"]) \
-            and entry.outcome.value == "N" and not set(entry.winning) & set(head["winning_moves"]):
-        return f"results book: {entry.describe()}, the certificate proves {head['outcome']}: they disagree", False
-    c = entry.certificate
-    if c is None or not c.sha256:
-        return (f"results book: {entry.describe()}, agrees; the book has no digest of its certificate "
-                f"(this one: SHA-256 {sha256}, {size:,} bytes)"), True
-    if (c.sha256, c.bytes) != (sha256, size):
-        return (f"results book: {entry.describe()}; its certificate's receipt is SHA-256 {c.sha256}, {c.bytes:,} bytes, "
-                f"not this file's {sha256}, {size:,} bytes"), False
-    return f"results book: {entry.describe()}; the SHA-256 and size match its receipt (checked {c.checked})", True
-
-
-def _store(location: str) -> Any:
-    """The results store of ``verify --store`` (one line and exit 2 when it cannot be opened)."""
-    from sylver.position import Position
-    from sylver.solver.store import Store
-
-    db = Store(location)
-    db.get(Position([2, 3]))  # an unusable store fails here, before any check
-    return db
-
-
-def _record(db: Any, file: Path, head: dict[str, Any], sha256: str) -> None:
-    """A valid certificate (header ``head``, digest ``sha256``, read by its check) that proves P or
-    N: its result and the file to the store (a result that contradicts the store's: one line and
-    exit 2)."""
-    from sylver.position import Outcome, Position
-    from sylver.solver.store import StoreConflictError
-
-    if head["outcome"] not in ("P", "N"):  # a probably-P claim of the g > 1 engine: not a result
-        return
-    position = Position(list(head["position"]))
-    try:
-        db.put_result(position, Outcome(head["outcome"]), list(head["winning_moves"]), bool(head["complete"]),
-                      position.frobenius_number if position.gcd == 1 else 0)
-        db.put_certificate(position, file, sha256=sha256 or None)
-    except StoreConflictError as exc:
-        fail(f"{file}: {exc}")

@@ -69,8 +69,8 @@ def _wythoff() -> None:
 
 def _solver() -> None:
     from sylver.position import Position
+    from sylver.proof.build import build_certificate
     from sylver.solver import count_reachable, solve
-    from sylver.solver.prove import build_certificate
 
     build_certificate(solve(Position([7, 11, 13])))
     solve(Position([4, 5]), first=True)
@@ -79,10 +79,10 @@ def _solver() -> None:
 
 
 def _endgame() -> None:
-    from sylver.solver import endgame
+    from sylver.solver import ensure_endgame_table
 
     try:
-        path = endgame.ensure(say=lambda text: err_console.print(f"warm-up: {text}", highlight=False))
+        path = ensure_endgame_table(say=lambda text: err_console.print(f"warm-up: {text}", highlight=False))
     except OSError as e:  # a read-only install: the solver searches those positions itself
         err_console.print(f"warm-up: note: the endgame table cannot be saved ({e}); the solver searches "
                           "those positions itself (set SYLVER_AOT_DIR to a writable directory to keep it)",
@@ -92,15 +92,9 @@ def _endgame() -> None:
 
 
 def _gcd() -> None:
-    from sylver.position import Position
-    from sylver.solver import solve
-    from sylver.solver.periodic import list_region
-    from sylver.solver.shapes import build
+    from sylver.solver.gcd import warm_up
 
-    solve(Position([8, 10, 22]))  # g = 2: the periodicity scan (shape graph, scan and state kernels)
-    # 14,700 shapes: the shape graph and base region kernels' tables grow (rehash)
-    list_region(build(Position([6, 76])))
-    solve(Position([6, 9]))  # g = 3: a short position
+    warm_up()
 
 
 _WORKLOADS = (

@@ -13,34 +13,31 @@ exhaustively.  :func:`solve` returns who wins with perfect play and every winnin
 least with ``first=True``).  Naming 1 always loses, so it is never a winning move; {2,3} (only 1 is
 legal) is P.
 
-This package's public API, re-exported here from the modules that define it:
+This package's public API, re-exported here from the modules that define it (outside the package,
+only this and :mod:`sylver.solver.gcd` are imported; ``tests/test_codebase.py`` checks it):
 
-- :mod:`~sylver.solver.orchestration`: :func:`solve`, what one call does in order;
-- :mod:`~sylver.solver.solution`: :class:`Solution`, :class:`Progress`, :class:`ScanProgress`
+- :mod:`~sylver.solver.orchestration`: :func:`solve`, what one call does in order, and
+  :func:`open_store`;
+- :mod:`sylver.solution`: :class:`Solution`, :class:`Progress`, :class:`ScanProgress`
   (:data:`ProgressReport`: either), :class:`SelfCheck`,
   :class:`SolveTimeout`, :class:`SolveInterrupted`;
+- :mod:`~sylver.solver.local`: :func:`sweep` (``sylver sweep``), :class:`Request` (a gcd-1 solve's
+  options, resolved), :data:`ROOT_ORDERS`;
 - :mod:`~sylver.solver.engine`: :func:`check_solvable`, :func:`root_gaps`, :func:`count_reachable`,
-  :func:`memory_budget_error` (the kernel's boundary);
+  :func:`memory_budget_error`, :data:`MAX_FROBENIUS` (the kernel's boundary);
+- :mod:`~sylver.solver.endgame`: :func:`ensure_endgame_table` (``sylver warmup``);
 - :mod:`sylver.errors`: :class:`MemoryBudgetError`, :class:`SelfCheckError`, :class:`WorkerDiedError`.
 
-Below them: :mod:`~sylver.solver.local` (the root moves decided in this process) and
-:mod:`~sylver.solver.parallel` (over processes), :mod:`~sylver.solver.gcd` (gcd > 1),
-:mod:`~sylver.solver.store` (the results store), :mod:`~sylver.solver.prove` and
-:mod:`~sylver.solver.certificate` (proof certificates), :mod:`~sylver.solver.reference` (a
-plain-Python solver for the tests).
+Below them: :mod:`~sylver.solver.parallel` (the root moves over threads or a cluster),
+:mod:`~sylver.solver.gcd` (gcd > 1: its own entry point), :mod:`~sylver.solver.reference` (a
+plain-Python solver for the tests).  The results store (:mod:`sylver.store`) stands below this
+package, the proofs (:mod:`sylver.proof`) above it.
 """
 
 from __future__ import annotations
 
 from sylver.errors import MemoryBudgetError, SelfCheckError, WorkerDiedError
-from sylver.solver.engine import (
-    check_solvable,
-    count_reachable,
-    memory_budget_error,
-    root_gaps,
-)
-from sylver.solver.orchestration import solve
-from sylver.solver.solution import (
+from sylver.solution import (
     GcdDetails,
     Progress,
     ProgressReport,
@@ -50,12 +47,25 @@ from sylver.solver.solution import (
     SolveInterrupted,
     SolveTimeout,
 )
+from sylver.solver.endgame import ensure as ensure_endgame_table
+from sylver.solver.engine import (
+    MAX_FROBENIUS,
+    check_solvable,
+    count_reachable,
+    memory_budget_error,
+    root_gaps,
+)
+from sylver.solver.local import ROOT_ORDERS, Request, sweep
+from sylver.solver.orchestration import open_store, solve
 
 __all__ = [
     "GcdDetails",
+    "MAX_FROBENIUS",
     "MemoryBudgetError",
     "Progress",
     "ProgressReport",
+    "ROOT_ORDERS",
+    "Request",
     "ScanProgress",
     "SelfCheck",
     "SelfCheckError",
@@ -65,7 +75,10 @@ __all__ = [
     "WorkerDiedError",
     "check_solvable",
     "count_reachable",
+    "ensure_endgame_table",
     "memory_budget_error",
+    "open_store",
     "root_gaps",
     "solve",
+    "sweep",
 ]

@@ -678,7 +678,7 @@ def settled(gaps: np.ndarray, prune: bool = True, counters: Counters | None = No
 def aot_bits(gaps: np.ndarray) -> bool:
     """Does ``gaps`` have the type the kernels' ahead-of-time forms take for a bitset (and are
     they built)?  Then a caller checks it once and calls them ``unchecked``: the check of every
-    call costs more than a small kernel's work (the base regions of :mod:`sylver.solver.periodic`
+    call costs more than a small kernel's work (the base regions of :mod:`sylver.solver.gcd.periodic`
     solve hundreds of thousands of small positions)."""
     if type(gaps) is not np.ndarray or gaps.dtype != _U64 or gaps.ndim != 1:
         return False  # e.g. a byte-swapped dtype: the checked call decides (and converts or refuses)

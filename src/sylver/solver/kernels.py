@@ -1483,7 +1483,7 @@ def min_generators(bits, off, W):  # pragma: no cover - compiled
     return np.sort(out[:k])
 
 
-# -- proof certificates: the gcd-1 builder of :mod:`sylver.solver.prove` ------------------------
+# -- proof certificates: the gcd-1 builder of :mod:`sylver.proof.build` ------------------------
 
 
 @njit(cache=True)

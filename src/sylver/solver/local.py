@@ -18,6 +18,14 @@ from typing import TYPE_CHECKING, Any
 from sylver.errors import SelfCheckError
 from sylver.machine import deadline
 from sylver.position import Outcome, Position
+from sylver.solution import (
+    Progress,
+    SelfCheck,
+    Solution,
+    SolveInterrupted,
+    SolveTimeout,
+    states_limit,
+)
 from sylver.solver import kernels as _k
 from sylver.solver.engine import (
     ENGINE,
@@ -31,17 +39,9 @@ from sylver.solver.engine import (
     root_moves,
     settled,
 )
-from sylver.solver.solution import (
-    Progress,
-    SelfCheck,
-    Solution,
-    SolveInterrupted,
-    SolveTimeout,
-    states_limit,
-)
 
 if TYPE_CHECKING:
-    from sylver.solver.store import Store
+    from sylver.store.results import Store
 
 PROGRESS_EVERY = 0.1
 """Seconds between progress reports from inside a root move's search."""

@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING
 
 from sylver.machine import parse_memory
 from sylver.position import Position
+from sylver.solution import ProgressReport, Solution
 from sylver.solver import kernels as _k
 from sylver.solver.engine import check_solvable
 from sylver.solver.local import Request, checked, solve_local
-from sylver.solver.solution import ProgressReport, Solution
 
 if TYPE_CHECKING:
-    from sylver.solver.store import Store
+    from sylver.store.results import Store
 
 
 def solve(
@@ -59,7 +59,7 @@ def solve(
     ``cluster``); ``memory`` caps the transposition
     table (e.g. ``"4G"``, or bytes; past it entries are overwritten, never a crash; a budget so small
     that the search keeps recomputing lost results raises :class:`MemoryBudgetError`); ``store`` (a
-    path or a :class:`~sylver.solver.store.Store`) reuses and records results; ``jobs > 1`` splits
+    path or a :class:`~sylver.store.results.Store`) reuses and records results; ``jobs > 1`` splits
     the root moves over threads sharing the tables (``cluster``: over the workers of a Dask
     scheduler at that address; a worker that dies raises :class:`WorkerDiedError`).  ``progress``
     is called with a :class:`Progress` about every few milliseconds on long solves (with g = 2, a
@@ -106,10 +106,10 @@ def solve(
 
 
 def open_store(store: Store | str | Path | None) -> Store | None:
-    """``store`` as a :class:`~sylver.solver.store.Store` (a path or URL is opened; None stays None)."""
+    """``store`` as a :class:`~sylver.store.results.Store` (a path or URL is opened; None stays None)."""
     if store is None:
         return None
-    from sylver.solver.store import Store
+    from sylver.store.results import Store
 
     return store if isinstance(store, Store) else Store(store)
 

@@ -29,6 +29,7 @@ from typing import Any
 from sylver.errors import MemoryBudgetError, WorkerDiedError
 from sylver.executors import stop_workers
 from sylver.position import Outcome, Position
+from sylver.solution import Solution, SolveInterrupted
 from sylver.solver import kernels
 from sylver.solver.engine import (
     ENGINE,
@@ -44,7 +45,6 @@ from sylver.solver.engine import (
     settled,
 )
 from sylver.solver.local import PROGRESS_EVERY, Request, RootMoves, snapshot, solve_local
-from sylver.solver.solution import Solution, SolveInterrupted
 
 WAIT = 0.25
 """Longest wait of the thread that merges the results, between its looks at the clock."""
@@ -341,7 +341,7 @@ def decide_moves(
 ) -> tuple[dict[int, Outcome], int]:
     """Worker task: the outcome of the position after each move, and the states searched (-1: the
     time limit passed, the outcomes are those decided by then)."""
-    from sylver.solver.solution import SolveTimeout
+    from sylver.solution import SolveTimeout
 
     request = Request(position=Position(generators), time_limit=time_limit, memory=memory, store=store)
     try:

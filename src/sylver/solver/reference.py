@@ -18,8 +18,8 @@ import sys
 import time
 
 from sylver.position import Outcome, Position
+from sylver.solution import Solution
 from sylver.solver.engine import check_solvable
-from sylver.solver.solution import Solution
 
 MAX_GENUS = 80
 """Largest number of legal moves accepted (the memo grows quickly beyond)."""

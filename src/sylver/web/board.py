@@ -9,10 +9,10 @@ the board reads, at once and without a search:
 
 * the theory (:func:`sylver.theory.outcome_by_theory`): the odd replies to 16 lose by Hutchings's
   theorem, a few even ones lead to a position a theorem decides;
-* the results store (``--store``) and the results book (:mod:`sylver.solver.book`; the store falls
+* the results store (``--store``) and the results book (:mod:`sylver.store.book`; the store falls
   back to it, and without a store the book is read alone), with the certificate when one is stored
   or the book records one checked;
-* the public record (:func:`sylver.solver.public.published`): whether the result is published or ours;
+* the public record (:func:`sylver.store.public.published`): whether the result is published or ours;
 * each campaign's ledger: the node of the reply, its status, and the largest search that failed on it.
 
 The functions run in a position process of the web app; nothing here writes.
@@ -141,8 +141,8 @@ def _campaigns(campaign_dirs: Sequence[str]) -> list[dict[str, Any]]:
 def board(store: Any, p: Position, campaign_dirs: Sequence[str]) -> dict[str, Any]:
     """The board of ``p`` (module docstring): ``rows`` (one a legal reply up to ``bound``), ``root``
     (what is known of ``p`` itself), ``campaign`` (the index of the campaign whose root it is)."""
-    from sylver.solver.book import load
-    from sylver.solver.public import published
+    from sylver.store.book import load
+    from sylver.store.public import published
 
     book = store.book if store is not None else load()
     camps = _campaigns(campaign_dirs)
@@ -170,7 +170,7 @@ def board(store: Any, p: Position, campaign_dirs: Sequence[str]) -> dict[str, An
 def _known(store: Any, book: Any, p: Position, camps: list[dict[str, Any]]) -> dict[str, Any]:
     """What is known of one position: outcome (P, N or None), winning moves, how, published or ours,
     certificate, campaign nodes."""
-    from sylver.solver.public import published
+    from sylver.store.public import published
 
     out: dict[str, Any] = {"outcome": None, "winning": [], "complete": False, "how": None, "why": "",
                            "published": False, "ours": False, "certificate": None, "campaigns": []}

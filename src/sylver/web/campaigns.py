@@ -103,8 +103,8 @@ def data(directory: Path, depth: int | None) -> dict[str, Any]:
 
 def redact(store: str) -> str:
     """A results store's location without its password (a postgresql:// URL may hold one)."""
-    from sylver.solver.store import is_url
-    from sylver.solver.store import redact as redact_url
+    from sylver.store.results import is_url
+    from sylver.store.results import redact as redact_url
 
     return redact_url(store) if is_url(store) else store
 

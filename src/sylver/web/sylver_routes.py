@@ -592,13 +592,13 @@ _STORES: dict[str, Any] = {}
 
 
 def _store(limits: Limits) -> Any:
-    """The store of ``sylver serve --store`` (a :class:`~sylver.solver.store.Store`, opened once per
+    """The store of ``sylver serve --store`` (a :class:`~sylver.store.results.Store`, opened once per
     process), or None."""
     if limits.store is None:
         return None
     store = _STORES.get(limits.store)
     if store is None:
-        from sylver.solver.store import Store
+        from sylver.store.results import Store
 
         store = _STORES[limits.store] = Store(limits.store)
     return store
@@ -611,7 +611,7 @@ def _solver_use(limits: Limits) -> SolverUse:
 
 def check_store(limits: Limits) -> None:
     """Open the store once at start-up: a store that cannot be opened is a one-line ValueError."""
-    from sylver.solver.store import Store
+    from sylver.store.results import Store
 
     with Store(limits.store) as store:
         len(store)
@@ -676,8 +676,8 @@ def _certificate(limits: Limits, raw: str) -> tuple[dict[str, Any], str]:
     """The proof certificate of a position (``sylver verify`` checks it): the one in the results
     store, else, for gcd 1, one built from a solve within the server's solver time (404 when
     neither exists in time), and its file name."""
+    from sylver.proof.build import build_certificate
     from sylver.solver import SolveTimeout, solve
-    from sylver.solver.prove import build_certificate
 
     p = position_after(limits.numbers(raw, "position"), ())
     name = "sylver-certificate-" + "_".join(map(str, p.generators)) + ".json"

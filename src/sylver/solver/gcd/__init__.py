@@ -6,7 +6,7 @@ A position S with g = g(S) > 1 has infinitely many legal moves.  Write h = S ÷ 
 * **g = 2** (:func:`.g2.solve_g2`).  The odd moves: if h is a quiet ender (S is *short*, sec. 1), an odd
   move x > t(h) leaves a quiet ender (Quiet End Theorem), which is N, so only the odd x ≤ t(h) can
   win and each is solved exactly; otherwise (S *long*) the periodicity engine
-  (:mod:`sylver.solver.periodic`) scans the odd moves until a certified period (or, once a winning
+  (:mod:`sylver.solver.gcd.periodic`) scans the odd moves until a certified period (or, once a winning
   odd move m is found, until m + t̄: every larger x loses to m).  The even moves 2y give g = 2
   positions, decided the same way (one scan covers every family that even moves reach from S),
   memoised by family.
@@ -38,6 +38,13 @@ from typing import TYPE_CHECKING, Any
 from sylver.errors import TooLargeError
 from sylver.machine import deadline
 from sylver.position import Outcome, Position, Verdict
+from sylver.solution import (
+    GcdDetails,
+    Solution,
+    SolveInterrupted,
+    SolveTimeout,
+    states_limit,
+)
 from sylver.solver.gcd.composite import solve_composite
 from sylver.solver.gcd.context import (
     MAX_T_H,
@@ -51,18 +58,13 @@ from sylver.solver.gcd.empty import solve_empty
 from sylver.solver.gcd.g2 import solve_g2
 from sylver.solver.gcd.memory import family_odd
 from sylver.solver.gcd.prime import solve_prime
-from sylver.solver.solution import (
-    GcdDetails,
-    Solution,
-    SolveInterrupted,
-    SolveTimeout,
-    states_limit,
-)
 from sylver.theory import is_prime, prime_factor_at_least_5
 
 if TYPE_CHECKING:
-    from sylver.solver.solution import ScanProgress
-    from sylver.solver.store import Store
+    from sylver.solution import ScanProgress
+    from sylver.solver.gcd.periodic import Scan
+    from sylver.store.results import Store
+
 
 def solve_any(
     position: Position,
@@ -196,4 +198,27 @@ def _partial(position: Position, ctx: Context, start: float) -> Solution:
     )
 
 
-__all__ = ["QUICK_SECONDS", "answer_within", "check_range", "solve_any"]
+def periodic_scan(position: Position, *, memory: int, deadline: float | None, until: int | None) -> Scan:
+    """The periodicity scan of a long position with g = 2 (:class:`.periodic.Scan`), run until its
+    period is certified, ``until`` (the last odd move to scan) or ``deadline``: what the certificate
+    builder replays (a record of its period and base region)."""
+    from sylver.solver.gcd.periodic import Scan
+
+    scan = Scan(position, memory=memory, deadline=deadline)
+    scan.run(until=until, deadline=deadline)
+    return scan
+
+
+def warm_up() -> None:
+    """Compile the g > 1 engine's kernels (``sylver warmup``): a g = 2 scan (the shape graph, scan
+    and state kernels), a shape graph of 14,700 shapes and its base region (their tables grow), and
+    a short position with g = 3."""
+    from sylver.solver.gcd.periodic import list_region
+    from sylver.solver.gcd.shapes import build
+
+    solve_any(Position([8, 10, 22]))
+    list_region(build(Position([6, 76])))
+    solve_any(Position([6, 9]))
+
+
+__all__ = ["QUICK_SECONDS", "answer_within", "check_range", "periodic_scan", "solve_any", "warm_up"]

@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sylver.position import Outcome, Position
-from sylver.solver.solution import OddTail
+from sylver.solution import OddTail
 from sylver.theory import is_quiet_ender
 
 if TYPE_CHECKING:
-    from sylver.solver.periodic import BaseRegion, Scan
-    from sylver.solver.shapes import ShapeGraph
-    from sylver.solver.solution import ScanProgress
-    from sylver.solver.store import Store
+    from sylver.solution import ScanProgress
+    from sylver.solver.gcd.periodic import BaseRegion, Scan
+    from sylver.solver.gcd.shapes import ShapeGraph
+    from sylver.store.results import Store
 
 SEARCH_LIMIT = 64
 """Default bound of the bounded searches (moves tried in long positions with g ≥ 3 and composite g)."""
@@ -32,7 +32,7 @@ MEMO_BYTES = 580
 """Bytes a memoised gcd-1 result holds: its dict entry (50) and its Position with its generators and
 Apéry set (530; measured with tracemalloc: 526 for the 25,176 base-region positions of {12,26,46,54},
 multiplicity 12; the base region of a union graph lists it too,
-:meth:`sylver.solver.periodic.BaseRegion.nbytes`)."""
+:meth:`sylver.solver.gcd.periodic.BaseRegion.nbytes`)."""
 TABLES_ALONE = 8
 """A child tried alone for want of memory (:func:`.g2.retry_alone`) is tried last with the gcd-1
 tables capped at this fraction (1/8) of the budget and the shape graphs given the rest."""
@@ -193,7 +193,7 @@ class Context:
     def held(self) -> int:
         """The bytes held now in :meth:`half`: the live scans, the union graphs (kept ones, or their
         stopped builders, too), the base regions and the memo of gcd-1 results."""
-        from sylver.solver.shapes import ShapeGraph
+        from sylver.solver.gcd.shapes import ShapeGraph
 
         graphs = {id(u): u for u in (*self.unions, *self.kept.values())}
         arrays = {id(a): a for s in self.scans for a in s.arrays()}  # a scan's graph may share a union's moves
@@ -340,21 +340,21 @@ def from_wall(wall: float | None) -> float | None:
 
 
 def _solve_chunk(ps: list[Position], memory: int, deadline: float | None) -> list[bool]:
-    """:func:`sylver.solver.periodic.solve_base` in a worker process (``deadline``: wall clock)."""
-    from sylver.solver.periodic import solve_base
+    """:func:`sylver.solver.gcd.periodic.solve_base` in a worker process (``deadline``: wall clock)."""
+    from sylver.solver.gcd.periodic import solve_base
 
     return solve_base(ps, memory=memory, deadline=from_wall(deadline))
 
 
 def _solve_many(positions: list[Position], ctx: Context,
                 found: Callable[[Position, bool], None]) -> None:
-    """Decide gcd-1 positions with :func:`sylver.solver.periodic.solve_base` (the self-checked
+    """Decide gcd-1 positions with :func:`sylver.solver.gcd.periodic.solve_base` (the self-checked
     path of :func:`sylver.solver.solve`), split over processes with ``--jobs`` / ``--cluster``; they
     get :meth:`Context.tables` (the scans :meth:`Context.half`), shared by the ``--jobs`` processes of
     this machine (a cluster's workers each have their own).  ``found(p, is_p)`` receives each
     result.  TimeoutError at the deadline (the workers are stopped then, see
     :func:`sylver.executors.run_until`)."""
-    from sylver.solver.periodic import solve_base
+    from sylver.solver.gcd.periodic import solve_base
 
     memory = ctx.tables()
     if (ctx.jobs > 1 or ctx.cluster) and len(positions) >= 64:

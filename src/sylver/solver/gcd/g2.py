@@ -2,7 +2,7 @@
 
 The odd moves: if h = S ÷ 2 is a quiet ender (S is *short*, sec. 1), an odd move x > t(h) leaves a
 quiet ender (Quiet End Theorem), which is N, so only the odd x ≤ t(h) can win and each is solved
-exactly; otherwise (S *long*) the periodicity engine (:mod:`sylver.solver.periodic`) scans the odd
+exactly; otherwise (S *long*) the periodicity engine (:mod:`sylver.solver.gcd.periodic`) scans the odd
 moves until a certified period (or, once a winning odd move m is found, until m + t̄: every larger
 x loses to m).  The even moves 2y give g = 2 positions, decided the same way (one scan covers every
 family that even moves reach from S), memoised by family; when one winning move is all that is
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from sylver.errors import TooLargeError
 from sylver.position import Outcome, Position
+from sylver.solution import OddTail
 from sylver.solver.gcd.context import (
     TABLES_ALONE,
     Context,
@@ -36,10 +37,9 @@ from sylver.solver.gcd.context import (
     to_wall,
 )
 from sylver.solver.gcd.memory import family_odd, forget, offer_union, run_scan, scan_for
-from sylver.solver.solution import OddTail
 
 if TYPE_CHECKING:
-    from sylver.solver.periodic import Scan
+    from sylver.solver.gcd.periodic import Scan
 
 FIRST_BUDGET = 0.25
 """Seconds each undecided move gets in the first round of :func:`_first_winning` (the search for one
@@ -618,7 +618,7 @@ def _long_apart(children: list[Position], ctx: Context, limit: int | None) -> It
     ``ctx.verdicts``) until the deadline, where the workers are stopped (a child not finished by
     then stays undecided).  Until then this process works with ``jobs = 1`` (the workers have the
     cores); leaving the block stops the tasks not collected (Ctrl-C, or a winning move found)."""
-    from sylver.solver.shapes import gap_mask
+    from sylver.solver.gcd.shapes import gap_mask
 
     todo = []
     if ctx.jobs > 1 or ctx.cluster:

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from sylver.errors import TooLargeError
 from sylver.position import Position
+from sylver.solution import OddTail
 from sylver.solver.gcd.context import Context, known
-from sylver.solver.solution import OddTail
 
 if TYPE_CHECKING:
-    from sylver.solver.periodic import Scan
-    from sylver.solver.shapes import ShapeGraph
+    from sylver.solver.gcd.periodic import Scan
+    from sylver.solver.gcd.shapes import ShapeGraph
 
 KEPT_UNIONS = 2
 """Union graphs (or stopped builders) kept across the attempts of :func:`.g2._first_winning`."""
@@ -30,8 +30,8 @@ use: each position then builds its own graph)."""
 
 def scan_for(position: Position, ctx: Context) -> tuple[Scan, int]:
     """A scan whose shape graph contains the family of ``position`` (g = 2), and the family index."""
-    from sylver.solver.periodic import Scan
-    from sylver.solver.shapes import gap_mask
+    from sylver.solver.gcd.periodic import Scan
+    from sylver.solver.gcd.shapes import gap_mask
 
     h = Position(x // 2 for x in position.generators)
     key = gap_mask(h)
@@ -45,7 +45,7 @@ def scan_for(position: Position, ctx: Context) -> tuple[Scan, int]:
     union = _union_for(position, key, ctx)
     graph = region = None
     if union is not None:
-        from sylver.solver.periodic import BaseRegion, fits
+        from sylver.solver.gcd.periodic import BaseRegion, fits
 
         region = ctx.regions.get(id(union))
         if region is None:
@@ -72,7 +72,7 @@ def offer_union(children: list[Position], ctx: Context) -> None:
     """The long positions after the even moves of one position (g = 2) that will need scans of their
     own: their shape graphs overlap (most families contain several of them), so they are built as
     one union graph, once, when the first of them needs its graph (:func:`_union_for`)."""
-    from sylver.solver.shapes import gap_mask
+    from sylver.solver.gcd.shapes import gap_mask
 
     group = []
     for child in children:
@@ -92,7 +92,7 @@ def _union_for(position: Position, key: int, ctx: Context) -> ShapeGraph | None:
     group offered with it (:func:`offer_union`), built now; None when there is none, or when the
     union would pass its share of the memory left (``UNION_SHARE`` of :meth:`.context.Context.room`; each
     position then builds its own graph)."""
-    from sylver.solver.shapes import ShapeGraph, union_builder
+    from sylver.solver.gcd.shapes import ShapeGraph, union_builder
 
     for union in ctx.unions:
         if key in union.fam_index:

@@ -1,5 +1,5 @@
 """The public record of the opening 16, as results per position: what is published, so that the
-results book (:mod:`sylver.solver.book`) says of each of its entries whether it is new.
+results book (:mod:`sylver.store.book`) says of each of its entries whether it is new.
 
 ``src/sylver/data/opening16_public.json`` is a copy of ``../shared/data/opening16_public.json``
 (facts from the public campaign records of rudi-cilibrasi/sylver-coinage, the last dated

@@ -1,18 +1,18 @@
-"""numba kernels that build the shape graph of :mod:`sylver.solver.shapes` (Sicherman, "Theory and
+"""numba kernels that build the shape graph of :mod:`sylver.solver.gcd.shapes` (Sicherman, "Theory and
 Practice of Sylver Coinage", Integers 2002, sec. 2, the Periodicity Theorem).
 
 A shape is a family f (the gap mask of E ÷ 2) and its offsets (bit δ set for each anchor a + 2δ).
 Here a gap mask or an offset set is a row of ``W`` 64-bit words (bit n of the set is bit n % 64 of
 word n // 64), enough for every bit up to t(S ÷ 2): every family of S contains S, so its gaps are
 gaps of S ÷ 2, and every offset is 0 or a gap.  The moves of a shape are those of the module
-docstring of :mod:`sylver.solver.shapes`, computed from the offsets' list (at most multiplicity(E ÷ 2)
+docstring of :mod:`sylver.solver.gcd.shapes`, computed from the offsets' list (at most multiplicity(E ÷ 2)
 of them); the shapes found are numbered in the order found and kept in an open-addressing table,
 and explored in that order, so the moves of shape i are row i of two CSR arrays (moves keeping the
 height, sorted and without repeats; moves down by 2j, j = 1 .. t(E ÷ 2)).  The Python builder of
-:mod:`sylver.solver.shapes` is the reference: both give the same graph (tests/test_shapes.py).
+:mod:`sylver.solver.gcd.shapes` is the reference: both give the same graph (tests/test_shapes.py).
 
-:func:`base_region` lists the base region of a finished graph (:class:`sylver.solver.periodic.BaseRegion`),
-with :func:`sylver.solver.periodic.list_region_python` as its reference (tests/test_base_region.py).
+:func:`base_region` lists the base region of a finished graph (:class:`sylver.solver.gcd.periodic.BaseRegion`),
+with :func:`sylver.solver.gcd.periodic.list_region_python` as its reference (tests/test_base_region.py).
 """
 
 from __future__ import annotations
@@ -252,7 +252,7 @@ def renumber(order, rank, same_ptr, same_idx, down_ptr, down_idx,
 @njit(cache=True)
 def reachable(same_ptr, same_idx, down_ptr, down_idx, start):  # pragma: no cover - compiled
     """The shapes reachable from shape ``start`` by the moves of a finished graph (True for each):
-    :meth:`sylver.solver.shapes.ShapeGraph._reachable` is the reference."""
+    :meth:`sylver.solver.gcd.shapes.ShapeGraph._reachable` is the reference."""
     K = same_ptr.shape[0] - 1
     seen = np.zeros(K, dtype=np.bool_)
     stack = np.empty(K, dtype=np.int64)
@@ -272,7 +272,7 @@ def reachable(same_ptr, same_idx, down_ptr, down_idx, start):  # pragma: no cove
     return seen
 
 
-# -- the base region (sylver.solver.periodic.BaseRegion) ---------------------------------------------
+# -- the base region (sylver.solver.gcd.periodic.BaseRegion) ---------------------------------------------
 
 
 @njit(cache=True)
@@ -334,8 +334,8 @@ def even_members(fam_gaps, WM):  # pragma: no cover - compiled
 @njit(cache=True)
 def base_region(fam_gaps, fam_T, fam_table, fam_even, fam, offs, T, shape_table, s_from, s_to,
                 mode, which, bound, key_mem, key_rep, key_table, counts):  # pragma: no cover - compiled
-    """List the base region of shapes ``s_from`` .. ``s_to`` - 1 (see :class:`~sylver.solver.periodic.
-    BaseRegion`; :func:`~sylver.solver.periodic.list_region_python` is the reference): ``mode[s, i]``
+    """List the base region of shapes ``s_from`` .. ``s_to`` - 1 (see :class:`~sylver.solver.gcd.periodic.
+    BaseRegion`; :func:`~sylver.solver.gcd.periodic.list_region_python` is the reference): ``mode[s, i]``
     and ``which[s, i]`` for the odd heights n = 3 + 2i ≤ ``T[s]`` (both preset to -1).  A position
     to solve with the gcd-1 solver is keyed by its members up to ``bound`` (past the Frobenius
     number of every one): key k is ``key_mem[k]`` (the members' words) and ``key_rep[k]`` = (s, n),

@@ -3,8 +3,8 @@
 This module is self-contained (standard library only: no solver, no numba, no other sylver module),
 so a certificate can be checked by code that shares nothing with the engine that produced it::
 
-    python -m sylver.solver.certificate proof.json      # or: sylver verify proof.json
-    python src/sylver/solver/certificate.py proof.json  # even without installing sylver
+    python -m sylver.proof.certificate proof.json      # or: sylver verify proof.json
+    python src/sylver/proof/certificate.py proof.json  # even without installing sylver
     python certificate.py --known checks.jsonl r30.json r56.json   # Z's proof, imported by both: once
 
 Format (JSON, ``"format": "sylver-certificate"``, ``"version": 1``):
@@ -854,7 +854,7 @@ def replay_scan(gens: list[int], base: Any, start: int, length: int) -> list[int
     and return the odd x with S + x P; raise unless the state after start - 2 recurs after
     start - 2 + length (so the values are periodic from ``start`` on).
 
-    An independent implementation of the engine of ``sylver.solver.periodic``: a position reached
+    An independent implementation of the engine of ``sylver.solver.gcd.periodic``: a position reached
     after an odd move is its even part E (a semigroup containing S, given by the gap mask of E ÷ 2)
     and its odd anchors a + 2δ (the offsets δ, a bit mask); while 2a > 2·t(E ÷ 2) its moves do not
     depend on a.  In the base region (n ≤ t(E ÷ 2)) a position <E, n + 2δ> whose even part (E closed

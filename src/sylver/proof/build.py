@@ -1,4 +1,4 @@
-"""Building proof certificates (the format and the checker are in :mod:`sylver.solver.certificate`).
+"""Building proof certificates (the format and the checker are in :mod:`sylver.proof.certificate`).
 
 A P-position is proved by a winning reply to each of its moves, recursively; a move into an ender
 with t > 1 is refuted by the strategy-stealing theorem instead (sec. 1).  Replies are found in the
@@ -42,8 +42,9 @@ import numpy as np
 from sylver import jit
 from sylver.machine import deadline as machine_deadline
 from sylver.position import Outcome, Position
+from sylver.proof.certificate import FORMAT, NODES_OPEN, VERSION
+from sylver.solution import Solution
 from sylver.solver import kernels as _k
-from sylver.solver.certificate import FORMAT, NODES_OPEN, VERSION
 from sylver.solver.engine import (
     ENGINE,
     SearchTimeout,
@@ -68,11 +69,10 @@ from sylver.solver.kernels import (
     play_into,
     seen_put_key,
 )
-from sylver.solver.solution import Solution
 from sylver.theory import short_moves
 
 if TYPE_CHECKING:
-    from sylver.solver.store import Store
+    from sylver.store.results import Store
 
 
 class SeenSet:
@@ -310,7 +310,7 @@ def warmed(solution: Solution, memory: str | int | None = None, time_limit: floa
     if not solution.from_store:
         return time_limit
     from sylver.errors import SelfCheckError
-    from sylver.solver.orchestration import solve
+    from sylver.solver import solve
 
     start = time.monotonic()
     try:
@@ -806,7 +806,7 @@ class _GcdBuilder:
 
     def imported(self, q: Position) -> bool:
         """Whether q is proved P by a certificate file that the results store keeps by reference
-        (:meth:`~sylver.solver.store.Store.reference`: larger than its inline size, unchanged),
+        (:meth:`~sylver.store.results.Store.reference`: larger than its inline size, unchanged),
         imported rather than proved and written again; a gcd-1 q is then met (:class:`SeenSet`),
         so that sub-proofs reaching it take it as proved, as the checker does."""
         key = q.generators
@@ -829,11 +829,11 @@ class _GcdBuilder:
     def replay_record(self, q: Position) -> tuple[dict[str, Any], Any]:
         """The replay record of a long position with g = 2, but its even moves: the certified period
         and the base-region positions (each proved); and the scan that found them."""
-        from sylver.solver.periodic import Scan
+        from sylver.solver.gcd import periodic_scan
 
         # the scans' half of the memory, as in solve; its graph and base region within the time too
-        scan = Scan(q, memory=self.memory // 2 if self.memory else 1 << 30, deadline=self.deadline)
-        scan.run(until=self.odd_limit, deadline=self.deadline)
+        scan = periodic_scan(q, memory=self.memory // 2 if self.memory else 1 << 30, deadline=self.deadline,
+                             until=self.odd_limit)
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise TimeoutError("certificate not built within the time limit")
         per = scan.state.period
@@ -926,7 +926,7 @@ class _GcdBuilder:
 
     def p_gcd1(self, q: Position) -> None:
         """Add the P-proof of the gcd-1 position q (a node and its subproofs)."""
-        from sylver.solver.orchestration import solve
+        from sylver.solver import solve
 
         if q.is_terminal or self.imported(q):
             return
@@ -946,7 +946,7 @@ class _GcdBuilder:
 
     def refute(self, after: Position) -> int:
         """A reply that wins in ``after`` (N), with its proof added; 0 for a theorem."""
-        from sylver.solver.orchestration import solve
+        from sylver.solver import solve
         from sylver.theory import is_ender, is_prime
 
         g = after.gcd
@@ -1062,7 +1062,7 @@ def stream_gcd_certificate(solution: Solution, path: str | Path, *, time_limit: 
 
     Raises :class:`NotCertifiable` when the answer rests on a bounded search or on a scan without a
     certified period."""
-    from sylver.solver.certificate import PROBABLY_P
+    from sylver.proof.certificate import PROBABLY_P
     from sylver.theory import is_short
 
     position = solution.position
@@ -1096,7 +1096,7 @@ def stream_gcd_certificate(solution: Solution, path: str | Path, *, time_limit: 
 def _gcd_head(solution: Solution, b: _GcdBuilder, long2: bool, probably: bool) -> dict[str, Any]:
     """The header of a g > 1 certificate (with its ``periodic`` records), its claims and nodes proved
     by ``b`` on the way."""
-    from sylver.solver.certificate import GCD_FORMAT, GCD_VERSION, PROBABLY_P
+    from sylver.proof.certificate import GCD_FORMAT, GCD_VERSION, PROBABLY_P
 
     position = solution.position
     cert: dict[str, Any] = {
@@ -1172,7 +1172,7 @@ def certificate_parts(path: str | Path) -> tuple[dict[str, Any], list[Any], Iter
     from a file laid out an item a line, as written here; a file in another layout (from an older
     results store) is read whole.  The file is trusted to be well formed (a certificate this
     program wrote): its proof is for ``check_path``."""
-    from sylver.solver.certificate import CLAIMS_OPEN, NODES_OPEN
+    from sylver.proof.certificate import CLAIMS_OPEN, NODES_OPEN
 
     with open(path, "rb") as fh:
         first = fh.readline().rstrip(b"\r\n")

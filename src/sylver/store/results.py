@@ -13,7 +13,7 @@ contradicts a stored one (another outcome, a winning move missing from a stored 
 stored winning move missing from a new complete set) raises :class:`StoreConflictError`: one of the
 two computations is wrong, and that must never pass silently.
 
-The store also reads the results book (:mod:`sylver.solver.book`, the project's results shipped with
+The store also reads the results book (:mod:`sylver.store.book`, the project's results shipped with
 sylver): :meth:`Store.get` answers from it a position its database has no row for (and adds the
 book's winning moves to a row's), and a result that contradicts the book is refused as one that
 contradicts a row.  ``Store(..., book=False)``, or ``SYLVER_BOOK=off``, is a store without it.
@@ -37,10 +37,10 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from sylver.position import Outcome, Position
-from sylver.solver.book import Book, ConflictError, Entry, load, merged_moves
+from sylver.store.book import Book, ConflictError, Entry, load, merged_moves
 
 if TYPE_CHECKING:
-    from sylver.solver.solution import Solution
+    from sylver.solution import Solution
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -64,7 +64,7 @@ CREATE TABLE IF NOT EXISTS certificates (
     updated DOUBLE PRECISION NOT NULL
 )
 """
-"""Proof certificates (:mod:`sylver.solver.certificate`), one per position: the evidence behind a
+"""Proof certificates (:mod:`sylver.proof.certificate`), one per position: the evidence behind a
 result that a campaign (:mod:`sylver.campaign`) recorded.  ``certificate`` is zlib-compressed: the
 certificate file itself (up to :data:`INLINE_BYTES`), or a reference to a larger file
 (:data:`REFERENCE`).  (SQLite stores the bytes as a BLOB whatever the declared type.)"""
@@ -210,7 +210,7 @@ class Store:
         """Only read: an SQLite file is opened read-only (a missing one is an error, not created) and
         usable from any thread; no table is created (a bot reading a store as its book)."""
         self.use_book = book
-        """Read the results book (:func:`sylver.solver.book.load`) as well (module docstring)."""
+        """Read the results book (:func:`sylver.store.book.load`) as well (module docstring)."""
         self._conn: Any = None
         self._pid = -1
 
@@ -567,19 +567,20 @@ def _head(path: Path) -> dict[str, Any]:
 
 def _line_head(path: Path) -> dict[str, Any] | None:
     """The fields of the certificate file ``path`` but its claims and nodes, read from its first
-    line; None when it is not laid out an item a line (or that line is not a header)."""
-    from sylver.solver.certificate import CLAIMS_OPEN, NODES_OPEN
-
+    line; None when it is not laid out an item a line (or that line is not a header).  Such a first
+    line is an object cut open at its last field, a list continued on the next lines (``…,"nodes":[``
+    or ``…,"claims":[``: ``sylver.proof.certificate.NODES_OPEN``, ``CLAIMS_OPEN``): the store reads
+    it without the checker, below which it stands."""
     with open(path, "rb") as fh:
         first = fh.readline().rstrip(b"\r\n")
-    for opener in (NODES_OPEN.encode(), CLAIMS_OPEN.encode()):
-        if first.startswith(b"{") and first.endswith(opener):
-            try:
-                head = json.loads(first[: -len(opener)] + b"}")
-            except ValueError:
-                return None
-            return head if isinstance(head, dict) else None
-    return None
+    cut = first.rfind(b',"')
+    if not (first.startswith(b"{") and first.endswith(b'":[') and cut > 0):
+        return None
+    try:
+        head = json.loads(first[:cut] + b"}")
+    except ValueError:
+        return None
+    return head if isinstance(head, dict) else None
 
 
 def _deflate(path: Path) -> bytes:

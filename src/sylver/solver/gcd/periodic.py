@@ -2,7 +2,7 @@
 Coinage", Integers 2002, sec. 2).
 
 For S with g = 2 it decides the outcome of S + x for every odd x, by scanning the odd heights
-x = 3, 5, 7, … upward over the finite shape graph of :mod:`sylver.solver.shapes`:
+x = 3, 5, 7, … upward over the finite shape graph of :mod:`sylver.solver.gcd.shapes`:
 
 * a shape at height n with 2n > F(E) is decided from its moves (translation invariance): a move
   that keeps the height leads to a shape decided earlier in the same step, a move down by 2j to a
@@ -37,7 +37,8 @@ from numba import njit
 from sylver import jit
 from sylver.position import Position
 from sylver.semigroup import Semigroup
-from sylver.solver.shapes import (
+from sylver.solution import ScanProgress
+from sylver.solver.gcd.shapes import (
     ShapeGraph,
     build,
     close,
@@ -46,7 +47,6 @@ from sylver.solver.shapes import (
     reduce_offsets,
     set_bits,
 )
-from sylver.solver.solution import ScanProgress
 
 jit.watch_compilation()  # these kernels are numba's own: a cold cache compiles them here
 
@@ -760,7 +760,7 @@ class BaseRegion:
            deadline: float | None = None, *, compiled: bool = True, memory: int | None = None) -> BaseRegion:
         """The base region of ``g``, its gcd-1 positions decided with ``base_fn`` (one call, one
         Position per distinct semigroup); listed by the numba kernel
-        :func:`~sylver.solver.shapekernels.base_region`, or with ``compiled=False`` by
+        :func:`~sylver.solver.gcd.shapekernels.base_region`, or with ``compiled=False`` by
         :func:`list_region_python` (the reference: both list the same).  ``memory``: TooLargeError
         when its positions would pass it (:func:`_region_fits`, before they are made)."""
         listing = (list_region if compiled else list_region_python)(g, deadline, memory)
@@ -773,7 +773,7 @@ class BaseRegion:
         return cls(base=base, mode=mode, which=which, positions=positions, values=values)
 
     def restrict(self, sub: ShapeGraph, base_fn: Callable[[list[Position]], list[bool]]) -> BaseRegion:
-        """The base region of ``sub``, a :meth:`~sylver.solver.shapes.ShapeGraph.subgraph` of this
+        """The base region of ``sub``, a :meth:`~sylver.solver.gcd.shapes.ShapeGraph.subgraph` of this
         region's graph: its rows, with the shapes renumbered; a position that is a shape outside
         ``sub`` is solved with ``base_fn`` instead (``sub``'s own graph would do the same)."""
         keep = sub.parent_index
@@ -830,7 +830,7 @@ Listing = tuple[np.ndarray, np.ndarray, list[tuple[int, int]], list[Position]]
 
 def list_region_python(g: ShapeGraph, deadline: float | None = None, memory: int | None = None) -> Listing:
     """The listing of :meth:`BaseRegion.of` in Python (the reference of
-    :func:`~sylver.solver.shapekernels.base_region`).  The positions are told apart by their members
+    :func:`~sylver.solver.gcd.shapekernels.base_region`).  The positions are told apart by their members
     up to :func:`_region_bound` (one Position and one gcd-1 solve per distinct semigroup);
     TooLargeError when they would pass ``memory`` (:func:`_region_fits`)."""
     mode, which = _region_arrays(g)
@@ -875,13 +875,13 @@ REGION_SHAPES = 4096
 
 
 def list_region(g: ShapeGraph, deadline: float | None = None, memory: int | None = None) -> Listing:
-    """:func:`list_region_python` with the numba kernel :func:`~sylver.solver.shapekernels.base_region`
+    """:func:`list_region_python` with the numba kernel :func:`~sylver.solver.gcd.shapekernels.base_region`
     (the same listing); the positions are built from the semigroups that
-    :func:`~sylver.solver.shapekernels.semigroups` finds from their members (their minimal generators
+    :func:`~sylver.solver.gcd.shapekernels.semigroups` finds from their members (their minimal generators
     and Apéry sets: no Python work per generator), once their number is known to fit in ``memory``
     (:func:`_region_fits`)."""
-    from sylver.solver import shapekernels as sk
-    from sylver.solver.shapes import int_words
+    from sylver.solver.gcd import shapekernels as sk
+    from sylver.solver.gcd.shapes import int_words
 
     mode, which = _region_arrays(g)
     Tmax = int(g.fam_T.max()) if g.families else 0
@@ -1706,6 +1706,7 @@ def solve_base(
     (``time.monotonic()``) raises :class:`TimeoutError` when it passes; ``found(p, is_p)`` receives
     each result as it is decided (those before a deadline are kept)."""
     from sylver.position import Outcome
+    from sylver.solution import SolveTimeout
     from sylver.solver.engine import (
         ENGINE,
         SearchTimeout,
@@ -1714,7 +1715,6 @@ def solve_base(
         root_gaps,
     )
     from sylver.solver.local import Request, checked, solve_local
-    from sylver.solver.solution import SolveTimeout
 
     def is_p(p: Position) -> bool:
         if p.is_terminal:  # {1}: the previous player named 1 and lost

@@ -4,8 +4,8 @@ each with its command and certificate receipt, then what was reproduced of the p
 from __future__ import annotations
 
 from sylver.position import Outcome
-from sylver.solver.book import Book, Entry
-from sylver.solver.public import published
+from sylver.store.book import Book, Entry
+from sylver.store.public import published
 
 INTRO = """# The frontier of the opening 16: results
 

@@ -80,7 +80,7 @@ class GcdDetails:
     replies: dict[Position, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
     """The winning moves found for each position with g > 1 proven N on the way (the positions
     after the even moves, and deeper): the replies from which a certificate's refutations start
-    (:mod:`sylver.solver.prove`), so that building it does not solve them again."""
+    (:mod:`sylver.proof.build`), so that building it does not solve them again."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -88,7 +88,7 @@ class Solution:
     """The value of a position: exact for gcd 1; for gcd > 1 what is proven (see ``verdict``).
 
     Its first seven fields are also the columns of the results store's
-    :class:`~sylver.solver.store.Record` (see there why that is a type of its own)."""
+    :class:`~sylver.store.results.Record` (see there why that is a type of its own)."""
 
     position: Position
     """The solved position."""
@@ -113,7 +113,7 @@ class Solution:
     """True when the answer was read from the results store (or from the results book through it)."""
     source: str = "search"
     """Where the answer comes from: ``search`` (this call), ``store`` (a row of the results store) or
-    ``book`` (the results book, :mod:`sylver.solver.book`, through the store)."""
+    ``book`` (the results book, :mod:`sylver.store.book`, through the store)."""
     decided: dict[int, Outcome] = field(default_factory=dict, compare=False, repr=False)
     """Outcome of the position after each root move decided (partial results of an interrupted solve)."""
     stats: dict[str, int] = field(default_factory=dict, compare=False, repr=False)

@@ -22,7 +22,7 @@ T is E itself and the legal moves of T are
 
 So the moves of a position of a given shape do not depend on its height (**translation
 invariance**), and from S + x (x odd) only finitely many shapes are reachable: this module builds
-that finite graph.  :mod:`sylver.solver.periodic` scans the heights upward over it.
+that finite graph.  :mod:`sylver.solver.gcd.periodic` scans the heights upward over it.
 """
 
 from __future__ import annotations
@@ -219,9 +219,9 @@ class ShapeGraph:
         """The shapes of ``position``'s graph (g = 2, its family in this graph), increasing: those
         reachable from its own (offsets {0}), which are those that :func:`build` finds (a shape's
         moves depend on the shape only).  Found by the numba kernel
-        :func:`~sylver.solver.shapekernels.reachable`, or with ``compiled=False`` by
+        :func:`~sylver.solver.gcd.shapekernels.reachable`, or with ``compiled=False`` by
         :meth:`_reachable` (the reference)."""
-        from sylver.solver import shapekernels as sk
+        from sylver.solver.gcd import shapekernels as sk
 
         start = int(self.fam_root[self.fam_index[gap_mask(Position(x // 2 for x in position.generators))]])
         if compiled:
@@ -262,7 +262,7 @@ class ShapeGraph:
         if keep.size == K:  # every shape, in the same order: the same moves
             return ShapeGraph(T=self.T, same_ptr=self.same_ptr, same_idx=self.same_idx, down_ptr=self.down_ptr,
                               down_idx=self.down_idx, **common)
-        from sylver.solver.shapekernels import rows_of
+        from sylver.solver.gcd.shapekernels import rows_of
 
         same_ptr, same_idx, closed = rows_of(self.same_ptr, self.same_idx, keep, new)
         down_ptr, down_idx, closed_down = rows_of(self.down_ptr, self.down_idx, keep, new)
@@ -329,7 +329,7 @@ def union_builder(positions: list[Position], memory: int | None = None, *,
                   compiled: bool = True) -> _Builder:
     """The builder of :func:`build_union`, its families found: :meth:`_Builder.finish` builds the
     graph, and a builder stopped by its deadline (TimeoutError) resumes where it stopped.  It explores
-    the shapes in numba kernels (:mod:`sylver.solver.shapekernels`), or with ``compiled=False`` in
+    the shapes in numba kernels (:mod:`sylver.solver.gcd.shapekernels`), or with ``compiled=False`` in
     Python (the reference: both give the same graph)."""
     for position in positions:
         if position.gcd != 2:
@@ -543,7 +543,7 @@ t, two row pointers, the order and its inverse, the offsets as a Python int in a
 
 class _KernelBuilder(_Builder):
     """:class:`_Builder` with the shapes explored by the numba kernels of
-    :mod:`sylver.solver.shapekernels` (the families are found in Python, as there: they are few).
+    :mod:`sylver.solver.gcd.shapekernels` (the families are found in Python, as there: they are few).
     Its shapes are rows of ``W`` 64-bit words; a stop by the deadline keeps the arrays, so
     :meth:`finish` goes on where it stopped."""
 
@@ -581,7 +581,7 @@ class _KernelBuilder(_Builder):
 
     def _room(self, shapes: int, same: int, down: int) -> None:
         """Grow the arrays (doubling) to hold ``shapes`` shapes and the given moves."""
-        from sylver.solver import shapekernels as sk
+        from sylver.solver.gcd import shapekernels as sk
 
         a = self.arrays
         assert a is not None
@@ -610,7 +610,7 @@ class _KernelBuilder(_Builder):
                 a[name][:used] = old[:used]
 
     def explore_shapes(self, deadline: float | None, roots: list[int]) -> None:
-        from sylver.solver import shapekernels as sk
+        from sylver.solver.gcd import shapekernels as sk
 
         if self.arrays is None:
             self._start()
@@ -655,7 +655,7 @@ class _KernelBuilder(_Builder):
 
     def graph(self) -> ShapeGraph:
         """The graph in the order of :meth:`_Builder.graph` (the same graph)."""
-        from sylver.solver import shapekernels as sk
+        from sylver.solver.gcd import shapekernels as sk
 
         a = self.arrays
         assert a is not None and self.counts[1] == self.counts[0]

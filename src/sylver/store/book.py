@@ -3,13 +3,13 @@
 ``src/sylver/data/book.jsonl`` (package data: an installed sylver finds it) holds one JSON object a
 line, one position a line, sorted by the position's generators, its keys in the order of
 :data:`FIELDS`, so that it diffs and merges well.  The results store reads it as a fallback
-(:meth:`sylver.solver.store.Store.get`), so ``sylver solve``, the campaign, the perfect bot and the
+(:meth:`sylver.store.results.Store.get`), so ``sylver solve``, the campaign, the perfect bot and the
 web page know it on a fresh install; ``sylver book add`` adds what a campaign or a store decided.
 
 A book is written only when :func:`check` finds it consistent: an N entry's winning move leads to a
 P entry or to a position the theory proves P; a P entry of a short position has each obligation N in
 the book or by a theorem; no entry contradicts the paper, the theory or the public record
-(:mod:`sylver.solver.public`).  Two results for one position merge (the union of the winning
+(:mod:`sylver.store.public`).  Two results for one position merge (the union of the winning
 moves, the larger search kept) unless they contradict (:class:`ConflictError`).
 """
 
@@ -419,9 +419,9 @@ def check(book: Book) -> list[str]:
       theorem.
     * No entry contradicts the paper's results or the theory (:func:`sylver.theory.outcome_by_theory`),
       the complete sets of ``../shared/data/known_results.json`` when present, or the public record
-      of the opening 16 (:func:`sylver.solver.public.conflict`).
+      of the opening 16 (:func:`sylver.store.public.conflict`).
     """
-    from sylver.solver.public import conflict
+    from sylver.store.public import conflict
 
     failures = []
     for e in book:
