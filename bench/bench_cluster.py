@@ -10,8 +10,8 @@ The cluster is started with the commands a user runs (docs/campaign.md, "On a cl
     dask scheduler --host 127.0.0.1 --port P --no-dashboard
     dask worker tcp://127.0.0.1:P --nworkers W --nthreads 1 --memory-limit 0 --no-dashboard
 
-and each root is attacked by ``sylver campaign ROOT --dir D --cluster tcp://127.0.0.1:P --store URL``,
-and by ``sylver campaign ROOT --dir D2 -j J --store URL2`` for J = 1 (one local worker) and J = W
+and each root is attacked by ``sylver campaign run ROOT --dir D --cluster tcp://127.0.0.1:P --store URL``,
+and by ``sylver campaign run ROOT --dir D2 -j J --store URL2`` for J = 1 (one local worker) and J = W
 (a local pool as large as the cluster: what Dask itself costs).  The results store is
 PostgreSQL: a new database for each setting and root on the test server that
 ``scripts/setup-test-env.sh`` starts (or on the server of --store), so neither setting sees what the
@@ -139,7 +139,7 @@ def campaign(root: str, directory: Path, store: str, args: list[str], env: dict[
     before_others = tree_cpu(others)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
-    cmd = [*SYLVER, "campaign", *root.split(","), "--dir", str(directory), "--store", store,
+    cmd = [*SYLVER, "campaign", "run", *root.split(","), "--dir", str(directory), "--store", store,
            "--time-limit", str(time_limit), *args]
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
     wall = time.monotonic() - start
@@ -148,7 +148,7 @@ def campaign(root: str, directory: Path, store: str, args: list[str], env: dict[
     (directory.parent / f"{directory.name}.out").write_text(proc.stdout + proc.stderr)
     if proc.returncode != 0:
         return {"error": (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1], "wall": wall}
-    show = subprocess.run([*SYLVER, "campaign", "--dir", str(directory), "--show", "--json"], env=env,
+    show = subprocess.run([*SYLVER, "campaign", "show", "--dir", str(directory), "--json"], env=env,
                           capture_output=True, text=True)
     data = json.loads(show.stdout) if show.returncode == 0 else {}
     nodes = data.get("nodes", [])
