@@ -15,7 +15,9 @@ no longer matches a violation fails the test too.
 
 The imports follow the floors that ``docs/design.md`` draws (its "Dependencies" table): a module
 imports only from its own unit and from lower floors, and there is no import circle between
-modules; every import counts, those inside functions and under ``TYPE_CHECKING`` too.
+modules; every import counts, those inside functions and under ``TYPE_CHECKING`` too.  Outside the
+solver, a module imports it only through its entry points, ``sylver.solver`` and
+``sylver.solver.gcd`` (issue 52; the proofs' builder also through the kernel's boundary).
 
 And the tools are the ones tested (issue 31: pin what we test): the test extra pins the checkers
 (``CHECKERS``) exactly, ``constraints.txt`` pins every installed dependency of sylver at its
