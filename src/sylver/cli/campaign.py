@@ -28,7 +28,8 @@ class Spellings(TyperGroup):
     """``sylver campaign``'s subcommands (``run``, ``show``, ``verify``), and the spellings before
     them, still read: ``sylver campaign 16 38 --dir D`` (run), ``… --show`` (show), ``sylver
     campaign --dir D --verify`` (verify), with a one-line note on stderr that says the new one.  An
-    option that the old command took and ignored in that mode is dropped, as it was ignored."""
+    option that the old command took and ignored in that mode is dropped, as it was ignored; one it
+    did not know is refused as before."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:  # Click's Context, or Typer's copy
         if args and (args[0] in self.commands or args[0] in ctx.help_option_names):
@@ -42,6 +43,8 @@ class Spellings(TyperGroup):
 VALUED = {"--dir", "-d", "--jobs", "-j", "--cluster", "--memory", "--store", "--time-limit", "--first-budget",
           "--first-states", "--max-attempts", "--try", "--only", "--depth"}
 """The options of the old ``sylver campaign`` that take a value (the others were flags)."""
+FLAGS = {"--show", "--verify", "--json", "--markdown"}
+"""Its flags."""
 TAKES = {
     "run": VALUED - {"--depth"},
     "show": {"--dir", "-d", "--store", "--depth", "--json", "--markdown"},
@@ -74,7 +77,7 @@ def _new_spelling(args: list[str]) -> list[str]:
         name = word.split("=", 1)[0]
         if not word.startswith("-"):
             new.append(word)
-        elif name in TAKES[mode]:
+        elif name in TAKES[mode] or name not in VALUED | FLAGS:  # an unknown option: Click says so
             new += [word] if value is None else [word, value]
     return new
 
