@@ -1208,8 +1208,8 @@ class TestResearchBoard:
 
     @pytest.mark.parametrize("root", ["16,38", "16,38,72"])
     def test_every_reply_the_book_decides(self, client: TestClient, root: str) -> None:
-        from sylver.solver.book import load
-        from sylver.solver.public import published
+        from sylver.store.book import load
+        from sylver.store.public import published
 
         p = Position.parse(root)
         b = client.get("/api/sylver/board", params={"position": root}).json()

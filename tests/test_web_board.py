@@ -1044,7 +1044,7 @@ def test_the_board_of_a_campaign_root_and_of_16_38(browser: object, research_url
         page.goto(v.base_url + "/#sylver/16,38//vs=nobody")  # type: ignore[attr-defined]
         position_is(page, "{16,38}")
         expect(page.locator("#sc-board16-title")).to_have_text("Every reply to {16,38}")  # type: ignore[attr-defined]
-        from sylver.solver.book import load
+        from sylver.store.book import load
 
         book = load()
         assert book is not None

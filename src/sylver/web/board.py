@@ -86,8 +86,8 @@ def researched(p: Position, store: Any = None) -> bool:
     """Whether ``p`` is a root the research works on: g > 1 (infinitely many replies, the solver does
     not take it), not decided by the store, the results book, the public record or a theorem, and
     at least one of its replies decided in the results book or the public record."""
-    from sylver.solver.book import load
-    from sylver.solver.public import published, results
+    from sylver.store.book import load
+    from sylver.store.public import published, results
 
     if p.gcd == 1 or p.is_over or published(p) is not None or _theory(p)[0] is not None:
         return False
