@@ -134,9 +134,11 @@ def tournament(config: object, out: Path, **options: object) -> object:
         raise SystemExit(f"bench_strength: error: {exc}") from None
 
 
-def suite_match(suite: str, opponent: str, args: argparse.Namespace, out: Path) -> dict:
-    """``perfect`` vs ``opponent`` from each start of ``suite`` (both seats) in the arena, then the
-    blunder analysis of the games (resumable: ``out`` is the results directory)."""
+def suite_match(suite: str, opponent: str, args: argparse.Namespace, out: Path, analysis_store: str = "") -> dict:
+    """``perfect`` vs ``opponent`` (a built-in bot or an arena spec) from each start of ``suite`` (both
+    seats) in the arena under ``--rules`` (and ``--cap``), then the blunder analysis of the games
+    (resumable: ``out`` is the results directory; ``analysis_store``: the store the analysis keeps
+    its decided positions in, default one in ``out``)."""
     from sylver.arena.openings import load_suite
     from sylver.arena.rules import make_rules
     from sylver.arena.specs import parse_specs
@@ -145,14 +147,15 @@ def suite_match(suite: str, opponent: str, args: argparse.Namespace, out: Path) 
     openings = load_suite(suite, args.seed)
     if args.starts:
         openings = type(openings)(openings.name, openings.starts[: args.starts])
-    config = Config(parse_specs(["perfect", opponent]), make_rules(args.rules), rounds=args.rounds, seed=args.seed,
-                    pairs=[(0, 1)], openings=openings)
+    config = Config(parse_specs(["perfect", opponent]), make_rules(args.rules, cap=args.cap), rounds=args.rounds,
+                    seed=args.seed, pairs=[(0, 1)], openings=openings)
     started = time.monotonic()
     played = tournament(config, out, concurrency=args.jobs)
     play_seconds = time.monotonic() - started
-    analysis = analyse_results(out, played.records, config.names, Settings(max_t=args.max_t), jobs=args.jobs)
+    analysis = analyse_results(out, played.records, config.names, Settings(max_t=args.max_t, store=analysis_store),
+                               jobs=args.jobs)
     cpu = [r.cpu[r.players.index("perfect")] for r in played.records]
-    return {"records": played.records, "analysis": analysis, "play": play_seconds,
+    return {"records": played.records, "analysis": analysis, "play": play_seconds, "names": config.names,
             "wall": statistics.mean(r.wall for r in played.records), "cpu": statistics.mean(cpu),
             "cpu_max": max(cpu)}
 
@@ -184,6 +187,135 @@ def suites_section(args: argparse.Namespace) -> bool:
             for g in odd:
                 print(f"      perfect lost game {g.game} by {g.reason.phrase}: {g.detail}")
             ok &= analysis.stats["perfect"].blunders == 0 and not odd
+    return ok
+
+
+PACKAGE_CAP = 1000
+"""The cap of section ``package`` when ``--cap`` is not given: the competition's referee updates its
+list of allowed moves 1 .. cap in pure Python after every move (bench/nextmove_package.py)."""
+
+
+def their_games(pkg: object, game: object, opponent: str, records: list, out: Path, args: argparse.Namespace) -> list:
+    """The games of ``records`` (the arena's: start, first player, seed) played again through the
+    competition's referee loop (``game``, :func:`nextmove_package.play`): ``perfect`` through
+    Seed002Bot (one instance for the match, its rng seeded per game as the arena's bot host seeds
+    it), the opponent the package's own class (one instance for the match, as its round robin
+    makes one per match).  Resumable: ``out/games.jsonl`` (finished game ids are skipped)."""
+    from nextmove_package import Caller, play, seat_seed, takes_time
+
+    from sylver.arena.games import PlayedGame
+
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "games.jsonl"
+    done = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                g = PlayedGame.from_json(json.loads(line))
+                done[g.game] = g
+    todo = [r for r in records if r.game not in done]
+    if todo:
+        perfect = Seed002Bot(seed=args.seed, max_move=args.cap or PACKAGE_CAP)
+        bot = pkg.bot_class(opponent)()  # type: ignore[attr-defined]
+        ours = Caller("perfect", perfect.nextMove, True)
+        theirs = Caller(opponent, bot.nextMove, takes_time(bot.nextMove))
+        with path.open("a") as f:
+            for r in todo:
+                seat = r.players.index("perfect")
+                perfect.bot.rng = random.Random(seat_seed(r.seed, seat))
+                first, second = (ours, theirs) if seat == 0 else (theirs, ours)
+                g = play(game, first, second, tuple(r.start), number=r.game, seed=r.seed, random_seat=1 - seat,
+                         round_=r.round)
+                f.write(json.dumps(g.to_json()) + "\n")
+                f.flush()
+                done[g.game] = g
+    return [done[r.game] for r in records]
+
+
+def referee_differences(ours: list, theirs: list) -> tuple[int, int, list[str]]:
+    """Game by game: (games with the same moves, games with the same winner and reason, one line for
+    each game whose result differs)."""
+    same_moves = same_result = 0
+    lines = []
+    for a, b in zip(ours, theirs, strict=True):
+        moves_a = [m for m in a.moves]
+        moves_b = [m for m in b.moves]
+        same_moves += moves_a == moves_b
+        if a.winner == b.winner and a.reason is b.reason:
+            same_result += 1
+        else:
+            lines.append(f"game {a.game} from {{{','.join(map(str, a.start))}}}, {a.players[0]} first: ours {a.winner} "
+                         f"won ({a.reason.phrase}; {' '.join(map(str, moves_a))}), theirs {b.winner} won "
+                         f"({b.reason.phrase}; {' '.join(map(str, moves_b))})")
+    return same_moves, same_result, lines
+
+
+def package_section(args: argparse.Namespace) -> bool:
+    """Issue 53: ``perfect`` against the ``nextMove`` competition's own bots (``--package`` folder:
+    bestBot, usingStrongCounterV2, usingStrongCounterV3) from each start of each ``--suites`` suite,
+    both seats, ``--rounds`` rounds: first through our referee (the arena, ``--rules`` with the cap),
+    then the same games (start, first player, the game's seed for every random generator) through
+    the competition's own referee loop and clock (bench/nextmove_package.py); the blunder analysis
+    of both (t <= --max-t; one store of decided positions for the whole run), side by side, and
+    the games whose results differ.  True when perfect made no blunder and lost no game by
+    anything but naming 1, under either referee."""
+    from nextmove_package import BOTS, capped, load_package
+
+    from sylver.arena.analysis import analyse_results
+
+    pkg = load_package(args.package)
+    cap = args.cap or PACKAGE_CAP
+    args.cap = cap
+    game = capped(pkg.referee.SylverCoinageGame, cap)
+    opponents = [o for o in args.package_bots.split(",") if o]
+    for o in opponents:
+        if o not in BOTS:
+            raise SystemExit(f"bench_strength: error: --package-bots {o}: one of {', '.join(BOTS)}")
+    root = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="bench-strength-"))
+    store = str(root / "analysis.sqlite")
+    print(f"perfect vs the nextMove competition's bots ({args.package}: {', '.join(opponents)}), each start of each "
+          f"suite both seats, {args.rounds} round(s); ours: the arena, {args.rules} rules with cap {cap:,}; theirs: "
+          f"{pkg.referee.__file__}'s SylverCoinageGame, its allowed moves 1 .. {cap:,} (was 10^6), the same games; "
+          f"analysis t <= {args.max_t}; results in {root}", flush=True)
+    ok = True
+    rows = []
+    for suite in args.suites.split(","):
+        for opponent in opponents:
+            name = f"{suite.replace(':', '-')}-{opponent}"
+            r = suite_match(suite, pkg.spec(opponent), args, root / name, store)
+            started = time.monotonic()
+            theirs = their_games(pkg, game, opponent, r["records"], root / f"{name}-theirs", args)
+            play_theirs = time.monotonic() - started
+            a_theirs = analyse_results(root / f"{name}-theirs", theirs, r["names"], Settings(max_t=args.max_t, store=store),
+                                       jobs=args.jobs)
+            same_moves, same_result, diffs = referee_differences(r["records"], theirs)
+            print(f"   {suite} vs {opponent}: {len(theirs)} games; same moves in {same_moves}, same result in "
+                  f"{same_result}", flush=True)
+            for label, records, analysis, secs in (("ours  ", r["records"], r["analysis"], r["play"]),
+                                                   ("theirs", theirs, a_theirs, play_theirs)):
+                wins = sum(g.winner == "perfect" for g in records)
+                s_p, s_o = analysis.stats["perfect"], analysis.stats[opponent]
+                clock = max(g.cpu[g.players.index("perfect")] for g in records)
+                print(f"      {label} perfect wins {rate(wins, len(records))}; perfect's blunders / decided N-moves "
+                      f"{s_p.rate_text()} (undecided {s_p.undecided}); {opponent}'s {s_o.rate_text()}; "
+                      f"perfect's most time in a game {clock:.2f} s; play {secs:.0f} s, analysis {analysis.seconds:.0f} s",
+                      flush=True)
+                rows.append((suite, opponent, label.strip(), len(records), wins, s_p, s_o))
+                for b in s_p.first_blunders:
+                    where = "{" + ",".join(map(str, b["position"])) + "}"
+                    print(f"         perfect's first blunder in game {b['game']}: {b['move']} in {where} "
+                          f"({b['time']:.2f} s), {b['best']} wins")
+                odd = [g for g in records if g.reason is not Termination.NAMED_ONE]
+                for g in odd:
+                    print(f"         game {g.game}: {g.loser} lost by {g.reason.phrase}: {g.detail}")
+                ok &= s_p.blunders == 0 and not any(g.loser == "perfect" for g in odd)
+            for line in diffs:
+                print(f"      results differ: {line}")
+    print("   | suite | opponent | referee | games | perfect wins | perfect's blunders / decided N-moves [95 %] | "
+          "opponent's |")
+    print("   | --- | --- | --- | ---: | ---: | --- | --- |")
+    for suite, opponent, label, n, wins, s_p, s_o in rows:
+        print(f"   | {suite} | {opponent} | {label} | {n} | {wins} | {s_p.rate_text()} | {s_o.rate_text()} |")
     return ok
 
 
@@ -504,20 +636,30 @@ def main() -> int:
     ap.add_argument("--known", type=Path, default=KNOWN, help="the published results (known_results.json)")
     ap.add_argument("--suites", default="one-number", help="opening suites of section 'suites' (comma-separated)")
     ap.add_argument("--opponents", default="sage", help="perfect's opponents in section 'suites' (comma-separated)")
-    ap.add_argument("--rules", default="classic", help="rules preset of section 'suites'")
+    ap.add_argument("--rules", default="classic", help="rules preset of sections 'suites' and 'package'")
+    ap.add_argument("--cap", type=int, help=f"the rules' cap in sections 'suites' and 'package' (default: the preset's; "
+                                            f"section 'package': {PACKAGE_CAP})")
+    ap.add_argument("--package", help="the nextMove competition's folder (testingSylver-version-1.3.py and its bots): "
+                                      "section 'package' (run when this is given and --only is not)")
+    ap.add_argument("--package-bots", default="bestBot,strongCounterV2,strongCounterV3",
+                    help="the package's bots perfect plays in section 'package'")
     ap.add_argument("--starts", type=int, default=0, help="only the first N starts of each suite (0: all)")
     ap.add_argument("--rounds", type=int, default=1,
                     help="rounds of section 'suites' (each plays every start twice, the seats swapped)")
     ap.add_argument("--max-t", type=int, default=150, help="analysis bound on the Frobenius number")
     ap.add_argument("--jobs", type=int, default=2, help="games (and analyses) at a time in sections 'suites' and 'time-odds'")
     ap.add_argument("--out", help="results directories of sections 'suites' and 'time-odds' go here (resumable; default: a temp dir)")
-    all_sections = ("suites", "known", "adapters", "empty", "koth", "nextmove", "time-odds")
+    all_sections = ("suites", "known", "adapters", "empty", "koth", "nextmove", "time-odds", "package")
     ap.add_argument(
         "--only", choices=(*all_sections, "all"), action="append",
         help="run only these sections (repeatable; default: suites; all: every section)",
     )
     args = ap.parse_args()
-    sections = set(all_sections if "all" in (args.only or ()) else args.only or ("suites",))
+    sections = set(all_sections if "all" in (args.only or ()) else args.only or ("package" if args.package else "suites",))
+    if "package" in sections and not args.package:
+        if args.only and "package" in args.only:
+            ap.error("--only package needs --package DIR (the nextMove competition's folder)")
+        sections.discard("package")
     from sylver.bots.oracle import solver_ready
 
     print(f"CPU: {cpu_model()}, {load()}")
@@ -526,6 +668,8 @@ def main() -> int:
     bad_moves = 0
     if "suites" in sections:
         failed |= not suites_section(args)
+    if "package" in sections:
+        failed |= not package_section(args)
     if {"empty", "koth"} & sections:
         print(f"perfect thinks at most {args.think} s a move in sections empty and koth")
 
