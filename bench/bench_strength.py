@@ -134,11 +134,13 @@ def tournament(config: object, out: Path, **options: object) -> object:
         raise SystemExit(f"bench_strength: error: {exc}") from None
 
 
-def suite_match(suite: str, opponent: str, args: argparse.Namespace, out: Path, analysis_store: str = "") -> dict:
+def suite_match(suite: str, opponent: str, args: argparse.Namespace, out: Path, analyst: object = None,
+                think: float | None = None) -> dict:
     """``perfect`` vs ``opponent`` (a built-in bot or an arena spec) from each start of ``suite`` (both
     seats) in the arena under ``--rules`` (and ``--cap``), then the blunder analysis of the games
-    (resumable: ``out`` is the results directory; ``analysis_store``: the store the analysis keeps
-    its decided positions in, default one in ``out``)."""
+    (resumable: ``out`` is the results directory; ``analyst``: an :class:`~sylver.arena.analysis.Analyst`
+    of the whole run, in this process, whose memo every match shares, instead of the analysis of
+    ``out``; ``think``: perfect's, default its own 2 s)."""
     from sylver.arena.openings import load_suite
     from sylver.arena.rules import make_rules
     from sylver.arena.specs import parse_specs
@@ -147,13 +149,18 @@ def suite_match(suite: str, opponent: str, args: argparse.Namespace, out: Path, 
     openings = load_suite(suite, args.seed)
     if args.starts:
         openings = type(openings)(openings.name, openings.starts[: args.starts])
-    config = Config(parse_specs(["perfect", opponent]), make_rules(args.rules, cap=args.cap), rounds=args.rounds,
+    specs = parse_specs(["perfect", opponent])
+    if think is not None:
+        specs[0] = dataclasses.replace(specs[0], options=(("think", think),))
+    config = Config(specs, make_rules(args.rules, cap=args.cap), rounds=args.rounds,
                     seed=args.seed, pairs=[(0, 1)], openings=openings)
     started = time.monotonic()
     played = tournament(config, out, concurrency=args.jobs)
     play_seconds = time.monotonic() - started
-    analysis = analyse_results(out, played.records, config.names, Settings(max_t=args.max_t, store=analysis_store),
-                               jobs=args.jobs)
+    if analyst is None:
+        analysis = analyse_results(out, played.records, config.names, Settings(max_t=args.max_t), jobs=args.jobs)
+    else:
+        analysis = analyse_with(analyst, played.records, config.names)
     cpu = [r.cpu[r.players.index("perfect")] for r in played.records]
     return {"records": played.records, "analysis": analysis, "play": play_seconds, "names": config.names,
             "wall": statistics.mean(r.wall for r in played.records), "cpu": statistics.mean(cpu),
@@ -190,6 +197,17 @@ def suites_section(args: argparse.Namespace) -> bool:
     return ok
 
 
+def analyse_with(analyst: object, records: list, names: list[str]) -> object:
+    """The blunder analysis of ``records`` by ``analyst`` in this process (its memo kept for the next
+    games: a position met in many games, or under both referees, is decided once)."""
+    from sylver.arena.analysis import Analysis, Analyst, summarise
+
+    assert isinstance(analyst, Analyst)
+    started = time.monotonic()
+    games = [analyst.game(r) for r in records]
+    return Analysis(analyst.settings, games, summarise(names, games), time.monotonic() - started)
+
+
 PACKAGE_CAP = 1000
 """The cap of section ``package`` when ``--cap`` is not given: the competition's referee updates its
 list of allowed moves 1 .. cap in pure Python after every move (bench/nextmove_package.py)."""
@@ -215,7 +233,7 @@ def their_games(pkg: object, game: object, opponent: str, records: list, out: Pa
                 done[g.game] = g
     todo = [r for r in records if r.game not in done]
     if todo:
-        perfect = Seed002Bot(seed=args.seed, max_move=args.cap or PACKAGE_CAP)
+        perfect = Seed002Bot(seed=args.seed, max_move=args.cap or PACKAGE_CAP, think=args.think)
         bot = pkg.bot_class(opponent)()  # type: ignore[attr-defined]
         ours = Caller("perfect", perfect.nextMove, True)
         theirs = Caller(opponent, bot.nextMove, takes_time(bot.nextMove))
@@ -261,7 +279,7 @@ def package_section(args: argparse.Namespace) -> bool:
     anything but naming 1, under either referee."""
     from nextmove_package import BOTS, capped, load_package
 
-    from sylver.arena.analysis import analyse_results
+    from sylver.arena.analysis import Analyst
 
     pkg = load_package(args.package)
     cap = args.cap or PACKAGE_CAP
@@ -272,22 +290,23 @@ def package_section(args: argparse.Namespace) -> bool:
         if o not in BOTS:
             raise SystemExit(f"bench_strength: error: --package-bots {o}: one of {', '.join(BOTS)}")
     root = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="bench-strength-"))
-    store = str(root / "analysis.sqlite")
+    analyst = Analyst(Settings(max_t=args.max_t, seconds=args.analysis_seconds, store=str(root / "analysis.sqlite")))
     print(f"perfect vs the nextMove competition's bots ({args.package}: {', '.join(opponents)}), each start of each "
           f"suite both seats, {args.rounds} round(s); ours: the arena, {args.rules} rules with cap {cap:,}; theirs: "
           f"{pkg.referee.__file__}'s SylverCoinageGame, its allowed moves 1 .. {cap:,} (was 10^6), the same games; "
-          f"analysis t <= {args.max_t}; results in {root}", flush=True)
+          f"perfect thinks {args.think:g} s a move (a position it can solve: 25 % of its clock); analysis t <= "
+          f"{args.max_t}, {args.analysis_seconds:g} s of CPU a position, one memo for the run; results in {root}",
+          flush=True)
     ok = True
     rows = []
     for suite in args.suites.split(","):
         for opponent in opponents:
             name = f"{suite.replace(':', '-')}-{opponent}"
-            r = suite_match(suite, pkg.spec(opponent), args, root / name, store)
+            r = suite_match(suite, pkg.spec(opponent), args, root / name, analyst, think=args.think)
             started = time.monotonic()
             theirs = their_games(pkg, game, opponent, r["records"], root / f"{name}-theirs", args)
             play_theirs = time.monotonic() - started
-            a_theirs = analyse_results(root / f"{name}-theirs", theirs, r["names"], Settings(max_t=args.max_t, store=store),
-                                       jobs=args.jobs)
+            a_theirs = analyse_with(analyst, theirs, r["names"])
             same_moves, same_result, diffs = referee_differences(r["records"], theirs)
             print(f"   {suite} vs {opponent}: {len(theirs)} games; same moves in {same_moves}, same result in "
                   f"{same_result}", flush=True)
@@ -631,7 +650,9 @@ def main() -> int:
     ap.add_argument("--empty-games", type=int, default=200, help="perfect vs random games from {}")
     ap.add_argument("--nextmove-games", type=int, default=4,
                     help="games per start and seat in the nextmove section (10 starts, 2 seats, 3 opponents)")
-    ap.add_argument("--think", type=float, default=0.3, help="perfect's seconds per move (sections empty, koth)")
+    ap.add_argument("--think", type=float, default=0.3,
+                    help="perfect's seconds per move (sections empty, koth, package: a position it can solve gets "
+                         "25 %% of its clock whatever this)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--known", type=Path, default=KNOWN, help="the published results (known_results.json)")
     ap.add_argument("--suites", default="one-number", help="opening suites of section 'suites' (comma-separated)")
@@ -647,6 +668,8 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=1,
                     help="rounds of section 'suites' (each plays every start twice, the seats swapped)")
     ap.add_argument("--max-t", type=int, default=150, help="analysis bound on the Frobenius number")
+    ap.add_argument("--analysis-seconds", type=float, default=10.0,
+                    help="CPU seconds the analysis gives a position in section 'package' (undecided after that)")
     ap.add_argument("--jobs", type=int, default=2, help="games (and analyses) at a time in sections 'suites' and 'time-odds'")
     ap.add_argument("--out", help="results directories of sections 'suites' and 'time-odds' go here (resumable; default: a temp dir)")
     all_sections = ("suites", "known", "adapters", "empty", "koth", "nextmove", "time-odds", "package")
