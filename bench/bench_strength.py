@@ -40,6 +40,21 @@
    (Wilson interval of the score through 400 log10(s / (1 - s))), each side's blunders / decided
    N-moves and CPU per game.
 
+7. ``package`` (issue 53; the default section when ``--package DIR`` is given): ``perfect`` against the
+   ``nextMove`` competition's own bots (``--package-bots``: bestBot, usingStrongCounterV2,
+   usingStrongCounterV3, loaded from DIR, the competition's folder; bench/nextmove_package.py) from
+   each start of each ``--suites`` suite, both seats, ``--rounds`` rounds, ``--starts`` to take
+   fewer: first through our referee (the arena, ``--rules``, the package's bots sandboxed as any
+   ``nextMove`` bot), then the same games (start, first player, each bot's seed) through the
+   competition's own referee loop and clock (its ``SylverCoinageGame``, called from here; its list of
+   allowed moves bounded by ``--cap``, default 1000, as ours: it updates that list in pure Python
+   after every move, hours a move at 10^6).  perfect thinks ``--think`` s a move (a position it can
+   solve: 25 % of its clock) in both.  One analyst in this process judges every game (t <=
+   ``--max-t``, ``--analysis-seconds`` a position, one memo), and per suite and opponent the two
+   referees' figures are printed side by side (games, perfect's wins, each bot's blunders / decided
+   N-moves with the 95 % interval, perfect's most time in a game), with the number of games whose
+   moves and whose results are the same and one line for each result that differs.
+
 Every game counts illegal moves and time losses (the targets are 0).  Sections 3-4 run in-process
 with the small referee of :mod:`sylver.bots.selfplay`; ``perfect`` thinks at most ``--think``
 seconds a move there (default 0.3 s; where the position can be solved, 3 × that under the clock of
@@ -55,6 +70,7 @@ one-number,opening16 --rounds 2 --max-t 400 --jobs 1`` (244 games) 11 minutes at
     .venv/bin/python bench/bench_strength.py --only all [--games 100] [--empty-games 200] [--nextmove-games 4]
     .venv/bin/python bench/bench_strength.py --only time-odds --games 200 --short-call 2 --long-call 20
     .venv/bin/python bench/bench_strength.py --suites one-number,opening16,paper --rounds 2 --max-t 400
+    .venv/bin/python bench/bench_strength.py --package DIR --suites one-number,paper,opening16 --max-t 400 --jobs 1
 
 ``perfect`` reads the results store as a book (``$SYLVER_STORE``, or the user's cache): point it
 at a campaign's store to play with what the campaigns proved.
