@@ -266,22 +266,37 @@ def their_games(pkg: object, game: object, opponent: str, records: list, out: Pa
     return [done[r.game] for r in records]
 
 
-def referee_differences(ours: list, theirs: list) -> tuple[int, int, list[str]]:
-    """Game by game: (games with the same moves, games with the same winner and reason, one line for
-    each game whose result differs)."""
+def referee_differences(ours: list, theirs: list, analyst: object) -> tuple[int, int, Counter, list[str]]:
+    """Game by game: (games with the same moves, games with the same winner and reason, who made the
+    first move that differs in the others — perfect or the opponent — and one line for each game whose
+    result differs, with that first difference judged by ``analyst``)."""
+    from sylver.arena.analysis import Analyst
+
+    assert isinstance(analyst, Analyst)
     same_moves = same_result = 0
+    first_by: Counter = Counter()
     lines = []
     for a, b in zip(ours, theirs, strict=True):
-        moves_a = [m for m in a.moves]
-        moves_b = [m for m in b.moves]
-        same_moves += moves_a == moves_b
+        same_moves += list(a.moves) == list(b.moves)
+        split = next((k for k, (x, y) in enumerate(zip(a.moves, b.moves, strict=False)) if x != y), None)
+        where = ""
+        if split is not None:
+            mover = a.players[split % 2]
+            first_by[mover] += 1
+            p = Position(a.start)
+            for n in a.moves[:split]:
+                p = p.play(int(n))
+            judged = [analyst.judge(p, m)[0].value if type(m) is int and p.is_legal(m) else "not legal"
+                      for m in (a.moves[split], b.moves[split])]
+            where = (f"; first difference at ply {split}, {mover} in {_brief(p)}: ours {a.moves[split]} "
+                     f"({judged[0]}), theirs {b.moves[split]} ({judged[1]})")
         if a.winner == b.winner and a.reason is b.reason:
             same_result += 1
         else:
             lines.append(f"game {a.game} from {{{','.join(map(str, a.start))}}}, {a.players[0]} first: ours {a.winner} "
-                         f"won ({a.reason.phrase}; {' '.join(map(str, moves_a))}), theirs {b.winner} won "
-                         f"({b.reason.phrase}; {' '.join(map(str, moves_b))})")
-    return same_moves, same_result, lines
+                         f"won ({a.reason.phrase}, {len(a.moves)} plies), theirs {b.winner} won ({b.reason.phrase}, "
+                         f"{len(b.moves)} plies){where}")
+    return same_moves, same_result, first_by, lines
 
 
 def package_section(args: argparse.Namespace) -> bool:
@@ -323,9 +338,10 @@ def package_section(args: argparse.Namespace) -> bool:
             theirs = their_games(pkg, game, opponent, r["records"], root / f"{name}-theirs", args)
             play_theirs = time.monotonic() - started
             a_theirs = analyse_with(analyst, theirs, r["names"])
-            same_moves, same_result, diffs = referee_differences(r["records"], theirs)
-            print(f"   {suite} vs {opponent}: {len(theirs)} games; same moves in {same_moves}, same result in "
-                  f"{same_result}", flush=True)
+            same_moves, same_result, first_by, diffs = referee_differences(r["records"], theirs, analyst)
+            by = ", ".join(f"{n} {k}" for n, k in first_by.most_common()) or "none"
+            print(f"   {suite} vs {opponent}: {len(theirs)} games; same moves in {same_moves} (the first move that "
+                  f"differs made by: {by}), same result in {same_result}", flush=True)
             for label, records, analysis, secs in (("ours  ", r["records"], r["analysis"], r["play"]),
                                                    ("theirs", theirs, a_theirs, play_theirs)):
                 wins = sum(g.winner == "perfect" for g in records)
