@@ -49,7 +49,9 @@
    competition's own referee loop and clock (its ``SylverCoinageGame``, called from here; its list of
    allowed moves bounded by ``--cap``, default 1000, as ours: it updates that list in pure Python
    after every move, hours a move at 10^6).  perfect thinks ``--think`` s a move (a position it can
-   solve: 25 % of its clock) in both.  One analyst in this process judges every game (t <=
+   solve: 25 % of its clock) in both; under the competition's referee it plays in this process, its
+   solver's tables cleared before each match (in the arena it has a process of its own), and the
+   analysis runs after both referees' games of a match.  One analyst in this process judges every game (t <=
    ``--max-t``, ``--analysis-seconds`` a position, one memo), and per suite and opponent the two
    referees' figures are printed side by side (games, perfect's wins, each bot's blunders / decided
    N-moves with the 95 % interval, perfect's most time in a game), with the number of games whose
@@ -151,12 +153,12 @@ def tournament(config: object, out: Path, **options: object) -> object:
 
 
 def suite_match(suite: str, opponent: str, args: argparse.Namespace, out: Path, analyst: object = None,
-                think: float | None = None) -> dict:
+                think: float | None = None, analyse: bool = True) -> dict:
     """``perfect`` vs ``opponent`` (a built-in bot or an arena spec) from each start of ``suite`` (both
     seats) in the arena under ``--rules`` (and ``--cap``), then the blunder analysis of the games
     (resumable: ``out`` is the results directory; ``analyst``: an :class:`~sylver.arena.analysis.Analyst`
     of the whole run, in this process, whose memo every match shares, instead of the analysis of
-    ``out``; ``think``: perfect's, default its own 2 s)."""
+    ``out``; ``think``: perfect's, default its own 2 s; ``analyse``: False to play only)."""
     from sylver.arena.openings import load_suite
     from sylver.arena.rules import make_rules
     from sylver.arena.specs import parse_specs
@@ -173,7 +175,9 @@ def suite_match(suite: str, opponent: str, args: argparse.Namespace, out: Path, 
     started = time.monotonic()
     played = tournament(config, out, concurrency=args.jobs)
     play_seconds = time.monotonic() - started
-    if analyst is None:
+    if not analyse:
+        analysis = None
+    elif analyst is None:
         analysis = analyse_results(out, played.records, config.names, Settings(max_t=args.max_t), jobs=args.jobs)
     else:
         analysis = analyse_with(analyst, played.records, config.names)
@@ -249,6 +253,11 @@ def their_games(pkg: object, game: object, opponent: str, records: list, out: Pa
                 done[g.game] = g
     todo = [r for r in records if r.game not in done]
     if todo:
+        from sylver.solver.engine import ENGINE
+
+        # perfect plays in this process here: its solver's tables must not hold what the analysis (in
+        # this process too) or an earlier match solved; in the arena it has a process of its own
+        ENGINE.clear()
         perfect = Seed002Bot(seed=args.seed, max_move=args.cap or PACKAGE_CAP, think=args.think)
         bot = pkg.bot_class(opponent)()  # type: ignore[attr-defined]
         ours = Caller("perfect", perfect.nextMove, True)
@@ -333,10 +342,11 @@ def package_section(args: argparse.Namespace) -> bool:
     for suite in args.suites.split(","):
         for opponent in opponents:
             name = f"{suite.replace(':', '-')}-{opponent}"
-            r = suite_match(suite, pkg.spec(opponent), args, root / name, analyst, think=args.think)
+            r = suite_match(suite, pkg.spec(opponent), args, root / name, think=args.think, analyse=False)
             started = time.monotonic()
             theirs = their_games(pkg, game, opponent, r["records"], root / f"{name}-theirs", args)
             play_theirs = time.monotonic() - started
+            r["analysis"] = analyse_with(analyst, r["records"], r["names"])  # after both referees' games
             a_theirs = analyse_with(analyst, theirs, r["names"])
             same_moves, same_result, first_by, diffs = referee_differences(r["records"], theirs, analyst)
             by = ", ".join(f"{n} {k}" for n, k in first_by.most_common()) or "none"
