@@ -13,7 +13,7 @@ Adapted, by wrapping only:
 * The cap.  The referee checks a move against the list of the numbers 1 .. 10^6 that the game's
   moves do not represent, and updates that list after every move in pure Python, in time about
   (numbers the moves leave) × (numbers they represent): after {7}: 27, 60 (gcd 3) that is 6.6 × 10^5
-  × 3.7 × 10^4, hours for one move (measured: more than 2 minutes without an answer).  ``capped``
+  × 3.7 × 10^4, hours for one move (measured: no next move after 5 minutes).  ``capped``
   runs the same function with that list's bound, its constant 1000001, replaced by ``cap`` + 1
   (a new code object, the rest of the function as it is); both referees then allow moves up to
   ``cap``.  Every position of t <= ``cap`` keeps all its moves, so the blunder analysis (t <= 400)
