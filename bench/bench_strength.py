@@ -40,6 +40,23 @@
    (Wilson interval of the score through 400 log10(s / (1 - s))), each side's blunders / decided
    N-moves and CPU per game.
 
+7. ``package`` (issue 53; the default section when ``--package DIR`` is given): ``perfect`` against the
+   ``nextMove`` competition's own bots (``--package-bots``: bestBot, usingStrongCounterV2,
+   usingStrongCounterV3, loaded from DIR, the competition's folder; bench/nextmove_package.py) from
+   each start of each ``--suites`` suite, both seats, ``--rounds`` rounds, ``--starts`` to take
+   fewer: first through our referee (the arena, ``--rules``, the package's bots sandboxed as any
+   ``nextMove`` bot), then the same games (start, first player, each bot's seed) through the
+   competition's own referee loop and clock (its ``SylverCoinageGame``, called from here; its list of
+   allowed moves bounded by ``--cap``, default 1000, as ours: it updates that list in pure Python
+   after every move, hours a move at 10^6).  perfect thinks ``--think`` s a move (a position it can
+   solve: 25 % of its clock) in both; under the competition's referee it plays in this process, its
+   solver's tables cleared before each match (in the arena it has a process of its own), and the
+   analysis runs after both referees' games of a match.  One analyst in this process judges every game (t <=
+   ``--max-t``, ``--analysis-seconds`` a position, one memo), and per suite and opponent the two
+   referees' figures are printed side by side (games, perfect's wins, each bot's blunders / decided
+   N-moves with the 95 % interval, perfect's most time in a game), with the number of games whose
+   moves and whose results are the same and one line for each result that differs.
+
 Every game counts illegal moves and time losses (the targets are 0).  Sections 3-4 run in-process
 with the small referee of :mod:`sylver.bots.selfplay`; ``perfect`` thinks at most ``--think``
 seconds a move there (default 0.3 s; where the position can be solved, 3 × that under the clock of
@@ -55,6 +72,7 @@ one-number,opening16 --rounds 2 --max-t 400 --jobs 1`` (244 games) 11 minutes at
     .venv/bin/python bench/bench_strength.py --only all [--games 100] [--empty-games 200] [--nextmove-games 4]
     .venv/bin/python bench/bench_strength.py --only time-odds --games 200 --short-call 2 --long-call 20
     .venv/bin/python bench/bench_strength.py --suites one-number,opening16,paper --rounds 2 --max-t 400
+    .venv/bin/python bench/bench_strength.py --package DIR --suites one-number,paper,opening16 --max-t 400 --jobs 1
 
 ``perfect`` reads the results store as a book (``$SYLVER_STORE``, or the user's cache): point it
 at a campaign's store to play with what the campaigns proved.
@@ -134,9 +152,13 @@ def tournament(config: object, out: Path, **options: object) -> object:
         raise SystemExit(f"bench_strength: error: {exc}") from None
 
 
-def suite_match(suite: str, opponent: str, args: argparse.Namespace, out: Path) -> dict:
-    """``perfect`` vs ``opponent`` from each start of ``suite`` (both seats) in the arena, then the
-    blunder analysis of the games (resumable: ``out`` is the results directory)."""
+def suite_match(suite: str, opponent: str, args: argparse.Namespace, out: Path, analyst: object = None,
+                think: float | None = None, analyse: bool = True) -> dict:
+    """``perfect`` vs ``opponent`` (a built-in bot or an arena spec) from each start of ``suite`` (both
+    seats) in the arena under ``--rules`` (and ``--cap``), then the blunder analysis of the games
+    (resumable: ``out`` is the results directory; ``analyst``: an :class:`~sylver.arena.analysis.Analyst`
+    of the whole run, in this process, whose memo every match shares, instead of the analysis of
+    ``out``; ``think``: perfect's, default its own 2 s; ``analyse``: False to play only)."""
     from sylver.arena.openings import load_suite
     from sylver.arena.rules import make_rules
     from sylver.arena.specs import parse_specs
@@ -145,14 +167,22 @@ def suite_match(suite: str, opponent: str, args: argparse.Namespace, out: Path) 
     openings = load_suite(suite, args.seed)
     if args.starts:
         openings = type(openings)(openings.name, openings.starts[: args.starts])
-    config = Config(parse_specs(["perfect", opponent]), make_rules(args.rules), rounds=args.rounds, seed=args.seed,
-                    pairs=[(0, 1)], openings=openings)
+    specs = parse_specs(["perfect", opponent])
+    if think is not None:
+        specs[0] = dataclasses.replace(specs[0], options=(("think", think),))
+    config = Config(specs, make_rules(args.rules, cap=args.cap), rounds=args.rounds,
+                    seed=args.seed, pairs=[(0, 1)], openings=openings)
     started = time.monotonic()
     played = tournament(config, out, concurrency=args.jobs)
     play_seconds = time.monotonic() - started
-    analysis = analyse_results(out, played.records, config.names, Settings(max_t=args.max_t), jobs=args.jobs)
+    if not analyse:
+        analysis = None
+    elif analyst is None:
+        analysis = analyse_results(out, played.records, config.names, Settings(max_t=args.max_t), jobs=args.jobs)
+    else:
+        analysis = analyse_with(analyst, played.records, config.names)
     cpu = [r.cpu[r.players.index("perfect")] for r in played.records]
-    return {"records": played.records, "analysis": analysis, "play": play_seconds,
+    return {"records": played.records, "analysis": analysis, "play": play_seconds, "names": config.names,
             "wall": statistics.mean(r.wall for r in played.records), "cpu": statistics.mean(cpu),
             "cpu_max": max(cpu)}
 
@@ -184,6 +214,169 @@ def suites_section(args: argparse.Namespace) -> bool:
             for g in odd:
                 print(f"      perfect lost game {g.game} by {g.reason.phrase}: {g.detail}")
             ok &= analysis.stats["perfect"].blunders == 0 and not odd
+    return ok
+
+
+def analyse_with(analyst: object, records: list, names: list[str]) -> object:
+    """The blunder analysis of ``records`` by ``analyst`` in this process (its memo kept for the next
+    games: a position met in many games, or under both referees, is decided once)."""
+    from sylver.arena.analysis import Analysis, Analyst, summarise
+
+    assert isinstance(analyst, Analyst)
+    started = time.monotonic()
+    games = [analyst.game(r) for r in records]
+    return Analysis(analyst.settings, games, summarise(names, games), time.monotonic() - started)
+
+
+PACKAGE_CAP = 1000
+"""The cap of section ``package`` when ``--cap`` is not given: the competition's referee updates its
+list of allowed moves 1 .. cap in pure Python after every move (bench/nextmove_package.py)."""
+
+
+def their_games(pkg: object, game: object, opponent: str, records: list, out: Path, args: argparse.Namespace) -> list:
+    """The games of ``records`` (the arena's: start, first player, seed) played again through the
+    competition's referee loop (``game``, :func:`nextmove_package.play`): ``perfect`` through
+    Seed002Bot (one instance for the match, its rng seeded per game as the arena's bot host seeds
+    it), the opponent the package's own class (one instance for the match, as its round robin
+    makes one per match).  Resumable: ``out/games.jsonl`` (finished game ids are skipped)."""
+    from nextmove_package import Caller, play, seat_seed, takes_time
+
+    from sylver.arena.games import PlayedGame
+
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "games.jsonl"
+    done = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                g = PlayedGame.from_json(json.loads(line))
+                done[g.game] = g
+    todo = [r for r in records if r.game not in done]
+    if todo:
+        from sylver.solver.engine import ENGINE
+
+        # perfect plays in this process here: its solver's tables must not hold what the analysis (in
+        # this process too) or an earlier match solved; in the arena it has a process of its own
+        ENGINE.clear()
+        perfect = Seed002Bot(seed=args.seed, max_move=args.cap or PACKAGE_CAP, think=args.think)
+        bot = pkg.bot_class(opponent)()  # type: ignore[attr-defined]
+        ours = Caller("perfect", perfect.nextMove, True)
+        theirs = Caller(opponent, bot.nextMove, takes_time(bot.nextMove))
+        with path.open("a") as f:
+            for r in todo:
+                seat = r.players.index("perfect")
+                perfect.bot.rng = random.Random(seat_seed(r.seed, seat))
+                first, second = (ours, theirs) if seat == 0 else (theirs, ours)
+                g = play(game, first, second, tuple(r.start), number=r.game, seed=r.seed, random_seat=1 - seat,
+                         round_=r.round)
+                f.write(json.dumps(g.to_json()) + "\n")
+                f.flush()
+                done[g.game] = g
+    return [done[r.game] for r in records]
+
+
+def referee_differences(ours: list, theirs: list, analyst: object) -> tuple[int, int, Counter, list[str]]:
+    """Game by game: (games with the same moves, games with the same winner and reason, who made the
+    first move that differs in the others — perfect or the opponent — and one line for each game whose
+    result differs, with that first difference judged by ``analyst``)."""
+    from sylver.arena.analysis import Analyst
+
+    assert isinstance(analyst, Analyst)
+    same_moves = same_result = 0
+    first_by: Counter = Counter()
+    lines = []
+    for a, b in zip(ours, theirs, strict=True):
+        same_moves += list(a.moves) == list(b.moves)
+        split = next((k for k, (x, y) in enumerate(zip(a.moves, b.moves, strict=False)) if x != y), None)
+        where = ""
+        if split is not None:
+            mover = a.players[split % 2]
+            first_by[mover] += 1
+            p = Position(a.start)
+            for n in a.moves[:split]:
+                p = p.play(int(n))
+            judged = [analyst.judge(p, m)[0].value if type(m) is int and p.is_legal(m) else "not legal"
+                      for m in (a.moves[split], b.moves[split])]
+            where = (f"; first difference at ply {split}, {mover} in {_brief(p)}: ours {a.moves[split]} "
+                     f"({judged[0]}), theirs {b.moves[split]} ({judged[1]})")
+        if a.winner == b.winner and a.reason is b.reason:
+            same_result += 1
+        else:
+            lines.append(f"game {a.game} from {{{','.join(map(str, a.start))}}}, {a.players[0]} first: ours {a.winner} "
+                         f"won ({a.reason.phrase}, {len(a.moves)} plies), theirs {b.winner} won ({b.reason.phrase}, "
+                         f"{len(b.moves)} plies){where}")
+    return same_moves, same_result, first_by, lines
+
+
+def package_section(args: argparse.Namespace) -> bool:
+    """Issue 53: ``perfect`` against the ``nextMove`` competition's own bots (``--package`` folder:
+    bestBot, usingStrongCounterV2, usingStrongCounterV3) from each start of each ``--suites`` suite,
+    both seats, ``--rounds`` rounds: first through our referee (the arena, ``--rules`` with the cap),
+    then the same games (start, first player, the game's seed for every random generator) through
+    the competition's own referee loop and clock (bench/nextmove_package.py); the blunder analysis
+    of both (t <= --max-t; one store of decided positions for the whole run), side by side, and
+    the games whose results differ.  True when perfect made no blunder and lost no game by
+    anything but naming 1, under either referee."""
+    from nextmove_package import BOTS, capped, load_package
+
+    from sylver.arena.analysis import Analyst
+
+    pkg = load_package(args.package)
+    cap = args.cap or PACKAGE_CAP
+    args.cap = cap
+    game = capped(pkg.referee.SylverCoinageGame, cap)
+    opponents = [o for o in args.package_bots.split(",") if o]
+    for o in opponents:
+        if o not in BOTS:
+            raise SystemExit(f"bench_strength: error: --package-bots {o}: one of {', '.join(BOTS)}")
+    root = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="bench-strength-"))
+    analyst = Analyst(Settings(max_t=args.max_t, seconds=args.analysis_seconds, store=str(root / "analysis.sqlite")))
+    print(f"perfect vs the nextMove competition's bots ({args.package}: {', '.join(opponents)}), each start of each "
+          f"suite both seats, {args.rounds} round(s); ours: the arena, {args.rules} rules with cap {cap:,}; theirs: "
+          f"{pkg.referee.__file__}'s SylverCoinageGame, its allowed moves 1 .. {cap:,} (was 10^6), the same games; "
+          f"perfect thinks {args.think:g} s a move (a position it can solve: 25 % of its clock); analysis t <= "
+          f"{args.max_t}, {args.analysis_seconds:g} s of CPU a position, one memo for the run; results in {root}",
+          flush=True)
+    ok = True
+    rows = []
+    for suite in args.suites.split(","):
+        for opponent in opponents:
+            name = f"{suite.replace(':', '-')}-{opponent}"
+            r = suite_match(suite, pkg.spec(opponent), args, root / name, think=args.think, analyse=False)
+            started = time.monotonic()
+            theirs = their_games(pkg, game, opponent, r["records"], root / f"{name}-theirs", args)
+            play_theirs = time.monotonic() - started
+            r["analysis"] = analyse_with(analyst, r["records"], r["names"])  # after both referees' games
+            a_theirs = analyse_with(analyst, theirs, r["names"])
+            same_moves, same_result, first_by, diffs = referee_differences(r["records"], theirs, analyst)
+            by = ", ".join(f"{n} {k}" for n, k in first_by.most_common()) or "none"
+            print(f"   {suite} vs {opponent}: {len(theirs)} games; same moves in {same_moves} (the first move that "
+                  f"differs made by: {by}), same result in {same_result}", flush=True)
+            for label, records, analysis, secs in (("ours  ", r["records"], r["analysis"], r["play"]),
+                                                   ("theirs", theirs, a_theirs, play_theirs)):
+                wins = sum(g.winner == "perfect" for g in records)
+                s_p, s_o = analysis.stats["perfect"], analysis.stats[opponent]
+                clock = max(g.cpu[g.players.index("perfect")] for g in records)
+                print(f"      {label} perfect wins {rate(wins, len(records))}; perfect's blunders / decided N-moves "
+                      f"{s_p.rate_text()} (undecided {s_p.undecided}); {opponent}'s {s_o.rate_text()}; "
+                      f"perfect's most time in a game {clock:.2f} s; play {secs:.0f} s, analysis {analysis.seconds:.0f} s",
+                      flush=True)
+                rows.append((suite, opponent, label.strip(), len(records), wins, s_p, s_o))
+                for b in s_p.first_blunders:
+                    where = "{" + ",".join(map(str, b["position"])) + "}"
+                    print(f"         perfect's first blunder in game {b['game']}: {b['move']} in {where} "
+                          f"({b['time']:.2f} s), {b['best']} wins")
+                odd = [g for g in records if g.reason is not Termination.NAMED_ONE]
+                for g in odd:
+                    print(f"         game {g.game}: {g.loser} lost by {g.reason.phrase}: {g.detail}")
+                ok &= s_p.blunders == 0 and not any(g.loser == "perfect" for g in odd)
+            for line in diffs:
+                print(f"      results differ: {line}")
+    print("   | suite | opponent | referee | games | perfect wins | perfect's blunders / decided N-moves [95 %] | "
+          "opponent's |")
+    print("   | --- | --- | --- | ---: | ---: | --- | --- |")
+    for suite, opponent, label, n, wins, s_p, s_o in rows:
+        print(f"   | {suite} | {opponent} | {label} | {n} | {wins} | {s_p.rate_text()} | {s_o.rate_text()} |")
     return ok
 
 
@@ -499,25 +692,39 @@ def main() -> int:
     ap.add_argument("--empty-games", type=int, default=200, help="perfect vs random games from {}")
     ap.add_argument("--nextmove-games", type=int, default=4,
                     help="games per start and seat in the nextmove section (10 starts, 2 seats, 3 opponents)")
-    ap.add_argument("--think", type=float, default=0.3, help="perfect's seconds per move (sections empty, koth)")
+    ap.add_argument("--think", type=float, default=0.3,
+                    help="perfect's seconds per move (sections empty, koth, package: a position it can solve gets "
+                         "25 %% of its clock whatever this)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--known", type=Path, default=KNOWN, help="the published results (known_results.json)")
     ap.add_argument("--suites", default="one-number", help="opening suites of section 'suites' (comma-separated)")
     ap.add_argument("--opponents", default="sage", help="perfect's opponents in section 'suites' (comma-separated)")
-    ap.add_argument("--rules", default="classic", help="rules preset of section 'suites'")
+    ap.add_argument("--rules", default="classic", help="rules preset of sections 'suites' and 'package'")
+    ap.add_argument("--cap", type=int, help=f"the rules' cap in sections 'suites' and 'package' (default: the preset's; "
+                                            f"section 'package': {PACKAGE_CAP})")
+    ap.add_argument("--package", help="the nextMove competition's folder (testingSylver-version-1.3.py and its bots): "
+                                      "section 'package' (run when this is given and --only is not)")
+    ap.add_argument("--package-bots", default="bestBot,strongCounterV2,strongCounterV3",
+                    help="the package's bots perfect plays in section 'package'")
     ap.add_argument("--starts", type=int, default=0, help="only the first N starts of each suite (0: all)")
     ap.add_argument("--rounds", type=int, default=1,
                     help="rounds of section 'suites' (each plays every start twice, the seats swapped)")
     ap.add_argument("--max-t", type=int, default=150, help="analysis bound on the Frobenius number")
+    ap.add_argument("--analysis-seconds", type=float, default=10.0,
+                    help="CPU seconds the analysis gives a position in section 'package' (undecided after that)")
     ap.add_argument("--jobs", type=int, default=2, help="games (and analyses) at a time in sections 'suites' and 'time-odds'")
     ap.add_argument("--out", help="results directories of sections 'suites' and 'time-odds' go here (resumable; default: a temp dir)")
-    all_sections = ("suites", "known", "adapters", "empty", "koth", "nextmove", "time-odds")
+    all_sections = ("suites", "known", "adapters", "empty", "koth", "nextmove", "time-odds", "package")
     ap.add_argument(
         "--only", choices=(*all_sections, "all"), action="append",
         help="run only these sections (repeatable; default: suites; all: every section)",
     )
     args = ap.parse_args()
-    sections = set(all_sections if "all" in (args.only or ()) else args.only or ("suites",))
+    sections = set(all_sections if "all" in (args.only or ()) else args.only or ("package" if args.package else "suites",))
+    if "package" in sections and not args.package:
+        if args.only and "package" in args.only:
+            ap.error("--only package needs --package DIR (the nextMove competition's folder)")
+        sections.discard("package")
     from sylver.bots.oracle import solver_ready
 
     print(f"CPU: {cpu_model()}, {load()}")
@@ -526,6 +733,8 @@ def main() -> int:
     bad_moves = 0
     if "suites" in sections:
         failed |= not suites_section(args)
+    if "package" in sections:
+        failed |= not package_section(args)
     if {"empty", "koth"} & sections:
         print(f"perfect thinks at most {args.think} s a move in sections empty and koth")
 

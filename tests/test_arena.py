@@ -42,6 +42,20 @@ def test_rules_presets_and_overrides() -> None:
         make_rules("chess")
 
 
+def test_the_rules_line_names_the_openings() -> None:
+    """With ``--openings`` the tournament's "Rules:" line names the suite's starts where the rules'
+    own start was (it said "empty start", then the suite's name only; issue 53)."""
+    from sylver.arena.openings import Suite, load_suite
+
+    specs = parse_specs(["random", "greedy"])
+    line = Config(specs, make_rules("classic"), openings=load_suite("one-number")).describe()
+    assert line.startswith("classic, openings one-number: {4}, {5}, {6}, {7}, {8}, {9}, ..., {40} (37 starts, ")
+    assert "empty start" not in line and line.endswith("cap 1,000,000, clock 30 s, nextMove gets the time used")
+    line = Config(specs, make_rules("koth"), openings=Suite("mine.txt", ((16, 20), (5,)))).describe()
+    assert line.startswith("koth, openings mine.txt: {16,20}, {5} (2 starts, ") and "random coprime" not in line
+    assert Config(specs, make_rules("classic")).describe().startswith("classic, empty start, cap")
+
+
 def test_specs() -> None:
     s = parse_spec("random")
     assert (s.kind, s.name) == ("builtin", "random")

@@ -90,6 +90,16 @@ class TestAPI:
         assert isinstance(info.value, TimeoutError)
         assert info.value.partial is not None and not info.value.partial.complete
 
+    def test_a_passed_deadline_stops_the_next_search(self) -> None:
+        """The deadline is checked before every kernel call (issue 53).  It was checked only after a
+        slice the search had not finished, so a solve whose root moves are each decided within one
+        slice (every one of {12,15,18,43}'s) ran to its end past its limit: perfect's moves in
+        {41,43}'s games overran 0.4-0.65 s.  A limit long passed when the first search starts now
+        stops it, whatever the machine's speed (before: answered N, 401 states)."""
+        with pytest.raises(SolveTimeout) as info:
+            solve(Position("12,15,18,43"), time_limit=1e-9)
+        assert info.value.partial is not None and not info.value.partial.complete
+
     def test_a_limit_of_states(self) -> None:
         """``max_states``: the search stops after that many states whatever the machine's speed (a
         search of minutes), as at a time limit; a solve within it answers as without it."""

@@ -53,9 +53,12 @@ RESERVE = 0.05
 charged to the bot, and a move that overruns its deadline a little."""
 
 LATE = 0.5
-"""Seconds a clock's reserve never goes below: a time-limited solve can return some tenths of a second
-late (0.65 s in {41,43} on a quiet Intel Xeon), which 5 % of a short clock (0.1 s of 2 s) does not
-cover; on the competition's clock, 5 % is more."""
+"""Seconds a clock's reserve never goes below: a loaded machine delays a move's return past its plan.
+A time-limited solve used to return up to 0.65 s late in {41,43} on a quiet Intel Xeon (the solver's
+deadline was checked only after a kernel slice that did not finish the search, so a solve of many
+small root moves ran to its end); since issue 53 it is checked before every slice, and a solve
+returns at most one slice (20,000 states, some hundredths of a second) late.  5 % of a short clock
+(0.1 s of 2 s) does not cover such delays; on the competition's clock, 5 % is more."""
 
 MOST_RESERVE = 0.5
 """The reserve grows with the overruns seen (see :class:`GameClock`), up to this share of the clock."""

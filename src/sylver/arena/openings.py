@@ -61,7 +61,22 @@ class Suite:
         return cls(d["name"], tuple(tuple(int(x) for x in s) for s in d["starts"]))
 
     def describe(self) -> str:
-        return f"openings {self.name} ({len(self.starts)} starts, each played twice with the seats swapped)"
+        """The suite by name and by its starts (all of them up to :data:`NAMED_STARTS`, else the first
+        few and the last): ``openings one-number: {4}, {5}, {6}, {7}, ..., {40} (37 starts, each
+        played twice with the seats swapped)``."""
+        shown = [_braces(s) for s in self.starts]
+        if len(shown) > NAMED_STARTS:
+            shown = shown[: NAMED_STARTS - 2] + ["...", shown[-1]]
+        return (f"openings {self.name}: {', '.join(shown)} ({len(self.starts)} starts, each played twice with the "
+                "seats swapped)")
+
+
+NAMED_STARTS = 8
+"""Starts a suite's description names one by one (a longer suite: the first six, ``...``, the last)."""
+
+
+def _braces(start: tuple[int, ...]) -> str:
+    return "{" + ",".join(map(str, start)) + "}"
 
 
 def start_problem(start: tuple[int, ...]) -> str | None:

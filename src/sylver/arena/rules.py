@@ -15,8 +15,12 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING
 
 from sylver.judge import MoveRules
+
+if TYPE_CHECKING:
+    from sylver.arena.openings import Suite
 
 PRESETS = ("koth", "koth-2020", "classic", "classic-readme")
 
@@ -86,9 +90,13 @@ class Rules:
         d["start"] = tuple(d.get("start") or ())
         return cls(**d)
 
-    def describe(self) -> str:
+    def describe(self, openings: Suite | None = None) -> str:
+        """The rules in one line; with ``openings`` (a tournament's ``--openings``), the starts are
+        the suite's, named in place of the rules' own start."""
         parts = [self.preset]
-        if self.random_start:
+        if openings is not None:
+            parts.append(openings.describe())
+        elif self.random_start:
             parts.append(f"random coprime start in [{self.random_start[0]}, {self.random_start[1]}]")
         elif self.start:
             parts.append("start {" + ",".join(map(str, self.start)) + "}")

@@ -83,6 +83,10 @@ class Config:
                    pairs=[tuple(p) for p in d["pairs"]] if d.get("pairs") else None,
                    openings=Suite.from_json(d["openings"]) if d.get("openings") else None)
 
+    def describe(self) -> str:
+        """The rules line of the tournament: the rules, with the openings' starts when it has them."""
+        return self.rules.describe(self.openings)
+
     def identity(self) -> dict:
         """What must match for a resume (specs by their text and name, not resolved paths)."""
         d = self.to_json()

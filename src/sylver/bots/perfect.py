@@ -53,7 +53,8 @@ CPU time (``time.process_time``), within CPU_WALL_FACTOR × as much wall-clock t
 (the solvers keep wall-clock deadlines: :func:`sylver.bots.oracle.cpu_limited` sets them from the
 CPU share the process gets); issue 35: on a loaded machine 6 s of wall-clock time gave the engine
 about 2 s of CPU in {16,20} and {16,34}, where it needs 3-6.5 s.
-A time-limited solve can return some tenths of a second late, so a caller keeping a clock holds a
+A time-limited solve returns at most one kernel slice late (some hundredths of a second; before
+issue 53, up to 0.65 s), and a loaded machine delays a move more, so a caller keeping a clock holds a
 reserve (see :class:`sylver.compat.GameClock`); a position in the book or the memo is answered in
 milliseconds.
 """

@@ -79,9 +79,7 @@ def _run(config, out, concurrency, cluster, quiet, as_json, match_names=None, ev
     if match_names:
         events.names = match_names
     if not as_json:
-        opening = f"; {config.openings.describe()}" if config.openings else ""
-        console.print(f"Rules: {config.rules.describe()}{opening}; bots: {', '.join(config.names)}",
-                      highlight=False)
+        console.print(f"Rules: {config.describe()}; bots: {', '.join(config.names)}", highlight=False)
     try:
         with events:
             outcome = run_tournament(config, out, concurrency=concurrency, cluster=cluster, events=events)
