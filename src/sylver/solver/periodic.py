@@ -1048,8 +1048,10 @@ class Scan:
         region: BaseRegion | None = None,
         keep_base: bool = True,
         room: Callable[[], int] | None = None,
+        base_batch: int | None = None,
     ) -> None:
         """``region``: the base region of the union graph that ``graph`` is a subgraph of;
+        ``base_batch``: the base region's positions given to ``base`` at a time (``REGION_BATCH``);
         ``keep_base`` false: no :attr:`base_list` (the region's keys and values are let go once its
         values are in the scan's rows).
 
@@ -1086,6 +1088,7 @@ class Scan:
         self._no_tab = np.zeros((1, 1), dtype=np.uint64)
         self.cols, self.same_col = self._rest_columns()
         self._base_fn = base or solve_base
+        self._base_batch = base_batch
         loaded = self._load()  # first: a damaged checkpoint fails at once
         self.resumed_from = loaded.n - 2 if loaded is not None else None
         """The height the checkpoint had reached when this scan was loaded from it (else None)."""
@@ -1109,7 +1112,7 @@ class Scan:
         """The base region (see :class:`BaseRegion`): computed here (within ``memory``), or ``region``
         (that of the union graph this scan's graph was taken from) restricted to it."""
         if region is None:
-            region = BaseRegion.of(self.graph, self._base_fn, self.deadline, memory=memory)
+            region = BaseRegion.of(self.graph, self._base_fn, self.deadline, memory=memory, batch=self._base_batch)
         else:
             region = region.restrict(self.graph, self._base_fn)
         self.base_positions = len(region)

@@ -228,6 +228,14 @@ class Context:
             raise TimeoutError("state limit reached")
         return [p not in n_here and gcd1[p] for p in positions]
 
+    def region_batch(self) -> int:
+        """The positions of a base region given to :meth:`base_values` at a time: ``REGION_BATCH``
+        in one process; with worker processes (``--jobs``, ``--cluster``) 64 times as many, each
+        batch being split over a pool started for it (:func:`_solve_many`)."""
+        from sylver.solver.periodic import REGION_BATCH
+
+        return REGION_BATCH * (64 if self.jobs > 1 or self.cluster else 1)
+
     def base_values(self, positions: list[Position]) -> list[bool]:
         """:meth:`p_positions` for the batches of a base region (:meth:`sylver.solver.periodic.BaseRegion.of`):
         the region keeps every value in its own array (a byte each), so the memo keeps only the P
