@@ -4,13 +4,19 @@ its plain-Python reference sylver.solver.periodic.list_region_python (mode, whic
 of the positions to solve in the same order), and BaseRegion.of gives the same region either way,
 the positions made from their keys a batch at a time.
 
-The larger graphs ({12,40,46}'s own, and the union of its long children) are compared in
-bench/bench_shapes.py --region."""
+Positions with g = 2 are answered as by the engine that kept a Position per base-region position
+(tests/data/g2_answers.json), and each region is the one the plain-Python reference lists and
+decides, or refused under a budget one byte too small.  The larger graphs ({12,40,46}'s own, and
+the union of its long children) are compared in bench/bench_shapes.py --region; the bytes a
+position takes are measured by bench/bench_shapes.py --bytes."""
 
 from __future__ import annotations
 
 import functools
+import json
 import random
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -136,3 +142,100 @@ def test_deadline() -> None:
     for listing in (list_region, list_region_python):
         with pytest.raises(TimeoutError):
             listing(g, 0.0)
+
+
+G2_ANSWERS = Path(__file__).resolve().parent / "data" / "g2_answers.json"
+"""Positions with g = 2 and the engine's answers before the base region was kept as keys (commit
+835b1fb, one Position kept per base-region position): each solved with ``odd_limit`` 2,001, complete."""
+
+
+def _answers() -> list[dict]:
+    return json.loads(G2_ANSWERS.read_text())["positions"]
+
+
+@pytest.mark.slow
+def test_g2_positions_answered_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """280 positions with g = 2 (the minimal {2a, 2b}, {2a, 2b, 2c} and {2a, 2b, 2c, 2d} with small a,
+    b, c, d that the engine decided completely within seconds, tests/data/g2_answers.json): the same
+    outcome and complete set of winning moves as the engine that kept a Position per base-region
+    position (commit 835b1fb), the base regions' positions made and solved two at a time (each
+    batch let go before the next is made)."""
+    from sylver.solver import periodic
+
+    batch = 2
+    monkeypatch.setattr(periodic, "REGION_BATCH", batch)
+    made = []
+    real = BaseRegion.of.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type, *args: Any, **kw: Any) -> BaseRegion:
+        region = real(cls, *args, **kw)
+        made.append(len(region))
+        return region
+
+    monkeypatch.setattr(BaseRegion, "of", classmethod(counted))
+    rows = _answers()
+    assert len(rows) == 280
+    for row in rows:
+        p = Position(row["position"])
+        sol = solve(p, odd_limit=2001)  # no store, no time limit: the same search on any machine
+        got = (sol.outcome.value if sol.outcome else None, list(sol.winning_moves), sol.complete)
+        assert got == (row["outcome"], row["winning"], True), p
+    assert len(made) >= 20 and sum(made) >= 20 * batch  # the base regions were made, in several batches
+
+
+@pytest.mark.parametrize("positions", [["6,16"], ["10,16,24"], ["8,30,34"], ["6,40,74"], ["10,12,38", "12,14,20"]],
+                         ids=lambda ps: "+".join(ps))
+def test_region_as_the_plain_reference_decides_it(positions: list[str]) -> None:
+    """The base region listed by the kernel and solved by a g > 1 solve's path (``Context.base_values``,
+    two positions a batch: the memo keeps only the P results) is the region listed by the Python
+    reference and solved by the plain-Python solver (sylver.solver.reference), key for key and
+    value for value."""
+    from sylver.solver import reference
+    from sylver.solver.gcd.context import Context
+
+    g = _graph(positions)
+    ctx = Context(odd_limit=2001, deadline=None, memory=1 << 30, store=None, jobs=1, cluster=None,
+                  progress=None, checkpoint_dir=None)
+    engine = BaseRegion.of(g, ctx.base_values, batch=2)
+
+    def plain(ps: list[Position]) -> list[bool]:
+        return [p.is_terminal or reference.solve(p, first=True).outcome is Outcome.P for p in ps]
+
+    ref = BaseRegion.of(g, plain, compiled=False)
+    for name in ("base", "mode", "which", "keys", "values"):
+        assert np.array_equal(getattr(engine, name), getattr(ref, name)), name
+    assert engine.values.any() and not engine.values.all()
+    assert len(ctx.gcd1) == int(engine.values.sum()) and all(ctx.gcd1.values())  # the P results only
+    assert ctx.states == len(engine)
+
+
+def test_tiny_budgets_refuse_or_give_the_same_region() -> None:
+    """For the graphs of the long positions among the answers: a budget one byte short of what the
+    region counts (its ``which`` rows and ``REGION_POSITION_BYTES`` a position) refuses it with
+    TooLargeError before any position is solved, whether the listing sees it while it grows or once
+    it is done; the exact budget gives the region made without one."""
+    from sylver.solver.gcd.context import half, quiet
+    from sylver.solver.periodic import REGION_POSITION_BYTES
+
+    long = [Position(r["position"]) for r in _answers()]
+    long = [p for p in long if half(p).generators != (1,) and not quiet(half(p))]
+    assert len(long) >= 20
+    asked: list[Position] = []
+
+    def base(ps: list[Position]) -> list[bool]:
+        asked.extend(ps)
+        return [len(q.generators) % 3 == 0 for q in ps]
+
+    for p in long[:40]:
+        g = build(p)
+        free = BaseRegion.of(g, lambda ps: [len(q.generators) % 3 == 0 for q in ps])
+        exact = int(free.which.nbytes) + len(free) * REGION_POSITION_BYTES
+        asked.clear()
+        for compiled in (True, False):
+            with pytest.raises(TooLargeError, match=r"the base region of .* lists (more than )?[\d,]+ gcd-1 positions"):
+                BaseRegion.of(g, base, memory=exact - 1, compiled=compiled)
+            assert not asked
+            tight = BaseRegion.of(g, base, memory=exact, compiled=compiled, batch=2)
+            for name in ("base", "mode", "which", "keys", "values"):
+                assert np.array_equal(getattr(tight, name), getattr(free, name)), (p, name)
+            asked.clear()
