@@ -220,46 +220,33 @@ def explore(fam_gaps, fam_T, fe_ptr, fe_child, key_fam, key_off, key_up, table, 
 
 
 @njit(cache=True)
-def renumber_in_place(order, rank, ptr, idx, moves, sort_rows):  # pragma: no cover - compiled
-    """The CSR array (``ptr``, ``idx``: ``moves`` entries, rows 0 .. K - 1) in the graph's order, in
-    place: shape ``order[r]`` becomes shape r (``rank`` the inverse), each entry renumbered and each
-    row moved to its new place, with ``sort_rows`` each row sorted.  Returns the new row pointers, or
-    an empty array when ``sort_rows`` and an entry does not lead to an earlier shape (the order is
-    not topological: the moves keeping the height).  Besides ``idx`` it holds the new pointers and a
-    bit per entry: the entries are moved along the cycles of their permutation (an entry's old row
-    found by binary search in ``ptr``), not copied into a second array."""
-    K = order.shape[0]
-    new_ptr = np.zeros(K + 1, dtype=np.int64)
-    for r in range(K):
-        old = order[r]
-        new_ptr[r + 1] = new_ptr[r] + ptr[old + 1] - ptr[old]
-    for e in range(moves):
-        idx[e] = rank[idx[e]]
-    done = np.zeros((moves + 63) // 64, dtype=np.uint64)
-    old_ptr = ptr[: K + 1]
-    for start in range(moves):
-        if (done[start >> 6] >> np.uint64(start & 63)) & np.uint64(1):
-            continue
-        value = idx[start]
-        at = start
-        while True:
-            row = np.searchsorted(old_ptr, at, side="right") - 1
-            dest = new_ptr[rank[row]] + at - old_ptr[row]
-            done[dest >> 6] |= np.uint64(1) << np.uint64(dest & 63)
-            if dest == start:
-                idx[start] = value
-                break
-            value, idx[dest] = idx[dest], value
-            at = dest
-    if sort_rows:
-        for r in range(K):
-            a = new_ptr[r]
-            b = new_ptr[r + 1]
-            for e in range(a, b):
-                if idx[e] >= r:
-                    return new_ptr[:0]
-            idx[a:b] = np.sort(idx[a:b])
-    return new_ptr
+def renumber(order, rank, same_ptr, same_idx, down_ptr, down_idx,
+             new_same_ptr, new_same_idx, new_down_ptr, new_down_idx):  # pragma: no cover - compiled
+    """The moves in the graph's order: shape ``order[r]`` becomes shape r (``rank`` the inverse),
+    each row of moves keeping the height sorted.  False if one of them does not lead to an earlier
+    shape (the order is not topological)."""
+    at_s = 0
+    at_d = 0
+    for new in range(order.shape[0]):
+        old = order[new]
+        a = same_ptr[old]
+        b = same_ptr[old + 1]
+        for e in range(a, b):
+            c = rank[same_idx[e]]
+            if c >= new:
+                return False
+            new_same_idx[at_s + e - a] = c
+        new_same_idx[at_s : at_s + b - a] = np.sort(new_same_idx[at_s : at_s + b - a])
+        at_s += b - a
+        new_same_ptr[new + 1] = at_s
+        a = down_ptr[old]
+        b = down_ptr[old + 1]
+        for e in range(a, b):
+            new_down_idx[at_d + e - a] = rank[down_idx[e]]
+        at_d += b - a
+        new_down_ptr[new + 1] = at_d
+    return True
+
 
 
 @njit(cache=True)

@@ -651,7 +651,7 @@ class _KernelBuilder(_Builder):
         held = sum(int(v.nbytes) for v in self.arrays.values())
         moves = int(self.counts[2]) + max(int(self.counts[3]), self.root_moves)
         return (held + (int(self.counts[0]) + len(self.fam_gaps)) * GRAPH_BYTES_PER_SHAPE
-                + moves * 4 + moves // 8 + self.even_moves * BUILD_BYTES_PER_EVEN_MOVE)
+                + moves * 8 + self.even_moves * BUILD_BYTES_PER_EVEN_MOVE)
 
     def graph(self) -> ShapeGraph:
         """The graph in the order of :meth:`_Builder.graph` (the same graph)."""
@@ -674,14 +674,14 @@ class _KernelBuilder(_Builder):
         order = np.lexsort((*(ko[:, w] for w in range(W)), grank[kf], a["key_up"][:K], popcount[kf]))
         rank = np.empty(K, dtype=np.int64)
         rank[order] = np.arange(K)
-        # the moves renumbered in place (no second copy of them), then cut to their number
-        same_idx, down_idx = a.pop("same_idx"), a.pop("down_idx")
         moves_same, moves_down = int(self.counts[2]), int(self.counts[3])
-        same_ptr = sk.renumber_in_place(order, rank, a.pop("same_ptr"), same_idx, moves_same, True)
-        assert same_ptr.shape[0] == K + 1, "shape order is not topological"
-        down_ptr = sk.renumber_in_place(order, rank, a.pop("down_ptr"), down_idx, moves_down, False)
-        same_idx.resize(moves_same, refcheck=False)  # in place where the allocator can
-        down_idx.resize(moves_down, refcheck=False)
+        same_ptr = np.zeros(K + 1, dtype=np.int64)
+        down_ptr = np.zeros(K + 1, dtype=np.int64)
+        same_idx = np.empty(moves_same, dtype=np.int32)
+        down_idx = np.empty(moves_down, dtype=np.int32)
+        ok = sk.renumber(order, rank, a["same_ptr"], a["same_idx"], a["down_ptr"], a["down_idx"],
+                         same_ptr, same_idx, down_ptr, down_idx)
+        assert ok, "shape order is not topological"
         fam = fnew[kf[order]].astype(np.int32)
         fam_T = np.array([max(g.bit_length() - 1, 0) for g in fam_gaps], dtype=np.int32)
         T = fam_T[fam]
