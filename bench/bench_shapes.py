@@ -28,7 +28,8 @@ regions of {6,44,82} and {12,26,46,54}: 4-7 %), so that only the region and the 
 Printed per position: the peak of the process's resident memory above what it held before (the
 kernel's VmHWM, reset first), what it holds once the region is made (after ``malloc_trim``), both
 with and without the region's rows of ``mode``, ``which`` and ``base`` (per (shape, height), not per
-position), and the memo's entries.
+position), and the memo's entries; and the peak of the graph's build (its renumbering included)
+beside the graph's own bytes.
 """
 
 from __future__ import annotations
@@ -157,7 +158,9 @@ def _bytes(args: list[str], against: list[str]) -> None:
                   f"gcd-1 positions ({r['p']:,} P); per position: peak {r['peak'] / K:,.0f} bytes "
                   f"({(r['peak'] - r['rows']) / K:,.0f} besides the rows), held after {r['held'] / K:,.0f} "
                   f"({(r['held'] - r['rows']) / K:,.0f} besides the rows, {r['rows'] / K:,.0f} the rows); "
-                  f"memo {r['memo']:,} entries; {r['seconds']:.1f} s; {load()}", flush=True)
+                  f"memo {r['memo']:,} entries; {r['seconds']:.1f} s; the graph's build: peak "
+                  f"{r['graph_peak'] / 2**20:,.0f} MiB for a graph of {r['graph_bytes'] / 2**20:,.0f} MiB "
+                  f"({r['moves']:,} moves); {load()}", flush=True)
 
 
 def _bytes_child(text: str) -> None:
@@ -176,7 +179,12 @@ def _bytes_child(text: str) -> None:
             found(p, zlib.crc32(repr(p.generators).encode()) % 16 == 0)  # type: ignore[operator]
 
     context._solve_many = fake  # type: ignore[assignment]
+    build(Position([6, 16]))  # the kernels loaded
+    gc.collect()
+    start = context.process_bytes()
+    _reset_peak()
     g = build(Position(text))
+    graph_peak = _peak() - start
     ctx = context.Context(odd_limit=None, deadline=None, memory=1 << 40, store=None, jobs=1, cluster=None,
                           progress=None, checkpoint_dir=None)
     base_fn = getattr(ctx, "base_values", ctx.p_positions)  # what sylver.solver.gcd.memory passes
@@ -185,16 +193,11 @@ def _bytes_child(text: str) -> None:
     gc.collect()
     context.give_back()
     before = context.process_bytes()
-    try:
-        with open("/proc/self/clear_refs", "w") as f:  # VmHWM := the resident memory now
-            f.write("5")
-    except OSError:
-        pass
+    _reset_peak()
     started = time.monotonic()
     region = BaseRegion.of(g, base_fn)
     seconds = time.monotonic() - started
-    with open("/proc/self/status") as f:
-        hwm = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmHWM:"))
+    hwm = _peak()
     gc.collect()
     context.give_back()
     after = context.process_bytes()
@@ -203,8 +206,23 @@ def _bytes_child(text: str) -> None:
         "position": Position(text).braces(), "shapes": g.shapes, "positions": K,
         "p": int(sum(bool(v) for v in region.values)), "peak": hwm - before, "held": after - before,
         "rows": int(region.mode.nbytes + region.which.nbytes + region.base.nbytes), "memo": len(ctx.gcd1),
-        "seconds": seconds,
+        "seconds": seconds, "graph_peak": graph_peak, "graph_bytes": g.nbytes(), "moves": g.edges,
     }))
+
+
+def _reset_peak() -> None:
+    """VmHWM (the peak of the resident memory) := the resident memory now (Linux)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
+def _peak() -> int:
+    """VmHWM in bytes."""
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmHWM:"))
 
 
 if __name__ == "__main__":
