@@ -8,11 +8,28 @@ Python builder of sylver.solver.gcd.shapes (the reference), on the same position
                                                            # the union of {12,40,46}'s long children
     .venv/bin/python bench/bench_shapes.py --region 8,30,34 kids:12,40,46   # kids:P: that union
 
+    .venv/bin/python bench/bench_shapes.py --bytes 16,30,42,56 --against /tmp/old-h50/src
+                                                           # resident bytes a base-region position
+                                                           # takes, here and with other sources
+
 Both builds are checked to give the same graph; the figures are CPU seconds (the machine is shared),
 printed with the load and the CPU model.  ``--region`` times the base region's listing
 (:class:`sylver.solver.gcd.periodic.BaseRegion`) instead: the numba kernel against its Python reference
 (both checked to list the same), the Position of each distinct semigroup listed included; the
 gcd-1 solves are not timed (every position is given the value N).
+
+``--bytes`` measures what the base region of a position costs in resident memory (the figure behind
+``sylver.solver.gcd.periodic.REGION_POSITION_BYTES``), each measurement in a fresh process whose
+``PYTHONPATH`` is this checkout's src/ or a directory given with ``--against`` (e.g. a worktree of an
+older commit: the same script measures both): the graph is built, then ``BaseRegion.of`` lists the
+region and decides its positions through a g > 1 solve's memo (``Context``), the gcd-1 solves
+replaced by a fixed rule (P for about one position in 16, the fraction of P-positions in the base
+regions of {6,44,82} and {12,26,46,54}: 4-7 %), so that only the region and the memo are measured.
+Printed per position: the peak of the process's resident memory above what it held before (the
+kernel's VmHWM, reset first), what it holds once the region is made (after ``malloc_trim``), both
+with and without the region's rows of ``mode``, ``which`` and ``base`` (per (shape, height), not per
+position), and the memo's entries; and the peak of the graph's build (its renumbering included)
+beside the graph's own bytes.
 """
 
 from __future__ import annotations
@@ -32,7 +49,17 @@ def main() -> None:
                     help="positions with g = 2 (a+b: the union graph of several; kids:P the union of P's "
                          "long children, as the g = 2 search builds it)")
     ap.add_argument("--region", action="store_true", help="time the base region's listing instead")
+    ap.add_argument("--bytes", action="store_true", help="measure the resident bytes a base-region position takes")
+    ap.add_argument("--against", action="append", default=[], metavar="SRC",
+                    help="with --bytes: also measure with the package in SRC (e.g. /tmp/old-h50/src)")
+    ap.add_argument("--bytes-child", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.bytes_child:
+        _bytes_child(args.bytes_child)
+        return
+    if args.bytes:
+        _bytes(args.positions or ["16,30,42,56"], args.against)
+        return
     if args.region:
         _region(args.positions or ["6,40,74", "12,40,46", "kids:12,40,46"])
         return
@@ -106,6 +133,96 @@ def _region(args: list[str]) -> None:
               f"BaseRegion.of (kernel, no solve) {whole:.2f} CPU s; {load()}", flush=True)
         if not same:
             sys.exit(f"bench_shapes: the two listings of {name} differ")
+
+
+def _bytes(args: list[str], against: list[str]) -> None:
+    """The ``--bytes`` figures: one fresh process per position and source directory."""
+    import json
+    import os
+    import subprocess
+
+    here = Path(__file__).resolve().parent
+    print(f"CPU: {cpu_model()}; {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}; {load()}")
+    for src in [str(here.parent / "src"), *against]:
+        commit = subprocess.run(["git", "-C", src, "describe", "--always", "--dirty"], capture_output=True,
+                                text=True).stdout.strip() or "?"
+        for arg in args:
+            env = {**os.environ, "PYTHONPATH": src}
+            out = subprocess.run([sys.executable, __file__, "--bytes-child", arg], env=env, capture_output=True,
+                                 text=True)
+            if out.returncode:
+                sys.exit(f"bench_shapes --bytes {arg} with {src}: {out.stderr.strip()[-2000:]}")
+            r = json.loads(out.stdout.strip().splitlines()[-1])
+            K = max(r["positions"], 1)
+            print(f"{r['position']} with {src} ({commit}): {r['shapes']:,} shapes, {r['positions']:,} distinct "
+                  f"gcd-1 positions ({r['p']:,} P); per position: peak {r['peak'] / K:,.0f} bytes "
+                  f"({(r['peak'] - r['rows']) / K:,.0f} besides the rows), held after {r['held'] / K:,.0f} "
+                  f"({(r['held'] - r['rows']) / K:,.0f} besides the rows, {r['rows'] / K:,.0f} the rows); "
+                  f"memo {r['memo']:,} entries; {r['seconds']:.1f} s; the graph's build: peak "
+                  f"{r['graph_peak'] / 2**20:,.0f} MiB for a graph of {r['graph_bytes'] / 2**20:,.0f} MiB "
+                  f"({r['moves']:,} moves); {load()}", flush=True)
+
+
+def _bytes_child(text: str) -> None:
+    """One ``--bytes`` measurement (in its own process): a JSON line."""
+    import gc
+    import json
+    import zlib
+
+    from sylver import Position
+    from sylver.solver.gcd import context
+    from sylver.solver.gcd.periodic import BaseRegion
+    from sylver.solver.gcd.shapes import build
+
+    def fake(positions: list, ctx: object, found: object) -> None:  # P for about one in 16
+        for p in positions:
+            found(p, zlib.crc32(repr(p.generators).encode()) % 16 == 0)  # type: ignore[operator]
+
+    context._solve_many = fake  # type: ignore[assignment]
+    build(Position([6, 16]))  # the kernels loaded
+    gc.collect()
+    start = context.process_bytes()
+    _reset_peak()
+    g = build(Position(text))
+    graph_peak = _peak() - start
+    ctx = context.Context(odd_limit=None, deadline=None, memory=1 << 40, store=None, jobs=1, cluster=None,
+                          progress=None, checkpoint_dir=None)
+    base_fn = getattr(ctx, "base_values", ctx.p_positions)  # what sylver.solver.gcd.memory passes
+    BaseRegion.of(build(Position([6, 16])), base_fn)  # the kernels loaded, and a first small region
+    ctx.gcd1.clear()
+    gc.collect()
+    context.give_back()
+    before = context.process_bytes()
+    _reset_peak()
+    started = time.monotonic()
+    region = BaseRegion.of(g, base_fn)
+    seconds = time.monotonic() - started
+    hwm = _peak()
+    gc.collect()
+    context.give_back()
+    after = context.process_bytes()
+    K = len(region.values)
+    print(json.dumps({
+        "position": Position(text).braces(), "shapes": g.shapes, "positions": K,
+        "p": int(sum(bool(v) for v in region.values)), "peak": hwm - before, "held": after - before,
+        "rows": int(region.mode.nbytes + region.which.nbytes + region.base.nbytes), "memo": len(ctx.gcd1),
+        "seconds": seconds, "graph_peak": graph_peak, "graph_bytes": g.nbytes(), "moves": g.edges,
+    }))
+
+
+def _reset_peak() -> None:
+    """VmHWM (the peak of the resident memory) := the resident memory now (Linux)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
+def _peak() -> int:
+    """VmHWM in bytes."""
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmHWM:"))
 
 
 if __name__ == "__main__":

@@ -135,7 +135,7 @@ def test_union_subgraph_is_the_own_graph() -> None:
         assert np.array_equal(mine.mode, theirs.mode)
         solved = mine.mode == -1
         assert np.array_equal(mine.base[solved], theirs.base[solved])
-        assert set(mine.positions) == set(theirs.positions)
+        assert set(mine.positions()) == set(theirs.positions())
 
 
 def test_checkpoint_resume(tmp_path) -> None:
@@ -463,12 +463,12 @@ def test_inner_search_deepens_over_its_odd_moves(monkeypatch) -> None:
     assert by_genus.index(17) > by_genus.index(decoy)
     real = context.Context.p_positions
 
-    def p_positions(self: Any, positions: list[Position]) -> list[bool]:
+    def p_positions(self: Any, positions: list[Position], **kw: Any) -> list[bool]:
         if pos.play(decoy) in positions:
             assert self.deadline is not None  # never solved without a cut
             time.sleep(max(0.0, self.deadline - time.monotonic()))
             raise TimeoutError("time limit reached")
-        return real(self, positions)
+        return real(self, positions, **kw)
 
     monkeypatch.setattr(context.Context, "p_positions", p_positions)
     ctx = _context()
@@ -527,11 +527,11 @@ def test_a_gcd1_solve_past_the_memory_budget_leaves_its_move_undecided(monkeypat
     real = context.Context.p_positions
     tried = []
 
-    def p_positions(self: Any, positions: list[Position]) -> list[bool]:
+    def p_positions(self: Any, positions: list[Position], **kw: Any) -> list[bool]:
         if blocked in positions:
             tried.append(blocked)
             raise MemoryBudgetError("the transposition tables are far too small (test)", expanded=1, overwrites=1)
-        return real(self, positions)
+        return real(self, positions, **kw)
 
     monkeypatch.setattr(context.Context, "p_positions", p_positions)
     # a budget of states, not seconds: the search reaches 17 (and what follows) on any machine
@@ -587,7 +587,7 @@ def test_scans_share_half_the_memory() -> None:
 
     ctx = _context()
     root = ctx.root = Position([6, 44, 82])
-    ctx.memory = 2 * 2_300_000  # the scan of {6,44,82} fits, then not that of {8,30,34} too
+    ctx.memory = 2 * 1_750_000  # the scan of {6,44,82} fits (about 820K), then not that of {8,30,34} too (1.1M)
     half = ctx.half()
     assert ctx.room() == half
     scan, _ = g2.scan_for(root, ctx)
@@ -607,7 +607,7 @@ def test_scans_share_half_the_memory() -> None:
 
     ctx = _context()  # {6,44,82} below the root: its scan goes to make room for {8,30,34}'s
     ctx.root = Position([6, 10])
-    ctx.memory = 2 * 2_300_000
+    ctx.memory = 2 * 1_750_000
     g2.scan_for(root, ctx)
     got = g2.scan_or_verdict(other, ctx, True, 2001)
     assert not isinstance(got, context.Finding) and [s.position for s in ctx.scans] == [other]
@@ -741,9 +741,10 @@ def test_solve_base_agrees_with_solve(saturated: bool, monkeypatch: pytest.Monke
     moves one by one.  Both agree on every position of a base region; with the tables at their
     budget every N outcome is taken from the gcd-1 solve (self-checked), and only those."""
     from sylver.solver import engine
-    from sylver.solver.gcd.periodic import list_region, solve_base
+    from sylver.solver.gcd.periodic import _region_bound, list_region, region_positions, solve_base
 
-    positions = list_region(build(Position([6, 44, 82])))[3]
+    g = build(Position([6, 44, 82]))
+    positions = region_positions(list_region(g)[3], _region_bound(g))
     assert len(positions) > 1000
     expected = [direct_p(p) for p in positions]
     assert 0 < sum(expected) < len(expected)
@@ -1295,9 +1296,10 @@ def test_a_scan_grows_within_its_memory() -> None:
 
 @pytest.mark.parametrize("compiled", [True, False])
 def test_a_base_region_too_large_is_refused_before_its_positions_are_made(compiled: bool) -> None:
-    """A base region's positions are counted before they are made (issue 31: a listing of 760,895
-    positions passed the budget): past the memory left for it, TooLargeError says how many and how
-    much, and none is solved; within it, the same region as without a budget."""
+    """A base region's positions are counted before any is made or solved (issue 31: a listing of
+    760,895 positions passed the budget): past the memory left for it, TooLargeError says how many
+    and how much, as soon as the keys listed so far pass it ("more than") or once they are all
+    counted; none is solved; within it, the same region as without a budget."""
     from sylver.errors import TooLargeError
     from sylver.solver.gcd.periodic import REGION_POSITION_BYTES, BaseRegion
 
@@ -1308,26 +1310,36 @@ def test_a_base_region_too_large_is_refused_before_its_positions_are_made(compil
         solved.extend(ps)
         return [False] * len(ps)
 
+    rows = 1936 * 18 * 4  # which: a row of 18 heights (t(E ÷ 2) ≤ 37) for each of the 1,936 shapes
+    exact = rows + 1069 * REGION_POSITION_BYTES
     with pytest.raises(TooLargeError, match=r"the base region of \{6,44,82\} lists 1,069 gcd-1 positions to "
-                                            r"solve, about 1\.\dM, more than the 512K left for it: use a larger --memory"):
-        BaseRegion.of(g, base, memory=512 << 10, compiled=compiled)
+                                            rf"solve, about \d+\.\dK \({REGION_POSITION_BYTES} bytes each and "
+                                            r"136\.1K of rows\), more than the \d+\.\dK left for it: use a larger --memory"):
+        BaseRegion.of(g, base, memory=exact - 1, compiled=compiled)
+    with pytest.raises(TooLargeError, match=r"the base region of \{6,44,82\} lists more than [\d,]+ gcd-1 "
+                                            r"positions to solve, about [\d.]+K at least"):
+        BaseRegion.of(g, base, memory=rows + 500 * REGION_POSITION_BYTES, compiled=compiled)
     assert not solved
-    region = BaseRegion.of(g, base, memory=1069 * REGION_POSITION_BYTES + (1 << 20), compiled=compiled)
-    assert len(region.positions) == len(solved) == 1069
+    region = BaseRegion.of(g, base, memory=exact, compiled=compiled)
+    assert len(region) == len(solved) == 1069
+    assert region.nbytes() - rows - region.mode.nbytes - region.base.nbytes == 1069 * (8 * 2 + 1)
 
 
-def test_a_solve_leaves_a_move_whose_base_region_does_not_fit_undecided() -> None:
+def test_a_solve_leaves_a_move_whose_base_region_does_not_fit_undecided(monkeypatch: pytest.MonkeyPatch) -> None:
     """Below the root, a long position whose base region would pass the memory left is undecided
     for want of memory (the reason says so) before any of its positions is solved; a scan made by
-    a solve grows within what the solve's pool has left (``Context.room``)."""
-    from sylver.solver.gcd import context, g2
+    a solve grows within what the solve's pool has left (``Context.room``).  (A base region of small
+    keys rarely passes what its graph's build needs first: here a position counts 1,000 bytes.)"""
+    from sylver.solver.gcd import context, g2, periodic
 
+    monkeypatch.setattr(periodic, "REGION_POSITION_BYTES", 1000)  # positions as large as Positions were
     ctx = _context()
     ctx.root = Position([6, 10])
     ctx.memory = 2 * 1_800_000  # the graph of {6,44,82} fits, its 1,069 base-region positions not
     v = g2.scan_or_verdict(Position([6, 44, 82]), ctx, True, 2001)
     assert isinstance(v, context.Finding) and v.outcome is None
-    assert "the base region of {6,44,82} lists 1,069 gcd-1 positions" in v.reason and not ctx.gcd1
+    assert re.search(r"the base region of \{6,44,82\} lists (more than [\d,]+|1,069) gcd-1 positions", v.reason)
+    assert not ctx.gcd1 and ctx.states == 0
     ctx = _context()
     ctx.memory = 2 * 2_300_000
     scan, _ = g2.scan_for(Position([6, 44, 82]), ctx)

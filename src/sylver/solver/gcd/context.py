@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import time
+from array import array
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -28,11 +29,12 @@ if TYPE_CHECKING:
 
 SEARCH_LIMIT = 64
 """Default bound of the bounded searches (moves tried in long positions with g ≥ 3 and composite g)."""
-MEMO_BYTES = 580
-"""Bytes a memoised gcd-1 result holds: its dict entry (50) and its Position with its generators and
-Apéry set (530; measured with tracemalloc: 526 for the 25,176 base-region positions of {12,26,46,54},
-multiplicity 12; the base region of a union graph lists it too,
-:meth:`sylver.solver.gcd.periodic.BaseRegion.nbytes`)."""
+MEMO_BYTES = 120
+"""Bytes a memoised gcd-1 result holds (:class:`Gcd1Memo`): the bytes of its minimal generators and
+its dict entry (measured with the resident memory of the process: 114 for the 760,895 base-region
+positions of {16,30,42,56}, 29 November 2026; a Position with its Apéry set, as kept before, took
+530 more).  A base region keeps its own values (:meth:`sylver.solver.gcd.periodic.BaseRegion.nbytes`):
+only its P results come here (:meth:`Context.base_values`)."""
 TABLES_ALONE = 8
 """A child tried alone for want of memory (:func:`.g2.retry_alone`) is tried last with the gcd-1
 tables capped at this fraction (1/8) of the budget and the shape graphs given the rest."""
@@ -84,6 +86,56 @@ def half(position: Position) -> Position:
     return Position(x // 2 for x in position.generators)
 
 
+class Gcd1Memo(MutableMapping[Position, bool]):
+    """The gcd-1 results of a solve (True for P), keyed compactly: a position is kept as the bytes of
+    its minimal generators (16 bits each, 32 bits past 65,535), not as its Position (about 530 bytes
+    with its Apéry set), ``MEMO_BYTES`` an entry.  A mapping from Positions: iterating makes them
+    again from the generators."""
+
+    def __init__(self) -> None:
+        self._values: dict[bytes, bool] = {}
+
+    @staticmethod
+    def key(position: Position) -> bytes:
+        """The bytes of ``position``'s minimal generators (an odd length, a leading 0xFF, when one of
+        them needs 32 bits: never the key of another position)."""
+        gens = position.generators
+        if gens[-1] < 1 << 16:
+            return array("H", gens).tobytes()
+        return b"\xff" + array("I", gens).tobytes()
+
+    @staticmethod
+    def position(key: bytes) -> Position:
+        """The position of a key."""
+        return Position(array("I", key[1:]) if len(key) % 2 else array("H", key))
+
+    def __getitem__(self, position: Position) -> bool:
+        return self._values[self.key(position)]
+
+    def __setitem__(self, position: Position, is_p: bool) -> None:
+        self._values[self.key(position)] = bool(is_p)
+
+    def __delitem__(self, position: Position) -> None:
+        del self._values[self.key(position)]
+
+    def __contains__(self, position: object) -> bool:
+        return isinstance(position, Position) and self.key(position) in self._values
+
+    def __iter__(self) -> Iterator[Position]:
+        return (self.position(k) for k in list(self._values))
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def forget(self, *, p_too: bool = False) -> None:
+        """Forget the N results (a move to a P result wins at once, :func:`.g2._known_win`; an N result
+        is solved again when asked), and with ``p_too`` the P results too."""
+        if p_too:
+            self._values.clear()
+        else:
+            self._values = {k: v for k, v in self._values.items() if v}
+
+
 class Context:
     """Budget and caches shared by one call of :func:`sylver.solver.gcd.solve_any` (and its recursion)."""
 
@@ -118,7 +170,7 @@ class Context:
         self.progress = progress
         self.checkpoint_dir = checkpoint_dir
         self.search_limit = search_limit
-        self.gcd1: dict[Position, bool] = {}
+        self.gcd1 = Gcd1Memo()
         self.verdicts: dict[Position, Finding] = {}
         self.scans: list[Scan] = []
         self.unions: list[ShapeGraph] = []
@@ -155,21 +207,42 @@ class Context:
         their moves in turn)."""
 
     # -- gcd-1 positions -------------------------------------------------------------------------
-    def p_positions(self, positions: list[Position]) -> list[bool]:
-        """Which of these gcd-1 positions are P (exact solves, memoised; in parallel with jobs)."""
+    def p_positions(self, positions: list[Position], *, keep_n: bool = True) -> list[bool]:
+        """Which of these gcd-1 positions are P (exact solves, memoised; in parallel with jobs).  With
+        ``keep_n`` false only the P results go into the memo (:meth:`base_values`)."""
         gcd1 = self.gcd1
         todo = [p for p in dict.fromkeys(positions) if p not in gcd1]
         room = len(todo) if self.max_states is None else max(0, self.max_states - self.states)
+        n_here: set[Position] = set()
 
         def found(p: Position, is_p: bool) -> None:
-            gcd1[p] = is_p
+            if is_p or keep_n:
+                gcd1[p] = is_p
+            else:
+                n_here.add(p)
             self.states += 1
 
         if todo[:room]:  # each result kept as it comes (in one process), so a deadline loses none
             _solve_many(todo[:room], self, found)
         if room < len(todo):
             raise TimeoutError("state limit reached")
-        return [gcd1[p] for p in positions]
+        return [p not in n_here and gcd1[p] for p in positions]
+
+    def region_batch(self) -> int:
+        """The positions of a base region given to :meth:`base_values` at a time: ``REGION_BATCH``
+        in one process; with worker processes (``--jobs``, ``--cluster``) 64 times as many, each
+        batch being split over a pool started for it (:func:`_solve_many`)."""
+        from sylver.solver.gcd.periodic import REGION_BATCH
+
+        return REGION_BATCH * (64 if self.jobs > 1 or self.cluster else 1)
+
+    def base_values(self, positions: list[Position]) -> list[bool]:
+        """:meth:`p_positions` for the batches of a base region (:meth:`sylver.solver.gcd.periodic.BaseRegion.of`):
+        the region keeps every value in its own array (a byte each), so the memo keeps only the P
+        results (what :func:`.g2._known_win` looks for; an N result asked again is solved again, the
+        gcd-1 solver's tables remembering most of it): millions of N results would take
+        ``MEMO_BYTES`` each."""
+        return self.p_positions(positions, keep_n=False)
 
     def out_of_states(self) -> bool:
         """Has the solve decided as many gcd-1 positions as ``max_states`` allows?"""
@@ -236,8 +309,7 @@ class Context:
             live = {id(u) for u in self.unions}
             for k in [k for k in self.regions if k not in live]:
                 del self.regions[k]
-            for p in [p for p, v in self.gcd1.items() if not v]:
-                del self.gcd1[p]
+            self.gcd1.forget()
             if len(self.kept) + len(self.regions) + len(self.gcd1) < cached:
                 give_back()
             left = half - self.used()
@@ -273,8 +345,7 @@ class Context:
         self.union_groups.clear()
         self.regions.clear()
         self.scans.clear()
-        for p in [p for p, v in self.gcd1.items() if not v or tables is not None]:
-            del self.gcd1[p]
+        self.gcd1.forget(p_too=tables is not None)
         for p in [p for p, v in self.verdicts.items() if v.outcome is None]:
             del self.verdicts[p]
         give_back()

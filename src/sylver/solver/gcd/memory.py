@@ -50,7 +50,8 @@ def scan_for(position: Position, ctx: Context) -> tuple[Scan, int]:
         region = ctx.regions.get(id(union))
         if region is None:
             try:
-                region = BaseRegion.of(union, ctx.p_positions, ctx.deadline, memory=ctx.room())
+                region = BaseRegion.of(union, ctx.base_values, ctx.deadline, memory=ctx.room(),
+                                       batch=ctx.region_batch())
             except TooLargeError:  # no room for the union's base region: each position builds its own graph
                 _drop_union(union, ctx)
                 union = None
@@ -62,8 +63,9 @@ def scan_for(position: Position, ctx: Context) -> tuple[Scan, int]:
              down_moves=int((union.down_ptr[keep + 1] - union.down_ptr[keep]).sum()),
              Tmax=int(union.fam_T[union.fam[keep]].max()), memory=ctx.room())
         graph = union.subgraph(position, keep=keep)
-    scan = Scan(position, graph=graph, base=ctx.p_positions, checkpoint=checkpoint, memory=ctx.room(),
-                deadline=ctx.deadline, region=region, keep_base=False, room=lambda: ctx.room(scans=False))
+    scan = Scan(position, graph=graph, base=ctx.base_values, checkpoint=checkpoint, memory=ctx.room(),
+                deadline=ctx.deadline, region=region, keep_base=False, room=lambda: ctx.room(scans=False),
+                base_batch=ctx.region_batch())
     ctx.scans.append(scan)
     return scan, 0
 

@@ -702,23 +702,25 @@ class ScanState:
     """Steps between snapshots."""
 
 
-BASE_ENTRY_BYTES = 64
-"""Bytes an entry of :attr:`Scan.base_list` holds: a tuple (position, value) and its list slot."""
-REGION_ENTRY_BYTES = 16
-"""Bytes a position listed in a :class:`BaseRegion` adds to it (two list slots: the position is the
-memo's, ``sylver.solver.gcd.context.MEMO_BYTES``)."""
-REGION_POSITION_BYTES = 900
-"""Bytes a gcd-1 position to solve takes while a base region is listed (:func:`list_region`): its
-Position with its generators and Apéry set (about 530, kept afterwards as an entry of the memo of
-gcd-1 results), its key and Apéry row in the listing's arrays, and the list entries.  Measured with
-the resident memory of the process: {16,30,42,56}, 760,895 positions, 1,109 bytes each at the peak
-of the listing, of which 212 its rows of ``mode`` and ``which`` (counted apart)."""
+REGION_POSITION_BYTES = 80
+"""Bytes a gcd-1 position to solve takes while a base region is listed and solved
+(:meth:`BaseRegion.of`), besides the rows of ``mode``, ``which`` and ``base`` (counted apart): its key
+(the members up to :func:`_region_bound`, 8 bytes a 64-bit word) and value (1 byte) kept, and while
+it is listed the room the key arrays grow into and their hash table, and the memo's entry for a P
+result (``sylver.solver.gcd.context.MEMO_BYTES``, 5-7 % of them); the Positions of one batch at a
+time.  Measured with the resident memory of the process (bench/bench_shapes.py --bytes, 29 November
+2026): {16,30,42,56}, 760,895 positions, 76 bytes each at the peak, 26 once the region is made
+(with the old code, one Position kept per position: 966 at the peak, 565 after)."""
+REGION_BATCH = 4096
+"""Base-region positions made into Positions and solved at a time (:meth:`BaseRegion.of`): each batch
+is let go before the next is made, so that the region itself keeps only its keys and values."""
 
 
-def _region_fits(g: ShapeGraph, which: np.ndarray, positions: int, memory: int | None) -> None:
+def _region_fits(g: ShapeGraph, which: np.ndarray, positions: int, memory: int | None, *,
+                 so_far: bool = False) -> None:
     """Raise TooLargeError when the ``positions`` listed in the base region of ``g`` would pass
-    ``memory`` with the region's ``which`` rows (``REGION_POSITION_BYTES`` each): checked before
-    they are made."""
+    ``memory`` with the region's ``which`` rows (``REGION_POSITION_BYTES`` each): checked as the
+    listing grows (``so_far``: more are still to come) and once it is done, before any is solved."""
     if memory is None:
         return
     need = int(which.nbytes) + positions * REGION_POSITION_BYTES
@@ -726,11 +728,51 @@ def _region_fits(g: ShapeGraph, which: np.ndarray, positions: int, memory: int |
         from sylver.errors import TooLargeError
         from sylver.solver.engine import format_memory
 
+        many = f"more than {positions:,}" if so_far else f"{positions:,}"
         raise TooLargeError(
-            f"the base region of {g.position.braces()} lists {positions:,} gcd-1 positions to solve, "
-            f"about {format_memory(need)}, more than the {format_memory(memory)} left for it: use a larger "
-            f"--memory (the shape graphs and scans share half of what the process itself leaves of it)"
+            f"the base region of {g.position.braces()} lists {many} gcd-1 positions to solve, "
+            f"about {format_memory(need)}{' at least' if so_far else ''} ({REGION_POSITION_BYTES} bytes each and "
+            f"{format_memory(int(which.nbytes))} of rows), more than the {format_memory(memory)} left for it: "
+            f"use a larger --memory (the shape graphs and scans share half of what the process itself leaves of it)"
         )
+
+
+def region_positions(keys: np.ndarray, bound: int) -> list[Position]:
+    """The Positions of base-region keys (rows of :attr:`BaseRegion.keys`: the members up to ``bound``
+    of each, every number above it a member), with the minimal generators and Apéry sets that
+    :func:`~sylver.solver.gcd.shapekernels.semigroups` finds (no Python work per generator)."""
+    from sylver.solver.gcd import shapekernels as sk
+
+    K = int(keys.shape[0])
+    if not K:
+        return []
+    gen_ptr, gens, ap_ptr, aps = sk.semigroups(np.ascontiguousarray(keys), K, bound)
+    aps.setflags(write=False)
+    gens_list = gens.tolist()
+    gp = gen_ptr.tolist()
+    return [Position._from_semigroup(Semigroup._from_apery(tuple(gens_list[gp[k] : gp[k + 1]]), ap))
+            for k, ap in enumerate(np.split(aps, ap_ptr[1:-1]))]
+
+
+def region_key(position: Position, bound: int) -> np.ndarray:
+    """The key of a gcd-1 position in a base region keyed up to ``bound`` (past its Frobenius number):
+    its members 0 .. ``bound`` as 64-bit words, the least significant first."""
+    from sylver.solver.gcd.shapes import int_words
+
+    return int_words([members(position.generators, bound)], bound // 64 + 1)[0]
+
+
+def _solve_keys(keys: np.ndarray, bound: int, base_fn: Callable[[list[Position]], list[bool]],
+                batch: int | None) -> np.ndarray:
+    """The values (1 for P) of the positions of ``keys``, decided by ``base_fn`` ``batch`` positions
+    (``REGION_BATCH`` by default) at a time, each batch's Positions made just before and let go after."""
+    size = max(1, batch or REGION_BATCH)
+    K = int(keys.shape[0])
+    values = np.zeros(K, dtype=np.uint8)
+    for lo in range(0, K, size):
+        got = base_fn(region_positions(keys[lo : lo + size], bound))
+        values[lo : lo + len(got)] = np.fromiter((1 if v else 0 for v in got), dtype=np.uint8, count=len(got))
+    return values
 
 
 @dataclass
@@ -742,40 +784,70 @@ class BaseRegion:
     itself (every sum of two anchors is in E): then its moves are those of the shape and it is
     decided like any other height; s' ≥ 0 when the even part is a larger E' and the position is
     the shape s' of family E' at the same height (decided earlier in the step: E' has fewer
-    gaps); -1 when it is solved with the gcd-1 solver (``base[s, i]``, 1 for P), the position
-    ``positions[which[s, i]]``."""
+    gaps); -1 when it is solved with the gcd-1 solver (``base[s, i]``, 1 for P), the position of
+    key ``which[s, i]``.
+
+    The positions solved are kept as keys, not Positions: row k of ``keys`` holds the members of
+    position k up to ``bound`` (past its Frobenius number: the semigroup's fingerprint), ``values[k]``
+    its value (1 for P); :meth:`positions` and :meth:`items` make the Positions again."""
 
     base: np.ndarray
     mode: np.ndarray
     which: np.ndarray
-    positions: list[Position]
-    values: list[bool]
+    keys: np.ndarray
+    """Row k: the members up to ``bound`` of position k (``bound // 64 + 1`` 64-bit words)."""
+    bound: int
+    values: np.ndarray
+    """Entry k: 1 when position k is P, else 0."""
+
+    def __len__(self) -> int:
+        """The number of distinct gcd-1 positions it solved."""
+        return int(self.keys.shape[0])
 
     def nbytes(self) -> int:
-        """The bytes it holds: its arrays, and its list of positions (``REGION_ENTRY_BYTES`` each)."""
-        return int(self.base.nbytes + self.mode.nbytes + self.which.nbytes) + REGION_ENTRY_BYTES * len(self.positions)
+        """The bytes it holds: its arrays."""
+        return int(self.base.nbytes + self.mode.nbytes + self.which.nbytes + self.keys.nbytes + self.values.nbytes)
+
+    def arrays(self) -> list[np.ndarray]:
+        """Its arrays."""
+        return [self.base, self.mode, self.which, self.keys, self.values]
+
+    def positions(self, start: int = 0, stop: int | None = None) -> list[Position]:
+        """Its positions ``start`` .. ``stop`` - 1 (all by default), made from their keys."""
+        return region_positions(self.keys[start:stop], self.bound)
+
+    def items(self, batch: int = REGION_BATCH) -> Iterator[tuple[Position, bool]]:
+        """Each position and its value (True for P), made ``batch`` at a time."""
+        for lo in range(0, len(self), batch):
+            yield from zip(self.positions(lo, lo + batch), (bool(v) for v in self.values[lo : lo + batch]),
+                           strict=True)
 
     @classmethod
     def of(cls, g: ShapeGraph, base_fn: Callable[[list[Position]], list[bool]],
-           deadline: float | None = None, *, compiled: bool = True, memory: int | None = None) -> BaseRegion:
-        """The base region of ``g``, its gcd-1 positions decided with ``base_fn`` (one call, one
-        Position per distinct semigroup); listed by the numba kernel
+           deadline: float | None = None, *, compiled: bool = True, memory: int | None = None,
+           batch: int | None = None) -> BaseRegion:
+        """The base region of ``g``, its gcd-1 positions decided with ``base_fn``, called with
+        ``batch`` positions at a time (``REGION_BATCH``; one Position per distinct semigroup, made
+        for its batch only); listed by the numba kernel
         :func:`~sylver.solver.gcd.shapekernels.base_region`, or with ``compiled=False`` by
         :func:`list_region_python` (the reference: both list the same).  ``memory``: TooLargeError
-        when its positions would pass it (:func:`_region_fits`, before they are made)."""
-        listing = (list_region if compiled else list_region_python)(g, deadline, memory)
-        mode, which, positions = listing[0], listing[1], listing[3]
-        del listing  # the (shape, height) of each position: not kept while they are solved
-        values = [bool(v) for v in base_fn(positions)] if positions else []
+        when its positions would pass it (:func:`_region_fits`, as they are listed)."""
+        mode, which, reps, keys = (list_region if compiled else list_region_python)(g, deadline, memory)
+        del reps  # the (shape, height) of each position: not kept while they are solved
+        bound = _region_bound(g)
+        values = _solve_keys(keys, bound, base_fn, batch)
         base = np.zeros(mode.shape, dtype=np.uint8)
-        solved = which >= 0
-        base[solved] = np.array(values, dtype=np.uint8)[which[solved]]
-        return cls(base=base, mode=mode, which=which, positions=positions, values=values)
+        for lo in range(0, mode.shape[0], REGION_SHAPES):  # a slice at a time: no temporary as large as the rows
+            rows = which[lo : lo + REGION_SHAPES]
+            solved = rows >= 0
+            base[lo : lo + REGION_SHAPES][solved] = values[rows[solved]]
+        return cls(base=base, mode=mode, which=which, keys=keys, bound=bound, values=values)
 
     def restrict(self, sub: ShapeGraph, base_fn: Callable[[list[Position]], list[bool]]) -> BaseRegion:
         """The base region of ``sub``, a :meth:`~sylver.solver.gcd.shapes.ShapeGraph.subgraph` of this
         region's graph: its rows, with the shapes renumbered; a position that is a shape outside
-        ``sub`` is solved with ``base_fn`` instead (``sub``'s own graph would do the same)."""
+        ``sub`` is solved with ``base_fn`` instead (``sub``'s own graph would do the same).  Its keys
+        are this region's (the same ``bound``: past the Frobenius number of every one)."""
         keep = sub.parent_index
         assert keep is not None, "not a subgraph"
         Tmax = int(sub.fam_T.max()) if sub.families else 0
@@ -788,21 +860,21 @@ class BaseRegion:
         shape = mode >= 0
         mode[shape] = new[mode[shape]]
         outside = np.argwhere(shape & (mode < 0))
-        used = sorted(set(np.unique(which[which >= 0]).tolist()))
-        positions = [self.positions[k] for k in used]
-        values = [self.values[k] for k in used]
-        renumber = np.full(len(self.positions) + 1, -1, dtype=np.int32)
-        renumber[used] = np.arange(len(used))
+        used = np.unique(which[which >= 0])
+        renumber = np.full(len(self) + 1, -1, dtype=np.int32)
+        renumber[used] = np.arange(used.size, dtype=np.int32)
         which = np.where(which >= 0, renumber[which], -1).astype(np.int32)
+        keys, values = self.keys[used], self.values[used]
         if outside.size:
             extra = [sub.concrete(int(s), 3 + 2 * int(i)) for s, i in outside]
             got = base_fn(extra)
-            for (s, i), p, v in zip(outside, extra, got, strict=True):
-                base[s, i] = 1 if v else 0
-                which[s, i] = len(positions)
-                positions.append(p)
-                values.append(bool(v))
-        return BaseRegion(base=base, mode=mode, which=which, positions=positions, values=values)
+            start = len(keys)
+            keys = np.concatenate((keys, np.array([region_key(p, self.bound) for p in extra], dtype=np.uint64)))
+            values = np.concatenate((values, np.array([1 if v else 0 for v in got], dtype=np.uint8)))
+            for j, (s, i) in enumerate(outside):
+                base[s, i] = values[start + j]
+                which[s, i] = start + j
+        return BaseRegion(base=base, mode=mode, which=which, keys=keys, bound=self.bound, values=values)
 
 
 def _region_arrays(g: ShapeGraph) -> tuple[np.ndarray, np.ndarray]:
@@ -823,24 +895,29 @@ def _region_bound(g: ShapeGraph) -> int:
     return 3 * Tmax + 2
 
 
-Listing = tuple[np.ndarray, np.ndarray, list[tuple[int, int]], list[Position]]
+Listing = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 """``mode`` and ``which`` of :class:`BaseRegion`, and for each position to solve (``which`` k) the
-(shape, height) where it is first met (shapes and heights in order), and the position."""
+(shape, height) where it is first met (row k, shapes and heights in order) and its key (row k of
+:attr:`BaseRegion.keys`, the members up to :func:`_region_bound`)."""
 
 
 def list_region_python(g: ShapeGraph, deadline: float | None = None, memory: int | None = None) -> Listing:
     """The listing of :meth:`BaseRegion.of` in Python (the reference of
     :func:`~sylver.solver.gcd.shapekernels.base_region`).  The positions are told apart by their members
-    up to :func:`_region_bound` (one Position and one gcd-1 solve per distinct semigroup);
-    TooLargeError when they would pass ``memory`` (:func:`_region_fits`)."""
+    up to :func:`_region_bound` (their keys: one gcd-1 solve per distinct semigroup); TooLargeError
+    when they would pass ``memory`` (:func:`_region_fits`)."""
+    from sylver.solver.gcd.shapes import int_words
+
     mode, which = _region_arrays(g)
     bound = _region_bound(g)
     index = {(int(g.fam[s]), g.offsets[s]): s for s in range(g.shapes)}
     wanted: dict[int, int] = {}
     reps: list[tuple[int, int]] = []
     for s in range(g.shapes):
-        if s % 256 == 0 and deadline is not None and time.monotonic() > deadline:
-            raise TimeoutError(f"the base region of {g.position.braces()} was not listed in time")
+        if s % 256 == 0:
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"the base region of {g.position.braces()} was not listed in time")
+            _region_fits(g, which, len(reps), memory, so_far=True)
         gaps = g.fam_gaps[int(g.fam[s])]
         fam_gens = family_generators(gaps)
         ds = _offsets(g.offsets[s])
@@ -867,18 +944,18 @@ def list_region_python(g: ShapeGraph, deadline: float | None = None, memory: int
                 reps.append((s, n))
             which[s, i] = k
     _region_fits(g, which, len(reps), memory)
-    return mode, which, reps, [g.concrete(s, n) for s, n in reps]
+    keys = int_words(sorted(wanted, key=wanted.__getitem__), bound // 64 + 1)
+    return mode, which, np.array(reps, dtype=np.int32).reshape(-1, 2), keys
 
 
 REGION_SHAPES = 4096
-"""Shapes listed per call of the base-region kernel (between two looks at the deadline)."""
+"""Shapes listed per call of the base-region kernel (between two looks at the deadline and the memory)."""
 
 
 def list_region(g: ShapeGraph, deadline: float | None = None, memory: int | None = None) -> Listing:
     """:func:`list_region_python` with the numba kernel :func:`~sylver.solver.gcd.shapekernels.base_region`
-    (the same listing); the positions are built from the semigroups that
-    :func:`~sylver.solver.gcd.shapekernels.semigroups` finds from their members (their minimal generators
-    and Apéry sets: no Python work per generator), once their number is known to fit in ``memory``
+    (the same listing).  Its key arrays grow in place (``ndarray.resize``: no second copy) and are cut
+    to the keys found at the end; TooLargeError as soon as the keys listed would pass ``memory``
     (:func:`_region_fits`)."""
     from sylver.solver.gcd import shapekernels as sk
     from sylver.solver.gcd.shapes import int_words
@@ -899,31 +976,31 @@ def list_region(g: ShapeGraph, deadline: float | None = None, memory: int | None
     T = g.T.astype(np.int64)
     cap = _pow2(max(1024, 2 * mode.shape[1]))
     key_mem = np.zeros((cap, WM), dtype=np.uint64)
-    key_rep = np.zeros((cap, 2), dtype=np.int64)
+    key_rep = np.zeros((cap, 2), dtype=np.int32)
     key_table = np.zeros(2 * cap, dtype=np.int32)
     counts = np.zeros(1, dtype=np.int64)
     s = 0
     while s < g.shapes:
         if deadline is not None and time.monotonic() > deadline:
             raise TimeoutError(f"the base region of {g.position.braces()} was not listed in time")
+        _region_fits(g, which, int(counts[0]), memory, so_far=True)
         s = sk.base_region(fam_gaps, fam_T, fam_table, fam_even, g.fam, offs, T, shape_table, s,
                            min(s + REGION_SHAPES, g.shapes), mode, which, bound, key_mem, key_rep,
                            key_table, counts)
         if counts[0] + mode.shape[1] > cap:  # room for the keys of the next shape's heights
+            _region_fits(g, which, int(counts[0]), memory, so_far=True)
             cap *= 2
-            key_mem = np.concatenate((key_mem, np.zeros_like(key_mem)))
-            key_rep = np.concatenate((key_rep, np.zeros_like(key_rep)))
+            del key_table  # rebuilt below: the old one is not needed meanwhile
+            key_mem.resize((cap, WM), refcheck=False)  # in place where the allocator can (new rows 0)
+            key_rep.resize((cap, 2), refcheck=False)
             key_table = np.zeros(2 * cap, dtype=np.int32)
             sk.rehash(np.zeros(cap, dtype=np.int32), key_mem, int(counts[0]), key_table)
+    del key_table
     K = int(counts[0])
     _region_fits(g, which, K, memory)
-    gen_ptr, gens, ap_ptr, aps = sk.semigroups(key_mem, K, bound)
-    aps.setflags(write=False)
-    gens_list = gens.tolist()
-    gp = gen_ptr.tolist()
-    positions = [Position._from_semigroup(Semigroup._from_apery(tuple(gens_list[gp[k] : gp[k + 1]]), ap))
-                 for k, ap in enumerate(np.split(aps, ap_ptr[1:-1]))] if K else []
-    return mode, which, [(s, n) for s, n in key_rep[:K].tolist()], positions
+    key_mem.resize((K, WM), refcheck=False)
+    key_rep.resize((K, 2), refcheck=False)
+    return mode, which, key_rep, key_mem
 
 
 def _pow2(n: int) -> int:
@@ -971,10 +1048,12 @@ class Scan:
         region: BaseRegion | None = None,
         keep_base: bool = True,
         room: Callable[[], int] | None = None,
+        base_batch: int | None = None,
     ) -> None:
         """``region``: the base region of the union graph that ``graph`` is a subgraph of;
-        ``keep_base`` false: no :attr:`base_list` (its positions are then freed with the memo of
-        the solve that made them).
+        ``base_batch``: the base region's positions given to ``base`` at a time (``REGION_BATCH``);
+        ``keep_base`` false: no :attr:`base_list` (the region's keys and values are let go once its
+        values are in the scan's rows).
 
         ``memory`` bounds the scan: a graph built here (TooLargeError past it, as the scan's arrays
         estimated by :func:`fits` and then its base region's positions, :func:`_region_fits`), and
@@ -1009,6 +1088,7 @@ class Scan:
         self._no_tab = np.zeros((1, 1), dtype=np.uint64)
         self.cols, self.same_col = self._rest_columns()
         self._base_fn = base or solve_base
+        self._base_batch = base_batch
         loaded = self._load()  # first: a damaged checkpoint fails at once
         self.resumed_from = loaded.n - 2 if loaded is not None else None
         """The height the checkpoint had reached when this scan was loaded from it (else None)."""
@@ -1032,13 +1112,19 @@ class Scan:
         """The base region (see :class:`BaseRegion`): computed here (within ``memory``), or ``region``
         (that of the union graph this scan's graph was taken from) restricted to it."""
         if region is None:
-            region = BaseRegion.of(self.graph, self._base_fn, self.deadline, memory=memory)
+            region = BaseRegion.of(self.graph, self._base_fn, self.deadline, memory=memory, batch=self._base_batch)
         else:
             region = region.restrict(self.graph, self._base_fn)
-        self.base_positions = len(region.positions)
-        self.base_list = list(zip(region.positions, region.values, strict=True)) if self.keep_base else []
-        """The base-region positions solved with the gcd-1 solver and their outcomes (True: P)."""
+        self.base_positions = len(region)
+        self.region = region if self.keep_base else None
+        """The base region (its keys and values, for :attr:`base_list`), kept with ``keep_base``."""
         return region.base, region.mode
+
+    @property
+    def base_list(self) -> list[tuple[Position, bool]]:
+        """The base-region positions solved with the gcd-1 solver and their outcomes (True: P), made
+        from the region's keys when asked (none without ``keep_base``)."""
+        return list(self.region.items()) if self.region is not None else []
 
     # -- state ----------------------------------------------------------------------------------
     def _fresh(self) -> ScanState:
@@ -1069,15 +1155,17 @@ class Scan:
         if st.tab is not None:
             own.append(st.tab)
         own += getattr(self, "_incoming_arrays", ())
+        region: BaseRegion | None = getattr(self, "region", None)
+        if region is not None:
+            own += region.arrays()
         short = getattr(self, "_short_arrays", None)
         if short is not None:
             own += short[1].values()
         return [*self.graph.arrays(), *own]
 
     def object_bytes(self) -> int:
-        """The bytes its Python objects hold: its graph's, and its list of base-region positions
-        (the positions themselves are the base region's; ``BASE_ENTRY_BYTES`` an entry)."""
-        return self.graph.object_bytes() + BASE_ENTRY_BYTES * len(self.base_list)
+        """The bytes its Python objects hold: its graph's (its base region, when kept, is arrays)."""
+        return self.graph.object_bytes()
 
     def memory_bytes(self) -> int:
         """The bytes it holds: its arrays (and its graph's) and its Python objects."""
