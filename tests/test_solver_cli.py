@@ -346,6 +346,8 @@ class TestSweep:
         data = json.loads(r.stdout)
         assert r.returncode == 0 and data["winning"] == [] and data["complete"]
         assert data["replies"] == 20 and set(data["decided"].values()) == {"N"}
+        logged = [line for line in r.stderr.splitlines() if " is N  (" in line]  # a line a reply, even with --json
+        assert len(logged) == 20 and logged[0].startswith(f"{data['order'][0]}: ")
         every = json.loads(run("sweep", "10", "12", "--no-store", "--all", "--order", "ascending", "--json").stdout)
         assert 7 in every["winning"] and len(every["decided"]) == every["replies"]
 

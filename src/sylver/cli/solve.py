@@ -605,12 +605,11 @@ def sweep(
     replies = [x for x in range(2, bound + 1) if math.gcd(g, x) == 1 and x not in pos.semigroup]
     request = Request(position=pos, first=not every, time_limit=time_limit, memory=memory,
                       store=_open_store(store, no_store), root_order=order)
-    quiet = as_json or not console.is_terminal
 
     def report(x: int, outcome: Any, states: int, secs: float) -> None:
-        if not quiet or outcome.value == "P":
-            err_console.print(f"{x}: {pos.play(x).braces()} is {outcome.value}  ({states:,} states, {secs:,.1f} s)",
-                              markup=False, highlight=False)
+        # every reply, on stderr even with --json or a pipe: a sweep of hours is followed by its log
+        err_console.print(f"{x}: {pos.play(x).braces()} is {outcome.value}  ({states:,} states, {secs:,.1f} s)",
+                          markup=False, highlight=False)
 
     result = run_sweep(request, replies, report)
     _print_sweep(result, as_json)
