@@ -247,7 +247,7 @@ class TestSmallRoots:
         assert f"| {{8}} | root | N | {w} |" in text
 
     def test_the_store_answers_a_second_campaign(self, tmp_path: Path) -> None:
-        campaign(tmp_path, "8,14", first_budget=0.02)
+        campaign(tmp_path, "8,14", first_states=1)
         store = Store(tmp_path / "store.sqlite")
         ledger = Ledger.create(tmp_path / "again", Position.parse("8,14"), budget=2.0, store=str(store.path))
         summary = Campaign(ledger, store, Options(jobs=1, memory=1 << 30)).work()
@@ -607,7 +607,7 @@ class TestCertificateFiles:
         from sylver.store import results as store_module
 
         monkeypatch.setattr(store_module, "INLINE_BYTES", 0)
-        ledger, store, _ = campaign(tmp_path, "8,14", first_budget=0.02)
+        ledger, store, _ = campaign(tmp_path, "8,14", first_states=1)
         root = ledger.node(Position.parse("8,14"))
         path = ledger.directory / root.certificate
         text = path.read_text()
@@ -631,8 +631,8 @@ class TestVerify:
     def test_checked_once_then_recorded(self, tmp_path: Path) -> None:
         from sylver.campaign.proof import CHECKS, check_certificates, recorded_valid
 
-        # a first budget too small for one search: the root is expanded, and most nodes have files
-        ledger, _, _ = campaign(tmp_path, "8,14", first_budget=0.001)
+        # a first attempt of one state: the root is expanded on any machine, and most nodes have files
+        ledger, _, _ = campaign(tmp_path, "8,14", first_states=1)
         files = {n.certificate for n in ledger.nodes() if n.decided and n.certificate}
         first = list(check_certificates(ledger))
         assert {c.node.certificate for c in first} == files and files
