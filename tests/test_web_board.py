@@ -1014,6 +1014,8 @@ def test_variations_principal_variation_export_and_tabs(browser: object, base_ur
             other.close()
         # the principal variation names who plays each move
         page.goto(v.base_url + "/#sylver/4,5//vs=nobody")  # type: ignore[attr-defined]
+        position_is(page, "{4,5}")  # not the line of {4,5,7} shown before the address changed
+        page.wait_for_selector("#sc-pv .pv-line li")  # type: ignore[attr-defined]
         page.wait_for_selector("#sc-pv .pv-end")  # type: ignore[attr-defined]
         items = page.locator("#sc-pv-body .pv-line li").all_inner_texts()  # type: ignore[attr-defined]
         assert items and all(re.fullmatch(r"(First|Second) [\d,]+", t) for t in items), items

@@ -1117,6 +1117,7 @@ function scAnalyse() {
   $("#sc-theory").innerHTML = "";
   $("#sc-defence").hidden = true;
   $("#sc-pv").hidden = true;
+  $("#sc-pv-body").innerHTML = "";  // no line of the last position is left for a reader (or a test) to find
   const solver = $("#sc-solver");
   $("#sc-board16").hidden = true;
   $("#sc-replies").hidden = true;
