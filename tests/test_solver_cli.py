@@ -336,7 +336,7 @@ class TestSweep:
         r = run("sweep", "10", "16", "--store", str(tmp_path / "s.sqlite"))
         assert r.returncode == 0, r.stderr
         assert "{10,16} is N: 9 wins ({9,10,16} is P)" in r.stdout
-        assert "sylver solve 9 10 16 --certificate FILE" in r.stdout
+        assert "sylver solve 9 10 16 --certificate FILE" in " ".join(r.stdout.split())
         again = run("sweep", "10", "16", "--store", str(tmp_path / "s.sqlite"), "--json")
         data = json.loads(again.stdout)
         assert data["winning"] == [9] and data["states"] == 0 and data["complete"]  # from the store
@@ -351,7 +351,20 @@ class TestSweep:
         every = json.loads(run("sweep", "10", "12", "--no-store", "--all", "--order", "ascending", "--json").stdout)
         assert 7 in every["winning"] and len(every["decided"]) == every["replies"]
 
+    def test_certificate_from_the_sweeps_tables(self, tmp_path: Path) -> None:
+        """gcd 1: the proof that the position is N by the reply found; gcd 2: that the position after
+        it is P.  `sylver verify` accepts both."""
+        for words, proves in ((("7", "11", "13"), ([7, 11, 13], "N", [5])), (("10", "12"), ([7, 10, 12], "P", []))):
+            cert = tmp_path / ("c" + "_".join(words) + ".json")
+            r = run("sweep", *words, "--no-store", "--certificate", str(cert), "--json")
+            assert r.returncode == 0 and json.loads(r.stdout)["certificate"] == str(cert), r.stderr
+            v = json.loads(run("verify", str(cert), "--json").stdout)
+            assert v["valid"] and (v["position"], v["outcome"], v["winning_moves"]) == proves, v
+        none = run("sweep", "10", "14", "--no-store", "--up-to", "41", "--certificate", str(tmp_path / "n.json"))
+        assert none.returncode == 0 and not (tmp_path / "n.json").exists()  # no reply wins: nothing to prove
+
     @pytest.mark.parametrize(("args", "message"), [
+        (("10", "16", "--certificate", "/nonexistent/c.json"), "is not a writable directory"),
         (("10", "16", "--order", "random"), "--order must be one of ascending, frobenius"),
         (("10", "16", "--store", "a", "--no-store"), "contradict"),
         (("1",), "the game is over"),

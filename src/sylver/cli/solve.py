@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import os
 import resource
 import sys
 import threading
@@ -326,21 +327,23 @@ def solve(
     if stats and sol.stats:
         extra["stats"] = sol.stats if as_json else ", ".join(f"{k} {v:,}" for k, v in sol.stats.items())
     if certificate is not None:
-        extra["certificate"] = _certificate(sol, certificate, as_json, options)
+        extra["certificate"] = _certificate(sol, certificate, as_json, options.store, options.time_limit,
+                                            options.memory, options.odd_limit)
     _report(sol, as_json, extra)
 
 
-def _certificate(sol: Solution, path: Path, as_json: bool, options: SolveOptions) -> str:
+def _certificate(sol: Solution, path: Path, as_json: bool, store: Store | None, time_limit: float | None,
+                 memory: int | None, odd_limit: int | None = None) -> str:
     """``--certificate``: the one the results store keeps for an answer read from it, when it proves
     it; else one built and recorded in the store (:mod:`sylver.proof.stored`).  What to report."""
     from sylver.proof.stored import copy_stored, record_built
 
-    size = copy_stored(options.store, sol, path)
+    size = copy_stored(store, sol, path)
     if size is not None:
         return str(path) if as_json else f"{path} (from the results store, {size:,} bytes)"
-    said, outcome = _certify(sol, path, options.time_limit, as_json, options.memory, options.odd_limit, options.store)
+    said, outcome = _certify(sol, path, time_limit, as_json, memory, odd_limit, store)
     try:
-        record_built(options.store, sol, path, outcome)
+        record_built(store, sol, path, outcome)
     except (ValueError, OSError) as exc:  # the store loses the certificate, not the run
         err_console.print(f"sylver: warning: the certificate was not recorded in the results store: {exc}",
                           markup=False, highlight=False)
@@ -576,7 +579,8 @@ def sweep(
                                help=_memory_help(), show_default=False),
     store: Annotated[str | None, typer.Option("--store", help="Results store (each reply looked up first, recorded once decided).")] = None,
     no_store: Annotated[bool, typer.Option("--no-store", help="Neither read nor write the results store.")] = False,
-    time_limit: Annotated[float | None, typer.Option("--time-limit", help="Stop after this many seconds (the replies decided so far are the answer).", callback=seconds())] = None,
+    time_limit: Annotated[float | None, typer.Option("--time-limit", help="Stop after this many seconds (the replies decided so far are the answer; with --certificate, its build shares the time).", callback=seconds())] = None,
+    certificate: Annotated[Path | None, typer.Option("--certificate", help="When a reply wins, write its proof to FILE, built with the sweep's warm tables: that the position is N by that reply (gcd 1), that the position after it is P (gcd > 1). Check it with `sylver verify`.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Search for a winning reply: decide the replies that leave gcd 1 one at a time, in order, with one table, until one leaves P.
@@ -584,8 +588,8 @@ def sweep(
     The public campaign's method of 2026-10 for the odd obligations of {16,38} and the long even ones
     (replies by increasing Frobenius number of the position after them, one shared memo): for a
     position whose value rests on finding one reply (a long obligation, an odd one), cheaper than a
-    solve that decides every move.  The reply found is proven by `sylver solve POSITION+REPLY
-    --certificate F`."""
+    solve that decides every move.  --certificate F proves the reply found at once, from the tables
+    the sweep filled (a later `sylver solve POSITION+REPLY --certificate F` starts cold)."""
     from sylver.campaign.tree import candidates
     from sylver.solver import ROOT_ORDERS, Request
     from sylver.solver import sweep as run_sweep
@@ -597,6 +601,8 @@ def sweep(
     pos = position_from_args(position)
     if pos.generators == (1,):
         fail("{1}: the game is over")
+    if certificate is not None and not os.access(certificate.parent, os.W_OK):  # known now, not after hours
+        fail(f"cannot write {certificate}: {certificate.parent} is not a writable directory")
     g = pos.gcd
     if up_to is None:
         bound = pos.frobenius_number if g == 1 else max(candidates(pos), default=0)
@@ -612,17 +618,36 @@ def sweep(
                           markup=False, highlight=False)
 
     result = run_sweep(request, replies, report)
-    _print_sweep(result, as_json)
+    said = None
+    if certificate is not None and result.winning:
+        from sylver.position import Outcome
+        from sylver.solver import Solution
+
+        # gcd 1: the N answer with the reply found (not every winning move); gcd > 1: the P answer of
+        # the position after it (a gcd-1 certificate; its root has no finite list of moves)
+        w = result.winning[0]
+        if g == 1:
+            sol = Solution(position=pos, outcome=Outcome.N, winning_moves=(w,), complete=False,
+                           frobenius_number=pos.frobenius_number, states=result.states, seconds=result.seconds)
+        else:
+            after = pos.play(w)
+            sol = Solution(position=after, outcome=Outcome.P, winning_moves=(), complete=True,
+                           frobenius_number=after.frobenius_number, states=result.states, seconds=result.seconds)
+        left = None if time_limit is None else max(time_limit - result.seconds, 0.001)
+        said = _certificate(sol, certificate, as_json, request.store, left, memory)
+    _print_sweep(result, as_json, said)
     if not result.complete:
         raise SystemExit(1)
 
 
-def _print_sweep(result: Any, as_json: bool) -> None:
-    """The answer of `sylver sweep`."""
+def _print_sweep(result: Any, as_json: bool, certificate: str | None = None) -> None:
+    """The answer of `sylver sweep` (and what was said of its certificate, when one was built)."""
     pos = result.position
     data = {"position": str(pos), "order": result.order, "replies": len(result.order),
             "decided": {str(x): o.value for x, o in result.decided.items()}, "winning": list(result.winning),
             "states": result.states, "seconds": round(result.seconds, 3), "complete": result.complete}
+    if certificate is not None:
+        data["certificate"] = certificate
     if as_json:
         print_json(data)
         return
@@ -630,8 +655,11 @@ def _print_sweep(result: Any, as_json: bool) -> None:
         w = result.winning[0]
         console.print(f"{pos.braces()} is N: {w} wins ({pos.play(w).braces()} is P), found after {len(result.decided)} "
                       f"of {len(result.order)} replies, {result.states:,} states, {result.seconds:,.1f} s", markup=False)
-        words = " ".join(map(str, pos.play(w).generators))
-        console.print(f"its proof: sylver solve {words} --certificate FILE", markup=False)
+        if certificate is not None:
+            console.print(f"certificate: {certificate}", markup=False)
+        else:
+            words = " ".join(map(str, pos.play(w).generators))
+            console.print(f"its proof: sylver solve {words} --certificate FILE (or sweep with --certificate)", markup=False)
     elif result.complete:
         console.print(f"none of the {len(result.order)} replies wins ({result.states:,} states, {result.seconds:,.1f} s)",
                       markup=False)
