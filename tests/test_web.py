@@ -863,10 +863,16 @@ def write_results(path: Path, *, final: bool) -> None:
         ]}))
 
 
-@pytest.fixture()
-def results_client(tmp_path: Path) -> Iterator[TestClient]:
-    write_results(tmp_path, final=False)
-    with TestClient(create_app(results_dir=tmp_path)) as c:
+@pytest.fixture(scope="module")
+def results_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """One served results directory for the tests that only read it (its workers start once)."""
+    path = tmp_path_factory.mktemp("results")
+    write_results(path, final=False)
+    app = create_app(results_dir=path, warm_up=True)
+    with TestClient(app) as c:
+        # a replay's position is answered by a worker process: started before the first request, as
+        # store_client's (a cold start at load 5-8 took longer than a request's 20 s)
+        assert app.state.runner.wait_warm(300), "the worker processes did not start"
         yield c
 
 
