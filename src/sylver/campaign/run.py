@@ -281,9 +281,9 @@ class Campaign:
     def from_store(self, position: Position) -> bool:
         """Decide ``position`` from the store when it holds a complete result and its certificate (or,
         decided already without a certificate, take the store's when it proves the same).  The
-        certificate is copied (or linked) to the node's file, a chunk at a time, and only its header
-        read; one the store cannot produce unchanged (a referenced file missing or altered) is none."""
-        from sylver.proof.build import certificate_parts
+        certificate is copied (or linked) to the node's file when it proves the record's outcome
+        (:func:`sylver.proof.stored.copy_stored_outcome`)."""
+        from sylver.proof.stored import copy_stored_outcome
 
         node = self.ledger.node(position)
         if node is None or (node.decided and node.certificate):
@@ -292,17 +292,13 @@ class Campaign:
         if rec is None or (node.decided and rec.outcome.value != node.status):
             return False
         path = self.ledger.certificate_path(position)
-        if not self.store.certificate_file(position, path):
-            return False
-        head = certificate_parts(path)[0]
-        proved = head.get("winning_moves") or []  # what it proves (the record may hold more moves)
-        if head.get("outcome") != rec.outcome.value or (rec.outcome is Outcome.N and not proved):
-            path.unlink()
+        proved = copy_stored_outcome(self.store, position, rec.outcome, path)
+        if proved is None:
             return False
         if node.decided:
             self.certified(position, path, stored=True)
             return True
-        winning = min(proved) if proved else None
+        winning = proved[0] if proved else None
         self.ledger.decide(position, status=rec.outcome.value, winning=winning, method="store", states=rec.states,
                            seconds=rec.seconds, peak_bytes=0, certificate=self.relative(path),
                            note="from the results store")

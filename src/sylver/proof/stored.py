@@ -1,11 +1,15 @@
 """When a certificate kept in the results store, or one just checked, proves an answer: the rules
-that ``sylver solve --certificate`` and ``sylver verify --store | --book`` follow (they lived in the
-CLI; the store keeps files and results, and knows nothing of what a certificate proves).
+that ``sylver solve --certificate``, ``sylver verify --store | --book`` and a campaign follow (they
+lived in the CLI and in the campaign's loop; the store keeps files and results, and knows nothing of
+what a certificate proves).
 
-- :func:`proves`: a certificate's header proves an answer (the same position and outcome; for a
-  complete answer, complete with the same winning moves).
+- :func:`proves_outcome`: a certificate's header proves a position's outcome (the same position and
+  outcome; for N, at least one winning move).
+- :func:`proves`: a certificate's header proves an answer (its outcome; for a complete answer,
+  complete with the same winning moves).
 - :func:`copy_stored`: the store's certificate of an answer read from it, written to a file, when
-  it proves that answer (a proof already built is not built again).
+  it proves that answer (a proof already built is not built again); :func:`copy_stored_outcome`:
+  the same for a position's outcome (a campaign's node decided from the store).
 - :func:`record_built`: a certificate just built for an answer, into the store beside the result.
 - :func:`record_checked`: a certificate found valid by the checker, with its result, into a store.
 - :func:`against_book`: a valid certificate compared with the results book's entry of its position.
@@ -23,11 +27,17 @@ if TYPE_CHECKING:
     from sylver.store import Store
 
 
+def proves_outcome(head: dict[str, Any], position: Position, outcome: Outcome) -> bool:
+    """Whether a certificate with header ``head`` proves that ``position`` is ``outcome``: the same
+    position and outcome, and for N at least one winning move (a proof of one is enough)."""
+    return ((head.get("outcome"), head.get("position")) == (outcome.value, list(position.generators))
+            and (outcome is Outcome.P or bool(head.get("winning_moves"))))
+
+
 def proves(head: dict[str, Any], sol: Solution) -> bool:
-    """Whether a certificate with header ``head`` proves the answer ``sol``: its position and
-    outcome, and, when ``sol`` is complete, complete with the same winning moves."""
-    if sol.outcome is None or (head.get("outcome"), head.get("position")) != (sol.outcome.value,
-                                                                             list(sol.position.generators)):
+    """Whether a certificate with header ``head`` proves the answer ``sol``: its position's outcome
+    (:func:`proves_outcome`), and, when ``sol`` is complete, complete with the same winning moves."""
+    if sol.outcome is None or not proves_outcome(head, sol.position, sol.outcome):
         return False
     return not sol.complete or (head.get("complete") is True
                                 and sorted(head.get("winning_moves", [])) == sorted(sol.winning_moves))
@@ -39,19 +49,37 @@ def copy_stored(db: Store | None, sol: Solution, path: Path) -> int | None:
     no such certificate (the caller builds one; nothing is left at ``path``)."""
     if db is None or not sol.from_store or sol.outcome is None:
         return None
+    head = _copied(db, sol.position, path)
+    if head is None or not proves(head, sol):
+        path.unlink(missing_ok=True)
+        return None
+    return path.stat().st_size
+
+
+def copy_stored_outcome(db: Store, position: Position, outcome: Outcome, path: Path) -> list[int] | None:
+    """Write to ``path`` the certificate that the results store keeps for ``position``, when it
+    proves that the position is ``outcome`` (:func:`proves_outcome`): the winning moves it proves,
+    least first (the store's record may hold more); None when there is no such certificate (nothing
+    is left at ``path``)."""
+    head = _copied(db, position, path)
+    if head is None or not proves_outcome(head, position, outcome):
+        path.unlink(missing_ok=True)
+        return None
+    return sorted(head.get("winning_moves") or [])
+
+
+def _copied(db: Store, position: Position, path: Path) -> dict[str, Any] | None:
+    """The header of the store's certificate of ``position``, copied (or linked) to ``path`` a chunk
+    at a time; None when the store has none or cannot produce it unchanged (a referenced file
+    missing or altered), or it is not a certificate."""
     from sylver.proof.build import certificate_parts
 
     try:
-        if not db.certificate_file(sol.position, path):
+        if not db.certificate_file(position, path):
             return None
-        head = certificate_parts(path)[0]
+        return certificate_parts(path)[0]
     except (ValueError, OSError):
-        path.unlink(missing_ok=True)
         return None
-    if not proves(head, sol):
-        path.unlink()
-        return None
-    return path.stat().st_size
 
 
 def record_built(db: Store | None, sol: Solution, path: Path, outcome: str) -> None:
@@ -100,4 +128,5 @@ def against_book(head: dict[str, Any], sha256: str, size: int) -> tuple[str, boo
     return f"results book: {entry.describe()}; the SHA-256 and size match its receipt (checked {c.checked})", True
 
 
-__all__ = ["against_book", "copy_stored", "proves", "record_built", "record_checked"]
+__all__ = ["against_book", "copy_stored", "copy_stored_outcome", "proves", "proves_outcome", "record_built",
+           "record_checked"]
