@@ -981,7 +981,8 @@ class TestServeCommand:
         "args, message",
         [
             (["--results", "/nonexistent/dir"], "not a directory"),
-            (["--solve-memory", "12Q"], "invalid memory budget"),
+            (["--solve-memory", "12Q"], "sylver: error: --solve-memory: invalid memory budget '12Q'"),  # as solve's
+            (["--solve-memory", "1K"], "sylver: error: --solve-memory: memory budget '1K' is too small"),
             (["--host", "no.such.host.invalid"], "--host"),
         ],
     )

@@ -217,8 +217,8 @@ def is_solvable(p: Position) -> bool:
 class SolverUse:
     """What the solver may use for a review: the memory of its tables and a results store."""
 
-    memory: str = "256M"
-    """The transposition tables' memory, as ``--memory`` writes it."""
+    memory: int | str = "256M"
+    """The transposition tables' memory: bytes, or a size as ``--memory`` takes it."""
     store: Store | None = None
     """The results store read first and written to, or None."""
 

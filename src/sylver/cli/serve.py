@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from sylver.cli.common import app, fail, integer, seconds
+from sylver.cli.common import app, fail, integer, memory_size, seconds
 
 
 @app.command()
@@ -38,7 +38,8 @@ def serve(
         int, typer.Option(help="Largest smallest number of a position (its work grows with it).",
                           callback=integer(2))
     ] = 2_000_000,
-    solve_memory: Annotated[str, typer.Option(help="Memory budget of the solver's table (e.g. 256M, 1G).")] = "256M",
+    solve_memory: int = typer.Option("256M", "--solve-memory", metavar="SIZE", parser=str, callback=memory_size(),
+                                     help="Memory of the solver's tables for one request (e.g. 256M, 1G; as solve --memory)."),
 ) -> None:
     """Serve the web page: play and analyse Sylver Coinage and Wythoff's Nim in the browser.
 
@@ -48,11 +49,9 @@ def serve(
     """
     import uvicorn
 
-    from sylver.machine import parse_memory
     from sylver.web.app import create_app
     from sylver.web.jobs import Limits
 
-    parse_memory(solve_memory)  # a bad budget fails here, with the library's message
     if results is not None and not results.is_dir():
         fail(f"--results {results}: not a directory")
     for d in campaign or ():

@@ -66,8 +66,9 @@ class Limits:
     """Most seconds the solver may spend on one request."""
     job_time: float = 10.0
     """Hard limit in seconds for any one job (answer 504 past it)."""
-    solve_memory: str = "256M"
-    """Memory budget of the solver's transposition table."""
+    solve_memory: int | str = "256M"
+    """Memory of the solver's tables for one request: bytes, or a size as ``--memory`` takes it
+    (``sylver serve --solve-memory``, read by :func:`sylver.cli.common.memory_size`, gives bytes)."""
     workers: int = 2
     """Position processes, bot processes (plus one solver process) and file-reading threads."""
     queue: int = 64
