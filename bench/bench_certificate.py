@@ -8,8 +8,8 @@ peak RSS of each, the CPU model and the load average.
 Each phase runs in a fresh process, so that its peak RSS is its own: the solve and the certificate
 built from its tables (``--builder stream``: :func:`sylver.proof.build.stream_certificate`, nodes
 written as they are finished; ``memory``: :func:`build_certificate`, the whole certificate as a
-dict, then written), then the check (``--checker file``: :func:`sylver.proof.certificate.check_path`,
-the file read a node at a time, twice; ``dict``: the file loaded whole, then :func:`check`;
+dict, then written), then the check (``--checker file``: :func:`sylver.proof.certificate.verify_path`,
+the file read a node at a time, twice; ``dict``: the file loaded whole, then :func:`verify`;
 ``none``: not checked).  Times are CPU seconds of the phase (the machine is shared) and wall-clock
 seconds beside them.  ``--repeat N`` runs each position N times (a fresh process each), to compare
 builders by the median: run it with ``PYTHONPATH`` set to another tree's ``src`` for the other
@@ -56,15 +56,15 @@ def build(text: str, path: str, builder: str, memory: str) -> dict:
 
 
 def check(path: str, checker: str) -> dict:
-    from sylver.proof.certificate import check as check_dict
-    from sylver.proof.certificate import check_path
+    from sylver.proof.certificate import verify as verify_dict
+    from sylver.proof.certificate import verify_path
 
     t0, c0 = time.monotonic(), time.process_time()
     if checker == "file":
-        check_path(path)
+        verify_path(path)
     else:
         with open(path, encoding="utf-8") as fh:
-            check_dict(json.load(fh))
+            verify_dict(json.load(fh))
     return {"check_cpu": time.process_time() - c0, "check_wall": time.monotonic() - t0, "check_peak_mb": _peak_mb()}
 
 

@@ -77,7 +77,7 @@ def _one(position: str, kind: str, odd_limit: int | None, jobs: int, checkpoint:
         import tempfile
 
         from sylver.proof.build import build_gcd_certificate, write_any_certificate
-        from sylver.proof.certificate import check_file
+        from sylver.proof.certificate import verify_file
 
         memory = MEMORY.get(position, "1G")
         sol = solve(p, odd_limit=odd_limit, jobs=jobs, store=None, memory=memory)
@@ -89,7 +89,7 @@ def _one(position: str, kind: str, odd_limit: int | None, jobs: int, checkpoint:
             out["bytes"] = write_any_certificate(cert, path)
             out["build_cpu"] = time.process_time() - c1
             c2 = time.process_time()
-            out["proves"] = check_file(path)
+            out["proves"] = verify_file(path)
             out["verify_cpu"] = time.process_time() - c2
         out.update(certified=cert["outcome"], open_moves=cert.get("open_moves", {}), nodes=len(cert["nodes"]),
                    records=len(cert["periodic"]) + ("root_periodic" in cert))

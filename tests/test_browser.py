@@ -701,12 +701,12 @@ def test_campaign_view(browser: object, tmp_path: Path, shots: Path) -> None:
     root's replies first), a certificate link (marked valid once `sylver campaign --verify` checked
     it), the status filter in the address, focus kept across a refresh."""
     from sylver.campaign import Ledger
-    from sylver.campaign.proof import check_certificates
+    from sylver.campaign.proof import verify_certificates
     from test_web import make_campaign
 
     directory = make_campaign(tmp_path / "four")
     ledger = Ledger.open(directory, read_only=True)
-    assert all(not c.flaw for c in check_certificates(ledger))  # `sylver campaign --verify`: each file valid
+    assert all(not c.flaw for c in verify_certificates(ledger))  # `sylver campaign --verify`: each file valid
     ledger.close()
     app = create_app(campaign_dirs=[directory])
     with live_server(app) as url:

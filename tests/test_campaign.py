@@ -24,7 +24,7 @@ import pytest
 from sylver.campaign import Campaign, Ledger, Options, tree
 from sylver.campaign.report import ledger_data, markdown
 from sylver.position import Outcome, Position
-from sylver.proof.certificate import CertificateError, check_any, check_file
+from sylver.proof.certificate import CertificateError, verify_any, verify_file
 from sylver.store.results import Store
 
 
@@ -41,7 +41,7 @@ def verified(ledger: Ledger) -> int:
     """Check every certificate file of the campaign; return how many."""
     files = sorted((ledger.directory / "certificates").glob("*.json"))
     for f in files:
-        check_file(str(f))
+        verify_file(str(f))
     return len(files)
 
 
@@ -179,7 +179,7 @@ class TestSmallRoots:
         kids = ledger.children(root.position)
         assert [x for x, _ in kids] == sorted(tree.moves(root.position))
         assert all(ledger.node(c).status == "N" for _, c in kids)
-        lines = check_file(str(ledger.directory / root.certificate))
+        lines = verify_file(str(ledger.directory / root.certificate))
         assert lines[0] == "{8,14} is P: proven"
         assert store.get(root.position).outcome.value == "P"
         verified(ledger)
@@ -220,21 +220,21 @@ class TestSmallRoots:
         assert len(got) == len(set(got)) and set(got) == nodes and lines > len(nodes)  # some shared
         assert {tuple(n[0]) for n in cert["claims"]} == claims
         assert (ledger.directory / root.certificate).read_text().count("\n") == 3 + len(claims) + len(got)  # an item a line
-        assert check_file(str(ledger.directory / root.certificate))[0] == "{8,14} is P: proven"
+        assert verify_file(str(ledger.directory / root.certificate))[0] == "{8,14} is P: proven"
 
     def test_a_tampered_certificate_is_refused(self, tmp_path: Path) -> None:
         ledger, _, _ = campaign(tmp_path, "8,14", first_states=1)  # decided by its children on any machine
         cert = json.loads((ledger.directory / ledger.node(Position.parse("8,14")).certificate).read_text())
-        check_any(cert)
+        verify_any(cert)
         bad = copy.deepcopy(cert)
         i = next(i for i, r in enumerate(bad["root_replies"]) if r and r > 0)
         bad["root_replies"][i] += 1
         with pytest.raises(CertificateError):
-            check_any(bad)
+            verify_any(bad)
         bad = copy.deepcopy(cert)
         bad["nodes"] = bad["nodes"][1:]
         with pytest.raises(CertificateError):
-            check_any(bad)
+            verify_any(bad)
 
     def test_ledger_as_json_and_markdown(self, tmp_path: Path) -> None:
         ledger, _, _ = campaign(tmp_path, "8", first_states=1)  # the root expanded: its children listed
@@ -485,7 +485,7 @@ def test_from_the_store_the_move_its_certificate_proves(tmp_path: Path) -> None:
     assert sol.verdict == "P"
     certificate(sol, tmp_path / "child.json", 60.0, 1 << 30)
     compose(tmp_path / "six.json", six, [tmp_path / "child.json"], outcome="N", winning=[9])
-    assert check_file(str(tmp_path / "six.json"))[0].startswith("{6} is N")
+    assert verify_file(str(tmp_path / "six.json"))[0].startswith("{6} is N")
     store.put_result(six, Outcome.N, [4, 9], False, 0)
     store.put_certificate(six, tmp_path / "six.json")
     ledger = Ledger.create(tmp_path / "c", six, budget=1.0, store=str(store.path))
@@ -597,7 +597,7 @@ class TestCertificateFiles:
         assert node.status == "P" and node.certificate
         path = ledger.directory / node.certificate
         assert path.stat().st_size == got.certificate_size and len(got.compressed) < got.certificate_size / 3
-        assert check_file(str(path))[0] == "{10,14} is P: proven"
+        assert verify_file(str(path))[0] == "{10,14} is P: proven"
         assert store.certificate_file(Position.parse("10,14"), tmp_path / "copy.json")
         assert (tmp_path / "copy.json").read_bytes() == path.read_bytes()
 
@@ -629,41 +629,41 @@ class TestVerify:
     independent checker, proving what the ledger says; recorded in D/verified.jsonl, not repeated."""
 
     def test_checked_once_then_recorded(self, tmp_path: Path) -> None:
-        from sylver.campaign.proof import CHECKS, check_certificates, recorded_valid
+        from sylver.campaign.proof import VERIFIED, recorded_valid, verify_certificates
 
         # a first attempt of one state: the root is expanded on any machine, and most nodes have files
         ledger, _, _ = campaign(tmp_path, "8,14", first_states=1)
         files = {n.certificate for n in ledger.nodes() if n.decided and n.certificate}
-        first = list(check_certificates(ledger))
+        first = list(verify_certificates(ledger))
         assert {c.node.certificate for c in first} == files and files
         assert all(not c.flaw and not c.before and c.bytes > 0 for c in first)
         assert [c.bytes for c in first] == sorted(c.bytes for c in first)  # smallest first
         assert len(recorded_valid(ledger)) == len(files)
-        records = [json.loads(line) for line in (ledger.directory / CHECKS).read_text().splitlines()]
+        records = [json.loads(line) for line in (ledger.directory / VERIFIED).read_text().splitlines()]
         assert all(isinstance(r["winning_moves"], list) for r in records)
-        again = list(check_certificates(ledger))
+        again = list(verify_certificates(ledger))
         assert all(not c.flaw and c.before for c in again)  # not read again: the records say valid
 
     def test_a_file_that_does_not_prove_what_the_ledger_says(self, tmp_path: Path) -> None:
         """A wrong winning move in the ledger, then a damaged file (recorded valid before, but its
         SHA-256 changed): each is a flaw, whatever the records say."""
-        from sylver.campaign.proof import check_certificates
+        from sylver.campaign.proof import verify_certificates
 
         ledger, _, _ = campaign(tmp_path, "8", first_states=1)
-        assert all(not c.flaw for c in check_certificates(ledger))
+        assert all(not c.flaw for c in verify_certificates(ledger))
         root = ledger.node(Position.parse("8"))
         assert root is not None and root.status == "N" and root.certificate and root.winning in (12, 14)
         wrong = root.winning + 1
         with ledger.transaction() as db:
             db.execute("UPDATE nodes SET winning = ? WHERE position = ?", (wrong, str(root.position)))
-        flaws = {c.node.position: c.flaw for c in check_certificates(ledger) if c.flaw}
+        flaws = {c.node.position: c.flaw for c in verify_certificates(ledger) if c.flaw}
         assert list(flaws) == [root.position]
         assert flaws[root.position].endswith(f"winning, not {wrong}; the ledger says {{8}} is N, {wrong} wins")
         with ledger.transaction() as db:
             db.execute("UPDATE nodes SET winning = ? WHERE position = ?", (root.winning, str(root.position)))
         path = ledger.directory / root.certificate
         path.write_bytes(path.read_bytes()[:-10])
-        flaws = {c.node.position: c.flaw for c in check_certificates(ledger) if c.flaw}
+        flaws = {c.node.position: c.flaw for c in verify_certificates(ledger) if c.flaw}
         assert list(flaws) == [root.position]
 
     def test_the_command(self, tmp_path: Path) -> None:
@@ -897,9 +897,9 @@ class TestStrategies:
         p = Position.parse(position)
         assert Store(tmp_path / "s.sqlite", book=False).get(p.play(result.winning)).outcome is Outcome.P
         assert result.certificate == str(cert)
-        from sylver.proof.certificate import check_path
+        from sylver.proof.certificate import verify_path
 
-        head = check_path(str(cert)).head
+        head = verify_path(str(cert)).head
         assert head["outcome"] == "N" and result.winning in head["winning_moves"]
         if strategy.startswith("sweep"):
             assert "sweep" in result.note

@@ -15,7 +15,7 @@ import pytest
 from sylver import Position
 from sylver.proof import certificate as certmod
 from sylver.proof.build import build_certificate, write_certificate
-from sylver.proof.certificate import CertificateError, check, gap_mask, is_ender, moves, play
+from sylver.proof.certificate import CertificateError, gap_mask, is_ender, moves, play, verify
 from sylver.solver import solve
 
 
@@ -74,19 +74,19 @@ class TestRoundTrip:
         assert cert["complete"]
         path = tmp_path / "c.json"
         write_certificate(cert, path)
-        certmod.check_file(str(path))
+        certmod.verify_file(str(path))
 
     def test_first_only(self) -> None:
         cert = make("5,18", first=True)
         assert not cert["complete"] and cert["winning_moves"] == [14]
-        check(cert)
+        verify(cert)
 
     def test_p_position_and_shared_subproofs_once(self) -> None:
         cert = make("16,20,28,35,54")
         keys = [tuple(n[0]) for n in cert["nodes"]]
         assert len(keys) == len(set(keys))
         assert cert["outcome"] == "P"
-        check(cert)
+        verify(cert)
 
     def test_standalone_script(self, tmp_path: Path) -> None:
         path = tmp_path / "c.json"
@@ -107,7 +107,7 @@ class TestTampering:
 
     def rejects(self, cert: dict, match: str | None = None) -> None:
         with pytest.raises(CertificateError, match=match):
-            check(cert)
+            verify(cert)
 
     def test_wrong_outcome(self, good: dict) -> None:
         bad = copy.deepcopy(good)
@@ -242,7 +242,7 @@ class TestWinningMoveOnly:
         sol = solve(Position(gens), first=True)
         assert sol.gcd == g and sol.verdict == "N" and not sol.complete
         cert = json.loads(json.dumps(build_gcd_certificate(sol)))
-        lines = certmod.check_any(cert)
+        lines = certmod.verify_any(cert)
         assert lines[0] == f"{Position(gens).braces()} is N: proven"
         w = cert["winning_moves"][0]
         for bad in (g * 1000, w + g * 7, 1):  # illegal (a multiple of g in S), another move, 1
@@ -251,8 +251,8 @@ class TestWinningMoveOnly:
             forged = copy.deepcopy(cert)
             forged["winning_moves"] = [bad]
             with pytest.raises(CertificateError):
-                certmod.check_any(forged)
+                certmod.verify_any(forged)
         forged = copy.deepcopy(cert)
         forged["complete"] = True  # a complete claim needs a refutation of every move
         with pytest.raises(CertificateError):
-            certmod.check_any(forged)
+            certmod.verify_any(forged)

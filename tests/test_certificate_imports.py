@@ -26,8 +26,8 @@ from sylver.proof.certificate import (
     NODES_OPEN,
     CertificateError,
     Verifier,
-    check_any,
-    check_path,
+    verify_any,
+    verify_path,
 )
 from sylver.solver import solve
 from sylver.store.results import Store, file_sha256
@@ -72,11 +72,11 @@ class TestChecker:
         assert head["imports"] == [{"position": position, "outcome": "P", "path": str(files / f"{child}.json"),
                                     "bytes": (files / f"{child}.json").stat().st_size,
                                     "sha256": file_sha256(files / f"{child}.json")}]
-        checked = check_path(str(path))
+        checked = verify_path(str(path))
         assert checked.nodes == 0 and [(r.position, r.how) for r in checked.imports] == [(position, "checked")]
         assert checked.head["outcome"] == "N"
         with pytest.raises(CertificateError, match="check it from its file"):
-            check_any(json.loads(path.read_text()))  # a dict has no directory to resolve its imports from
+            verify_any(json.loads(path.read_text()))  # a dict has no directory to resolve its imports from
 
     def test_the_import_is_what_proves_the_move(self, files: Path) -> None:
         def drop(head: dict[str, Any]) -> None:
@@ -84,13 +84,13 @@ class TestChecker:
         for name in ("six", "r5"):
             edit_head(files / f"{name}.json", drop)
             with pytest.raises(CertificateError, match="winning move .* is not proved P"):
-                check_path(str(files / f"{name}.json"))
+                verify_path(str(files / f"{name}.json"))
 
     def test_imports_of_a_copied_file_are_carried(self, files: Path) -> None:
         """A small certificate copied into a composed one brings its imports along, paths absolute."""
         (files / "sub").mkdir()
         compose(files / "sub" / "six2.json", Position.parse("6"), [files / "six.json"], outcome="N", winning=[9])
-        checked = check_path(str(files / "sub" / "six2.json"))
+        checked = verify_path(str(files / "sub" / "six2.json"))
         assert [(r.position, r.path) for r in checked.imports] == [([6, 9], str(files / "p69.json"))]
 
     @pytest.mark.parametrize("flaw", ["byte", "node", "sha256", "missing", "another position", "an N file",
@@ -128,11 +128,11 @@ class TestChecker:
             edit_head(importer, lambda h: h["imports"][0].update(path="p5.json"))
             (files / "sub").mkdir()
             (files / "sub" / "r5.json").write_bytes(importer.read_bytes())
-            assert check_path(str(importer)).imports[0].how == "checked"
+            assert verify_path(str(importer)).imports[0].how == "checked"
             importer = files / "sub" / "r5.json"
             expect += r" \(p5.json\): cannot read .*sub/p5.json"
         with pytest.raises(CertificateError, match=expect):
-            check_path(str(importer))
+            verify_path(str(importer))
 
     def test_a_cycle_is_refused(self, files: Path) -> None:
         """p69.json made to import six.json, which imports it (with its new SHA-256): a cycle, named."""
@@ -141,20 +141,20 @@ class TestChecker:
                                                       "sha256": "0" * 64}]))
         point(six, p69)
         with pytest.raises(CertificateError) as got:
-            check_path(str(six))
+            verify_path(str(six))
         assert str(got.value) == f"import {{6,9}} ({p69}): import {{6}} ({six}): a cycle of imports: {six} → {p69} → {six}"
 
     def test_a_gcd1_certificate_imports_no_position_with_g_above_1(self, files: Path) -> None:
         point(files / "r5.json", files / "p69.json")
         edit_head(files / "r5.json", lambda h: h["imports"][0].update(position=[6, 9]))
         with pytest.raises(CertificateError, match=re.escape("a gcd-1 certificate imports {6,9}, whose g > 1")):
-            check_path(str(files / "r5.json"))
+            verify_path(str(files / "r5.json"))
 
     def test_each_file_checked_once(self, files: Path) -> None:
         verifier = Verifier()
         for name in ("six", "nine", "p69", "six"):
-            verifier.check(str(files / f"{name}.json"))
-        assert [Path(p).name for p, _ in verifier.checked] == ["p69.json", "six.json", "nine.json"]
+            verifier.verify(str(files / f"{name}.json"))
+        assert [Path(p).name for p, _ in verifier.verified] == ["p69.json", "six.json", "nine.json"]
         assert verifier.done[file_sha256(files / "nine.json")].imports[0].how == "checked above"
 
 
@@ -252,10 +252,10 @@ def test_a_campaign_imports_its_large_children(tmp_path: Path, monkeypatch: pyte
     root = ledger.node(Position.parse("8"))
     assert summary["status"] == "N" and root is not None and root.method == "children"
     child = ledger.node(Position.parse("8").play(root.winning))
-    checked = check_path(str(ledger.directory / root.certificate))
+    checked = verify_path(str(ledger.directory / root.certificate))
     assert [(r.position, r.path) for r in checked.imports] == [
         (list(child.position.generators), str((ledger.directory / child.certificate).resolve()))]
     copy = tmp_path / "elsewhere" / "8.json"
     copy.parent.mkdir()
     assert Store(store.path).certificate_file(root.position, copy)
-    assert check_path(str(copy)).imports[0].how == "checked"
+    assert verify_path(str(copy)).imports[0].how == "checked"

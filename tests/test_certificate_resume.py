@@ -19,7 +19,7 @@ from sylver.proof.build import (
     stream_gcd_certificate,
     write_certificate,
 )
-from sylver.proof.certificate import check_path
+from sylver.proof.certificate import verify_path
 from sylver.solver import solve
 from sylver.solver.engine import ENGINE
 
@@ -61,7 +61,7 @@ def resume(sol: Any, path: Path) -> list[int]:
     """Build the certificate of ``sol`` to ``path``, resuming; what ``resumed`` was told; check it."""
     kept: list[int] = []
     nodes, size = stream_certificate(sol, path, resumed=kept.append)
-    checked = check_path(str(path))
+    checked = verify_path(str(path))
     assert checked.nodes == nodes and path.stat().st_size == size
     head = json.loads(path.read_text())
     assert head["position"] == list(sol.position.generators) and head["outcome"] == sol.outcome.value
@@ -213,7 +213,7 @@ def test_the_command_says_it_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyP
         main(["solve", "16", "20", "28", "35", "54", "--no-store", "--certificate", "c.json"])
     out = " ".join(capsys.readouterr().out.split())
     assert stop.value.code == 0 and f"; resumed from c.json.part: {lines:,} nodes kept)" in out, out
-    assert check_path(str(tmp_path / "c.json")).nodes > lines  # (which nodes: the replies in the tables)
+    assert verify_path(str(tmp_path / "c.json")).nodes > lines  # (which nodes: the replies in the tables)
 
 
 class TestOneBuildAtATime:
@@ -244,7 +244,7 @@ class TestOneBuildAtATime:
                 stream_gcd_certificate(sol, path)
             assert nodes.read_text() == "mine" and not path.exists()
         stream_gcd_certificate(sol, path)
-        assert check_path(str(path)).head["outcome"] == "N" and not nodes.exists()
+        assert verify_path(str(path)).head["outcome"] == "N" and not nodes.exists()
 
     def test_the_command_says_so(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                  capsys: pytest.CaptureFixture[str]) -> None:

@@ -27,8 +27,8 @@ from sylver.proof.certificate import (
     CertificateError,
     CertificateFileError,
     GapSet,
-    check,
-    check_path,
+    verify,
+    verify_path,
 )
 from sylver.solver import kernels as k
 from sylver.solver import solve
@@ -202,7 +202,7 @@ class TestStreamingBuilder:
         assert by_position(got) == by_position(ref)
         write_certificate(ref, tmp_path / "ref.json")  # the same file, byte for byte
         assert path.read_bytes() == (tmp_path / "ref.json").read_bytes()
-        assert check_path(str(path)).nodes == nodes
+        assert verify_path(str(path)).nodes == nodes
         assert not (tmp_path / "c.json.part").exists()
 
     @pytest.mark.parametrize("text", ["5,18", "6,9,19,31", "12,17"])
@@ -211,7 +211,7 @@ class TestStreamingBuilder:
         got = build_certificate(fresh_solve(text, first=True))
         assert not got["complete"] and got["winning_moves"] == ref["winning_moves"]
         assert by_position(got) == by_position(ref)
-        check(got)
+        verify(got)
 
     def test_an_interrupted_build_leaves_its_part(self, tmp_path: Path) -> None:
         """``tick`` is called after each batch of nodes; what it raises stops the build (Ctrl-C: the
@@ -331,14 +331,14 @@ class TestFileChecker:
             path.write_text(text)
             try:
                 whole: str | None = None
-                check(json.loads(text))
+                verify(json.loads(text))
             except json.JSONDecodeError:
                 whole = "not JSON"
             except CertificateError as exc:
                 whole = str(exc)
             try:
                 streamed: str | None = None
-                check_path(str(path))
+                verify_path(str(path))
             except CertificateFileError as exc:
                 streamed = "not JSON"
                 assert "truncated" in str(exc) or "not JSON" in str(exc), name
@@ -355,7 +355,7 @@ class TestFileChecker:
         for name, text in tamperings(certificate).items():
             path.write_text(text)
             with pytest.raises(CertificateError, match=want[name]):
-                check_path(str(path))
+                verify_path(str(path))
 
     @pytest.mark.parametrize("jobs", [2, 3])
     def test_processes_share_the_second_reading(self, certificate: str, tmp_path: Path, jobs: int,
@@ -377,7 +377,7 @@ class TestFileChecker:
             verdicts = []
             for n in (1, jobs):
                 try:
-                    verdicts.append(("valid", check_path(str(path), n).nodes))
+                    verdicts.append(("valid", verify_path(str(path), n).nodes))
                 except CertificateError as exc:
                     verdicts.append((type(exc).__name__, str(exc)))
             assert verdicts[0] == verdicts[1], (name, verdicts)
@@ -386,7 +386,7 @@ class TestFileChecker:
     def test_other_layouts_are_read_whole(self, certificate: str, tmp_path: Path) -> None:
         path = tmp_path / "c.json"
         path.write_text(json.dumps(json.loads(certificate), indent=1))
-        assert check_path(str(path)).nodes == len(json.loads(certificate)["nodes"])
+        assert verify_path(str(path)).nodes == len(json.loads(certificate)["nodes"])
 
     def test_verify_command(self, certificate: str, tmp_path: Path) -> None:
         def verify(text: str) -> subprocess.CompletedProcess:
@@ -419,7 +419,7 @@ class TestFileChecker:
         path.write_text(certificate)
         size = path.stat().st_size
         told: list[tuple[str, int]] = []
-        checked = module.Verifier(jobs, progress=lambda p, what, done, total: told.append((what, done)) if total == size else None).check(str(path))
+        checked = module.Verifier(jobs, progress=lambda p, what, done, total: told.append((what, done)) if total == size else None).verify(str(path))
         assert checked.nodes == certificate.count("\n") - 2  # the header line and the last, `]}`
         first = [done for what, done in told if what == "reading 1 of 2"]
         assert first[0] == len(certificate.split("\n")[0]) + 1 and first[-1] == size
@@ -446,17 +446,17 @@ class TestGcdFiles:
     @pytest.mark.parametrize("gens", [[8, 10, 22], [8, 14], [6, 9], [12, 18, 21]], ids=str)
     def test_same_as_the_dict(self, gens: list[int], tmp_path: Path) -> None:
         from sylver.proof.build import build_gcd_certificate
-        from sylver.proof.certificate import check_any
+        from sylver.proof.certificate import verify_any
 
         cert = json.loads(json.dumps(build_gcd_certificate(solve(Position(gens)))))
         path = tmp_path / "c.json"
         write_any_certificate(cert, path)
-        checked = check_path(str(path))
-        assert checked.proves == check_any(cert) and checked.nodes == len(cert["nodes"])
+        checked = verify_path(str(path))
+        assert checked.proves == verify_any(cert) and checked.nodes == len(cert["nodes"])
         lines = path.read_text().split("\n")
         path.write_text("\n".join(lines[:-3]) + "\n")
         with pytest.raises(CertificateFileError, match="truncated"):
-            check_path(str(path))
+            verify_path(str(path))
         if cert["claims"]:
             claims_end = lines.index('],"nodes":[')
             dropped = [*lines[:1], *lines[2:claims_end]]
@@ -465,7 +465,7 @@ class TestGcdFiles:
                 dropped.append("")
             path.write_text("\n".join([*dropped, *lines[claims_end:]]))
             with pytest.raises(CertificateError, match="not proved P"):  # a claim dropped
-                check_path(str(path))
+                verify_path(str(path))
 
     @pytest.mark.parametrize("gens", [[8, 14], [10, 14], [12, 18, 21], [8, 12, 34, 38], [6, 9]], ids=str)
     def test_streamed(self, gens: list[int], tmp_path: Path) -> None:
@@ -482,7 +482,7 @@ class TestGcdFiles:
         assert (len(cert["claims"]), len(cert["periodic"]), len(cert["nodes"])) == (
             written.claims, written.periodic, written.nodes)
         assert len({tuple(n[0]) for n in cert["nodes"]}) == written.nodes  # no node twice
-        assert check_path(str(path)).proves[0].endswith("is P: proven")
+        assert verify_path(str(path)).proves[0].endswith("is P: proven")
         again = tmp_path / "again.json"
         write_any_certificate(cert, again)
         assert again.read_text() == path.read_text()
@@ -511,7 +511,7 @@ class TestGcdFiles:
             verdicts = []
             for jobs in (1, 2):
                 try:
-                    verdicts.append(("valid", check_path(str(path), jobs).proves))
+                    verdicts.append(("valid", verify_path(str(path), jobs).proves))
                 except CertificateError as exc:
                     verdicts.append((type(exc).__name__, [str(exc)]))
             assert verdicts[0] == verdicts[1], (name, verdicts)

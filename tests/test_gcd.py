@@ -991,13 +991,13 @@ def test_ctrl_c_inside_a_slice_waits_for_its_end(tmp_path, monkeypatch: pytest.M
 @pytest.mark.parametrize("gens", [[8, 10, 22], [8, 14], [6, 9], [12, 18, 21], [6, 16]], ids=str)
 def test_certificates_verify(gens: list[int], tmp_path) -> None:
     from sylver.proof.build import build_gcd_certificate, write_any_certificate
-    from sylver.proof.certificate import check_file
+    from sylver.proof.certificate import verify_file
 
     sol = solve(Position(gens))
     cert = build_gcd_certificate(sol)
     path = tmp_path / "c.json"
     write_any_certificate(cert, path)
-    check_file(str(path))
+    verify_file(str(path))
     code, out, _ = cli("verify", str(path))
     lines = out.splitlines()
     assert code == 0 and lines[0] == "valid"
@@ -1010,27 +1010,27 @@ def test_certificate_flaws_are_caught() -> None:
     import copy
 
     from sylver.proof.build import build_gcd_certificate
-    from sylver.proof.certificate import CertificateError, check_any, replay_scan
+    from sylver.proof.certificate import CertificateError, replay_scan, verify_any
 
     cert = build_gcd_certificate(solve(Position([8, 14])))
-    check_any(cert)
+    verify_any(cert)
     per = cert["periodic"][0]
     bad = copy.deepcopy(cert)
     bad["periodic"][0]["start"] = per["start"] - 2  # the certified start is the least
     with pytest.raises(CertificateError, match="does not recur"):
-        check_any(bad)
+        verify_any(bad)
     # a false value for a base-region position ({8,14}'s records have none: every base-region
     # position of {8,10,12,14} is decided by the scan itself)
     bad = build_gcd_certificate(solve(Position([8, 10, 22])))
-    check_any(bad)
+    verify_any(bad)
     entry = bad["root_periodic"]["base"][0]
     entry[1] = 2 if entry[1] == -1 else -1
     with pytest.raises(CertificateError):
-        check_any(bad)
+        verify_any(bad)
     bad = copy.deepcopy(cert)
     bad["claims"] = []
     with pytest.raises(CertificateError, match="not proved P"):
-        check_any(bad)
+        verify_any(bad)
     # the replay is independent of the engine: it reproduces the engine's answer for {8,10,22}
     scan = Scan(Position([8, 10, 22]))
     scan.run()
@@ -1047,10 +1047,10 @@ def test_tampered_replay_records_rejected() -> None:
     import copy
 
     from sylver.proof.build import build_gcd_certificate
-    from sylver.proof.certificate import CertificateError, check_any
+    from sylver.proof.certificate import CertificateError, verify_any
 
     cert = build_gcd_certificate(solve(Position([8, 12, 34, 38])))
-    check_any(cert)
+    verify_any(cert)
     rec = cert["root_periodic"]
     assert (rec["start"], rec["length"]) == (821, 720)
     for field, value, message in [
@@ -1067,19 +1067,19 @@ def test_tampered_replay_records_rejected() -> None:
         bad = copy.deepcopy(cert)
         bad["root_periodic"][field] = value
         with pytest.raises(CertificateError, match=message):
-            check_any(bad)
+            verify_any(bad)
     ok = copy.deepcopy(cert)  # a multiple of the period, from a later start: still a proof
     ok["root_periodic"]["start"], ok["root_periodic"]["length"] = 901, 1440
-    check_any(ok)
+    verify_any(ok)
     bad = copy.deepcopy(cert)
     bad["outcome"], bad["winning_moves"], bad["complete"] = "N", [101], False
     with pytest.raises(CertificateError, match="not proved P|odd winning moves"):
-        check_any(bad)
+        verify_any(bad)
     bad = copy.deepcopy(cert)  # the record of {8,12,26,30} (a reply's position) given for another one
     (claim,) = [c for c in bad["periodic"] if c["position"] == [8, 12, 26, 30]]
     claim["position"] = [8, 12, 26, 34]
     with pytest.raises(CertificateError):
-        check_any(bad)
+        verify_any(bad)
 
 
 def test_a_child_refuted_beyond_the_gcd1_proofs(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
@@ -1093,20 +1093,20 @@ def test_a_child_refuted_beyond_the_gcd1_proofs(monkeypatch: pytest.MonkeyPatch,
 
     from sylver.campaign.proof import compose
     from sylver.proof import build as prove
-    from sylver.proof.certificate import CertificateError, check_any, check_path
+    from sylver.proof.certificate import CertificateError, verify_any, verify_path
 
     monkeypatch.setattr(prove, "MAX_PROOF_T", 40)
     sol = solve(Position([8, 14]), store=None)
     cert = prove.build_gcd_certificate(sol)
     assert {tuple(r["position"]): r["winning"] for r in cert["periodic_n"]} == {(8, 14, 18): [25], (8, 14, 34): [27]}
-    assert "1 P and 2 N" in " ".join(check_any(cert))
+    assert "1 P and 2 N" in " ".join(verify_any(cert))
     for gens, w in (([8, 14, 18], 25), ([8, 14, 34], 27)):
         assert Position([*gens, w]).frobenius_number > 40
         assert solve(Position([*gens, w]), store=None).outcome is Outcome.P
     prove.stream_gcd_certificate(sol, tmp_path / "c.json")  # the file a solve writes, checked as `sylver verify` does
-    assert check_path(str(tmp_path / "c.json")).head["outcome"] == "P"
+    assert verify_path(str(tmp_path / "c.json")).head["outcome"] == "P"
     compose(tmp_path / "14.json", Position([14]), [tmp_path / "c.json"], outcome="N", winning=[8])
-    assert check_path(str(tmp_path / "14.json")).head["outcome"] == "N"  # a campaign's file, composed
+    assert verify_path(str(tmp_path / "14.json")).head["outcome"] == "N"  # a campaign's file, composed
     miss = next(w for w in range(3, 60, 2) if solve(Position([8, 14, 18, w]), store=None).outcome is Outcome.N)
     for change, message in [
         (lambda c: c["periodic_n"][0].update(winning=[miss]), f"does not find the odd move {miss} winning"),
@@ -1121,7 +1121,7 @@ def test_a_child_refuted_beyond_the_gcd1_proofs(monkeypatch: pytest.MonkeyPatch,
         bad = copy.deepcopy(cert)
         change(bad)
         with pytest.raises(CertificateError, match=message):
-            check_any(bad)
+            verify_any(bad)
 
 
 def test_base_region_entries_once() -> None:
@@ -1131,7 +1131,7 @@ def test_base_region_entries_once() -> None:
     import copy
 
     from sylver.proof.build import build_gcd_certificate
-    from sylver.proof.certificate import GCD_VERSION, CertificateError, check_any
+    from sylver.proof.certificate import GCD_VERSION, CertificateError, verify_any
 
     cert = build_gcd_certificate(solve(Position([8, 12, 34, 38])))
     assert cert["version"] == GCD_VERSION == 2
@@ -1143,20 +1143,20 @@ def test_base_region_entries_once() -> None:
     repeated = copy.deepcopy(cert)
     repeated["root_periodic"]["base"] = base + base[:5]
     with pytest.raises(CertificateError, match="appears twice"):
-        check_any(repeated)
+        verify_any(repeated)
     repeated["version"] = 1
-    check_any(repeated)
+    verify_any(repeated)
     p = next(i for i, (_, r) in enumerate(base) if r == -1)
     n = next(i for i, (_, r) in enumerate(base) if r != -1)
     for i, flip in ((p, base[n][1]), (n, -1)):
         conflict = copy.deepcopy(repeated)
         conflict["root_periodic"]["base"].append([base[i][0], flip])
         with pytest.raises(CertificateError, match="two different entries"):
-            check_any(conflict)
+            verify_any(conflict)
     bad = copy.deepcopy(cert)
     bad["version"] = 3
     with pytest.raises(CertificateError, match="unsupported certificate version 3"):
-        check_any(bad)
+        verify_any(bad)
 
 
 def test_certificate_uses_the_solves_replies(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1165,7 +1165,7 @@ def test_certificate_uses_the_solves_replies(monkeypatch: pytest.MonkeyPatch) ->
     g > 1 again ({8,10,22}: its even moves lead to long positions)."""
     import sylver.solver
     from sylver.proof.build import build_gcd_certificate
-    from sylver.proof.certificate import check_any
+    from sylver.proof.certificate import verify_any
 
     sol = solve(Position([8, 10, 22]))
     assert sol.gcd_details.replies and all(p.gcd > 1 and r for p, r in sol.gcd_details.replies.items())
@@ -1176,14 +1176,14 @@ def test_certificate_uses_the_solves_replies(monkeypatch: pytest.MonkeyPatch) ->
         return real(p, **kw)
 
     monkeypatch.setattr(sylver.solver, "solve", gcd1_only)
-    check_any(build_gcd_certificate(sol))
+    verify_any(build_gcd_certificate(sol))
 
 
 def test_certificate_claims_no_more_than_it_proves(monkeypatch: pytest.MonkeyPatch) -> None:
     """A P answer one of whose long even moves cannot be refuted in the certificate (here: the
     builder is made to fail on it) gets a probably-P certificate with that move left open."""
     from sylver.proof.build import NotCertifiable, _GcdBuilder, build_gcd_certificate, short_moves
-    from sylver.proof.certificate import check_any
+    from sylver.proof.certificate import verify_any
 
     sol = solve(Position([8, 14]))
     x = next(m for m in short_moves(sol.position) if m % 2 == 0 and not is_short(sol.position.play(m))
@@ -1199,7 +1199,7 @@ def test_certificate_claims_no_more_than_it_proves(monkeypatch: pytest.MonkeyPat
     cert = build_gcd_certificate(sol)
     assert (cert["outcome"], cert["complete"], cert["open_moves"]) == (
         "probably-P", False, {str(x): "its reply cannot be certified (test)"})
-    assert check_any(cert)[0].endswith("NOT proven P")
+    assert verify_any(cert)[0].endswith("NOT proven P")
 
 
 def test_probably_p_certificate() -> None:
@@ -1211,7 +1211,7 @@ def test_probably_p_certificate() -> None:
     import dataclasses
 
     from sylver.proof.build import build_gcd_certificate, short_moves
-    from sylver.proof.certificate import CertificateError, check_any
+    from sylver.proof.certificate import CertificateError, verify_any
 
     sol = solve(Position([8, 14]))
     longs = [x for x in short_moves(sol.position) if x % 2 == 0 and not is_short(sol.position.play(x))
@@ -1224,7 +1224,7 @@ def test_probably_p_certificate() -> None:
     assert cert["outcome"] == "probably-P" and not cert["complete"]
     moves = short_moves(sol.position)
     assert [m for m, r in zip(moves, cert["root_replies"], strict=True) if r is None] == [x]
-    lines = check_any(cert)
+    lines = verify_any(cert)
     assert lines[0] == "{8,14} is probably P (Sicherman, \"Theory and Practice of Sylver Coinage\", " \
         "Integers 2002, sec. 2): NOT proven P"
     assert lines[2].startswith(f"not proven: the even move {x} produces a long position with g = 2")
@@ -1242,12 +1242,12 @@ def test_probably_p_certificate() -> None:
             bad["periodic"], bad["claims"], bad["nodes"] = (full[k] for k in ("periodic", "claims", "nodes"))
             message = "leaves no move open"
         with pytest.raises(CertificateError, match=message):
-            check_any(bad)
+            verify_any(bad)
     for field, value, message in [("complete", True, "is not complete"), ("outcome", "P", "must be complete")]:
         bad = copy.deepcopy(cert)
         bad[field] = value
         with pytest.raises(CertificateError, match=message):
-            check_any(bad)
+            verify_any(bad)
 
 
 def test_tight_memory_budget_same_period() -> None:

@@ -313,14 +313,14 @@ class TestCertificateInTheStore:
     def test_a_status_line_while_it_is_built(self, gens: list[str], tmp_path: Path, on_terminal: Any) -> None:
         """On a terminal, a status line on stderr while the certificate is built (none in a pipe);
         the certificate is written all the same."""
-        from sylver.proof.certificate import check_path
+        from sylver.proof.certificate import verify_path
 
         cert, piped = tmp_path / "c.json", tmp_path / "p.json"
         out, shown = on_terminal(["solve", *gens, "--no-store", "-j", "1", "--certificate", str(cert)])
         assert out.returncode == 0 and b"building the certificate" in shown, shown
         plain = run("solve", *gens, "--no-store", "-j", "1", "--certificate", str(piped))
         assert plain.returncode == 0 and "building" not in plain.stderr
-        assert check_path(str(cert)).head == check_path(str(piped)).head
+        assert verify_path(str(cert)).head == verify_path(str(piped)).head
 
     def test_not_without_a_store(self, tmp_path: Path) -> None:
         cert = tmp_path / "c.json"

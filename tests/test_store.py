@@ -144,7 +144,7 @@ class TestStore:
         """A campaign's evidence: a certificate per position, kept compressed, replaced by a later
         one, and the same JSON read back from another connection."""
         from sylver.proof.build import build_certificate
-        from sylver.proof.certificate import check_any
+        from sylver.proof.certificate import verify_any
 
         store = Store(location)
         assert store.certificate(Position("5,18")) is None
@@ -153,7 +153,7 @@ class TestStore:
         store.put_certificate(Position("5,18"), cert)
         again = Store(location).certificate(Position("18,5"))
         assert again == cert
-        check_any(again)
+        verify_any(again)
 
     @pytest.mark.parametrize("inline", [True, False], ids=["in the database", "by reference"])
     def test_certificate_files(self, location: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -162,7 +162,7 @@ class TestStore:
         as its path, size and SHA-256; it comes back to a file byte for byte, and a referenced file
         that has changed or is gone is no certificate, never trusted."""
         from sylver.proof.build import stream_certificate
-        from sylver.proof.certificate import check_path
+        from sylver.proof.certificate import verify_path
         from sylver.store import results as store_module
 
         if not inline:
@@ -177,7 +177,7 @@ class TestStore:
         out.parent.mkdir()
         assert Store(location).certificate_file(p, out)
         assert out.read_bytes() == path.read_bytes() and sorted(out.parent.iterdir()) == [out]
-        check_path(str(out))
+        verify_path(str(out))
         assert store.certificate(p)["outcome"] == "N" and store.has_certificate(p)
         assert not store.has_certificate(Position("12,19"))
         text = path.read_text()

@@ -22,7 +22,7 @@ from sylver.campaign.attempt import TOKEN, Task, certificate, run
 from sylver.campaign.proof import compose
 from sylver.position import Outcome, Position
 from sylver.proof.build import Written, stream_gcd_certificate
-from sylver.proof.certificate import check_path
+from sylver.proof.certificate import verify_path
 from sylver.solver import solve
 from sylver.store.results import Store, file_sha256
 
@@ -65,7 +65,7 @@ def test_a_proof_kept_by_reference_is_imported(stored: Store, tmp_path: Path) ->
     assert got.nodes < own.nodes
     assert [8, 14, 18, 25] not in (node[0] for node in json.loads((tmp_path / "u.json").read_text())["nodes"])
     assert [8, 14, 18, 25] in (node[0] for node in json.loads((tmp_path / "own.json").read_text())["nodes"])
-    checked = check_path(str(tmp_path / "u.json"))
+    checked = verify_path(str(tmp_path / "u.json"))
     assert checked.head["outcome"] == "P"
     assert [(r.position, r.how) for r in checked.imports] == [([8, 14, 18, 25], "checked")]
 
@@ -86,7 +86,7 @@ def test_a_reply_recorded_in_the_store_is_not_searched(stored: Store, tmp_path: 
     head = stream_gcd_certificate(sol, tmp_path / "u.json", time_limit=60.0, store=stored).head
     assert solved and after not in solved and proved not in solved
     assert [8, 14, 17, 21] in [i["position"] for i in head["imports"]]
-    assert check_path(str(tmp_path / "u.json")).head["outcome"] == "P"
+    assert verify_path(str(tmp_path / "u.json")).head["outcome"] == "P"
 
 
 def test_a_proof_kept_inline_is_copied(tmp_path: Path) -> None:
@@ -115,7 +115,7 @@ def test_a_stale_reference_is_built_again(stored: Store, tmp_path: Path, stale: 
     assert stored.reference(D) is None
     got = certify_u(tmp_path / "u.json", stored)
     assert "imports" not in got.head
-    checked = check_path(str(tmp_path / "u.json"))
+    checked = verify_path(str(tmp_path / "u.json"))
     assert checked.head["outcome"] == "P" and checked.imports == ()
 
 
@@ -126,7 +126,7 @@ def test_an_unreadable_store_costs_the_import_not_the_certificate(stored: Store,
     monkeypatch.setattr(Store, "reference", lost)
     monkeypatch.setattr(Store, "get", lost)
     assert "imports" not in certify_u(tmp_path / "u.json", stored).head
-    assert check_path(str(tmp_path / "u.json")).head["outcome"] == "P"
+    assert verify_path(str(tmp_path / "u.json")).head["outcome"] == "P"
 
 
 def test_solve_imports_verify_checks_once_compose_carries(stored: Store, tmp_path: Path) -> None:
@@ -141,7 +141,7 @@ def test_solve_imports_verify_checks_once_compose_carries(stored: Store, tmp_pat
     out = cli("solve", "8", "14", "--no-store", "--certificate", str(tmp_path / "own.json"))
     assert out.returncode == 0 and "; imports {" not in " ".join(out.stdout.split()), out.stderr
     compose(tmp_path / "8.json", Position.parse("8"), [u], outcome="N", winning=[14])
-    assert check_path(str(tmp_path / "8.json")).imports[0].position == [8, 14, 18, 25]
+    assert verify_path(str(tmp_path / "8.json")).imports[0].position == [8, 14, 18, 25]
     known = tmp_path / "known.jsonl"
     rows = []
     for name in ("u.json", "8.json"):
@@ -159,7 +159,7 @@ def test_a_campaign_attempt_imports(stored: Store, tmp_path: Path) -> None:
     got = run(Task(position="8,14", seconds=60.0, memory=1 << 30, store=str(tmp_path / "store.sqlite"),
                    certificate=str(tmp_path / "u.json"), token="t"))
     assert got.outcome == "P" and got.certificate == str(tmp_path / "u.json"), got.note
-    assert [r.position for r in check_path(got.certificate).imports] == [[8, 14, 18, 25]]
+    assert [r.position for r in verify_path(got.certificate).imports] == [[8, 14, 18, 25]]
 
 
 def test_a_solve_read_from_the_store_is_certified_from_its_records(tmp_path: Path,
@@ -186,4 +186,4 @@ def test_a_solve_read_from_the_store_is_certified_from_its_records(tmp_path: Pat
     stream_gcd_certificate(sol, tmp_path / "u.json", time_limit=60.0, memory=64 << 20, store=store)
     assert [q for q, _ in calls if q.gcd > 1] == [Position.parse("2")]  # {2}: N by 3, at once
     assert {kw.get("memory") for q, kw in calls if q.gcd == 1} == {32 << 20}
-    assert check_path(str(tmp_path / "u.json")).head["outcome"] == "P"
+    assert verify_path(str(tmp_path / "u.json")).head["outcome"] == "P"

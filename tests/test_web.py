@@ -1356,15 +1356,15 @@ class TestStore:
         assert r["outcomes"] == ["N"] and r["by"] == ["store"]
 
     def test_certificates(self, store_client: tuple[TestClient, Path]) -> None:
-        from sylver.proof.certificate import check_any
+        from sylver.proof.certificate import verify_any
 
         c = store_client[0]
         stored = c.get("/api/sylver/certificate", params={"position": "4,6"})
         assert stored.status_code == 200 and 'filename="sylver-certificate-4_6.json"' in stored.headers["content-disposition"]
-        check_any(stored.json())
+        verify_any(stored.json())
         built = c.get("/api/sylver/certificate", params={"position": "4,5"})
         assert built.status_code == 200
-        check_any(built.json())
+        verify_any(built.json())
         assert built.json()["position"] == [4, 5] and built.json()["winning_moves"] == [11]
         err = error(c.get("/api/sylver/certificate", params={"position": "6,9"}), 404)
         assert "no certificate of {6,9}" in err["message"]

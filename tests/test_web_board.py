@@ -725,9 +725,9 @@ def test_a_certificate_is_built_on_request_with_its_outcome(visit: Visit) -> Non
     link = page.locator("#sc-verdict .cert a[download]")  # type: ignore[attr-defined]
     expect(link).to_be_visible()  # type: ignore[attr-defined]
     cert = page.evaluate("(h) => fetch(h).then((r) => r.json())", link.get_attribute("href"))  # type: ignore[attr-defined]
-    from sylver.proof.certificate import check_any
+    from sylver.proof.certificate import verify_any
 
-    check_any(cert)
+    verify_any(cert)
     assert cert["position"] == [5, 7]
 
 

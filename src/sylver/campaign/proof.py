@@ -149,14 +149,14 @@ def compose(path: Path, position: Position, children: list[Path], *, outcome: st
                 nodes.unlink()
 
 
-CHECKS = "verified.jsonl"
+VERIFIED = "verified.jsonl"
 """The campaign's record of its certificate files found valid by the independent checker, in its
 directory: the JSON lines of ``sylver verify --known`` (:class:`sylver.proof.certificate.Verifier`)."""
 
 
 @dataclass(frozen=True)
-class Check:
-    """A decided node's certificate file, checked (:func:`check_certificates`)."""
+class Verification:
+    """A decided node's certificate file, verified (:func:`verify_certificates`)."""
 
     node: Node
     flaw: str
@@ -167,32 +167,32 @@ class Check:
     """The time of the record it was found valid by, in an earlier run ('': checked now)."""
 
 
-def check_certificates(ledger: Ledger, jobs: int = 1, progress: Progress | None = None) -> Iterator[Check]:
-    """Check each certificate file of the ledger's decided nodes, smallest first, with the independent
-    checker, recording each valid check in :data:`CHECKS` (a file recorded there, by its SHA-256 and
+def verify_certificates(ledger: Ledger, jobs: int = 1, progress: Progress | None = None) -> Iterator[Verification]:
+    """Verify each certificate file of the ledger's decided nodes, smallest first, with the independent
+    checker, recording each valid check in :data:`VERIFIED` (a file recorded there, by its SHA-256 and
     size, with the moves it proved, is not read again): valid, and proving what the ledger says (the
     node's position and outcome; its winning move among those proved; complete for P)."""
-    verifier = Verifier(jobs, str(ledger.directory / CHECKS), progress)
+    verifier = Verifier(jobs, str(ledger.directory / VERIFIED), progress)
     files = [(n, ledger.directory / n.certificate) for n in ledger.nodes() if n.decided and n.certificate]
     files.sort(key=lambda item: (item[1].stat().st_size if item[1].is_file() else -1, str(item[0].position)))
     for node, path in files:
         start = time.monotonic()
         try:
-            checked = verifier.check(str(path), recorded=True)
+            checked = verifier.verify(str(path), recorded=True)
         except CertificateError as exc:  # (CertificateFileError too: missing, unreadable, not JSON)
-            yield Check(node, str(exc), bytes=path.stat().st_size if path.is_file() else 0,
-                        seconds=time.monotonic() - start)
+            yield Verification(node, str(exc), bytes=path.stat().st_size if path.is_file() else 0,
+                               seconds=time.monotonic() - start)
             continue
-        yield Check(node, _disagreement(node, checked.head), bytes=checked.bytes, seconds=time.monotonic() - start,
-                    before=checked.checked_before)
+        yield Verification(node, _disagreement(node, checked.head), bytes=checked.bytes,
+                           seconds=time.monotonic() - start, before=checked.verified_before)
 
 
 def recorded_valid(ledger: Ledger) -> set[Position]:
-    """The nodes whose certificate file :data:`CHECKS` records as valid, by its path and size
-    (without reading the files: :func:`check_certificates` reads them); none when the record is
+    """The nodes whose certificate file :data:`VERIFIED` records as valid, by its path and size
+    (without reading the files: :func:`verify_certificates` reads them); none when the record is
     unreadable (what shows the ledger goes on; ``--verify`` says what is wrong with it)."""
     try:
-        records = read_records(str(ledger.directory / CHECKS))
+        records = read_records(str(ledger.directory / VERIFIED))
     except RecordError:
         return set()
     sizes = {str(rec.get("path")): rec["bytes"] for rec in records.values()}

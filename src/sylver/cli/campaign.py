@@ -317,14 +317,14 @@ def _verify(ledger: Any, jobs: int | None) -> None:
     is not valid or does not prove what the ledger says."""
     import sys
 
-    from sylver.campaign.proof import CHECKS, check_certificates
+    from sylver.campaign.proof import VERIFIED, verify_certificates
     from sylver.executors import default_jobs
     from sylver.proof.certificate import ProgressLine, RecordError
 
     progress = ProgressLine(sys.stderr)
     counts = {"now": 0, "before": 0, "bad": 0}
     try:
-        for c in check_certificates(ledger, jobs or default_jobs(), progress if sys.stderr.isatty() else None):
+        for c in verify_certificates(ledger, jobs or default_jobs(), progress if sys.stderr.isatty() else None):
             progress.clear()
             name = c.node.certificate
             if c.flaw:
@@ -341,7 +341,7 @@ def _verify(ledger: Any, jobs: int | None) -> None:
     pending = ledger.summary()["certificates_pending"]
     total = counts["now"] + counts["before"] + counts["bad"]
     print(f"{total:,} certificate files: {counts['now'] + counts['before']:,} valid ({counts['now']:,} checked now, "
-          f"{counts['before']:,} recorded in {ledger.directory / CHECKS}), {counts['bad']:,} not; "
+          f"{counts['before']:,} recorded in {ledger.directory / VERIFIED}), {counts['bad']:,} not; "
           f"{pending:,} nodes decided by a search have none yet (a campaign builds those its proof needs)")
     if counts["bad"]:
         raise typer.Exit(1)

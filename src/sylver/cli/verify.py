@@ -56,9 +56,9 @@ def verify(
         verifier = Verifier(jobs or default_jobs(), str(known) if known else None, progress if sys.stderr.isatty() else None)
         for file in files:
             name = f"{file}: " if len(files) > 1 and not as_json else ""
-            before = len(verifier.checked)
+            before = len(verifier.verified)
             try:
-                checked = verifier.check(str(file), recorded=known is not None)
+                checked = verifier.verify(str(file), recorded=known is not None)
             except CertificateFileError:
                 raise
             except CertificateError as exc:
@@ -70,7 +70,7 @@ def verify(
                     print(f"{name}invalid: {exc}")
                 continue
             progress.clear()
-            read = verifier.checked[before:]
+            read = verifier.verified[before:]
             head = checked.head
             if db is not None:
                 _record(db, file, head, checked.sha256)
@@ -99,10 +99,10 @@ def _print_valid(file: Path, checked: Any, context: tuple[str, list[Any], Path |
                     "nodes": checked.nodes, "proves": checked.proves, "sha256": checked.sha256,
                     "bytes": checked.bytes, "imports": [vars(r) for r in checked.imports],
                     "checked": [{"path": p, "sha256": d} for p, d in read],
-                    **({"checked_before": checked.checked_before} if checked.checked_before else {}),
+                    **({"checked_before": checked.verified_before} if checked.verified_before else {}),
                     **({"book": book_line} if book_line else {})})
         return
-    when = checked.checked_before
+    when = checked.verified_before
     print(f"{name}valid" + (f" (recorded valid in {known}, {checked.sha256[:12]}, {when}: not read again)"
                             if when else "" if read else f" (the same file as one checked above, {checked.sha256[:12]})"))
     for line in report(checked):
@@ -123,11 +123,11 @@ def _store(location: str) -> Any:
 
 def _record(db: Any, file: Path, head: dict[str, Any], sha256: str) -> None:
     """``verify --store``: a valid certificate's result and file to the store
-    (:func:`sylver.proof.stored.record_checked`; one that contradicts the store's: one line, exit 2)."""
-    from sylver.proof.stored import record_checked
+    (:func:`sylver.proof.stored.record_verified`; one that contradicts the store's: one line, exit 2)."""
+    from sylver.proof.stored import record_verified
     from sylver.store import StoreConflictError
 
     try:
-        record_checked(db, file, head, sha256)
+        record_verified(db, file, head, sha256)
     except StoreConflictError as exc:
         fail(f"{file}: {exc}")

@@ -1057,7 +1057,7 @@ def stream_gcd_certificate(solution: Solution, path: str | Path, *, time_limit: 
 
     The gcd-1 nodes go to ``FILE.nodes.part`` as they are proved, the claims are held (a few per
     short position); the file is then the header, the claims, the periodic records and the nodes, a
-    line each (the layout :func:`write_any_certificate` writes and ``check_path`` reads), written
+    line each (the layout :func:`write_any_certificate` writes and ``verify_path`` reads), written
     as ``FILE.part`` and renamed when complete: nothing is left under either name if it fails.
 
     Raises :class:`NotCertifiable` when the answer rests on a bounded search or on a scan without a
@@ -1171,7 +1171,7 @@ def certificate_parts(path: str | Path) -> tuple[dict[str, Any], list[Any], Iter
     header), its claims, and its node lines (each the JSON text of one node), read a line at a time
     from a file laid out an item a line, as written here; a file in another layout (from an older
     results store) is read whole.  The file is trusted to be well formed (a certificate this
-    program wrote): its proof is for ``check_path``."""
+    program wrote): its proof is for ``verify_path``."""
     from sylver.proof.certificate import CLAIMS_OPEN, NODES_OPEN
 
     with open(path, "rb") as fh:

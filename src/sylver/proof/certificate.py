@@ -1,4 +1,4 @@
-"""Proof certificates for solved positions, and their independent checker.
+"""Proof certificates for solved positions, and their independent verifier.
 
 This module is self-contained (standard library only: no solver, no numba, no other sylver module),
 so a certificate can be checked by code that shares nothing with the engine that produced it::
@@ -31,7 +31,7 @@ a record of an earlier complete check of it is given (``known``).
 
 A file laid out a node a line (the header on the first line, ending ``"nodes":[``; a node a line,
 a comma after each but the last; ``]}``), as ``sylver solve --certificate`` writes it, is checked in
-two passes, a line at a time (:func:`check_path`): the first collects the nodes' gap masks, exactly
+two passes, a line at a time (:func:`verify_path`): the first collects the nodes' gap masks, exactly
 (:class:`GapSet`, the bytes of each mask), refusing a repeated one; the second checks each node's
 replies against them.  Only the masks are held, so memory grows with the number of nodes (about 50
 bytes a node at t = 300), not with the file (replies take most of its bytes).  Exact masks, not
@@ -65,7 +65,7 @@ search (t > 1,024).  Its base region is proved by gcd-1 nodes only, so no record
 another.  The outcome ``"probably-P"`` (sec. 2: no odd winning move, and every even move is known
 to lose or produces a long position) is not complete: every move is refuted except the even moves
 given a ``null`` reply, each checked to produce a long position with g = 2, about which nothing is
-proven.  :func:`check_gcd` returns what a valid certificate proves,
+proven.  :func:`verify_gcd` returns what a valid certificate proves,
 what it does not, and what it rests on.
 """
 
@@ -167,17 +167,17 @@ def is_ender(gaps: int) -> bool:
     return True
 
 
-def check(cert: Any, imported: Imported | None = None) -> None:
+def verify(cert: Any, imported: Imported | None = None) -> None:
     """Raise :class:`CertificateError` naming the first flaw, or return if the certificate is valid.
     ``imported``: the positions its ``imports`` prove P (:meth:`Verifier.imports`, which checks the
-    files they name; a certificate with imports is checked from its file, :func:`check_path`)."""
+    files they name; a certificate with imports is checked from its file, :func:`verify_path`)."""
     root, root_gaps, outcome, winning = _header(cert)
     nodes = cert["nodes"]
     if not isinstance(nodes, list):
         raise CertificateError("'nodes' must be a list")
     proof = _Proof(lambda: enumerate(nodes), len(nodes), _width(root_gaps), _gcd1_imports(cert, imported))
-    proof.check_nodes()
-    proof.check_root(root, root_gaps, outcome, winning, cert)
+    proof.verify_nodes()
+    proof.verify_root(root, root_gaps, outcome, winning, cert)
 
 
 def _width(root_gaps: int) -> int:
@@ -326,18 +326,18 @@ PROGRESS_LINES = 1 << 14
 """Lines read between two reports of progress."""
 
 
-def _check_share(share: tuple[int, int]) -> tuple[int, bool, str] | None:
-    """:meth:`_Proof.check_share` in a forked worker, of the proof it inherited; the worker that
+def _verify_share(share: tuple[int, int]) -> tuple[int, bool, str] | None:
+    """:meth:`_Proof.verify_share` in a forked worker, of the proof it inherited; the worker that
     checks share 0 alone tells the progress (each reads the whole source)."""
     global _PROGRESS
     assert _SHARED is not None
     if share[0] != 0:
         _PROGRESS = None
-    return _SHARED.check_share(*share)
+    return _SHARED.verify_share(*share)
 
 
 class _Proof:
-    """The claimed P-positions of a certificate, each refuting every move with a reply.  Checked
+    """The claimed P-positions of a certificate, each refuting every move with a reply.  Verified
     in two passes over ``nodes``: the first collects their gap masks (:class:`GapSet`, exact, in
     order), the second checks each node's replies against them; nothing else is kept, so a
     certificate read from a file a node at a time is checked in memory proportional to its nodes,
@@ -404,19 +404,19 @@ class _Proof:
             x, y = replies[k]
             raise CertificateError(f"{where}: after {x} and the reply {y} the position is not proved P (no node for it)")
 
-    def check_nodes(self, jobs: int = 1) -> None:
+    def verify_nodes(self, jobs: int = 1) -> None:
         """Every node has a valid reply to each of its legal moves other than 1 (node i's gap
         mask: the i-th of the first pass).  ``jobs`` > 1: that many forked processes share the
         second pass, process k checking the nodes i with i % jobs == k (each reads the whole source);
         the flaw reported is the first in the source's order, as with one process."""
         if jobs <= 1 or self.count < PARALLEL_LEAST or "fork" not in multiprocessing.get_all_start_methods():
-            flaw = self.check_share(0, 1)
+            flaw = self.verify_share(0, 1)
         else:
             global _SHARED
             _SHARED = self  # the workers inherit it (and its GapSet) when forked
             try:
                 with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                    flaws = pool.map(_check_share, [(k, jobs) for k in range(jobs)])
+                    flaws = pool.map(_verify_share, [(k, jobs) for k in range(jobs)])
             finally:
                 _SHARED = None
             found = [f for f in flaws if f is not None]
@@ -425,7 +425,7 @@ class _Proof:
             _, file_error, message = flaw
             raise (CertificateFileError if file_error else CertificateError)(message)
 
-    def check_share(self, k: int, jobs: int) -> tuple[int, bool, str] | None:
+    def verify_share(self, k: int, jobs: int) -> tuple[int, bool, str] | None:
         """Check the nodes i with i % jobs == k: None, or the first flaw as (where in the source,
         whether the source itself is at fault, the message)."""
         n = 0
@@ -436,7 +436,7 @@ class _Proof:
                 n += 1
                 if i % jobs == k:
                     try:
-                        self.check_node(i, item)
+                        self.verify_node(i, item)
                     except CertificateError as exc:
                         return (i, isinstance(exc, CertificateFileError), str(exc))
         except CertificateFileError as exc:  # the source broke (a truncated or unparsable line)
@@ -445,7 +445,7 @@ class _Proof:
             return (n, True, f"{n:,} nodes at the second reading, not {self.count:,}: the file changed")
         return None
 
-    def check_node(self, i: int, item: Any) -> None:
+    def verify_node(self, i: int, item: Any) -> None:
         """Node i (``item``, its gap mask the i-th of the first pass) refutes each of its moves."""
         gens, replies = _node(i, item)
         gaps = self.keys.mask_at(i)
@@ -455,7 +455,7 @@ class _Proof:
             raise CertificateError(f"{where}: {len(replies)} replies for {len(legal)} legal moves other than 1")
         self.refute(where, gaps, zip(legal, replies, strict=True))
 
-    def check_root(
+    def verify_root(
         self, root: list[int], root_gaps: int, outcome: str, winning: list[int], cert: dict
     ) -> None:
         """Each winning move leads to a claimed P-position; a complete claim refutes the others."""
@@ -548,13 +548,13 @@ def _short_moves(gens: list[int]) -> tuple[int, int, list[int]]:
     return p, t, out
 
 
-def check_gcd(cert: Any, nodes: tuple[Nodes, int] | None = None, jobs: int = 1,
+def verify_gcd(cert: Any, nodes: tuple[Nodes, int] | None = None, jobs: int = 1,
               imported: Imported | None = None) -> tuple[list[str], int]:
     """Check a ``sylver-gcd-certificate`` (short positions with prime g, long ones with g = 2): raise,
     or return what it proves, what it does not and what it rests on, in a few lines, and the number
     of its gcd-1 nodes.  ``nodes``: where to read them (a source and a bound on their number) when
     they are not ``cert["nodes"]`` (a file read a line at a time); ``jobs``: processes for their second
-    reading (:meth:`_Proof.check_nodes`); ``imported``: as for :func:`check`."""
+    reading (:meth:`_Proof.verify_nodes`); ``imported``: as for :func:`verify`."""
     version = cert.get("version")
     if version not in (1, GCD_VERSION):
         raise CertificateError(f"unsupported certificate version {version!r}")
@@ -575,7 +575,7 @@ def check_gcd(cert: Any, nodes: tuple[Nodes, int] | None = None, jobs: int = 1,
         for x, r in zip(moves_, replies, strict=True):
             proofs.refuted(where, list(claimed), x, r, p)
     for claimed, item in proofs.periodic.items():
-        _check_periodic(list(claimed), item, proofs.refuted, proofs.is_p, want_hits=[], version=version)
+        _verify_periodic(list(claimed), item, proofs.refuted, proofs.is_p, want_hits=[], version=version)
     for claimed, item in proofs.periodic_n.items():
         hits = set(_replayed_hits(list(claimed), item, proofs.gcd1_p, version))
         start, length = item["start"], item["length"]
@@ -587,11 +587,11 @@ def check_gcd(cert: Any, nodes: tuple[Nodes, int] | None = None, jobs: int = 1,
     if not isinstance(root, list) or not root or not all(_is_int(x) and x >= 1 for x in root):
         raise CertificateError(f"'position' {_short(root)} is not a list of positive integers")
     if "root_periodic" in cert:
-        opened = _check_root_periodic(cert, root, proofs)
+        opened = _verify_root_periodic(cert, root, proofs)
     elif cert["outcome"] == "N" and cert["complete"] is False and not _is_short_root(root):
-        opened = _check_root_winning(cert, root, proofs)
+        opened = _verify_root_winning(cert, root, proofs)
     else:
-        opened = _check_root_short(cert, root, proofs)
+        opened = _verify_root_short(cert, root, proofs)
     return _summary(cert, root, proofs, opened), proofs.gcd1.count
 
 
@@ -600,7 +600,7 @@ def _is_short_root(root: list[int]) -> bool:
     return _prime(g) and _quiet_ender(hg)
 
 
-def _check_root_winning(cert: dict[str, Any], root: list[int], proofs: _GcdProofs) -> list[int]:
+def _verify_root_winning(cert: dict[str, Any], root: list[int], proofs: _GcdProofs) -> list[int]:
     """The root (any g > 1, e.g. a composite g or a long position) is claimed N, not complete: each
     winning move is legal and leaves a position proved P; nothing is claimed of the other moves."""
     where = f"root {_braces(root)}"
@@ -674,8 +674,8 @@ def _list(xs: Any) -> str:
 
 
 class _GcdProofs:
-    """What a gcd certificate proves P: its gcd-1 nodes (checked by :func:`check`), its short
-    claims and its periodic claims (checked by :func:`check_gcd`), and the theorems."""
+    """What a gcd certificate proves P: its gcd-1 nodes (checked by :func:`verify`), its short
+    claims and its periodic claims (checked by :func:`verify_gcd`), and the theorems."""
 
     def __init__(self, cert: dict[str, Any], nodes: Nodes, size: int, jobs: int, imported: Imported) -> None:
         # the gcd-1 nodes: checked as the gcd-1 checker checks them (positions of t < 256 in the
@@ -683,7 +683,7 @@ class _GcdProofs:
         self.gcd1 = _Proof(nodes, size, 32, frozenset(imported.masks))
         self.imported = imported.keys
         """The positions with g > 1 proved P by the certificate's imports (their keys)."""
-        self.gcd1.check_nodes(jobs)
+        self.gcd1.verify_nodes(jobs)
         self.claims: dict[tuple[int, ...], list[Any]] = {}
         for i, item in enumerate(cert["claims"]):
             if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], list)):
@@ -748,7 +748,7 @@ class _GcdProofs:
             raise CertificateError(f"{where}: after {x} and {r} the position is not proved P")
 
 
-def _check_root_periodic(cert: dict[str, Any], root: list[int], proofs: _GcdProofs) -> list[int]:
+def _verify_root_periodic(cert: dict[str, Any], root: list[int], proofs: _GcdProofs) -> list[int]:
     """The root is a long position with g = 2: its replayed scan and its even moves; return the even
     moves left open (a probably-P claim)."""
     where = f"root {_braces(root)}"
@@ -759,11 +759,11 @@ def _check_root_periodic(cert: dict[str, Any], root: list[int], proofs: _GcdProo
             raise CertificateError(f"{where}: the position after winning move {w} is not proved P")
     if not isinstance(cert["root_periodic"], dict):
         raise CertificateError(f"{where}: 'root_periodic' is not a replay record")
-    opened = _check_periodic(root, cert["root_periodic"], proofs.refuted, proofs.is_p, want_hits=odd,
+    opened = _verify_periodic(root, cert["root_periodic"], proofs.refuted, proofs.is_p, want_hits=odd,
                              version=cert["version"], complete=cert["complete"],
                              even_winning=[w for w in winning if w % 2 == 0])
     if cert["outcome"] == PROBABLY_P:
-        _check_open(where, root, opened)
+        _verify_open(where, root, opened)
         return opened
     return []
 
@@ -787,7 +787,7 @@ def _root_outcome(cert: dict[str, Any], where: str) -> list[int]:
     return winning
 
 
-def _check_open(where: str, root: list[int], opened: list[int]) -> None:
+def _verify_open(where: str, root: list[int], opened: list[int]) -> None:
     """The moves a probably-P claim leaves open are even moves that produce long positions with
     g = 2 (sec. 2), and it leaves at least one (else the claim would be P)."""
     if not opened:
@@ -799,7 +799,7 @@ def _check_open(where: str, root: list[int], opened: list[int]) -> None:
             raise CertificateError(f"{where}: the move {x} left open does not produce a long position with g = 2")
 
 
-def _check_root_short(cert: dict[str, Any], root: list[int], proofs: _GcdProofs) -> list[int]:
+def _verify_root_short(cert: dict[str, Any], root: list[int], proofs: _GcdProofs) -> list[int]:
     """The root is a short position with prime g: its winning moves, and (complete) a refutation
     of every other move up to t(S ÷ g); a probably-P claim (g = 2) may leave even moves open
     (``null``), each producing a long position.  Return the moves left open."""
@@ -825,7 +825,7 @@ def _check_root_short(cert: dict[str, Any], root: list[int], proofs: _GcdProofs)
         if r != -1 and x not in opened:
             proofs.refuted(where, root, x, r, p)
     if probably:
-        _check_open(where, root, opened)
+        _verify_open(where, root, opened)
     return opened
 
 
@@ -1069,7 +1069,7 @@ class _ReplayGraph:
         return cur
 
 
-def _check_periodic(gens: list[int], item: dict[str, Any], refuted: Any, is_p: Any, *, want_hits: list[int],
+def _verify_periodic(gens: list[int], item: dict[str, Any], refuted: Any, is_p: Any, *, want_hits: list[int],
                     version: int, complete: bool = True, even_winning: list[int] | None = None) -> list[int]:
     """A long position with g = 2: replay its scan (odd moves, :func:`_replayed_hits`) and check its
     even moves.  Return the even moves left open (``null`` replies, allowed only when not
@@ -1154,13 +1154,13 @@ def _refute_gcd1(where: str, gens: list[int], r: object, is_p: Any) -> None:
         raise CertificateError(f"{where}: after {r} in {_braces(gens)} the position is not proved P")
 
 
-def check_any(cert: Any, imported: Imported | None = None) -> list[str]:
-    """Check a certificate of either format; return what it proves, in words (:func:`check_gcd`;
+def verify_any(cert: Any, imported: Imported | None = None) -> list[str]:
+    """Check a certificate of either format; return what it proves, in words (:func:`verify_gcd`;
     nothing more to say for gcd 1, where the claim is the whole statement).  ``imported``: as for
-    :func:`check`."""
+    :func:`verify`."""
     if isinstance(cert, dict) and cert.get("format") == GCD_FORMAT:
-        return check_gcd(cert, imported=imported)[0]
-    check(cert, imported)
+        return verify_gcd(cert, imported=imported)[0]
+    verify(cert, imported)
     return []
 
 
@@ -1208,7 +1208,7 @@ def _imports_of(cert: dict[str, Any], imported: Imported | None) -> Imported:
     if imported is not None:
         return imported
     if cert.get("imports"):
-        raise CertificateError("its 'imports' name files: check it from its file (check_path, sylver verify)")
+        raise CertificateError("its 'imports' name files: check it from its file (verify_path, sylver verify)")
     return Imported(set(), set(), [])
 
 
@@ -1237,9 +1237,10 @@ def _import_fields(i: int, item: Any) -> tuple[list[int], str, int, str]:
     return gens, path, size, digest
 
 
-CHECKER_VERSION = 1
-"""The rules of this checker, numbered (raised when they change): a record of a check made under
-another number (:class:`Verifier` ``known``) is not trusted."""
+VERIFIER_VERSION = 1
+"""The rules of this verifier, numbered (raised when they change): a record of a check made under
+another number (:class:`Verifier` ``known``; a record's key ``checker``, as written before the
+name) is not trusted."""
 
 
 class RecordError(ValueError):
@@ -1248,7 +1249,7 @@ class RecordError(ValueError):
 
 def read_records(path: str) -> dict[tuple[str, int], dict[str, Any]]:
     """The records of complete valid checks in the JSON-lines file ``path`` (none if it does not
-    exist), by (SHA-256, bytes): those of this checker's :data:`CHECKER_VERSION` (others are kept in
+    exist), by (SHA-256, bytes): those of this checker's :data:`VERIFIER_VERSION` (others are kept in
     the file and not trusted).  A line that is not a record raises :class:`RecordError`."""
     out: dict[tuple[str, int], dict[str, Any]] = {}
     try:
@@ -1269,7 +1270,7 @@ def read_records(path: str) -> dict[tuple[str, int], dict[str, Any]]:
                     and _is_int(rec.get("checker"))):
                 raise RecordError(f"{path} line {n} is not a record of a check (sha256, bytes, position, "
                                   "outcome, complete, proves, checker, time)")
-            if rec["checker"] == CHECKER_VERSION:
+            if rec["checker"] == VERIFIER_VERSION:
                 out[(rec["sha256"], rec["bytes"])] = rec
     return out
 
@@ -1303,23 +1304,23 @@ def _scan(path: str) -> tuple[bytes, int, int, str]:
 
 
 @dataclass(frozen=True)
-class Checked:
-    """What a valid certificate file claims (:func:`check_path`)."""
+class Verified:
+    """What a valid certificate file claims (:func:`verify_path`)."""
 
     head: dict[str, Any]
     """Its fields but ``nodes`` (and, with g > 1, ``claims`` and ``periodic``)."""
     nodes: int
     """Its P-positions with gcd 1."""
     proves: list[str]
-    """What it proves, in words (:func:`check_gcd`; empty for gcd 1)."""
+    """What it proves, in words (:func:`verify_gcd`; empty for gcd 1)."""
     sha256: str = ""
     """The file's SHA-256 (hex)."""
     bytes: int = 0
     """The file's size."""
     imports: tuple[Rested, ...] = ()
     """The files it imports (``imports``), each found valid."""
-    checked_before: str = ""
-    """The time of the record of a valid check it was taken from (``Verifier.check(recorded=True)``;
+    verified_before: str = ""
+    """The time of the record of a valid check it was taken from (``Verifier.verify(recorded=True)``;
     '': checked by this process)."""
 
     def claim(self) -> str:
@@ -1344,7 +1345,7 @@ class Verifier:
     appended after each; an import whose SHA-256 and size are recorded (and whose file is there with
     that size) is taken as checked, without reading it, as is one checked earlier by this verifier.
     Without it nothing is taken on trust from before this verifier.
-    ``checked``: the files read and checked, in order (path, SHA-256).
+    ``verified``: the files read and verified, in order (path, SHA-256).
     ``progress``: told how far each reading of a file has gone (:data:`Progress`; a line a second on
     a terminal: :class:`ProgressLine`)."""
 
@@ -1353,16 +1354,16 @@ class Verifier:
         self.known = known
         self.progress = progress
         self.records = read_records(known) if known else {}
-        self.done: dict[str, Checked] = {}
-        self.checked: list[tuple[str, str]] = []
+        self.done: dict[str, Verified] = {}
+        self.verified: list[tuple[str, str]] = []
         self.stack: list[str] = []
         """The real paths of the files being checked, outermost first (for cycles)."""
 
-    def check(self, path: str, recorded: bool = False) -> Checked:
+    def verify(self, path: str, recorded: bool = False) -> Verified:
         """Check the certificate file ``path`` (once: a file with the SHA-256 of one checked before
         by this verifier is not read again; ``recorded``: nor one that ``known`` records with the
-        moves it proved (or P), whose :class:`Checked` is then made from the record, with no nodes
-        and ``checked_before`` its time); raise :class:`CertificateError` naming the first flaw
+        moves it proved (or P), whose :class:`Verified` is then made from the record, with no nodes
+        and ``verified_before`` its time); raise :class:`CertificateError` naming the first flaw
         (:class:`CertificateFileError`: not a readable certificate)."""
         global _PROGRESS
         before, _PROGRESS = _PROGRESS, self.progress
@@ -1374,30 +1375,30 @@ class Verifier:
                 head = {"position": rec["position"], "outcome": rec["outcome"], "winning_moves": moves,
                         "complete": rec["complete"]}
                 proves = [] if math.gcd(*rec["position"]) == 1 else list(rec.get("proves", []))  # as a check says
-                return Checked(head, 0, proves, sha256=digest, bytes=size, checked_before=str(rec["time"]))
-            return self.done.get(digest) or self._check(path, first, lines, size, digest)
+                return Verified(head, 0, proves, sha256=digest, bytes=size, verified_before=str(rec["time"]))
+            return self.done.get(digest) or self._verify(path, first, lines, size, digest)
         finally:
             _PROGRESS = before
 
-    def _check(self, path: str, first: bytes, lines: int, size: int, digest: str) -> Checked:
+    def _verify(self, path: str, first: bytes, lines: int, size: int, digest: str) -> Verified:
         self.stack.append(os.path.realpath(path))
         try:
-            checked = _check_file(path, first, lines, self.jobs, lambda head: self.imports(path, head))
+            checked = _verify_file(path, first, lines, self.jobs, lambda head: self.imports(path, head))
         finally:
             self.stack.pop()
         checked = replace(checked, sha256=digest, bytes=size)
         self.done[digest] = checked
-        self.checked.append((path, digest))
+        self.verified.append((path, digest))
         if self.known:
             self.remember(path, checked)
         return checked
 
-    def remember(self, path: str, checked: Checked) -> None:
+    def remember(self, path: str, checked: Verified) -> None:
         """Append the record of a complete valid check to ``known``."""
         head = checked.head
         rec = {"sha256": checked.sha256, "bytes": checked.bytes, "position": head["position"],
                "outcome": head["outcome"], "winning_moves": list(head.get("winning_moves") or []),
-               "complete": head["complete"], "proves": checked.proves or [checked.claim()], "checker": CHECKER_VERSION, "time": _now(),
+               "complete": head["complete"], "proves": checked.proves or [checked.claim()], "checker": VERIFIER_VERSION, "time": _now(),
                "path": os.path.abspath(path)}
         try:
             with open(str(self.known), "a", encoding="utf-8") as fh:
@@ -1446,7 +1447,7 @@ class Verifier:
                     raise CertificateError(f"the file has changed: {got_size:,} bytes, SHA-256 {got[:12]}…, not "
                                            f"{size:,} and {digest[:12]}…")
                 how = "checked"
-                checked = self._check(target, first, lines, got_size, got)
+                checked = self._verify(target, first, lines, got_size, got)
             except CertificateError as exc:
                 raise CertificateError(f"{where}: {exc}") from None
             head, when = checked.head, _now()
@@ -1463,12 +1464,12 @@ CLAIMS_OPEN = ',"claims":['
 then a claim a line, the line ``],"nodes":[``, a node a line, ``]}``)."""
 
 
-def check_file(path: str) -> list[str]:
-    """:func:`check_path`; what the certificate proves, in words (empty for gcd 1)."""
-    return check_path(path).proves
+def verify_file(path: str) -> list[str]:
+    """:func:`verify_path`; what the certificate proves, in words (empty for gcd 1)."""
+    return verify_path(path).proves
 
 
-def check_path(path: str, jobs: int = 1) -> Checked:
+def verify_path(path: str, jobs: int = 1) -> Verified:
     """Check the certificate in the file ``path`` and the files it imports (:class:`Verifier`);
     raise :class:`CertificateError` naming the first flaw (:class:`CertificateFileError` when the
     file is not a readable certificate at all).
@@ -1479,22 +1480,22 @@ def check_path(path: str, jobs: int = 1) -> Checked:
     memory for its nodes' gap masks only, whatever the file's size; so are the gcd-1 nodes of a gcd
     certificate laid out an item a line (:data:`CLAIMS_OPEN`; its claims are held).  Any other file
     is read whole.  ``jobs``: processes for the second reading of the gcd-1 nodes, of either format
-    (:meth:`_Proof.check_nodes`)."""
-    return Verifier(jobs).check(path)
+    (:meth:`_Proof.verify_nodes`)."""
+    return Verifier(jobs).verify(path)
 
 
-def _check_file(path: str, first: bytes, lines: int, jobs: int, resolve: Callable[[Any], Imported]) -> Checked:
+def _verify_file(path: str, first: bytes, lines: int, jobs: int, resolve: Callable[[Any], Imported]) -> Verified:
     """Check the certificate file ``path`` (its first line ``first``, ``lines`` lines), its imports
     resolved by ``resolve`` (given its header)."""
     text = first.rstrip(b"\r\n")
     if text.startswith(b"{") and text.endswith(NODES_OPEN.encode()):
         head = _json(path, 1, text[: -len(NODES_OPEN)] + b"}")
         if isinstance(head, dict) and head.get("format") == FORMAT:
-            return _check_lines(path, head, len(first), lines, jobs, resolve(head))
+            return _verify_lines(path, head, len(first), lines, jobs, resolve(head))
     if text.startswith(b"{") and text.endswith(CLAIMS_OPEN.encode()):
         head = _json(path, 1, text[: -len(CLAIMS_OPEN)] + b"}")
         if isinstance(head, dict) and head.get("format") == GCD_FORMAT:
-            return _check_gcd_lines(path, head, len(first), lines, jobs, resolve(head))
+            return _verify_gcd_lines(path, head, len(first), lines, jobs, resolve(head))
     try:
         with open(path, encoding="utf-8") as fh:
             cert = json.load(fh)
@@ -1503,9 +1504,9 @@ def _check_file(path: str, first: bytes, lines: int, jobs: int, resolve: Callabl
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise CertificateFileError(f"{path} is not JSON: {exc}") from None
     imported = resolve(cert) if isinstance(cert, dict) else None
-    proves = check_any(cert, imported)
+    proves = verify_any(cert, imported)
     head = {k: v for k, v in cert.items() if k not in ("nodes", "claims", "periodic", "periodic_n")}
-    return Checked(head, len(cert["nodes"]), proves, imports=tuple(imported.rested) if imported else ())
+    return Verified(head, len(cert["nodes"]), proves, imports=tuple(imported.rested) if imported else ())
 
 
 def _json(path: str, line: int, text: bytes) -> Any:
@@ -1515,8 +1516,8 @@ def _json(path: str, line: int, text: bytes) -> Any:
         raise CertificateFileError(f"{path} is not JSON: line {line}: {exc}") from None
 
 
-def _check_lines(path: str, head: dict[str, Any], offset: int, lines: int, jobs: int, imported: Imported) -> Checked:
-    """:func:`check` of a certificate laid out a node a line, its nodes read from the file at each
+def _verify_lines(path: str, head: dict[str, Any], offset: int, lines: int, jobs: int, imported: Imported) -> Verified:
+    """:func:`verify` of a certificate laid out a node a line, its nodes read from the file at each
     pass (``offset``: where they start; ``lines``: an upper bound on their number)."""
     root, root_gaps, outcome, winning = _header({**head, "nodes": []})
     readings = [0]
@@ -1526,14 +1527,14 @@ def _check_lines(path: str, head: dict[str, Any], offset: int, lines: int, jobs:
         return _node_lines(path, offset, reading=readings[0])
 
     proof = _Proof(nodes, lines, _width(root_gaps), _gcd1_imports(head, imported))
-    proof.check_nodes(jobs)
-    proof.check_root(root, root_gaps, outcome, winning, head)
-    return Checked(head, proof.count, [], imports=tuple(imported.rested))
+    proof.verify_nodes(jobs)
+    proof.verify_root(root, root_gaps, outcome, winning, head)
+    return Verified(head, proof.count, [], imports=tuple(imported.rested))
 
 
-def _check_gcd_lines(path: str, head: dict[str, Any], offset: int, lines: int, jobs: int,
-                     imported: Imported) -> Checked:
-    """:func:`check_gcd` of a gcd certificate laid out an item a line: its claims read at once, its
+def _verify_gcd_lines(path: str, head: dict[str, Any], offset: int, lines: int, jobs: int,
+                     imported: Imported) -> Verified:
+    """:func:`verify_gcd` of a gcd certificate laid out an item a line: its claims read at once, its
     gcd-1 nodes from the file at each pass."""
     try:
         with open(path, "rb") as fh:
@@ -1556,8 +1557,8 @@ def _check_gcd_lines(path: str, head: dict[str, Any], offset: int, lines: int, j
         readings[0] += 1
         return _node_lines(path, start, line, readings[0])
 
-    proves, count = check_gcd({**head, "claims": claims}, (nodes, lines), jobs, imported)
-    return Checked(head, count, proves, imports=tuple(imported.rested))
+    proves, count = verify_gcd({**head, "claims": claims}, (nodes, lines), jobs, imported)
+    return Verified(head, count, proves, imports=tuple(imported.rested))
 
 
 def _node_lines(path: str, offset: int, line: int = 1, reading: int = 1) -> Iterator[tuple[int, Any]]:
@@ -1645,7 +1646,7 @@ def _items(fh: Any, path: str, after: int, end: bytes, what: str) -> Generator[t
     raise CertificateFileError(f"{path} is truncated: it ends at line {line}, inside the list of {what}")
 
 
-def report(checked: Checked) -> list[str]:
+def report(checked: Verified) -> list[str]:
     """The lines that follow ``valid``: what the certificate proves (g > 1), and what it rests on
     (its imports, each with how it was found valid)."""
     return [*checked.proves, *(r.line() for r in checked.imports)]
@@ -1677,7 +1678,7 @@ def main(argv: list[str] | None = None) -> int:
         for path in args:
             name = f"{path}: " if len(args) > 1 else ""
             try:
-                checked = verifier.check(path)
+                checked = verifier.verify(path)
             except CertificateFileError:
                 raise
             except CertificateError as exc:

@@ -11,7 +11,7 @@ what a certificate proves).
   it proves that answer (a proof already built is not built again); :func:`copy_stored_outcome`:
   the same for a position's outcome (a campaign's node decided from the store).
 - :func:`record_built`: a certificate just built for an answer, into the store beside the result.
-- :func:`record_checked`: a certificate found valid by the checker, with its result, into a store.
+- :func:`record_verified`: a certificate found valid by the verifier, with its result, into a store.
 - :func:`against_book`: a valid certificate compared with the results book's entry of its position.
 """
 
@@ -93,7 +93,7 @@ def record_built(db: Store | None, sol: Solution, path: Path, outcome: str) -> N
     db.put_certificate(sol.position, path)
 
 
-def record_checked(db: Store, file: Path, head: dict[str, Any], sha256: str) -> None:
+def record_verified(db: Store, file: Path, head: dict[str, Any], sha256: str) -> None:
     """A certificate found valid (header ``head``, digest ``sha256``) that proves P or N: its result
     and the file into the store ``db`` (a result that contradicts the store's raises
     :class:`~sylver.store.StoreConflictError`); a probably-P claim of the g > 1 engine is no result."""
@@ -129,4 +129,4 @@ def against_book(head: dict[str, Any], sha256: str, size: int) -> tuple[str, boo
 
 
 __all__ = ["against_book", "copy_stored", "copy_stored_outcome", "proves", "proves_outcome", "record_built",
-           "record_checked"]
+           "record_verified"]
