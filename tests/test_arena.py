@@ -197,15 +197,16 @@ def _cli(args: list[str]):  # noqa: ANN202
     return CliRunner().invoke(app, args)
 
 
-def test_cli_match_check_and_errors(tmp_path: Path) -> None:
+def test_cli_match_conformance_and_errors(tmp_path: Path) -> None:
     r = _cli(["match", f"{ZOO}:Smallest", "random", "--games", "2", "--seed", "1", "--concurrency", "1"])
     assert r.exit_code == 0, r.stderr
     assert "Started game 1 of 2 (Smallest vs random)" in r.stdout
     assert "Finished game" in r.stdout and "Score of Smallest vs random:" in r.stdout
-    r = _cli(["check", f"{ZOO}:Smallest"])
-    assert r.exit_code == 0 and "compliant" in r.stdout, r.stdout
-    r = _cli(["check", f"{ZOO}:ReturnsFloat", "--json"])
+    r = _cli(["conformance", f"{ZOO}:Smallest"])
+    assert r.exit_code == 0 and "conforms" in r.stdout and not r.stderr, r.stdout
+    r = _cli(["check", f"{ZOO}:ReturnsFloat", "--json"])  # the name before, with a note
     assert r.exit_code == 1 and json.loads(r.stdout)["ok"] is False
+    assert r.stderr == "sylver: note: `sylver check` is deprecated: use `sylver conformance`\n"
     for args, msg in (
         (["tournament", "--bot", "random", "--out", str(tmp_path / "a")], "at least two"),
         (["tournament", "--bot", "random", "--bot", "nosuch", "--out", str(tmp_path / "a")], "unknown bot"),
@@ -387,13 +388,13 @@ def test_started_is_printed_when_the_game_starts() -> None:
 def test_untrusted_bots_are_refused_without_a_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
     env = {k: v for k, v in os.environ.items() if k != "SYLVER_UNSAFE_NO_SANDBOX"}
     env["PATH"] = "/nonexistent"  # no bwrap
-    r = subprocess.run(SYLVER + ["check", f"{ZOO}:Smallest"], capture_output=True, text=True, env=env, timeout=120)
+    r = subprocess.run(SYLVER + ["conformance", f"{ZOO}:Smallest"], capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert "cannot sandbox the bots: bubblewrap (bwrap) is not installed" in r.stderr
     assert "--unsafe-no-sandbox" in r.stderr
-    r = subprocess.run(SYLVER + ["check", f"{ZOO}:Smallest", "--unsafe-no-sandbox"], capture_output=True, text=True,
-                       env=env, timeout=120)
-    assert r.returncode == 0 and "compliant" in r.stdout, r.stderr
+    r = subprocess.run(SYLVER + ["conformance", f"{ZOO}:Smallest", "--unsafe-no-sandbox"], capture_output=True,
+                       text=True, env=env, timeout=120)
+    assert r.returncode == 0 and "conforms" in r.stdout, r.stderr
     from sylver.arena import sandbox
 
     monkeypatch.delenv("SYLVER_UNSAFE_NO_SANDBOX", raising=False)

@@ -71,8 +71,8 @@ FLOAT_OPTIONS = [
     (["match", "random", "greedy", "--move-time"], "a positive number of seconds (0: none)"),
     (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--clock"], "(0: none)"),
     (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--move-time"], "(0: none)"),
-    (["check", "random", "--clock"], "(0: none)"),
-    (["check", "random", "--move-time"], "(0: none)"),
+    (["conformance", "random", "--clock"], "(0: none)"),
+    (["conformance", "random", "--move-time"], "(0: none)"),
     (["campaign", "run", "--time-limit"], "a positive number of seconds"),
     (["tournament", "-b", "random", "-b", "greedy", "-o", "unused", "--solve-seconds"], "at least 0.01 seconds"),
     (["match", "random", "greedy", "--solve-seconds"], "at least 0.01 seconds"),
@@ -116,8 +116,8 @@ INT_OPTIONS = [
     (["match", "random", "greedy", "-o", "unused", "--gap-list-limit"], ("-1",), "at least 0"),
     (["match", "random", "greedy", "-o", "unused", "--penalties"], ("0",), "at least 1"),
     (["match", "random", "greedy", "-o", "unused", "--memory"], ("1",), "at least 64 MiB"),
-    (["check", "random", "--cap"], ("-1",), "at least 1 (0: no cap)"),
-    (["check", "random", "--memory"], ("0",), "at least 64 MiB"),
+    (["conformance", "random", "--cap"], ("-1",), "at least 1 (0: no cap)"),
+    (["conformance", "random", "--memory"], ("0",), "at least 64 MiB"),
     (["campaign", "run", "--jobs"], ("0",), "at least 1"),
     (["campaign", "verify", "--jobs"], ("0",), "at least 1"),
     (["verify", "unused.json", "--jobs"], ("0",), "at least 1"),
@@ -175,7 +175,7 @@ def test_a_number_option_given_text_is_one_line(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     options = _number_options("integer") | _number_options("float")
     assert len(options) > 20
-    needs = {"solve": ["4", "5"], "match": ["random", "greedy"], "check": ["random"], "verify": ["unused.json"],
+    needs = {"solve": ["4", "5"], "match": ["random", "greedy"], "conformance": ["random"], "verify": ["unused.json"],
              "tournament": ["-b", "random", "-b", "greedy", "-o", "unused"]}
     for command, option in sorted(options):
         r = runner.invoke(app, [*command.split(), *needs.get(command, []), option, "1x"])

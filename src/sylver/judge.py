@@ -1,6 +1,6 @@
 """The judge: how one answer ends a game, or that it is a move, under a game's rules.
 
-Every referee asks it: the arena's (:mod:`sylver.arena.referee`, and ``sylver check``), the
+Every referee asks it: the arena's (:mod:`sylver.arena.referee`, and ``sylver conformance``), the
 in-process one (:mod:`sylver.bots.selfplay`), the ``nextMove`` competition's loop
 (:func:`sylver.compat.play_next_move`), a recorded game (:meth:`sylver.position.GameRecord.result`,
 the game's own rule alone) and a bot's :meth:`sylver.bots.base.Turn.allows`.  The competitions'

@@ -1,4 +1,4 @@
-"""`sylver tournament`, `sylver match`, `sylver check`: the arena (docs/arena.md)."""
+"""`sylver tournament`, `sylver match`, `sylver conformance`: the arena (docs/arena.md)."""
 
 from __future__ import annotations
 
@@ -289,7 +289,7 @@ def blunders(
 
 
 @app.command()
-def check(
+def conformance(
     bot: str = typer.Argument(..., help="Bot spec: built-in name, path/file.py:Class or 'cmd:PROGRAM ARGS'."),
     rules: str = typer.Option("koth", "--rules", help=RULES_HELP),
     move_time: float = typer.Option(None, "--move-time", callback=seconds(zero="none")),
@@ -300,29 +300,29 @@ def check(
     unsafe_no_sandbox: bool = typer.Option(False, "--unsafe-no-sandbox", help=UNSAFE_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Check that a bot starts, answers legal moves in a few positions, learns and quits."""
+    """Test that a bot keeps the arena's protocol: it starts, answers legal moves in a few positions, learns and quits."""
     from rich.table import Table
 
-    from sylver.arena.check import run_check
+    from sylver.arena.conformance import run_conformance
 
     spec = _specs([bot])[0]
     r = _rules(rules, None, cap, clock, move_time, None, None, None, time_arg)
     from sylver.errors import BotError
 
     try:
-        steps = run_check(spec, r, memory, unsafe_no_sandbox)
+        steps = run_conformance(spec, r, memory, unsafe_no_sandbox)
     except BotError as exc:
         fail(str(exc))
     ok = all(s.ok for s in steps)
     if as_json:
         print_json({"bot": spec.name, "ok": ok, "steps": [s.__dict__ for s in steps]})
     else:
-        t = Table(title=f"check {spec.name}")
+        t = Table(title=f"conformance of {spec.name}")
         for c in ("step", "result", "time", "detail"):
             t.add_column(c)
         for s in steps:
             t.add_row(s.what, "[green]ok" if s.ok else "[red]FAIL", f"{s.seconds * 1e3:.1f} ms", s.detail)
         console.print(t)
-        console.print("[green]compliant" if ok else "[red]not compliant")
+        console.print("[green]conforms" if ok else "[red]does not conform")
     if not ok:
         raise typer.Exit(1)

@@ -15,6 +15,7 @@ from typer.core import TyperGroup
 
 from sylver.cli.common import (
     app,
+    deprecated,
     fail,
     integer,
     memory_size,
@@ -35,8 +36,7 @@ class Spellings(TyperGroup):
         if args and (args[0] in self.commands or args[0] in ctx.help_option_names):
             return super().parse_args(ctx, args)
         new = _new_spelling(args)
-        print(f"sylver: note: `sylver campaign {shlex.join(args)}` is deprecated: use `sylver campaign "
-              f"{shlex.join(new)}`", file=sys.stderr)
+        deprecated(f"sylver campaign {shlex.join(args)}", f"sylver campaign {shlex.join(new)}")
         return super().parse_args(ctx, new)
 
 
@@ -315,8 +315,6 @@ def _stop_signals() -> Iterator[None]:
 def _verify(ledger: Any, jobs: int | None) -> None:
     """``verify``: a line for each certificate file (smallest first), then the count; exit 1 if one
     is not valid or does not prove what the ledger says."""
-    import sys
-
     from sylver.campaign.proof import VERIFIED, verify_certificates
     from sylver.executors import default_jobs
     from sylver.proof.certificate import ProgressLine, RecordError

@@ -73,7 +73,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "campaign": ("campaign", "Attack a root position for as long as it takes: a ledger of its proof tree, resumable, on local cores or a Dask cluster."),
     "tournament": ("arena", "Run (or resume) a round-robin tournament of bots; results go to --out."),
     "match": ("arena", "Play A against B: --games games in seat-swapped pairs."),
-    "check": ("arena", "Check that a bot starts, answers legal moves in a few positions, learns and quits."),
+    "conformance": ("arena", "Test that a bot keeps the arena's protocol: it starts, answers legal moves in a few positions, learns and quits."),
     "blunders": ("arena", "Judge every move of a tournament's games that the engine can decide: winning, blunder, forced."),
     "play": ("play", "Play against a bot in the terminal (Sylver Coinage, or `sylver play wythoff`)."),
     "serve": ("serve", "Serve the web page: play and analyse Sylver Coinage and Wythoff's Nim in the browser."),
@@ -89,6 +89,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 "": ``sylver.cli`` itself) is imported, and the command built, only when that command runs: Typer
 building every command's options from its signature, and importing every module, cost about a third
 of ``sylver version``.  ``--help`` lists the lines here (a test checks that they are the docstrings')."""
+
+RENAMED: dict[str, str] = {"check": "conformance"}
+"""Commands renamed (issue 52: "check" meant four things), by their old name: the old name still
+runs the command, after a one-line note (:func:`deprecated`); ``--help`` lists only the new."""
 
 
 def unwrapped(doc: str) -> str:
@@ -166,6 +170,9 @@ class OneLineErrors(TyperGroup):
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         if self.listing and cmd_name in COMMANDS:  # the group's --help: its line, not the command
             return TyperCommand(name=cmd_name, help=COMMANDS[cmd_name][1])
+        if cmd_name in RENAMED and not ctx.resilient_parsing:
+            deprecated(f"sylver {cmd_name}", f"sylver {RENAMED[cmd_name]}")
+            cmd_name = RENAMED[cmd_name]
         return self.commands.get(cmd_name)
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
@@ -213,6 +220,27 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``error: message`` on stderr (one line) and exit with ``code``."""
     print(f"sylver: error: {message}", file=sys.stderr)
     raise SystemExit(code)
+
+
+def deprecated(old: str, new: str) -> None:
+    """Say on stderr, in one line, that the spelling ``old`` (a command, or one with its options)
+    still works for a while and that ``new`` replaces it."""
+    print(f"sylver: note: `{old}` is deprecated: use `{new}`", file=sys.stderr)
+
+
+def renamed_flag(command: str, new: str) -> Callable[..., bool | None]:
+    """The Typer callback of a boolean flag's old spelling (``--check/--no-check``), kept a while
+    beside ``new`` (``"--self-check/--no-self-check"``): when given, a note (:func:`deprecated`)
+    that names the new spelling of the same value."""
+
+    def note(ctx: typer.Context, param: typer.CallbackParam, value: bool | None) -> bool | None:
+        if value is not None and not ctx.resilient_parsing:
+            old = param.opts[0] if value else param.secondary_opts[0]
+            on, off = new.split("/")
+            deprecated(f"sylver {command} {old}", f"sylver {command} {on if value else off}")
+        return value
+
+    return note
 
 
 def seconds(minimum: float = 0.0, *, zero: str = "") -> Callable[..., float | None]:

@@ -1,4 +1,5 @@
-"""``sylver check BOT``: a protocol compliance check of one bot (start, games, answers, learn, quit)."""
+"""``sylver conformance BOT``: whether one bot keeps the arena's protocol (start, games, answers,
+learn, quit): its conformance, step by step."""
 
 from __future__ import annotations
 
@@ -30,8 +31,10 @@ PROBES: tuple[tuple[str, list[int] | None], ...] = (
 )
 
 
-def run_check(spec: BotSpec, rules: Rules, memory_mb: int = 4096, unsafe_no_sandbox: bool = False) -> list[Step]:
-    """Start the bot and ask it for moves in a few positions, then learn and quit."""
+def run_conformance(spec: BotSpec, rules: Rules, memory_mb: int = 4096, unsafe_no_sandbox: bool = False,
+                    ) -> list[Step]:
+    """Start the bot and ask it for moves in a few positions, then learn and quit: each step, with
+    whether the bot kept the protocol."""
     check_sandbox([spec], unsafe_no_sandbox)
     steps: list[Step] = []
     proc = BotProcess(spec, 0, memory_mb, sandbox=not unsafe_no_sandbox)
@@ -47,7 +50,7 @@ def run_check(spec: BotSpec, rules: Rules, memory_mb: int = 4096, unsafe_no_sand
             if start is None:
                 start = list(Rules().draw_start(random.Random(gid)))
             proc.send(NewGame(game=gid, seat=0, seed=gid, start=tuple(start), first_id=0, second_id=1,
-                              opponent="check", rules=rules_message(rules)))
+                              opponent="conformance", rules=rules_message(rules)))
             limits = [x for x in (rules.move_time, rules.clock) if x]
             time_left = min(limits) if limits else None
             board = Board(start)
@@ -69,7 +72,7 @@ def run_check(spec: BotSpec, rules: Rules, memory_mb: int = 4096, unsafe_no_sand
                 f": {ending.reason} ({ending.detail})" if ending is not None else ""), r.cpu))
             full = start + ([value] if isinstance(value, int) else [])
             r = proc.call(GameOver(game=gid, seat=0, history=tuple(full), start=tuple(start), first_id=0, second_id=1,
-                                   winner=1, reason="check"), rules.move_time or LEARN_TIME)
+                                   winner=1, reason="conformance"), rules.move_time or LEARN_TIME)
             ok = not r.failure and isinstance(r.msg, Ok)
             steps.append(Step(f"learn after {label}", ok, "ok" if ok else
                               f"{r.failure} {describe_failure(r)[1]}".strip(), r.cpu))
