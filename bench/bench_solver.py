@@ -82,7 +82,7 @@ def _one(position: str, repeat: int, first: bool, jobs: int, prune: bool, memory
         ENGINE.clear()
         sampler = _ThreadCPU() if jobs > 1 and not os.environ.get("SYLVER_BENCH_BASE") else None
         c0 = time.process_time()
-        extra = {"check": True} if check else {}  # a --base tree may predate the self-check
+        extra = {"self_check": True} if check else {}  # a --base tree may predate the self-check
         sol = solve(Position(position), first=first, jobs=jobs, prune=prune, memory=memory,
                     progress=progress, **extra)
         runs.append((sol.seconds, time.process_time() - c0, sol))

@@ -58,6 +58,22 @@ class TestSolveCommand:
         assert d["outcome"] == "P" and d["winning_moves"] == []
         assert d["frobenius_number"] == 113 and d["states"] >= 1 and d["seconds"] > 0
 
+    def test_self_check_and_its_name_before(self) -> None:
+        """--self-check (issue 52: "check" meant four things); --check, its name before, still
+        works, after a one-line note."""
+        out = run("solve", "12", "17", "--json", "--no-store", "--self-check")
+        assert out.returncode == 0 and not out.stderr, out.stderr
+        assert json.loads(out.stdout)["self_check"]["moves"] == [50, 105]
+        old = run("solve", "12", "17", "--json", "--no-store", "--check")
+        assert json.loads(old.stdout)["self_check"]["moves"] == [50, 105]
+        assert old.stderr == ("sylver: note: `sylver solve --check` is deprecated: use "
+                              "`sylver solve --self-check`\n")
+        off = run("solve", "12", "17", "--json", "--no-store", "--no-check")
+        assert json.loads(off.stdout)["self_check"] is None and "use `sylver solve --no-self-check`" in off.stderr
+        both = run("solve", "12", "17", "--no-store", "--check", "--self-check")
+        assert both.returncode == 2 and both.stderr.endswith(
+            "sylver: error: --check is --self-check's name before: give --self-check alone\n")
+
     def test_first_and_store_reuse(self, tmp_path: Path) -> None:
         store = tmp_path / "s.sqlite"
         out = run("solve", "5,18", "--first", "--json", "--store", str(store))

@@ -47,8 +47,8 @@ def test_same_answer_when_tables_overwrite(text: str) -> None:
     """Complete and first-move answers, at a budget where nothing is lost and at ``TINY``, agree;
     at ``TINY`` the tables saturate, and the self-check (on by default then) passes."""
     p = Position(text)
-    big = _fresh(p, check=False)
-    tiny = _fresh(p, memory=TINY)  # check=None: on, since the tables saturate
+    big = _fresh(p, self_check=False)
+    tiny = _fresh(p, memory=TINY)  # self_check=None: on, since the tables saturate
     assert big.complete and tiny.complete
     assert (tiny.outcome, tiny.winning_moves) == (big.outcome, big.winning_moves), text
     assert tiny.saturated and tiny.stats["overwrites"] > tiny.states // 20
@@ -56,7 +56,7 @@ def test_same_answer_when_tables_overwrite(text: str) -> None:
     if big.outcome is Outcome.N:
         assert tiny.self_check is not None and tiny.self_check.moves == big.winning_moves
         for memory in ("1G", TINY):
-            first = _fresh(p, first=True, memory=memory, check=False)
+            first = _fresh(p, first=True, memory=memory, self_check=False)
             assert first.winning_moves == big.winning_moves[:1], (text, memory)
     else:
         assert tiny.self_check is None
@@ -70,7 +70,7 @@ def test_sample_covers_the_regime() -> None:
     late = 0
     for text in T_BELOW_128 + T_128_TO_511[:8]:
         p = Position(text)
-        sol = _fresh(p, check=False)
+        sol = _fresh(p, self_check=False)
         if sol.outcome is Outcome.N and sol.winning_moves[0] > min(x for x in p.legal_moves() if x > 1):
             late += 1
     assert late >= 10
@@ -95,7 +95,7 @@ def test_reference_at_a_tiny_budget(seed: int) -> None:
 
 class TestSelfCheck:
     def test_on_request(self) -> None:
-        sol = _fresh(Position("12,17"), check=True)
+        sol = _fresh(Position("12,17"), self_check=True)
         assert sol.winning_moves == (50, 105)
         assert isinstance(sol.self_check, SelfCheck) and sol.self_check.moves == (50, 105)
         assert sol.self_check.states > 0
@@ -107,7 +107,7 @@ class TestSelfCheck:
 
         monkeypatch.setattr(local, "PROGRESS_EVERY", 0.0)
         reports: list = []
-        sol = _fresh(Position("12,17"), check=True, progress=reports.append)
+        sol = _fresh(Position("12,17"), self_check=True, progress=reports.append)
         checks = [p for p in reports if p.checking is not None]
         assert {p.checking for p in checks} == {50, 105}
         assert all(p.root_moves == 2 and p.winning_moves == (50, 105) for p in checks)
@@ -115,8 +115,14 @@ class TestSelfCheck:
         assert reports.index(checks[0]) > max(i for i, p in enumerate(reports) if p.checking is None)
         assert sol.self_check is not None and max(p.states for p in checks) <= sol.self_check.states
 
+    def test_check_is_its_name_before(self) -> None:
+        """``solve(check=)``, the name of ``self_check`` before, still works, with a warning."""
+        with pytest.warns(DeprecationWarning, match=r"solve\(check=\) is deprecated: use solve\(self_check=\)"):
+            sol = _fresh(Position("12,17"), check=True)
+        assert sol.self_check is not None and sol.self_check.moves == (50, 105)
+
     def test_p_answer_has_no_check(self) -> None:
-        assert _fresh(Position("16,20,28,35,54"), check=True).self_check is None
+        assert _fresh(Position("16,20,28,35,54"), self_check=True).self_check is None
 
     def test_off_by_default_when_nothing_is_lost(self) -> None:
         sol = _fresh(Position("12,17"))
@@ -136,7 +142,7 @@ class TestSelfCheck:
             lambda *a, **kw: replace(real(*a, **kw), outcome=Outcome.N, winning_moves=(2,)),
         )
         with pytest.raises(SelfCheckError, match=r"\{12,17\}.*winning move 2\b.*\{2,17\}.*N, not P"):
-            _fresh(Position("12,17"), check=True)
+            _fresh(Position("12,17"), self_check=True)
 
 
 class TestBudget:
@@ -191,7 +197,7 @@ class TestGrowth:
         texts = ["16,26,33,62,89,102", "12,17", "9,29,32", "6,52,87,133", "4,227,418"]
         fine = {}
         for text in texts:
-            fine[text] = _fresh(Position(text), check=False)
+            fine[text] = _fresh(Position(text), self_check=False)
             e = ENGINE
             assert _misplaced(e.ntable, k.N_BASE) == 0 and _misplaced(e.ptable, k.P_BASE) == 0, text
             assert e.ncount == np.count_nonzero(e.ntable) and e.pcount == np.count_nonzero(e.ptable)
@@ -202,7 +208,7 @@ class TestGrowth:
                 assert e.ncount >= engine.LOAD_N_FINE / engine.GROWTH * e.ntable.shape[0] * 0.97
         monkeypatch.undo()
         for text in texts:
-            doubled = _fresh(Position(text), check=False)
+            doubled = _fresh(Position(text), self_check=False)
             assert (fine[text].outcome, fine[text].winning_moves) == (doubled.outcome, doubled.winning_moves), text
             # the fuller N table loses more results: a few % more states (17 % for {4,227,418})
             assert abs(fine[text].states - doubled.states) <= doubled.states // 4, text
@@ -261,7 +267,7 @@ class TestGrowth:
         monkeypatch.setattr(engine, "available_memory", lambda: 100 << 20)
         reports: list = []
         ENGINE.clear()
-        sol = solve(Position("16,20,28,35,54"), check=False, progress=reports.append)
+        sol = solve(Position("16,20,28,35,54"), self_check=False, progress=reports.append)
         assert sol.outcome is Outcome.P and sol.saturated
         assert ENGINE.table_bytes < 4 << 20 and ENGINE.short_of_memory == 100 << 20
         full = [p.tables_full for p in reports if p.tables_full]
@@ -272,7 +278,7 @@ class TestGrowth:
         monkeypatch.setattr(engine, "THRASH_SLOTS", 2)
         with pytest.raises(MemoryBudgetError, match=r"^this machine's available memory \(100M left, under the "
                            r"--memory budget 1G\) is far too small for \{16,26,33,62,89,102\}"):
-            solve(Position("16,26,33,62,89,102"), check=False)
+            solve(Position("16,26,33,62,89,102"), self_check=False)
         monkeypatch.undo()
         ENGINE.clear()
-        assert not solve(Position("16,20,28,35,54"), check=False).saturated
+        assert not solve(Position("16,20,28,35,54"), self_check=False).saturated

@@ -56,12 +56,12 @@ def test_reference_at_the_fine_loads(fine_tables: None, seed: int) -> None:
     positions = _positions(60, 300 + seed)
     slow = [reference.solve(p) for p in positions]
     for p, ref in zip(positions, slow, strict=True):
-        warm = solve(p, check=False)
+        warm = solve(p, self_check=False)
         assert (warm.outcome, warm.winning_moves) == (ref.outcome, ref.winning_moves), p
     assert eng.MIN_TABLE < ENGINE.ptable.shape[0] and ENGINE.pcount <= eng.LOAD_FINE * ENGINE.ptable.shape[0]
     overwrote = 0
     for p, ref in zip(positions, slow, strict=True):
-        tiny = solve(p, memory="256K", check=False)
+        tiny = solve(p, memory="256K", self_check=False)
         assert (tiny.outcome, tiny.winning_moves) == (ref.outcome, ref.winning_moves), p
         overwrote += tiny.stats["overwrites"] > 0
     assert overwrote >= 30 and ENGINE.ptable.shape[0] == 2 * eng.MIN_TABLE, overwrote
@@ -74,7 +74,7 @@ def test_the_fine_loads_fill_the_tables(fine_tables: None) -> None:
     import numpy as np
 
     p = Position("16,26,33,62,89,102")
-    dense = solve(p, check=False)
+    dense = solve(p, self_check=False)
     e = ENGINE
     assert e.pcount == np.count_nonzero(e.ptable) and e.ncount == np.count_nonzero(e.ntable)
     for count, size, load in [(e.pcount, e.ptable.shape[0], eng.LOAD_FINE), (e.ncount, e.ntable.shape[0], eng.LOAD_N_FINE)]:
@@ -84,6 +84,6 @@ def test_the_fine_loads_fill_the_tables(fine_tables: None) -> None:
         m.setattr(eng, "LOAD_FINE", eng.LOAD)
         m.setattr(eng, "LOAD_N_FINE", eng.LOAD_N)
         ENGINE.clear()
-        sparse = solve(p, check=False)
+        sparse = solve(p, self_check=False)
     assert (dense.outcome, dense.winning_moves) == (sparse.outcome, sparse.winning_moves)
     assert dense.stats["overwrites"] > sparse.stats["overwrites"]

@@ -27,6 +27,7 @@ from sylver.cli.common import (
     memory_size,
     position_from_args,
     print_json,
+    renamed_flag,
     seconds,
 )
 from sylver.position import Verdict
@@ -280,7 +281,7 @@ def solve(
     first: Annotated[bool, typer.Option("--first", help="Stop at the least winning move.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     batch: Annotated[Path | None, typer.Option("--batch", help="Solve each position in FILE (one per line); one JSON line each with --json.")] = None,
-    certificate: Annotated[Path | None, typer.Option("--certificate", help="Write a proof certificate to FILE (check it with `sylver verify`).")] = None,
+    certificate: Annotated[Path | None, typer.Option("--certificate", help="Write a proof certificate to FILE (verify it with `sylver verify`).")] = None,
     memory: int = typer.Option(None, "--memory", metavar="SIZE", parser=str, callback=memory_size(),
                                help=_memory_help(), show_default=False),
     store: Annotated[str | None, typer.Option("--store", help="Results store: an SQLite file or a postgresql:// URL (shared by several machines); default: in the user cache directory.")] = None,
@@ -291,7 +292,8 @@ def solve(
     stats: Annotated[bool, typer.Option("--stats", help="Also print the search counters (pruning, table).")] = False,
     odd_limit_text: Annotated[str | None, typer.Option("--odd-limit", metavar="X", help="g = 2: scan the odd moves up to X at most.")] = None,
     checkpoint: Annotated[Path | None, typer.Option("--checkpoint", help="g = 2: directory for resumable scan state (default: beside the results store).")] = None,
-    check: Annotated[bool | None, typer.Option("--check/--no-check", help="Self-check an N answer: the position after each winning move, searched afresh, must be P. Default: on when a table reached the --memory budget.", show_default=False)] = None,
+    self_check: Annotated[bool | None, typer.Option("--self-check/--no-self-check", help="Self-check an N answer: the position after each winning move, searched afresh, must be P. Default: on when a table reached the --memory budget.", show_default=False)] = None,
+    check: Annotated[bool | None, typer.Option("--check/--no-check", hidden=True, callback=renamed_flag("solve", "--self-check/--no-self-check"))] = None,
     root_order: Annotated[str, typer.Option("--root-order", metavar="ORDER", help="gcd 1: decide the root moves `ascending` (least first) or by `frobenius` (least Frobenius number of the position after the move first; with --first, the first winning move found ends the solve; needs -j 1).")] = "ascending",
 ) -> None:
     """Solve a position exactly: P or N, every winning move (or the least with --first), and a proof.
@@ -310,8 +312,12 @@ def solve(
         fail(f"--root-order {root_order} decides the root moves one at a time: give -j 1 (and no --cluster)")
     if root_order != "ascending":
         jobs = 1
+    if check is not None:  # --self-check's name before
+        if self_check is not None:
+            fail("--check is --self-check's name before: give --self-check alone")
+        self_check = check
     options = SolveOptions(first=first, time_limit=time_limit, memory=memory, jobs=jobs, cluster=cluster,
-                           check=check, root_order=root_order, odd_limit=_odd_limit(odd_limit_text), store=_open_store(store, no_store))
+                           self_check=self_check, root_order=root_order, odd_limit=_odd_limit(odd_limit_text), store=_open_store(store, no_store))
     if batch is not None:
         if position:
             fail("give either positions or --batch FILE, not both")
@@ -361,7 +367,8 @@ class SolveOptions:
     jobs: int | None
     """--jobs; None: not given (see :meth:`solve`)."""
     cluster: str | None
-    check: bool | None
+    self_check: bool | None
+    """--self-check / --no-self-check; None: on when a table reached --memory."""
     odd_limit: int | None
     store: Store | None
     """The results store opened (None: --no-store)."""
@@ -380,7 +387,7 @@ class SolveOptions:
             jobs = default_jobs() if pos.gcd == 1 and not pos.is_empty else 1
         return solve(pos, first=self.first, time_limit=self.time_limit, memory=self.memory,
                      store=self.store, jobs=jobs, cluster=self.cluster, progress=progress,
-                     odd_limit=self.odd_limit, checkpoint=checkpoint, check=self.check,
+                     odd_limit=self.odd_limit, checkpoint=checkpoint, self_check=self.self_check,
                      root_order=self.root_order)
 
 

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -43,8 +44,9 @@ def solve(
     prune: bool = True,
     odd_limit: int | None = None,
     checkpoint: str | Path | None = None,
-    check: bool | None = None,
+    self_check: bool | None = None,
     max_states: int | None = None,
+    check: bool | None = None,
 ) -> Solution:
     """Solve ``position`` exactly: its outcome and all its winning moves (the least with ``first``).
 
@@ -66,11 +68,15 @@ def solve(
     :class:`ScanProgress` of the scan of the odd moves).  Ctrl-C raises
     :class:`SolveInterrupted` carrying the root moves decided so far.
 
-    ``check``: self-check an N answer (see :class:`~sylver.solver.SelfCheck`; a contradiction raises
-    :class:`~sylver.errors.SelfCheckError` instead of answering); ``None`` (the default) checks when a table
-    reached its memory budget (``Solution.saturated``).
+    ``self_check``: self-check an N answer (see :class:`~sylver.solver.SelfCheck`; a contradiction
+    raises :class:`~sylver.errors.SelfCheckError` instead of answering); ``None`` (the default)
+    self-checks when a table reached its memory budget (``Solution.saturated``).  ``check``: its
+    name before, kept a while (a DeprecationWarning).
     """
     start = time.monotonic()
+    if check is not None:
+        warnings.warn("solve(check=) is deprecated: use solve(self_check=)", DeprecationWarning, stacklevel=2)
+        self_check = check if self_check is None else self_check
     if max_states is not None and ((jobs and jobs > 1) or cluster):
         raise ValueError("a limit of states is for a solve in one process (jobs=1, no cluster)")
     if isinstance(position, Position) and (position.is_empty or position.gcd > 1):
@@ -99,7 +105,7 @@ def solve(
         sol = solve_parallel(request, jobs=jobs, cluster=cluster)
     else:
         sol = solve_local(request)
-    sol = checked(sol, request, check)
+    sol = checked(sol, request, self_check)
     if request.store is not None:
         request.store.put(sol)
     return sol
