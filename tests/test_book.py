@@ -35,7 +35,7 @@ class TestTheBook:
     def test_the_whole_book_is_consistent(self) -> None:
         book = B.read(B.PACKAGE_BOOK)
         assert len(book) > 500
-        assert B.check(book) == []
+        assert B.audit(book) == []
 
     def test_sorted_and_one_line_an_entry(self) -> None:
         text = B.PACKAGE_BOOK.read_text()
@@ -67,17 +67,17 @@ class TestTheBook:
 class TestCheck:
     def test_an_n_whose_reply_leads_to_an_n_is_refused_in_one_line(self) -> None:
         book = B.read(B.PACKAGE_BOOK).merged([entry("16,38", "N", (101,))])  # {16,38,101} is N in the book
-        failures = B.check(book)
+        failures = B.audit(book)
         assert failures == ["{16,38} N, 101 wins: its winning move 101 leads to {16,38,101}, which is not P in "
                             "the book nor by a theorem"]
 
     def test_a_short_p_with_an_obligation_not_n_is_refused(self) -> None:
-        failures = B.check(B.Book().merged([entry("16,20,46", "P")]))
+        failures = B.audit(B.Book().merged([entry("16,20,46", "P")]))
         assert failures and failures[0].startswith("{16,20,46} P: its obligation")
 
     def test_against_the_paper_and_the_record(self) -> None:
-        assert "paper" in B.check(B.Book().merged([entry("8,14", "N", ())]))[0]
-        assert "public record" in B.check(B.Book().merged([entry("16,26,88", "N", ())]))[0]
+        assert "paper" in B.audit(B.Book().merged([entry("8,14", "N", ())]))[0]
+        assert "public record" in B.audit(B.Book().merged([entry("16,26,88", "N", ())]))[0]
 
     def test_merge_dedup_and_conflict(self) -> None:
         book = B.Book().merged([entry("16,38,101", "N", (33,)), entry("16,38,101", "N", (35,), states=5)])
@@ -88,8 +88,19 @@ class TestCheck:
     def test_a_broken_line_is_one_line_and_exit_2(self, tmp_path: Path) -> None:
         bad = tmp_path / "b.jsonl"
         bad.write_text('{"position": "16,38", "outcome": "X"}\n')
-        r = run(["book", "check", "--book", str(bad)])
+        r = run(["book", "audit", "--book", str(bad)])
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and "line 1" in r.stderr
+
+    def test_audit_and_its_name_before(self) -> None:
+        """``book audit`` (issue 52: "check" meant four things); ``book check``, its name before,
+        still audits, after a one-line note."""
+        good = B.PACKAGE_BOOK
+        r = run(["book", "audit", "--book", str(good)])
+        assert r.returncode == 0 and r.stdout == f"{good}: {len(B.read(good)):,} entries, consistent\n", r.stderr
+        assert not r.stderr
+        old = run(["book", "check", "--book", str(good)])
+        assert old.stdout == r.stdout
+        assert old.stderr == "sylver: note: `sylver book check` is deprecated: use `sylver book audit`\n"
 
 
 class TestNovelty:
@@ -149,7 +160,7 @@ def test_book_add_takes_a_campaigns_decisions(tmp_path: Path) -> None:
     r = run(["book", "add", "--dir", str(d), "--book", str(target)])
     assert r.returncode == 0, r.stderr
     assert B.read(target).get(child).states >= 9
-    assert B.check(B.read(target)) == []
+    assert B.audit(B.read(target)) == []
 
 
 def test_frontier_md_is_what_the_book_generates() -> None:

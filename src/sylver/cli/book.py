@@ -1,4 +1,4 @@
-"""``sylver book``: the results book (src/sylver/data/book.jsonl; docs/book.md): check it, show it,
+"""``sylver book``: the results book (src/sylver/data/book.jsonl; docs/book.md): audit it, show it,
 add what a campaign directory or a results store decided."""
 
 from __future__ import annotations
@@ -8,14 +8,16 @@ from typing import Annotated, Any
 
 import typer
 
-from sylver.cli.common import app, fail, position_from_args, print_json
+from sylver.cli.common import app, deprecated, fail, position_from_args, print_json
 
-ACTIONS = ("show", "check", "add", "page")
+ACTIONS = ("show", "audit", "add", "page")
+RENAMED = {"check": "audit"}
+"""Actions renamed (issue 52: "check" meant four things): still done, after a one-line note."""
 
 
 @app.command()
 def book(
-    action: Annotated[str, typer.Argument(help="`show` (a summary, or the entries under POSITION), `check` (exit 2 with a line per failure), `add` (what --dir and --store decided, merged in) or `page` (docs/frontier.md, generated).")],
+    action: Annotated[str, typer.Argument(help="`show` (a summary, or the entries under POSITION), `audit` (the entries against each other, the paper, the theory and the public record: exit 2 with a line per failure), `add` (what --dir and --store decided, merged in) or `page` (docs/frontier.md, generated).")],
     position: Annotated[list[str] | None, typer.Argument(help="With show: a position, e.g. `16 38` (its entry and those under it).", show_default=False)] = None,
     path: Annotated[Path | None, typer.Option("--book", help="The book file (default: the one sylver reads: $SYLVER_BOOK, else the package's data/book.jsonl).", show_default=False)] = None,
     directory: Annotated[Path | None, typer.Option("--dir", "-d", help="With add: a campaign directory whose decided nodes to add.", show_default=False)] = None,
@@ -27,14 +29,17 @@ def book(
     """The results book: every result the project established, shipped with sylver and read by the results store."""
     from sylver.store import book as B
 
+    if action in RENAMED:
+        deprecated(f"sylver book {action}", f"sylver book {RENAMED[action]}")
+        action = RENAMED[action]
     if action not in ACTIONS:
         fail(f"unknown action {action!r}: choose {', '.join(ACTIONS)}")
     file = path or B.default_path()
     if file is None:
         fail(f"the results book is off (${B.ENV}={B.OFF}): give --book FILE")
     current = B.read(file)
-    if action == "check":
-        failures = B.check(current)
+    if action == "audit":
+        failures = B.audit(current)
         for line in failures:
             print(line)
         if failures:
@@ -75,7 +80,7 @@ def _show(current: Any, position: Any, as_json: bool) -> None:
 
 def _add(current: Any, file: Path, sources: tuple[Path | None, str | None, Any], verified: list[Path]) -> None:
     """``book add``: the entries of a campaign directory, a store (under the campaign's root or
-    ``--root``) and the receipts of checks, merged, closed and checked before the file is written."""
+    ``--root``) and the receipts of checks, merged, closed and audited before the file is written."""
     from sylver.campaign import Ledger
     from sylver.campaign.harvest import from_ledger, from_store, from_verified
     from sylver.store import book as B
@@ -100,7 +105,7 @@ def _add(current: Any, file: Path, sources: tuple[Path | None, str | None, Any],
         merged = B.closed(current.merged(entries))
     except ValueError as exc:
         fail(str(exc))
-    failures = B.check(merged)
+    failures = B.audit(merged)
     if failures:
         fail(f"the book would not be consistent: {failures[0]}" + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))
     B.write(merged, file)

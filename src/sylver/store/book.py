@@ -6,7 +6,7 @@ line, one position a line, sorted by the position's generators, its keys in the 
 (:meth:`sylver.store.results.Store.get`), so ``sylver solve``, the campaign, the perfect bot and the
 web page know it on a fresh install; ``sylver book add`` adds what a campaign or a store decided.
 
-A book is written only when :func:`check` finds it consistent: an N entry's winning move leads to a
+A book is written only when :func:`audit` finds it consistent: an N entry's winning move leads to a
 P entry or to a position the theory proves P; a P entry of a short position has each obligation N in
 the book or by a theorem; no entry contradicts the paper, the theory or the public record
 (:mod:`sylver.store.public`).  Two results for one position merge (the union of the winning
@@ -44,7 +44,7 @@ PACKAGE_BOOK = Path(__file__).resolve().parent.parent / "data" / "book.jsonl"
 
 
 class BookError(ValueError):
-    """A book file that cannot be read (a broken line), or a book that :func:`check` refuses."""
+    """A book file that cannot be read (a broken line), or a book that :func:`audit` refuses."""
 
 
 class ConflictError(ValueError):
@@ -284,7 +284,7 @@ def merge(old: Entry, new: Entry) -> Entry:
 
 
 def closed(book: Book) -> Book:
-    """``book`` with what its entries' own evidence proves besides, so that :func:`check` can be
+    """``book`` with what its entries' own evidence proves besides, so that :func:`audit` can be
     strict: the P-position after each winning move of an N entry decided by one search (that search
     proved it P), and each obligation of a short P entry (the proof of the P entry proved it N; the
     entry holds the outcome only), when neither the book nor a theorem has it."""
@@ -396,9 +396,9 @@ def load(path: str | Path | None = None) -> Book | None:
 
 
 def write(book: Book, path: str | Path) -> None:
-    """Write ``book`` to ``path`` (through a temporary file, renamed), once :func:`check` finds it
+    """Write ``book`` to ``path`` (through a temporary file, renamed), once :func:`audit` finds it
     consistent; else :class:`BookError` with the failures, a line each."""
-    failures = check(book)
+    failures = audit(book)
     if failures:
         raise BookError("the book is not written: " + "; ".join(failures[:5])
                         + (f"; and {len(failures) - 5} more" if len(failures) > 5 else ""))
@@ -410,7 +410,7 @@ def write(book: Book, path: str | Path) -> None:
 
 
 # -- consistency -------------------------------------------------------------------------------------
-def check(book: Book) -> list[str]:
+def audit(book: Book) -> list[str]:
     """What is wrong with ``book``, a line per failure naming the entry (empty: consistent).
 
     * An N entry: each winning move leads to a P entry, or to a position the theory proves P.
@@ -481,5 +481,5 @@ def _proved(book: Book, position: Position, outcome: Outcome) -> str | None:
     return None
 
 
-__all__ = ["ENV", "FIELDS", "HOWS", "Book", "BookError", "Certificate", "ConflictError", "Entry", "check",
+__all__ = ["ENV", "FIELDS", "HOWS", "Book", "BookError", "Certificate", "ConflictError", "Entry", "audit",
            "default_path", "entry_from_dict", "load", "merge", "merged_moves", "read", "closed", "write"]
