@@ -1,6 +1,6 @@
 """Campaigns (`sylver campaign`): the ledger on small roots whose trees are known (Sicherman 2002,
 sec. 2: 4 loses to 6, 6 to 4 and 9, 8 to 12 and 14), certificates composed from children and checked
-by the independent checker, kill -9 and resume, a Dask cluster that loses a worker, bad input."""
+by the independent verifier, kill -9 and resume, a Dask cluster that loses a worker, bad input."""
 
 from __future__ import annotations
 
@@ -626,7 +626,7 @@ class TestCertificateFiles:
 
 class TestVerify:
     """`sylver campaign --dir D --verify`: every certificate file of the ledger checked by the
-    independent checker, proving what the ledger says; recorded in D/verified.jsonl, not repeated."""
+    independent verifier, proving what the ledger says; recorded in D/verified.jsonl, not repeated."""
 
     def test_checked_once_then_recorded(self, tmp_path: Path) -> None:
         from sylver.campaign.proof import VERIFIED, recorded_valid, verify_certificates

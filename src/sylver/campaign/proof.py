@@ -1,6 +1,6 @@
 """Certificates of positions a campaign decided through their children, composed from the children's
 certificate files (format and checker: :mod:`sylver.proof.certificate`), so that a proof found in
-many attempts, over days and machines, is checked as one file by the same independent checker.
+many attempts, over days and machines, is checked as one file by the same independent verifier.
 
 * S is N because its move x leaves P: the proof of S + x (its certificate's P-positions, with S + x
   among them) and S's claim "x wins".
@@ -150,7 +150,7 @@ def compose(path: Path, position: Position, children: list[Path], *, outcome: st
 
 
 VERIFIED = "verified.jsonl"
-"""The campaign's record of its certificate files found valid by the independent checker, in its
+"""The campaign's record of its certificate files found valid by the independent verifier, in its
 directory: the JSON lines of ``sylver verify --known`` (:class:`sylver.proof.certificate.Verifier`)."""
 
 

@@ -53,7 +53,7 @@ COLUMNS = ("position", "why", "status", "winning", "method", "attempts", "budget
 def cells(row: dict[str, Any]) -> list[str]:
     """A row's cells, in :data:`COLUMNS` order, as text.  A node decided with its certificate still
     to be built shows the budget of the attempt that will build it, and ``to build``; a certificate
-    file recorded valid by the independent checker is followed by ``(valid)``."""
+    file recorded valid by the independent verifier is followed by ``(valid)``."""
     status = row["status"]
     pending = certificate_pending(row)
     return [
@@ -93,7 +93,7 @@ def certificates_line(ledger: Ledger) -> str:
     (:func:`~sylver.campaign.proof.recorded_valid`) and those still to be built."""
     written = sum(1 for n in ledger.nodes() if n.decided and n.certificate)
     valid = len(recorded_valid(ledger))
-    return (f"certificates: {written:,} written, {valid:,} of them recorded valid by the independent checker "
+    return (f"certificates: {written:,} written, {valid:,} of them recorded valid by the independent verifier "
             f"(`sylver campaign verify --dir {ledger.directory}` checks the others), "
             f"{ledger.summary()['certificates_pending']:,} nodes decided by a search without one yet")
 

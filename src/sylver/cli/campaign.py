@@ -167,7 +167,7 @@ def verify(
     directory: Annotated[Path, typer.Option("--dir", "-d", help=DIRECTORY_HELP)] = Path("campaign"),
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Processes for the second reading of a large certificate.  Default: one per core this process may use.", show_default=False, callback=integer(1))] = None,
 ) -> None:
-    """Check every certificate file of a campaign's ledger with the independent checker (as `sylver verify`): each must be valid and prove what the ledger says.
+    """Verify every certificate file of a campaign's ledger with the independent verifier (as `sylver verify`): each must be valid and prove what the ledger says.
 
     A line a file, smallest first, then the count.  Valid checks are recorded in DIR/verified.jsonl
     and not repeated.  Exit status 1 if one is not valid.  It only reads the ledger: run it beside

@@ -79,7 +79,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("serve", "Serve the web page: play and analyse Sylver Coinage and Wythoff's Nim in the browser."),
     "solve": ("solve", "Solve a position exactly: P or N, every winning move (or the least with --first), and a proof."),
     "sweep": ("solve", "Search for a winning reply: decide the replies that leave gcd 1 one at a time, in order, with one table, until one leaves P."),
-    "verify": ("verify", "Check a proof certificate independently of the solver; print `valid` or the first flaw "
+    "verify": ("verify", "Verify a proof certificate independently of the solver; print `valid` or the first flaw "
                         "(exit 1)."),
     "warmup": ("warmup", "Compile the numba kernels and build the endgame table ahead (about two minutes, once per install; `make` runs it)."),
     "wythoff": ("wythoff", "Wythoff's Nim: print the position after a winning move from I J, or `lost`."),

@@ -1,4 +1,4 @@
-"""`sylver verify FILE...`: certificates checked by the independent checker (:mod:`sylver.proof`),
+"""`sylver verify FILE...`: certificates verified by the independent verifier (:mod:`sylver.proof`),
 and what the results store and the results book say of them."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def verify(
     store: Annotated[str | None, typer.Option("--store", help="Record each valid certificate's result and the certificate itself (by reference when large: the file must stay where it is) in this results store (SQLite file or postgresql:// URL), for solves and campaigns to use.", show_default=False)] = None,
     book: Annotated[bool, typer.Option("--book", help="Compare each valid certificate with the results book's entry of its position: its result, and its SHA-256 and size with the book's receipt (exit 1 when they differ).")] = False,
 ) -> None:
-    """Check a proof certificate independently of the solver; print `valid` or the first flaw (exit 1).
+    """Verify a proof certificate independently of the solver; print `valid` or the first flaw (exit 1).
 
     Several files are checked in one process, each distinct file (by SHA-256) once, the files they
     import included; each gets its lines, after its name.  A file that is not a readable

@@ -2542,7 +2542,7 @@ function cpRow(node) {
   const certificate = node.certificate
     ? [el("a", { href: `/api/campaigns/${cp.index}/certificate/${numbers}`, download: node.certificate.split("/").pop(), "data-key": "cert:" + numbers,
                  text: node.certificate.split("/").pop() }),
-       node.certificate_valid ? el("span", { class: "valid", title: "Verified valid by the independent checker (sylver campaign verify)", text: " ✓ valid" }) : ""]
+       node.certificate_valid ? el("span", { class: "valid", title: "Found valid by the independent verifier (sylver campaign verify)", text: " ✓ valid" }) : ""]
     : node.certificate_pending ? el("span", { title: "Decided; its next attempt builds the certificate", text: "to build" }) : "";
   // the parents' moves, but the root's own (the reply column says them)
   const rootText = d.root;
