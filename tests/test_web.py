@@ -422,7 +422,11 @@ class TestLimits:
             assert error(r, 503)["code"] == "busy"
 
     def test_custom_limits(self) -> None:
-        with TestClient(create_app(Limits(max_number=1000, max_cells=10))) as c:
+        app = create_app(Limits(max_number=1000, max_cells=10), warm_up=True)
+        with TestClient(app) as c:
+            # the state is answered by a worker process: started first (a cold start at load 6-8 took
+            # longer than a request's 20 s, and the answer was the 504 of a job not started)
+            assert app.state.runner.wait_warm(300), "the worker processes did not start"
             assert error(c.post("/api/sylver/move", json={"start": [4, 5], "move": 1001}), 422)["code"] == "too_large"
             assert error(c.get("/api/sylver/cells", params={"position": "4,5", "hi": 20}), 422)["code"] == "too_large"
             assert len(c.post("/api/sylver/state", json={"start": [10, 11]}).json()["cells"]) == 10
