@@ -11,6 +11,8 @@ Python builder of sylver.solver.gcd.shapes (the reference), on the same position
     .venv/bin/python bench/bench_shapes.py --bytes 16,30,42,56 --against /tmp/old-h50/src
                                                            # resident bytes a base-region position
                                                            # takes, here and with other sources
+    .venv/bin/python bench/bench_shapes.py --peak 12,40,46 --against /tmp/old-h50/src
+                                                           # the build's peak against its estimate
 
 Both builds are checked to give the same graph; the figures are CPU seconds (the machine is shared),
 printed with the load and the CPU model.  ``--region`` times the base region's listing
@@ -30,6 +32,12 @@ kernel's VmHWM, reset first), what it holds once the region is made (after ``mal
 with and without the region's rows of ``mode``, ``which`` and ``base`` (per (shape, height), not per
 position), and the memo's entries; and the peak of the graph's build (its renumbering included)
 beside the graph's own bytes.
+
+``--peak`` measures the build of the graph alone, each in a fresh process (as ``--bytes``, with
+``--against``): its seconds (exploring the shapes, then the graph in its order: ``graph()``), the
+peak of the process's resident memory above what it held before (VmHWM, reset first) and the
+builder's estimate of that peak (``needed()`` once every shape is explored: what a build checks
+against its budget), their ratio, and the finished graph's bytes.
 """
 
 from __future__ import annotations
@@ -52,13 +60,21 @@ def main() -> None:
     ap.add_argument("--bytes", action="store_true", help="measure the resident bytes a base-region position takes")
     ap.add_argument("--against", action="append", default=[], metavar="SRC",
                     help="with --bytes: also measure with the package in SRC (e.g. /tmp/old-h50/src)")
+    ap.add_argument("--peak", action="store_true", help="measure the build's peak against its estimate")
     ap.add_argument("--bytes-child", help=argparse.SUPPRESS)
+    ap.add_argument("--peak-child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.bytes_child:
         _bytes_child(args.bytes_child)
         return
+    if args.peak_child:
+        _peak_child(args.peak_child)
+        return
     if args.bytes:
         _bytes(args.positions or ["16,30,42,56"], args.against)
+        return
+    if args.peak:
+        _peaks(args.positions or ["12,40,46"], args.against)
         return
     if args.region:
         _region(args.positions or ["6,40,74", "12,40,46", "kids:12,40,46"])
@@ -207,6 +223,61 @@ def _bytes_child(text: str) -> None:
         "p": int(sum(bool(v) for v in region.values)), "peak": hwm - before, "held": after - before,
         "rows": int(region.mode.nbytes + region.which.nbytes + region.base.nbytes), "memo": len(ctx.gcd1),
         "seconds": seconds, "graph_peak": graph_peak, "graph_bytes": g.nbytes(), "moves": g.edges,
+    }))
+
+
+def _peaks(args: list[str], against: list[str]) -> None:
+    """The ``--peak`` figures: one fresh process per position and source directory."""
+    import json
+    import os
+    import subprocess
+
+    here = Path(__file__).resolve().parent
+    print(f"CPU: {cpu_model()}; {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}; {load()}")
+    for arg in args:
+        for src in [str(here.parent / "src"), *against]:
+            commit = subprocess.run(["git", "-C", src, "describe", "--always", "--dirty"], capture_output=True,
+                                    text=True).stdout.strip() or "?"
+            env = {**os.environ, "PYTHONPATH": src}
+            out = subprocess.run([sys.executable, __file__, "--peak-child", arg], env=env, capture_output=True,
+                                 text=True)
+            if out.returncode:
+                sys.exit(f"bench_shapes --peak {arg} with {src}: {out.stderr.strip()[-2000:]}")
+            r = json.loads(out.stdout.strip().splitlines()[-1])
+            print(f"{r['position']} with {src} ({commit}): {r['shapes']:,} shapes, {r['families']:,} families, "
+                  f"{r['same']:,} moves keeping the height, {r['down']:,} down; explored in {r['explore']:.2f} CPU s, "
+                  f"graph() {r['graph']:.2f} CPU s; peak {r['peak'] / 2**20:,.1f} MiB, estimate "
+                  f"{r['estimate'] / 2**20:,.1f} MiB (estimate / peak {r['estimate'] / max(r['peak'], 1):.2f}); "
+                  f"the graph {r['graph_bytes'] / 2**20:,.1f} MiB; {load()}", flush=True)
+
+
+def _peak_child(text: str) -> None:
+    """One ``--peak`` measurement (in its own process): a JSON line."""
+    import gc
+    import json
+
+    from sylver import Position
+    from sylver.solver.gcd import context
+    from sylver.solver.gcd.shapes import build, union_builder
+
+    build(Position([6, 16]))  # the kernels loaded
+    gc.collect()
+    context.give_back()
+    start = context.process_bytes()
+    _reset_peak()
+    b = union_builder([Position(text)])
+    c0 = time.process_time()
+    b.explore_families(None)
+    b.explore_shapes(None, b.roots)
+    c1 = time.process_time()
+    estimate = b.needed()
+    g = b.graph()
+    c2 = time.process_time()
+    peak = _peak() - start
+    print(json.dumps({
+        "position": Position(text).braces(), "shapes": g.shapes, "families": g.families,
+        "same": int(g.same_idx.shape[0]), "down": int(g.down_idx.shape[0]), "explore": c1 - c0,
+        "graph": c2 - c1, "peak": peak, "estimate": estimate, "graph_bytes": g.nbytes(),
     }))
 
 
