@@ -276,7 +276,7 @@ class Context:
                 arrays.update((id(a), a) for a in u.arrays())
                 rest += u.object_bytes()
             else:
-                rest += u.needed()
+                rest += u.holds()
         return (int(sum(a.nbytes for a in arrays.values())) + rest
                 + sum(r.nbytes() for r in self.regions.values()) + MEMO_BYTES * len(self.gcd1))
 

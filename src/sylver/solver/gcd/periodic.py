@@ -968,7 +968,7 @@ def list_region(g: ShapeGraph, deadline: float | None = None, memory: int | None
     fam_gaps = int_words(g.fam_gaps, W)
     fam_table = np.zeros(_pow2(2 * g.families), dtype=np.int32)
     sk.rehash(np.zeros(g.families, dtype=np.int32), fam_gaps, g.families, fam_table)
-    offs = int_words(g.offsets, W)
+    offs = np.ascontiguousarray(g.offs[:, :W]) if g.offs.shape[1] >= W else int_words(list(g.offsets), W)
     shape_table = np.zeros(_pow2(2 * g.shapes), dtype=np.int32)
     sk.rehash(g.fam, offs, g.shapes, shape_table)
     fam_even = sk.even_members(fam_gaps, WM)

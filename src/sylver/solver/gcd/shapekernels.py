@@ -220,33 +220,70 @@ def explore(fam_gaps, fam_T, fe_ptr, fe_child, key_fam, key_off, key_up, table, 
 
 
 @njit(cache=True)
-def renumber(order, rank, same_ptr, same_idx, down_ptr, down_idx,
-             new_same_ptr, new_same_idx, new_down_ptr, new_down_idx):  # pragma: no cover - compiled
-    """The moves in the graph's order: shape ``order[r]`` becomes shape r (``rank`` the inverse),
-    each row of moves keeping the height sorted.  False if one of them does not lead to an earlier
-    shape (the order is not topological)."""
-    at_s = 0
-    at_d = 0
-    for new in range(order.shape[0]):
-        old = order[new]
-        a = same_ptr[old]
-        b = same_ptr[old + 1]
-        for e in range(a, b):
-            c = rank[same_idx[e]]
-            if c >= new:
+def sort_keys(key_fam, key_up, fam_key, K):  # pragma: no cover - compiled
+    """The first key of the graph's order of shapes 0 .. K - 1, one word each: the family's part
+    ``fam_key[f]`` (its number of gaps and its rank by gap mask) or'ed with the number of odd moves
+    above the least anchor ``key_up`` in bits 32 .. 49."""
+    out = np.empty(K, dtype=np.uint64)
+    for i in range(K):
+        out[i] = fam_key[key_fam[i]] | (np.uint64(key_up[i]) << np.uint64(32))
+    return out
+
+
+@njit(cache=True)
+def inverse(order):  # pragma: no cover - compiled
+    """The inverse of the permutation ``order`` (int32: a shape's new number)."""
+    rank = np.empty(order.shape[0], dtype=np.int32)
+    for r in range(order.shape[0]):
+        rank[order[r]] = r
+    return rank
+
+
+@njit(cache=True)
+def permuted_ptr(order, ptr):  # pragma: no cover - compiled
+    """The row pointers of the CSR array (ptr, ·) with its rows in the order ``order``."""
+    out = np.zeros(order.shape[0] + 1, dtype=np.int64)
+    for r in range(order.shape[0]):
+        out[r + 1] = out[r] + ptr[order[r] + 1] - ptr[order[r]]
+    return out
+
+
+@njit(cache=True)
+def rows_to_buckets(rank, ptr, idx, i0, i1, bucket, wpos, rpos, staging, row_new, topological):  # pragma: no cover - compiled
+    """The first pass of :func:`sylver.solver.gcd.shapes._permute_rows`: rows ``i0`` .. ``i1`` - 1 of
+    the CSR array (ptr, idx), their entries renumbered by ``rank``, each appended to the part of
+    ``staging`` of its bucket (``bucket[rank[i]]``: a range of new rows) at ``wpos[b]``, its new
+    number to ``row_new`` at ``rpos[b]``.  With ``topological`` each row is sorted, and False is
+    returned if an entry is not a shape before the row's own (the order is not topological)."""
+    for i in range(i0, i1):
+        r = rank[i]
+        b = bucket[r]
+        a = ptr[i]
+        n = ptr[i + 1] - a
+        w = wpos[b]
+        for e in range(n):
+            staging[w + e] = rank[idx[a + e]]
+        if topological and n > 0:
+            staging[w : w + n] = np.sort(staging[w : w + n])
+            if staging[w + n - 1] >= r:
                 return False
-            new_same_idx[at_s + e - a] = c
-        new_same_idx[at_s : at_s + b - a] = np.sort(new_same_idx[at_s : at_s + b - a])
-        at_s += b - a
-        new_same_ptr[new + 1] = at_s
-        a = down_ptr[old]
-        b = down_ptr[old + 1]
-        for e in range(a, b):
-            new_down_idx[at_d + e - a] = rank[down_idx[e]]
-        at_d += b - a
-        new_down_ptr[new + 1] = at_d
+        wpos[b] = w + n
+        row_new[rpos[b]] = r
+        rpos[b] += 1
     return True
 
+
+@njit(cache=True)
+def buckets_to_rows(staging, row_new, r0, r1, new_ptr, out):  # pragma: no cover - compiled
+    """The second pass of :func:`sylver.solver.gcd.shapes._permute_rows`: the rows of one bucket (new
+    rows ``r0`` .. ``r1`` - 1, in ``staging`` from ``new_ptr[r0]`` on in the order they were put
+    there, ``row_new[r0:r1]`` their numbers) to their places in ``out``."""
+    at = new_ptr[r0]
+    for k in range(r0, r1):
+        r = row_new[k]
+        n = new_ptr[r + 1] - new_ptr[r]
+        out[new_ptr[r] : new_ptr[r] + n] = staging[at : at + n]
+        at += n
 
 
 @njit(cache=True)

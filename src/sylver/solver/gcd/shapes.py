@@ -28,8 +28,10 @@ that finite graph.  :mod:`sylver.solver.gcd.periodic` scans the heights upward o
 from __future__ import annotations
 
 import functools
+import mmap
 import time
 from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -125,12 +127,54 @@ def family_generators(gaps: int) -> tuple[int, ...]:
     return Position(2 * n for n in range(1, 2 * top + 2) if not (gaps >> n) & 1).generators
 
 
+def word_ints(words: np.ndarray) -> list[int]:
+    """The rows of ``words`` (each ``W`` 64-bit words, the least significant first) as Python ints
+    (the inverse of :func:`int_words`)."""
+    out = words[:, 0].tolist()
+    for w in range(1, words.shape[1]):
+        out = [o | (int(v) << (64 * w)) for o, v in zip(out, words[:, w].tolist(), strict=True)]
+    return out
+
+
+class Offsets:
+    """The offsets of a graph's shapes as a read-only sequence of Python ints (bit δ set for each
+    offset), kept as rows of 64-bit words (:attr:`ShapeGraph.offs`: 8 bytes a word and a shape,
+    where a list of Python ints took about 40)."""
+
+    def __init__(self, words: np.ndarray) -> None:
+        self.words = words
+
+    def __len__(self) -> int:
+        return int(self.words.shape[0])
+
+    def __getitem__(self, i: int) -> int:
+        row = self.words[i]
+        v = int(row[0])
+        for w in range(1, row.shape[0]):
+            v |= int(row[w]) << (64 * w)
+        return v
+
+    def __iter__(self) -> Iterator[int]:
+        for lo in range(0, len(self), 1 << 16):
+            yield from word_ints(self.words[lo : lo + (1 << 16)])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Offsets) and other.words.shape == self.words.shape:
+            return bool(np.array_equal(self.words, other.words))
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 @dataclass
 class ShapeGraph:
     """The shapes reachable from S + x (x odd, x large) for a position S with g = 2, in an order in
     which every move that keeps the height leads to an earlier shape.
 
-    Shape i has family ``fam[i]`` and offsets ``offsets[i]`` (bit δ set for each offset, in halves);
+    Shape i has family ``fam[i]`` and offsets ``offsets[i]`` (bit δ set for each offset, in halves;
+    kept as row i of ``offs``, ``W`` 64-bit words);
     ``T[i]`` is t(E ÷ 2) of its family (0 for E = 2N).  Moves keeping the height: ``same_idx[same_ptr[i]:
     same_ptr[i+1]]`` (child shapes); moves down by 2j (1 ≤ j ≤ T[i]):
     ``down_idx[down_ptr[i] + j - 1]`` (row i of a CSR array, in the order of j, so j is a move's rank
@@ -144,7 +188,7 @@ class ShapeGraph:
     fam_root: np.ndarray
     fam_even: list[list[tuple[int, int]]]
     fam: np.ndarray
-    offsets: list[int]
+    offs: np.ndarray
     T: np.ndarray
     same_ptr: np.ndarray
     same_idx: np.ndarray
@@ -157,7 +201,12 @@ class ShapeGraph:
 
     @property
     def shapes(self) -> int:
-        return len(self.offsets)
+        return int(self.offs.shape[0])
+
+    @property
+    def offsets(self) -> Offsets:
+        """The offsets of each shape (a Python int per shape, made when read)."""
+        return Offsets(self.offs)
 
     @property
     def families(self) -> int:
@@ -179,13 +228,13 @@ class ShapeGraph:
 
     def arrays(self) -> list[np.ndarray]:
         """Its numpy arrays (a :meth:`subgraph` may share some with its graph)."""
-        arrays = [self.fam, self.T, self.same_ptr, self.same_idx, self.down_ptr, self.down_idx,
+        arrays = [self.fam, self.offs, self.T, self.same_ptr, self.same_idx, self.down_ptr, self.down_idx,
                   self.fam_T, self.fam_root]
         return arrays if self.parent_index is None else [*arrays, self.parent_index]
 
     def object_bytes(self) -> int:
-        """The bytes its Python objects hold: its offsets (``OFFSET_BYTES`` each)."""
-        return OFFSET_BYTES * self.shapes
+        """The bytes its Python objects hold per shape: none (its offsets are words, in :meth:`arrays`)."""
+        return 0
 
     def nbytes(self) -> int:
         """The bytes it holds: its arrays and its Python objects."""
@@ -198,7 +247,10 @@ class ShapeGraph:
         digest = hashlib.sha256()
         digest.update(",".join(map(str, self.fam_gaps)).encode())
         digest.update(self.fam.tobytes())
-        digest.update(",".join(map(str, self.offsets)).encode())
+        step = 1 << 16  # the offsets joined by commas, as one string, hashed by parts
+        for lo in range(0, self.shapes, step):
+            part = ",".join(map(str, word_ints(self.offs[lo : lo + step])))
+            digest.update((part if lo == 0 else "," + part).encode())
         return digest.digest()
 
     def _reachable(self, start: int) -> np.ndarray:
@@ -235,7 +287,7 @@ class ShapeGraph:
         every shape: it shares them)."""
         moves = 0 if keep.size == self.shapes else 4 * int((self.same_ptr[keep + 1] - self.same_ptr[keep]).sum()
                                                             + (self.down_ptr[keep + 1] - self.down_ptr[keep]).sum())
-        return moves + (32 + OFFSET_BYTES) * int(keep.size)
+        return moves + (32 + self.offs.itemsize * self.offs.shape[1]) * int(keep.size)
 
     def subgraph(self, position: Position, *, compiled: bool = True, keep: np.ndarray | None = None) -> ShapeGraph:
         """The shape graph of ``position`` (g = 2, its family in this graph): the shapes
@@ -255,7 +307,7 @@ class ShapeGraph:
         common = dict(
             position=position, fam_gaps=fam_gaps, fam_T=self.fam_T[fams].copy(), fam_root=new[self.fam_root[fams]],
             fam_even=[[(y, int(fnew[g])) for y, g in self.fam_even[f]] for f in fams],
-            fam=fnew[self.fam[keep]].astype(np.int32), offsets=[self.offsets[i] for i in keep],
+            fam=fnew[self.fam[keep]].astype(np.int32), offs=self.offs[keep],
             root=int(new[start]), fam_index={g: i for i, g in enumerate(fam_gaps)}, parent_index=keep,
         )
         assert (common["fam_root"] >= 0).all()
@@ -286,9 +338,6 @@ def _gather(ptr: np.ndarray, idx: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """The entries of ``rows`` in the CSR array (ptr, idx), row after row."""
     return idx[_rows(ptr, rows)].astype(np.int64)
 
-
-OFFSET_BYTES = 40
-"""Bytes an entry of :attr:`ShapeGraph.offsets` holds: a Python int and its list slot."""
 
 FAMILIES_PER_LOOK = 256
 """Families explored between two looks at the deadline (:meth:`_Builder.explore_families`)."""
@@ -377,6 +426,10 @@ class _Builder:
                 + max(self.moves, self.root_moves) * BUILD_BYTES_PER_MOVE
                 + self.even_moves * BUILD_BYTES_PER_EVEN_MOVE)
 
+    def holds(self) -> int:
+        """The bytes it holds now (estimated as :meth:`needed`)."""
+        return self.needed()
+
     def too_large(self) -> None:
         if self.memory is not None and self.needed() > self.memory:
             self._too_large(self.memory)
@@ -389,8 +442,9 @@ class _Builder:
         h = self.h
         raise TooLargeError(
             f"the shape graph of {_short(self.position)} needs more than the {format_memory(memory)} left "
-            f"for it (about {format_memory(self.needed())} when its build stopped, with "
-            f"{len(self.fam_gaps):,} families and {self.found:,} shapes so far; "
+            f"for it (about {format_memory(self.needed())} at the peak of its build and renumbering when it "
+            f"stopped, {format_memory(self.holds())} held, with {len(self.fam_gaps):,} families and "
+            f"{self.found:,} shapes so far; "
             f"S ÷ 2 has multiplicity {h.generators[0]} and {len(h.semigroup.gaps()) if h.generators != (1,) else 0} gaps): "
             f"use a larger --memory (the shape graphs and scans share half of what the process itself leaves of it)"
         )
@@ -528,28 +582,108 @@ class _Builder:
             if offs[new] == 1:
                 fam_root[fam[new]] = new
         assert (fam_root >= 0).all()
+        W = max(1, (max(fam_gaps).bit_length() + 63) // 64)
         return ShapeGraph(
             position=self.position, fam_gaps=fam_gaps, fam_T=fam_T, fam_root=fam_root, fam_even=fam_even,
-            fam=fam, offsets=offs, T=T, same_ptr=same_ptr, same_idx=np.array(same_all, dtype=np.int32),
+            fam=fam, offs=int_words(offs, W), T=T, same_ptr=same_ptr, same_idx=np.array(same_all, dtype=np.int32),
             down_ptr=down_ptr, down_idx=down_all, root=int(fam_root[0]),
             fam_index={g: i for i, g in enumerate(fam_gaps)},
         )
 
 
-GRAPH_BYTES_PER_SHAPE = 120
-"""What the finished graph of :class:`_KernelBuilder` and its renumbering hold per shape (family,
-t, two row pointers, the order and its inverse, the offsets as a Python int in a list), about."""
+GRAPH_BYTES_PER_SHAPE = 48
+"""What :meth:`_KernelBuilder.graph` holds per shape beside the build's arrays at its peak, about:
+the first sort key and the order (8 bytes each), ``np.lexsort``'s work (8 and more), the order
+and its inverse as int32, the new row pointers (8) and the row numbers of the permutation (4)."""
+PERMUTE_BUCKET = 1 << 21
+"""Entries per bucket of :func:`_permute_rows` (8 MiB of moves)."""
+GRAPH_SLACK = 1 << 20
+"""What :func:`_permute_rows` holds beside one copy of the moves and a bucket (or a slice of old
+rows being read: fewer than ``2 * PERMUTE_BUCKET`` moves), at most: pages between them."""
+PAGE = mmap.PAGESIZE
+
+
+def _area(nbytes: int) -> mmap.mmap:
+    """Zeroed memory of its own (an anonymous private mapping): resident only where written, grown
+    in place (``mmap.resize``, mremap: no second copy) and given back by parts (:func:`_release`)."""
+    from sylver.solver.tables import MAP_NORESERVE
+
+    try:
+        return mmap.mmap(-1, max(nbytes, PAGE), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_NORESERVE)
+    except OSError as exc:  # ENOMEM: beyond the address space this process may have (RLIMIT_AS)
+        raise MemoryError(f"cannot map {nbytes:,} bytes for a shape graph: {exc.strerror}") from None
+
+
+def _release(area: mmap.mmap, start: int, end: int) -> int:
+    """Give back the whole pages of ``area`` from byte ``start`` (a page boundary) to byte ``end``
+    (their contents are not read again: they read as 0); the page boundary reached."""
+    stop = end // PAGE * PAGE
+    advice = getattr(mmap, "MADV_DONTNEED", None)
+    if stop > start and advice is not None:
+        area.madvise(advice, start, stop - start)
+    return max(start, stop)
+
+
+def _permute_rows(ptr: np.ndarray, idx: np.ndarray, area: mmap.mmap | None, rank: np.ndarray,
+                  new_ptr: np.ndarray, topological: bool) -> np.ndarray:
+    """The CSR array (ptr, idx) with its rows in a new order (row i becomes row ``rank[i]``, whose
+    pointers are ``new_ptr``) and its entries renumbered by ``rank``, made in about the memory of
+    one copy of the entries: a first pass appends each row, in the old order, to the part of a
+    staging array of its *bucket* (a range of new rows, about ``PERMUTE_BUCKET`` entries), giving
+    back the pages of ``idx`` (in ``area``, when given) as it goes; a second pass moves each bucket's
+    rows to their places, bucket after bucket, giving back the staging pages.  With
+    ``topological`` each row is sorted, and an entry that is not a row before its own is an
+    AssertionError ("shape order is not topological")."""
+    from sylver.solver.gcd import shapekernels as sk
+
+    K = rank.shape[0]
+    M = int(new_ptr[K])
+    B = max(1, min(1 << 12, M // PERMUTE_BUCKET))
+    rb = np.searchsorted(new_ptr, (M * np.arange(B + 1, dtype=np.int64)) // B)
+    rb[0], rb[B] = 0, K
+    rb = np.maximum.accumulate(np.minimum(rb, K))
+    bucket = np.repeat(np.arange(B, dtype=np.int16), np.diff(rb))
+    wpos = new_ptr[rb[:-1]].copy()
+    rpos = rb[:-1].astype(np.int64)
+    staging_area = _area(4 * M)
+    staging = np.frombuffer(staging_area, dtype=np.int32, count=M)
+    row_new = np.empty(K, dtype=np.int32)
+    step = max(1, K // B)  # old rows read between two give-backs
+    given = 0
+    for i0 in range(0, K, step):
+        i1 = min(K, i0 + step)
+        ok = sk.rows_to_buckets(rank, ptr, idx, i0, i1, bucket, wpos, rpos, staging, row_new, topological)
+        assert ok, "shape order is not topological"
+        if area is not None:
+            given = _release(area, given, int(ptr[i1]) * idx.itemsize)
+    del bucket
+    out = np.empty(M, dtype=np.int32)
+    given = 0
+    for b in range(B):
+        sk.buckets_to_rows(staging, row_new, rb[b], rb[b + 1], new_ptr, out)
+        given = _release(staging_area, given, int(new_ptr[rb[b + 1]]) * 4)
+    del staging
+    try:
+        staging_area.close()
+    except BufferError:  # a view still alive (numba's first call, compiling, keeps its arguments a while)
+        pass
+    return out
 
 
 class _KernelBuilder(_Builder):
     """:class:`_Builder` with the shapes explored by the numba kernels of
     :mod:`sylver.solver.gcd.shapekernels` (the families are found in Python, as there: they are few).
     Its shapes are rows of ``W`` 64-bit words; a stop by the deadline keeps the arrays, so
-    :meth:`finish` goes on where it stopped."""
+    :meth:`finish` goes on where it stopped.  The arrays that grow are each on a mapping of its
+    own (:func:`_area`), grown in place: never two copies of one."""
+
+    BUILT = ("key_fam", "key_off", "key_up", "same_ptr", "same_idx", "down_ptr", "down_idx")
+    """The arrays on mappings of their own."""
 
     def __init__(self, position: Position, memory: int | None) -> None:
         super().__init__(position, memory)
         self.arrays: dict[str, np.ndarray] | None = None
+        self.areas: dict[str, mmap.mmap] = {}
         self.counts = np.zeros(4, dtype=np.int64)  # shapes found, explored, moves same, moves down
         self.budget = 1024  # shapes explored per kernel call (adapted to about 0.1 s)
 
@@ -572,12 +706,44 @@ class _KernelBuilder(_Builder):
         self.arrays = {
             "fam_gaps": gaps,
             "fam_T": np.array([max(g.bit_length() - 1, 0) for g in self.fam_gaps], dtype=np.int64),
-            "fe_ptr": fe_ptr, "fe_child": fe_child,
-            "key_fam": np.zeros(cap, dtype=np.int32), "key_off": np.zeros((cap, W), dtype=np.uint64),
-            "key_up": np.zeros(cap, dtype=np.int32), "table": np.zeros(2 * cap, dtype=np.int32),
-            "same_ptr": np.zeros(cap + 1, dtype=np.int64), "same_idx": np.zeros(4 * cap, dtype=np.int32),
-            "down_ptr": np.zeros(cap + 1, dtype=np.int64), "down_idx": np.zeros(4 * cap, dtype=np.int32),
+            "fe_ptr": fe_ptr, "fe_child": fe_child, "table": np.zeros(2 * cap, dtype=np.int32),
         }
+        for name, shape, dtype in (("key_fam", (cap,), np.int32), ("key_off", (cap, W), np.uint64),
+                                   ("key_up", (cap,), np.int32), ("same_ptr", (cap + 1,), np.int64),
+                                   ("same_idx", (4 * cap,), np.int32), ("down_ptr", (cap + 1,), np.int64),
+                                   ("down_idx", (4 * cap,), np.int32)):
+            area = self.areas[name] = _area(int(np.prod(shape)) * np.dtype(dtype).itemsize)
+            self.arrays[name] = np.frombuffer(area, dtype=dtype, count=int(np.prod(shape))).reshape(shape)
+
+    def _grow(self, name: str, shape: tuple[int, ...]) -> None:
+        """Grow the array ``name`` to ``shape`` (more rows; the new ones 0), in place where the system
+        can (mremap), else by a copy."""
+        a = self.arrays
+        assert a is not None
+        old = a.pop(name)
+        dtype, used = old.dtype, old.nbytes
+        del old
+        n = int(np.prod(shape))
+        area = self.areas[name]
+        try:
+            area.resize(max(n * dtype.itemsize, PAGE))
+        except (BufferError, OSError, SystemError, ValueError):  # no mremap, or a view still alive
+            new = _area(n * dtype.itemsize)
+            np.frombuffer(new, dtype=np.uint8, count=used)[:] = np.frombuffer(area, dtype=np.uint8, count=used)
+            area = self.areas[name] = new
+        a[name] = np.frombuffer(area, dtype=dtype, count=n).reshape(shape)
+
+    def _free(self, *names: str) -> None:
+        """Let go of the arrays ``names`` (their mappings are unmapped)."""
+        assert self.arrays is not None
+        for name in names:
+            self.arrays.pop(name, None)
+            area = self.areas.pop(name, None)
+            if area is not None:
+                try:
+                    area.close()
+                except BufferError:  # a view is still alive: the mapping goes with it
+                    pass
 
     def _room(self, shapes: int, same: int, down: int) -> None:
         """Grow the arrays (doubling) to hold ``shapes`` shapes and the given moves."""
@@ -591,23 +757,18 @@ class _KernelBuilder(_Builder):
             while cap < shapes:
                 cap *= 2
             for name in ("key_fam", "key_up", "key_off"):
-                old = a[name]
-                a[name] = np.zeros((cap, *old.shape[1:]), dtype=old.dtype)
-                a[name][:n] = old[:n]
+                self._grow(name, (cap, *a[name].shape[1:]))
             for name in ("same_ptr", "down_ptr"):
-                old = a[name]
-                a[name] = np.zeros(cap + 1, dtype=old.dtype)
-                a[name][: old.shape[0]] = old
+                self._grow(name, (cap + 1,))
+            del a["table"]  # made again from the shapes: the old one is not needed meanwhile
             a["table"] = np.zeros(2 * cap, dtype=np.int32)
             sk.rehash(a["key_fam"], a["key_off"], n, a["table"])
-        for name, need, used in (("same_idx", same, self.counts[2]), ("down_idx", down, self.counts[3])):
+        for name, need in (("same_idx", same), ("down_idx", down)):
             size = a[name].shape[0]
             if need > size:
                 while size < need:
                     size *= 2
-                old = a[name]
-                a[name] = np.zeros(size, dtype=old.dtype)
-                a[name][:used] = old[:used]
+                self._grow(name, (size,))
 
     def explore_shapes(self, deadline: float | None, roots: list[int]) -> None:
         from sylver.solver.gcd import shapekernels as sk
@@ -645,60 +806,85 @@ class _KernelBuilder(_Builder):
                 raise TimeoutError(f"the shape graph of {self.position.braces()} was not built in time")
         self.too_large()
 
-    def needed(self) -> int:
-        if self.arrays is None:
+    def holds(self) -> int:
+        """The bytes it holds now: the used part of each array (a page is resident once written),
+        the table whole, and the families' even moves."""
+        a = self.arrays
+        if a is None:
             return super().needed()
-        held = sum(int(v.nbytes) for v in self.arrays.values())
-        moves = int(self.counts[2]) + max(int(self.counts[3]), self.root_moves)
-        return (held + (int(self.counts[0]) + len(self.fam_gaps)) * GRAPH_BYTES_PER_SHAPE
-                + moves * 8 + self.even_moves * BUILD_BYTES_PER_EVEN_MOVE)
+        K, Ms, Md = int(self.counts[0]), int(self.counts[2]), int(self.counts[3])
+        small = sum(int(a[name].nbytes) for name in ("fam_gaps", "fam_T", "fe_ptr", "fe_child"))
+        return (small + K * (a["key_off"].shape[1] * 8 + 4 + 4 + 8 + 8) + 4 * (Ms + Md) + int(a["table"].nbytes)
+                + self.even_moves * BUILD_BYTES_PER_EVEN_MOVE)
+
+    def needed(self) -> int:
+        """The peak of the build and its :meth:`graph` as far as the graph is explored, estimated:
+        what the arrays hold (:meth:`holds`; each family's own shape counted with its t(E ÷ 2) moves
+        down in advance), and then, the table let go, what :meth:`graph` adds to them at its peak
+        (``GRAPH_BYTES_PER_SHAPE`` a shape, and a bucket of moves and ``GRAPH_SLACK``: the moves are
+        permuted in about the memory of one copy, :func:`_permute_rows`)."""
+        a = self.arrays
+        if a is None:
+            return super().needed()
+        K = int(self.counts[0]) + len(self.fam_gaps)
+        down = max(int(self.counts[3]), self.root_moves)
+        bucket = 4 * min(max(int(self.counts[2]), down), 2 * PERMUTE_BUCKET)
+        graph = K * GRAPH_BYTES_PER_SHAPE + bucket + GRAPH_SLACK
+        return self.holds() + 4 * (down - int(self.counts[3])) + max(0, graph - int(a["table"].nbytes))
 
     def graph(self) -> ShapeGraph:
-        """The graph in the order of :meth:`_Builder.graph` (the same graph)."""
+        """The graph in the order of :meth:`_Builder.graph` (the same graph).  Each array of the
+        build is let go as soon as it is no longer read, and the moves are put in the new order one
+        kind after the other, each in about the memory of one copy (:func:`_permute_rows`)."""
         from sylver.solver.gcd import shapekernels as sk
 
         a = self.arrays
         assert a is not None and self.counts[1] == self.counts[0]
         fnew_list, fam_gaps, fam_even = self.families_renumbered()
-        fnew = np.array(fnew_list, dtype=np.int64)
         F = len(self.fam_gaps)
         by_gaps = sorted(range(F), key=lambda f: self.fam_gaps[f])
-        grank = np.empty(F, dtype=np.int64)
-        grank[by_gaps] = np.arange(F)
-        popcount = np.array([bin(g).count("1") for g in self.fam_gaps], dtype=np.int64)
+        grank = np.empty(F, dtype=np.uint64)
+        grank[by_gaps] = np.arange(F, dtype=np.uint64)
+        popcount = np.array([bin(g).count("1") for g in self.fam_gaps], dtype=np.uint64)
         K = int(self.counts[0])
-        kf = a["key_fam"][:K].astype(np.int64)
-        ko = a["key_off"][:K]
-        W = ko.shape[1]
+        self._free("table")  # every shape is found
         # the key of _Builder.graph: gaps, odd moves above the least anchor, gap mask, offsets
-        order = np.lexsort((*(ko[:, w] for w in range(W)), grank[kf], a["key_up"][:K], popcount[kf]))
-        rank = np.empty(K, dtype=np.int64)
-        rank[order] = np.arange(K)
-        moves_same, moves_down = int(self.counts[2]), int(self.counts[3])
-        same_ptr = np.zeros(K + 1, dtype=np.int64)
-        down_ptr = np.zeros(K + 1, dtype=np.int64)
-        same_idx = np.empty(moves_same, dtype=np.int32)
-        down_idx = np.empty(moves_down, dtype=np.int32)
-        ok = sk.renumber(order, rank, a["same_ptr"], a["same_idx"], a["down_ptr"], a["down_idx"],
-                         same_ptr, same_idx, down_ptr, down_idx)
-        assert ok, "shape order is not topological"
-        fam = fnew[kf[order]].astype(np.int32)
+        # (the first three in one word: gaps in bits 50 .., odd moves 32 .. 49, rank of the gap mask)
+        first = sk.sort_keys(a["key_fam"], a["key_up"], (popcount << np.uint64(50)) | grank, K)
+        self._free("key_up")
+        ko = a["key_off"]
+        W = ko.shape[1]
+        order64 = np.lexsort((*(ko[:K, w] for w in range(W)), first))
+        del first, ko
+        order = order64.astype(np.int32)
+        del order64
+        rank = sk.inverse(order)
+        ptrs: dict[str, np.ndarray] = {}
+        for ptr, idx, topological in (("same_ptr", "same_idx", True), ("down_ptr", "down_idx", False)):
+            new_ptr = sk.permuted_ptr(order, a[ptr])
+            moves = _permute_rows(a[ptr], a[idx], self.areas.get(idx), rank, new_ptr, topological)
+            self._free(ptr, idx)
+            ptrs[ptr], ptrs[idx] = new_ptr, moves
+        del rank
+        fam = np.array(fnew_list, dtype=np.int32)[a["key_fam"][:K][order]]
+        self._free("key_fam")
+        offs = a["key_off"][:K][order]
+        self._free("key_off")
+        del order
         fam_T = np.array([max(g.bit_length() - 1, 0) for g in fam_gaps], dtype=np.int32)
         T = fam_T[fam]
-        ko = ko[order]
-        offs = ko[:, 0].tolist()
+        is_root = offs[:, 0] == 1
         for w in range(1, W):
-            offs = [o | (int(v) << (64 * w)) for o, v in zip(offs, ko[:, w].tolist(), strict=True)]
-        is_root = ko[:, 0] == 1
-        for w in range(1, W):
-            is_root &= ko[:, w] == 0
+            is_root &= offs[:, w] == 0
         fam_root = np.full(len(fam_gaps), -1, dtype=np.int64)
         roots = np.flatnonzero(is_root)
         fam_root[fam[roots]] = roots
         assert (fam_root >= 0).all()
         self.arrays = None  # the build's arrays are freed
+        self.areas = {}
         return ShapeGraph(
             position=self.position, fam_gaps=fam_gaps, fam_T=fam_T, fam_root=fam_root, fam_even=fam_even,
-            fam=fam, offsets=offs, T=T, same_ptr=same_ptr, same_idx=same_idx, down_ptr=down_ptr,
-            down_idx=down_idx, root=int(fam_root[0]), fam_index={g: i for i, g in enumerate(fam_gaps)},
+            fam=fam, offs=offs, T=T, same_ptr=ptrs["same_ptr"], same_idx=ptrs["same_idx"],
+            down_ptr=ptrs["down_ptr"], down_idx=ptrs["down_idx"], root=int(fam_root[0]),
+            fam_index={g: i for i, g in enumerate(fam_gaps)},
         )
