@@ -587,7 +587,7 @@ def test_scans_share_half_the_memory() -> None:
 
     ctx = _context()
     root = ctx.root = Position([6, 44, 82])
-    ctx.memory = 2 * 1_750_000  # the scan of {6,44,82} fits (about 820K), then not that of {8,30,34} too (1.1M)
+    ctx.memory = 2 * 1_600_000  # the scan of {6,44,82} fits (about 760K), then not that of {8,30,34} too (840K left)
     half = ctx.half()
     assert ctx.room() == half
     scan, _ = g2.scan_for(root, ctx)
@@ -607,7 +607,7 @@ def test_scans_share_half_the_memory() -> None:
 
     ctx = _context()  # {6,44,82} below the root: its scan goes to make room for {8,30,34}'s
     ctx.root = Position([6, 10])
-    ctx.memory = 2 * 1_750_000
+    ctx.memory = 2 * 1_600_000
     g2.scan_for(root, ctx)
     got = g2.scan_or_verdict(other, ctx, True, 2001)
     assert not isinstance(got, context.Finding) and [s.position for s in ctx.scans] == [other]
@@ -1656,14 +1656,15 @@ def test_a_child_tried_alone_stays_within_the_budget(monkeypatch) -> None:
     """The retry of a child alone (``g2.retry_alone``) gives the shape graphs what the gcd-1 tables
     leave, not more: at every ``forget`` of the retry (the end of a position's search, where its
     scans are largest) the graphs, scans, regions and memo held (``Context.held``) fit their part,
-    and with the tables' bytes within the budget.  {16,20,34} with 64M for its data (``--memory
-    128M``): 58 fits only with more than half of it."""
+    and with the tables' bytes within the budget.  {16,20,34} with 36M for its data (``--memory
+    72M``): 58 fits only with more than half of it (its shape graph: about 19M at the peak of its
+    build; 64M before the estimate was that peak, issue 50)."""
     from sylver.solver.engine import ENGINE
     from sylver.solver.gcd import g2
     from sylver.solver.gcd.context import Context
 
     root = Position([16, 20, 34])
-    ctx = Context(odd_limit=None, deadline=None, memory=64 << 20, store=None, jobs=1, cluster=None,
+    ctx = Context(odd_limit=None, deadline=None, memory=36 << 20, store=None, jobs=1, cluster=None,
                   progress=None, checkpoint_dir=None)
     ctx.root = root
     seen: list[tuple[int, int, int, int]] = []
@@ -1686,9 +1687,11 @@ def test_a_child_tried_alone_stays_within_the_budget(monkeypatch) -> None:
 def test_the_roots_own_graph_refused_is_tried_with_the_tables_capped() -> None:
     """The root's own shape graph refused at half of the budget is built again with the gcd-1
     tables capped at 1/8 of it (``g2._root_alone``), as a child tried alone is.  {16,20,34,58}
-    with 64M for its data: N by 291 (the child of the test above); before, TooLargeError "the
-    shape graph needs more than the 31.9M left" (``sylver solve 16 38 56 60 74 --memory 20G``:
-    its base region refused beside the tables' half, issue 31).  With 48M it is refused again: an error."""
+    with 36M for its data (its shape graph: about 19M at the peak of its build): N by 291 (the
+    child of the test above); before, TooLargeError "the shape graph needs more than the … left"
+    at half of it (``sylver solve 16 38 56 60 74 --memory 20G``: its base region refused beside the tables'
+    half, issue 31).  With 20M it is refused again: an error.  (64M and 48M until the estimate was
+    the build's real peak, issue 50.)"""
     from sylver.errors import TooLargeError
     from sylver.solver.gcd import g2
     from sylver.solver.gcd.context import TABLES_ALONE, Context
@@ -1699,12 +1702,12 @@ def test_the_roots_own_graph_refused_is_tried_with_the_tables_capped() -> None:
         ctx.root = Position([16, 20, 34, 58])
         return ctx
 
-    ctx = context(64 << 20)
+    ctx = context(36 << 20)
     v = g2.solve_g2(ctx.root, ctx, full=False)
     assert v.outcome is Outcome.N and v.winning == [291], v.reason
     assert ctx.half() == ctx.memory - ctx.memory // TABLES_ALONE
-    ctx = context(48 << 20)
-    with pytest.raises(TooLargeError, match=r"shape graph of \{16,20,34,58\} needs more than the 42M left"):
+    ctx = context(20 << 20)
+    with pytest.raises(TooLargeError, match=r"shape graph of \{16,20,34,58\} needs more than the 17.5M left"):
         g2.solve_g2(ctx.root, ctx, full=False)
 
 

@@ -597,7 +597,7 @@ the first sort key and the order (8 bytes each), ``np.lexsort``'s work (8 and mo
 and its inverse as int32, the new row pointers (8) and the row numbers of the permutation (4)."""
 PERMUTE_BUCKET = 1 << 21
 """Entries per bucket of :func:`_permute_rows` (8 MiB of moves)."""
-GRAPH_SLACK = 1 << 20
+GRAPH_SLACK = 1 << 16
 """What :func:`_permute_rows` holds beside one copy of the moves and a bucket (or a slice of old
 rows being read: fewer than ``2 * PERMUTE_BUCKET`` moves), at most: pages between them."""
 PAGE = mmap.PAGESIZE
