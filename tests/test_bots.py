@@ -232,6 +232,32 @@ class TestPerfect:
         assert cpu[False] == pytest.approx(cpu[True] / 3)
 
 
+    def test_a_long_lived_bot_keeps_no_big_position_alive(self):
+        """What perfect keeps from a King-of-the-Hill game's moves (its memo, the theory's caches)
+        holds no position of the game's 6-digit numbers: each carries an Apéry set of some MB, and a
+        bot's process that kept them ran out of the arena's 4 GiB of address space after some 88
+        games of 20-s calls (issue 53: the theory's ender cache was keyed by the Position).  Counted
+        after the moves, whatever they were."""
+        import gc
+
+        bot = fast("perfect")
+        rng = random.Random(53)
+        starts: set[int] = set()
+        for _ in range(3):
+            p = koth_start(rng)
+            starts.update(p.generators)
+            history = list(p.generators)
+            for _ in range(6):
+                move = bot.choose(Turn(p, tuple(history), time_left=2.0, per_call=True))
+                if move == 1 or not p.is_legal(move):
+                    break
+                p = p.play(move)
+                history.append(move)
+        del p
+        gc.collect()
+        assert not [o for o in gc.get_objects() if type(o) is Position and starts & set(o.generators)]
+
+
 class TestTimeOdds:
     """Where nothing is decidable (King-of-the-Hill starts) perfect's rule chooses the same moves
     whatever its time: a move left unjudged for want of time must not change the choice (issue 35:

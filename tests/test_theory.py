@@ -558,3 +558,24 @@ class TestHelpers:
                 f([4, 6])
         with pytest.raises(ValueError, match="game is over"):
             T.ender_kind([1])
+
+
+class TestEnderCache:
+    def test_proven_n_keeps_no_position_alive(self) -> None:
+        """The ender tests :func:`proven_n` remembers are keyed by the generators: the Positions asked
+        about (each with its Apéry set: 0.8 MB for a smallest number of 100,003) are not kept alive by
+        it.  Issue 53: a cache keyed by the Position kept thousands of King-of-the-Hill positions, and
+        a bot's process ran out of its 4 GiB of address space after some 88 games."""
+        import gc
+
+        asked = set()
+        for k in range(20):
+            p = Position((100_003, 100_004 + 7 * k, 100_005 + 7 * k))
+            asked.add(p.generators)
+            assert T.proven_n(p) is False  # not an ender
+            assert T.proven_n(Position(p.generators)) is False  # asked again: remembered
+        del p
+        gc.collect()
+        assert not [o for o in gc.get_objects() if type(o) is Position and o.generators in asked]
+        assert all(T._enders.get(g, True) is False for g in asked)
+        assert len(T._enders) <= T.ENDER_CACHE

@@ -29,7 +29,6 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -995,17 +994,36 @@ def winning_move_by_theory(position: PositionLike) -> int | None:
     return int(found[0]) if found is not None else None
 
 
-@lru_cache(maxsize=4096)
+ENDER_CACHE = 4096
+"""Ender tests :func:`proven_n` remembers (the latest), by the position's generators."""
+
+_enders: dict[tuple[int, ...], bool | None] = {}
+
+
 def _is_ender_if_cheap(p: Position) -> bool | None:
-    """:func:`is_ender` for g = 1 (True at once for coprime pairs), None when g ≠ 1 or too large."""
+    """:func:`is_ender` for g = 1 (True at once for coprime pairs), None when g ≠ 1 or too large.
+
+    Remembered by the generators alone, never the Position: a position holds its semigroup's Apéry
+    set, 8 bytes per unit of its smallest number (3.6 MiB for a King-of-the-Hill start pair), and the
+    cache keyed by the Position that this replaces kept up to 4,096 of them alive, so a bot's process
+    grew by about 150 MB a game at King-of-the-Hill sizes, out of its 4 GiB of address space after
+    some 88 games of 20-s calls (issue 53)."""
+    key = p.generators
+    if key in _enders:
+        return _enders[key]
     if not p.is_finite or p.is_over:
-        return None
-    if len(p.generators) == 2:
-        return True
-    try:
-        return is_ender(p)
-    except TooLargeError:  # the Apéry set would not fit
-        return None
+        verdict = None
+    elif len(key) == 2:
+        verdict = True
+    else:
+        try:
+            verdict = is_ender(p)
+        except TooLargeError:  # the Apéry set would not fit
+            verdict = None
+    while len(_enders) >= ENDER_CACHE:  # the oldest first (dicts keep their order)
+        _enders.pop(next(iter(_enders)), None)
+    _enders[key] = verdict
+    return verdict
 
 
 def proven_n(position: PositionLike) -> bool:
