@@ -891,6 +891,25 @@ class TestResults:
         assert {r["name"]: r["wins"] for r in s["standings"]} == {"alpha": 1, "beta": 1}
         assert all("opponents" not in r for r in s["standings"])
 
+    def test_the_rules_line_names_the_openings(self, tmp_path: Path) -> None:
+        """A tournament played from an opening suite (``--openings``): the page's Rules line names its
+        starts, as the tournament's own Rules line does (``Config.describe``), not the rules' start."""
+        from sylver.arena.openings import load_suite
+        from sylver.arena.rules import Rules
+        from sylver.arena.tournament import Config
+
+        write_results(tmp_path, final=False)
+        plan = json.loads((tmp_path / "plan.json").read_text())
+        suite = load_suite("one-number", 9)
+        plan["config"]["openings"] = suite.to_json()
+        (tmp_path / "plan.json").write_text(json.dumps(plan))
+        with TestClient(create_app(results_dir=tmp_path)) as c:
+            line = c.get("/api/results").json()["rules"]
+        assert line == Rules.from_json(plan["config"]["rules"]).describe(suite)
+        assert "openings one-number: {4}, {5}" in line and "start {4,5}" not in line
+        config = Config([], Rules.from_json(plan["config"]["rules"]), openings=suite)
+        assert line == config.describe()
+
     def test_final_standings(self, tmp_path: Path) -> None:
         write_results(tmp_path, final=True)
         with TestClient(create_app(results_dir=tmp_path)) as c:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sylver.arena.games import GameLine, PlayedGame, VoidGame, game_from_json
+from sylver.arena.openings import Suite
 from sylver.arena.ratings import standings as compute_standings
 from sylver.arena.report import result_text
 from sylver.arena.rules import Rules
@@ -94,6 +95,9 @@ class ResultsView:
         plan = self.plan()
         config = plan["config"]
         rules = Rules.from_json(config["rules"])
+        # the starts of an opening suite (--openings) in place of the rules' own, as in the tournament's
+        # own Rules line (``Config.describe``)
+        openings = Suite.from_json(config["openings"]) if config.get("openings") else None
         phases = plan.get("phases") or []
         phase: dict[str, Any] = (
             phases[-1] if phases else {"phase": 0, "bots": [b.get("name") for b in config.get("bots", [])], "games": []}
@@ -115,7 +119,7 @@ class ResultsView:
         bots = sorted({p for r in records for p in r.players} | set(phase.get("bots") or []))
         return {
             "directory": str(self.path),
-            "rules": rules.describe(),
+            "rules": rules.describe(openings),
             "rounds": config.get("rounds"),
             "seed": config.get("seed"),
             "finished": finished,
