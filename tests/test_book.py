@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -84,6 +85,16 @@ class TestCheck:
         assert book.get(Position([16, 38, 101])).winning == (33, 35) and len(book) == 1
         with pytest.raises(B.ConflictError, match=r"\{16,38,101\}"):
             book.merged([entry("16,38,101", "P")])
+
+    def test_the_same_search_added_again_keeps_the_books_note(self) -> None:
+        """A store's record of a search the book has (as many states) does not replace the note and
+        rebuild command written for it; a larger search does."""
+        mine = entry("16,38,85", "N", (105,), states=920, note="found by our own sweep", rebuild="sylver sweep 16 38 85")
+        again = entry("16,38,85", "N", (105,), states=920, note="found by a search", rebuild="sylver solve 16 38 85")
+        kept = B.Book().merged([mine]).merged([again]).get(Position([16, 38, 85]))
+        assert (kept.note, kept.rebuild) == ("found by our own sweep", "sylver sweep 16 38 85")
+        larger = B.Book().merged([mine]).merged([replace(again, states=921)]).get(Position([16, 38, 85]))
+        assert larger.note == "found by a search"
 
     def test_a_broken_line_is_one_line_and_exit_2(self, tmp_path: Path) -> None:
         bad = tmp_path / "b.jsonl"

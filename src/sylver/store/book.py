@@ -270,12 +270,13 @@ def merged_moves(where: str, old: tuple[Outcome, tuple[int, ...], bool], new: tu
 
 def merge(old: Entry, new: Entry) -> Entry:
     """Two entries of one position as one: the union of their winning moves; the evidence (how,
-    search, engine, date) of the larger search (more states; on a tie, ``new``), with the checked
-    certificate of either (its receipt, rebuild command and note first)."""
+    search, engine, date) of the larger search (more states), with the checked
+    certificate of either (its receipt, rebuild command and note first).  On a tie the book's entry
+    stays (the same search added again from a store must not replace a note written for it)."""
     moves, complete = merged_moves(old.position.braces(), (old.outcome, old.winning, old.complete),
                                    (new.outcome, new.winning, new.complete), ("book's", "new entry's"))
     proof = old if old.certificate is not None else new if new.certificate is not None else None
-    keep = old if old.states > new.states or (old.states == new.states and proof is old) else new
+    keep = old if old.states > new.states or (old.states == new.states and proof is not new) else new
     if proof is not None and keep.certificate is None:  # the larger search, with the checked certificate
         kept = [part for part in keep.note.split("; ") if part and "not checked" not in part]
         keep = replace(keep, certificate=proof.certificate, rebuild=proof.rebuild,
