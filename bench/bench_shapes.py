@@ -151,24 +151,36 @@ def _region(args: list[str]) -> None:
             sys.exit(f"bench_shapes: the two listings of {name} differ")
 
 
-def _bytes(args: list[str], against: list[str]) -> None:
-    """The ``--bytes`` figures: one fresh process per position and source directory."""
+def _commit(src: str) -> str:
+    """The commit of the checkout ``src`` (``git describe``), or ``?``."""
+    import subprocess
+
+    return subprocess.run(["git", "-C", src, "describe", "--always", "--dirty"], capture_output=True,
+                          text=True).stdout.strip() or "?"
+
+
+def _child(mode: str, arg: str, src: str) -> dict:
+    """The JSON answer of this script's ``--MODE-child ARG`` run with the package of ``src`` (a
+    fresh process: its peak is its own); a failure ends the bench with its error."""
     import json
     import os
     import subprocess
 
+    env = {**os.environ, "PYTHONPATH": src}
+    out = subprocess.run([sys.executable, __file__, f"--{mode}-child", arg], env=env, capture_output=True, text=True)
+    if out.returncode:
+        sys.exit(f"bench_shapes --{mode} {arg} with {src}: {out.stderr.strip()[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _bytes(args: list[str], against: list[str]) -> None:
+    """The ``--bytes`` figures: one fresh process per position and source directory."""
     here = Path(__file__).resolve().parent
     print(f"CPU: {cpu_model()}; {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}; {load()}")
     for src in [str(here.parent / "src"), *against]:
-        commit = subprocess.run(["git", "-C", src, "describe", "--always", "--dirty"], capture_output=True,
-                                text=True).stdout.strip() or "?"
+        commit = _commit(src)
         for arg in args:
-            env = {**os.environ, "PYTHONPATH": src}
-            out = subprocess.run([sys.executable, __file__, "--bytes-child", arg], env=env, capture_output=True,
-                                 text=True)
-            if out.returncode:
-                sys.exit(f"bench_shapes --bytes {arg} with {src}: {out.stderr.strip()[-2000:]}")
-            r = json.loads(out.stdout.strip().splitlines()[-1])
+            r = _child("bytes", arg, src)
             K = max(r["positions"], 1)
             print(f"{r['position']} with {src} ({commit}): {r['shapes']:,} shapes, {r['positions']:,} distinct "
                   f"gcd-1 positions ({r['p']:,} P); per position: peak {r['peak'] / K:,.0f} bytes "
@@ -228,22 +240,12 @@ def _bytes_child(text: str) -> None:
 
 def _peaks(args: list[str], against: list[str]) -> None:
     """The ``--peak`` figures: one fresh process per position and source directory."""
-    import json
-    import os
-    import subprocess
-
     here = Path(__file__).resolve().parent
     print(f"CPU: {cpu_model()}; {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}; {load()}")
     for arg in args:
         for src in [str(here.parent / "src"), *against]:
-            commit = subprocess.run(["git", "-C", src, "describe", "--always", "--dirty"], capture_output=True,
-                                    text=True).stdout.strip() or "?"
-            env = {**os.environ, "PYTHONPATH": src}
-            out = subprocess.run([sys.executable, __file__, "--peak-child", arg], env=env, capture_output=True,
-                                 text=True)
-            if out.returncode:
-                sys.exit(f"bench_shapes --peak {arg} with {src}: {out.stderr.strip()[-2000:]}")
-            r = json.loads(out.stdout.strip().splitlines()[-1])
+            commit = _commit(src)
+            r = _child("peak", arg, src)
             print(f"{r['position']} with {src} ({commit}): {r['shapes']:,} shapes, {r['families']:,} families, "
                   f"{r['same']:,} moves keeping the height, {r['down']:,} down; explored in {r['explore']:.2f} CPU s, "
                   f"graph() {r['graph']:.2f} CPU s; peak {r['peak'] / 2**20:,.1f} MiB, estimate "
