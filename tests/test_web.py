@@ -81,6 +81,8 @@ class TestInfo:
         assert info["features"]["solver"] is True
         assert info["features"]["results"] is False
         assert info["limits"]["max_cells"] == Limits().max_cells
+        assert info["limits"]["solve_memory"] == "256M"  # as --solve-memory takes it, not in bytes
+        assert Limits(solve_memory=3 * 2**30).public()["solve_memory"] == "3G"
         assert info["ready"] is True  # the module's app has warmed up its worker processes
 
 

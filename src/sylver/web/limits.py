@@ -100,8 +100,13 @@ class Limits:
         return 16 * self.max_numbers
 
     def public(self) -> dict[str, Any]:
-        """The limits as a JSON object (shown by ``/api/info``)."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("store", "campaigns")}
+        """The limits as a JSON object (shown by ``/api/info``); the solver's memory in the form
+        ``--solve-memory`` takes (``"256M"``), whether it was given in bytes or as a size."""
+        from sylver.machine import format_memory, parse_memory
+
+        shown = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("store", "campaigns")}
+        shown["solve_memory"] = format_memory(parse_memory(self.solve_memory))
+        return shown
 
     # -- the checks of a request --------------------------------------------------------------
     def size_numbers(self, raw: Sequence[int] | str, what: str) -> None:
