@@ -640,6 +640,12 @@ def test_phone(browser: object, base_url: str, shots: Path) -> None:
         # after the tap would push the replay down, the page's scroll anchor being above them
         pg.wait_for_selector("#rs-standings tbody tr")
         pg.wait_for_selector("#rs-games tbody tr")
+        # the standings fit the phone: no sideways scroll inside their own frame either (the faults
+        # in one column, whose title names them)
+        fits = "(s) => { const w = document.querySelector(s).parentElement; return w.scrollWidth <= w.clientWidth + 1; }"
+        assert pg.evaluate(fits, "#rs-standings")
+        faults = pg.evaluate("[...document.querySelectorAll('#rs-standings tbody td.phone-col')].map((td) => td.title)")
+        assert faults and all("crashes" in t and "timeouts" in t for t in faults), faults
         pg.click("#rs-games tbody tr")
         pg.wait_for_selector("#rs-grid .cell")
         top = pg.evaluate("document.querySelector('#rs-replay').getBoundingClientRect().top")

@@ -2145,10 +2145,13 @@ async function rsRoute(parts) {
   else if (ply !== rs.ply) await rsStep(ply, false);
 }
 
+/* [key, label, class]: on a phone the "wide-col" columns go and the "phone-col" one (the three
+   faults in one cell, each named in its title) comes, so that the standings fit without scrolling. */
 const STANDING_COLUMNS = [
   ["rank", "#"], ["name", "bot"], ["points", "points"], ["games", "games"], ["wl", "W–L"],
-  ["firstsecond", "1st/2nd wins"], ["crashes", "crash"], ["timeouts", "timeout"], ["illegal", "illegal"],
-  ["avg_time", "avg/move"], ["max_time", "max/move"], ["elo", "Elo ± 95%"],
+  ["firstsecond", "1st/2nd wins", "wide-col"], ["crashes", "crash", "wide-col"], ["timeouts", "timeout", "wide-col"],
+  ["illegal", "illegal", "wide-col"], ["faults", "faults", "phone-col"],
+  ["avg_time", "avg/move", "wide-col"], ["max_time", "max/move", "wide-col"], ["elo", "Elo ± 95%"],
 ];
 
 /* A game's result in words: the arena's "greedy wins {random named 1}" (cutechess's form, braces
@@ -2173,21 +2176,25 @@ async function rsLoadSummary() {
     const table = $("#rs-standings");
     table.innerHTML = "";
     const head = el("tr");
-    for (const [, label] of STANDING_COLUMNS) head.append(el("th", { scope: "col", text: label }));
+    for (const [, label, cls] of STANDING_COLUMNS) head.append(el("th", { scope: "col", class: cls, text: label }));
     table.append(el("thead", {}, head));
     const body = el("tbody");
     for (const r of s.standings) {
       const tr = el("tr");
-      for (const [key] of STANDING_COLUMNS) {
-        let v;
+      for (const [key, , cls] of STANDING_COLUMNS) {
+        let v, title;
         if (key === "wl") v = `${r.wins}–${r.losses}`;
+        else if (key === "faults") {
+          v = String(r.crashes + r.timeouts + r.illegal);
+          title = `${r.crashes} crashes, ${r.timeouts} timeouts, ${r.illegal} illegal moves`;
+        }
         else if (key === "firstsecond") v = `${r.wins_first}/${r.wins_second}`;
         else if (key === "avg_time" || key === "max_time") v = fmtTime(r[key]);
         else if (key === "elo") v = `${r.elo >= 0 ? "+" : ""}${Math.round(r.elo)} ± ${Math.round(r.elo_margin)}`;
         else if (key === "points") v = String(r.points);
         else v = r[key] === undefined ? "—" : String(r[key]);
         if (key === "name" && r.disqualified) v += " (disqualified)";
-        tr.append(el("td", { class: key === "name" ? "" : "num", text: v }));
+        tr.append(el("td", { class: [key === "name" ? "" : "num", cls || ""].join(" ").trim(), text: v, title }));
       }
       body.append(tr);
     }
