@@ -139,8 +139,13 @@ def _members(gens: list[int], limit: int) -> int:
     multiples of them), none above it."""
     full = (1 << (limit + 1)) - 1
     members = 1
-    for g in gens:
-        members = _close(members, g, limit) & full
+    for g in gens:  # (:func:`_close`, inlined)
+        members |= 1 << g
+        s = g
+        while s <= limit:
+            members |= members << s
+            s <<= 1
+        members &= full
     return members
 
 
@@ -241,8 +246,9 @@ Nodes = Callable[[], Iterable[tuple[int, Any]]]
 class GapSet:
     """The gap masks of a proof's nodes (Python ints), exact, in the order they were added: each
     mask's ``width`` bytes in one bytearray (a mask wider goes to a dict beside it), and a hash index
-    of their numbers (an array of 4-byte ints, open addressing, linear probing, at most half full).
-    About ``width`` + 8 bytes a mask (46 at t = 300), where a set of ints takes about 100.
+    of their numbers (an array of 4-byte ints, open addressing, linear probing, a third full for
+    ``size`` masks, at most half full as it grows).  About ``width`` + 12 bytes a mask (50 at
+    t = 300), where a set of ints takes about 100.
 
     An empty slot of the index holds :data:`EMPTY`, a number whose bytes would start beyond the end
     of the bytearray, where no mask matches: a probe compares bytes with no test for the empty slot
@@ -258,7 +264,7 @@ class GapSet:
         self.wide_at: dict[int, int] = {}
         """The same, by number."""
         self.size = 0
-        self._index(max(8, 2 * size + 1))
+        self._index(max(8, 3 * size + 1))
 
     def _index(self, cap: int) -> None:
         self.cap = cap
@@ -369,16 +375,14 @@ class _Proof:
     in two passes over ``nodes``: the first collects their gap masks (:class:`GapSet`, exact, in
     order), the second checks each node's replies against them; nothing else is kept, so a
     certificate read from a file a node at a time is checked in memory proportional to its nodes,
-    not its bytes.  ``heads``: the nodes for the first pass, when a cheaper reading gives their
-    generators (:func:`_head`)."""
+    not its bytes."""
 
-    def __init__(self, nodes: Nodes, size: int, width: int, imported: frozenset[int] = frozenset(),
-                 heads: Nodes | None = None) -> None:
+    def __init__(self, nodes: Nodes, size: int, width: int, imported: frozenset[int] = frozenset()) -> None:
         self.nodes = nodes
         self.keys = GapSet(size, width)
         self.imported = imported
         """The gap masks of the positions proved P by the certificate's imports."""
-        for i, item in (heads or nodes)():  # the first pass needs the generators only
+        for i, item in nodes():
             gens, _ = _node(i, item)
             if not self.keys.add(gap_mask(gens, f"node {i}: generators")):
                 raise CertificateError(f"node {i} ({_braces(gens)}) appears twice")
@@ -387,38 +391,62 @@ class _Proof:
     def is_p(self, gaps: int) -> bool:
         return gaps == 0b10 or gaps in self.keys or gaps in self.imported
 
-    def refute(self, where: Callable[[], str], gaps: int, pairs: list[tuple[int, object]]) -> None:
-        """Each move x of ``gaps`` with its reply y (``pairs``, in increasing order of the moves) leads by y to a claimed P-position,
-        or y is 0 and after x the position is an ender with t > 1 (N by strategy stealing); else
-        raise, naming the first move refuted by neither (``where``: the position, in words).  The
-        checker's inner loop: the members of ``gaps``, shared by the moves, closed under +x and then
-        +y by doubling shifts (:func:`_close`, inlined), exact below t + 1 of the position closed;
-        the positions reached are looked up at once.  A move x answered by y < x where y was
-        answered by x needs nothing more: y, a gap smaller than x, cannot be a sum with x, so it is
-        legal after x, and the position after both was reached (and is looked up) with y's reply."""
+    def refute(self, where: Callable[[], str], gaps: int, legal: list[int], replies: list[Any]) -> None:
+        """Each move x of ``gaps`` (``legal``, increasing) with its reply y (``replies``, aligned)
+        leads by y to a claimed P-position, or y is 0 and after x the position is an ender with t > 1
+        (N by strategy stealing); else raise, naming the first move refuted by neither (``where``:
+        the position, in words).  The checker's inner loop: the members of ``gaps`` closed under +x
+        (and kept, for each move closed so), then under +y, by doubling shifts (:func:`_close`,
+        inlined), exact below t + 1 of the position closed; the positions reached are looked up at
+        once.  A reply y < x that is a gap is legal after x (no sum with x is below x), and the
+        position after both is the one after y, closed under +x: that way round when y was closed
+        before (replies are smaller numbers, shared by many moves), and not at all when y was
+        answered by x (the position after both was reached then)."""
         limit = gaps.bit_length()
         members = ((1 << limit) - 1) ^ gaps
         reached: list[int] = []
-        reply = dict(pairs)
-        for x, y in pairs:
-            if type(y) is int and y < x and reply.get(y) == x:
-                # y answered by x, checked before: y, a gap below x, is legal after x, and the
-                # position after both is the one reached then
+        reply = dict(zip(legal, replies))
+        closure: dict[int, int] = {}  # a move: the members after it, exact below limit
+        for x, y in zip(legal, replies):
+            if type(y) is int and y < x and y in reply:  # y a gap below x: legal after x
+                if reply[y] == x:
+                    continue  # y answered by x: the same position, reached then
+                closed = closure.get(y)
+                if closed is None:
+                    closed = members | 1 << y
+                    s = y
+                    while s <= limit:
+                        closed |= closed << s
+                        s <<= 1
+                    closure[y] = closed
+                after = gaps & ~closed  # after y
+                top = after.bit_length()
+                closed |= 1 << x
+                s = x
+                while s <= top:
+                    closed |= closed << s
+                    s <<= 1
+                final = after & ~closed
+                if final != 0b10:  # {2,3}
+                    reached.append(final)
                 continue
-            closed = members | 1 << x
-            s = x
-            while s <= limit:
-                closed |= closed << s
-                s <<= 1
+            closed = closure.get(x)
+            if closed is None:
+                closed = members | 1 << x
+                s = x
+                while s <= limit:
+                    closed |= closed << s
+                    s <<= 1
+                closure[x] = closed
             after = gaps & ~closed
             if y == 0 and type(y) is int:
                 if after.bit_length() <= 2 or not is_ender(after):
-                    self.refuted(where, gaps, pairs, reached)
+                    self.refuted(where, gaps, legal, replies, reached)
                     raise CertificateError(f"{where()}: after {x} the position is not an ender with t > 1, "
                                            "so it is not N by strategy stealing")
                 continue
             if type(y) is not int or y < 2 or not after >> y & 1:
-                self.refuted(where, gaps, pairs, reached)
+                self.refuted(where, gaps, legal, replies, reached)
                 raise CertificateError(f"{where()}: reply {y!r} to {x} is not a legal move other than 1")
             top = after.bit_length()  # t + 1 after x: the closure under +y is needed below it only
             closed |= 1 << y
@@ -429,19 +457,20 @@ class _Proof:
             final = after & ~closed
             if final != 0b10:  # {2,3}
                 reached.append(final)
-        self.refuted(where, gaps, pairs, reached)
+        self.refuted(where, gaps, legal, replies, reached)
 
-    def refuted(self, where: Callable[[], str], gaps: int, pairs: list[tuple[int, object]], reached: list[int]) -> None:
-        """Each position ``reached`` (by the first moves and replies of ``pairs`` in ``gaps`` that do
-        not reach {2,3}) is a node."""
+    def refuted(self, where: Callable[[], str], gaps: int, legal: list[int], replies: list[Any],
+                reached: list[int]) -> None:
+        """Each position ``reached`` (by the first moves ``legal`` and their ``replies`` in ``gaps``
+        that :meth:`refute` looks up) is a node, or imported."""
         k = self.keys.first_missing(reached)
         while k >= 0 and reached[k] in self.imported:
             rest = self.keys.first_missing(reached[k + 1 :])
             k = -1 if rest < 0 else k + 1 + rest
         if k >= 0:
             # the k-th of the pairs checked that were looked up (replies all legal, as :meth:`refute` skips)
-            reply = dict(pairs)
-            found = ((x, y) for x, y in pairs if y != 0 and not (type(y) is int and y < x and reply.get(y) == x)
+            reply = dict(zip(legal, replies))
+            found = ((x, y) for x, y in zip(legal, replies) if y != 0 and not (type(y) is int and y < x and reply.get(y) == x)
                      and play(play(gaps, x), y) != 0b10)  # type: ignore[arg-type]
             x, y = next(itertools.islice(found, k, None))
             raise CertificateError(f"{where()}: after {x} and the reply {y} the position is not proved P (no node for it)")
@@ -494,7 +523,7 @@ class _Proof:
         legal = moves(gaps)
         if len(replies) != len(legal):
             raise CertificateError(f"node {_braces(gens)}: {len(replies)} replies for {len(legal)} legal moves other than 1")
-        self.refute(lambda: f"node {_braces(gens)}", gaps, list(zip(legal, replies, strict=True)))
+        self.refute(lambda: f"node {_braces(gens)}", gaps, legal, replies)
 
     def verify_root(
         self, root: list[int], root_gaps: int, outcome: str, winning: list[int], cert: dict
@@ -521,7 +550,8 @@ class _Proof:
         claimed = [x for x, y in zip(legal, root_replies, strict=True) if y == -1]
         if claimed != winning:
             raise CertificateError(f"{where}: 'root_replies' mark {claimed} as winning, not {winning}")
-        self.refute(lambda: where, root_gaps, [(x, y) for x, y in zip(legal, root_replies, strict=True) if y != -1])
+        pairs = [(x, y) for x, y in zip(legal, root_replies, strict=True) if y != -1]
+        self.refute(lambda: where, root_gaps, [x for x, _ in pairs], [y for _, y in pairs])
 
 
 GCD_FORMAT = "sylver-gcd-certificate"
@@ -589,13 +619,12 @@ def _short_moves(gens: list[int]) -> tuple[int, int, list[int]]:
     return p, t, out
 
 
-def verify_gcd(cert: Any, nodes: tuple[Nodes, int, Nodes] | None = None, jobs: int = 1,
+def verify_gcd(cert: Any, nodes: tuple[Nodes, int] | None = None, jobs: int = 1,
               imported: Imported | None = None) -> tuple[list[str], int]:
     """Check a ``sylver-gcd-certificate`` (short positions with prime g, long ones with g = 2): raise,
     or return what it proves, what it does not and what it rests on, in a few lines, and the number
-    of its gcd-1 nodes.  ``nodes``: where to read them (a source, a bound on their number, and a
-    source for the first reading, :class:`_Proof`) when they are not ``cert["nodes"]`` (a file read
-    a line at a time); ``jobs``: processes for their second
+    of its gcd-1 nodes.  ``nodes``: where to read them (a source and a bound on their number) when
+    they are not ``cert["nodes"]`` (a file read a line at a time); ``jobs``: processes for their second
     reading (:meth:`_Proof.verify_nodes`); ``imported``: as for :func:`verify`."""
     version = cert.get("version")
     if version not in (1, GCD_VERSION):
@@ -607,8 +636,8 @@ def verify_gcd(cert: Any, nodes: tuple[Nodes, int, Nodes] | None = None, jobs: i
         items = cert["nodes"]
         if not isinstance(items, list):
             raise CertificateError("'nodes' must be a list")
-        nodes = (lambda: enumerate(items), len(items), lambda: enumerate(items))
-    proofs = _GcdProofs(cert, *nodes, jobs=jobs, imported=_imports_of(cert, imported))
+        nodes = (lambda: enumerate(items), len(items))
+    proofs = _GcdProofs(cert, *nodes, jobs, _imports_of(cert, imported))
     for claimed, (_gens, replies) in proofs.claims.items():
         where = f"claim {_braces(list(claimed))}"
         p, _t, moves_ = _short_moves(list(claimed))
@@ -719,11 +748,10 @@ class _GcdProofs:
     """What a gcd certificate proves P: its gcd-1 nodes (checked by :func:`verify`), its short
     claims and its periodic claims (checked by :func:`verify_gcd`), and the theorems."""
 
-    def __init__(self, cert: dict[str, Any], nodes: Nodes, size: int, heads: Nodes, jobs: int,
-                 imported: Imported) -> None:
+    def __init__(self, cert: dict[str, Any], nodes: Nodes, size: int, jobs: int, imported: Imported) -> None:
         # the gcd-1 nodes: checked as the gcd-1 checker checks them (positions of t < 256 in the
         # table, the others beside it)
-        self.gcd1 = _Proof(nodes, size, 32, frozenset(imported.masks), heads)
+        self.gcd1 = _Proof(nodes, size, 32, frozenset(imported.masks))
         self.imported = imported.keys
         """The positions with g > 1 proved P by the certificate's imports (their keys)."""
         self.gcd1.verify_nodes(jobs)
@@ -1570,26 +1598,6 @@ def _json(path: str, line: int, text: bytes) -> Any:
 
 _DECODE = json.JSONDecoder().raw_decode
 
-_DIGITS = b"0123456789,"
-
-
-def _head(path: str, line: int, text: bytes) -> Any:
-    """The node on the line ``text`` for the first reading, which needs its generators only: read
-    from the line's head when it starts ``[[`` with digits and commas up to ``],[``, as a node is
-    written (``[gens, []]``), else the whole line as JSON (:func:`_json`).  The second reading parses
-    every line whole, so a line that is not JSON is refused all the same (what JSON reads there is
-    these generators, when it reads it)."""
-    if text.startswith(b"[["):
-        end = text.find(b"],[", 2)
-        digits = text[2:end]
-        if end > 2 and not digits.translate(None, _DIGITS):
-            try:
-                return [[int(g) for g in digits.split(b",")], []]
-            except ValueError:  # an empty number (",,")
-                pass
-    return _json(path, line, text)
-
-
 def _verify_lines(path: str, head: dict[str, Any], offset: int, lines: int, jobs: int, imported: Imported) -> Verified:
     """:func:`verify` of a certificate laid out a node a line, its nodes read from the file at each
     pass (``offset``: where they start; ``lines``: an upper bound on their number)."""
@@ -1600,11 +1608,7 @@ def _verify_lines(path: str, head: dict[str, Any], offset: int, lines: int, jobs
         readings[0] += 1
         return _node_lines(path, offset, reading=readings[0])
 
-    def heads() -> Iterator[tuple[int, Any]]:
-        readings[0] += 1
-        return _node_lines(path, offset, reading=readings[0], parse=_head)
-
-    proof = _Proof(nodes, lines, _width(root_gaps), _gcd1_imports(head, imported), heads)
+    proof = _Proof(nodes, lines, _width(root_gaps), _gcd1_imports(head, imported))
     proof.verify_nodes(jobs)
     proof.verify_root(root, root_gaps, outcome, winning, head)
     return Verified(head, proof.count, [], imports=tuple(imported.rested))
@@ -1635,26 +1639,21 @@ def _verify_gcd_lines(path: str, head: dict[str, Any], offset: int, lines: int, 
         readings[0] += 1
         return _node_lines(path, start, line, readings[0])
 
-    def heads() -> Iterator[tuple[int, Any]]:
-        readings[0] += 1
-        return _node_lines(path, start, line, readings[0], parse=_head)
-
-    proves, count = verify_gcd({**head, "claims": claims}, (nodes, lines, heads), jobs, imported)
+    proves, count = verify_gcd({**head, "claims": claims}, (nodes, lines), jobs, imported)
     return Verified(head, count, proves, imports=tuple(imported.rested))
 
 
-def _node_lines(path: str, offset: int, line: int = 1, reading: int = 1,
-                parse: Callable[[str, int, bytes], Any] | None = None) -> Iterator[tuple[int, Any]]:
+def _node_lines(path: str, offset: int, line: int = 1, reading: int = 1) -> Iterator[tuple[int, Any]]:
     """The nodes of a certificate laid out a node a line, from byte ``offset`` of the file (after
-    its line ``line``) to the line ``]}``, the last: (index, node) for each (:func:`_items`; each
-    line read by ``parse``, JSON by default), the ``reading``-th time (of 2) for the progress."""
+    its line ``line``) to the line ``]}``, the last: (index, node) for each (:func:`_items`), the
+    ``reading``-th time (of 2) for the progress."""
     try:
         fh = open(path, "rb")  # noqa: SIM115 - closed below, also when the caller stops early
     except OSError as exc:
         raise CertificateFileError(f"cannot read {path}: {exc.strerror}") from None
     with fh:
         fh.seek(offset)
-        items = _items(fh, path, line, b"]}", "nodes", parse or _json)
+        items = _items(fh, path, line, b"]}", "nodes")
         if _PROGRESS is not None:
             items = _told(items, fh, path, f"reading {reading} of 2", _PROGRESS)
         end = yield from items
@@ -1705,11 +1704,9 @@ class ProgressLine:
             self.shown = 0.0
 
 
-def _items(fh: Any, path: str, after: int, end: bytes, what: str,
-           parse: Callable[[str, int, bytes], Any] = _json) -> Generator[tuple[int, Any], None, int]:
+def _items(fh: Any, path: str, after: int, end: bytes, what: str) -> Generator[tuple[int, Any], None, int]:
     """The items of a list laid out an item a line, read from ``fh`` (after its line ``after``) to
-    the line ``end``: (index, item) for each (``parse``: the item of a line); return the number of
-    the line ``end``.  A file that
+    the line ``end``: (index, item) for each; return the number of the line ``end``.  A file that
     breaks the layout (a truncated or unparsable line, a missing or extra comma, no ``end``) raises
     :class:`CertificateFileError`."""
     i, more, line = 0, True, after
@@ -1726,7 +1723,7 @@ def _items(fh: Any, path: str, after: int, end: bytes, what: str,
         if not more:
             raise CertificateFileError(f"{path} is not JSON: no comma after line {line - 1}")
         more = text.endswith(b",")
-        yield i, parse(path, line, text[:-1] if more else text)
+        yield i, _json(path, line, text[:-1] if more else text)
         i += 1
     raise CertificateFileError(f"{path} is truncated: it ends at line {line}, inside the list of {what}")
 
