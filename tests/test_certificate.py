@@ -195,15 +195,15 @@ class TestTampering:
         """A move x answered by y < x, where y is answered by x, is checked by y's reply (the
         position after both): the reply must still be the integer y, and that position a node."""
         cert = make("11,14")
-        for n, (gens, replies) in enumerate(cert["nodes"]):
-            legal = moves(gap_mask(gens))
-            reply = dict(zip(legal, replies, strict=True))
-            pair = next(((x, y) for x, y in reply.items() if type(y) is int and 2 <= y < x and reply[y] == x
+
+        def pair(gens: list[int], replies: list[int]) -> tuple[int, int] | None:
+            reply = dict(zip(moves(gap_mask(gens)), replies, strict=True))
+            return next(((x, y) for x, y in reply.items() if type(y) is int and 2 <= y < x and reply[y] == x
                          and play(play(gap_mask(gens), y), x) != 0b10), None)
-            if pair is not None:
-                break
-        assert pair is not None
-        x, y = pair
+
+        n, (x, y) = next((n, p) for n, (gens, replies) in enumerate(cert["nodes"]) if (p := pair(gens, replies)))
+        gens = cert["nodes"][n][0]
+        legal = moves(gap_mask(gens))
         verify(cert)
         for wrong in (float(y), str(y), [y]):
             bad = copy.deepcopy(cert)

@@ -405,9 +405,9 @@ class _Proof:
         limit = gaps.bit_length()
         members = ((1 << limit) - 1) ^ gaps
         reached: list[int] = []
-        reply = dict(zip(legal, replies))
+        reply = dict(zip(legal, replies, strict=True))
         closure: dict[int, int] = {}  # a move: the members after it, exact below limit
-        for x, y in zip(legal, replies):
+        for x, y in zip(legal, replies, strict=True):
             if type(y) is int and y < x and y in reply:  # y a gap below x: legal after x
                 if reply[y] == x:
                     continue  # y answered by x: the same position, reached then
@@ -469,8 +469,9 @@ class _Proof:
             k = -1 if rest < 0 else k + 1 + rest
         if k >= 0:
             # the k-th of the pairs checked that were looked up (replies all legal, as :meth:`refute` skips)
-            reply = dict(zip(legal, replies))
-            found = ((x, y) for x, y in zip(legal, replies) if y != 0 and not (type(y) is int and y < x and reply.get(y) == x)
+            reply = dict(zip(legal, replies, strict=True))
+            found = ((x, y) for x, y in zip(legal, replies, strict=True)
+                     if y != 0 and not (type(y) is int and y < x and reply.get(y) == x)
                      and play(play(gaps, x), y) != 0b10)  # type: ignore[arg-type]
             x, y = next(itertools.islice(found, k, None))
             raise CertificateError(f"{where()}: after {x} and the reply {y} the position is not proved P (no node for it)")
@@ -1597,6 +1598,7 @@ def _json(path: str, line: int, text: bytes) -> Any:
 
 
 _DECODE = json.JSONDecoder().raw_decode
+
 
 def _verify_lines(path: str, head: dict[str, Any], offset: int, lines: int, jobs: int, imported: Imported) -> Verified:
     """:func:`verify` of a certificate laid out a node a line, its nodes read from the file at each
