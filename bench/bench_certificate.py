@@ -4,6 +4,7 @@ peak RSS of each, the CPU model and the load average.
     .venv/bin/python bench/bench_certificate.py                          # {16,20,28,74,273}
     .venv/bin/python bench/bench_certificate.py --positions 16,20,28,35,54 --builder memory --checker dict
     PYTHONPATH=TREE/src .venv/bin/python bench/bench_certificate.py --checker none --repeat 3   # A/B of builds
+    .venv/bin/python bench/bench_certificate.py --files runs/certs/16_37_38_72_94.json --repeat 3   # checks only
 
 Each phase runs in a fresh process, so that its peak RSS is its own: the solve and the certificate
 built from its tables (``--builder stream``: :func:`sylver.proof.build.stream_certificate`, nodes
@@ -13,7 +14,9 @@ the file read a node at a time, twice; ``dict``: the file loaded whole, then :fu
 ``none``: not checked).  Times are CPU seconds of the phase (the machine is shared) and wall-clock
 seconds beside them.  ``--repeat N`` runs each position N times (a fresh process each), to compare
 builders by the median: run it with ``PYTHONPATH`` set to another tree's ``src`` for the other
-builder (the phases inherit it), and the two alternated.
+builder (the phases inherit it), and the two alternated.  ``--files F ...``: no solve and no build,
+the check of each certificate file given (as written by ``sylver solve --certificate``), ``--repeat``
+times, with its median: the checker's CPU seconds on a real proof.
 """
 
 from __future__ import annotations
@@ -68,6 +71,24 @@ def check(path: str, checker: str) -> dict:
     return {"check_cpu": time.process_time() - c0, "check_wall": time.monotonic() - t0, "check_peak_mb": _peak_mb()}
 
 
+def checks(files: list[str], checker: str, repeat: int) -> None:
+    """The check of each file, ``repeat`` times (a fresh process each): CPU and wall seconds, peak
+    RSS, and the median CPU seconds."""
+    import statistics
+
+    print(f"CPU: {cpu_model()}; {load()}; checker {checker}")
+    print("| file | bytes | runs: check (CPU s) | median (CPU s) | wall s | MB/s (CPU) | check peak |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for path in files:
+        runs = [_phase("check", path, checker) for _ in range(repeat)]
+        cpu = statistics.median(r["check_cpu"] for r in runs)
+        size = Path(path).stat().st_size
+        cpus = ", ".join(f"{r['check_cpu']:.1f}" for r in runs)
+        walls = ", ".join(f"{r['check_wall']:.0f}" for r in runs)
+        print(f"| {Path(path).name} | {size:,} | {cpus} | {cpu:.1f} | {walls} | {size / 1e6 / cpu:.2f} "
+              f"| {max(r['check_peak_mb'] for r in runs):,.0f} MB |", flush=True)
+
+
 def _phase(*args: str) -> dict:
     out = subprocess.run([sys.executable, __file__, "--phase", *args], capture_output=True, text=True, check=False)
     if out.returncode:
@@ -82,11 +103,15 @@ def main() -> None:
     ap.add_argument("--checker", choices=["file", "dict", "none"], default="file")
     ap.add_argument("--repeat", type=int, default=1, help="runs of each position")
     ap.add_argument("--memory", default="2G", help="the solve's --memory")
+    ap.add_argument("--files", nargs="+", help="check these certificate files only (no solve, no build)")
     ap.add_argument("--phase", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.phase:
         kind, *rest = args.phase
         print(json.dumps(build(*rest) if kind == "build" else check(*rest)))
+        return
+    if args.files:
+        checks(args.files, args.checker, args.repeat)
         return
     print(f"CPU: {cpu_model()}; {load()}; builder {args.builder}, checker {args.checker}")
     print("| position | outcome | states | solve (CPU s) | peak after solve | P-positions | bytes | build (CPU s) "

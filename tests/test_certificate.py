@@ -6,6 +6,7 @@ import ast
 import copy
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -33,7 +34,7 @@ class TestChecker:
                 imported |= {a.name.split(".")[0] for a in node.names}
             elif isinstance(node, ast.ImportFrom):
                 imported.add((node.module or "").split(".")[0])
-        assert imported <= {"__future__", "array", "collections", "dataclasses", "datetime", "hashlib", "json", "math",
+        assert imported <= {"__future__", "array", "collections", "dataclasses", "datetime", "hashlib", "itertools", "json", "math",
                             "multiprocessing", "os", "sys", "time", "typing"}
 
     def test_arithmetic_matches_position(self) -> None:
@@ -44,6 +45,29 @@ class TestChecker:
             for x in moves(gaps)[:10]:
                 after = play(gaps, x)
                 assert moves(after) == [y for y in p.play(x).legal_moves() if y != 1]
+
+    def test_gap_mask_matches_the_definition(self) -> None:
+        """The gap mask, closed up to a guess and tested for m members in a row there, is the one
+        of the definition (the members up to Schur's bound), also where t is far above the largest
+        generator ({16,37}: 539) and where the guess is doubled."""
+        import math
+        import random
+
+        def reference(gens: list[int]) -> int:
+            limit = (min(gens) - 1) * (max(gens) - 1) + 1
+            member = [True] + [False] * limit
+            for n in range(1, limit + 1):
+                member[n] = any(n >= g and member[n - g] for g in gens)
+            return sum(1 << n for n in range(limit + 1) if not member[n])
+
+        rng = random.Random(7)
+        cases = [[16, 37], [2, 3], [3, 5], [16, 37, 38, 72, 94], [29, 30], [5, 18, 101]]
+        while len(cases) < 400:
+            gens = [rng.randint(2, rng.choice([12, 40, 120])) for _ in range(rng.randint(1, 5))]
+            if math.gcd(*gens) == 1:
+                cases.append(gens)
+        for gens in cases:
+            assert gap_mask(gens) == reference(gens), gens
 
     def test_ender(self) -> None:
         assert is_ender(gap_mask([4, 5]))  # coprime pairs are enders (Hutchings)
@@ -166,6 +190,29 @@ class TestTampering:
         bad = copy.deepcopy(good)
         bad["position"] = [4, 6]
         self.rejects(bad, "gcd")
+
+    def test_a_pair_of_moves_answering_each_other(self) -> None:
+        """A move x answered by y < x, where y is answered by x, is checked by y's reply (the
+        position after both): the reply must still be the integer y, and that position a node."""
+        cert = make("11,14")
+
+        def pair(gens: list[int], replies: list[int]) -> tuple[int, int] | None:
+            reply = dict(zip(moves(gap_mask(gens)), replies, strict=True))
+            return next(((x, y) for x, y in reply.items() if type(y) is int and 2 <= y < x and reply[y] == x
+                         and play(play(gap_mask(gens), y), x) != 0b10), None)
+
+        n, (x, y) = next((n, p) for n, (gens, replies) in enumerate(cert["nodes"]) if (p := pair(gens, replies)))
+        gens = cert["nodes"][n][0]
+        legal = moves(gap_mask(gens))
+        verify(cert)
+        for wrong in (float(y), str(y), [y]):
+            bad = copy.deepcopy(cert)
+            bad["nodes"][n][1][legal.index(x)] = wrong
+            self.rejects(bad, re.escape(f"reply {wrong!r} to {x} is not a legal move"))
+        reached = play(play(gap_mask(gens), y), x)
+        bad = copy.deepcopy(cert)
+        bad["nodes"] = [node for node in bad["nodes"] if gap_mask(node[0]) != reached]
+        self.rejects(bad, "not proved P")
 
     @pytest.mark.parametrize("value", ["x", None, [[5], 14], [5, "14"], [5, None], {"a": 1}, [True, 14], []])
     def test_wrong_shapes_are_named_not_raised(self, good: dict, value: object) -> None:
