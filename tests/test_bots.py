@@ -23,6 +23,9 @@ def solver_compiled():
     assert solver_ready(wait=600)
 
 
+LINE_STATES = 3_000_000
+"""The most states a test gives a solve of one of the book's line positions."""
+
 SMALL_POSITIONS = ["", "4", "6", "10,15", "4,5", "5,9", "6,9,20", "7,11,13", "12,17", "9,10"]
 
 
@@ -87,11 +90,41 @@ class TestPerfect:
         book = opening_book()
         assert len(book) > 100
         rng = random.Random(2)
-        for gens in rng.sample(sorted(book), 8):
+        for gens in rng.sample(sorted(gens for gens, entry in book.items() if entry.complete), 8):
             entry = book[gens]
             if entry.genus <= 80:
                 sol = solve(Position(gens))
                 assert sol.outcome is entry.outcome and sol.winning_moves == entry.winning_moves
+
+    def test_the_lines_after_11_and_13_are_in_the_book(self, tmp_path, monkeypatch):
+        """The `nextMove` competition's bots answer 11 with a random m < 100; {11,38} takes the solver
+        about 25 s of CPU (172 wins), more than a move of a 30-s clock (issue 53: every blunder of
+        perfect against those bots was in that line).  perfect names 172 from the book, the solver
+        never called; every {11,m} and {13,m} with t <= 400 is in the book with a winning move and
+        the P-position it leaves, and so are the positions after the bots' replies to it (t and
+        t - 11).  A sample of the line's entries agrees with the solver, each within a bound of
+        states (not seconds)."""
+        import sylver.solver
+
+        book = opening_book()
+        monkeypatch.setattr(sylver.solver, "solve", lambda *a, **k: pytest.fail("the solver was called"))
+        bot = make_bot("perfect", random.Random(0), store=tmp_path / "none.sqlite")
+        p = Position("11,38")
+        assert bot.choose(Turn(p, tuple(p.generators), time_left=30.0, cpu_clock=True, max_move=1000)) == 172
+        assert book[p.generators].winning_moves == (172,) and book[(11, 38, 172)].outcome is Outcome.P
+        after = Position((11, 38, 172))
+        for reply in (after.frobenius_number, after.frobenius_number - 11):  # 255, 244
+            q = after.play(reply)
+            assert book[q.generators].outcome is Outcome.N and book[q.generators].winning_moves
+        pairs = [Position((a, m)) for a in (11, 13) for m in range(a + 1, 100) if math.gcd(a, m) == 1
+                 and a * m - a - m <= 400]
+        assert len(pairs) == 48 and all(book[q.generators].winning_moves for q in pairs)
+        monkeypatch.undo()
+        lines = sorted(g for g, e in book.items() if not e.complete and e.genus <= 120)
+        assert len(lines) >= 4
+        for gens in random.Random(53).sample(lines, 4):
+            q = Position(gens).play(book[gens].winning_moves[0])
+            assert solve(q, max_states=LINE_STATES).outcome is Outcome.P, gens
 
     def test_known_n_positions(self, known_results):
         bot = fast("perfect")
