@@ -52,7 +52,9 @@
    solve: 25 % of its clock) in both; under the competition's referee it plays in this process, its
    solver's tables cleared before each match (in the arena it has a process of its own), and the
    analysis runs after both referees' games of a match.  One analyst in this process judges every game (t <=
-   ``--max-t``, ``--analysis-seconds`` a position, one memo), and per suite and opponent the two
+   ``--max-t``, ``--analysis-seconds`` a position, one memo: each position is solved once a run; the
+   positions decided are kept in ``--analysis-store``, default analysis.sqlite in ``--out``, and those
+   not decided in its ``-undecided.jsonl`` beside it, so that a rerun solves neither again), and per suite and opponent the two
    referees' figures are printed side by side (games, perfect's wins, each bot's blunders / decided
    N-moves with the 95 % interval, perfect's most time in a game), with the number of games whose
    moves and whose results are the same and one line for each result that differs.
@@ -330,7 +332,9 @@ def package_section(args: argparse.Namespace) -> bool:
         if o not in BOTS:
             raise SystemExit(f"bench_strength: error: --package-bots {o}: one of {', '.join(BOTS)}")
     root = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="bench-strength-"))
-    analyst = Analyst(Settings(max_t=args.max_t, seconds=args.analysis_seconds, store=str(root / "analysis.sqlite")))
+    store = Path(args.analysis_store) if args.analysis_store else root / "analysis.sqlite"
+    analyst = Analyst(Settings(max_t=args.max_t, seconds=args.analysis_seconds, store=str(store)),
+                      undecided=store.with_name(f"{store.stem}-undecided.jsonl"))
     print(f"perfect vs the nextMove competition's bots ({args.package}: {', '.join(opponents)}), each start of each "
           f"suite both seats, {args.rounds} round(s); ours: the arena, {args.rules} rules with cap {cap:,}; theirs: "
           f"{pkg.referee.__file__}'s SylverCoinageGame, its allowed moves 1 .. {cap:,} (was 10^6), the same games; "
@@ -712,6 +716,9 @@ def main() -> int:
     ap.add_argument("--max-t", type=int, default=150, help="analysis bound on the Frobenius number")
     ap.add_argument("--analysis-seconds", type=float, default=10.0,
                     help="CPU seconds the analysis gives a position in section 'package' (undecided after that)")
+    ap.add_argument("--analysis-store", help="section 'package': the results store the analysis reads and writes "
+                                            "(default: analysis.sqlite in --out; one of an earlier run to reuse it), "
+                                            "and beside it the positions it did not decide (NAME-undecided.jsonl)")
     ap.add_argument("--jobs", type=int, default=2, help="games (and analyses) at a time in sections 'suites' and 'time-odds'")
     ap.add_argument("--out", help="results directories of sections 'suites' and 'time-odds' go here (resumable; default: a temp dir)")
     all_sections = ("suites", "known", "adapters", "empty", "koth", "nextmove", "time-odds", "package")

@@ -31,6 +31,7 @@ from sylver.arena.openings import OPENING16_REPLIES, load_suite, read_suite_file
 from sylver.arena.rules import make_rules
 from sylver.arena.specs import parse_specs
 from sylver.arena.tournament import Config, make_games
+from sylver.position import Position
 
 DATA = Path(__file__).parent / "data" / "analysis"
 SYLVER = [sys.executable, "-m", "sylver"]
@@ -121,6 +122,26 @@ class TestAnalysis:
                 else:
                     assert n.verdict is reference_verdict(n.position, n.move)
         assert undecided > 0
+
+    def test_a_position_not_decided_is_solved_once(self, tmp_path, monkeypatch) -> None:
+        """A position the solver did not decide in its seconds is written to the ``undecided`` file,
+        and an analyst given that file (a rerun) takes it from there without solving; not with more
+        seconds than it was given (issue 53: a stopped analysis gave every undecided position of
+        three pass wars its seconds again).  Solves counted, not timed: 0.01 s is below what the
+        solver is ever started with."""
+        p = Position("11,38")
+        path = tmp_path / "analysis-undecided.jsonl"
+        settings = Settings(max_t=400, seconds=0.01)
+        first = Analyst(settings, undecided=path)
+        why = first.decide(p)
+        assert why == "t = 369: not decided within 0.01 s of CPU time"
+        assert first.decide(p) == why and len(path.read_text().splitlines()) == 1  # memoised
+
+        solved: list[Position] = []
+        monkeypatch.setattr(Analyst, "_solve", lambda self, q: (solved.append(q), (None, "not decided"))[1])
+        assert Analyst(settings, undecided=path).decide(p) == why and not solved
+        longer = Analyst(Settings(max_t=400, seconds=5.0), undecided=path)
+        assert longer.decide(p) == "t = 369: not decided" and solved == [p]
 
     def test_g_above_1_positions_the_engine_proves(self) -> None:
         """{4} is N and 6 wins ({4,6} is P: Sicherman 2002, sec. 1-2); {4,6} is P: every move is

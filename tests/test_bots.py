@@ -23,6 +23,9 @@ def solver_compiled():
     assert solver_ready(wait=600)
 
 
+LINE_STATES = 3_000_000
+"""The most states a test gives a solve of one of the book's line positions."""
+
 SMALL_POSITIONS = ["", "4", "6", "10,15", "4,5", "5,9", "6,9,20", "7,11,13", "12,17", "9,10"]
 
 
@@ -87,11 +90,48 @@ class TestPerfect:
         book = opening_book()
         assert len(book) > 100
         rng = random.Random(2)
-        for gens in rng.sample(sorted(book), 8):
+        for gens in rng.sample(sorted(gens for gens, entry in book.items() if entry.complete), 8):
             entry = book[gens]
             if entry.genus <= 80:
                 sol = solve(Position(gens))
                 assert sol.outcome is entry.outcome and sol.winning_moves == entry.winning_moves
+
+    def test_the_lines_after_11_and_13_are_in_the_book(self, tmp_path, monkeypatch):
+        """The `nextMove` competition's bots answer 11 with a random m < 100; {11,38} takes the solver
+        about 25 s of CPU (172 wins), more than a move of a 30-s clock (issue 53: every blunder of
+        perfect against those bots was in that line).  perfect names 172 from the book, the solver
+        never called; every {11,m} and {13,m} with t <= 400 is in the book with a winning move and
+        the P-position it leaves, and so are the positions after the bots' replies to it (t and
+        t - 11).  A sample of the line's entries agrees with the solver, each within a bound of
+        states (not seconds)."""
+        import sylver.solver
+
+        book = opening_book()
+        monkeypatch.setattr(sylver.solver, "solve", lambda *a, **k: pytest.fail("the solver was called"))
+        bot = make_bot("perfect", random.Random(0), store=tmp_path / "none.sqlite")
+        p = Position("11,38")
+        assert bot.choose(Turn(p, tuple(p.generators), time_left=30.0, cpu_clock=True, max_move=1000)) == 172
+        assert book[p.generators].winning_moves == (172,) and book[(11, 38, 172)].outcome is Outcome.P
+        after = Position((11, 38, 172))
+        for reply in (after.frobenius_number, after.frobenius_number - 11):  # 255, 244
+            q = after.play(reply)
+            assert book[q.generators].outcome is Outcome.N and book[q.generators].winning_moves
+        q = Position("11,38,172")  # game 16 against bestBot: 244, 177, 222, 72, 206, 167, 195 (the book's moves)
+        for reply in (244, 222, 206, 195):
+            q = q.play(reply)
+            move = bot.choose(Turn(q, tuple(q.generators), time_left=20.0, cpu_clock=True, max_move=1000))
+            assert move in book[q.generators].winning_moves
+            q = q.play(move)
+        assert q == Position("11,38,72,130,167,172,195")
+        pairs = [Position((a, m)) for a in (11, 13) for m in range(a + 1, 100) if math.gcd(a, m) == 1
+                 and a * m - a - m <= 400]
+        assert len(pairs) == 48 and all(book[q.generators].winning_moves for q in pairs)
+        monkeypatch.undo()
+        lines = sorted(g for g, e in book.items() if not e.complete and e.genus <= 100)
+        assert len(lines) >= 4
+        for gens in random.Random(53).sample(lines, 4):
+            q = Position(gens).play(book[gens].winning_moves[0])
+            assert solve(q, max_states=LINE_STATES).outcome is Outcome.P, gens
 
     def test_known_n_positions(self, known_results):
         bot = fast("perfect")
@@ -220,7 +260,8 @@ class TestPerfect:
             turn = Turn(p, tuple(p.generators), time_left=30.0, cpu_clock=cpu_clock)
             move = bot.choose(turn)
             cpu[cpu_clock] = clock.cpu - cpu0
-            planned = perfect.GCD_ENGINE_SHARE * perfect.SOLVE_SHARE * 30.0  # 6.75 s of the first move's 7.5
+            # 6.64 s of the first move's 7.5, less the reserve for the moves to come
+            planned = perfect.GCD_ENGINE_SHARE * perfect.SOLVE_SHARE * (30.0 - perfect.reserve(p))
             if cpu_clock:
                 assert move == 20 and limits == pytest.approx([planned, 3 * 2 / 3 * planned])
                 assert bot.oracle.share.value == pytest.approx(1 / 3)
@@ -228,9 +269,45 @@ class TestPerfect:
                 assert bot.oracle.share.value == pytest.approx(1 / 4)
             else:
                 assert limits == pytest.approx([planned])  # timed out: the search names a move
-        assert cpu[True] == pytest.approx(perfect.GCD_ENGINE_SHARE * perfect.SOLVE_SHARE * 30.0)
+        assert cpu[True] == pytest.approx(perfect.GCD_ENGINE_SHARE * perfect.SOLVE_SHARE * (30.0 - perfect.reserve(p)))
         assert cpu[False] == pytest.approx(cpu[True] / 3)
 
+
+    def test_a_pass_war_keeps_time_for_the_moves_to_come(self, tmp_path, monkeypatch):
+        """On a chess clock perfect keeps MOVE_FLOOR for each of its moves still to come (at most half
+        the genus, at most MOVES_AHEAD): with 0.6 s left in {29,62,63,345,...} (genus 235) it
+        passes at once, where it gave 25 % of what was left to a solve and a search on every move
+        and lost three pass wars on time in the arena (issue 53; game 52 of the one-number suite
+        against usingStrongCounterV2 reached this position with 1.33 s left).  Counted: no solve,
+        no search; not timed."""
+        from sylver.bots import perfect
+        from sylver.bots.oracle import Oracle
+
+        p = Position("29,62,63,345,346,347,349,350,351,354,355,359")
+        asked: list[Position] = []
+
+        def record(self, q, *args, **kwargs):
+            asked.append(q)
+            return None
+
+        monkeypatch.setattr(Oracle, "solve", record)
+        monkeypatch.setattr(Oracle, "solve_gcd", record)
+        monkeypatch.setattr(perfect.PerfectBot, "_search",
+                            lambda self, turn, deadline: record(self, turn.position) or p.frobenius_number)
+        bot = make_bot("perfect", random.Random(0), store=tmp_path / "none.sqlite")
+        for cpu_clock in (True, False):
+            move = bot.choose(Turn(p, tuple(p.generators), time_left=0.6, cpu_clock=cpu_clock, max_move=1000))
+            assert move == p.frobenius_number and not asked  # the pass, answered at once
+        # with the reserve and a move's planning to spare the position is solved, as before
+        bot.choose(Turn(p, tuple(p.generators), time_left=30.0, cpu_clock=True, max_move=1000))
+        assert asked and asked[0] == p
+        assert p.genus == 235 and perfect.reserve(p) == pytest.approx(perfect.MOVES_AHEAD * perfect.MOVE_FLOOR)
+        assert perfect.reserve(Position("11,38")) == pytest.approx(93 * perfect.MOVE_FLOOR)  # genus 185
+        # the reserve is bounded: positions with infinitely many legal moves, or a large genus
+        assert perfect.reserve(Position("16,34")) == perfect.reserve(Position("100003,200003"))
+        assert perfect.reserve(Position("16,34")) == perfect.MOVES_AHEAD * perfect.MOVE_FLOOR
+        turn = Turn(p, tuple(p.generators), time_left=20.0, per_call=True)
+        assert perfect.spendable(turn) == 20.0  # a per-call limit keeps nothing back
 
     def test_a_long_lived_bot_keeps_no_big_position_alive(self):
         """What perfect keeps from a King-of-the-Hill game's moves (its memo, the theory's caches)

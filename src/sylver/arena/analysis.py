@@ -172,9 +172,14 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 class Analyst:
-    """Decides positions (memoised) and judges the moves made in them."""
+    """Decides positions (memoised) and judges the moves made in them.
 
-    def __init__(self, settings: Settings) -> None:
+    ``undecided``: a file of the positions the solver did not decide within ``settings.seconds``
+    (one JSON line each, appended as they come): read first, so that a rerun, or another analyst
+    given the same file, does not give them their seconds again (the store keeps decided positions
+    only).  A line written with fewer seconds than the settings' is not taken."""
+
+    def __init__(self, settings: Settings, undecided: str | Path | None = None) -> None:
         from sylver.bots.oracle import CpuShare
         from sylver.store.results import Store
 
@@ -182,6 +187,15 @@ class Analyst:
         self.memo: dict[Position, Decision | str] = {}
         self.share = CpuShare()
         self.store = Store(settings.store) if settings.store else None
+        self.undecided = Path(undecided) if undecided else None
+        if self.undecided is not None and self.undecided.exists():
+            for line in self.undecided.read_text().splitlines():
+                try:
+                    rec = json.loads(line)
+                    if rec["seconds"] >= settings.seconds:
+                        self.memo[Position(rec["position"])] = rec["why"]
+                except (ValueError, KeyError, TypeError):  # a line torn by a kill
+                    continue
 
     def decide(self, p: Position) -> Decision | str:
         """The position's outcome and winning moves, or why it is not decided."""
@@ -213,6 +227,10 @@ class Analyst:
         except (TooLargeError, ValueError):
             return f"{what}: out of the engine's range"
         if sol is None or sol.outcome is None:
+            if self.undecided is not None:
+                with self.undecided.open("a") as f:
+                    f.write(json.dumps({"position": str(p), "seconds": self.settings.seconds,
+                                        "why": f"{what}: {why}"}) + "\n")
             return f"{what}: {why}"
         if self.store is not None:
             self.store.put(sol)

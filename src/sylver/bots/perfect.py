@@ -41,10 +41,13 @@ Order of business on each move (each step within the move's time budget):
    number is the first to run out of patience and commit, into a position the opponent's book
    answers, so the side with more time lost.)
 
-Time: a move plans at most ``think`` seconds and at most 15 % of ``Turn.time_left`` (the time left on
-the clock, or the per-call limit); where the position can be solved exactly (gcd 1 within
+Time: a move plans at most ``think`` seconds and at most 15 % of :func:`spendable` time: the
+per-call limit, or the time left on a chess clock less a reserve of MOVE_FLOOR for each of our moves
+still to come (:func:`reserve`: at most half the position's genus; issue 53, where 25 % of what was
+left on each move of a pass war ran the clock out), and with less than QUICK to plan with the move is
+one known at once or a pass; where the position can be solved exactly (gcd 1 within
 ``max_genus``, or gcd > 1 for the g > 1 engine), 25 % of a chess clock (7.5 s of a 30-s game's first
-move; 90 % of it to the g > 1 engine), or, under a per-call limit (``Turn.per_call``: time a call
+move, less the reserve; 90 % of it to the g > 1 engine), or, under a per-call limit (``Turn.per_call``: time a call
 leaves unused is lost), 85 % of the call less a margin of a second, whatever ``think`` (a proof
 decides the game; issue 35: with 25 % of a 20-s call, 9 in {16,34} and 7 in {16,90} were played
 where the engine proves 20 and 17 winning with more time); 3 × ``think`` with no limit.
@@ -119,6 +122,16 @@ else it is the largest allowed number: a time-limited solve can return a tenth o
 QUICK_GENUS = 32
 """Positions this small are solved in milliseconds, even in time trouble."""
 
+MOVE_FLOOR = 0.005
+"""Seconds of a chess clock kept for each of our moves still to come (see :func:`reserve`): a move
+answered at once (:meth:`PerfectBot._quick`) costs less (0.4 ms of CPU on average, 3.7 ms at most,
+in the 98 passes of a pass war from {29,62,63,345,...}).  Issue 53: in pass wars of 193-379 plies
+perfect spent 25 % of what was left on each move (positions of genus 250-1100, none decided), had
+about a second left after 12-15 moves, and lost on time in the arena."""
+
+MOVES_AHEAD = 100
+"""The most of our moves :func:`reserve` counts on (a game of 200 plies more: 0.5 s)."""
+
 OPENING_PRIMES = (5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61)
 """With no small number named in a position too big to solve, the first of these not refuted is named:
 {p} is a P-position for a prime p >= 5 (Hutchings; Sicherman 2002, sec. 1)."""
@@ -155,6 +168,24 @@ def _deadline(turn: Turn, seconds: float) -> _Deadline:
     if turn.time_left is not None:
         wall = min(wall, max(seconds, turn.time_left - PER_CALL_MARGIN))
     return _Deadline(seconds, cpu_clock=True, wall=wall)
+
+
+def reserve(p: Position) -> float:
+    """Seconds of a chess clock kept for our moves still to come in ``p``: MOVE_FLOOR for each, at
+    most MOVES_AHEAD.  Every move takes at least one legal move away, so a game from ``p`` lasts at
+    most its genus plies, ours half of them (a pass war takes one at a time)."""
+    if not p.is_finite or p.generators[0] > 2 * MOVES_AHEAD:  # the genus is at least m - 1
+        return MOVE_FLOOR * MOVES_AHEAD
+    return MOVE_FLOOR * min(MOVES_AHEAD, (p.genus + 1) // 2)
+
+
+def spendable(turn: Turn) -> float | None:
+    """The seconds a move plans with: a per-call limit, or the time left on a chess clock less the
+    :func:`reserve` for the moves to come (None: no limit)."""
+    if turn.time_left is None:
+        return None
+    left = max(0.0, turn.time_left)
+    return left if turn.per_call else max(0.0, left - reserve(turn.position))
 
 
 class PerfectBot(Bot):
@@ -199,8 +230,9 @@ class PerfectBot(Bot):
 
     def _choose(self, turn: Turn) -> int:
         budget = self.think
-        if turn.time_left is not None:
-            budget = min(budget, CLOCK_SHARE * max(0.0, turn.time_left))
+        left = spendable(turn)
+        if left is not None:
+            budget = min(budget, CLOCK_SHARE * left)
         deadline = _deadline(turn, max(budget, 0.01))
         p = turn.position
         if p.is_terminal or p.is_over:
@@ -213,7 +245,7 @@ class PerfectBot(Bot):
             for w in known.winning_moves:
                 if turn.allows(w):
                     return w
-        if turn.time_left is not None and SOLVE_SHARE * turn.time_left < QUICK:
+        if left is not None and SOLVE_SHARE * left < QUICK:
             return self._quick(turn)
         if known is not None and known.outcome is Outcome.P:
             return self._swindle(turn, deadline) or self._fallback(turn)
@@ -263,8 +295,8 @@ class PerfectBot(Bot):
         """Solving decides the game, so it may take SOLVE_SHARE of a chess clock (7.5 s of a 30-s
         game's first move), :func:`solve_budget` of a per-call limit, or 3 * think with no limit."""
         extended = 3 * self.think
-        if turn.time_left is not None:
-            left = max(0.0, turn.time_left)
+        left = spendable(turn)
+        if left is not None:
             extended = solve_budget(left) if turn.per_call else SOLVE_SHARE * left
         if extended > deadline.left() and solver_ready():  # not while the solver compiles
             return _deadline(turn, extended)
