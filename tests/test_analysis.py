@@ -127,21 +127,28 @@ class TestAnalysis:
         """A position the solver did not decide in its seconds is written to the ``undecided`` file,
         and an analyst given that file (a rerun) takes it from there without solving; not with more
         seconds than it was given (issue 53: a stopped analysis gave every undecided position of
-        three pass wars its seconds again).  Solves counted, not timed: 0.01 s is below what the
-        solver is ever started with."""
+        three pass wars its seconds again).  The solver is replaced by one that decides nothing and
+        counts its calls, so that no machine is fast enough to change the test."""
         p = Position("11,38")
         path = tmp_path / "analysis-undecided.jsonl"
         settings = Settings(max_t=400, seconds=0.01)
+        solved: list[Position] = []
+
+        def undecided(self: Analyst, q: Position) -> tuple[None, str]:
+            solved.append(q)
+            return None, f"not decided within {self.settings.seconds:g} s of CPU time"
+
+        monkeypatch.setattr(Analyst, "_solve", undecided)
         first = Analyst(settings, undecided=path)
         why = first.decide(p)
-        assert why == "t = 369: not decided within 0.01 s of CPU time"
+        assert why == "t = 369: not decided within 0.01 s of CPU time" and solved == [p]
         assert first.decide(p) == why and len(path.read_text().splitlines()) == 1  # memoised
+        assert solved == [p]
 
-        solved: list[Position] = []
-        monkeypatch.setattr(Analyst, "_solve", lambda self, q: (solved.append(q), (None, "not decided"))[1])
+        solved.clear()
         assert Analyst(settings, undecided=path).decide(p) == why and not solved
         longer = Analyst(Settings(max_t=400, seconds=5.0), undecided=path)
-        assert longer.decide(p) == "t = 369: not decided" and solved == [p]
+        assert longer.decide(p) == "t = 369: not decided within 5 s of CPU time" and solved == [p]
 
     def test_g_above_1_positions_the_engine_proves(self) -> None:
         """{4} is N and 6 wins ({4,6} is P: Sicherman 2002, sec. 1-2); {4,6} is P: every move is

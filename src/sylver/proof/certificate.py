@@ -408,49 +408,32 @@ class _Proof:
         reply = dict(zip(legal, replies, strict=True))
         closure: dict[int, int] = {}  # a move: the members after it, exact below limit
         for x, y in zip(legal, replies, strict=True):
-            if type(y) is int and y < x and y in reply:  # y a gap below x: legal after x
-                if reply[y] == x:
-                    continue  # y answered by x: the same position, reached then
-                closed = closure.get(y)
-                if closed is None:
-                    closed = members | 1 << y
-                    s = y
-                    while s <= limit:
-                        closed |= closed << s
-                        s <<= 1
-                    closure[y] = closed
-                after = gaps & ~closed  # after y
-                top = after.bit_length()
-                closed |= 1 << x
-                s = x
-                while s <= top:
-                    closed |= closed << s
-                    s <<= 1
-                final = after & ~closed
-                if final != 0b10:  # {2,3}
-                    reached.append(final)
-                continue
-            closed = closure.get(x)
+            swapped = type(y) is int and y < x and y in reply  # y a gap below x: legal after x
+            if swapped and reply[y] == x:
+                continue  # y answered by x: the same position, reached then
+            first, second = (y, x) if swapped else (x, y)
+            closed = closure.get(first)
             if closed is None:
-                closed = members | 1 << x
-                s = x
+                closed = members | 1 << first
+                s = first
                 while s <= limit:
                     closed |= closed << s
                     s <<= 1
-                closure[x] = closed
+                closure[first] = closed
             after = gaps & ~closed
-            if y == 0 and type(y) is int:
-                if after.bit_length() <= 2 or not is_ender(after):
+            if not swapped:
+                if y == 0 and type(y) is int:
+                    if after.bit_length() <= 2 or not is_ender(after):
+                        self.refuted(where, gaps, legal, replies, reached)
+                        raise CertificateError(f"{where()}: after {x} the position is not an ender with t > 1, "
+                                               "so it is not N by strategy stealing")
+                    continue
+                if type(y) is not int or y < 2 or not after >> y & 1:
                     self.refuted(where, gaps, legal, replies, reached)
-                    raise CertificateError(f"{where()}: after {x} the position is not an ender with t > 1, "
-                                           "so it is not N by strategy stealing")
-                continue
-            if type(y) is not int or y < 2 or not after >> y & 1:
-                self.refuted(where, gaps, legal, replies, reached)
-                raise CertificateError(f"{where()}: reply {y!r} to {x} is not a legal move other than 1")
-            top = after.bit_length()  # t + 1 after x: the closure under +y is needed below it only
-            closed |= 1 << y
-            s = y
+                    raise CertificateError(f"{where()}: reply {y!r} to {x} is not a legal move other than 1")
+            top = after.bit_length()  # t + 1 after the first: the closure under the second is needed below it only
+            closed |= 1 << second
+            s = second
             while s <= top:
                 closed |= closed << s
                 s <<= 1
