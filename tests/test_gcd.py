@@ -393,6 +393,19 @@ def test_openings(opening: int, reply: int) -> None:
     assert solve(Position([opening, reply])).outcome is Outcome.P
 
 
+def test_composite_search_bounded_by_states(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a limit of states the bounded search of a composite g answers the same on any machine:
+    its seconds (here none) do not count; without one they do."""
+    from sylver.solver.gcd import composite
+
+    monkeypatch.setattr(composite, "COMPOSITE_SECONDS", 0.0)
+    sol = solve(Position([8]), first=True, max_states=100_000, store=None)
+    assert sol.outcome is Outcome.N and sol.winning_moves == (14,)
+    assert solve(Position([8]), first=True, store=None).outcome is None
+    small = solve(Position([8]), first=True, max_states=5, store=None)
+    assert small.outcome is None and "within 5 states" in small.gcd_details.reason
+
+
 def test_composite_multiple_of_short(short_budget: None) -> None:
     """{24,42} = {8,14}×3: the moves 38, 40, 44, 46, ... leave short positions with g = 2; one of
     them is probably P (sec. 2), but none is decided within the budget: said plainly."""

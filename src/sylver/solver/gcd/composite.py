@@ -14,7 +14,10 @@ from sylver.solver.gcd.prime import solve_prime
 from sylver.theory import is_prime, prime_factor_at_least_5
 
 COMPOSITE_SECONDS = 10.0
-"""Time given to the bounded search for a winning move in a position with composite g."""
+"""Time given to the bounded search for a winning move in a position with composite g, unless the
+solve has a limit of states (``max_states``): then that limit alone bounds it, so that its answer is
+the same on any machine (a wall-clock budget spent partly compiling kernels on a cold, loaded machine
+once left {8} undecided)."""
 SUB_SCAN_LIMIT = 2_001
 """Odd moves scanned for a long g = 2 position met inside a bounded search."""
 
@@ -42,8 +45,9 @@ def solve_composite(position: Position, ctx: Context) -> Finding:
     decided_n: list[int] = []
     undecided: list[int] = []
     saved = ctx.deadline
-    budget = time.monotonic() + COMPOSITE_SECONDS
-    ctx.deadline = budget if saved is None else min(saved, budget)
+    if ctx.max_states is None:
+        budget = time.monotonic() + COMPOSITE_SECONDS
+        ctx.deadline = budget if saved is None else min(saved, budget)
     try:
         for x in range(2, ctx.search_limit + 1):
             if x in position.semigroup:
@@ -74,8 +78,10 @@ def solve_composite(position: Position, ctx: Context) -> Finding:
     finally:
         ctx.deadline = saved
     searched = (
-        f"the moves up to {ctx.search_limit} that leave a short position with prime g were tried "
-        f"for {COMPOSITE_SECONDS:g} s at most: {_list(decided_n)} lose"
+        f"the moves up to {ctx.search_limit} that leave a short position with prime g were tried"
+        + (f" for {COMPOSITE_SECONDS:g} s at most" if ctx.max_states is None else
+           f" within {ctx.max_states:,} states")
+        + f": {_list(decided_n)} lose"
         + (f", {_list(undecided)} undecided" if undecided else "")
     )
     if winning:
