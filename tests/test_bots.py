@@ -273,6 +273,37 @@ class TestPerfect:
         assert cpu[False] == pytest.approx(cpu[True] / 3)
 
 
+    def test_a_small_position_is_solved_while_the_solver_compiles(self, tmp_path, monkeypatch):
+        """In a fresh bot process whose solver is still compiling, a position of genus at most
+        REACH_GENUS gets a solve's share of the clock (the solve waits for the compilation within
+        it), not the move's budget: {5,29,91} (genus 51, N: 27) came 0.3 s after the process started
+        and got 0.11 s, and perfect named 86 (issue 53, the pass-war starts).  A larger position
+        keeps the move's budget while the solver compiles.  Limits asked for, not timed."""
+        from sylver.bots import oracle, perfect
+        from sylver.bots.oracle import Exact, Oracle
+
+        limits: list[tuple[Position, float]] = []
+
+        def record(self, q, time_limit, *args, **kwargs):
+            limits.append((q, time_limit))
+            return Exact(outcome=Outcome.N, winning_moves=(27,), complete=False, genus=q.genus) if q.genus < 60 else None
+
+        monkeypatch.setattr(Oracle, "solve", record)
+        monkeypatch.setattr(perfect, "solver_ready", lambda wait=0.0: False)
+        monkeypatch.setattr(oracle, "solver_ready", lambda wait=0.0: False)
+        monkeypatch.setattr(perfect.PerfectBot, "_search", lambda self, turn, deadline: turn.position.frobenius_number)
+        small = Position([5, 29, 91])
+        bot = make_bot("perfect", random.Random(0), think=0.3, store=tmp_path / "none.sqlite")
+        assert bot.choose(Turn(small, (29, 5, 91), time_left=29.8)) == 27
+        planned = perfect.SOLVE_SHARE * (29.8 - perfect.reserve(small))
+        assert limits[0][0] == small and limits[0][1] > 0.5 * planned > 10 * 0.3
+        large = Position([29, 62, 63])
+        assert large.genus > perfect.REACH_GENUS
+        limits.clear()
+        bot = make_bot("perfect", random.Random(0), think=0.3, store=tmp_path / "none.sqlite")
+        bot.choose(Turn(large, (29, 62, 63), time_left=29.8))
+        assert all(limit <= 0.3 for q, limit in limits if q == large)
+
     def test_a_pass_war_keeps_time_for_the_moves_to_come(self, tmp_path, monkeypatch):
         """On a chess clock perfect keeps MOVE_FLOOR for each of its moves still to come (at most half
         the genus, at most MOVES_AHEAD): with 0.6 s left in {29,62,63,345,...} (genus 235) it
