@@ -105,9 +105,11 @@ class TestPerfect:
         t - 11).  A sample of the line's entries agrees with the solver, each within a bound of
         states (not seconds)."""
         import sylver.solver
+        from sylver.bots.oracle import Oracle
 
         book = opening_book()
         monkeypatch.setattr(sylver.solver, "solve", lambda *a, **k: pytest.fail("the solver was called"))
+        monkeypatch.setattr(Oracle, "ponder", lambda *a, **k: False)  # the book alone, in no time
         bot = make_bot("perfect", random.Random(0), store=tmp_path / "none.sqlite")
         p = Position("11,38")
         assert bot.choose(Turn(p, tuple(p.generators), time_left=30.0, cpu_clock=True, max_move=1000)) == 172
@@ -339,6 +341,48 @@ class TestPerfect:
         assert perfect.reserve(Position("16,34")) == perfect.MOVES_AHEAD * perfect.MOVE_FLOOR
         turn = Turn(p, tuple(p.generators), time_left=20.0, per_call=True)
         assert perfect.spendable(turn) == 20.0  # a per-call limit keeps nothing back
+
+    def test_a_move_from_the_book_prepares_the_next_one(self, tmp_path, monkeypatch):
+        """A move answered at once (the book's 47 in {7,59}) gives its time to the positions after the
+        opponent's replies (``Oracle.ponder``, here limited by states, not seconds: the same on any
+        machine), so that the next move, in {7,47,59} + 170 (not in the book: a solve of some 40,000
+        states with cold tables), is answered from what the ponder proved, with no solve (issue 53:
+        the {11} line's sixth move, after five from the book, needed 3.6 M states cold, 2 pondered).
+        Without the ponder and the look into the tables the second move calls the solver."""
+        from sylver.bots.oracle import Oracle
+        from sylver.solver import engine
+
+        engine.ENGINE.clear()
+        real_ponder = Oracle.ponder
+        pondered: list[tuple[Position, bool]] = []
+
+        def ponder(self, q, time_limit, **kwargs):
+            done = real_ponder(self, q, 1e9, max_states=200_000)
+            pondered.append((q, done))
+            return done
+
+        solves: list[Position] = []
+        real_solve = solve
+
+        def counting_solve(p, **kwargs):
+            solves.append(p)
+            return real_solve(p, **kwargs)
+
+        monkeypatch.setattr(Oracle, "ponder", ponder)
+        monkeypatch.setattr("sylver.solver.solve", counting_solve)
+        bot = make_bot("perfect", random.Random(0), think=30.0, store=tmp_path / "none.sqlite")
+        start = Position("7,59")
+        assert bot.choose(Turn(start, (7, 59))) == 47
+        q = start.play(47)
+        assert pondered == [(q, True)] and not solves  # every reply decided within the states
+        p = q.play(170)
+        assert p.generators not in opening_book()
+        move = bot.choose(Turn(p, (7, 59, 47, 170)))
+        assert not solves
+        engine.ENGINE.clear()
+        assert real_solve(p.play(move)).outcome is Outcome.P
+        engine.ENGINE.clear()
+        assert real_solve(p, first=True).states > 30_000  # what the move would have searched cold
 
     def test_a_long_lived_bot_keeps_no_big_position_alive(self):
         """What perfect keeps from a King-of-the-Hill game's moves (its memo, the theory's caches)

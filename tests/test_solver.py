@@ -257,6 +257,49 @@ class TestDifferential:
             reference.solve(Position("12,17"))
 
 
+class TestStoredWinningMove:
+    """:func:`sylver.solver.stored_winning_move`, a winning move read from the tables that earlier
+    solves of the process filled (``perfect`` keeps them for its later moves): never a move that
+    does not win."""
+
+    def test_what_the_tables_keep_is_what_a_fresh_solve_proves(self) -> None:
+        """After {9,11} is solved (every winning move) and {7,12}'s replies swept, each position one
+        and two moves from {9,11} (genus 10 to 39; 300 of them): a stored winning move is one the
+        plain-Python reference solver finds, and a stored one is found where the tables hold it
+        (most of the N-positions, none of the P-positions); the oracle's answers (tables first, then
+        a solve) are the reference's."""
+        from sylver.bots.oracle import Oracle
+        from sylver.solver import stored_winning_move
+        from sylver.solver.local import Request, sweep
+
+        ENGINE.clear()
+        root = Position("9,11")
+        assert solve(root).complete
+        q = Position("7,12")
+        sweep(Request(position=q, root_order="genus"), [x for x in q.legal_moves() if x > 1])
+        rng = random.Random(53)
+        positions = [root.play(x) for x in root.legal_moves() if x > 1]
+        while len(positions) < 300:
+            a = rng.choice(positions[:40])
+            moves = [x for x in a.legal_moves() if x > 1]
+            if moves:
+                positions.append(a.play(rng.choice(moves)))
+        oracle = Oracle()
+        stored = 0
+        for p in positions:
+            if p.is_terminal:
+                continue
+            slow = reference.solve(p)
+            move = stored_winning_move(p)
+            if move is not None:
+                stored += 1
+                assert move in slow.winning_moves, p
+            exact = oracle.solve(p, time_limit=60.0)
+            assert exact is not None and exact.outcome is slow.outcome, p
+            assert set(exact.winning_moves) <= set(slow.winning_moves), p
+        assert stored >= 100
+
+
 class TestKunzKeys:
     """Table keys from the Kunz vector w.r.t. 16 (``kernels.state_keys``): exact for t < 240."""
 
@@ -466,6 +509,9 @@ class TestReplyOrders:
         f = [p.play(x).frobenius_number for x in ordered_root_moves(p, moves, "frobenius")]
         assert f == sorted(f) and sorted(ordered_root_moves(p, moves, "frobenius")) == moves
         assert ordered_root_moves(p, moves, "ascending") == moves
+        hardest = ordered_root_moves(p, moves, "genus")
+        g = [(p.play(x).genus, x) for x in hardest]
+        assert g == sorted(g, reverse=True) and sorted(hardest) == moves
         with pytest.raises(ValueError, match="unknown root order"):
             ordered_root_moves(p, moves, "random")
         with pytest.raises(ValueError, match="one at a time"):
@@ -485,7 +531,7 @@ class TestReplyOrders:
         for x, outcome in every.decided.items():
             after = p.play(x)
             assert outcome is (reference.solve(after) if after.genus <= 30 else solve(after)).outcome, (p, x)
-        for order in ("frobenius", "ascending"):
+        for order in ("frobenius", "ascending", "genus"):
             r = sweep(Request(position=p, first=True, root_order=order), replies)
             assert r.complete
             if every.winning:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from sylver import jit
-from sylver.machine import load_factor
+from sylver.machine import load_factor, parse_memory
 from sylver.position import Outcome, Position
 from sylver.theory import known_outcome, outcome_by_theory, proven_n, winning_move_by_theory
 
@@ -37,6 +37,14 @@ MIN_SHARE = 0.1
 
 MIN_SLICE = 0.05
 """Seconds of CPU (or wall-clock) time below which :func:`cpu_limited` starts no further solve."""
+
+MEMORY = "512M"
+"""The default cap of the solver's tables for a bot (:class:`Oracle`): they keep what the bot's
+solves proved for its later moves, within this many bytes."""
+
+PONDER_GENUS = 60
+"""Positions with at most this many legal moves are not pondered (:meth:`Oracle.ponder`): the
+positions after their replies are solved in milliseconds when they are met."""
 
 
 @dataclass(frozen=True)
@@ -206,11 +214,20 @@ class Oracle:
 
     ``max_genus`` bounds the positions handed to the solver: larger ones are never attempted, and a
     position that timed out is remembered so it is not retried with a smaller budget.
+
+    What the solver proves stays in its transposition tables (one per process,
+    :mod:`sylver.solver.engine`), capped at ``memory`` (bytes or a size such as ``"512M"``): a solve
+    first looks there for a winning move (:func:`sylver.solver.stored_winning_move`), so what the
+    solves and the :meth:`ponder` of earlier moves of a game (or of earlier games of a match)
+    proved answers a later move at once.
     """
 
-    def __init__(self, max_genus: int = 400, store: StoredResults | None = None) -> None:
+    def __init__(self, max_genus: int = 400, store: StoredResults | None = None,
+                 memory: str | int = MEMORY) -> None:
         self.max_genus = max_genus
         self.store = store
+        self.memory = parse_memory(memory)
+        """Bytes the solver's tables may use (``sylver.solver.solve(memory=)``)."""
         self.memo: dict[Position, Exact] = {}
         self.failed: dict[Position, float] = {}
         """Seconds a solve of the position ran without an answer (CPU seconds under a CPU clock)."""
@@ -254,7 +271,8 @@ class Oracle:
 
         def attempt(limit: float) -> Solution | None:
             try:
-                sol = solve(p, first=True, time_limit=max(limit, 0.01), odd_limit=20_001, store=None)
+                sol = solve(p, first=True, time_limit=max(limit, 0.01), odd_limit=20_001, store=None,
+                            memory=self.memory)
             except (SolveTimeout, TimeoutError):
                 return None
             return sol if sol.outcome is not None else None
@@ -294,9 +312,13 @@ class Oracle:
         if p.generators[0] - 1 > self.max_genus:  # the genus is at least m - 1
             return None
         genus = p.genus
-        if genus > self.max_genus or time_limit <= 0.002:
+        if genus > self.max_genus:
             return None
-        if self.failed.get(p, -1.0) >= time_limit:
+        if not complete and solver_ready():
+            stored = self.stored(p)
+            if stored is not None:
+                return stored
+        if time_limit <= 0.002 or self.failed.get(p, -1.0) >= time_limit:
             return None
         started = time.monotonic()
         if not solver_ready(wait=0.5 * time_limit if wait else 0.0):
@@ -308,7 +330,7 @@ class Oracle:
 
         def attempt(limit: float) -> Solution | None:
             try:
-                return solve(p, first=not complete, time_limit=limit)
+                return solve(p, first=not complete, time_limit=limit, memory=self.memory)
             except SolveTimeout:
                 return None
 
@@ -326,6 +348,47 @@ class Oracle:
         exact = Exact(sol.outcome, tuple(sol.winning_moves), bool(sol.complete), genus)
         self.memo[p] = exact
         return exact
+
+    def stored(self, p: Position) -> Exact | None:
+        """N with a winning move when the solver's tables hold one (the position after it proven P by
+        an earlier search of this process, :func:`sylver.solver.stored_winning_move`), else None.  The
+        solver must be ready (:func:`solver_ready`)."""
+        from sylver.solver import stored_winning_move
+
+        move = stored_winning_move(p)
+        if move is None:
+            return None
+        exact = Exact(Outcome.N, (move,), False, p.genus)
+        self.memo[p] = exact
+        return exact
+
+    def ponder(self, q: Position, time_limit: float, *, wall: float | None = None,
+               max_states: int | None = None) -> bool:
+        """Decide the positions after the replies to ``q`` (the position a move of ours leaves) within
+        ``time_limit`` seconds (or ``max_states`` states: the same point on any machine), the
+        hardest first (most legal moves left: ``sweep``'s root order ``genus``), so that the
+        solver's tables hold a winning move in the position the opponent's reply leaves before it
+        is met (:meth:`stored`).  Small positions (at most PONDER_GENUS legal moves) and large ones
+        (beyond ``max_genus``) are left alone, and nothing is waited for: the solver must be ready.
+        True when every reply was decided.  ``wall``: ``time_limit`` is CPU time, within ``wall``
+        seconds of wall-clock time (:func:`cpu_limited`)."""
+        if not q.is_finite or q.is_over or q.generators[0] - 1 > self.max_genus or time_limit <= MIN_SLICE:
+            return False
+        if not PONDER_GENUS < q.genus <= self.max_genus or not solver_ready():
+            return False
+        from sylver.solver import Request, sweep
+
+        replies = [x for x in q.legal_moves() if x > 1]
+
+        def attempt(limit: float) -> bool | None:
+            request = Request(position=q, time_limit=limit, max_states=max_states, memory=self.memory,
+                              root_order="genus")
+            try:
+                return True if sweep(request, replies).complete else None
+            except (ValueError, MemoryError):  # the tables' memory (MemoryBudgetError) or address space
+                return False
+
+        return bool(self._run(attempt, time_limit, wall))
 
 
 @dataclass(frozen=True)

@@ -70,7 +70,7 @@ from pathlib import Path
 
 from sylver.bots.base import Bot, Turn
 from sylver.bots.candidates import SMALL, candidates, hands_over_2_3, largest_allowed
-from sylver.bots.oracle import Exact, Oracle, StoredResults, solver_ready, start_warm_up
+from sylver.bots.oracle import MEMORY, Exact, Oracle, StoredResults, solver_ready, start_warm_up
 from sylver.position import Outcome, Position
 from sylver.theory import known_outcome, proven_n, winning_move_by_theory
 
@@ -132,6 +132,14 @@ about a second left after 12-15 moves, and lost on time in the arena."""
 MOVES_AHEAD = 100
 """The most of our moves :func:`reserve` counts on (a game of 200 plies more: 0.5 s)."""
 
+PONDER_SHARE = CLOCK_SHARE
+"""Share of the time a move may plan with (:func:`spendable`) that it gives, once its move is
+chosen, to the positions the opponent's replies leave (:meth:`sylver.bots.oracle.Oracle.ponder`): a
+move answered at once from the book or the theory spends it all there, so that the solver's tables
+hold the answers to the game's next positions (issue 53: in the {11} line the book answered five
+moves and the sixth needed 3.6 M states, some 6 s of CPU, with cold tables; pondered, 2 states).
+Less than SOLVE_SHARE: the opponent may reply elsewhere."""
+
 OPENING_PRIMES = (5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61)
 """With no small number named in a position too big to solve, the first of these not refuted is named:
 {p} is a P-position for a prime p >= 5 (Hutchings; Sicherman 2002, sec. 1)."""
@@ -179,6 +187,15 @@ def reserve(p: Position) -> float:
     return MOVE_FLOOR * min(MOVES_AHEAD, (p.genus + 1) // 2)
 
 
+def ponder_budget(turn: Turn, think: float) -> float:
+    """Seconds a move may spend, in all, before its pondering stops: PONDER_SHARE of the time it
+    plans with (``think`` with no limit); none in time trouble (:data:`QUICK`)."""
+    left = spendable(turn)
+    if left is None:
+        return think
+    return 0.0 if SOLVE_SHARE * left < QUICK else PONDER_SHARE * left
+
+
 def spendable(turn: Turn) -> float | None:
     """The seconds a move plans with: a per-call limit, or the time left on a chess clock less the
     :func:`reserve` for the moves to come (None: no limit)."""
@@ -193,8 +210,11 @@ class PerfectBot(Bot):
     moves ahead where neither does.
 
     Theory, then exact play (book, memo, results store, solver), then a two-ply search with exact
-    leaves.  ``store``: the results store read as a book (an SQLite file or PostgreSQL URL, or a
-    :class:`StoredResults`; default: the store the CLI uses)."""
+    leaves; the time a move leaves of its PONDER_SHARE goes to the positions after the opponent's
+    replies (:meth:`Oracle.ponder`).  ``store``: the results store read as a book (an SQLite file or
+    PostgreSQL URL, or a :class:`StoredResults`; default: the store the CLI uses); ``memory``: the cap
+    of the solver's tables, which keep what it proved for the later moves (bytes or a size such as
+    ``"1G"``; default 512M)."""
 
     name = "perfect"
 
@@ -206,12 +226,13 @@ class PerfectBot(Bot):
         max_genus: int = 400,
         *,
         store: StoredResults | str | Path | None = None,
+        memory: str | int = MEMORY,
     ) -> None:
         super().__init__(rng)
         self.think = float(think)
         self.patience = int(patience)
         stored = store if isinstance(store, StoredResults) else StoredResults(store)
-        self.oracle = Oracle(max_genus=max_genus, store=stored)
+        self.oracle = Oracle(max_genus=max_genus, store=stored, memory=memory)
         start_warm_up()  # compile the solver now, not during a timed move
         self._stalls = 0
         self._last_t: int | None = None
@@ -222,10 +243,13 @@ class PerfectBot(Bot):
         if turn.history[: len(self._seen)] != self._seen or not self._seen:
             self._stalls, self._last_t = 0, None  # a new game (even without a learn() call)
         self._note_opponent(turn)
+        ponder = _deadline(turn, ponder_budget(turn, self.think))
         move = self._choose(turn)
         after = turn.position.play(move) if move > 1 and turn.position.is_legal(move) else None
         self._last_t = after.frobenius_number if after is not None and after.is_finite else None
         self._seen = tuple(turn.history) + (move,)
+        if after is not None and not ponder.passed():
+            self.oracle.ponder(after, ponder.left(), wall=ponder.wall())
         return move
 
     def _choose(self, turn: Turn) -> int:

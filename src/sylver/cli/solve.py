@@ -294,7 +294,7 @@ def solve(
     checkpoint: Annotated[Path | None, typer.Option("--checkpoint", help="g = 2: directory for resumable scan state (default: beside the results store).")] = None,
     self_check: Annotated[bool | None, typer.Option("--self-check/--no-self-check", help="Self-check an N answer: the position after each winning move, searched afresh, must be P. Default: on when a table reached the --memory budget.", show_default=False)] = None,
     check: Annotated[bool | None, typer.Option("--check/--no-check", hidden=True, callback=renamed_flag("solve", "--self-check/--no-self-check"))] = None,
-    root_order: Annotated[str, typer.Option("--root-order", metavar="ORDER", help="gcd 1: decide the root moves `ascending` (least first) or by `frobenius` (least Frobenius number of the position after the move first; with --first, the first winning move found ends the solve; needs -j 1).")] = "ascending",
+    root_order: Annotated[str, typer.Option("--root-order", metavar="ORDER", help="gcd 1: decide the root moves `ascending` (least first), by `frobenius` (least Frobenius number of the position after the move first) or by `genus` (most legal moves left first); with --first, the first winning move found ends the solve; needs -j 1.")] = "ascending",
 ) -> None:
     """Solve a position exactly: P or N, every winning move (or the least with --first), and a proof.
 
@@ -580,7 +580,7 @@ def _solve_batch(path: Path, as_json: bool, options: SolveOptions) -> None:
 def sweep(
     position: Annotated[list[str], typer.Argument(help="The position, e.g. `16 38 72 78` (any gcd).")],
     up_to: Annotated[int | None, typer.Option("--up-to", metavar="X", help="The replies up to X (default: a gcd-1 position's every legal move; otherwise the campaign's candidate bound).", callback=integer(2))] = None,
-    order: Annotated[str, typer.Option("--order", metavar="ORDER", help="`frobenius` (least Frobenius number of the position after the reply first) or `ascending`.")] = "frobenius",
+    order: Annotated[str, typer.Option("--order", metavar="ORDER", help="`frobenius` (least Frobenius number of the position after the reply first), `ascending` or `genus` (most legal moves left first).")] = "frobenius",
     every: Annotated[bool, typer.Option("--all", help="Decide every reply, not only until one wins.")] = False,
     memory: int = typer.Option(None, "--memory", metavar="SIZE", parser=str, callback=memory_size(),
                                help=_memory_help(), show_default=False),

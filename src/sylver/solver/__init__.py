@@ -24,7 +24,8 @@ only this and :mod:`sylver.solver.gcd` are imported; ``tests/test_codebase.py`` 
 - :mod:`~sylver.solver.local`: :func:`sweep` (``sylver sweep``), :class:`Request` (a gcd-1 solve's
   options, resolved), :data:`ROOT_ORDERS`;
 - :mod:`~sylver.solver.engine`: :func:`check_solvable`, :func:`root_gaps`, :func:`count_reachable`,
-  :func:`memory_budget_error`, :data:`MAX_FROBENIUS` (the kernel's boundary);
+  :func:`memory_budget_error`, :func:`stored_winning_move` (a winning move the tables already
+  prove), :data:`MAX_FROBENIUS` (the kernel's boundary);
 - :mod:`~sylver.solver.endgame`: :func:`ensure_endgame_table` (``sylver warmup``);
 - :mod:`sylver.errors`: :class:`MemoryBudgetError`, :class:`SelfCheckError`, :class:`WorkerDiedError`.
 
@@ -54,6 +55,7 @@ from sylver.solver.engine import (
     count_reachable,
     memory_budget_error,
     root_gaps,
+    stored_winning_move,
 )
 from sylver.solver.local import ROOT_ORDERS, Request, sweep
 from sylver.solver.orchestration import open_store, solve
@@ -80,5 +82,6 @@ __all__ = [
     "open_store",
     "root_gaps",
     "solve",
+    "stored_winning_move",
     "sweep",
 ]

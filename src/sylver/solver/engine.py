@@ -752,6 +752,24 @@ def child_gaps(gaps: np.ndarray, x: int) -> np.ndarray:
     return buf[W:].copy()
 
 
+def stored_winning_move(position: Position) -> int | None:
+    """The least move of the gcd-1 ``position`` into a P-position known without a search: {2,3},
+    a P-position of the endgame table, or one stored in the P table by a search of this process (a
+    search stores only what it proved, so the answer is as sound as its; keys of 63 + 9 bits, see
+    :mod:`~sylver.solver.kernels`); None when there is none.  One lookup a legal move
+    (``kernels.first_p_reply``, behind the P filter): what the solves of earlier moves of a game
+    proved answers a later one (``perfect``, :meth:`sylver.bots.oracle.Oracle.solve`)."""
+    check_solvable(position)
+    gaps = root_gaps(position)
+    W = gaps.shape[0]
+    buf = np.zeros(2 * W, dtype=np.uint64)
+    buf[:W] = gaps
+    with ENGINE.lock:
+        egtab, egfilt, efshift, egg = ENGINE.endgame()
+        y = int(k.first_p_reply(buf, W, (ENGINE.ptable, ENGINE.pfilt), ENGINE.fshift, (egtab, egfilt), efshift, egg))
+    return y or None
+
+
 def count_reachable(position: Position) -> int:
     """How many distinct positions can be reached from ``position`` by legal moves, counting
     ``position`` itself and the final position {1} (after someone names 1).  A full enumeration:

@@ -141,18 +141,23 @@ class RootMoves:
         )
 
 
-ROOT_ORDERS = ("ascending", "frobenius")
+ROOT_ORDERS = ("ascending", "frobenius", "genus")
 """How the root moves of a solve are ordered: ``ascending`` (least move first: with ``first``, the
-least winning move is the first found) or ``frobenius`` (least Frobenius number of the position
+least winning move is the first found), ``frobenius`` (least Frobenius number of the position
 after the move first, as the public campaign's sweeps of 2026-10 tried the replies to an obligation:
 small positions are cheap to decide, and with ``first`` the first winning move found, not always
-the least, ends the solve)."""
+the least, ends the solve) or ``genus`` (most legal moves left after the move first, the larger move
+first among equals: the hardest positions first, as ``perfect`` ponders the replies to its move,
+:meth:`sylver.bots.oracle.Oracle.ponder`)."""
 
 
 def ordered_root_moves(position: Position, moves: list[int], root_order: str) -> list[int]:
     """``moves`` (root moves of ``position``, ascending) in the order ``root_order`` decides them."""
     if root_order == "ascending":
         return moves
+    if root_order == "genus":
+        genus = {x: position.play(x).genus for x in moves}
+        return sorted(moves, key=lambda x: (-genus[x], -x))
     if root_order != "frobenius":
         raise ValueError(f"unknown root order {root_order!r}: expected one of {', '.join(ROOT_ORDERS)}")
     f = {x: position.play(x).frobenius_number for x in moves}
@@ -367,9 +372,7 @@ def sweep(request: Request, replies: list[int],
     if bad:
         raise ValueError(f"the sweep of {position.braces()} takes replies leaving gcd 1, not {bad[:5]}")
     f = {x: a.frobenius_number for x, a in after.items()}
-    if request.root_order not in ROOT_ORDERS:
-        raise ValueError(f"unknown root order {request.root_order!r}: expected one of {', '.join(ROOT_ORDERS)}")
-    order = sorted(replies, key=(lambda x: (f[x], x)) if request.root_order == "frobenius" else None)
+    order = ordered_root_moves(position, sorted(replies), request.root_order)
     if request.store is not None:  # a reply whose position the store (or the book) knows P comes first
         known = {x for x in order if (rec := request.store.get(after[x])) is not None and rec.outcome is Outcome.P}
         order.sort(key=lambda x: x not in known)
