@@ -15,7 +15,9 @@ Order of business on each move (each step within the move's time budget):
    (short positions, the g = 2 periodicity engine) for a winning move.  In an N-position it names a
    winning move; in a P-position (a lost game against perfect play) it *swindles*: it names the move
    whose resulting position has the fewest winning replies per legal reply, so a fallible opponent
-   most likely goes wrong.
+   most likely goes wrong.  What the solver proves stays in its tables for the later moves (a solve
+   first reads a winning move there), and a move answered at once gives its time to the positions
+   after the opponent's replies, the hardest first (``PONDER_SHARE``, :meth:`Oracle.ponder`).
 3. **Search** in positions too big to solve (KotH starts: two coprime 6-digit numbers, t ~ 10^11).
    Such a position behaves, for small numbers, like the empty position: once the small numbers named
    have gcd 1 and their t is below the big generators, the big ones are eliminated and the position
