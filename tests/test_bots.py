@@ -325,12 +325,13 @@ class TestPerfect:
 
         monkeypatch.setattr(Oracle, "solve", record)
         monkeypatch.setattr(Oracle, "solve_gcd", record)
+        monkeypatch.setattr(Oracle, "ponder", record)
         monkeypatch.setattr(perfect.PerfectBot, "_search",
                             lambda self, turn, deadline: record(self, turn.position) or p.frobenius_number)
         bot = make_bot("perfect", random.Random(0), store=tmp_path / "none.sqlite")
         for cpu_clock in (True, False):
             move = bot.choose(Turn(p, tuple(p.generators), time_left=0.6, cpu_clock=cpu_clock, max_move=1000))
-            assert move == p.frobenius_number and not asked  # the pass, answered at once
+            assert move == p.frobenius_number and not asked  # the pass, answered at once, and no ponder
         # with the reserve and a move's planning to spare the position is solved, as before
         bot.choose(Turn(p, tuple(p.generators), time_left=30.0, cpu_clock=True, max_move=1000))
         assert asked and asked[0] == p
