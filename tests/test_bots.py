@@ -349,7 +349,8 @@ class TestPerfect:
         machine), so that the next move, in {7,47,59} + 170 (not in the book: a solve of some 40,000
         states with cold tables), is answered from what the ponder proved, with no solve (issue 53:
         the {11} line's sixth move, after five from the book, needed 3.6 M states cold, 2 pondered).
-        Without the ponder and the look into the tables the second move calls the solver."""
+        Without the ponder and the look into the tables the second move calls the solver, as it does
+        in a process that kept nothing."""
         from sylver.bots.oracle import Oracle
         from sylver.solver import engine
 
@@ -384,6 +385,14 @@ class TestPerfect:
         assert real_solve(p.play(move)).outcome is Outcome.P
         engine.ENGINE.clear()
         assert real_solve(p, first=True).states > 30_000  # what the move would have searched cold
+        # a process that kept nothing (a fresh one for each call): the move is solved, as before
+        engine.ENGINE.clear()
+        fresh = make_bot("perfect", random.Random(0), think=30.0, store=tmp_path / "none.sqlite")
+        solves.clear()
+        move = fresh.choose(Turn(p, (7, 59, 47, 170)))
+        assert solves == [p]
+        engine.ENGINE.clear()
+        assert real_solve(p.play(move)).outcome is Outcome.P
 
     def test_a_long_lived_bot_keeps_no_big_position_alive(self):
         """What perfect keeps from a King-of-the-Hill game's moves (its memo, the theory's caches)
