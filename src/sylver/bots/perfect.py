@@ -139,7 +139,7 @@ RETRY_GENUS = 0.8
 """On a chess clock, once a solve given a solve's share of the clock (SOLVE_SHARE) ended undecided in
 a game, a later position gets that share again only when its genus is at most this fraction of the
 undecided one's (its tables warm from the attempts before); until then a move plans with its own
-budget and does not ponder (PONDER_SHARE).  Issue 53: in a pass war from {37} (both sides naming t for 300 plies) perfect gave 25 % of
+budget.  Issue 53: in a pass war from {37} (both sides naming t for 300 plies) perfect gave 25 % of
 what was left to each of its first 20 moves (7.4, 5.5, 4.2 s ...), positions of genus 294-312 that
 no such solve decides, and had 0.01 s a move for its 134 moves after, at genus 274 down to 34, where
 the analysis found a winning move in 80 of them."""
@@ -262,7 +262,7 @@ class PerfectBot(Bot):
         after = turn.position.play(move) if move > 1 and turn.position.is_legal(move) else None
         self._last_t = after.frobenius_number if after is not None and after.is_finite else None
         self._seen = tuple(turn.history) + (move,)
-        if after is not None and not ponder.passed() and self._worth_solving(after):
+        if after is not None and not ponder.passed():
             self.oracle.ponder(after, ponder.left(), wall=ponder.wall())
         return move
 
@@ -341,13 +341,10 @@ class PerfectBot(Bot):
         genus is down to RETRY_GENUS of that position's."""
         if turn.per_call or turn.time_left is None:
             return True
-        return turn.position.genus <= self.oracle.max_genus and self._worth_solving(turn.position)
-
-    def _worth_solving(self, p: Position) -> bool:
-        """False when an extended solve ended undecided in this game and ``p``'s genus is not yet
-        down to RETRY_GENUS of that position's: neither a solve's share of the clock nor a ponder
-        (:meth:`Oracle.ponder`, of the positions after the replies to ``p``) would decide it."""
-        return self._undecided_genus is None or p.is_finite and p.genus <= RETRY_GENUS * self._undecided_genus
+        genus = turn.position.genus
+        if genus > self.oracle.max_genus:
+            return False
+        return self._undecided_genus is None or genus <= RETRY_GENUS * self._undecided_genus
 
     def _extended(self, turn: Turn, deadline: _Deadline) -> _Deadline:
         """Solving decides the game, so it may take SOLVE_SHARE of a chess clock (7.5 s of a 30-s
