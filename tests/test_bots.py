@@ -306,47 +306,6 @@ class TestPerfect:
         bot.choose(Turn(large, (29, 62, 63), time_left=29.8))
         assert all(limit <= 0.3 for q, limit in limits if q == large)
 
-    def test_an_undecided_solve_is_retried_once_the_genus_is_down(self, tmp_path, monkeypatch):
-        """On a chess clock, after a solve given a solve's share ended undecided ({37,49,50}, genus
-        312, in the pass war from {37}), the next position of about the same genus plans with the
-        move's own budget, and one of genus at most RETRY_GENUS of it gets the share again; a
-        position beyond max_genus never does, and a per-call limit always does.  Limits asked for,
-        not timed."""
-        from sylver.bots import perfect
-        from sylver.bots.oracle import Oracle
-
-        limits: list[float] = []
-
-        def undecided(self, q, time_limit, *args, **kwargs):
-            limits.append(time_limit)
-            return None
-
-        monkeypatch.setattr(Oracle, "solve", undecided)
-        monkeypatch.setattr(Oracle, "ponder", lambda self, *args, **kwargs: None)
-        monkeypatch.setattr(perfect.PerfectBot, "_search", lambda self, turn, deadline: turn.position.frobenius_number)
-        bot = make_bot("perfect", random.Random(0), think=0.3, store=tmp_path / "none.sqlite")
-        q, history = Position("37,49,50"), (37, 49, 50)
-        extended: list[int] = []
-        while q.genus > 230:  # both sides pass (name t)
-            limits.clear()
-            move = bot.choose(Turn(q, history, time_left=20.0))
-            assert move == q.frobenius_number
-            if limits and limits[0] > 0.3 * perfect.SOLVE_SHARE * (20.0 - perfect.reserve(q)):
-                extended.append(q.genus)
-            reply = q.play(move).frobenius_number
-            q = q.play(move).play(reply)
-            history += (move, reply)
-        assert extended[0] == 312 and len(extended) == 2, extended
-        assert perfect.RETRY_GENUS * 312 - 3 < extended[1] <= perfect.RETRY_GENUS * 312
-        limits.clear()
-        bot.choose(Turn(Position("37,49"), (37, 49), time_left=20.0))  # a new game; genus 864
-        assert not limits or limits[0] <= 0.3
-        bot = make_bot("perfect", random.Random(0), think=0.3, store=tmp_path / "none.sqlite")
-        for q in (Position("37,49,50"), Position("37,49,50,575")):
-            limits.clear()
-            bot.choose(Turn(q, tuple(q.generators), time_left=20.0, per_call=True))
-            assert limits[0] > 0.3 * perfect.solve_budget(20.0)
-
     def test_a_pass_war_keeps_time_for_the_moves_to_come(self, tmp_path, monkeypatch):
         """On a chess clock perfect keeps MOVE_FLOOR for each of its moves still to come (at most half
         the genus, at most MOVES_AHEAD): with 0.6 s left in {29,62,63,345,...} (genus 235) it

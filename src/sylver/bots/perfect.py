@@ -49,8 +49,7 @@ still to come (:func:`reserve`: at most half the position's genus; issue 53, whe
 left on each move of a pass war ran the clock out), and with less than QUICK to plan with the move is
 one known at once or a pass; where the position can be solved exactly (gcd 1 within
 ``max_genus``, or gcd > 1 for the g > 1 engine), 25 % of a chess clock (7.5 s of a 30-s game's first
-move, less the reserve; 90 % of it to the g > 1 engine; after such a solve ended undecided in the
-game, only once the genus is down to RETRY_GENUS of that position's), or, under a per-call limit (``Turn.per_call``: time a call
+move, less the reserve; 90 % of it to the g > 1 engine), or, under a per-call limit (``Turn.per_call``: time a call
 leaves unused is lost), 85 % of the call less a margin of a second, whatever ``think`` (a proof
 decides the game; issue 35: with 25 % of a 20-s call, 9 in {16,34} and 7 in {16,90} were played
 where the engine proves 20 and 17 winning with more time); 3 × ``think`` with no limit.
@@ -134,15 +133,6 @@ about a second left after 12-15 moves, and lost on time in the arena."""
 
 MOVES_AHEAD = 100
 """The most of our moves :func:`reserve` counts on (a game of 200 plies more: 0.5 s)."""
-
-RETRY_GENUS = 0.8
-"""On a chess clock, once a solve given a solve's share of the clock (SOLVE_SHARE) ended undecided in
-a game, a later position gets that share again only when its genus is at most this fraction of the
-undecided one's (its tables warm from the attempts before); until then a move plans with its own
-budget.  Issue 53: in a pass war from {37} (both sides naming t for 300 plies) perfect gave 25 % of
-what was left to each of its first 20 moves (7.4, 5.5, 4.2 s ...), positions of genus 294-312 that
-no such solve decides, and had 0.01 s a move for its 134 moves after, at genus 274 down to 34, where
-the analysis found a winning move in 80 of them."""
 
 PONDER_SHARE = CLOCK_SHARE
 """Share of the time a move may plan with (:func:`spendable`) that it gives, once its move is
@@ -248,14 +238,12 @@ class PerfectBot(Bot):
         start_warm_up()  # compile the solver now, not during a timed move
         self._stalls = 0
         self._last_t: int | None = None
-        self._undecided_genus: int | None = None
-        """The genus of the last position this game whose extended solve ended undecided (RETRY_GENUS)."""
         self._seen: tuple[int, ...] = ()
 
     # -- the move ------------------------------------------------------------------------------
     def choose(self, turn: Turn) -> int:
         if turn.history[: len(self._seen)] != self._seen or not self._seen:
-            self._stalls, self._last_t, self._undecided_genus = 0, None, None  # a new game (even without learn())
+            self._stalls, self._last_t = 0, None  # a new game (even without a learn() call)
         self._note_opponent(turn)
         ponder = _deadline(turn, ponder_budget(turn, self.think))
         move = self._choose(turn)
@@ -300,12 +288,8 @@ class PerfectBot(Bot):
                     if turn.allows(w):
                         return w
         if p.is_finite:
-            retry = self._retry(turn)
-            if retry:
-                deadline = self._extended(turn, deadline)
+            deadline = self._extended(turn, deadline)
             exact = self.oracle.solve(p, time_limit=0.7 * deadline.left(), wait=True, wall=deadline.wall())
-            if exact is None and retry and not turn.per_call and turn.time_left is not None:
-                self._undecided_genus = p.genus
             if exact is not None:
                 if exact.outcome is Outcome.N:
                     for w in exact.winning_moves:
@@ -332,19 +316,6 @@ class PerfectBot(Bot):
                 if known is not None and known.outcome is Outcome.P:
                     return n
         return None
-
-    def _retry(self, turn: Turn) -> bool:
-        """May a solve of this finite position take a solve's share (:meth:`_extended`)?  Always under
-        a per-call limit (time a call leaves is lost) or with no limit; on a chess clock only for a
-        position the solver attempts (genus at most ``max_genus``: the search of a larger one keeps
-        the move's budget) and, after an extended solve ended undecided in this game, only once the
-        genus is down to RETRY_GENUS of that position's."""
-        if turn.per_call or turn.time_left is None:
-            return True
-        genus = turn.position.genus
-        if genus > self.oracle.max_genus:
-            return False
-        return self._undecided_genus is None or genus <= RETRY_GENUS * self._undecided_genus
 
     def _extended(self, turn: Turn, deadline: _Deadline) -> _Deadline:
         """Solving decides the game, so it may take SOLVE_SHARE of a chess clock (7.5 s of a 30-s
@@ -376,7 +347,6 @@ class PerfectBot(Bot):
     def learn(self, record: object, seat: int) -> None:
         self._stalls = 0
         self._last_t = None
-        self._undecided_genus = None
 
     # -- lost positions ------------------------------------------------------------------------
     def _swindle(self, turn: Turn, deadline: _Deadline, moves: list[int] | None = None) -> int | None:
