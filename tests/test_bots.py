@@ -374,7 +374,7 @@ class TestPerfect:
         monkeypatch.setattr("sylver.solver.solve", counting_solve)
         bot = make_bot("perfect", random.Random(0), think=30.0, store=tmp_path / "none.sqlite")
         start = Position("7,59")
-        assert bot.choose(Turn(start, (7, 59))) == 47
+        assert bot.choose(Turn(start, (7, 59), time_left=300.0)) == 47  # no ponder with no limit
         q = start.play(47)
         assert pondered == [(q, True)] and not solves  # every reply decided within the states
         p = q.play(170)

@@ -189,12 +189,13 @@ def reserve(p: Position) -> float:
     return MOVE_FLOOR * min(MOVES_AHEAD, (p.genus + 1) // 2)
 
 
-def ponder_budget(turn: Turn, think: float) -> float:
+def ponder_budget(turn: Turn) -> float:
     """Seconds a move may spend, in all, before its pondering stops: PONDER_SHARE of the time it
-    plans with (``think`` with no limit); none in time trouble (:data:`QUICK`)."""
+    plans with; none in time trouble (:data:`QUICK`), and none with no limit (``sylver play``'s
+    moves: its player would wait for it, two seconds after a move the book answered at once)."""
     left = spendable(turn)
     if left is None:
-        return think
+        return 0.0
     return 0.0 if SOLVE_SHARE * left < QUICK else PONDER_SHARE * left
 
 
@@ -245,7 +246,7 @@ class PerfectBot(Bot):
         if turn.history[: len(self._seen)] != self._seen or not self._seen:
             self._stalls, self._last_t = 0, None  # a new game (even without a learn() call)
         self._note_opponent(turn)
-        ponder = _deadline(turn, ponder_budget(turn, self.think))
+        ponder = _deadline(turn, ponder_budget(turn))
         move = self._choose(turn)
         after = turn.position.play(move) if move > 1 and turn.position.is_legal(move) else None
         self._last_t = after.frobenius_number if after is not None and after.is_finite else None
