@@ -217,6 +217,24 @@ class TestBotMove:
         assert a["bot_move"] == b["bot_move"] and Position([7, 11]).is_legal(a["bot_move"])
         assert a["moves"] == [a["bot_move"]]
 
+    def test_perfect_does_not_ponder_in_the_reply(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """The page waits for the bot's move: its perfect answers {7,11} (from the book) and returns,
+        with no ponder of the positions after the player's replies (0.45 s of a 3-s call).  The
+        route itself, in this process (the server runs it in its workers)."""
+        import random
+
+        from sylver.bots import Turn, make_bot
+        from sylver.bots.oracle import Oracle
+        from sylver.web import sylver_routes
+
+        pondered: list[object] = []
+        monkeypatch.setattr(Oracle, "ponder", lambda self, q, *args, **kwargs: pondered.append(q))
+        body = sylver_routes._bot_move(Limits(), [7, 11], [], "perfect", 0)
+        assert Position([7, 11]).is_legal(body["bot_move"]) and not pondered
+        bot = make_bot("perfect", random.Random(0))  # elsewhere it ponders
+        bot.choose(Turn(Position([7, 11]), (7, 11), time_left=3.0, per_call=True))
+        assert pondered
+
     def test_bot_against_bot_to_the_end(self, client: TestClient) -> None:
         moves: list[int] = []
         for ply in range(200):

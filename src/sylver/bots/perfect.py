@@ -217,7 +217,8 @@ class PerfectBot(Bot):
     replies (:meth:`Oracle.ponder`).  ``store``: the results store read as a book (an SQLite file or
     PostgreSQL URL, or a :class:`StoredResults`; default: the store the CLI uses); ``memory``: the cap
     of the solver's tables, which keep what it proved for the later moves (bytes or a size such as
-    ``"1G"``; default 512M)."""
+    ``"1G"``; default 512M); ``ponder``: False for a caller that waits for the move and asks again
+    at once (the web page's bot: 0.45 s of a 3-s call after a move the book answered)."""
 
     name = "perfect"
 
@@ -230,12 +231,14 @@ class PerfectBot(Bot):
         *,
         store: StoredResults | str | Path | None = None,
         memory: str | int = MEMORY,
+        ponder: bool = True,
     ) -> None:
         super().__init__(rng)
         self.think = float(think)
         self.patience = int(patience)
         stored = store if isinstance(store, StoredResults) else StoredResults(store)
         self.oracle = Oracle(max_genus=max_genus, store=stored, memory=memory)
+        self.ponder = ponder
         start_warm_up()  # compile the solver now, not during a timed move
         self._stalls = 0
         self._last_t: int | None = None
@@ -251,7 +254,7 @@ class PerfectBot(Bot):
         after = turn.position.play(move) if move > 1 and turn.position.is_legal(move) else None
         self._last_t = after.frobenius_number if after is not None and after.is_finite else None
         self._seen = tuple(turn.history) + (move,)
-        if after is not None and not ponder.passed():
+        if after is not None and self.ponder and not ponder.passed():
             self.oracle.ponder(after, ponder.left(), wall=ponder.wall())
         return move
 
