@@ -95,22 +95,29 @@ KNOWN_REPLIES = (
 """Nodes whose winning replies are known (the public record, or ours with a certificate): the
 strategies are compared on the states and seconds until a winning reply is found."""
 
-STRATEGIES = ("frobenius", "ascending")
-"""The orders of the replies compared (``sylver sweep --order``, ``sylver solve --root-order``)."""
+STRATEGIES = ("frobenius", "ascending", "rounds")
+"""The orders of the replies compared (``sylver sweep --order``, ``sylver solve --root-order``);
+``rounds``: a sweep in the Frobenius order, in rounds of :data:`ROUND_STATES` states a reply, 4
+times more each round (``sylver sweep --rounds``, any gcd)."""
+
+ROUND_STATES = "100K"
+"""``sylver sweep --rounds`` of the ``rounds`` strategy."""
 
 
 def strategy_run(position: str, order: str, memory: str, time_limit: float) -> dict:
     """One search for a winning reply of ``position`` in ``order``, in a fresh process without the
-    store: gcd 1 by ``sylver solve --first --root-order``, otherwise ``sylver sweep`` of the replies
-    that leave gcd 1.  Its answer, states, seconds (the process's CPU seconds too) and peak RSS."""
+    store: gcd 1 by ``sylver solve --first --root-order`` (``rounds``: ``sylver sweep --rounds``),
+    otherwise ``sylver sweep`` of the replies that leave gcd 1.  Its answer, states, seconds (the process's CPU seconds too) and peak RSS."""
     nums = [int(x) for x in position.split(",")]
     g = 0
     for x in nums:
         g = __import__("math").gcd(g, x)
-    if g == 1:
+    rounds = order == "rounds"
+    order = "frobenius" if rounds else order
+    if g == 1 and not rounds:
         cmd = [*SYLVER, "solve", *position.split(","), "--first", "--root-order", order, "-j", "1"]
     else:
-        cmd = [*SYLVER, "sweep", *position.split(","), "--order", order]
+        cmd = [*SYLVER, "sweep", *position.split(","), "--order", order, *(("--rounds", ROUND_STATES) if rounds else ())]
     cmd += ["--no-store", "--memory", memory, "--time-limit", f"{time_limit:g}", "--json"]
     before = children_cpu()
     t0 = time.perf_counter()

@@ -540,6 +540,36 @@ class TestReplyOrders:
             else:
                 assert not r.winning and len(r.decided) == len(replies)
 
+    @pytest.mark.parametrize("text", ["10,16", "12,22,28", "14,20", "14,22,30"])
+    def test_a_sweep_in_rounds(self, text: str) -> None:
+        """In rounds (200 states a reply first, 4 times more each round) a sweep decides the replies
+        as one reply at a time does, those left over carried to the next round ({14,20}: 6 rounds,
+        none wins), and stops at a winning one ({12,22,28}: 27); a limit of states still ends it."""
+        from sylver.solver.local import ROUND_GROWTH, Request, sweep
+
+        p = Position(text)
+        replies = [x for x in range(3, 3 * p.generators[-1], 2) if x not in p.semigroup]
+        ENGINE.clear()
+        every = sweep(Request(position=p, root_order="frobenius"), replies)
+        ENGINE.clear()
+        rounds = sweep(Request(position=p, root_order="frobenius", rounds=200), replies)
+        assert rounds.complete and rounds.decided == every.decided
+        if every.states > 200 * len(replies):  # more than a round's worth: some reply waited
+            assert rounds.rounds > 1
+        assert ROUND_GROWTH == 4
+        ENGINE.clear()
+        first = sweep(Request(position=p, first=True, root_order="frobenius", rounds=200), replies)
+        assert first.complete and first.rounds >= 1
+        if every.winning:
+            assert len(first.winning) == 1 and first.winning[0] in every.winning
+        else:
+            assert not first.winning and first.decided == every.decided
+        if every.states > 1000:
+            ENGINE.clear()
+            cut = sweep(Request(position=p, root_order="frobenius", rounds=200, max_states=every.states // 2), replies)
+            assert not cut.complete and cut.states < every.states // 2 + 1
+            assert all(every.decided[x] is o for x, o in cut.decided.items())
+
     def test_a_sweep_records_what_it_decides(self, tmp_path) -> None:
         from sylver.solver.local import Request, sweep
         from sylver.store.results import Store

@@ -370,6 +370,21 @@ class TestSweep:
         every = json.loads(run("sweep", "10", "12", "--no-store", "--all", "--order", "ascending", "--json").stdout)
         assert 7 in every["winning"] and len(every["decided"]) == every["replies"]
 
+    def test_rounds(self) -> None:
+        """--rounds: each reply a few states first, the replies left more each round; the same
+        answer as one at a time, each round logged."""
+        from sylver.solver.engine import ENGINE
+
+        plain = json.loads(run("sweep", "14", "20", "--no-store", "--up-to", "59", "--json").stdout)
+        ENGINE.clear()  # (the commands run in this process: its tables would answer at once)
+        r = run("sweep", "14", "20", "--no-store", "--up-to", "59", "--rounds", "200", "--json")
+        data = json.loads(r.stdout)
+        assert r.returncode == 0 and data["decided"] == plain["decided"] and data["rounds"] > 1, r.stderr
+        assert plain["rounds"] == 0 and "round 2: " in r.stderr and "200 states each" in r.stderr
+        assert "800 states each" in r.stderr  # 4 times more in the next round
+        won = json.loads(run("sweep", "12", "22", "28", "--no-store", "--rounds", "1K", "--json").stdout)
+        assert won["winning"] == [27] and won["complete"]
+
     def test_certificate_from_the_sweeps_tables(self, tmp_path: Path) -> None:
         """gcd 1: the proof that the position is N by the reply found; gcd 2: that the position after
         it is P.  `sylver verify` accepts both."""
@@ -388,6 +403,8 @@ class TestSweep:
         (("10", "16", "--store", "a", "--no-store"), "contradict"),
         (("1",), "the game is over"),
         (("10", "16", "--up-to", "1"), "--up-to"),
+        (("10", "16", "--rounds", "0"), "--rounds must be a positive number of states"),
+        (("10", "16", "--rounds", "lots"), "--rounds must be a positive number of states"),
         (("x",), "sylver: error"),
     ])
     def test_bad_input(self, args: tuple[str, ...], message: str) -> None:

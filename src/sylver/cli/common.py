@@ -284,6 +284,25 @@ def memory_size() -> Callable[..., int | str | None]:
     return check
 
 
+def states() -> Callable[..., int | None]:
+    """The Typer callback of every option given as a number of states: a positive integer, with
+    K, M or G for thousands, millions, billions (``--rounds 1M``); anything else exits with a
+    one-line error naming the option (as :func:`seconds`)."""
+
+    def check(ctx: typer.Context, param: typer.CallbackParam, value: str | None) -> int | None:
+        if value is None or ctx.resilient_parsing:
+            return None
+        text = value.strip().upper()
+        scale = {"K": 10**3, "M": 10**6, "G": 10**9}.get(text[-1:], 1)
+        digits = text[:-1] if scale > 1 else text
+        if not digits.isdigit() or int(digits) * scale < 1:
+            name = param.opts[0] if param.opts else f"--{param.name}"
+            fail(f"{name} must be a positive number of states (e.g. 500000, 250K, 1M), not {value!r}")
+        return int(digits) * scale
+
+    return check
+
+
 def integer(minimum: int, maximum: int | None = None, *, zero: str = "", unit: str = "",
             ) -> Callable[..., int | None]:
     """The Typer callback of every integer option with a range: at least ``minimum``, at most

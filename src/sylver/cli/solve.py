@@ -29,6 +29,7 @@ from sylver.cli.common import (
     print_json,
     renamed_flag,
     seconds,
+    states,
 )
 from sylver.position import Verdict
 
@@ -582,6 +583,8 @@ def sweep(
     up_to: Annotated[int | None, typer.Option("--up-to", metavar="X", help="The replies up to X (default: a gcd-1 position's every legal move; otherwise the campaign's candidate bound).", callback=integer(2))] = None,
     order: Annotated[str, typer.Option("--order", metavar="ORDER", help="`frobenius` (least Frobenius number of the position after the reply first), `ascending` or `genus` (most legal moves left first).")] = "frobenius",
     every: Annotated[bool, typer.Option("--all", help="Decide every reply, not only until one wins.")] = False,
+    rounds: int = typer.Option(None, "--rounds", metavar="STATES", parser=str, callback=states(), show_default=False,
+                               help="In rounds: each reply gets STATES states (e.g. 1M), then waits while the others get theirs; the replies left get 4 times more each round. A cheap winning reply is found before costly refutations ahead of it in the order. Default: each reply searched to its end, in order."),
     memory: int = typer.Option(None, "--memory", metavar="SIZE", parser=str, callback=memory_size(),
                                help=_memory_help(), show_default=False),
     store: Annotated[str | None, typer.Option("--store", help="Results store (each reply looked up first, recorded once decided).")] = None,
@@ -617,14 +620,19 @@ def sweep(
         bound = up_to
     replies = [x for x in range(2, bound + 1) if math.gcd(g, x) == 1 and x not in pos.semigroup]
     request = Request(position=pos, first=not every, time_limit=time_limit, memory=memory,
-                      store=_open_store(store, no_store), root_order=order)
+                      store=_open_store(store, no_store), root_order=order, rounds=rounds)
 
     def report(x: int, outcome: Any, states: int, secs: float) -> None:
         # every reply, on stderr even with --json or a pipe: a sweep of hours is followed by its log
         err_console.print(f"{x}: {pos.play(x).braces()} is {outcome.value}  ({states:,} states, {secs:,.1f} s)",
                           markup=False, highlight=False)
 
-    result = run_sweep(request, replies, report)
+    def round_report(k: int, budget: int, left: int, states: int, secs: float) -> None:
+        err_console.print(f"round {k}: {left} repl{'y' if left == 1 else 'ies'} left, {budget:,} states each  "
+                          f"({states:,} states, {secs:,.1f} s)",
+                          markup=False, highlight=False)
+
+    result = run_sweep(request, replies, report, round_report)
     said = None
     if certificate is not None and result.winning:
         from sylver.position import Outcome
@@ -652,7 +660,8 @@ def _print_sweep(result: Any, as_json: bool, certificate: str | None = None) -> 
     pos = result.position
     data = {"position": str(pos), "order": result.order, "replies": len(result.order),
             "decided": {str(x): o.value for x, o in result.decided.items()}, "winning": list(result.winning),
-            "states": result.states, "seconds": round(result.seconds, 3), "complete": result.complete}
+            "states": result.states, "seconds": round(result.seconds, 3), "complete": result.complete,
+            "rounds": result.rounds}
     if certificate is not None:
         data["certificate"] = certificate
     if as_json:
