@@ -584,7 +584,7 @@ def sweep(
     order: Annotated[str, typer.Option("--order", metavar="ORDER", help="`frobenius` (least Frobenius number of the position after the reply first), `ascending` or `genus` (most legal moves left first).")] = "frobenius",
     every: Annotated[bool, typer.Option("--all", help="Decide every reply, not only until one wins.")] = False,
     rounds: int = typer.Option(None, "--rounds", metavar="STATES", parser=str, callback=states(), show_default=False,
-                               help="In rounds: each reply gets STATES states (e.g. 1M), then waits while the others get theirs; the replies left get 4 times more each round. A cheap winning reply is found before costly refutations ahead of it in the order. Default: each reply searched to its end, in order."),
+                               help="In rounds: each reply gets STATES states (e.g. 1M), then waits while the others get theirs; the replies left get 4 times more each round (not better than one at a time on the nodes measured: docs/solve.md). Default: each reply searched to its end, in order."),
     memory: int = typer.Option(None, "--memory", metavar="SIZE", parser=str, callback=memory_size(),
                                help=_memory_help(), show_default=False),
     store: Annotated[str | None, typer.Option("--store", help="Results store (each reply looked up first, recorded once decided).")] = None,

@@ -379,11 +379,10 @@ def sweep(request: Request, replies: list[int],
 
     In rounds (``request.rounds`` = R states): round k gives each reply not yet decided R·4^(k-1)
     states (:data:`ROUND_GROWTH`), in the same order, and a reply that needs more waits for the
-    next round, its table entries kept.  A winning reply whose proof is cheap is then found before
-    the costly refutations that precede it in any fixed order: in {16,38}'s obligations 87 and 93
-    the winning replies (273, 83) took 0.16 M and 1.5 M states where the record's order spent
-    about 10⁹ on the replies before them.  ``round_report`` is called as each round begins with
-    its number, its states a reply, the replies left, the states and seconds so far."""
+    next round, its table entries kept: meant to find a winning reply whose proof is cheap behind
+    costly refutations, it has not beaten one reply at a time on the nodes measured (docs/solve.md:
+    {16,38,101}, {16,38,87}).  ``round_report`` is called as each round begins with its number, its
+    states a reply, the replies left, the states and seconds so far."""
     position = request.position
     after = {x: position.play(x) for x in replies}
     bad = [x for x, a in after.items() if a.gcd != 1]
@@ -400,7 +399,8 @@ def sweep(request: Request, replies: list[int],
     with ENGINE.lock:
         ENGINE.set_memory(request.memory)
         try:
-            while left:
+            won = False
+            while left and not won:  # one pass over the replies without rounds (none waits)
                 if budget is not None:
                     rounds += 1
                     if round_report is not None:
@@ -415,12 +415,10 @@ def sweep(request: Request, replies: list[int],
                     if report is not None:
                         report(x, outcome, counters.expanded, time.monotonic() - request.start)
                     if outcome is Outcome.P and request.first:
+                        won = True
                         break
-                else:
-                    left = waiting
-                    budget = None if budget is None else budget * ROUND_GROWTH
-                    continue
-                break
+                left = waiting
+                budget = None if budget is None else budget * ROUND_GROWTH
         except SearchTimeout:
             pass  # the replies decided so far stand; the sweep is not complete
         except TableThrash as exc:
@@ -445,16 +443,16 @@ def _sweep_one(request: Request, after: Position, words: int, counters: Counters
         return rec.outcome
     gaps = root_gaps(after, words)
     limit = request.max_expanded
-    if budget is not None:
-        mine = counters.expanded + budget
-        limit = mine if limit is None else min(limit, mine)
+    mine = None if budget is None else counters.expanded + budget
+    rounds_limit = mine is not None and (limit is None or mine < limit)
+    if rounds_limit:
+        limit = mine
     try:
         outcome = settled(gaps, request.prune, counters) or ENGINE.search(
             gaps, deadline=request.deadline, counters=counters, order=request.order, prune=request.prune,
             max_expanded=limit)
     except SearchTimeout:
-        if budget is None or limit == request.max_expanded or (
-                request.deadline is not None and time.monotonic() > request.deadline):
+        if not rounds_limit or (request.deadline is not None and time.monotonic() > request.deadline):
             raise  # the sweep's own limit
         return None
     if store is not None:
