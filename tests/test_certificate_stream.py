@@ -462,6 +462,129 @@ class TestFileChecker:
         assert piped.stdout == "valid\n" and piped.stderr == ""
 
 
+class TestCutChecks:
+    """A check cut short (Ctrl-C, a kill, a machine taken back) with a ``known`` file continues, at
+    the next check of the same file, where its progress records say it stood (issue 50: a 9.6-GB
+    certificate takes 2 h 25 min to check on one core)."""
+
+    CUT = 900
+
+    def cut(self, path: Path, known: Path, jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Check ``path`` with the node ``CUT`` failing as a bug would (each process recording its
+        progress at every node), then let checks run again."""
+        import sylver.proof.certificate as module
+
+        monkeypatch.setattr(module, "PARALLEL_LEAST", 0)
+        monkeypatch.setattr(module, "CHECKPOINT_SECONDS", 0.0)
+        plain = module._Proof.verify_node
+
+        def failing(proof: Any, i: int, item: Any) -> None:
+            if i == self.CUT:
+                raise RuntimeError("cut")
+            plain(proof, i, item)
+
+        monkeypatch.setattr(module._Proof, "verify_node", failing)
+        with pytest.raises(RuntimeError, match="cut"):
+            module.Verifier(jobs, str(known)).verify(str(path))
+        monkeypatch.setattr(module._Proof, "verify_node", plain)
+
+    @pytest.mark.parametrize("jobs", [1, 2])
+    def test_the_next_check_continues(self, certificate: str, tmp_path: Path, jobs: int,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+        import sylver.proof.certificate as module
+
+        path, known = tmp_path / "c.json", tmp_path / "known.jsonl"
+        path.write_text(certificate)
+        self.cut(path, known, jobs, monkeypatch)
+        start = module.resume_point(str(known), *_digest(path))
+        assert self.CUT - jobs < start <= self.CUT  # every process recorded, the cut one last at CUT
+        assert module.read_records(str(known)) == {}  # progress is not a record of a valid check
+        checked: list[int] = []
+        plain = module._Proof.verify_node
+        monkeypatch.setattr(module._Proof, "verify_node", lambda proof, i, item: (checked.append(i), plain(proof, i, item)))
+        got = module.Verifier(1, str(known)).verify(str(path))
+        nodes = certificate.count("\n") - 2
+        assert got.nodes == nodes and got.resumed == start
+        assert checked == list(range(start, nodes))  # the nodes below start are not checked again
+        assert module.read_records(str(known))  # the complete check is recorded
+
+    def test_a_flaw_past_the_cut_is_found(self, certificate: str, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+        path, known = tmp_path / "c.json", tmp_path / "known.jsonl"
+        lines = certificate.split("\n")
+        at = next(at for at in range(len(lines) - 3, 1, -1) if wrong_reply(lines, at) is not None)
+        bad = wrong_reply(lines, at)
+        assert bad is not None and at - 1 > self.CUT
+        path.write_text(bad)
+        self.cut(path, known, 1, monkeypatch)
+        with pytest.raises(CertificateError, match="reply"):
+            verify_path(str(path))
+        import sylver.proof.certificate as module
+
+        with pytest.raises(CertificateError, match="reply"):
+            module.Verifier(1, str(known)).verify(str(path))
+
+    def test_progress_of_another_file_is_not_used(self, certificate: str, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+        import sylver.proof.certificate as module
+
+        path, known = tmp_path / "c.json", tmp_path / "known.jsonl"
+        path.write_text(certificate)
+        self.cut(path, known, 1, monkeypatch)
+        path.write_text(certificate.replace("\n", "\n ", 1))  # the same proof, another SHA-256
+        assert module.Verifier(1, str(known)).verify(str(path)).resumed == 0
+
+    def test_resume_point_of_runs(self, tmp_path: Path) -> None:
+        """A run counts when every one of its processes recorded; its point is the least of its
+        processes' last records; the point is the most of the runs' (one resumed from another)."""
+        from sylver.proof.certificate import VERIFIER_VERSION, RecordError, resume_point
+
+        known = tmp_path / "known.jsonl"
+
+        def rec(run: str, share: int, jobs: int, below: int, sha: str = "a", checker: int = VERIFIER_VERSION) -> str:
+            return json.dumps({"sha256": sha, "bytes": 10, "checked_below": below, "share": share, "jobs": jobs,
+                               "run": run, "checker": checker, "time": "t"})
+
+        cases = [
+            ([], 0),
+            ([rec("r", 0, 2, 50)], 0),  # share 1 never recorded: nothing known of it
+            ([rec("r", 0, 2, 50), rec("r", 1, 2, 30), rec("r", 1, 2, 70)], 50),
+            ([rec("r", 0, 1, 40), rec("s", 0, 2, 90), rec("s", 1, 2, 80)], 80),
+            ([rec("r", 0, 1, 40), rec("s", 0, 1, 90, sha="b"), rec("t", 0, 1, 95, checker=VERIFIER_VERSION + 1)], 40),
+        ]
+        for lines, want in cases:
+            known.write_text("".join(line + "\n" for line in lines))
+            assert resume_point(str(known), "a", 10) == want, lines
+        assert resume_point(str(tmp_path / "none.jsonl"), "a", 10) == 0
+        known.write_text('{"sha256":"a","bytes":10,"checked_below":5}\n')
+        with pytest.raises(RecordError, match="line 1 is not a record of a check's progress"):
+            resume_point(str(known), "a", 10)
+
+    def test_verify_command_says_it_resumed(self, certificate: str, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+        path, known = tmp_path / "c.json", tmp_path / "known.jsonl"
+        path.write_text(certificate)
+        self.cut(path, known, 1, monkeypatch)
+        out = subprocess.run([sys.executable, "-m", "sylver", "verify", "-j", "1", "--known", str(known), str(path)],
+                             capture_output=True, text=True, timeout=120)
+        nodes = certificate.count("\n") - 2
+        assert out.returncode == 0, out.stderr
+        assert out.stdout == (f"valid (resumed: the first {self.CUT:,} of its {nodes:,} P-positions were checked "
+                              f"by an earlier run, recorded in {known})\n")
+        known.write_text(known.read_text() + '{"sha256":"x","checked_below":1}\n')
+        out = subprocess.run([sys.executable, "-m", "sylver", "verify", "--known", str(known), str(path)],
+                             capture_output=True, text=True, timeout=120)
+        assert out.returncode == 2 and out.stdout == "" and out.stderr.count("\n") == 1
+        assert "is not a record of a check's progress" in out.stderr
+
+
+def _digest(path: Path) -> tuple[str, int]:
+    import hashlib
+
+    data = path.read_bytes()
+    return hashlib.sha256(data).hexdigest(), len(data)
+
+
 class TestGcdFiles:
     """A certificate with g > 1 written an item a line: its claims held, its gcd-1 nodes read a
     line at a time, with the same verdict as the whole dict."""

@@ -17,7 +17,7 @@ def verify(
     files: Annotated[list[Path], typer.Argument(help="Certificates written by `sylver solve --certificate` or a campaign (gcd 1, short positions, or a replay record of a g = 2 scan).", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object per file: {\"valid\": ..., \"flaw\": ...}, or what it proves, its imports and the files checked for it.")] = False,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Processes for the second reading of a large certificate's gcd-1 P-positions (either format).  Default: one per core this process may use.", show_default=False, callback=integer(1))] = None,
-    known: Annotated[Path | None, typer.Option("--known", help="A JSON-lines record of complete valid checks: one is appended after each, and a file recorded there (SHA-256 and size), given or imported, is not read again.", show_default=False)] = None,
+    known: Annotated[Path | None, typer.Option("--known", help="A JSON-lines record of complete valid checks: one is appended after each, and a file recorded there (SHA-256 and size), given or imported, is not read again.  A check's progress is recorded there too, every minute: a check cut short continues where it stood.", show_default=False)] = None,
     store: Annotated[str | None, typer.Option("--store", help="Record each valid certificate's result and the certificate itself (by reference when large: the file must stay where it is) in this results store (SQLite file or postgresql:// URL), for solves and campaigns to use.", show_default=False)] = None,
     book: Annotated[bool, typer.Option("--book", help="Compare each valid certificate with the results book's entry of its position: its result, and its SHA-256 and size with the book's receipt (exit 1 when they differ).")] = False,
 ) -> None:
@@ -28,7 +28,9 @@ def verify(
     certificate (unreadable, not JSON, truncated) gives one error line and exit 2.  A gcd-1
     certificate as `sylver solve --certificate` writes it is read a line at a time, twice, holding
     only its P-positions' gap masks.  With --known, a file recorded valid there is not read again
-    (`valid`, and when it was checked).  With --store, a valid certificate that proves P or N goes
+    (`valid`, and when it was checked), and a check cut short (Ctrl-C, kill) is continued where it
+    stood by the next check of the same file with the same --known (its progress is recorded there
+    every minute).  With --store, a valid certificate that proves P or N goes
     to that results store with its result.  With g > 1, `valid` is followed by what the certificate
     proves, what it does not (the even moves that a probably-P claim leaves open) and the theorems
     it rests on; with imports, by the files it rests on and how each was found valid (checked now,
@@ -89,7 +91,7 @@ def verify(
 def _print_valid(file: Path, checked: Any, context: tuple[str, list[Any], Path | None, str], as_json: bool) -> None:
     """``sylver verify``'s lines (or JSON object) for a valid certificate: ``context`` is the file's
     name prefix, the files this check read, the --known file and the line --book adds."""
-    from sylver.proof.certificate import report
+    from sylver.proof.certificate import report, resumed
 
     name, read, known, book_line = context
     head = checked.head
@@ -100,11 +102,13 @@ def _print_valid(file: Path, checked: Any, context: tuple[str, list[Any], Path |
                     "bytes": checked.bytes, "imports": [vars(r) for r in checked.imports],
                     "checked": [{"path": p, "sha256": d} for p, d in read],
                     **({"checked_before": checked.verified_before} if checked.verified_before else {}),
+                    **({"resumed": checked.resumed} if checked.resumed else {}),
                     **({"book": book_line} if book_line else {})})
         return
     when = checked.verified_before
     print(f"{name}valid" + (f" (recorded valid in {known}, {checked.sha256[:12]}, {when}: not read again)"
-                            if when else "" if read else f" (the same file as one checked above, {checked.sha256[:12]})"))
+                            if when else "" if read else f" (the same file as one checked above, {checked.sha256[:12]})")
+          + (f" ({resumed(checked, str(known))})" if checked.resumed else ""))
     for line in report(checked):
         print(f"  {line}")
     if book_line:

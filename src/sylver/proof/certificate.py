@@ -359,6 +359,52 @@ _PROGRESS: Progress | None = None
 PROGRESS_LINES = 1 << 14
 """Lines read between two reports of progress."""
 
+CHECKPOINT_SECONDS = 60.0
+"""Seconds between two progress records of a second reading (:class:`Checkpoint`)."""
+
+
+@dataclass
+class Checkpoint:
+    """Where the second reading of a file stands, recorded in the verifier's ``known`` file so that
+    a check cut short (Ctrl-C, kill -9, a machine taken back) is continued by the next check of the
+    same file (same SHA-256 and size) with the same ``known``: a line ``{"sha256", "bytes",
+    "checked_below", "share", "jobs", "run", "checker", "time", "path"}`` every
+    :data:`CHECKPOINT_SECONDS` from each process of the reading, saying that its nodes i <
+    ``checked_below`` (those with i % jobs == share) are checked.  The nodes below ``start`` (what
+    the records of one earlier run prove checked, :func:`resume_point`) are not checked again; the
+    first reading is made in full (a sixth of a check), as are the file's hashing and its layout
+    checks.  The ``known`` file is trusted as the records of complete checks are: it is this
+    verifier's own memory, never a file that comes with a certificate."""
+
+    known: str
+    sha256: str
+    bytes: int
+    start: int
+    run: str
+    last: float = 0.0
+    failed: bool = False
+
+    def tick(self, share: int, jobs: int, below: int) -> None:
+        """Record, at most every :data:`CHECKPOINT_SECONDS`, that this process's nodes below
+        ``below`` are checked (a record that cannot be written is told once on stderr, and the
+        check goes on)."""
+        now = time.monotonic()
+        if now - self.last < CHECKPOINT_SECONDS or self.failed:
+            return
+        self.last = now
+        rec = {"sha256": self.sha256, "bytes": self.bytes, "checked_below": below, "share": share,
+               "jobs": jobs, "run": self.run, "checker": VERIFIER_VERSION, "time": _now()}
+        try:
+            with open(self.known, "a", encoding="utf-8") as fh:  # one short line: one write, appended
+                fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
+        except OSError as exc:
+            self.failed = True
+            print(f"warning: cannot record progress in {self.known}: {exc.strerror}", file=sys.stderr)
+
+
+_CHECKPOINT: Checkpoint | None = None
+"""The checkpoint of the file the :class:`Verifier` checks now (None: no ``known`` file)."""
+
 
 def _verify_share(share: tuple[int, int]) -> tuple[int, bool, str] | None:
     """:meth:`_Proof.verify_share` in a forked worker, of the proof it inherited; the worker that
@@ -382,6 +428,7 @@ class _Proof:
         self.keys = GapSet(size, width)
         self.imported = imported
         """The gap masks of the positions proved P by the certificate's imports."""
+        self.checkpoint: Checkpoint | None = None
         for i, item in nodes():
             gens, _ = _node(i, item)
             if not self.keys.add(gap_mask(gens, f"node {i}: generators")):
@@ -463,7 +510,11 @@ class _Proof:
         """Every node has a valid reply to each of its legal moves other than 1 (node i's gap
         mask: the i-th of the first pass).  ``jobs`` > 1: that many forked processes share the
         second pass, process k checking the nodes i with i % jobs == k (each reads the whole source);
-        the flaw reported is the first in the source's order, as with one process."""
+        the flaw reported is the first in the source's order, as with one process.  With a
+        :class:`Checkpoint` (``known``), each process records how far it has gone, and the nodes
+        below its ``start`` are not checked again."""
+        global _CHECKPOINT
+        self.checkpoint, _CHECKPOINT = _CHECKPOINT, None  # the file's (one reading of nodes a file)
         if jobs <= 1 or self.count < PARALLEL_LEAST or "fork" not in multiprocessing.get_all_start_methods():
             flaw = self.verify_share(0, 1)
         else:
@@ -484,12 +535,16 @@ class _Proof:
         """Check the nodes i with i % jobs == k: None, or the first flaw as (where in the source,
         whether the source itself is at fault, the message)."""
         n = 0
+        checkpoint = self.checkpoint
+        start = checkpoint.start if checkpoint is not None else 0
         try:
             for i, item in self.nodes():
                 if i >= self.count:
                     return (i, True, f"more nodes than {self.count:,} at the second reading: the file changed")
                 n += 1
-                if i % jobs == k:
+                if i % jobs == k and i >= start:  # (below start: checked by an earlier run, recorded)
+                    if checkpoint is not None:
+                        checkpoint.tick(k, jobs, i)
                     try:
                         self.verify_node(i, item)
                     except CertificateError as exc:
@@ -1319,6 +1374,9 @@ def read_records(path: str) -> dict[tuple[str, int], dict[str, Any]]:
                 rec = json.loads(text)
             except json.JSONDecodeError:
                 rec = None
+            if isinstance(rec, dict) and "checked_below" in rec:
+                _progress_record(path, n, rec)
+                continue  # where a cut check stood (:func:`resume_point`)
             if not (isinstance(rec, dict) and isinstance(rec.get("sha256"), str) and _is_int(rec.get("bytes"))
                     and isinstance(rec.get("position"), list) and rec.get("outcome") in ("P", "N", PROBABLY_P)
                     and isinstance(rec.get("complete"), bool) and isinstance(rec.get("time"), str)
@@ -1328,6 +1386,48 @@ def read_records(path: str) -> dict[tuple[str, int], dict[str, Any]]:
             if rec["checker"] == VERIFIER_VERSION:
                 out[(rec["sha256"], rec["bytes"])] = rec
     return out
+
+
+def _progress_record(path: str, n: int, rec: dict[str, Any]) -> tuple[str, int, int]:
+    """A progress record's run, share and jobs (:class:`Checkpoint`), its fields checked."""
+    if not (isinstance(rec.get("sha256"), str) and _is_int(rec.get("bytes")) and _is_int(rec.get("checked_below"))
+            and _is_int(rec.get("share")) and _is_int(rec.get("jobs")) and 0 <= rec["share"] < rec["jobs"]
+            and isinstance(rec.get("run"), str) and _is_int(rec.get("checker"))):
+        raise RecordError(f"{path} line {n} is not a record of a check's progress (sha256, bytes, "
+                          "checked_below, share, jobs, run, checker, time)")
+    return rec["run"], rec["share"], rec["jobs"]
+
+
+def resume_point(path: str, sha256: str, size: int) -> int:
+    """The number of nodes, from the first, whose check the progress records in the JSON-lines file
+    ``path`` prove made (:class:`Checkpoint`; 0 if none): of each run of this checker's
+    :data:`VERIFIER_VERSION` that recorded every one of its shares, the least of its shares' last
+    ``checked_below``; the most of those.  (A run resumed at s records values >= s, and the nodes
+    below s were checked before it.)"""
+    runs: dict[str, dict[int, int]] = {}
+    jobs: dict[str, int] = {}
+    try:
+        fh = open(path, encoding="utf-8")  # noqa: SIM115 - closed below
+    except FileNotFoundError:
+        return 0
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+    with fh:
+        for n, text in enumerate(fh, 1):
+            try:
+                rec = json.loads(text)
+            except json.JSONDecodeError:
+                continue  # (read_records, which reads the file first, refuses such a line)
+            if not (isinstance(rec, dict) and "checked_below" in rec):
+                continue
+            run, share, count = _progress_record(path, n, rec)
+            if (rec["sha256"], rec["bytes"], rec["checker"]) != (sha256, size, VERIFIER_VERSION):
+                continue
+            if jobs.setdefault(run, count) != count:
+                raise RecordError(f"{path} line {n}: run {run} recorded with {count} processes and {jobs[run]}")
+            shares = runs.setdefault(run, {})
+            shares[share] = max(shares.get(share, 0), rec["checked_below"])
+    return max((min(shares.values()) for run, shares in runs.items() if len(shares) == jobs[run]), default=0)
 
 
 def _now() -> str:
@@ -1377,6 +1477,9 @@ class Verified:
     verified_before: str = ""
     """The time of the record of a valid check it was taken from (``Verifier.verify(recorded=True)``;
     '': checked by this process)."""
+    resumed: int = 0
+    """The nodes whose check was taken from the progress records of an earlier, cut check
+    (:class:`Checkpoint`; 0: all checked by this process)."""
 
     def claim(self) -> str:
         """What it proves, in one line: ``{16,30} is N: 56 wins`` or ``{16,30,56} is P``."""
@@ -1436,12 +1539,19 @@ class Verifier:
             _PROGRESS = before
 
     def _verify(self, path: str, first: bytes, lines: int, size: int, digest: str) -> Verified:
+        global _CHECKPOINT
         self.stack.append(os.path.realpath(path))
+        before = _CHECKPOINT
+        start = resume_point(self.known, digest, size) if self.known else 0
+        if self.known:
+            _CHECKPOINT = Checkpoint(self.known, digest, size, start, f"{os.getpid()}-{time.time_ns()}",
+                                     time.monotonic())
         try:
             checked = _verify_file(path, first, lines, self.jobs, lambda head: self.imports(path, head))
         finally:
             self.stack.pop()
-        checked = replace(checked, sha256=digest, bytes=size)
+            _CHECKPOINT = before
+        checked = replace(checked, sha256=digest, bytes=size, resumed=min(start, checked.nodes))
         self.done[digest] = checked
         self.verified.append((path, digest))
         if self.known:
@@ -1713,6 +1823,12 @@ def _items(fh: Any, path: str, after: int, end: bytes, what: str) -> Generator[t
     raise CertificateFileError(f"{path} is truncated: it ends at line {line}, inside the list of {what}")
 
 
+def resumed(checked: Verified, known: str) -> str:
+    """How much of a check an earlier run made (:class:`Checkpoint`), in words."""
+    return (f"resumed: the first {checked.resumed:,} of its {checked.nodes:,} P-positions were checked by an "
+            f"earlier run, recorded in {known}")
+
+
 def report(checked: Verified) -> list[str]:
     """The lines that follow ``valid``: what the certificate proves (g > 1), and what it rests on
     (its imports, each with how it was found valid)."""
@@ -1754,7 +1870,7 @@ def main(argv: list[str] | None = None) -> int:
                 code = 1
                 continue
             progress.clear()
-            print(f"{name}valid")
+            print(f"{name}valid" + (f" ({resumed(checked, str(known))})" if checked.resumed else ""))
             for line in report(checked):
                 print(f"  {line}")
     except (CertificateFileError, RecordError) as exc:
