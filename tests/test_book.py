@@ -212,7 +212,9 @@ def test_book_add_takes_a_store_under_a_root_and_the_receipts_of_checks(tmp_path
     subprocess.run([*sylver, "solve", "9", "10", "16", "--no-store", "--certificate", str(cert)], check=True,
                    capture_output=True, env=env)
     checked = subprocess.run([*sylver, "verify", str(cert), "--json"], capture_output=True, text=True, env=env)
-    (tmp_path / "checks.jsonl").write_text(checked.stdout)
+    progress = {"sha256": "0" * 64, "bytes": 10, "checked_below": 5, "share": 0, "jobs": 1, "run": "r", "checker": 1,
+                "time": "2026-11-29T23:00:00Z"}  # a --known file's record of a cut check: no receipt
+    (tmp_path / "checks.jsonl").write_text(json.dumps(progress) + "\n" + checked.stdout)
     add = subprocess.run([*sylver, "book", "add", "--book", str(book), "--store", str(store), "--root", "10,16",
                           "--verified", str(tmp_path / "checks.jsonl")], capture_output=True, text=True, env=env)
     assert add.returncode == 0, add.stderr

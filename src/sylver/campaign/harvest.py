@@ -113,8 +113,8 @@ def from_store(store: Store, root: Position, ledger: Ledger | None = None) -> li
 
 def from_verified(path: Path) -> list[Entry]:
     """The receipts of the valid checks in ``path``: the records of ``sylver verify --known`` or the
-    lines of ``sylver verify --json`` (each with its position, outcome, SHA-256 and bytes), as entries
-    carrying their certificate (merged into an existing entry, the receipt is kept); a line that is
+    lines of ``sylver verify --json`` (each with its position, outcome, SHA-256 and bytes; a --known
+    file's records of a cut check's progress are skipped), as entries carrying their certificate (merged into an existing entry, the receipt is kept); a line that is
     neither, or an unreadable file, raises ValueError (one line)."""
     import json
 
@@ -128,6 +128,8 @@ def from_verified(path: Path) -> list[Entry]:
             continue
         try:
             rec = json.loads(text)
+            if isinstance(rec, dict) and "checked_below" in rec:
+                continue  # where a cut check stood (a --known file's progress record), no receipt
             position = Position(rec["position"])
             outcome = Outcome(rec["outcome"])
             sha256, size = str(rec["sha256"]), int(rec["bytes"])
