@@ -19,7 +19,19 @@ sets); nothing is typed in by hand.  The positions are the ones games reach firs
   a solver whose tables are cold; with two, perfect blundered in {11,38,172,177,222}, its third
   move, which it did not decide in 7.4 s of CPU; with four, under the competition's referee, in
   {11,38,72,167,172,195}, its fifth, which it decided in the arena in 4.1 s of CPU), a position
-  with at most ``--line-easy`` legal moves (60, solved in milliseconds) not followed.
+  with at most ``--line-easy`` legal moves (60, solved in milliseconds) not followed;
+* **answers** (the ``"answers"`` list: position, a winning move, genus): a winning answer to every
+  reply to the P-positions of the lines' first ``--reply-plies`` (2) of our moves, and to every
+  losing reply to each pair above with t <= ``--line-max-t``, read from the tables of the search
+  that has just decided the position (deciding it proved each position after a losing reply N by
+  a reply into a P-position it stored), else solved within ``--answer-seconds``.
+  usingStrongCounterV3 names a random move in a position with 30-199 legal moves (issue 53: 138 in
+  {11,38,172} leaves {11,38,138,172}, 9.4 M states cold, 21 s of CPU), and the pairs are where
+  perfect's swindles go (it rates them by their complete winning sets: {23} -> 14, then the bots'
+  271 leaves {14,23,271}, 3.1 M states cold, 7.1 s of CPU; {16,21} + 129 leaves {16,21,129});
+* **pair lines**: the lines, ``--pair-plies`` (2) of our moves deep, from the positions the bots'
+  passes (t, t less the multiplicity) leave after each of those pairs ({15,23,307}: 63 wins,
+  2.9 M states cold), followed while the pair's tables are warm.
 
 The pairs and the openings' replies get complete winning-move sets, each within ``--per-position``
 seconds; the lines one winning move, each within ``--line-seconds``.  A position not finished in
@@ -27,11 +39,24 @@ its time is left out.
 
     .venv/bin/python scripts/make_opening_book.py --memory 1G     # one process; see below
 
+The time limits are wall-clock seconds: on a loaded machine a position may be left out, and
+``--extend BOOK --per-position 300 --line-seconds 3000`` (BOOK: what the first run wrote) makes
+only what BOOK lacks, with its answers and lines.
+
 Run time (29 November 2026, Intel Xeon, 2 cores shared with two long searches: about half a core):
 30 min, 896 s of CPU, at most 1.1 GB resident with ``--memory 1G``; the first families 483 s, the
 lines 1,319 s (a line's positions after its pair take a few states, the solver's tables warm from
 the pair; the pairs' CPU: {13,33} 224 s, {13,34} 216 s, {13,32} 100 s, {11,39} 27 s, {11,38} 22 s,
-the others under 14 s).  1,302 positions, 120 KB.
+the others under 14 s).  1,302 positions, 120 KB.  With the answers and the pair lines (the same
+machine, a quarter of a core): 54 min, 780 s of CPU, 1.08 GB resident at most (the answers
+themselves 0.1 s of CPU or less a pair: read from the tables), 1,898 positions and 16,067 answers;
+seven pairs ({14,23}, {15,22}, {15,23}, {16,21}, {17,19}, {17,20}, {17,24}) over 20 s of wall
+clock and the lines of {13,32} and {13,33} over 600 s were left out; ``--extend FIRST
+--per-position 300 --max-genus 154 --line-primes ""`` made six of the pairs and {18,19} (6 min), and
+for want of time the shipped book then took the two lines and {17,24} from the earlier book (the
+output of this script at commit 441e962): ``--extend SECOND --extend EARLIER --max-genus 154
+--line-primes ""``; so those two lines have no answers.  The pairs of genus 155-320 that no run
+finished in 20 s are not in it.
 """
 
 from __future__ import annotations
@@ -42,8 +67,8 @@ import math
 import time
 from pathlib import Path
 
-from sylver.position import Position
-from sylver.solver import SolveTimeout, solve
+from sylver.position import Outcome, Position
+from sylver.solver import SolveTimeout, solve, stored_winning_move
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "sylver" / "data" / "opening_book.json"
 
@@ -86,12 +111,45 @@ def record(p: Position, outcome: str, winning: list[int], complete: bool) -> dic
             "complete": complete, "genus": p.genus}
 
 
+def answers(q: Position, winning: set[int], easy: int, seconds: float, memory: str) -> tuple[list[list], list[Position]]:
+    """A winning answer to every losing reply r to ``q`` (every reply when ``q`` is P; a reply not in
+    ``winning``, the complete winning set, when it is N) with more than ``easy`` legal moves after
+    it, as ``[generators, answer, genus]``: read from the tables of the search that just decided
+    ``q`` (:func:`sylver.solver.stored_winning_move`: deciding ``q`` proved each such position N by
+    a reply into a stored P-position), else solved with ``first`` within ``seconds``; and the
+    positions left out."""
+    out: list[list] = []
+    left: list[Position] = []
+    for r in q.legal_moves():
+        if r < 2 or r in winning:
+            continue
+        child = q.play(r)
+        if child.genus <= easy or child.is_over:
+            continue
+        move = stored_winning_move(child)
+        if move is None:
+            try:
+                sol = solve(child, first=True, time_limit=seconds, memory=memory)
+            except SolveTimeout:
+                left.append(child)
+                continue
+            if sol.outcome is not Outcome.N:
+                raise AssertionError(f"{child}: {sol.outcome} after a losing reply {r} to {q}")
+            move = sol.winning_moves[0]
+        out.append([list(child.generators), move, child.genus])
+    return out, left
+
+
 def lines(starts: list[Position], known: dict[tuple[int, ...], dict], plies: int, easy: int,
-          seconds: float, memory: str) -> tuple[list[dict], list[Position]]:
+          seconds: float, memory: str, replies: list[list] | None = None,
+          reply_plies: int = 0, answer_seconds: float = 60.0) -> tuple[list[dict], list[Position]]:
     """The line positions of ``starts`` (see the module docstring) as book records, each N-position
-    solved with ``first`` (or taken from ``known``, the records made so far), and those left out."""
+    solved with ``first`` (or taken from ``known``, the records made so far), and those left out;
+    with ``replies`` (a list), the :func:`answers` to every reply to the P-positions of the first
+    ``reply_plies`` of our moves are appended to it."""
     records: list[dict] = []
     skipped: list[Position] = []
+    answered: set[tuple[int, ...]] = set()
     started = time.monotonic()
     for start in starts:  # one line after another: the solver's tables are warm from its start
         frontier = [start]
@@ -116,6 +174,11 @@ def lines(starts: list[Position], known: dict[tuple[int, ...], dict], plies: int
                     continue
                 after = q.play(rec["winning_moves"][0])  # P: every reply loses
                 records.append(record(after, "P", [], True))
+                if replies is not None and ply < reply_plies and after.generators not in answered:
+                    answered.add(after.generators)
+                    found, left = answers(after, set(), easy, answer_seconds, memory)
+                    replies += found
+                    skipped += left
                 following += [after.play(n) for n in passes(after)]
             frontier = following
     return records, skipped
@@ -134,16 +197,35 @@ def main() -> None:
     ap.add_argument("--line-plies", type=int, default=5, help="our moves kept in each line")
     ap.add_argument("--line-easy", type=int, default=60, help="lines' positions this small are not kept")
     ap.add_argument("--line-seconds", type=float, default=600.0, help="seconds per line position")
+    ap.add_argument("--reply-plies", type=int, default=2,
+                    help="our moves of each line after 11 and 13 whose P-position gets an answer to every reply")
+    ap.add_argument("--pair-plies", type=int, default=2, help="our moves kept in each line after a pair's passes")
+    ap.add_argument("--answer-seconds", type=float, default=60.0,
+                    help="seconds for an answer the tables do not hold")
     ap.add_argument("--memory", default="1G", help="the solver's table (as sylver solve --memory)")
+    ap.add_argument("--extend", type=Path, action="append", default=[],
+                    help="a book this script wrote: its entries are kept, and only the positions it lacks "
+                         "(left out for time) are made, with their answers and lines (repeatable: the "
+                         "first book's entry of a position is kept)")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
-    records = []
+    records: list[dict] = []
+    replies: list[list] = []
+    kept: set[tuple[int, ...]] = set()
+    for path in args.extend:
+        data = json.loads(path.read_text())
+        records += [r for r in data["positions"] if tuple(r["position"]) not in kept]
+        kept |= {tuple(r["position"]) for r in data["positions"]}
+        replies += [a for a in data.get("answers", []) if tuple(a[0]) not in kept]
+        kept |= {tuple(a[0]) for a in data.get("answers", [])}
     started = time.monotonic()
-    skipped = []
+    skipped: list[Position] = []
     todo = wanted(args.max5, args.max7, args.max4, args.pairs)
     for i, p in enumerate(todo):
         if i % 25 == 0:
-            print(f"{i}/{len(todo)} positions, {time.monotonic() - started:.0f} s", flush=True)
+            print(f"{i}/{len(todo)} positions, {len(replies)} answers, {time.monotonic() - started:.0f} s", flush=True)
+        if p.generators in kept:
+            continue
         if p.genus > args.max_genus:
             skipped.append(p)
             continue
@@ -153,39 +235,68 @@ def main() -> None:
             skipped.append(p)
             continue
         records.append(record(p, sol.outcome.value, list(sol.winning_moves), bool(sol.complete)))
+        if p.genus > args.line_easy and p.frobenius_number <= args.line_max_t:
+            # a pair perfect's swindle may leave (its complete winning set rates it): the bots'
+            # replies to it, read from this solve's tables while they are warm
+            winning = set(sol.winning_moves)
+            c0 = time.process_time()
+            found, left = answers(p, winning, args.line_easy, args.answer_seconds, args.memory)
+            replies += found
+            skipped += left
+            c1 = time.process_time()
+            starts = [p.play(n) for n in passes(p) if n not in winning]
+            more, left = lines(starts, {}, args.pair_plies, args.line_easy, args.line_seconds, args.memory)
+            records += more
+            skipped += left
+            print(f"{p}: {sol.states:,} states, {len(found)} answers ({c1 - c0:.1f} s CPU), "
+                  f"{len(more)} line positions ({time.process_time() - c1:.1f} s CPU)", flush=True)
     primes = tuple(int(x) for x in args.line_primes.split(",") if x.strip())
-    print(f"lines after {primes}, {time.monotonic() - started:.0f} s", flush=True)
-    more, left_out = lines(line_starts(primes, args.line_max_t), {tuple(r["position"]): r for r in records},
-                           args.line_plies, args.line_easy, args.line_seconds, args.memory)
+    print(f"lines after {primes}, {len(replies)} answers, {time.monotonic() - started:.0f} s", flush=True)
+    known = {tuple(r["position"]): r for r in records}
+    starts = [q for q in line_starts(primes, args.line_max_t)  # with --extend: the lines it lacks
+              if q.generators not in known or not known[q.generators]["winning_moves"]
+              or q.play(known[q.generators]["winning_moves"][0]).generators not in kept]
+    more, left_out = lines(starts, known,
+                           args.line_plies, args.line_easy, args.line_seconds, args.memory,
+                           replies=replies, reply_plies=args.reply_plies, answer_seconds=args.answer_seconds)
     have = {tuple(r["position"]) for r in records}
     records += [r for r in more if tuple(r["position"]) not in have]
     skipped += left_out
-    written = write_book(records, args.out)
+    written, answered = write_book(records, replies, args.out)
     print(
-        f"{written} positions written to {args.out} in {time.monotonic() - started:.0f} s; "
+        f"{written} positions and {answered} answers written to {args.out} in {time.monotonic() - started:.0f} s; "
         f"{len(skipped)} skipped (too large or over the time limit)"
     )
 
 
-def write_book(records: list[dict], out: Path) -> int:
-    """Write ``records`` to ``out``, each position once (two lines may reach the same P-position:
-    {11,19} -> 13 and {13,19} -> 11); return how many."""
+def write_book(records: list[dict], replies: list[list], out: Path) -> tuple[int, int]:
+    """Write ``records`` and the :func:`answers` ``replies`` to ``out``, each position once (two lines
+    may reach the same P-position: {11,19} -> 13 and {13,19} -> 11; a position with a record is not
+    repeated among the answers); return how many of each."""
     seen: set[tuple[int, ...]] = set()
     unique = []
     for r in records:
         if tuple(r["position"]) not in seen:
             seen.add(tuple(r["position"]))
             unique.append(r)
+    answered = []
+    for a in replies:
+        if tuple(a[0]) not in seen:
+            seen.add(tuple(a[0]))
+            answered.append(a)
     about = (
         "Opening book of the sylver bots, generated by scripts/make_opening_book.py with the exact "
-        "solver (complete winning-move sets; one winning move in the lines after 11 and 13)."
+        "solver (complete winning-move sets; one winning move in the lines after 11 and 13). "
+        "\"answers\": [position, a winning move, genus] of N-positions after a losing reply."
     )
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w") as fh:
         fh.write('{"about": ' + json.dumps(about) + ',\n"positions": [\n')
         fh.write(",\n".join(json.dumps(r, separators=(",", ":")) for r in unique))
+        fh.write('\n],\n"answers": [\n')
+        fh.write(",\n".join(json.dumps(a, separators=(",", ":")) for a in answered))
         fh.write("\n]}\n")
-    return len(unique)
+    return len(unique), len(answered)
 
 
 if __name__ == "__main__":

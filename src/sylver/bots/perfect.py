@@ -277,7 +277,10 @@ class PerfectBot(Bot):
                     return w
         if left is not None and SOLVE_SHARE * left < QUICK:
             return self._quick(turn)
-        if known is not None and known.outcome is Outcome.P:
+        if known is not None and known.outcome is Outcome.P or known is None and known_outcome(p) is Outcome.P:
+            # lost against perfect play ({p} for a prime p >= 5 by Hutchings' theorem): no solve,
+            # the move's budget to a swindle (issue 53: a solve's share of the clock went to {23}
+            # and to a search of it, 5-7 s of a 30-s game, which a later position needed)
             return self._swindle(turn, deadline) or self._fallback(turn)
         if not p.is_finite and not p.is_empty:
             # gcd > 1: short positions and the g = 2 periodicity engine; a proof decides the game,
@@ -323,13 +326,21 @@ class PerfectBot(Bot):
 
     def _extended(self, turn: Turn, deadline: _Deadline) -> _Deadline:
         """Solving decides the game, so it may take SOLVE_SHARE of a chess clock (7.5 s of a 30-s
-        game's first move), :func:`solve_budget` of a per-call limit, or 3 * think with no limit.
+        game's first move; only where the solver is asked: :meth:`Oracle.solvable`),
+        :func:`solve_budget` of a per-call limit (whose unused time is lost), or 3 * think with no
+        limit.
         While the solver still compiles (a fresh process), only for a position of genus at most
         REACH_GENUS, which the solver decides soon after (the solve waits for the compilation
         within its limit): in a bot process started for the game, {5,29,91} (genus 51, 27 wins,
         0.28 s of CPU) came 0.3 s after the start, got the move's 0.11 s, and 86 was named."""
         extended = 3 * self.think
         left = spendable(turn)
+        if left is not None and not turn.per_call and not self.oracle.solvable(turn.position):
+            # on a chess clock a position the solver does not take (genus beyond max_genus) keeps
+            # the move's budget for its search: the time is the later positions' (issue 53: 25 % of
+            # the clock on each of {23,97}'s first four moves, genus over 1,000, and 2.35 s were
+            # left for {14,23,271}, whose winning 95 takes 3.1 M states cold)
+            return deadline
         if left is not None:
             extended = solve_budget(left) if turn.per_call else SOLVE_SHARE * left
         if extended > deadline.left() and (solver_ready() or turn.position.is_finite and turn.position.genus <= REACH_GENUS):
