@@ -1544,8 +1544,8 @@ class Verifier:
         before = _CHECKPOINT
         start = resume_point(self.known, digest, size) if self.known else 0
         if self.known:
-            _CHECKPOINT = Checkpoint(self.known, digest, size, start, f"{os.getpid()}-{time.time_ns()}",
-                                     time.monotonic())
+            _CHECKPOINT = Checkpoint(known=self.known, sha256=digest, bytes=size, start=start,
+                                     run=f"{os.getpid()}-{time.time_ns()}", last=time.monotonic())
         try:
             checked = _verify_file(path, first, lines, self.jobs, lambda head: self.imports(path, head))
         finally:
