@@ -1362,30 +1362,36 @@ def read_records(path: str) -> dict[tuple[str, int], dict[str, Any]]:
     exist), by (SHA-256, bytes): those of this checker's :data:`VERIFIER_VERSION` (others are kept in
     the file and not trusted).  A line that is not a record raises :class:`RecordError`."""
     out: dict[tuple[str, int], dict[str, Any]] = {}
+    for n, rec in _record_lines(path):
+        if isinstance(rec, dict) and "checked_below" in rec:
+            _progress_record(path, n, rec)
+            continue  # where a cut check stood (:func:`resume_point`)
+        if not (isinstance(rec, dict) and isinstance(rec.get("sha256"), str) and _is_int(rec.get("bytes"))
+                and isinstance(rec.get("position"), list) and rec.get("outcome") in ("P", "N", PROBABLY_P)
+                and isinstance(rec.get("complete"), bool) and isinstance(rec.get("time"), str)
+                and _is_int(rec.get("checker"))):
+            raise RecordError(f"{path} line {n} is not a record of a check (sha256, bytes, position, "
+                              "outcome, complete, proves, checker, time)")
+        if rec["checker"] == VERIFIER_VERSION:
+            out[(rec["sha256"], rec["bytes"])] = rec
+    return out
+
+
+def _record_lines(path: str) -> Iterator[tuple[int, Any]]:
+    """(line number, its JSON value or None when it is not JSON) for each line of the JSON-lines
+    file ``path`` (none if it does not exist; :class:`RecordError` if it cannot be read)."""
     try:
         fh = open(path, encoding="utf-8")  # noqa: SIM115 - closed below
     except FileNotFoundError:
-        return out
+        return
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror}") from None
     with fh:
         for n, text in enumerate(fh, 1):
             try:
-                rec = json.loads(text)
+                yield n, json.loads(text)
             except json.JSONDecodeError:
-                rec = None
-            if isinstance(rec, dict) and "checked_below" in rec:
-                _progress_record(path, n, rec)
-                continue  # where a cut check stood (:func:`resume_point`)
-            if not (isinstance(rec, dict) and isinstance(rec.get("sha256"), str) and _is_int(rec.get("bytes"))
-                    and isinstance(rec.get("position"), list) and rec.get("outcome") in ("P", "N", PROBABLY_P)
-                    and isinstance(rec.get("complete"), bool) and isinstance(rec.get("time"), str)
-                    and _is_int(rec.get("checker"))):
-                raise RecordError(f"{path} line {n} is not a record of a check (sha256, bytes, position, "
-                                  "outcome, complete, proves, checker, time)")
-            if rec["checker"] == VERIFIER_VERSION:
-                out[(rec["sha256"], rec["bytes"])] = rec
-    return out
+                yield n, None
 
 
 def _progress_record(path: str, n: int, rec: dict[str, Any]) -> tuple[str, int, int]:
@@ -1406,27 +1412,16 @@ def resume_point(path: str, sha256: str, size: int) -> int:
     below s were checked before it.)"""
     runs: dict[str, dict[int, int]] = {}
     jobs: dict[str, int] = {}
-    try:
-        fh = open(path, encoding="utf-8")  # noqa: SIM115 - closed below
-    except FileNotFoundError:
-        return 0
-    except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
-    with fh:
-        for n, text in enumerate(fh, 1):
-            try:
-                rec = json.loads(text)
-            except json.JSONDecodeError:
-                continue  # (read_records, which reads the file first, refuses such a line)
-            if not (isinstance(rec, dict) and "checked_below" in rec):
-                continue
-            run, share, count = _progress_record(path, n, rec)
-            if (rec["sha256"], rec["bytes"], rec["checker"]) != (sha256, size, VERIFIER_VERSION):
-                continue
-            if jobs.setdefault(run, count) != count:
-                raise RecordError(f"{path} line {n}: run {run} recorded with {count} processes and {jobs[run]}")
-            shares = runs.setdefault(run, {})
-            shares[share] = max(shares.get(share, 0), rec["checked_below"])
+    for n, rec in _record_lines(path):
+        if not (isinstance(rec, dict) and "checked_below" in rec):
+            continue  # (read_records, which reads the file first, refuses a line that is no record)
+        run, share, count = _progress_record(path, n, rec)
+        if (rec["sha256"], rec["bytes"], rec["checker"]) != (sha256, size, VERIFIER_VERSION):
+            continue
+        if jobs.setdefault(run, count) != count:
+            raise RecordError(f"{path} line {n}: run {run} recorded with {count} processes and {jobs[run]}")
+        shares = runs.setdefault(run, {})
+        shares[share] = max(shares.get(share, 0), rec["checked_below"])
     return max((min(shares.values()) for run, shares in runs.items() if len(shares) == jobs[run]), default=0)
 
 
