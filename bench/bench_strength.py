@@ -154,6 +154,14 @@ def tournament(config: object, out: Path, **options: object) -> object:
         raise SystemExit(f"bench_strength: error: {exc}") from None
 
 
+def suite_dir(suite: str) -> str:
+    """The name of a suite's results directories in ``--out``: a bundled suite's name (``koth:50`` as
+    ``koth-50``), a suite file's name without its folders and suffix (never a path out of ``--out``)."""
+    if "/" in suite or suite.endswith((".txt", ".json", ".jsonl")):
+        suite = Path(suite).stem
+    return suite.replace(":", "-")
+
+
 def suite_match(suite: str, opponent: str, args: argparse.Namespace, out: Path, analyst: object = None,
                 think: float | None = None, analyse: bool = True) -> dict:
     """``perfect`` vs ``opponent`` (a built-in bot or an arena spec) from each start of ``suite`` (both
@@ -198,7 +206,7 @@ def suites_section(args: argparse.Namespace) -> bool:
           f"analysis: gcd 1 with t <= {args.max_t}, g > 1 proven within 10 s of CPU time); results in {root}")
     for suite in args.suites.split(","):
         for opponent in args.opponents.split(","):
-            r = suite_match(suite, opponent, args, root / f"{suite.replace(':', '-')}-{opponent}")
+            r = suite_match(suite, opponent, args, root / f"{suite_dir(suite)}-{opponent}")
             records, analysis = r["records"], r["analysis"]
             wins = sum(g.winner == "perfect" for g in records)
             print(f"   {suite} vs {opponent}: {len(records)} games, perfect wins {rate(wins, len(records))}")
@@ -345,7 +353,7 @@ def package_section(args: argparse.Namespace) -> bool:
     rows = []
     for suite in args.suites.split(","):
         for opponent in opponents:
-            name = f"{suite.replace(':', '-')}-{opponent}"
+            name = f"{suite_dir(suite)}-{opponent}"
             r = suite_match(suite, pkg.spec(opponent), args, root / name, think=args.think, analyse=False)
             started = time.monotonic()
             theirs = their_games(pkg, game, opponent, r["records"], root / f"{name}-theirs", args)

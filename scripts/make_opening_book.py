@@ -166,6 +166,9 @@ def lines(starts: list[Position], known: dict[tuple[int, ...], dict], plies: int
                     except SolveTimeout:
                         skipped.append(q)
                         continue
+                    if sol.outcome is None:  # g > 1, not proven
+                        skipped.append(q)
+                        continue
                     rec = record(q, sol.outcome.value, list(sol.winning_moves), bool(sol.complete))
                     print(f"  {q}: {rec['outcome']} {rec['winning_moves']}, {sol.states:,} states, "
                           f"{time.process_time() - c0:.1f} s CPU ({time.monotonic() - started:.0f} s)", flush=True)
@@ -232,6 +235,9 @@ def main() -> None:
         try:
             sol = solve(p, time_limit=args.per_position, memory=args.memory)
         except SolveTimeout:
+            skipped.append(p)
+            continue
+        if sol.outcome is None:  # g > 1, not proven
             skipped.append(p)
             continue
         records.append(record(p, sol.outcome.value, list(sol.winning_moves), bool(sol.complete)))

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PROBE = ROOT / "tests" / "data" / "bots" / "engine_probe.py"
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_strength import odds_config, tournament  # noqa: E402 - bench/ is not a package
+from bench_strength import odds_config, suite_dir, tournament  # noqa: E402 - bench/ is not a package
 
 
 def test_one_side_never_sees_what_the_other_solved() -> None:
@@ -63,3 +63,13 @@ def test_a_results_directory_of_another_run_is_refused_in_one_line(tmp_path: Pat
         tournament(dataclasses.replace(config, rounds=2), tmp_path, concurrency=1)
     text = str(refused.value)
     assert text.startswith("bench_strength: error: ") and str(tmp_path) in text and "\n" not in text
+
+
+def test_a_suite_files_results_stay_in_out(tmp_path: Path) -> None:
+    """A suite given as a file's path names its results directories by the file's name, so that they
+    go into ``--out``, not beside the file."""
+    assert suite_dir("koth:50") == "koth-50" and suite_dir("opening16") == "opening16"
+    suite = tmp_path / "starts" / "blunders.txt"
+    assert suite_dir(str(suite)) == "blunders" and suite_dir("blunders.txt") == "blunders"
+    out = tmp_path / "out"
+    assert (out / f"{suite_dir(str(suite))}-bestBot").parent == out
