@@ -11,6 +11,7 @@ attacked by `sylver campaign`, with the answer, time, memory, and whether its ce
     .venv/bin/python bench/bench_frontier.py --ledger c1638 --node 16,38,72   # those of one node (a rung)
     .venv/bin/python bench/bench_frontier.py --strategies            # orders of replies, on known answers
     .venv/bin/python bench/bench_frontier.py --strategies --only 16,38,101 --memory 4G
+    .venv/bin/python bench/bench_frontier.py --replacement 4G,256M,128M,64M   # what full tables cost in states
 
 The published facts (rudi-cilibrasi/sylver-coinage, campaigns of 2026-09 and 2026-10; the file
 opening16_public.json, copied into :data:`PUBLISHED`, or read from --data): each reply r to 16
@@ -104,7 +105,7 @@ ROUND_STATES = "100K"
 """``sylver sweep --rounds`` of the ``rounds`` strategy."""
 
 
-def strategy_run(position: str, order: str, memory: str, time_limit: float) -> dict:
+def strategy_run(position: str, order: str, memory: str, time_limit: float, extra: tuple[str, ...] = ()) -> dict:
     """One search for a winning reply of ``position`` in ``order``, in a fresh process without the
     store: gcd 1 by ``sylver solve --first --root-order`` (``rounds``: ``sylver sweep --rounds``),
     otherwise ``sylver sweep`` of the replies that leave gcd 1.  Its answer, states, seconds (the process's CPU seconds too) and peak RSS."""
@@ -118,13 +119,13 @@ def strategy_run(position: str, order: str, memory: str, time_limit: float) -> d
         cmd = [*SYLVER, "solve", *position.split(","), "--first", "--root-order", order, "-j", "1"]
     else:
         cmd = [*SYLVER, "sweep", *position.split(","), "--order", order, *(("--rounds", ROUND_STATES) if rounds else ())]
-    cmd += ["--no-store", "--memory", memory, "--time-limit", f"{time_limit:g}", "--json"]
+    cmd += ["--no-store", "--memory", memory, "--time-limit", f"{time_limit:g}", "--json", *extra]
     before = children_cpu()
     t0 = time.perf_counter()
     proc = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], capture_output=True, text=True, check=False)
     wall = time.perf_counter() - t0
     peak = int(proc.stderr.strip().splitlines()[-1]) * 1024 if proc.stderr.strip() else 0
-    out = {"wall": wall, "cpu": children_cpu() - before, "peak": peak, "winning": None, "states": None}
+    out: dict[str, Any] = {"wall": wall, "cpu": children_cpu() - before, "peak": peak, "winning": None, "states": None}
     try:
         data = json.loads(proc.stdout.strip().splitlines()[-1])
     except (json.JSONDecodeError, IndexError):
@@ -132,7 +133,8 @@ def strategy_run(position: str, order: str, memory: str, time_limit: float) -> d
         out["error"] = lines[-1] if lines else f"exit {proc.returncode}, no output"
         return out
     won = data.get("winning") if "winning" in data else data.get("winning_moves")
-    out.update(winning=(won or [None])[0], states=data.get("states"), seconds=data.get("seconds"))
+    out.update(winning=(won or [None])[0], states=data.get("states"), seconds=data.get("seconds"),
+               saturated=data.get("saturated"), overwrites=(data.get("stats") or {}).get("overwrites"))
     return out
 
 
@@ -163,6 +165,54 @@ def strategies(ns: argparse.Namespace) -> int:
                          f"{r['states']:,}" if r["states"] is not None else "-",
                          f"{r['seconds']:.1f}" if r.get("seconds") is not None else "-",
                          f"{r['cpu']:.1f}", f"{r['peak'] / 2**20:,.0f} MB"]), flush=True)
+    print(f"# {load()}")
+    return 1 if bad else 0
+
+
+REPLACEMENT_NODES = ("16,38,101",)
+"""The default nodes of ``--replacement``: a sweep of about 14 M states to its known answer."""
+
+
+def replacement(ns: argparse.Namespace) -> int:
+    """``--replacement SIZES``: the same search for a winning reply (the record's order, a fresh
+    process, no store, no self-check) under each ``--memory`` of SIZES, largest first: what a table
+    that fills and overwrites costs in states, against the largest budget's run (engine.md, "Past a
+    billion states": the plan for 2-4 billion states is replacement beyond the machine's memory)."""
+    from sylver.machine import parse_memory
+
+    sizes = sorted(ns.replacement.split(","), key=parse_memory, reverse=True)
+    known_of = {parse_position(k[0]): k[1] for k in KNOWN_REPLIES}
+    for w in ns.only or ():
+        if parse_position(w) is None:
+            raise SystemExit(f"bench_frontier: error: --replacement takes positions (--only 16,38,101), not {w!r}")
+    todo = [(",".join(map(str, parse_position(w) or ())), known_of.get(parse_position(w)), "") for w in ns.only or REPLACEMENT_NODES]
+    print(f"# replacement: states to a known winning reply by --memory, {time.strftime('%Y-%m-%d %H:%M:%S')}")
+    print(f"# {cpu_model()}, {load()}; {ns.time_limit:g} s a run at most, no results store, no self-check")
+    print("  ".join(v.ljust(w) for v, w in zip(["node", "memory", "found", "states", "x largest", "overwrites",
+                                                "saturated", "seconds", "cpu s", "peak"],
+                                               (14, 7, 16, 13, 9, 13, 9, 8, 8, 9), strict=True)).rstrip())
+    bad = 0
+    for position, known, _what in todo:
+        base = None
+        for size in sizes:
+            r = strategy_run(position, "frobenius", size, ns.time_limit, ("--no-self-check", "--stats"))
+            found = r["winning"]
+            if r.get("error"):
+                found_text, bad = f"error: {r['error']}", bad + 1
+            else:
+                found_text = "none in time" if found is None else str(found) + ("" if known in (None, found) else " (another)")
+            states = r["states"]
+            if base is None and states:
+                base = states
+            row = [braces([int(x) for x in position.split(",")]), size, found_text,
+                   f"{states:,}" if states is not None else "-",
+                   f"{states / base:.2f}" if states and base else "-",
+                   f"{r['overwrites']:,}" if r.get("overwrites") is not None else "-",
+                   str(r.get("saturated", "-")).lower(),
+                   f"{r['seconds']:.1f}" if r.get("seconds") is not None else "-",
+                   f"{r['cpu']:.1f}", f"{r['peak'] / 2**20:,.0f} MB"]
+            print("  ".join(v.ljust(w) for v, w in zip(row, (14, 7, 16, 13, 9, 13, 9, 8, 8, 9), strict=True)).rstrip(),
+                  flush=True)
     print(f"# {load()}")
     return 1 if bad else 0
 
@@ -516,7 +566,12 @@ def main() -> None:
     ap.add_argument("--strategies", action="store_true",
                     help="compare the orders of replies (frobenius, ascending) on nodes with known answers: states "
                     "and seconds until a winning reply is found (--only POSITION, --memory, --time-limit)")
+    ap.add_argument("--replacement", metavar="SIZES",
+                    help="the record's order on a node with a known answer (--only; default 16,38,101) under each "
+                    "--memory of SIZES (e.g. 4G,256M,128M,64M): states, overwrites and seconds, against the largest")
     ns = ap.parse_args()
+    if ns.replacement:
+        sys.exit(replacement(ns))
     if ns.strategies:
         sys.exit(strategies(ns))
     if ns.node and not ns.ledger:
