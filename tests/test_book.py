@@ -227,3 +227,25 @@ def test_book_add_takes_a_store_under_a_root_and_the_receipts_of_checks(tmp_path
     bad = subprocess.run([*sylver, "book", "add", "--book", str(book), "--store", str(store)],
                          capture_output=True, text=True, env=env)
     assert bad.returncode == 2 and "--root" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_a_receipt_keeps_the_command_that_built_the_file() -> None:
+    """A check's receipt merged into the book's entry keeps the entry's rebuild command (the sweep
+    that built the file checked), not the receipt's generic `sylver solve`; its note comes first."""
+    from sylver.campaign.harvest import engine
+    from sylver.store.book import Certificate, Entry, merge
+
+    pos = Position.parse("16,38,93")
+    sweep = "sylver sweep 16 38 93 --order frobenius --memory 9G --certificate F && sylver verify F --book"
+    old = Entry(position=pos, outcome=Outcome.N, winning=(83,), how="search", states=1_231_874_621, seconds=6030.0,
+                engine=engine(), date="2026-11-29", rebuild=sweep, note="found by our own sweep; certificate not checked")
+    receipt = Entry(position=pos, outcome=Outcome.N, winning=(83,), how="search", states=0, seconds=0.0,
+                    engine=engine(), date="2026-11-30",
+                    certificate=Certificate(sha256="f" * 64, bytes=8_357_233_851, checked="2026-11-30", nodes=36_794_330),
+                    rebuild="sylver solve 16 38 93 --certificate F && sylver verify F --book",
+                    note="certificate checked valid by `sylver verify` on 2026-11-30")
+    got = merge(old, receipt)
+    assert got.certificate == receipt.certificate and got.rebuild == sweep and got.states == old.states
+    assert got.note == "certificate checked valid by `sylver verify` on 2026-11-30; found by our own sweep"
+    alone = merge(replace(old, rebuild=""), receipt)  # no command of its own: the receipt's
+    assert alone.rebuild == receipt.rebuild

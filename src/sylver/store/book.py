@@ -271,7 +271,9 @@ def merged_moves(where: str, old: tuple[Outcome, tuple[int, ...], bool], new: tu
 def merge(old: Entry, new: Entry) -> Entry:
     """Two entries of one position as one: the union of their winning moves; the evidence (how,
     search, engine, date) of the larger search (more states), with the checked
-    certificate of either (its receipt, rebuild command and note first).  On a tie the book's entry
+    certificate of either (its receipt, rebuild command and note first; a bare receipt, the record of
+    a check with no search of its own, keeps the other's rebuild command: the book's entry names the
+    command that built the file checked, a receipt only a generic one).  On a tie the book's entry
     stays (the same search added again from a store must not replace a note written for it)."""
     moves, complete = merged_moves(old.position.braces(), (old.outcome, old.winning, old.complete),
                                    (new.outcome, new.winning, new.complete), ("book's", "new entry's"))
@@ -279,7 +281,8 @@ def merge(old: Entry, new: Entry) -> Entry:
     keep = old if old.states > new.states or (old.states == new.states and proof is not new) else new
     if proof is not None and keep.certificate is None:  # the larger search, with the checked certificate
         kept = [part for part in keep.note.split("; ") if part and "not checked" not in part]
-        keep = replace(keep, certificate=proof.certificate, rebuild=proof.rebuild,
+        receipt = proof.states == 0 and keep.rebuild  # (harvest.from_verified: a check's record)
+        keep = replace(keep, certificate=proof.certificate, rebuild=keep.rebuild if receipt else proof.rebuild,
                        note="; ".join([proof.note, *kept] if proof.note else kept))
     return replace(keep, winning=moves, complete=complete)
 
