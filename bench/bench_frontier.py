@@ -134,7 +134,8 @@ def strategy_run(position: str, order: str, memory: str, time_limit: float, extr
         return out
     won = data.get("winning") if "winning" in data else data.get("winning_moves")
     out.update(winning=(won or [None])[0], states=data.get("states"), seconds=data.get("seconds"),
-               saturated=data.get("saturated"), overwrites=(data.get("stats") or {}).get("overwrites"))
+               saturated=data.get("saturated"), overwrites=(data.get("stats") or {}).get("overwrites"),
+               tables=data.get("peak_bytes"))
     return out
 
 
@@ -176,7 +177,8 @@ REPLACEMENT_NODES = ("16,38,101",)
 def replacement(ns: argparse.Namespace) -> int:
     """``--replacement SIZES``: the same search for a winning reply (the record's order, a fresh
     process, no store, no self-check) under each ``--memory`` of SIZES, largest first: what a table
-    that fills and overwrites costs in states, against the largest budget's run (engine.md, "Past a
+    that fills and overwrites costs in states, against the largest budget's run (``tables``: the
+    transposition tables' largest size, ``peak``: the process's resident peak) (engine.md, "Past a
     billion states": the plan for 2-4 billion states is replacement beyond the machine's memory)."""
     from sylver.machine import parse_memory
 
@@ -188,9 +190,10 @@ def replacement(ns: argparse.Namespace) -> int:
     todo = [(",".join(map(str, parse_position(w) or ())), known_of.get(parse_position(w)), "") for w in ns.only or REPLACEMENT_NODES]
     print(f"# replacement: states to a known winning reply by --memory, {time.strftime('%Y-%m-%d %H:%M:%S')}")
     print(f"# {cpu_model()}, {load()}; {ns.time_limit:g} s a run at most, no results store, no self-check")
+    widths = (14, 7, 16, 13, 9, 13, 9, 9, 8, 8, 9)
     print("  ".join(v.ljust(w) for v, w in zip(["node", "memory", "found", "states", "x largest", "overwrites",
-                                                "saturated", "seconds", "cpu s", "peak"],
-                                               (14, 7, 16, 13, 9, 13, 9, 8, 8, 9), strict=True)).rstrip())
+                                                "saturated", "tables", "seconds", "cpu s", "peak"],
+                                               widths, strict=True)).rstrip())
     bad = 0
     for position, known, _what in todo:
         base = None
@@ -209,10 +212,10 @@ def replacement(ns: argparse.Namespace) -> int:
                    f"{states / base:.2f}" if states and base else "-",
                    f"{r['overwrites']:,}" if r.get("overwrites") is not None else "-",
                    str(r.get("saturated", "-")).lower(),
+                   f"{r['tables'] / 2**20:,.0f} MB" if r.get("tables") else "-",
                    f"{r['seconds']:.1f}" if r.get("seconds") is not None else "-",
                    f"{r['cpu']:.1f}", f"{r['peak'] / 2**20:,.0f} MB"]
-            print("  ".join(v.ljust(w) for v, w in zip(row, (14, 7, 16, 13, 9, 13, 9, 8, 8, 9), strict=True)).rstrip(),
-                  flush=True)
+            print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip(), flush=True)
     print(f"# {load()}")
     return 1 if bad else 0
 
