@@ -129,7 +129,8 @@ def strategy_run(position: str, order: str, memory: str, time_limit: float, extr
     try:
         data = json.loads(proc.stdout.strip().splitlines()[-1])
     except (json.JSONDecodeError, IndexError):
-        lines = proc.stderr.strip().splitlines()[:-1]  # the last is /usr/bin/time's
+        lines = [line for line in proc.stderr.strip().splitlines()[:-1]  # the last is /usr/bin/time's
+                 if not line.startswith("Command exited with")]  # (and so is this, on an error)
         out["error"] = lines[-1] if lines else f"exit {proc.returncode}, no output"
         return out
     won = data.get("winning") if "winning" in data else data.get("winning_moves")
