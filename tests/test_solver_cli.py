@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -367,6 +368,9 @@ class TestSweep:
         assert data["replies"] == 20 and set(data["decided"].values()) == {"N"}
         logged = [line for line in r.stderr.splitlines() if " is N  (" in line]  # a line a reply, even with --json
         assert len(logged) == 20 and logged[0].startswith(f"{data['order'][0]}: ")
+        told = [re.search(r"\(\+([\d,]+) states, ([\d,]+) in all", line) for line in logged]
+        own = [int(m[1].replace(",", "")) for m in told if m]  # each reply's own states, and the sweep's
+        assert len(own) == 20 and sum(own) == int(told[-1][2].replace(",", "")) == data["states"], logged
         every = json.loads(run("sweep", "10", "12", "--no-store", "--all", "--order", "ascending", "--json").stdout)
         assert 7 in every["winning"] and len(every["decided"]) == every["replies"]
 

@@ -622,10 +622,14 @@ def sweep(
     request = Request(position=pos, first=not every, time_limit=time_limit, memory=memory,
                       store=_open_store(store, no_store), root_order=order, rounds=rounds)
 
+    before = [0]  # the sweep's states at the last reply told
+
     def report(x: int, outcome: Any, states: int, secs: float) -> None:
-        # every reply, on stderr even with --json or a pipe: a sweep of hours is followed by its log
-        err_console.print(f"{x}: {pos.play(x).braces()} is {outcome.value}  ({states:,} states, {secs:,.1f} s)",
-                          markup=False, highlight=False)
+        # every reply, on stderr even with --json or a pipe: a sweep of hours is followed by its log;
+        # the states since the last reply told (this reply's own, one reply at a time), then the sweep's
+        err_console.print(f"{x}: {pos.play(x).braces()} is {outcome.value}  (+{states - before[0]:,} states, "
+                          f"{states:,} in all, {secs:,.1f} s)", markup=False, highlight=False)
+        before[0] = states
 
     def round_report(k: int, budget: int, left: int, states: int, secs: float) -> None:
         err_console.print(f"round {k}: {left} repl{'y' if left == 1 else 'ies'} left, {budget:,} states each  "
