@@ -140,9 +140,13 @@ def strategy_run(position: str, order: str, memory: str, time_limit: float, extr
     return out
 
 
-def line3(values: list[str]) -> str:
-    widths = (14, 6, 10, 16, 13, 8, 8, 9)
+def columns(values: list[str], widths: tuple[int, ...]) -> str:
+    """One row of a table printed in columns of ``widths`` characters."""
     return "  ".join(v.ljust(w) for v, w in zip(values, widths, strict=True)).rstrip()
+
+
+def line3(values: list[str]) -> str:
+    return columns(values, (14, 6, 10, 16, 13, 8, 8, 9))
 
 
 def strategies(ns: argparse.Namespace) -> int:
@@ -185,18 +189,19 @@ def replacement(ns: argparse.Namespace) -> int:
 
     sizes = sorted(ns.replacement.split(","), key=parse_memory, reverse=True)
     known_of = {parse_position(k[0]): k[1] for k in KNOWN_REPLIES}
-    for w in ns.only or ():
-        if parse_position(w) is None:
+    nodes = [parse_position(w) for w in ns.only or REPLACEMENT_NODES]
+    for w, node in zip(ns.only or REPLACEMENT_NODES, nodes, strict=True):
+        if node is None:
             raise SystemExit(f"bench_frontier: error: --replacement takes positions (--only 16,38,101), not {w!r}")
-    todo = [(",".join(map(str, parse_position(w) or ())), known_of.get(parse_position(w)), "") for w in ns.only or REPLACEMENT_NODES]
     print(f"# replacement: states to a known winning reply by --memory, {time.strftime('%Y-%m-%d %H:%M:%S')}")
     print(f"# {cpu_model()}, {load()}; {ns.time_limit:g} s a run at most, no results store, no self-check")
     widths = (14, 7, 16, 13, 9, 13, 9, 9, 8, 8, 9)
-    print("  ".join(v.ljust(w) for v, w in zip(["node", "memory", "found", "states", "x largest", "overwrites",
-                                                "saturated", "tables", "seconds", "cpu s", "peak"],
-                                               widths, strict=True)).rstrip())
+    print(columns(["node", "memory", "found", "states", "x largest", "overwrites", "saturated", "tables", "seconds",
+                   "cpu s", "peak"], widths))
     bad = 0
-    for position, known, _what in todo:
+    for node in nodes:
+        assert node is not None
+        position, known = ",".join(map(str, node)), known_of.get(node)
         base = None
         for size in sizes:
             r = strategy_run(position, "frobenius", size, ns.time_limit, ("--no-self-check", "--stats"))
@@ -208,7 +213,7 @@ def replacement(ns: argparse.Namespace) -> int:
             states = r["states"]
             if base is None and states:
                 base = states
-            row = [braces([int(x) for x in position.split(",")]), size, found_text,
+            row = [braces(list(node)), size, found_text,
                    f"{states:,}" if states is not None else "-",
                    f"{states / base:.2f}" if states and base else "-",
                    f"{r['overwrites']:,}" if r.get("overwrites") is not None else "-",
@@ -216,7 +221,7 @@ def replacement(ns: argparse.Namespace) -> int:
                    f"{r['tables'] / 2**20:,.0f} MB" if r.get("tables") else "-",
                    f"{r['seconds']:.1f}" if r.get("seconds") is not None else "-",
                    f"{r['cpu']:.1f}", f"{r['peak'] / 2**20:,.0f} MB"]
-            print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip(), flush=True)
+            print(columns(row, widths), flush=True)
     print(f"# {load()}")
     return 1 if bad else 0
 
