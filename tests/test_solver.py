@@ -582,6 +582,9 @@ class TestReplyOrders:
             assert store.get(p.play(w)).outcome is Outcome.P
             rec = store.get(p)
             assert rec.outcome is Outcome.N and w in rec.winning_moves
+            searched = [store.get(p.play(x)) for x in r.decided]
+            assert sum(s.states for s in searched) == r.states  # each reply's own states, recorded
+            assert all(s.seconds >= 0 for s in searched) and max(s.states for s in searched) > 0
             again = sweep(Request(position=p, first=True, store=store), replies)
             assert again.winning == r.winning and again.states == 0  # every reply from the store
 

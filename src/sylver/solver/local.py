@@ -436,12 +436,13 @@ def sweep(request: Request, replies: list[int],
 def _sweep_one(request: Request, after: Position, words: int, counters: Counters,
                budget: int | None = None) -> Outcome | None:
     """The outcome of ``after`` for :func:`sweep`: from the store, settled, or searched (and
-    recorded); None when its search reached ``budget`` states (its round's) first."""
+    recorded with the states and seconds its search took, for the book's sizes of a stopped sweep); None when its search reached ``budget`` states (its round's) first."""
     store = request.store
     rec = None if store is None else store.get(after)
     if rec is not None:
         return rec.outcome
     gaps = root_gaps(after, words)
+    before, begin = counters.expanded, time.monotonic()
     limit = request.max_expanded
     mine = None if budget is None else counters.expanded + budget
     rounds_limit = mine is not None and (limit is None or mine < limit)
@@ -455,6 +456,7 @@ def _sweep_one(request: Request, after: Position, words: int, counters: Counters
         if not rounds_limit or (request.deadline is not None and time.monotonic() > request.deadline):
             raise  # the sweep's own limit
         return None
-    if store is not None:
-        store.put_result(after, outcome, (), outcome is Outcome.P, after.frobenius_number)
+    if store is not None:  # with the states and seconds it took here (the sweep's tables warm)
+        store.put_result(after, outcome, (), outcome is Outcome.P, after.frobenius_number,
+                         counters.expanded - before, time.monotonic() - begin)
     return outcome
