@@ -436,7 +436,8 @@ def sweep(request: Request, replies: list[int],
 def _sweep_one(request: Request, after: Position, words: int, counters: Counters,
                budget: int | None = None) -> Outcome | None:
     """The outcome of ``after`` for :func:`sweep`: from the store, settled, or searched (and
-    recorded with the states and seconds its search took, for the book's sizes of a stopped sweep); None when its search reached ``budget`` states (its round's) first."""
+    recorded with the states and seconds its search took: the book's sizes of a stopped sweep);
+    None when its search reached ``budget`` states (its round's) first."""
     store = request.store
     rec = None if store is None else store.get(after)
     if rec is not None:
