@@ -29,15 +29,18 @@ sets); nothing is typed in by hand.  The positions are the ones games reach firs
   {11,38,172} leaves {11,38,138,172}, 9.4 M states cold, 21 s of CPU), and the pairs are where
   perfect's swindles go (it rates them by their complete winning sets: {23} -> 14, then the bots'
   271 leaves {14,23,271}, 3.1 M states cold, 7.1 s of CPU; {16,21} + 129 leaves {16,21,129});
-* **pair lines**: the lines, ``--pair-plies`` (2) of our moves deep, from the positions the bots'
+* **pair lines**: the lines, ``--pair-plies`` (5) of our moves deep, from the positions the bots'
   passes (t, t less the multiplicity) leave after each of those pairs ({15,23,307}: 63 wins,
-  2.9 M states cold), followed while the pair's tables are warm.
+  2.9 M states cold; with two, perfect lost a game in {16,21,156,183,187}, its third move in
+  {16,21}'s line), followed while the pair's tables are warm.
 
 The pairs and the openings' replies get complete winning-move sets, each within ``--per-position``
 seconds; the lines one winning move, each within ``--line-seconds``.  A position not finished in
 its time is left out.
 
     .venv/bin/python scripts/make_opening_book.py --memory 1G     # one process; see below
+    .venv/bin/python scripts/make_opening_book.py --memory 4G --per-position 300 --max-genus 190 \
+        --extend FIRST                                            # the pairs the first left out
 
 The time limits are wall-clock seconds: on a loaded machine a position may be left out, and
 ``--extend BOOK --per-position 300 --line-seconds 3000`` (BOOK: what the first run wrote) makes
@@ -57,6 +60,16 @@ for want of time the shipped book then took the two lines and {17,24} from the e
 output of this script at commit 441e962): ``--extend SECOND --extend EARLIER --max-genus 154
 --line-primes ""``; so those two lines have no answers.  The pairs of genus 155-320 that no run
 finished in 20 s are not in it.
+
+The shipped book (30 November 2026, AMD EPYC, a quiet core beside a frontier search; the pair lines
+five deep): the first command above, 12 min, 702 s of CPU, 1.09 GB resident at most: every position
+of the earlier book with the same outcome and first winning move, the lines of {13,32} and {13,33}
+with their answers and {17,24} among them, 4,094 positions and 18,181 answers; 13 pairs over
+20 s left out, six of which ({17,21}, {19,20}, {19,21}, {18,23}, {19,22}, {20,21}: up to 100 M states
+each) the second command made (11 min; at ``--memory 1G`` the tables do not hold such a pair's
+answers, which are then solved one by one: 922 s of CPU for {18,23}'s, 2.3 s at 4G).  4,330
+positions and 19,123 answers (828 KB).  Not in it: the pairs of genus 198-253 ({19,23}, {19,24},
+{20,23}, {21,22}, {21,23}, {22,23}, {23,24}).
 """
 
 from __future__ import annotations
@@ -202,7 +215,7 @@ def main() -> None:
     ap.add_argument("--line-seconds", type=float, default=600.0, help="seconds per line position")
     ap.add_argument("--reply-plies", type=int, default=2,
                     help="our moves of each line after 11 and 13 whose P-position gets an answer to every reply")
-    ap.add_argument("--pair-plies", type=int, default=2, help="our moves kept in each line after a pair's passes")
+    ap.add_argument("--pair-plies", type=int, default=5, help="our moves kept in each line after a pair's passes")
     ap.add_argument("--answer-seconds", type=float, default=60.0,
                     help="seconds for an answer the tables do not hold")
     ap.add_argument("--memory", default="1G", help="the solver's table (as sylver solve --memory)")

@@ -138,9 +138,10 @@ class TestPerfect:
     def test_the_answers_to_every_reply_are_in_the_book(self, tmp_path, monkeypatch):
         """Where the package's bots reply at random (usingStrongCounterV3: 138 in {11,38,172}, 129 in
         {16,21}) or pass after a pair perfect's swindle left ({23} -> 14, then 271; {23} -> 15, then
-        307), the book holds a winning answer, so perfect names it with the solver never called:
-        with cold tables those positions take 2.9-9.4 M states, more than a move of a 30-s clock
-        decides (issue 53: each was a blunder).  Every losing reply to {11,38,172} and to {14,23}
+        307; {16,21}'s line three of perfect's moves deep, {16,21,156,183,187}: the pair lines go
+        five deep), the book holds a winning answer, so perfect names it with the solver never
+        called: with cold tables those positions take 2.9-9.4 M states, more than a move of a 30-s
+        clock decides (issue 53: each was a blunder, the last a lost game).  Every losing reply to {11,38,172} and to {14,23}
         is answered; a sample of the answers agrees with the solver within a bound of states."""
         import sylver.solver
         from sylver.bots.oracle import Oracle
@@ -149,7 +150,7 @@ class TestPerfect:
         monkeypatch.setattr(sylver.solver, "solve", lambda *a, **k: pytest.fail("the solver was called"))
         monkeypatch.setattr(Oracle, "ponder", lambda *a, **k: False)
         bot = make_bot("perfect", random.Random(0), store=tmp_path / "none.sqlite")
-        for text in ("11,38,138,172", "16,21,129", "14,23,271", "15,23,307"):
+        for text in ("11,38,138,172", "16,21,129", "14,23,271", "15,23,307", "16,21,156,183,187"):
             q = Position(text)
             move = bot.choose(Turn(q, tuple(q.generators), time_left=20.0, cpu_clock=True, max_move=1000))
             assert book[q.generators].outcome is Outcome.N and move in book[q.generators].winning_moves, text
