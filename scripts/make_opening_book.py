@@ -65,7 +65,7 @@ The shipped book (30 November 2026, AMD EPYC, a quiet core beside a frontier sea
 five deep): the first command above, 12 min, 702 s of CPU, 1.09 GB resident at most: every position
 of the earlier book with the same outcome and first winning move, the lines of {13,32} and {13,33}
 with their answers and {17,24} among them, 4,094 positions and 18,181 answers; 13 pairs over
-20 s left out, six of which ({17,21}, {19,20}, {19,21}, {18,23}, {19,22}, {20,21}: up to 100 M states
+20 s left out, six of which ({17,21}, {19,20}, {19,21}, {18,23}, {19,22}, {20,21}: 13-83 M states
 each) the second command made (11 min; at ``--memory 1G`` the tables do not hold such a pair's
 answers, which are then solved one by one: 922 s of CPU for {18,23}'s, 2.3 s at 4G).  4,330
 positions and 19,123 answers (828 KB).  Not in it: the pairs of genus 198-253 ({19,23}, {19,24},

@@ -141,8 +141,9 @@ class TestPerfect:
         307; {16,21}'s line three of perfect's moves deep, {16,21,156,183,187}: the pair lines go
         five deep), the book holds a winning answer, so perfect names it with the solver never
         called: with cold tables those positions take 2.9-9.4 M states, more than a move of a 30-s
-        clock decides (issue 53: each was a blunder, the last a lost game).  Every losing reply to {11,38,172} and to {14,23}
-        is answered; a sample of the answers agrees with the solver within a bound of states."""
+        clock decides (issue 53: each was a blunder, the last a lost game).  Every losing reply to
+        {11,38,172} and to {14,23} is answered; a sample of the answers agrees with the solver
+        within a bound of states."""
         import sylver.solver
         from sylver.bots.oracle import Oracle
 
