@@ -590,6 +590,26 @@ class TestReplyOrders:
             assert again.winning == r.winning and again.states == 0  # every reply from the store
 
 
+def test_a_sweep_decides_the_replies_named_last_after_the_others(tmp_path) -> None:
+    """``last``: those replies after all the others, their own order kept; a reply the store knows P
+    still comes first (it costs nothing), and the outcomes are the plain sweep's."""
+    from sylver.solver.local import Request, sweep
+    from sylver.store.results import Store
+
+    p = Position("10,12")
+    replies = [x for x in range(3, 36, 2) if x not in p.semigroup]
+    every = sweep(Request(position=p, root_order="ascending"), replies)
+    deferred = [every.order[1], every.order[0]]
+    r = sweep(Request(position=p, root_order="ascending"), replies, last=deferred)
+    assert r.order == [x for x in every.order if x not in deferred] + sorted(deferred, key=every.order.index)
+    assert r.decided == every.decided
+    won = every.winning[0]
+    with Store(tmp_path / "s.sqlite", book=False) as store:
+        store.put_result(p.play(won), Outcome.P, (), True, p.play(won).frobenius_number)
+        known = sweep(Request(position=p, first=True, root_order="ascending", store=store), replies, last=[won])
+        assert known.order[0] == won and known.winning == (won,) and known.states == 0
+
+
 def test_a_sweep_takes_a_known_p_position_first(tmp_path) -> None:
     """A reply whose position the store knows P (a transposition) is taken before any search."""
     from sylver.solver.local import Request, sweep

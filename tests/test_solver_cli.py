@@ -389,6 +389,18 @@ class TestSweep:
         won = json.loads(run("sweep", "12", "22", "28", "--no-store", "--rounds", "1K", "--json").stdout)
         assert won["winning"] == [27] and won["complete"]
 
+    def test_last(self) -> None:
+        """--last R,...: those replies decided after all the others (the winning reply a plain sweep
+        finds first, 9 against {10,16}, deferred: another is found, or it is found last)."""
+        plain = json.loads(run("sweep", "10", "16", "--no-store", "--up-to", "41", "--json").stdout)
+        assert plain["winning"] == [9]
+        r = run("sweep", "10", "16", "--no-store", "--up-to", "41", "--last", "9,3", "--json")
+        data = json.loads(r.stdout)
+        assert r.returncode == 0 and data["order"][-2:] == [3, 9], r.stderr  # their own order kept
+        assert data["order"][:-2] == [x for x in plain["order"] if x not in (3, 9)]
+        assert data["winning"] and data["winning"][0] != 3
+        assert list(data["decided"]) == [str(x) for x in data["order"][: data["order"].index(data["winning"][0]) + 1]]
+
     def test_certificate_from_the_sweeps_tables(self, tmp_path: Path) -> None:
         """gcd 1: the proof that the position is N by the reply found; gcd 2: that the position after
         it is P.  `sylver verify` accepts both."""
@@ -409,6 +421,9 @@ class TestSweep:
         (("10", "16", "--up-to", "1"), "--up-to"),
         (("10", "16", "--rounds", "0"), "--rounds must be a positive number of states"),
         (("10", "16", "--rounds", "lots"), "--rounds must be a positive number of states"),
+        (("10", "16", "--last", "9,x"), "--last takes replies separated by commas"),
+        (("10", "16", "--last", "4"), "--last: 4 not among the sweep's replies"),
+        (("10", "16", "--last", "9" * 40), "--last takes replies"),
         (("x",), "sylver: error"),
     ])
     def test_bad_input(self, args: tuple[str, ...], message: str) -> None:

@@ -583,6 +583,7 @@ def sweep(
     up_to: Annotated[int | None, typer.Option("--up-to", metavar="X", help="The replies up to X (default: a gcd-1 position's every legal move; otherwise the campaign's candidate bound).", callback=integer(2))] = None,
     order: Annotated[str, typer.Option("--order", metavar="ORDER", help="`frobenius` (least Frobenius number of the position after the reply first), `ascending` or `genus` (most legal moves left first).")] = "frobenius",
     every: Annotated[bool, typer.Option("--all", help="Decide every reply, not only until one wins.")] = False,
+    last: Annotated[str | None, typer.Option("--last", metavar="R,R,...", help="Replies to decide after all the others (e.g. those another search refuted at a high cost: the public record's 81,87,91,93,95 against {16,38,72,78}).")] = None,
     rounds: int = typer.Option(None, "--rounds", metavar="STATES", parser=str, callback=states(), show_default=False,
                                help="In rounds: each reply gets STATES states (e.g. 1M), then waits while the others get theirs; the replies left get 4 times more each round (not better than one at a time on the nodes measured: docs/solve.md). Default: each reply searched to its end, in order."),
     memory: int = typer.Option(None, "--memory", metavar="SIZE", parser=str, callback=memory_size(),
@@ -614,11 +615,9 @@ def sweep(
     if certificate is not None and not os.access(certificate.parent, os.W_OK):  # known now, not after hours
         fail(f"cannot write {certificate}: {certificate.parent} is not a writable directory")
     g = pos.gcd
-    if up_to is None:
-        bound = pos.frobenius_number if g == 1 else max(candidates(pos), default=0)
-    else:
-        bound = up_to
+    bound = up_to if up_to is not None else pos.frobenius_number if g == 1 else max(candidates(pos), default=0)
     replies = [x for x in range(2, bound + 1) if math.gcd(g, x) == 1 and x not in pos.semigroup]
+    deferred = _reply_list(last, replies, "--last")
     request = Request(position=pos, first=not every, time_limit=time_limit, memory=memory,
                       store=_open_store(store, no_store), root_order=order, rounds=rounds)
 
@@ -636,7 +635,7 @@ def sweep(
                           f"({states:,} states, {secs:,.1f} s)",
                           markup=False, highlight=False)
 
-    result = run_sweep(request, replies, report, round_report)
+    result = run_sweep(request, replies, report, round_report, last=deferred)
     said = None
     if certificate is not None and result.winning:
         from sylver.position import Outcome
@@ -657,6 +656,23 @@ def sweep(
     _print_sweep(result, as_json, said)
     if not result.complete:
         raise SystemExit(1)
+
+
+def _reply_list(text: str | None, replies: list[int], option: str) -> list[int]:
+    """The replies named by ``option``'s comma-separated ``text`` (none when it is not given); a
+    clear error for a malformed one or one that is not among the sweep's ``replies``."""
+    if text is None:
+        return []
+    items = [part.strip() for part in text.split(",")]
+    if not all(item.isdigit() and len(item) <= 12 for item in items):
+        fail(f"{option} takes replies separated by commas, e.g. 81,87,91, not {text!r}")
+    named = [int(item) for item in items]
+    among = set(replies)
+    outside = [x for x in named if x not in among]
+    if outside:
+        fail(f"{option}: {', '.join(map(str, outside[:5]))} not among the sweep's replies "
+             "(legal, leaving gcd 1, up to its bound)")
+    return named
 
 
 def _print_sweep(result: Any, as_json: bool, certificate: str | None = None) -> None:

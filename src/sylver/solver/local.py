@@ -11,7 +11,7 @@ winning move.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -365,7 +365,8 @@ ROUND_GROWTH = 4
 
 def sweep(request: Request, replies: list[int],
           report: Callable[[int, Outcome, int, float], None] | None = None,
-          round_report: Callable[[int, int, int, int, float], None] | None = None) -> Sweep:
+          round_report: Callable[[int, int, int, int, float], None] | None = None,
+          last: Collection[int] = ()) -> Sweep:
     """Decide the positions after ``replies`` (legal moves of ``request.position``, any gcd, each
     leaving a gcd-1 position) in ``request.root_order``, with one transposition table for all of
     them, until one is P when ``request.first`` (the public campaign's sweeps of 2026-10: the odd
@@ -382,7 +383,12 @@ def sweep(request: Request, replies: list[int],
     next round, its table entries kept: meant to find a winning reply whose proof is cheap behind
     costly refutations, it has not beaten one reply at a time on the nodes measured (docs/solve.md:
     {16,38,101}, {16,38,87}).  ``round_report`` is called as each round begins with its number, its
-    states a reply, the replies left, the states and seconds so far."""
+    states a reply, the replies left, the states and seconds so far.
+
+    ``last``: replies decided after all the others, in the same order among themselves: those
+    another search refuted at a high cost (the public record's hard replies to {16,38,72}'s
+    obligations 78 and 84, each N after 300-600 M states), when what is sought is a winning reply
+    (which needs a proof of its own whatever the order)."""
     position = request.position
     after = {x: position.play(x) for x in replies}
     bad = [x for x, a in after.items() if a.gcd != 1]
@@ -390,9 +396,11 @@ def sweep(request: Request, replies: list[int],
         raise ValueError(f"the sweep of {position.braces()} takes replies leaving gcd 1, not {bad[:5]}")
     f = {x: a.frobenius_number for x, a in after.items()}
     order = ordered_root_moves(position, sorted(replies), request.root_order)
+    known: set[int] = set()
     if request.store is not None:  # a reply whose position the store (or the book) knows P comes first
         known = {x for x in order if (rec := request.store.get(after[x])) is not None and rec.outcome is Outcome.P}
-        order.sort(key=lambda x: x not in known)
+    deferred = set(last) - known
+    order.sort(key=lambda x: (x not in known, x in deferred))
     words = max(f.values(), default=0) // 64 + 1
     counters, decided = Counters(), {}
     left, budget, rounds = list(order), request.rounds, 0
