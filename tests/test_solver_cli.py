@@ -424,6 +424,7 @@ class TestSweep:
         (("10", "16", "--last", "9,x"), "--last takes replies separated by commas"),
         (("10", "16", "--last", "4"), "--last: 4 not among the sweep's replies"),
         (("10", "16", "--last", "9" * 40), "--last takes replies"),
+        (("10", "16", "--last", "9,\u00b2"), "--last takes replies separated by commas"),  # a digit int() refuses
         (("x",), "sylver: error"),
     ])
     def test_bad_input(self, args: tuple[str, ...], message: str) -> None:

@@ -664,7 +664,7 @@ def _reply_list(text: str | None, replies: list[int], option: str) -> list[int]:
     if text is None:
         return []
     items = [part.strip() for part in text.split(",")]
-    if not all(item.isdigit() and len(item) <= 12 for item in items):
+    if not all(item.isascii() and item.isdigit() and len(item) <= 12 for item in items):
         fail(f"{option} takes replies separated by commas, e.g. 81,87,91, not {text!r}")
     named = [int(item) for item in items]
     among = set(replies)
